@@ -1,0 +1,75 @@
+"""Cards and decks (RULES.md, "Cards").
+
+A card is a two-character string: rank ``23456789TJQKA`` then suit ``SHDC`` (``TH`` = 10♥).
+Strings keep states and logs readable and JSON-native; the lookup tables below make comparing
+them as cheap as comparing integers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+#: "Lowest" for the default moves of RULES.md §5: by rank, ties in the order ♣ ♦ ♥ ♠.
+TIE_ORDER = "CDHS"
+
+FULL_DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+CARD_SET: frozenset[str] = frozenset(FULL_DECK)
+
+#: rank value of a card, 2..14
+RANK: dict[str, int] = {card: RANKS.index(card[0]) + 2 for card in FULL_DECK}
+#: total order used by the default moves: rank first, then ♣ < ♦ < ♥ < ♠
+LOW_ORDER: dict[str, int] = {card: RANK[card] * 4 + TIE_ORDER.index(card[1]) for card in FULL_DECK}
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_LABEL = {"T": "10"}
+
+
+class DeckError(ValueError):
+    """A deck that is not the 52 distinct cards."""
+
+
+def suit_of(card: str) -> str:
+    return card[1]
+
+
+def is_card(text: object) -> bool:
+    return isinstance(text, str) and text in CARD_SET
+
+
+def label(card: str) -> str:
+    """How people read a card: ``TH`` → ``10♥``."""
+    return RANK_LABEL.get(card[0], card[0]) + SUIT_SYMBOL[card[1]]
+
+
+def lowest(cards: Iterable[str]) -> str:
+    """The lowest card by rank, ties ♣ ♦ ♥ ♠ (RULES.md §5)."""
+    return min(cards, key=LOW_ORDER.__getitem__)
+
+
+def sort_hand(cards: Iterable[str], trump: str | None = None) -> list[str]:
+    """A hand in display order: trumps first, then by suit, high to low."""
+    suit_rank = {s: i for i, s in enumerate(SUITS)}
+
+    def key(card: str) -> tuple[int, int, int]:
+        return (0 if card[1] == trump else 1, suit_rank[card[1]], -RANK[card])
+
+    return sorted(cards, key=key)
+
+
+def shuffled_deck(seed: int | str | bytes) -> list[str]:
+    """The deck shuffled by a private ``random.Random`` (never the global one)."""
+    rng = random.Random(seed)
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    return deck
+
+
+def check_deck(deck: Sequence[str]) -> list[str]:
+    """Return the deck as a list if it is exactly the 52 distinct cards, else raise DeckError."""
+    cards = list(deck)
+    if len(cards) != 52 or set(cards) != CARD_SET:
+        raise DeckError("a deck must hold the 52 distinct cards")
+    return cards

@@ -1,0 +1,105 @@
+"""What every game shares: actions, legal-action entries, events, transfers, the typed error.
+
+An ``Action`` is what a seat does; ``legal_actions`` lists ``Legal`` entries, one per button the
+bot may offer (a choice of several cards is one entry with a ``pick`` range). ``apply`` returns
+``Event`` records; an event with ``to`` set carries a secret and is for that seat only.
+Money moves as ``Transfer`` records between seats (ints) and ``POT`` / ``GAME_POT``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+POT: Literal["pot"] = "pot"
+"""The chat's running Стуколка pot (the carried «ремиз»)."""
+GAME_POT: Literal["game_pot"] = "game_pot"
+"""A Старшина game's own pot (RULES.md §4.4), empty again when the game ends."""
+
+Party = int | Literal["pot", "game_pot"]
+ActionArg = str | tuple[str, ...] | None
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. ``reason`` is a machine-readable code."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A seat's decision: ``verb`` with an optional card, suit or tuple of cards."""
+
+    seat: int
+    verb: str
+    arg: ActionArg = None
+
+    def to_json(self) -> list[Any]:
+        if self.arg is None:
+            return [self.seat, self.verb]
+        if isinstance(self.arg, tuple):
+            return [self.seat, self.verb, list(self.arg)]
+        return [self.seat, self.verb, self.arg]
+
+    @staticmethod
+    def from_json(data: Any) -> Action:
+        """Parse ``[seat, verb]`` or ``[seat, verb, arg]``; raises IllegalAction("malformed")."""
+        if not isinstance(data, (list, tuple)) or len(data) not in (2, 3):
+            raise IllegalAction("malformed")
+        seat, verb = data[0], data[1]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(verb, str):
+            raise IllegalAction("malformed")
+        if len(data) == 2 or data[2] is None:
+            return Action(seat, verb)
+        arg = data[2]
+        if isinstance(arg, str):
+            return Action(seat, verb, arg)
+        if isinstance(arg, (list, tuple)) and all(isinstance(card, str) for card in arg):
+            return Action(seat, verb, tuple(arg))
+        raise IllegalAction("malformed")
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """One legal choice. ``arg`` for one-card or one-suit verbs; for verbs that take several
+    cards (``discard``, ``kitty``), ``pick`` = (fewest, most) cards to choose from the hand."""
+
+    verb: str
+    arg: str | None = None
+    pick: tuple[int, int] | None = None
+
+    def to_json(self) -> list[Any]:
+        if self.pick is not None:
+            return [self.verb, self.pick[0], self.pick[1]]
+        if self.arg is not None:
+            return [self.verb, self.arg]
+        return [self.verb]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``to`` is None for the whole table, else the one seat that may
+    see it (it carries a secret)."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    to: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Money moved when a deal (or a game) settles."""
+
+    src: Party
+    dst: Party
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.src, "to": self.dst, "amount": self.amount, "reason": self.reason}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Transfer:
+        return Transfer(data["from"], data["to"], int(data["amount"]), str(data["reason"]))

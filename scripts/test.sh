@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Sets up a virtual environment from the project's own files and runs every check:
+# ruff, mypy (strict on game/ and storage/), pytest, and the shared conformance cases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/mypy game storage bot
+if [ -f ../shared/conformance/check.py ]; then
+  .venv/bin/python ../shared/conformance/check.py --python .venv/bin/python
+fi
+.venv/bin/python -m pytest "$@"
