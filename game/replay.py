@@ -1,0 +1,101 @@
+"""``python -m game.replay CASE.json``: play a conformance case and print the result as JSON.
+
+The format is ``../shared/conformance/README.md``: a table, a stacked deck per deal and a list of
+actions; the output gives the status, each deal's summary, balances, the pot, whose turn it is
+with every legal action, and the first rejected action. A rejection is a result (exit 0).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from game.core import Action, IllegalAction, Legal, Transfer
+
+
+class ReplayMatch(Protocol):
+    """A game played across the decks of one case (one adapter per game)."""
+
+    def apply(self, action: Action) -> None:
+        """Apply one action and any forced steps after it (the next deal when a deck is left)."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    def legal(self) -> list[Legal]: ...
+
+    def deals(self) -> list[dict[str, Any]]: ...
+
+    def transfers(self) -> list[Transfer]: ...
+
+
+def money(transfers: Sequence[Transfer], players: int, pot: int) -> tuple[list[int], int]:
+    """Each seat's net and the pot after ``transfers`` (any other party is left aside)."""
+    balances = [0] * players
+    for transfer in transfers:
+        if isinstance(transfer.src, int):
+            balances[transfer.src] -= transfer.amount
+        elif transfer.src == "pot":
+            pot -= transfer.amount
+        if isinstance(transfer.dst, int):
+            balances[transfer.dst] += transfer.amount
+        elif transfer.dst == "pot":
+            pot += transfer.amount
+    return balances, pot
+
+
+def start_match(case: dict[str, Any]) -> ReplayMatch:
+    game = case.get("game")
+    if game == "stukolka":
+        from game.stukolka.match import StukolkaMatch
+
+        return StukolkaMatch.from_case(case)
+    if game == "starshina":
+        from game.starshina.match import StarshinaMatch
+
+        return StarshinaMatch.from_case(case)
+    raise ValueError(f"unknown game {game!r}")
+
+
+def run_case(case: dict[str, Any]) -> dict[str, Any]:
+    """Play ``case`` and return the output object of the conformance format."""
+    match = start_match(case)
+    rejected: dict[str, Any] | None = None
+    for index, raw in enumerate(case.get("actions", [])):
+        try:
+            match.apply(Action.from_json(raw))
+        except IllegalAction as error:
+            rejected = {"index": index, "reason": error.reason}
+            break
+    balances, pot = money(match.transfers(), int(case["players"]), int(case.get("pot", 0)))
+    finished = match.finished
+    status = "rejected" if rejected else "finished" if finished else "waiting"
+    return {
+        "status": status,
+        "deals": match.deals(),
+        "balances": balances,
+        "pot": pot,
+        "to_act": None if finished else match.to_act,
+        "legal": [] if finished else [entry.to_json() for entry in match.legal()],
+        "rejected": rejected,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print("usage: python -m game.replay CASE.json", file=sys.stderr)
+        return 2
+    case = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    print(json.dumps(run_case(case), ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

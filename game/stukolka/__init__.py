@@ -1,0 +1,27 @@
+"""Стуколка, classic and «со шлейфом» (RULES.md §1–§3, §5)."""
+
+from game.stukolka.defaults import default_action
+from game.stukolka.options import PRESETS, StukolkaOptions
+from game.stukolka.rules import apply, legal_actions, legal_plays, new_deal, next_deal, settle
+from game.stukolka.state import Outcome, Phase, Role, StukolkaState
+from game.stukolka.views import PublicView, SeatView, public_view, seat_view
+
+__all__ = [
+    "PRESETS",
+    "Outcome",
+    "Phase",
+    "PublicView",
+    "Role",
+    "SeatView",
+    "StukolkaOptions",
+    "StukolkaState",
+    "apply",
+    "default_action",
+    "legal_actions",
+    "legal_plays",
+    "new_deal",
+    "next_deal",
+    "public_view",
+    "seat_view",
+    "settle",
+]

@@ -1,0 +1,573 @@
+"""Стуколка: legality and application of actions (RULES.md §1, §2, §3).
+
+``legal_actions`` is the only source of legality; ``apply`` checks an action through the same
+code (``_check``), raising ``IllegalAction`` before anything changes, then changes the state and
+returns the events it caused. Forced steps (dealing, antes, a lone player taking the pot,
+settlement) happen inside ``apply`` and ``new_deal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from game.cards import RANK, check_deck
+from game.core import POT, Action, Event, IllegalAction, Legal, Transfer
+from game.stukolka.options import MAX_PLAYERS, MIN_PLAYERS, StukolkaOptions
+from game.stukolka.state import ACTIVE_ROLES, Outcome, Phase, Role, StukolkaState
+from game.tricks import winning_index
+
+HAND_SIZE = 3
+TRICKS_PER_DEAL = 3
+RAZREZ_CARDS = 4
+
+_SIMPLE_VERBS = {
+    Phase.CHOOSE: ("shleif", "open"),
+    Phase.RAZREZ: ("razrez", "no_razrez"),
+}
+
+
+# ---------------------------------------------------------------- starting a deal (§1.1, §1.2)
+
+
+def new_deal(
+    options: StukolkaOptions,
+    players: int,
+    deck: Sequence[str],
+    *,
+    dealer: int = 0,
+    pot: int = 0,
+    deal_no: int = 0,
+) -> tuple[StukolkaState, list[Event]]:
+    """Start a deal: antes into the pot, then (classic) the cards are dealt and knocking begins,
+    or (shleif variant) the dealer is asked to choose before dealing (§1.2, §3)."""
+    if isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Стуколка is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not 0 <= dealer < players:
+        raise ValueError("the dealer must be one of the seats")
+    if pot < 0:
+        raise ValueError("the pot cannot be negative")
+    cards = check_deck(deck)
+    transfers = _antes(options, players, dealer)
+    pot_after_antes = pot + sum(transfer.amount for transfer in transfers)
+    state = StukolkaState(
+        options=options,
+        players=players,
+        dealer=dealer,
+        deal_no=deal_no,
+        pot_in=pot,
+        pot=pot_after_antes,
+        phase=Phase.CHOOSE,
+        to_act=dealer,
+        shleif=None,
+        trump=None,
+        trump_card=None,
+        hands=[[] for _ in range(players)],
+        stock=cards,
+        shleif_card_held=False,
+        looked=[False] * players,
+        roles=[Role.NONE] * players,
+        knock_order=[],
+        queue=[],
+        bought=[None] * players,
+        discards=[[] for _ in range(players)],
+        dead=[[] for _ in range(players)],
+        razrez_last=None,
+        trick=[],
+        leader=None,
+        trick_winners=[],
+        played=[],
+        tricks=[0] * players,
+        transfers=list(transfers),
+    )
+    events = [Event("antes", {"transfers": [t.to_json() for t in transfers], "pot": state.pot})]
+    if options.shleif:
+        events.append(Event("choose", {"seat": dealer, "pot": state.pot}))
+    else:
+        _deal(state, shleif=False, events=events)
+    return state, events
+
+
+def next_deal(state: StukolkaState, deck: Sequence[str]) -> tuple[StukolkaState, list[Event]]:
+    """The next deal at the same table: the deal passes left and the pot carries over (§1.1).
+    (When the table changes between deals, the caller starts a ``new_deal`` instead.)"""
+    if state.phase is not Phase.DEAL_OVER or state.pot_after is None:
+        raise IllegalAction("wrong_phase", "the deal is not over")
+    dealer = (state.dealer + 1) % state.players
+    return new_deal(
+        state.options,
+        state.players,
+        deck,
+        dealer=dealer,
+        pot=state.pot_after,
+        deal_no=state.deal_no + 1,
+    )
+
+
+def _antes(options: StukolkaOptions, players: int, dealer: int) -> list[Transfer]:
+    """§1.1: the dealer antes ``stake``; «обязательная»: everyone antes, the dealer twice."""
+    if options.ante_mode == "dealer":
+        return [Transfer(dealer, POT, options.stake, "ante")]
+    return [
+        Transfer(seat, POT, options.stake * (2 if seat == dealer else 1), "ante")
+        for seat in range(players)
+    ]
+
+
+def _deal(state: StukolkaState, *, shleif: bool, events: list[Event]) -> None:
+    """§1.2: three cards each from the top, seat 1 first; the next card is the trump card.
+    Classic and opened deals leave it face up on the stock (§2); шлейф gives it to the dealer."""
+    deck = state.stock
+    players = state.players
+    for offset in range(1, players + 1):
+        seat = (state.dealer + offset) % players
+        state.hands[seat] = [deck[round_ * players + offset - 1] for round_ in range(HAND_SIZE)]
+    dealt = HAND_SIZE * players
+    trump_card = deck[dealt]
+    state.trump_card = trump_card
+    state.trump = trump_card[1]
+    state.shleif = shleif
+    if shleif:
+        state.stock = deck[dealt + 1 :]
+        state.shleif_card_held = True
+        state.roles[state.dealer] = Role.SHLEIF_DEALER
+        events.append(Event("trump", {"suit": state.trump, "shleif": True}))
+        events.append(Event("shleif_card", {"card": trump_card}, to=state.dealer))
+    else:
+        state.stock = deck[dealt:]
+        events.append(Event("trump", {"suit": state.trump, "card": trump_card, "shleif": False}))
+    order = [(state.dealer + offset) % players for offset in range(1, players + 1)]
+    if shleif:
+        order.remove(state.dealer)
+    state.phase = Phase.KNOCK
+    state.to_act = order[0]
+    state.queue = order[1:]
+
+
+# ---------------------------------------------------------------- legality
+
+
+def dark_allowed(state: StukolkaState, seat: int) -> bool:
+    """§3: dark at one's knocking turn, before looking; shleif variant, or classic with
+    ``dark_in_classic``. The dealer of a шлейф deal is never asked, so never dark."""
+    if state.looked[seat]:
+        return False
+    return state.options.shleif or state.options.dark_in_classic
+
+
+def max_discard(state: StukolkaState, seat: int) -> int:
+    """§1.4: up to 3, never more than the stock holds (a dark player draws one more)."""
+    extra = 1 if state.roles[seat] is Role.DARK else 0
+    return max(0, min(HAND_SIZE, len(state.stock) - extra))
+
+
+def legal_actions(state: StukolkaState) -> list[Legal]:
+    """Every action the seat to act may take now (``look`` is not a turn and is not listed)."""
+    seat = state.to_act
+    if seat is None:
+        return []
+    match state.phase:
+        case Phase.CHOOSE | Phase.RAZREZ:
+            return [Legal(verb) for verb in _SIMPLE_VERBS[state.phase]]
+        case Phase.KNOCK:
+            verbs = ["knock", "pass"]
+            if dark_allowed(state, seat):
+                verbs.append("dark")
+            return [Legal(verb) for verb in verbs]
+        case Phase.PURCHASE:
+            return [Legal("discard", pick=(0, max_discard(state, seat)))]
+        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
+            return [Legal("drop", card) for card in state.hands[seat]]
+        case Phase.PLAY:
+            return [Legal("play", card) for card in legal_plays(state, seat)]
+        case Phase.DEAL_OVER:
+            return []
+
+
+def _compulsory_lead(state: StukolkaState, hand: list[str]) -> tuple[str, str] | None:
+    """§1.5: on a compulsory lead the trump ace must be led, else the king of K+Q of trumps.
+    Returns (card, reason) when a lead is forced."""
+    options = state.options
+    if options.compulsory_lead == "first_lead" and state.trick_winners:
+        return None
+    trump = state.trump
+    ace = "A" + str(trump)
+    if ace in hand:
+        return ace, "must_lead_trump_ace"
+    king = "K" + str(trump)
+    if king in hand and "Q" + str(trump) in hand:
+        return king, "must_lead_trump_king"
+    return None
+
+
+def _follow(state: StukolkaState, hand: list[str]) -> tuple[list[str], str]:
+    """§1.5 "Following": the cards allowed on a trick already led, and the reason code for
+    any other card."""
+    trick = state.trick
+    trump = state.trump
+    led = trick[0][1][1]
+    winner = trick[winning_index([card for _, card in trick], trump)][1]
+    same_suit = [card for card in hand if card[1] == led]
+    if same_suit:
+        if winner[1] == led:
+            higher = [card for card in same_suit if RANK[card] > RANK[winner]]
+            if higher:
+                return higher, "must_beat"
+        return same_suit, "must_follow_suit"
+    trumps = [card for card in hand if card[1] == trump]
+    if not trumps:
+        return hand, ""
+    over = [card for card in trumps if RANK[card] > RANK[winner]] if winner[1] == trump else trumps
+    if state.options.void_rule == "head_only":
+        return (
+            (over, "must_overtrump" if winner[1] == trump else "must_trump")
+            if over
+            else (
+                hand,
+                "",
+            )
+        )
+    if over:
+        return over, "must_overtrump" if winner[1] == trump else "must_trump"
+    return trumps, "must_trump"
+
+
+def legal_plays(state: StukolkaState, seat: int) -> list[str]:
+    """The cards ``seat`` may play now (§1.5)."""
+    hand = state.hands[seat]
+    if state.trick:
+        return _follow(state, hand)[0]
+    forced = _compulsory_lead(state, hand)
+    return [forced[0]] if forced else list(hand)
+
+
+# ---------------------------------------------------------------- applying
+
+
+def apply(state: StukolkaState, action: Action) -> list[Event]:
+    """Apply ``action``; raise ``IllegalAction`` (state unchanged) if the rules forbid it."""
+    if action.verb == "look":
+        return _apply_look(state, action.seat)
+    if state.phase is Phase.DEAL_OVER:
+        raise IllegalAction("deal_over")
+    if action.seat != state.to_act:
+        raise IllegalAction("not_your_turn")
+    match state.phase:
+        case Phase.CHOOSE:
+            return _apply_choose(state, action)
+        case Phase.KNOCK:
+            return _apply_knock(state, action)
+        case Phase.PURCHASE:
+            return _apply_discard(state, action)
+        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
+            return _apply_drop(state, action)
+        case Phase.RAZREZ:
+            return _apply_razrez(state, action)
+        case Phase.PLAY:
+            return _apply_play(state, action)
+
+
+def _require(action: Action, *verbs: str) -> None:
+    if action.verb not in verbs:
+        raise IllegalAction("wrong_action", f"expected {' or '.join(verbs)}")
+
+
+def _apply_look(state: StukolkaState, seat: int) -> list[Event]:
+    """§1.2: a player may look at his cards from the deal to the end of the deal."""
+    if not 0 <= seat < state.players:
+        raise IllegalAction("no_such_seat")
+    if state.phase in (Phase.CHOOSE, Phase.DEAL_OVER):
+        raise IllegalAction("nothing_to_look_at")
+    if state.looked[seat]:
+        return []
+    state.looked[seat] = True
+    return [Event("look", {"seat": seat})]
+
+
+def _apply_choose(state: StukolkaState, action: Action) -> list[Event]:
+    """§3: before dealing, the dealer chooses «шлейф» or «открыть козырь»."""
+    _require(action, "shleif", "open")
+    if action.arg is not None:
+        raise IllegalAction("malformed")
+    events = [Event(action.verb, {"seat": action.seat})]
+    _deal(state, shleif=action.verb == "shleif", events=events)
+    return events
+
+
+def _apply_knock(state: StukolkaState, action: Action) -> list[Event]:
+    """§1.3 knock or pass; §3 dark counts as a knock."""
+    seat = action.seat
+    _require(action, "knock", "pass", "dark")
+    if action.arg is not None:
+        raise IllegalAction("malformed")
+    if action.verb == "dark" and not dark_allowed(state, seat):
+        raise IllegalAction("already_looked" if state.looked[seat] else "dark_not_allowed")
+    if action.verb == "pass":
+        state.roles[seat] = Role.PASS
+    else:
+        state.roles[seat] = Role.DARK if action.verb == "dark" else Role.KNOCK
+        state.knock_order.append(seat)
+    events = [Event(action.verb, {"seat": seat})]
+    if state.queue:
+        state.to_act = state.queue.pop(0)
+    else:
+        _after_knocking(state, events)
+    return events
+
+
+def _after_knocking(state: StukolkaState, events: list[Event]) -> None:
+    """§1.3: classic settles who plays now; the shleif variant goes on to the purchase and
+    the razrez round first."""
+    knockers = state.knock_order
+    if state.options.shleif:
+        state.queue = list(knockers)
+        if state.shleif:
+            state.queue.append(state.dealer)
+        _next_purchase(state, events)
+        return
+    if not knockers:
+        _finish(state, Outcome.NOBODY, events)
+        return
+    if len(knockers) == 1:
+        lone = knockers[0]
+        if state.options.lone_player == "dealer_defends" and lone != state.dealer:
+            state.roles[state.dealer] = Role.DEFENDER
+            events.append(Event("defends", {"seat": state.dealer}))
+            state.queue = [lone, state.dealer]
+            _next_purchase(state, events)
+        else:
+            _finish(state, Outcome.LONE, events)
+        return
+    state.queue = list(knockers)
+    _next_purchase(state, events)
+
+
+def _next_purchase(state: StukolkaState, events: list[Event]) -> None:
+    if state.queue:
+        state.phase = Phase.PURCHASE
+        state.to_act = state.queue.pop(0)
+    elif state.options.shleif:
+        _start_razrez(state, events)
+    else:
+        _start_play(state, events)
+
+
+def _cards_arg(action: Action) -> tuple[str, ...]:
+    if not isinstance(action.arg, tuple):
+        raise IllegalAction("malformed", "expected a list of cards")
+    if len(set(action.arg)) != len(action.arg):
+        raise IllegalAction("duplicate_card")
+    return action.arg
+
+
+def _apply_discard(state: StukolkaState, action: Action) -> list[Event]:
+    """§1.4 purchase; §3 the dark player draws one more and drops; the shleif dealer adds
+    the trump card and drops."""
+    _require(action, "discard")
+    seat = action.seat
+    cards = _cards_arg(action)
+    hand = state.hands[seat]
+    if any(card not in hand for card in cards):
+        raise IllegalAction("not_in_hand")
+    if len(cards) > max_discard(state, seat):
+        raise IllegalAction("too_many_cards")
+    role = state.roles[seat]
+    count = len(cards) + (1 if role is Role.DARK else 0)
+    drawn = state.stock[:count]
+    del state.stock[:count]
+    state.hands[seat] = [card for card in hand if card not in cards] + drawn
+    state.discards[seat].extend(cards)
+    state.bought[seat] = count
+    events = [
+        Event("bought", {"seat": seat, "count": count}),
+        Event("drew", {"discarded": list(cards), "cards": drawn}, to=seat),
+    ]
+    if role is Role.DARK:
+        state.looked[seat] = True
+        state.phase = Phase.PURCHASE_DROP
+    elif role is Role.SHLEIF_DEALER:
+        assert state.trump_card is not None
+        state.hands[seat].append(state.trump_card)
+        state.shleif_card_held = False
+        state.phase = Phase.PURCHASE_DROP
+    else:
+        _next_purchase(state, events)
+    return events
+
+
+def _apply_drop(state: StukolkaState, action: Action) -> list[Event]:
+    """Discard one card of four (shleif dealer, dark player, razrez buyer)."""
+    _require(action, "drop")
+    seat = action.seat
+    card = action.arg
+    if not isinstance(card, str):
+        raise IllegalAction("malformed", "expected a card")
+    if card not in state.hands[seat]:
+        raise IllegalAction("not_in_hand")
+    state.hands[seat].remove(card)
+    state.discards[seat].append(card)
+    events = [Event("dropped", {"seat": seat}), Event("drop", {"card": card}, to=seat)]
+    if state.phase is Phase.PURCHASE_DROP:
+        _next_purchase(state, events)
+    else:
+        _next_razrez(state, events)
+    return events
+
+
+def _start_razrez(state: StukolkaState, events: list[Event]) -> None:
+    """§3: passers are asked clockwise from the dealer's left, the dealer last."""
+    order = [(state.dealer + offset) % state.players for offset in range(1, state.players + 1)]
+    state.queue = [seat for seat in order if state.roles[seat] is Role.PASS]
+    _next_razrez(state, events)
+
+
+def _next_razrez(state: StukolkaState, events: list[Event]) -> None:
+    if state.queue and len(state.stock) >= RAZREZ_CARDS:
+        state.phase = Phase.RAZREZ
+        state.to_act = state.queue.pop(0)
+        return
+    state.queue = []
+    active = state.active
+    if not active:
+        _finish(state, Outcome.NOBODY, events)
+    elif len(active) == 1:
+        _finish(state, Outcome.LONE, events)
+    else:
+        _start_play(state, events)
+
+
+def _apply_razrez(state: StukolkaState, action: Action) -> list[Event]:
+    """§3 «в разрез»: take 4 from the stock, drop 1, play the 3 left; the old cards stay dead."""
+    _require(action, "razrez", "no_razrez")
+    if action.arg is not None:
+        raise IllegalAction("malformed")
+    seat = action.seat
+    events = [Event(action.verb, {"seat": seat})]
+    if action.verb == "no_razrez":
+        _next_razrez(state, events)
+        return events
+    state.dead[seat].extend(state.hands[seat])
+    state.hands[seat] = state.stock[:RAZREZ_CARDS]
+    del state.stock[:RAZREZ_CARDS]
+    state.roles[seat] = Role.RAZREZ
+    state.looked[seat] = True
+    state.razrez_last = seat
+    state.bought[seat] = RAZREZ_CARDS
+    events.append(Event("drew", {"discarded": [], "cards": list(state.hands[seat])}, to=seat))
+    state.phase = Phase.RAZREZ_DROP
+    return events
+
+
+def _start_play(state: StukolkaState, events: list[Event]) -> None:
+    """§2: the first knocker leads; §3: the last razrez buyer, else the first knocker, else
+    the dealer."""
+    if state.options.shleif and state.razrez_last is not None:
+        leader = state.razrez_last
+    elif state.knock_order:
+        leader = state.knock_order[0]
+    else:
+        leader = state.dealer
+    state.phase = Phase.PLAY
+    state.leader = leader
+    state.to_act = leader
+    events.append(Event("play_starts", {"leader": leader, "active": state.active}))
+
+
+def _next_active(state: StukolkaState, seat: int) -> int:
+    for offset in range(1, state.players):
+        candidate = (seat + offset) % state.players
+        if state.roles[candidate] in ACTIVE_ROLES:
+            return candidate
+    return seat
+
+
+def _apply_play(state: StukolkaState, action: Action) -> list[Event]:
+    """§1.5: play a legal card; the highest trump, else the highest of the led suit, wins."""
+    _require(action, "play")
+    seat = action.seat
+    card = action.arg
+    if not isinstance(card, str):
+        raise IllegalAction("malformed", "expected a card")
+    hand = state.hands[seat]
+    if card not in hand:
+        raise IllegalAction("not_in_hand")
+    if state.trick:
+        allowed, reason = _follow(state, hand)
+        if card not in allowed:
+            raise IllegalAction(reason)
+    else:
+        forced = _compulsory_lead(state, hand)
+        if forced and card != forced[0]:
+            raise IllegalAction(forced[1])
+    hand.remove(card)
+    state.trick.append((seat, card))
+    events = [Event("card_played", {"seat": seat, "card": card})]
+    players_in_trick = sum(1 for role in state.roles if role in ACTIVE_ROLES)
+    if len(state.trick) < players_in_trick:
+        state.to_act = _next_active(state, seat)
+        return events
+    winner = state.trick[winning_index([c for _, c in state.trick], state.trump)][0]
+    state.tricks[winner] += 1
+    state.trick_winners.append(winner)
+    state.played.append(state.trick)
+    state.trick = []
+    events.append(Event("trick_won", {"seat": winner, "trick_no": len(state.trick_winners) - 1}))
+    if len(state.trick_winners) == TRICKS_PER_DEAL:
+        _finish(state, Outcome.PLAYED, events)
+    else:
+        state.leader = winner
+        state.to_act = winner
+    return events
+
+
+# ---------------------------------------------------------------- settlement (§1.1, §1.3)
+
+
+def trick_share(pot: int, trick_no: int) -> int:
+    """§1.1: trick i pays P // 3, plus one for the first P % 3 tricks."""
+    return pot // TRICKS_PER_DEAL + (1 if trick_no < pot % TRICKS_PER_DEAL else 0)
+
+
+def settle(state: StukolkaState, outcome: Outcome) -> list[Transfer]:
+    """The transfers that end a deal: trick shares, remizes, or the lone player's pot."""
+    pot = state.pot
+    if outcome is Outcome.NOBODY:
+        return []
+    if outcome is Outcome.LONE:
+        (lone,) = state.active
+        return [Transfer(POT, lone, pot, "pot_taken")]
+    transfers: list[Transfer] = []
+    for trick_no, winner in enumerate(state.trick_winners):
+        share = trick_share(pot, trick_no)
+        if share and state.roles[winner] is not Role.DEFENDER:
+            transfers.append(Transfer(POT, winner, share, "trick"))
+    cap = state.options.remiz_cap
+    remiz = pot if cap is None else min(pot, cap)
+    for seat in state.active:
+        if state.tricks[seat] == 0 and state.roles[seat] is not Role.DEFENDER and remiz:
+            transfers.append(Transfer(seat, POT, remiz, "remiz"))
+    return transfers
+
+
+def _finish(state: StukolkaState, outcome: Outcome, events: list[Event]) -> None:
+    transfers = settle(state, outcome)
+    balance = state.pot
+    for transfer in transfers:
+        balance += transfer.amount if transfer.dst == POT else -transfer.amount
+    state.transfers.extend(transfers)
+    state.pot_after = balance
+    state.outcome = outcome
+    state.phase = Phase.DEAL_OVER
+    state.to_act = None
+    state.queue = []
+    events.append(
+        Event(
+            "deal_settled",
+            {
+                "outcome": outcome.value,
+                "tricks": list(state.tricks),
+                "transfers": [transfer.to_json() for transfer in transfers],
+                "pot_after": balance,
+                "trump_card": state.trump_card,
+            },
+        )
+    )

@@ -1,0 +1,174 @@
+"""The state of one Стуколка deal: an explicit phase, whose turn it is, and every card.
+
+The state is mutable; ``rules.apply`` verifies an action completely before it changes anything.
+Hidden fields (hands, stock, discards, the shleif card) are ``repr=False`` so that a log line
+cannot print them; ``views`` builds what each seat may see field by field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from game.core import Transfer
+from game.stukolka.options import StukolkaOptions
+
+SCHEMA = 1
+
+
+class Phase(StrEnum):
+    """Where the deal stands (RULES.md §1.2–§1.5, §3)."""
+
+    CHOOSE = "choose"  # shleif variant: the dealer chooses шлейф or open, before dealing
+    KNOCK = "knock"  # §1.3
+    PURCHASE = "purchase"  # §1.4: discard 0–3 and draw
+    PURCHASE_DROP = "purchase_drop"  # shleif dealer or dark player drops 1 of 4
+    RAZREZ = "razrez"  # §3: a passer may go в разрез
+    RAZREZ_DROP = "razrez_drop"  # the razrez buyer drops 1 of 4
+    PLAY = "play"  # §1.5
+    DEAL_OVER = "deal_over"
+
+
+class Role(StrEnum):
+    """What a seat does in this deal. Every role but NONE and PASS is active (§1.1)."""
+
+    NONE = "none"  # not asked yet
+    KNOCK = "knock"
+    PASS = "pass"
+    DARK = "dark"
+    SHLEIF_DEALER = "shleif_dealer"  # the dealer of a шлейф deal: plays without knocking
+    RAZREZ = "razrez"
+    DEFENDER = "defender"  # the dealer playing «за кон» (lone_player = dealer_defends)
+
+
+ACTIVE_ROLES = frozenset({Role.KNOCK, Role.DARK, Role.SHLEIF_DEALER, Role.RAZREZ, Role.DEFENDER})
+
+
+class Outcome(StrEnum):
+    """How a finished deal was decided."""
+
+    NOBODY = "nobody"  # no active player: the pot carries over
+    LONE = "lone"  # one active player took the pot without play
+    PLAYED = "played"
+
+
+@dataclass(slots=True, eq=True)
+class StukolkaState:
+    """One deal of Стуколка at a table of ``players`` seats (seat 0..players-1)."""
+
+    options: StukolkaOptions
+    players: int
+    dealer: int
+    deal_no: int
+    pot_in: int  # the pot carried into the deal, before the antes
+    pot: int  # P: the pot after the antes, fixed for the deal
+    phase: Phase
+    to_act: int | None
+    shleif: bool | None  # None until the shleif-variant dealer has chosen
+    trump: str | None  # the trump suit, public once dealt
+    trump_card: str | None = field(repr=False)
+    hands: list[list[str]] = field(repr=False)
+    stock: list[str] = field(
+        repr=False
+    )  # top first; in classic/open deals stock[0] may be the trump card
+    shleif_card_held: bool  # the shleif card lies apart with the dealer, not yet added to his hand
+    looked: list[bool]
+    roles: list[Role]
+    knock_order: list[int]  # seats that knocked or went dark, in order
+    queue: list[int]  # seats still to be asked in this phase, after ``to_act``
+    bought: list[int | None]  # cards drawn in the purchase (None: did not buy)
+    discards: list[list[str]] = field(repr=False)  # dead cards each seat put away, face down
+    dead: list[list[str]] = field(repr=False)  # hands thrown in: passers, razrez originals
+    razrez_last: int | None
+    trick: list[tuple[int, str]]  # the trick on the table: (seat, card) in play order
+    leader: int | None
+    trick_winners: list[int]
+    played: list[list[tuple[int, str]]]  # completed tricks
+    tricks: list[int]
+    transfers: list[Transfer]
+    pot_after: int | None = None
+    outcome: Outcome | None = None
+
+    @property
+    def active(self) -> list[int]:
+        """Seats that play this deal, in seat order."""
+        return [seat for seat in range(self.players) if self.roles[seat] in ACTIVE_ROLES]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.DEAL_OVER
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as one JSON object; ``from_json`` gives an equal state back."""
+        return {
+            "schema": SCHEMA,
+            "game": "stukolka",
+            "options": self.options.to_json(),
+            "players": self.players,
+            "dealer": self.dealer,
+            "deal_no": self.deal_no,
+            "pot_in": self.pot_in,
+            "pot": self.pot,
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "shleif": self.shleif,
+            "trump": self.trump,
+            "trump_card": self.trump_card,
+            "hands": [list(hand) for hand in self.hands],
+            "stock": list(self.stock),
+            "shleif_card_held": self.shleif_card_held,
+            "looked": list(self.looked),
+            "roles": [role.value for role in self.roles],
+            "knock_order": list(self.knock_order),
+            "queue": list(self.queue),
+            "bought": list(self.bought),
+            "discards": [list(cards) for cards in self.discards],
+            "dead": [list(cards) for cards in self.dead],
+            "razrez_last": self.razrez_last,
+            "trick": [[seat, card] for seat, card in self.trick],
+            "leader": self.leader,
+            "trick_winners": list(self.trick_winners),
+            "played": [[[seat, card] for seat, card in trick] for trick in self.played],
+            "tricks": list(self.tricks),
+            "transfers": [transfer.to_json() for transfer in self.transfers],
+            "pot_after": self.pot_after,
+            "outcome": None if self.outcome is None else self.outcome.value,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> StukolkaState:
+        if data.get("schema") != SCHEMA or data.get("game") != "stukolka":
+            raise ValueError("not a Стуколка state of a known schema")
+        return StukolkaState(
+            options=StukolkaOptions.from_json(data["options"]),
+            players=data["players"],
+            dealer=data["dealer"],
+            deal_no=data["deal_no"],
+            pot_in=data["pot_in"],
+            pot=data["pot"],
+            phase=Phase(data["phase"]),
+            to_act=data["to_act"],
+            shleif=data["shleif"],
+            trump=data["trump"],
+            trump_card=data["trump_card"],
+            hands=[list(hand) for hand in data["hands"]],
+            stock=list(data["stock"]),
+            shleif_card_held=data["shleif_card_held"],
+            looked=list(data["looked"]),
+            roles=[Role(role) for role in data["roles"]],
+            knock_order=list(data["knock_order"]),
+            queue=list(data["queue"]),
+            bought=list(data["bought"]),
+            discards=[list(cards) for cards in data["discards"]],
+            dead=[list(cards) for cards in data["dead"]],
+            razrez_last=data["razrez_last"],
+            trick=[(seat, card) for seat, card in data["trick"]],
+            leader=data["leader"],
+            trick_winners=list(data["trick_winners"]),
+            played=[[(seat, card) for seat, card in trick] for trick in data["played"]],
+            tricks=list(data["tricks"]),
+            transfers=[Transfer.from_json(item) for item in data["transfers"]],
+            pot_after=data["pot_after"],
+            outcome=None if data["outcome"] is None else Outcome(data["outcome"]),
+        )

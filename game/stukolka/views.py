@@ -1,0 +1,122 @@
+"""What each seat, and the group, may see of a Стуколка deal (RULES.md §1.2, §3; DESIGN.md).
+
+Views are built field by field from what the viewer may know; nothing is copied from the
+state and then deleted. Other hands, the stock, discards and the шлейф card (until the deal
+ends) cannot be reached from a view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.core import Legal, Transfer
+from game.stukolka.rules import legal_actions
+from game.stukolka.state import Outcome, Phase, Role, StukolkaState
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """What the table knows of one seat."""
+
+    seat: int
+    role: Role
+    cards: int  # cards in hand (a passer's dead cards included)
+    bought: int | None
+    tricks: int
+    looked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What the whole group may see."""
+
+    deal_no: int
+    players: int
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    pot_in: int
+    pot: int
+    shleif: bool | None
+    trump: str | None
+    trump_card: str | None  # face up (classic, opened deal), or the шлейф card once revealed
+    trump_card_on_stock: bool
+    stock_count: int
+    seats: tuple[SeatSummary, ...]
+    trick: tuple[tuple[int, str], ...]
+    leader: int | None
+    trick_winners: tuple[int, ...]
+    last_trick: tuple[tuple[int, str], ...]
+    outcome: Outcome | None
+    pot_after: int | None
+    transfers: tuple[Transfer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see: the table plus his own cards (once he has looked)."""
+
+    seat: int
+    table: PublicView
+    hand: tuple[str, ...] | None  # None until he has looked
+    hand_count: int
+    shleif_card: str | None  # the dealer of a шлейф deal sees it
+    discards: tuple[str, ...]
+    legal: tuple[Legal, ...]
+    may_look: bool
+
+
+def public_view(state: StukolkaState) -> PublicView:
+    over = state.phase is Phase.DEAL_OVER
+    shown_trump = state.trump_card if (state.shleif is False or over) else None
+    return PublicView(
+        deal_no=state.deal_no,
+        players=state.players,
+        dealer=state.dealer,
+        phase=state.phase,
+        to_act=state.to_act,
+        pot_in=state.pot_in,
+        pot=state.pot,
+        shleif=state.shleif,
+        trump=state.trump,
+        trump_card=shown_trump,
+        trump_card_on_stock=bool(
+            state.shleif is False and state.stock and state.stock[0] == state.trump_card
+        ),
+        stock_count=len(state.stock) if state.shleif is not None else 0,
+        seats=tuple(
+            SeatSummary(
+                seat=seat,
+                role=state.roles[seat],
+                cards=len(state.hands[seat]),
+                bought=state.bought[seat],
+                tricks=state.tricks[seat],
+                looked=state.looked[seat],
+            )
+            for seat in range(state.players)
+        ),
+        trick=tuple(state.trick),
+        leader=state.leader,
+        trick_winners=tuple(state.trick_winners),
+        last_trick=tuple(state.played[-1]) if state.played else (),
+        outcome=state.outcome,
+        pot_after=state.pot_after,
+        transfers=tuple(state.transfers),
+    )
+
+
+def seat_view(state: StukolkaState, seat: int) -> SeatView:
+    if not 0 <= seat < state.players:
+        raise ValueError("no such seat")
+    looked = state.looked[seat]
+    shleif_dealer = state.roles[seat] is Role.SHLEIF_DEALER and state.shleif_card_held
+    return SeatView(
+        seat=seat,
+        table=public_view(state),
+        hand=tuple(state.hands[seat]) if looked else None,
+        hand_count=len(state.hands[seat]),
+        shleif_card=state.trump_card if shleif_dealer else None,
+        discards=tuple(state.discards[seat]),
+        legal=tuple(legal_actions(state)) if state.to_act == seat else (),
+        may_look=not looked and state.phase not in (Phase.CHOOSE, Phase.DEAL_OVER),
+    )
