@@ -1,0 +1,24 @@
+"""Random legal play, shared by ``game.simulate`` and the property tests.
+
+Chance lives outside the state: every choice here comes from the ``random.Random`` passed in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from game.core import Action, Legal
+
+
+def random_action(
+    seat: int, legal: Sequence[Legal], hand: Sequence[str], rng: random.Random
+) -> Action:
+    """A uniformly chosen legal entry; for a choice of several cards, a random number of them
+    in the allowed range, drawn from ``hand``."""
+    entry = legal[rng.randrange(len(legal))]
+    if entry.pick is not None:
+        fewest, most = entry.pick
+        count = rng.randint(fewest, min(most, len(hand)))
+        return Action(seat, entry.verb, tuple(rng.sample(list(hand), count)))
+    return Action(seat, entry.verb, entry.arg)

@@ -1,0 +1,67 @@
+"""Random legal Стуколка deals for statistics and the engine benchmark (``game.simulate``)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from game.cards import FULL_DECK
+from game.core import POT, Action
+from game.randomplay import random_action
+from game.stukolka.options import StukolkaOptions
+from game.stukolka.rules import apply, legal_actions, new_deal, next_deal
+from game.stukolka.state import Outcome, Phase
+
+
+@dataclass(slots=True)
+class StukolkaStats:
+    deals: int = 0
+    actions: int = 0
+    with_remiz: int = 0
+    without_play: int = 0
+    pot_total: int = 0
+
+    def summary(self) -> dict[str, float]:
+        deals = max(self.deals, 1)
+        return {
+            "deals": self.deals,
+            "actions": self.actions,
+            "remiz_share": self.with_remiz / deals,
+            "mean_pot": self.pot_total / deals,
+            "without_play_share": self.without_play / deals,
+        }
+
+
+def simulate(
+    options: StukolkaOptions, players: int, deals: int, seed: int, look_chance: float = 0.3
+) -> StukolkaStats:
+    """Play ``deals`` deals at one table with random legal actions; players look at their
+    cards with ``look_chance`` at each of their turns (so dark play happens too)."""
+    rng = random.Random(seed)
+    stats = StukolkaStats()
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    state, _ = new_deal(options, players, deck)
+    for number in range(deals):
+        if number:
+            rng.shuffle(deck)
+            state, _ = next_deal(state, deck)
+        while state.phase is not Phase.DEAL_OVER:
+            seat = state.to_act
+            assert seat is not None
+            if (
+                state.phase is not Phase.CHOOSE
+                and not state.looked[seat]
+                and rng.random() < look_chance
+            ):
+                apply(state, Action(seat, "look"))
+            legal = legal_actions(state)
+            apply(state, random_action(seat, legal, state.hands[seat], rng))
+            stats.actions += 1
+        stats.deals += 1
+        stats.pot_total += state.pot
+        if state.outcome is not Outcome.PLAYED:
+            stats.without_play += 1
+        if any(t.reason == "remiz" and t.dst == POT for t in state.transfers):
+            stats.with_remiz += 1
+    return stats
