@@ -199,9 +199,8 @@ def _compulsory_lead(state: StukolkaState, hand: list[str]) -> tuple[str, str] |
     return None
 
 
-def _follow(state: StukolkaState, hand: list[str]) -> tuple[list[str], str]:
-    """§1.5 "Following": the cards allowed on a trick already led, and the reason code for
-    any other card."""
+def _follow(state: StukolkaState, hand: list[str]) -> list[str]:
+    """§1.5 "Following": the cards allowed on a trick already led."""
     trick = state.trick
     trump = state.trump
     led = trick[0][1][1]
@@ -211,31 +210,34 @@ def _follow(state: StukolkaState, hand: list[str]) -> tuple[list[str], str]:
         if winner[1] == led:
             higher = [card for card in same_suit if RANK[card] > RANK[winner]]
             if higher:
-                return higher, "must_beat"
-        return same_suit, "must_follow_suit"
+                return higher
+        return same_suit
     trumps = [card for card in hand if card[1] == trump]
     if not trumps:
-        return hand, ""
+        return hand
     over = [card for card in trumps if RANK[card] > RANK[winner]] if winner[1] == trump else trumps
     if state.options.void_rule == "head_only":
-        return (
-            (over, "must_overtrump" if winner[1] == trump else "must_trump")
-            if over
-            else (
-                hand,
-                "",
-            )
-        )
-    if over:
-        return over, "must_overtrump" if winner[1] == trump else "must_trump"
-    return trumps, "must_trump"
+        return over or hand
+    return over or trumps
+
+
+def _follow_reason(state: StukolkaState, hand: list[str], card: str) -> str:
+    """Why ``card`` may not follow: the first rule of §1.5 it breaks."""
+    led = state.trick[0][1][1]
+    if card[1] != led and any(held[1] == led for held in hand):
+        return "must_follow_suit"
+    if card[1] == led:
+        return "must_beat"
+    if card[1] != state.trump:
+        return "must_trump"
+    return "must_overtrump"
 
 
 def legal_plays(state: StukolkaState, seat: int) -> list[str]:
     """The cards ``seat`` may play now (§1.5)."""
     hand = state.hands[seat]
     if state.trick:
-        return _follow(state, hand)[0]
+        return _follow(state, hand)
     forced = _compulsory_lead(state, hand)
     return [forced[0]] if forced else list(hand)
 
@@ -491,9 +493,8 @@ def _apply_play(state: StukolkaState, action: Action) -> list[Event]:
     if card not in hand:
         raise IllegalAction("not_in_hand")
     if state.trick:
-        allowed, reason = _follow(state, hand)
-        if card not in allowed:
-            raise IllegalAction(reason)
+        if card not in _follow(state, hand):
+            raise IllegalAction(_follow_reason(state, hand, card))
     else:
         forced = _compulsory_lead(state, hand)
         if forced and card != forced[0]:

@@ -1,0 +1,199 @@
+"""One interface over every game, for the service layer: start a game, apply an action, make
+the next deal, and read what a step changed (events, money, whether a deal or game ended).
+
+Each game keeps its own shape (RULES.md §1–§4); this module only adapts names, so the bot can
+treat Стуколка and Старшина alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from game import stukolka
+from game.core import Action, Event, Legal, Transfer
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    tricks: int
+    active: bool
+
+
+@dataclass(slots=True)
+class Step:
+    """What one change did: the state after it, its events, the money it moved, and whether it
+    ended a deal (``deal_over``) or the whole game (``game_over``)."""
+
+    state: Any
+    events: list[Event]
+    transfers: list[Transfer]
+    deal_over: bool
+    game_over: bool
+    results: list[SeatResult] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+class GameRules(Protocol):
+    """The rules of one game as the service layer uses them."""
+
+    kind: str
+    min_players: int
+    max_players: int
+
+    def check_options(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Validated options as JSON (raises ValueError)."""
+
+    def start(
+        self,
+        options: dict[str, Any],
+        players: int,
+        deck: Sequence[str],
+        *,
+        dealer: int,
+        pot: int,
+        deal_no: int = 0,
+    ) -> Step: ...
+
+    def next_deal(self, state: Any, deck: Sequence[str], *, pot: int) -> Step: ...
+
+    def apply(self, state: Any, action: Action) -> Step: ...
+
+    def legal(self, state: Any) -> list[Legal]: ...
+
+    def to_act(self, state: Any) -> int | None: ...
+
+    def default_action(self, state: Any) -> Action | None: ...
+
+    def seat_view(self, state: Any, seat: int) -> Any: ...
+
+    def public_view(self, state: Any) -> Any: ...
+
+    def dump(self, state: Any) -> dict[str, Any]: ...
+
+    def load(self, data: dict[str, Any]) -> Any: ...
+
+    def deal_no(self, state: Any) -> int: ...
+
+    def dealer(self, state: Any) -> int: ...
+
+    def players(self, state: Any) -> int: ...
+
+    def deal_over(self, state: Any) -> bool: ...
+
+    def game_over(self, state: Any) -> bool: ...
+
+
+class StukolkaRules:
+    """Стуколка: a table plays deal after deal until it is stopped; the chat's pot carries."""
+
+    kind = "stukolka"
+    min_players = stukolka.options.MIN_PLAYERS
+    max_players = stukolka.options.MAX_PLAYERS
+
+    def check_options(self, data: dict[str, Any]) -> dict[str, Any]:
+        return stukolka.StukolkaOptions.from_json(data).to_json()
+
+    def start(
+        self,
+        options: dict[str, Any],
+        players: int,
+        deck: Sequence[str],
+        *,
+        dealer: int,
+        pot: int,
+        deal_no: int = 0,
+    ) -> Step:
+        parsed = stukolka.StukolkaOptions.from_json(options)
+        state, events = stukolka.new_deal(
+            parsed, players, deck, dealer=dealer, pot=pot, deal_no=deal_no
+        )
+        return self._step(state, events, 0)
+
+    def next_deal(self, state: Any, deck: Sequence[str], *, pot: int) -> Step:
+        assert isinstance(state, stukolka.StukolkaState)
+        dealer = (state.dealer + 1) % state.players
+        new, events = stukolka.new_deal(
+            state.options, state.players, deck, dealer=dealer, pot=pot, deal_no=state.deal_no + 1
+        )
+        return self._step(new, events, 0)
+
+    def apply(self, state: Any, action: Action) -> Step:
+        assert isinstance(state, stukolka.StukolkaState)
+        before = len(state.transfers)
+        events = stukolka.apply(state, action)
+        return self._step(state, events, before)
+
+    def _step(self, state: stukolka.StukolkaState, events: list[Event], before: int) -> Step:
+        over = state.phase is stukolka.Phase.DEAL_OVER
+        step = Step(state, events, state.transfers[before:], deal_over=over, game_over=False)
+        if over:
+            active = set(state.active)
+            step.results = [
+                SeatResult(seat, state.tricks[seat], seat in active)
+                for seat in range(state.players)
+            ]
+            step.summary = {
+                "outcome": None if state.outcome is None else state.outcome.value,
+                "pot_before": state.pot,
+                "pot_after": state.pot_after,
+                "trump": state.trump,
+                "trump_card": state.trump_card,
+                "shleif": state.shleif,
+                "dealer": state.dealer,
+            }
+        return step
+
+    def legal(self, state: Any) -> list[Legal]:
+        return stukolka.legal_actions(state)
+
+    def to_act(self, state: Any) -> int | None:
+        assert isinstance(state, stukolka.StukolkaState)
+        return state.to_act
+
+    def default_action(self, state: Any) -> Action | None:
+        return stukolka.default_action(state)
+
+    def seat_view(self, state: Any, seat: int) -> Any:
+        return stukolka.seat_view(state, seat)
+
+    def public_view(self, state: Any) -> Any:
+        return stukolka.public_view(state)
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        assert isinstance(state, stukolka.StukolkaState)
+        return state.to_json()
+
+    def load(self, data: dict[str, Any]) -> Any:
+        return stukolka.StukolkaState.from_json(data)
+
+    def deal_no(self, state: Any) -> int:
+        assert isinstance(state, stukolka.StukolkaState)
+        return state.deal_no
+
+    def dealer(self, state: Any) -> int:
+        assert isinstance(state, stukolka.StukolkaState)
+        return state.dealer
+
+    def players(self, state: Any) -> int:
+        assert isinstance(state, stukolka.StukolkaState)
+        return state.players
+
+    def deal_over(self, state: Any) -> bool:
+        assert isinstance(state, stukolka.StukolkaState)
+        return state.phase is stukolka.Phase.DEAL_OVER
+
+    def game_over(self, state: Any) -> bool:
+        return False
+
+
+RULES: dict[str, GameRules] = {"stukolka": StukolkaRules()}
+
+
+def rules_for(kind: str) -> GameRules:
+    try:
+        return RULES[kind]
+    except KeyError:
+        raise ValueError(f"unknown game {kind!r}") from None
