@@ -1,0 +1,1 @@
+"""End-to-end tests: the real python-telegram-bot Application against a fake Bot API."""
