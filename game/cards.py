@@ -67,6 +67,16 @@ def shuffled_deck(seed: int | str | bytes) -> list[str]:
     return deck
 
 
+def deal_hands(deck: Sequence[str], players: int, dealer: int, count: int) -> list[list[str]]:
+    """Hands of ``count`` cards, indexed by seat, dealt from the top one card at a time, the
+    dealer's left neighbour first, round and round (RULES.md, "Cards")."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for offset in range(1, players + 1):
+        start = offset - 1
+        hands[(dealer + offset) % players] = list(deck[start : players * count : players])
+    return hands
+
+
 def check_deck(deck: Sequence[str]) -> list[str]:
     """Return the deck as a list if it is exactly the 52 distinct cards, else raise DeckError."""
     cards = list(deck)

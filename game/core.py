@@ -1,4 +1,5 @@
-"""What every game shares: actions, legal-action entries, events, transfers, the typed error.
+"""What every game shares: actions, legal-action entries, events, transfers, the typed errors,
+and reading a game's table options from JSON.
 
 An ``Action`` is what a seat does; ``legal_actions`` lists ``Legal`` entries, one per button the
 bot may offer (a choice of several cards is one entry with a ``pick`` range). ``apply`` returns
@@ -8,8 +9,11 @@ Money moves as ``Transfer`` records between seats (ints) and ``POT`` / ``GAME_PO
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 POT: Literal["pot"] = "pot"
 """The chat's running Стуколка pot (the carried «ремиз»)."""
@@ -18,6 +22,25 @@ GAME_POT: Literal["game_pot"] = "game_pot"
 
 Party = int | Literal["pot", "game_pot"]
 ActionArg = str | tuple[str, ...] | None
+
+OptionsT = TypeVar("OptionsT", bound="DataclassInstance")
+
+
+class OptionsError(ValueError):
+    """Table options that RULES.md does not allow."""
+
+
+def options_from_json(cls: type[OptionsT], data: dict[str, Any]) -> OptionsT:
+    """Build a game's frozen options dataclass from JSON: unknown names and wrong types raise
+    ``OptionsError`` (the dataclass itself validates the values)."""
+    known = {item.name for item in fields(cls)}
+    unknown = set(data) - known
+    if unknown:
+        raise OptionsError(f"unknown options: {', '.join(sorted(unknown))}")
+    try:
+        return cls(**data)
+    except TypeError as error:
+        raise OptionsError(str(error)) from error
 
 
 class IllegalAction(Exception):

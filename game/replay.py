@@ -36,16 +36,18 @@ class ReplayMatch(Protocol):
 
 
 def money(transfers: Sequence[Transfer], players: int, pot: int) -> tuple[list[int], int]:
-    """Each seat's net and the pot after ``transfers`` (any other party is left aside)."""
+    """Each seat's net and the pot after ``transfers``. The output's ``pot`` is everything not
+    held by a seat: the chat's pot plus a Старшина game pot (the README: balances + pot equal
+    the pot given)."""
     balances = [0] * players
     for transfer in transfers:
         if isinstance(transfer.src, int):
             balances[transfer.src] -= transfer.amount
-        elif transfer.src == "pot":
+        else:
             pot -= transfer.amount
         if isinstance(transfer.dst, int):
             balances[transfer.dst] += transfer.amount
-        elif transfer.dst == "pot":
+        else:
             pot += transfer.amount
     return balances, pot
 

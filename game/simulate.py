@@ -50,7 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         from game.starshina.simulate import run as run_starshina
 
-        result = run_starshina(raw_options, args.deals, args.games, args.seed)
+        result = run_starshina(
+            raw_options, args.deals, args.games, args.seed, clock=time.perf_counter
+        )
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
 

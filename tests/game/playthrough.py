@@ -191,3 +191,19 @@ def play_and_check(
         rebuilt = replay(log)
         assert adapter.to_json(rebuilt) == adapter.to_json(state), "the log does not replay"
     return state, log
+
+
+def replay_log(adapter: GameAdapter, log: Log) -> Any:
+    """Rebuild a game from its log with a fresh ``adapter``: the first deck, then every action,
+    dealing the next deck whenever the log moves on to the next deal."""
+    state = adapter.start(log.decks[0])
+    current = 0
+    for deal_index, action in log.steps:
+        while current < deal_index:
+            current += 1
+            state = adapter.next_deal(state, log.decks[current])
+        adapter.apply(state, action)
+    while current + 1 < len(log.decks):
+        current += 1
+        state = adapter.next_deal(state, log.decks[current])
+    return state

@@ -1,0 +1,46 @@
+"""Старшина, the Sergeant Major (RULES.md §4, §5)."""
+
+from game.starshina.defaults import default_action, longest_suit
+from game.starshina.options import PRESETS, StarshinaOptions
+from game.starshina.rules import (
+    apply,
+    diffs_of,
+    exchange_plan,
+    game_winner,
+    legal_actions,
+    legal_plays,
+    new_game,
+    next_deal,
+    next_game_dealer,
+    ring_returns,
+    targets,
+)
+from game.starshina.state import DealRecord, EndReason, Exchanged, Phase, StarshinaState
+from game.starshina.views import PublicView, SeatView, public_view, seat_view
+
+__all__ = [
+    "PRESETS",
+    "DealRecord",
+    "EndReason",
+    "Exchanged",
+    "Phase",
+    "PublicView",
+    "SeatView",
+    "StarshinaOptions",
+    "StarshinaState",
+    "apply",
+    "default_action",
+    "diffs_of",
+    "exchange_plan",
+    "game_winner",
+    "legal_actions",
+    "legal_plays",
+    "longest_suit",
+    "new_game",
+    "next_deal",
+    "next_game_dealer",
+    "public_view",
+    "ring_returns",
+    "seat_view",
+    "targets",
+]

@@ -1,0 +1,179 @@
+"""The state of one game of Старшина, across its deals: an explicit phase, whose turn it is,
+every card, and the history of finished deals that the exchange and §4.4 need.
+
+The state is mutable; ``rules.apply`` verifies an action completely before it changes anything.
+Hidden fields (hands, the kitty, the dealer's discards, the cards exchanged) are ``repr=False``
+so that a log line cannot print them; ``views`` builds what each seat may see field by field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from game.core import Transfer
+from game.starshina.options import StarshinaOptions
+
+SCHEMA = 1
+
+
+class Phase(StrEnum):
+    """Where the game stands (RULES.md §4.1, §4.2)."""
+
+    EXCHANGE_GIVE = "exchange_give"  # §4.2: a giver gives one card (updown or ring)
+    RING_RETURN = "ring_return"  # §4.2 ring: the receiver returns one card
+    NAME_TRUMP = "name_trump"  # §4.1 step 3: the dealer names trump (dealer_names)
+    KITTY = "kitty"  # §4.1 step 4: the dealer discards 4, then takes the kitty
+    PLAY = "play"  # §4.1 step 5
+    DEAL_OVER = "deal_over"  # the deal is settled; the next deal needs a deck
+    GAME_OVER = "game_over"  # §4.4: someone won
+
+
+class EndReason(StrEnum):
+    """How the game was won (§4.1 step 7, §4.4)."""
+
+    TWELVE = "twelve"  # a player took 12 or more tricks in a deal
+    MAX_DEALS = "max_deals"  # the safety stop: the highest sum of diffs
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A finished deal, public: what the next exchange and the §4.4 rules need."""
+
+    dealer: int
+    trump: str | None
+    tricks: tuple[int, ...]
+    diffs: tuple[int, ...]
+    pot_before: int  # the game pot when the deal started
+    pot_after: int  # the game pot when it was settled
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "trump": self.trump,
+            "tricks": list(self.tricks),
+            "diffs": list(self.diffs),
+            "pot_before": self.pot_before,
+            "pot_after": self.pot_after,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> DealRecord:
+        return DealRecord(
+            dealer=data["dealer"],
+            trump=data["trump"],
+            tricks=tuple(data["tricks"]),
+            diffs=tuple(data["diffs"]),
+            pot_before=data["pot_before"],
+            pot_after=data["pot_after"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Exchanged:
+    """One card passed in the exchange and the card that came back (None while a ring receiver
+    is choosing). The cards are private to the two seats involved (§4.3)."""
+
+    giver: int
+    receiver: int
+    card: str = field(repr=False)
+    returned: str | None = field(repr=False)
+
+    def to_json(self) -> list[Any]:
+        return [self.giver, self.receiver, self.card, self.returned]
+
+    @staticmethod
+    def from_json(data: list[Any]) -> Exchanged:
+        giver, receiver, card, returned = data
+        return Exchanged(giver, receiver, card, returned)
+
+
+@dataclass(slots=True, eq=True)
+class StarshinaState:
+    """A game of Старшина at a table of three (seat 0..2), the current deal in full."""
+
+    options: StarshinaOptions
+    dealer: int
+    deal_no: int  # 0 for the game's first deal
+    phase: Phase
+    to_act: int | None
+    trump: str | None  # the named suit (dealer_names), else None
+    game_pot: int  # the game's own pot now (§4.4 ``pot``)
+    pot_before: int  # the game pot when this deal started
+    hands: list[list[str]] = field(repr=False)
+    kitty: list[str] = field(repr=False)  # face down; empty once the dealer has taken it
+    discards: list[str] = field(repr=False)  # the dealer's four, out of play
+    queue: list[tuple[int, int]]  # exchange cards still to give, (giver, receiver), next first
+    exchanged: list[Exchanged]  # this deal's exchange so far; the cards are repr=False
+    trick: list[tuple[int, str]]  # the trick on the table: (seat, card) in play order
+    leader: int | None
+    trick_winners: list[int]
+    played: list[list[tuple[int, str]]]  # this deal's completed tricks
+    tricks: list[int]
+    history: list[DealRecord]  # every finished deal of the game, this one once settled
+    transfers: list[Transfer]  # every transfer of the game: antes, per-deal and final ones
+    winner: int | None = None
+    end_reason: EndReason | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as one JSON object; ``from_json`` gives an equal state back."""
+        return {
+            "schema": SCHEMA,
+            "game": "starshina",
+            "options": self.options.to_json(),
+            "dealer": self.dealer,
+            "deal_no": self.deal_no,
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "trump": self.trump,
+            "game_pot": self.game_pot,
+            "pot_before": self.pot_before,
+            "hands": [list(hand) for hand in self.hands],
+            "kitty": list(self.kitty),
+            "discards": list(self.discards),
+            "queue": [[giver, receiver] for giver, receiver in self.queue],
+            "exchanged": [item.to_json() for item in self.exchanged],
+            "trick": [[seat, card] for seat, card in self.trick],
+            "leader": self.leader,
+            "trick_winners": list(self.trick_winners),
+            "played": [[[seat, card] for seat, card in trick] for trick in self.played],
+            "tricks": list(self.tricks),
+            "history": [record.to_json() for record in self.history],
+            "transfers": [transfer.to_json() for transfer in self.transfers],
+            "winner": self.winner,
+            "end_reason": None if self.end_reason is None else self.end_reason.value,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> StarshinaState:
+        if data.get("schema") != SCHEMA or data.get("game") != "starshina":
+            raise ValueError("not a Старшина state of a known schema")
+        return StarshinaState(
+            options=StarshinaOptions.from_json(data["options"]),
+            dealer=data["dealer"],
+            deal_no=data["deal_no"],
+            phase=Phase(data["phase"]),
+            to_act=data["to_act"],
+            trump=data["trump"],
+            game_pot=data["game_pot"],
+            pot_before=data["pot_before"],
+            hands=[list(hand) for hand in data["hands"]],
+            kitty=list(data["kitty"]),
+            discards=list(data["discards"]),
+            queue=[(giver, receiver) for giver, receiver in data["queue"]],
+            exchanged=[Exchanged.from_json(item) for item in data["exchanged"]],
+            trick=[(seat, card) for seat, card in data["trick"]],
+            leader=data["leader"],
+            trick_winners=list(data["trick_winners"]),
+            played=[[(seat, card) for seat, card in trick] for trick in data["played"]],
+            tricks=list(data["tricks"]),
+            history=[DealRecord.from_json(item) for item in data["history"]],
+            transfers=[Transfer.from_json(item) for item in data["transfers"]],
+            winner=data["winner"],
+            end_reason=None if data["end_reason"] is None else EndReason(data["end_reason"]),
+        )
