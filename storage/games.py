@@ -1,0 +1,341 @@
+"""Games and their action log: creating a game, committing to it, loading it back.
+
+A game's ``version`` counts its commits. Creating a game writes version 0 and logs the
+initial state; each commit checks the caller's expected version under the write lock
+(compare-and-set), writes the new state as ``version + 1`` and logs what produced it, and
+appends its transfers and deal record, all in one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from storage.chats import get_chat, unknown_players
+from storage.errors import (
+    ActiveGameExists,
+    GameClosed,
+    GameNotFound,
+    StaleVersion,
+    UnknownChat,
+    UnknownPlayer,
+)
+from storage.history import insert_deal
+from storage.ledger import insert_transfers, users_in
+from storage.records import (
+    GAME_STATUSES,
+    OPEN_STATUSES,
+    ActionJSON,
+    DealRecord,
+    Game,
+    GameStatus,
+    JSONObject,
+    LogEntry,
+    Transfer,
+)
+from storage.sql import OPEN_GAME, dumps, loads, write_transaction
+
+_GAME_COLUMNS = (
+    "game_id, chat_id, kind, status, version, state, options, seats, created_by,"
+    " table_message_id, turn_deadline, created_at, updated_at"
+)
+
+
+def create_game(
+    conn: sqlite3.Connection,
+    chat_id: int,
+    kind: str,
+    state: JSONObject,
+    *,
+    created_by: int | None,
+    seats: Sequence[int],
+    options: JSONObject,
+    status: GameStatus,
+    turn_deadline: float | None,
+) -> Game:
+    """Insert a game at version 0 and log its initial state.
+
+    Raises ``ActiveGameExists`` if the chat already has an open game, ``UnknownChat`` and
+    ``UnknownPlayer`` for ids the bot has not recorded yet.
+    """
+    if status not in OPEN_STATUSES:
+        raise ValueError(f"a new game must be open, not {status!r}")
+    state_text, options_text, seats_text = dumps(state), dumps(options), dumps(list(seats))
+    users = set(seats) | ({created_by} if created_by is not None else set())
+    now = time.time()
+    with write_transaction(conn):
+        if get_chat(conn, chat_id) is None:
+            raise UnknownChat(chat_id)
+        missing = unknown_players(conn, users)
+        if missing:
+            raise UnknownPlayer(missing)
+        row = conn.execute(
+            f"SELECT game_id FROM games WHERE chat_id = ? AND {OPEN_GAME}", (chat_id,)
+        ).fetchone()
+        if row is not None:
+            raise ActiveGameExists(chat_id, row["game_id"])
+        cursor = conn.execute(
+            "INSERT INTO games (chat_id, kind, status, version, state, options, seats,"
+            " created_by, turn_deadline, created_at, updated_at)"
+            " VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                chat_id,
+                kind,
+                status,
+                state_text,
+                options_text,
+                seats_text,
+                created_by,
+                turn_deadline,
+                now,
+                now,
+            ),
+        )
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        conn.execute(
+            "INSERT INTO actions (game_id, version, kind, user_id, state, created_at)"
+            " VALUES (?, 0, 'init', ?, ?, ?)",
+            (game_id, created_by, state_text, now),
+        )
+        return load_game(conn, game_id)
+
+
+def commit_action(
+    conn: sqlite3.Connection,
+    game_id: int,
+    expected_version: int,
+    new_state: JSONObject,
+    action: ActionJSON | None,
+    *,
+    seat: int | None,
+    user_id: int | None,
+    transfers: Sequence[Transfer],
+    deal: DealRecord | None,
+    status: GameStatus | None,
+    seats: Sequence[int] | None,
+    turn_deadline: float | None,
+) -> int:
+    """Commit one state change; return the new version. See ``Database.commit_action``."""
+    if status is not None and status not in GAME_STATUSES:
+        raise ValueError(f"unknown game status {status!r}")
+    if seat is not None and (isinstance(seat, bool) or seat < 0):
+        raise ValueError(f"seat must be a non-negative int, not {seat!r}")
+    for transfer in transfers:
+        if not isinstance(transfer, Transfer):
+            raise TypeError(f"not a storage Transfer: {transfer!r}")
+    state_text = dumps(new_state)
+    action_text = None if action is None else dumps(action)
+    seats_text = None if seats is None else dumps(list(seats))
+    now = time.time()
+    version = expected_version + 1
+    with write_transaction(conn):
+        # The compare-and-set itself; the write lock is held, so nothing can slip in between.
+        updated = conn.execute(
+            "UPDATE games SET state = ?, version = ?, status = COALESCE(?, status),"
+            " seats = COALESCE(?, seats), turn_deadline = ?, updated_at = ?"
+            f" WHERE game_id = ? AND version = ? AND {OPEN_GAME} RETURNING chat_id",
+            (
+                state_text,
+                version,
+                status,
+                seats_text,
+                turn_deadline,
+                now,
+                game_id,
+                expected_version,
+            ),
+        ).fetchall()
+        if not updated:
+            _explain_refused_commit(conn, game_id, expected_version)
+        chat_id: int = updated[0]["chat_id"]
+        if seats is not None:
+            missing = unknown_players(conn, seats)
+            if missing:
+                raise UnknownPlayer(missing)
+        try:
+            conn.execute(
+                "INSERT INTO actions (game_id, version, kind, seat, user_id, action, state,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    version,
+                    "system" if action is None else "action",
+                    seat,
+                    user_id,
+                    action_text,
+                    state_text if action is None else None,
+                    now,
+                ),
+            )
+            insert_transfers(
+                conn,
+                chat_id=chat_id,
+                game_id=game_id,
+                version=version,
+                transfers=transfers,
+                now=now,
+            )
+            if deal is not None:
+                insert_deal(
+                    conn, chat_id=chat_id, game_id=game_id, version=version, record=deal, now=now
+                )
+        except sqlite3.IntegrityError as error:
+            # Foreign keys on players catch unknown user ids; name them (off the fast path).
+            users = users_in(transfers)
+            if user_id is not None:
+                users.add(user_id)
+            if deal is not None:
+                users.update(player.user_id for player in deal.players)
+            missing = unknown_players(conn, users)
+            if missing:
+                raise UnknownPlayer(missing) from error
+            raise
+    return version
+
+
+def _explain_refused_commit(conn: sqlite3.Connection, game_id: int, expected: int) -> NoReturn:
+    row = conn.execute("SELECT version, status FROM games WHERE game_id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise GameNotFound(game_id)
+    if row["status"] not in OPEN_STATUSES:
+        raise GameClosed(game_id, row["status"])
+    raise StaleVersion(game_id, expected, row["version"])
+
+
+def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
+    """The game with ``game_id``; raises ``GameNotFound``."""
+    games = _select_games(conn, "game_id = ?", (game_id,))
+    if not games:
+        raise GameNotFound(game_id)
+    return games[0]
+
+
+def active_game(conn: sqlite3.Connection, chat_id: int) -> Game | None:
+    """The chat's open (lobby or active) game, if any."""
+    games = _select_games(conn, f"chat_id = ? AND {OPEN_GAME}", (chat_id,))
+    return games[0] if games else None
+
+
+def open_games(conn: sqlite3.Connection) -> list[Game]:
+    """Every open game, oldest first."""
+    return _select_games(conn, OPEN_GAME, ())
+
+
+def games_with_deadline_before(conn: sqlite3.Connection, moment: float) -> list[Game]:
+    """Open games whose turn deadline is earlier than ``moment``, soonest first."""
+    return _select_games(
+        conn,
+        f"turn_deadline IS NOT NULL AND turn_deadline < ? AND {OPEN_GAME}",
+        (moment,),
+        order="turn_deadline, game_id",
+    )
+
+
+def set_table_message(conn: sqlite3.Connection, game_id: int, message_id: int | None) -> None:
+    """Record (or clear, with None) the group message that shows the table."""
+    _update_game(conn, game_id, "table_message_id = ?", (message_id,))
+
+
+def set_turn_deadline(conn: sqlite3.Connection, game_id: int, deadline: float | None) -> None:
+    """Record (or clear, with None) when the current turn times out, in unix seconds."""
+    _update_game(conn, game_id, "turn_deadline = ?", (deadline,))
+
+
+def set_hand_message(
+    conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int | None
+) -> None:
+    """Record (or forget, with None) the private message that shows ``user_id`` his hand."""
+    with write_transaction(conn):
+        if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
+            raise GameNotFound(game_id)
+        if message_id is None:
+            conn.execute(
+                "DELETE FROM game_messages WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            return
+        missing = unknown_players(conn, [user_id])
+        if missing:
+            raise UnknownPlayer(missing)
+        conn.execute(
+            "INSERT INTO game_messages (game_id, user_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET message_id = excluded.message_id",
+            (game_id, user_id, message_id),
+        )
+
+
+def action_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
+    """The game's whole log, version 0 first; raises ``GameNotFound``."""
+    rows = conn.execute(
+        "SELECT game_id, version, kind, seat, user_id, action, state, created_at FROM actions"
+        " WHERE game_id = ? ORDER BY version",
+        (game_id,),
+    ).fetchall()
+    if not rows:
+        load_game(conn, game_id)
+    return [
+        LogEntry(
+            game_id=row["game_id"],
+            version=row["version"],
+            kind=row["kind"],
+            seat=row["seat"],
+            user_id=row["user_id"],
+            action=None if row["action"] is None else loads(row["action"]),
+            state=None if row["state"] is None else loads(row["state"]),
+            created_at=row["created_at"],
+        )
+        for row in rows
+    ]
+
+
+def _update_game(
+    conn: sqlite3.Connection, game_id: int, assignment: str, params: tuple[Any, ...]
+) -> None:
+    with write_transaction(conn):
+        cursor = conn.execute(
+            f"UPDATE games SET {assignment}, updated_at = ? WHERE game_id = ?",
+            (*params, time.time(), game_id),
+        )
+        if cursor.rowcount == 0:
+            raise GameNotFound(game_id)
+
+
+def _select_games(
+    conn: sqlite3.Connection,
+    where: str,
+    params: tuple[Any, ...],
+    order: str = "game_id",
+) -> list[Game]:
+    rows = conn.execute(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY {order}", params
+    ).fetchall()
+    if not rows:
+        return []
+    messages: dict[int, dict[int, int]] = {row["game_id"]: {} for row in rows}
+    for game_id, user_id, message_id in conn.execute(
+        "SELECT game_id, user_id, message_id FROM game_messages"
+        " WHERE game_id IN (SELECT value FROM json_each(?))",
+        (dumps(list(messages)),),
+    ):
+        messages[game_id][user_id] = message_id
+    return [
+        Game(
+            game_id=row["game_id"],
+            chat_id=row["chat_id"],
+            kind=row["kind"],
+            status=row["status"],
+            version=row["version"],
+            state=loads(row["state"]),
+            options=loads(row["options"]),
+            seats=tuple(loads(row["seats"])),
+            created_by=row["created_by"],
+            table_message_id=row["table_message_id"],
+            hand_messages=messages[row["game_id"]],
+            turn_deadline=row["turn_deadline"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )
+        for row in rows
+    ]

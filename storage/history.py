@@ -1,0 +1,103 @@
+"""Deal history: the record written when a deal ends, and the queries the bot shows.
+
+Play facts (who sat, who played, tricks) come from the ``deals`` and ``deal_players`` rows;
+money facts (remizes paid, net) always come from the ledger, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from storage.ledger import entries, user_net
+from storage.records import REMIZ_REASON, DealHistory, DealPlayer, DealRecord, PlayerTotals
+from storage.sql import dumps, loads
+
+
+def insert_deal(
+    conn: sqlite3.Connection,
+    *,
+    chat_id: int,
+    game_id: int,
+    version: int,
+    record: DealRecord,
+    now: float,
+) -> int:
+    """Append a finished deal written by the commit that produced ``version``."""
+    cursor = conn.execute(
+        "INSERT INTO deals (game_id, version, chat_id, deal, summary, ended_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, version, chat_id, record.deal, dumps(record.summary), now),
+    )
+    deal_id = cursor.lastrowid
+    assert deal_id is not None
+    conn.executemany(
+        "INSERT INTO deal_players (deal_id, user_id, seat, tricks, active) VALUES (?, ?, ?, ?, ?)",
+        [
+            (deal_id, player.user_id, player.seat, player.tricks, int(player.active))
+            for player in record.players
+        ],
+    )
+    return deal_id
+
+
+def last_deals(conn: sqlite3.Connection, chat_id: int, limit: int) -> list[DealHistory]:
+    """The chat's ``limit`` most recently finished deals, newest first, with their transfers."""
+    rows = conn.execute(
+        "SELECT d.deal_id, d.game_id, d.chat_id, g.kind, d.deal, d.version, d.ended_at,"
+        " d.summary FROM deals AS d JOIN games AS g USING (game_id)"
+        " WHERE d.chat_id = ? ORDER BY d.deal_id DESC LIMIT ?",
+        (chat_id, limit),
+    ).fetchall()
+    history = []
+    for row in rows:
+        players = tuple(
+            DealPlayer(user_id=user_id, seat=seat, tricks=tricks, active=bool(active))
+            for user_id, seat, tricks, active in conn.execute(
+                "SELECT user_id, seat, tricks, active FROM deal_players WHERE deal_id = ?"
+                " ORDER BY seat, user_id",
+                (row["deal_id"],),
+            )
+        )
+        transfers = entries(
+            conn, "game_id = :game AND deal = :deal", {"game": row["game_id"], "deal": row["deal"]}
+        )
+        history.append(
+            DealHistory(
+                deal_id=row["deal_id"],
+                game_id=row["game_id"],
+                chat_id=row["chat_id"],
+                kind=row["kind"],
+                deal=row["deal"],
+                version=row["version"],
+                ended_at=row["ended_at"],
+                summary=loads(row["summary"]),
+                players=players,
+                transfers=tuple(transfers),
+            )
+        )
+    return history
+
+
+def player_totals(conn: sqlite3.Connection, chat_id: int, user_id: int) -> PlayerTotals:
+    """``user_id``'s record in ``chat_id`` (all zeros for someone who never played there)."""
+    deals, deals_active, tricks = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(p.active), 0), COALESCE(SUM(p.tricks), 0)"
+        " FROM deal_players AS p JOIN deals AS d USING (deal_id)"
+        " WHERE d.chat_id = ? AND p.user_id = ?",
+        (chat_id, user_id),
+    ).fetchone()
+    remizes, remiz_paid = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(amount), 0) FROM ledger"
+        " WHERE chat_id = ? AND src_user = ? AND reason = ?",
+        (chat_id, user_id, REMIZ_REASON),
+    ).fetchone()
+    return PlayerTotals(
+        chat_id=chat_id,
+        user_id=user_id,
+        deals=deals,
+        deals_active=deals_active,
+        tricks=tricks,
+        remizes=remizes,
+        remiz_paid=remiz_paid,
+        net=user_net(conn, chat_id, user_id),
+    )

@@ -1,0 +1,290 @@
+"""The database schema as numbered migrations, applied in order at start-up.
+
+``PRAGMA user_version`` records the last migration applied; a fresh file is version 0.
+Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with the
+``user_version`` bump, so a crash or an error leaves the file at the previous version and
+two processes starting at once cannot both apply it. Migrations are never edited once
+released: a change to the schema is a new migration at the end of the list (and a seed for
+the previous version in ``tests/storage/test_migrations.py``).
+
+Append-only rules live in the schema itself: triggers refuse to update or delete action
+log and ledger rows (a ledger or deal row may only change its ``chat_id``, which
+``migrate_chat`` needs), and a ledger row's chat must be its game's chat.
+
+A migration that rebuilds a table must switch ``PRAGMA foreign_keys`` off around it; that
+pragma has no effect inside a transaction, so such a migration needs its own runner code.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from storage.errors import SchemaTooNew, StorageError
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: ``script`` takes the file from ``version - 1`` to ``version``."""
+
+    version: int
+    description: str
+    script: str
+
+
+_BASE_SCHEMA = """
+CREATE TABLE chats (
+    chat_id    INTEGER PRIMARY KEY,
+    title      TEXT,
+    language   TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE chat_options (
+    chat_id    INTEGER NOT NULL REFERENCES chats (chat_id),
+    kind       TEXT NOT NULL,
+    options    TEXT NOT NULL CHECK (json_valid(options) AND json_type(options) = 'object'),
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (chat_id, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE players (
+    user_id    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    language   TEXT,
+    started    INTEGER NOT NULL DEFAULT 0 CHECK (started IN (0, 1)),
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE games (
+    game_id          INTEGER PRIMARY KEY,
+    chat_id          INTEGER NOT NULL REFERENCES chats (chat_id),
+    kind             TEXT NOT NULL CHECK (kind <> ''),
+    status           TEXT NOT NULL
+                     CHECK (status IN ('lobby', 'active', 'finished', 'stopped')),
+    version          INTEGER NOT NULL CHECK (version >= 0),
+    state            TEXT NOT NULL CHECK (json_valid(state)),
+    options          TEXT NOT NULL CHECK (json_valid(options)),
+    seats            TEXT NOT NULL CHECK (json_valid(seats) AND json_type(seats) = 'array'),
+    created_by       INTEGER REFERENCES players (user_id),
+    table_message_id INTEGER,
+    turn_deadline    REAL,
+    created_at       REAL NOT NULL,
+    updated_at       REAL NOT NULL
+);
+CREATE INDEX games_by_chat ON games (chat_id);
+-- One game in the lobby or in play per chat.
+CREATE UNIQUE INDEX games_one_open_per_chat ON games (chat_id)
+    WHERE status IN ('lobby', 'active');
+CREATE INDEX games_by_deadline ON games (turn_deadline) WHERE turn_deadline IS NOT NULL;
+
+CREATE TABLE game_messages (
+    game_id    INTEGER NOT NULL REFERENCES games (game_id),
+    user_id    INTEGER NOT NULL REFERENCES players (user_id),
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+
+-- The action log: version 0 holds the initial state, every commit adds the next version.
+CREATE TABLE actions (
+    action_id  INTEGER PRIMARY KEY,
+    game_id    INTEGER NOT NULL REFERENCES games (game_id),
+    version    INTEGER NOT NULL CHECK (version >= 0),
+    kind       TEXT NOT NULL CHECK (kind IN ('init', 'action', 'system')),
+    seat       INTEGER,
+    user_id    INTEGER REFERENCES players (user_id),
+    action     TEXT CHECK (action IS NULL OR json_valid(action)),
+    state      TEXT CHECK (state IS NULL OR json_valid(state)),
+    created_at REAL NOT NULL,
+    UNIQUE (game_id, version),
+    CHECK ((kind = 'action') = (action IS NOT NULL)),
+    CHECK ((kind = 'action') = (state IS NULL)),
+    CHECK ((kind = 'init') = (version = 0))
+);
+CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'actions are append-only');
+END;
+CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'actions are append-only');
+END;
+
+-- The ledger: every chip that ever moved. A party is a user, the chat pot or the game pot.
+CREATE TABLE ledger (
+    entry_id   INTEGER PRIMARY KEY,
+    chat_id    INTEGER NOT NULL REFERENCES chats (chat_id),
+    game_id    INTEGER NOT NULL,
+    version    INTEGER NOT NULL,
+    deal       INTEGER NOT NULL CHECK (deal >= 0),
+    src_kind   TEXT NOT NULL CHECK (src_kind IN ('user', 'pot', 'game_pot')),
+    src_user   INTEGER REFERENCES players (user_id),
+    dst_kind   TEXT NOT NULL CHECK (dst_kind IN ('user', 'pot', 'game_pot')),
+    dst_user   INTEGER REFERENCES players (user_id),
+    amount     INTEGER NOT NULL CHECK (typeof(amount) = 'integer' AND amount > 0),
+    reason     TEXT NOT NULL CHECK (reason <> ''),
+    created_at REAL NOT NULL,
+    FOREIGN KEY (game_id, version) REFERENCES actions (game_id, version),
+    CHECK ((src_kind = 'user') = (src_user IS NOT NULL)),
+    CHECK ((dst_kind = 'user') = (dst_user IS NOT NULL)),
+    CHECK (src_kind <> dst_kind OR src_user IS NOT dst_user)
+);
+CREATE INDEX ledger_by_chat ON ledger (chat_id);
+CREATE INDEX ledger_by_game ON ledger (game_id, deal);
+CREATE TRIGGER ledger_no_update BEFORE UPDATE OF
+    entry_id, game_id, version, deal, src_kind, src_user, dst_kind, dst_user, amount, reason,
+    created_at
+ON ledger
+BEGIN
+    SELECT RAISE(ABORT, 'the ledger is append-only');
+END;
+CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+BEGIN
+    SELECT RAISE(ABORT, 'the ledger is append-only');
+END;
+CREATE TRIGGER ledger_chat_is_game_chat BEFORE INSERT ON ledger
+WHEN NEW.chat_id IS NOT (SELECT chat_id FROM games WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'ledger chat differs from the game chat');
+END;
+CREATE TRIGGER ledger_chat_follows_game BEFORE UPDATE OF chat_id ON ledger
+WHEN NEW.chat_id IS NOT (SELECT chat_id FROM games WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'ledger chat differs from the game chat');
+END;
+"""
+
+_DEAL_HISTORY = """
+-- One row per finished deal, written by the commit that ended it.
+CREATE TABLE deals (
+    deal_id  INTEGER PRIMARY KEY,
+    game_id  INTEGER NOT NULL,
+    version  INTEGER NOT NULL,
+    chat_id  INTEGER NOT NULL REFERENCES chats (chat_id),
+    deal     INTEGER NOT NULL CHECK (deal >= 0),
+    summary  TEXT NOT NULL CHECK (json_valid(summary) AND json_type(summary) = 'object'),
+    ended_at REAL NOT NULL,
+    UNIQUE (game_id, deal),
+    FOREIGN KEY (game_id, version) REFERENCES actions (game_id, version)
+);
+CREATE INDEX deals_by_chat ON deals (chat_id, deal_id);
+CREATE TRIGGER deals_no_update BEFORE UPDATE OF
+    deal_id, game_id, version, deal, summary, ended_at
+ON deals
+BEGIN
+    SELECT RAISE(ABORT, 'deals are append-only');
+END;
+CREATE TRIGGER deals_no_delete BEFORE DELETE ON deals
+BEGIN
+    SELECT RAISE(ABORT, 'deals are append-only');
+END;
+CREATE TRIGGER deals_chat_is_game_chat BEFORE INSERT ON deals
+WHEN NEW.chat_id IS NOT (SELECT chat_id FROM games WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'deal chat differs from the game chat');
+END;
+CREATE TRIGGER deals_chat_follows_game BEFORE UPDATE OF chat_id ON deals
+WHEN NEW.chat_id IS NOT (SELECT chat_id FROM games WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'deal chat differs from the game chat');
+END;
+
+CREATE TABLE deal_players (
+    deal_id INTEGER NOT NULL REFERENCES deals (deal_id),
+    user_id INTEGER NOT NULL REFERENCES players (user_id),
+    seat    INTEGER NOT NULL CHECK (seat >= 0),
+    tricks  INTEGER NOT NULL CHECK (tricks >= 0),
+    active  INTEGER NOT NULL CHECK (active IN (0, 1)),
+    PRIMARY KEY (deal_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX deal_players_by_user ON deal_players (user_id);
+CREATE TRIGGER deal_players_no_update BEFORE UPDATE ON deal_players
+BEGIN
+    SELECT RAISE(ABORT, 'deal players are append-only');
+END;
+CREATE TRIGGER deal_players_no_delete BEFORE DELETE ON deal_players
+BEGIN
+    SELECT RAISE(ABORT, 'deal players are append-only');
+END;
+"""
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
+    Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
+)
+"""Every migration, in order; versions are 1, 2, … with no gaps."""
+
+LATEST_VERSION: Final[int] = MIGRATIONS[-1].version
+"""The schema version this code reads and writes."""
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The version recorded in the file (0 for a fresh file)."""
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+    return version
+
+
+def migrate(
+    conn: sqlite3.Connection,
+    target: int = LATEST_VERSION,
+    migrations: Sequence[Migration] = MIGRATIONS,
+) -> tuple[int, int]:
+    """Apply the migrations the file lacks, up to ``target``; return (before, after).
+
+    Raises ``SchemaTooNew`` for a file newer than ``migrations`` know, and ``StorageError``
+    if a migration leaves a foreign key dangling (that migration is rolled back).
+    """
+    known = migrations[-1].version if migrations else 0
+    for index, migration in enumerate(migrations, start=1):
+        if migration.version != index:
+            raise ValueError(f"migration {migration.version} out of order")
+    if target > known:
+        raise ValueError(f"no migration {target}")
+    before = schema_version(conn)
+    if before > known:
+        raise SchemaTooNew(before, known)
+    for migration in migrations[:target]:
+        _apply(conn, migration)
+    return before, schema_version(conn)
+
+
+def _apply(conn: sqlite3.Connection, migration: Migration) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Read under the write lock: another process may have migrated while we waited.
+        if schema_version(conn) >= migration.version:
+            conn.execute("COMMIT")
+            return
+        for statement in _statements(migration.script):
+            conn.execute(statement)
+        dangling = conn.execute("PRAGMA foreign_key_check").fetchall()
+        if dangling:
+            raise StorageError(
+                f"migration {migration.version} leaves dangling foreign keys: {dangling[:5]}"
+            )
+        conn.execute(f"PRAGMA user_version = {int(migration.version)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a script into statements (``executescript`` would commit our transaction)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            yield pending.strip()
+            pending = ""
+    if pending.strip() and not _only_comments(pending):
+        raise ValueError(f"incomplete SQL statement: {pending.strip()[:60]!r}")
+
+
+def _only_comments(text: str) -> bool:
+    return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())

@@ -1,0 +1,32 @@
+"""Fixtures for the storage tests: real SQLite files in a temporary folder, never mocks."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from storage_support import CHAT, USERS
+
+from storage import Database
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "bot.sqlite3"
+
+
+@pytest.fixture
+async def db(db_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(db_path)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def table(db: Database) -> Database:
+    """The database with chat ``CHAT`` and players ``USERS`` recorded."""
+    await db.upsert_chat(CHAT, "friends")
+    for user in USERS:
+        await db.upsert_player(user, f"player {user}")
+    return db

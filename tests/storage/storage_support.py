@@ -1,0 +1,26 @@
+"""Constants and helpers shared by the storage tests."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+CHAT = -1001
+USERS = (11, 12, 13)
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    """A plain connection to look at the file behind the API's back."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def count(path: Path, table_name: str) -> int:
+    """Rows in ``table_name``."""
+    conn = raw(path)
+    try:
+        rows: int = conn.execute(f"SELECT COUNT(*) FROM {table_name}").fetchone()[0]
+        return rows
+    finally:
+        conn.close()

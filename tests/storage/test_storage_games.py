@@ -1,0 +1,309 @@
+"""Games, commits and the action log on a real file."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+import toy_counter_game as toy
+from storage_support import CHAT, USERS, count, raw
+
+from storage import (
+    DEFAULT_PATH,
+    GAME_POT,
+    LATEST_VERSION,
+    POT,
+    ActiveGameExists,
+    Database,
+    DealPlayer,
+    DealRecord,
+    GameClosed,
+    GameNotFound,
+    ReplayError,
+    StaleVersion,
+    StorageError,
+    Transfer,
+    UnknownChat,
+    UnknownPlayer,
+    replay,
+)
+
+A, B, C = USERS
+
+
+async def test_open_creates_the_folder_and_sets_the_durable_pragmas(db_path: Path) -> None:
+    assert not db_path.parent.exists()
+    async with await Database.open(db_path) as db:
+        assert db.path == db_path
+    conn = raw(db_path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+    assert Path("data/bot.sqlite3") == DEFAULT_PATH
+
+
+async def test_a_closed_database_refuses_work(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    await db.close()
+    await db.close()
+    with pytest.raises(StorageError):
+        await db.chat(CHAT)
+
+
+async def test_create_game_logs_the_initial_state(table: Database) -> None:
+    game = await table.create_game(
+        CHAT, "stukolka", {"phase": "lobby"}, created_by=A, seats=[A], options={"stake": 3}
+    )
+    assert (game.version, game.status, game.seats, game.options) == (0, "lobby", (A,), {"stake": 3})
+    assert await table.active_game(CHAT) == game
+    [entry] = await table.action_log(game.game_id)
+    assert (entry.version, entry.kind, entry.state) == (0, "init", {"phase": "lobby"})
+
+
+async def test_one_open_game_per_chat(table: Database) -> None:
+    first = await table.create_game(CHAT, "stukolka", {}, created_by=A)
+    with pytest.raises(ActiveGameExists) as error:
+        await table.create_game(CHAT, "starshina", {}, created_by=B)
+    assert error.value.game_id == first.game_id
+    await table.commit_action(first.game_id, 0, {}, ["stop"], status="stopped")
+    second = await table.create_game(CHAT, "starshina", {}, created_by=B)
+    assert (await table.active_game(CHAT)) == second
+
+
+async def test_unknown_chat_and_players_are_refused(table: Database) -> None:
+    with pytest.raises(UnknownChat):
+        await table.create_game(-5, "stukolka", {})
+    with pytest.raises(UnknownPlayer) as error:
+        await table.create_game(CHAT, "stukolka", {}, seats=[A, 2])
+    assert error.value.user_ids == [2]
+
+
+async def test_commit_writes_state_log_and_transfers(table: Database, db_path: Path) -> None:
+    game = await table.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    version = await table.commit_action(
+        game.game_id,
+        0,
+        {"n": 1},
+        [1, "knock"],
+        seat=1,
+        user_id=B,
+        transfers=[Transfer(A, POT, 3, "ante", 1), Transfer(POT, B, 1, "trick", 1)],
+        turn_deadline=123.5,
+    )
+    assert version == 1
+    stored = await table.game(game.game_id)
+    assert (stored.version, stored.state, stored.turn_deadline) == (1, {"n": 1}, 123.5)
+    log = await table.action_log(game.game_id)
+    assert [(e.version, e.kind, e.seat, e.user_id, e.action) for e in log] == [
+        (0, "init", None, None, None),
+        (1, "action", 1, B, [1, "knock"]),
+    ]
+    entries = await table.transfers(CHAT)
+    assert [(e.version, e.deal, e.src, e.dst, e.amount, e.reason) for e in entries] == [
+        (1, 1, A, POT, 3, "ante"),
+        (1, 1, POT, B, 1, "trick"),
+    ]
+    assert count(db_path, "ledger") == 2
+
+
+async def test_stale_commit_raises_and_writes_nothing(table: Database, db_path: Path) -> None:
+    game = await table.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    await table.commit_action(game.game_id, 0, {"n": 1}, ["a"])
+    with pytest.raises(StaleVersion) as error:
+        await table.commit_action(
+            game.game_id, 0, {"n": 99}, ["b"], transfers=[Transfer(A, POT, 3, "ante", 1)]
+        )
+    assert (error.value.expected, error.value.actual) == (0, 1)
+    assert (await table.game(game.game_id)).state == {"n": 1}
+    assert count(db_path, "ledger") == 0
+    assert count(db_path, "actions") == 2
+
+
+async def test_commit_to_a_missing_or_closed_game(table: Database) -> None:
+    with pytest.raises(GameNotFound):
+        await table.commit_action(404, 0, {}, ["a"])
+    game = await table.create_game(CHAT, "stukolka", {})
+    await table.commit_action(game.game_id, 0, {"over": True}, ["last"], status="finished")
+    with pytest.raises(GameClosed) as error:
+        await table.commit_action(game.game_id, 1, {}, ["late"])
+    assert error.value.status == "finished"
+    assert await table.active_game(CHAT) is None
+
+
+async def test_a_seat_number_for_a_user_id_is_caught(table: Database, db_path: Path) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
+    with pytest.raises(UnknownPlayer) as error:
+        await table.commit_action(
+            game.game_id, 0, {"n": 1}, ["a"], transfers=[Transfer(1, POT, 3, "ante", 1)]
+        )
+    assert error.value.user_ids == [1]
+    with pytest.raises(UnknownPlayer):
+        await table.commit_action(game.game_id, 0, {"n": 1}, ["a"], user_id=2)
+    with pytest.raises(UnknownPlayer):
+        await table.commit_action(game.game_id, 0, {"n": 1}, None, seats=[A, 0])
+    assert (await table.game(game.game_id)).version == 0
+    assert count(db_path, "actions") == 1
+
+
+async def test_a_failure_late_in_the_commit_rolls_back_all_of_it(
+    table: Database, db_path: Path
+) -> None:
+    game = await table.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    broken = DealRecord(1, (DealPlayer(A, 0, tricks=-1),))
+    with pytest.raises(sqlite3.IntegrityError):
+        await table.commit_action(
+            game.game_id,
+            0,
+            {"n": 1},
+            ["a"],
+            transfers=[Transfer(A, POT, 3, "ante", 1)],
+            deal=broken,
+        )
+    assert (await table.game(game.game_id)).state == {"n": 0}
+    assert [count(db_path, name) for name in ("actions", "ledger", "deals")] == [1, 0, 0]
+    assert await table.commit_action(game.game_id, 0, {"n": 1}, ["a"]) == 1
+
+
+async def test_state_that_is_not_json_is_refused(table: Database) -> None:
+    game = await table.create_game(CHAT, "stukolka", {})
+    with pytest.raises(ValueError):
+        await table.commit_action(game.game_id, 0, {"x": float("nan")}, ["a"])
+    assert (await table.game(game.game_id)).version == 0
+
+
+@pytest.mark.parametrize(
+    ("src", "dst", "amount", "reason", "deal"),
+    [
+        (A, POT, 0, "ante", 1),
+        (A, POT, -3, "ante", 1),
+        (A, POT, 2.0, "ante", 1),
+        (A, POT, True, "ante", 1),
+        (A, A, 3, "ante", 1),
+        (POT, POT, 3, "ante", 1),
+        ("u:11", POT, 3, "ante", 1),
+        (A, POT, 3, "", 1),
+        (A, POT, 3, "ante", -1),
+    ],
+)
+def test_malformed_transfers_are_refused(
+    src: object, dst: object, amount: object, reason: str, deal: int
+) -> None:
+    with pytest.raises(ValueError):
+        Transfer(src, dst, amount, reason, deal)  # type: ignore[arg-type]
+
+
+async def test_system_commits_keep_the_log_replayable(table: Database) -> None:
+    state = toy.new_state(list(USERS))
+    game = await table.create_game(CHAT, "toy", state, seats=USERS, status="active")
+    version = 0
+    for add in (1, 4, 7, 9, 6):
+        action = {"seat": state["turn"], "add": add}
+        transfers = toy.action_transfers(state, action)
+        state = toy.apply(state, action)
+        deal = toy.deal_record(state) if toy.deal_ends(state) else None
+        version = await table.commit_action(
+            game.game_id, version, state, action, transfers=transfers, deal=deal
+        )
+    state = toy.next_deal(state)
+    version = await table.commit_action(
+        game.game_id, version, state, None, transfers=toy.deal_antes(state)
+    )
+    log = await table.action_log(game.game_id)
+    assert [entry.kind for entry in log] == ["init"] + ["action"] * 5 + ["system"]
+    assert log[-1].state == state
+    assert replay(log, toy.apply) == (await table.game(game.game_id)).state == state
+    with pytest.raises(ReplayError):
+        replay(log[1:], toy.apply)
+    with pytest.raises(ReplayError):
+        replay(log[:2] + log[3:], toy.apply)
+
+
+async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Path) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
+    await table.commit_action(
+        game.game_id,
+        0,
+        {},
+        ["a"],
+        transfers=[Transfer(A, GAME_POT, 1, "game_ante", 1)],
+        deal=DealRecord(1, (DealPlayer(A, 0, 1),)),
+    )
+    conn = raw(db_path)
+    for statement in (
+        "UPDATE actions SET action = '[]'",
+        "DELETE FROM actions",
+        "UPDATE ledger SET amount = 100",
+        "UPDATE ledger SET chat_id = -5",
+        "DELETE FROM ledger",
+        "UPDATE deals SET summary = '{}'",
+        "DELETE FROM deals",
+        "UPDATE deal_players SET tricks = 9",
+    ):
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute(statement)
+    conn.close()
+
+
+async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, turn_deadline=50.0)
+    await table.set_table_message(game.game_id, 77)
+    await table.set_hand_message(game.game_id, A, 5)
+    await table.set_hand_message(game.game_id, B, 6)
+    await table.set_hand_message(game.game_id, A, 8)
+    await table.set_hand_message(game.game_id, B, None)
+    stored = await table.game(game.game_id)
+    assert (stored.table_message_id, dict(stored.hand_messages)) == (77, {A: 8})
+    with pytest.raises(UnknownPlayer):
+        await table.set_hand_message(game.game_id, 3, 9)
+    with pytest.raises(GameNotFound):
+        await table.set_table_message(404, 1)
+
+    assert [g.game_id for g in await table.games_with_deadline_before(60.0)] == [game.game_id]
+    assert await table.games_with_deadline_before(50.0) == []
+    await table.commit_action(game.game_id, 0, {}, ["a"], turn_deadline=90.0)
+    assert await table.games_with_deadline_before(60.0) == []
+    await table.set_turn_deadline(game.game_id, 10.0)
+    assert [g.game_id for g in await table.games_with_deadline_before(60.0)] == [game.game_id]
+    assert [g.game_id for g in await table.open_games()] == [game.game_id]
+
+    await table.commit_action(game.game_id, 1, {}, ["end"], status="finished", turn_deadline=5.0)
+    assert await table.games_with_deadline_before(60.0) == []
+    assert await table.open_games() == []
+
+
+async def test_concurrent_commits_on_one_database(table: Database) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
+    results = await asyncio.gather(
+        *(table.commit_action(game.game_id, 0, {"by": n}, [n]) for n in range(5)),
+        return_exceptions=True,
+    )
+    assert results.count(1) == 1
+    assert all(isinstance(result, StaleVersion) for result in results if result != 1)
+    assert (await table.game(game.game_id)).state == {"by": results.index(1)}
+
+
+async def test_chats_and_players_are_upserted(table: Database) -> None:
+    chat = await table.upsert_chat(CHAT, None)
+    assert (chat.title, chat.language) == ("friends", None)
+    await table.set_chat_language(CHAT, "en")
+    assert (await table.upsert_chat(CHAT, "renamed")).language == "en"
+    assert (await table.chat(CHAT)).title == "renamed"  # type: ignore[union-attr]
+    assert await table.chat(-5) is None
+    with pytest.raises(UnknownChat):
+        await table.set_chat_language(-5, "ru")
+
+    assert await table.chat_options(CHAT, "stukolka") is None
+    await table.set_chat_options(CHAT, "stukolka", {"variant": "shleif", "stake": 6})
+    await table.set_chat_options(CHAT, "starshina", {"targets": "9-5-2"})
+    assert await table.chat_options(CHAT, "stukolka") == {"variant": "shleif", "stake": 6}
+    with pytest.raises(UnknownChat):
+        await table.set_chat_options(-5, "stukolka", {})
+
+    player = await table.upsert_player(A, "Вася", language="ru", started=True)
+    assert (player.name, player.language, player.started) == ("Вася", "ru", True)
+    player = await table.upsert_player(A, "Василий")
+    assert (player.name, player.language, player.started) == ("Василий", "ru", True)
+    assert (await table.upsert_player(A, "Василий", started=False)).started is False
+    players = await table.players([A, B, 999])
+    assert sorted(players) == [A, B]
