@@ -12,6 +12,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from telegram import (
     Bot,
     BotCommand,
@@ -19,6 +20,7 @@ from telegram import (
     BotCommandScopeChat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    Message,
     Update,
 )
 from telegram.error import (
@@ -95,7 +97,7 @@ async def on_press(update: Update, context: Context) -> None:
         await query.answer("Принято")
     elif query.data == "again":
         message = query.message
-        assert message is not None and hasattr(message, "text")
+        assert isinstance(message, Message) and message.text is not None
         try:
             await query.edit_message_text(message.text, reply_markup=message.reply_markup)
         except BadRequest as error:
@@ -615,3 +617,52 @@ async def test_polling_survives_faults_on_get_updates(
     await runner.settle(timeout=5.0)
     assert tg.last_message(alice.id).text == "Привет, -"
     assert len(runner.polling_errors) == 1
+
+
+# --- webhook mode -----------------------------------------------------------------------------
+
+
+async def test_webhook_delivery_to_a_loopback_receiver(
+    fake_telegram: FakeTelegram, bot: Bot
+) -> None:
+    tg = fake_telegram
+    alice = tg.add_user("Alice", started=True)
+    received: list[tuple[str | None, dict[str, Any]]] = []
+    refuse_first = [True]
+
+    async def receive(request: web.Request) -> web.Response:
+        if refuse_first:
+            refuse_first.pop()
+            return web.Response(status=500)
+        received.append(
+            (request.headers.get("X-Telegram-Bot-Api-Secret-Token"), await request.json())
+        )
+        return web.Response()
+
+    receiver = web.Application()
+    receiver.router.add_post("/hook", receive)
+    runner = web.AppRunner(receiver, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        url = f"http://127.0.0.1:{runner.addresses[0][1]}/hook"
+        with pytest.raises(BadRequest, match="loopback"):
+            await bot.set_webhook("https://example.org/hook")
+        assert await bot.set_webhook(url, secret_token="s3cret")
+        with pytest.raises(Conflict, match="webhook is active"):
+            await bot.get_updates()
+        message = tg.user_sends(alice, tg.private_chat(alice), "/deal")
+        await tg.wait_idle()
+        assert [secret for secret, _ in received] == ["s3cret"]
+        update = Update.de_json(received[0][1], bot)
+        assert update.message is not None and update.message.text == "/deal"
+        assert update.update_id == message.update_id
+        info = await bot.get_webhook_info()
+        assert info.url == url and info.pending_update_count == 0
+        assert info.last_error_message == "Wrong response from the webhook: 500"
+        assert await bot.delete_webhook()
+        tg.user_sends(alice, tg.private_chat(alice), "/deal")
+        assert len(await bot.get_updates()) == 1
+        assert len(received) == 1
+    finally:
+        await runner.cleanup()

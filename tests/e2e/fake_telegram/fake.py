@@ -32,7 +32,8 @@ from .model import (
 )
 from .serialize import callback_query_json, message_json, my_chat_member_json
 from .server import ApiRequest, FakeBotApiServer
-from .update_queue import QueuedUpdate, UpdateQueue
+from .update_queue import UpdateQueue
+from .webhook import WebhookDelivery
 
 DEFAULT_TOKEN = "5000000001:AAFakeTokenForTestsOnly-0123456789abcd"
 _COMMAND = re.compile(r"/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{3,}))?")
@@ -71,6 +72,8 @@ class FakeTelegram:
         self.api = BotApi(self.world, self.updates, self.settings, self._loop_time)
         self.faults = FaultInjector(fault_seed)
         self.server = FakeBotApiServer(self.api, self.faults, token, self._touch)
+        self.webhook = WebhookDelivery(lambda: self.api.webhook, self.updates, self.api.closing)
+        self.api.on_webhook_change = self.webhook.webhook_changed
         self._changed = asyncio.Event()
         self._last_activity = 0.0
 
@@ -82,7 +85,8 @@ class FakeTelegram:
         self._touch()
 
     async def stop(self) -> None:
-        """End pending long polls and stop the server."""
+        """End pending long polls and webhook delivery, and stop the server."""
+        await self.webhook.stop()
         await self.server.stop()
 
     async def __aenter__(self) -> FakeTelegram:
@@ -116,6 +120,10 @@ class FakeTelegram:
     def log(self) -> list[ApiRequest]:
         """Every API request so far, in arrival order."""
         return self.server.log
+
+    def now(self) -> float:
+        """The event loop clock that ``ApiRequest.time`` uses; pass it as ``since=``."""
+        return self._loop_time()
 
     @property
     def last_activity(self) -> float:
@@ -192,10 +200,11 @@ class FakeTelegram:
 
     # --- simulated users ------------------------------------------------------------------
 
-    def _queue(self, kind: str, payload: dict[str, Any]) -> QueuedUpdate:
+    def _queue(self, kind: str, payload: dict[str, Any]) -> int | None:
+        """Queue an update; its id, or ``None`` if the bot's ``allowed_updates`` exclude it."""
         update = self.updates.put(kind, payload)
         self._touch()
-        return update
+        return update.update_id if update else None
 
     def _bot_sees(self, chat: Chat, message: Message, addressee: str | None) -> bool:
         """Whether Telegram delivers a user's message to the bot (group privacy rules)."""
@@ -259,7 +268,7 @@ class FakeTelegram:
             sender_chat=sender_chat,
         )
         if self._bot_sees(target, message, addressee):
-            message.update_id = self._queue("message", message_json(message)).update_id
+            message.update_id = self._queue("message", message_json(message))
         return message
 
     def user_starts_bot(self, user: User, payload: str | None = None) -> Message:
@@ -361,11 +370,11 @@ class FakeTelegram:
         farewell = self.world.add_message(
             group, actor, service={"migrate_to_chat_id": supergroup.id}
         )
-        farewell.update_id = self._queue("message", message_json(farewell)).update_id
+        farewell.update_id = self._queue("message", message_json(farewell))
         welcome = self.world.add_message(
             supergroup, actor, service={"migrate_from_chat_id": group.id}
         )
-        welcome.update_id = self._queue("message", message_json(welcome)).update_id
+        welcome.update_id = self._queue("message", message_json(welcome))
         return supergroup
 
     # --- reading what the bot did ---------------------------------------------------------
@@ -424,7 +433,8 @@ class FakeTelegram:
         window: float = 60.0,
         methods: Iterable[str] = ("sendMessage", "editMessageText", "editMessageReplyMarkup"),
     ) -> int:
-        """The most ``methods`` requests to ``chat`` within any ``window`` seconds."""
+        """The most ``methods`` requests to ``chat`` (failed ones too) within any ``window``
+        seconds, e.g. to check the bot keeps under Telegram's 20 messages a minute in a group."""
         wanted = {name.lower() for name in methods}
         times = [e.time for e in self.requests(chat=chat) if e.method.lower() in wanted]
         best, start = 0, 0

@@ -27,6 +27,7 @@ from .serialize import (
     message_json,
 )
 from .update_queue import UpdateQueue
+from .webhook import Webhook, is_loopback_url
 
 MAX_MESSAGE_LENGTH = 4096
 MAX_CALLBACK_DATA_BYTES = 64
@@ -65,16 +66,6 @@ Method = Callable[[Params], Any]
 
 
 @dataclass
-class Webhook:
-    """The webhook the bot set (``url`` empty when polling)."""
-
-    url: str = ""
-    secret_token: str | None = None
-    max_connections: int = 40
-    allowed_updates: list[str] | None = None
-
-
-@dataclass
 class BotSettings:
     """How the simulated bot account is configured in @BotFather and Telegram."""
 
@@ -106,6 +97,7 @@ class BotApi:
         self.webhook = Webhook()
         self.loop_time = loop_time
         self.closing = asyncio.Event()
+        self.on_webhook_change: Callable[[], None] = lambda: None
         self._poll_interrupt: asyncio.Event | None = None
         self.methods: dict[str, tuple[str, Method]] = {
             name.lower(): (name, method)
@@ -181,9 +173,14 @@ class BotApi:
                 self._poll_interrupt = None
 
     def set_webhook(self, params: Params) -> bool:
-        """``setWebhook``: remembered only; the fake does not deliver to webhooks."""
+        """``setWebhook``; only loopback URLs, where the fake then delivers updates."""
+        url = params.optional_str("url") or ""
+        if url and not is_loopback_url(url):
+            raise bad_request(
+                "Bad Request: bad webhook: the fake Bot API only delivers to loopback addresses"
+            )
         self.webhook = Webhook(
-            url=params.optional_str("url") or "",
+            url=url,
             secret_token=params.optional_str("secret_token"),
             max_connections=params.optional_int("max_connections") or 40,
             allowed_updates=params.optional_list("allowed_updates"),
@@ -191,6 +188,7 @@ class BotApi:
         self.updates.set_allowed_updates(self.webhook.allowed_updates)
         if params.flag("drop_pending_updates"):
             self.updates.clear()
+        self.on_webhook_change()
         return True
 
     def delete_webhook(self, params: Params) -> bool:
@@ -198,6 +196,7 @@ class BotApi:
         self.webhook = Webhook()
         if params.flag("drop_pending_updates"):
             self.updates.clear()
+        self.on_webhook_change()
         return True
 
     def get_webhook_info(self, params: Params) -> JSON:
@@ -211,6 +210,8 @@ class BotApi:
             info["max_connections"] = self.webhook.max_connections
             if self.webhook.allowed_updates is not None:
                 info["allowed_updates"] = self.webhook.allowed_updates
+            if self.webhook.last_error_message is not None:
+                info["last_error_message"] = self.webhook.last_error_message
         return info
 
     # --- commands -------------------------------------------------------------------------

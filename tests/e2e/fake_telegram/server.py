@@ -97,6 +97,7 @@ class FakeBotApiServer:
 
     async def start(self) -> None:
         """Bind a free port on ``host`` and start serving."""
+        self.api.closing.clear()
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_route("*", "/file/bot{token}/{path:.*}", self._handle_file)

@@ -53,13 +53,14 @@ class UpdateQueue:
             return kind not in DEFAULT_EXCLUDED_UPDATES
         return kind in self.allowed_updates
 
-    def put(self, kind: str, payload: dict[str, Any]) -> QueuedUpdate:
-        """Queue an update and wake long polls; it goes to ``dropped`` if not allowed."""
+    def put(self, kind: str, payload: dict[str, Any]) -> QueuedUpdate | None:
+        """Queue an update and wake waiters; returns ``None`` (and keeps it in ``dropped``) if
+        the bot does not receive this type."""
         update = QueuedUpdate(update_id=self._next_id, kind=kind, payload=payload)
         self._next_id += 1
         if not self.is_allowed(kind):
             self.dropped.append(update)
-            return update
+            return None
         self.pending.append(update)
         self._added.set()
         self._added = asyncio.Event()
