@@ -424,6 +424,18 @@ async def test_callback_query_answers(fake_telegram: FakeTelegram, bot: Bot) -> 
         await bot.answer_callback_query("nonsense")
 
 
+async def test_callback_queries_expire_after_the_ttl() -> None:
+    async with FakeTelegram(callback_query_ttl=0.05) as tg:
+        alice = tg.add_user("Alice")
+        group_id = tg.add_group("Стол", [alice]).id
+        async with Bot(tg.token, base_url=tg.base_url) as own_bot:
+            sent = await own_bot.send_message(group_id, "Ход", reply_markup=AGAIN_KEYBOARD)
+            query = tg.user_presses(alice, tg.message(group_id, sent.message_id), "again")
+            await asyncio.sleep(0.1)
+            with pytest.raises(BadRequest, match="Query is too old"):
+                await own_bot.answer_callback_query(query.id)
+
+
 async def test_parse_modes(fake_telegram: FakeTelegram, bot: Bot) -> None:
     alice = fake_telegram.add_user("Alice", started=True)
     html = await bot.send_message(
@@ -460,6 +472,12 @@ async def test_chats_members_and_actions(fake_telegram: FakeTelegram, bot: Bot) 
     assert await bot.send_chat_action(group.id, "typing")
     with pytest.raises(Forbidden):
         await bot.send_chat_action(carol.id, "typing")
+    with pytest.raises(SimulationError):
+        tg.user_removes_bot(bob, tg.add_group("Чужой", [carol]))
+    tg.user_removes_bot(bob, group)
+    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
+        await bot.send_message(group.id, "x")
+    assert [u.kind for u in tg.updates.pending] == ["my_chat_member"]
 
 
 async def test_commands_are_stored_per_scope_and_language(
@@ -511,9 +529,12 @@ async def test_json_form_and_query_string_bodies(fake_telegram: FakeTelegram) ->
         query = {"chat_id": str(alice.id), "text": "query"}
         async with session.get(f"{url}/sendMessage", params=query) as response:
             assert (await response.json())["result"]["text"] == "query"
-        async with session.post(f"{url}/getMe", data=aiohttp.FormData({"a": "1"})) as response:
-            assert (await response.json())["result"]["username"] == "stukolka_test_bot"
-    assert [m.text for m in fake_telegram.messages(alice.id)] == ["json", "form", "query"]
+        multipart = aiohttp.FormData({"chat_id": str(alice.id), "text": "multipart"})
+        multipart.add_field("document", b"ignored", filename="a.txt")
+        async with session.post(f"{url}/sendMessage", data=multipart) as response:
+            assert (await response.json())["result"]["text"] == "multipart"
+    texts = [m.text for m in fake_telegram.messages(alice.id)]
+    assert texts == ["json", "form", "query", "multipart"]
     assert fake_telegram.messages(alice.id)[1].buttons == [[("b", "b")]]
 
 

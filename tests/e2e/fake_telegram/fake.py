@@ -309,6 +309,18 @@ class FakeTelegram:
             ),
         )
 
+    def user_removes_bot(self, user: User, chat: ChatRef) -> None:
+        """An admin removes the bot from a group; it gets ``my_chat_member`` (→kicked), and
+        later requests to the group fail with 403."""
+        group = self.chat(chat)
+        if not group.is_group or not group.status_of(user).is_admin:
+            raise SimulationError(f"{user.full_name} cannot remove the bot from {group!r}")
+        old, group.bot_status = group.bot_status, MemberStatus.KICKED
+        self._queue(
+            "my_chat_member",
+            my_chat_member_json(group, user, self.bot, old, MemberStatus.KICKED, self.world.now()),
+        )
+
     def user_presses(
         self,
         user: User,
