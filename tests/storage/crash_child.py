@@ -1,0 +1,87 @@
+"""Child process of ``test_crash.py``: plays toy games in three chats until it is killed.
+
+    python crash_child.py DB_PATH SEED SYNCHRONOUS
+
+Prints ``ready`` once the database is open, then ``committed GAME VERSION`` after every
+commit that returned, so the parent can check that each acknowledged commit survived.
+Resumes whatever games the previous child left open, from their stored state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from typing import Any
+
+import toy_counter_game as toy
+
+from storage import Database, Game
+
+CHATS = (-1, -2, -3)
+USERS = (11, 12, 13, 14, 15, 16)
+FINISH_CHANCE = 0.03
+
+
+def report(game_id: int, version: int) -> None:
+    print(f"committed {game_id} {version}", flush=True)
+
+
+async def play(db: Database, chat: int, rng: random.Random) -> None:
+    while True:
+        game = await db.active_game(chat)
+        if game is None:
+            seats = rng.sample(USERS, 3)
+            game = await db.create_game(
+                chat, "toy", toy.new_state(seats), seats=seats, created_by=seats[0], status="active"
+            )
+        await play_game(db, game, rng)
+
+
+async def play_game(db: Database, game: Game, rng: random.Random) -> None:
+    state, version = game.state, game.version
+    while True:
+        if state["moves"] == toy.MOVES_PER_DEAL:
+            state = toy.next_deal(state)
+            version = await db.commit_action(
+                game.game_id, version, state, None, transfers=toy.deal_antes(state)
+            )
+            report(game.game_id, version)
+            continue
+        finish = rng.random() < FINISH_CHANCE
+        action: dict[str, Any] = {"seat": state["turn"], "add": 0 if finish else rng.randint(0, 9)}
+        if finish:
+            action["finish"] = True
+        transfers = toy.action_transfers(state, action)
+        state = toy.apply(state, action)
+        version = await db.commit_action(
+            game.game_id,
+            version,
+            state,
+            action,
+            seat=action["seat"],
+            user_id=state["seats"][action["seat"]],
+            transfers=transfers,
+            deal=toy.deal_record(state) if toy.deal_ends(state) else None,
+            status="finished" if finish else None,
+            turn_deadline=None if finish else 1_000_000.0 + version,
+        )
+        report(game.game_id, version)
+        if finish:
+            return
+
+
+async def main(path: str, seed: int, synchronous: str) -> None:
+    assert synchronous in ("NORMAL", "FULL")
+    db = await Database.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
+    for chat in CHATS:
+        await db.upsert_chat(chat, f"chat {chat}")
+    for user in USERS:
+        await db.upsert_player(user, f"player {user}")
+    print("ready", flush=True)
+    rng = random.Random(seed)
+    await asyncio.gather(*(play(db, chat, random.Random(rng.random())) for chat in CHATS))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
