@@ -24,3 +24,13 @@ def count(path: Path, table_name: str) -> int:
         return rows
     finally:
         conn.close()
+
+
+def user_version(path: Path) -> int:
+    """The schema version recorded in the file."""
+    conn = raw(path)
+    try:
+        version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+        return version
+    finally:
+        conn.close()

@@ -1,0 +1,194 @@
+"""Migrations: the schema built from nothing and upgraded, with data, from every version.
+
+Adding a migration means adding a seed for the version before it to ``SEEDS``: a function
+that fills a file at that version, in that version's own SQL, with the rows of ``_seed_game``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import toy_counter_game as toy
+from storage_support import CHAT, USERS, raw, user_version
+
+from storage import (
+    LATEST_VERSION,
+    POT,
+    Database,
+    SchemaTooNew,
+    StorageError,
+    replay,
+)
+from storage.migrations import MIGRATIONS, Migration, migrate
+from storage.sql import dumps
+
+A, B, C = USERS
+NOW = 1_700_000_000.0
+FIRST_ACTION = {"seat": 0, "add": 1}
+
+
+def _seed_version_1(conn: sqlite3.Connection) -> None:
+    """A chat with settings, three players and a game one action in, as version 1 stored it."""
+    state0 = toy.new_state(list(USERS))
+    state1 = toy.apply(state0, FIRST_ACTION)
+    conn.execute("INSERT INTO chats VALUES (?, 'friends', 'ru', ?, ?)", (CHAT, NOW, NOW))
+    conn.execute(
+        "INSERT INTO chat_options VALUES (?, 'stukolka', '{\"stake\": 6}', ?)", (CHAT, NOW)
+    )
+    for user in USERS:
+        conn.execute(
+            "INSERT INTO players VALUES (?, ?, NULL, 1, ?, ?)", (user, str(user), NOW, NOW)
+        )
+    conn.execute(
+        "INSERT INTO games VALUES (1, ?, 'toy', 'active', 1, ?, '{}', ?, ?, 7, 99.0, ?, ?)",
+        (CHAT, dumps(state1), dumps(list(USERS)), A, NOW, NOW),
+    )
+    conn.execute("INSERT INTO game_messages VALUES (1, ?, 8)", (B,))
+    conn.execute(
+        "INSERT INTO actions VALUES (1, 1, 0, 'init', NULL, ?, NULL, ?, ?)",
+        (A, dumps(state0), NOW),
+    )
+    conn.execute(
+        "INSERT INTO actions VALUES (2, 1, 1, 'action', 0, ?, ?, NULL, ?)",
+        (A, dumps(FIRST_ACTION), NOW),
+    )
+    conn.execute(
+        "INSERT INTO ledger VALUES (1, ?, 1, 1, 1, 'user', ?, 'pot', NULL, 1, 'ante', ?)",
+        (CHAT, A, NOW),
+    )
+
+
+SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _seed_version_1}
+
+
+def _schema(path: Path) -> list[tuple[str, str, str]]:
+    conn = raw(path)
+    try:
+        rows = conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            " ORDER BY type, name"
+        ).fetchall()
+        return [tuple(row) for row in rows]
+    finally:
+        conn.close()
+
+
+def _build(path: Path, version: int) -> None:
+    conn = raw(path)
+    try:
+        migrate(conn, target=version)
+    finally:
+        conn.close()
+    assert user_version(path) == version
+
+
+def test_migrations_are_numbered_in_order_and_each_version_has_a_seed() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))
+    assert set(SEEDS) == set(range(1, LATEST_VERSION))
+
+
+async def test_from_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.sqlite3"
+    async with await Database.open(path) as db:
+        assert await db.check_integrity() == []
+    assert user_version(path) == LATEST_VERSION
+    tables = {name for kind, name, _ in _schema(path) if kind == "table"}
+    assert {"chats", "players", "games", "actions", "ledger", "deals"} <= tables
+
+
+@pytest.mark.parametrize("version", range(1, LATEST_VERSION))
+async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int) -> None:
+    fresh = tmp_path / "fresh.sqlite3"
+    async with await Database.open(fresh):
+        pass
+    path = tmp_path / f"v{version}.sqlite3"
+    _build(path, version)
+    conn = raw(path)
+    SEEDS[version](conn)
+    conn.close()
+
+    async with await Database.open(path) as db:
+        assert await db.check_integrity() == []
+        chat = await db.chat(CHAT)
+        assert chat is not None and chat.language == "ru"
+        assert await db.chat_options(CHAT, "stukolka") == {"stake": 6}
+        game = await db.active_game(CHAT)
+        assert game is not None
+        assert (game.version, game.table_message_id, dict(game.hand_messages)) == (1, 7, {B: 8})
+        assert replay(await db.action_log(game.game_id), toy.apply) == game.state
+        balances = await db.balances(CHAT)
+        assert (dict(balances.players), balances.pot) == ({A: -1}, 1)
+        assert await db.games_with_deadline_before(100.0) == [game]
+
+        # The upgraded file takes new commits, deal records included.
+        state = toy.apply(game.state, {"seat": 1, "add": 4})
+        await db.commit_action(
+            game.game_id,
+            1,
+            state,
+            {"seat": 1, "add": 4},
+            transfers=toy.action_transfers(game.state, {"seat": 1, "add": 4}),
+            deal=toy.deal_record(state),
+        )
+        [deal] = await db.last_deals(CHAT, 5)
+        assert [(t.src, t.dst) for t in deal.transfers] == [(A, POT), (POT, B)]
+
+    assert _schema(path) == _schema(fresh)
+
+
+def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
+    path = tmp_path / "broken.sqlite3"
+    _build(path, LATEST_VERSION)
+    broken = Migration(
+        LATEST_VERSION + 1,
+        "broken",
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n",
+    )
+    conn = raw(path)
+    with pytest.raises(sqlite3.OperationalError):
+        migrate(conn, target=LATEST_VERSION + 1, migrations=[*MIGRATIONS, broken])
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+    assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'half_done'").fetchall() == []
+    conn.close()
+
+
+def test_a_migration_leaving_a_dangling_key_is_rolled_back(tmp_path: Path) -> None:
+    path = tmp_path / "dangling.sqlite3"
+    _build(path, LATEST_VERSION)
+    dangling = Migration(
+        LATEST_VERSION + 1,
+        "dangling",
+        "INSERT INTO games (chat_id, kind, status, version, state, options, seats, created_at,"
+        " updated_at) VALUES (404, 'toy', 'finished', 0, '{}', '{}', '[]', 0, 0);\n",
+    )
+    conn = raw(path)
+    conn.execute("PRAGMA foreign_keys = OFF")
+    with pytest.raises(StorageError):
+        migrate(conn, target=LATEST_VERSION + 1, migrations=[*MIGRATIONS, dangling])
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    conn.close()
+
+
+async def test_a_file_from_newer_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "newer.sqlite3"
+    conn = raw(path)
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.close()
+    with pytest.raises(SchemaTooNew):
+        await Database.open(path)
+
+
+async def test_two_processes_starting_at_once_migrate_once(tmp_path: Path) -> None:
+    path = tmp_path / "both.sqlite3"
+    first, second = await asyncio.gather(Database.open(path), Database.open(path))
+    try:
+        await first.upsert_chat(CHAT, None)
+        assert (await second.chat(CHAT)) is not None
+    finally:
+        await first.close()
+        await second.close()
+    assert user_version(path) == LATEST_VERSION

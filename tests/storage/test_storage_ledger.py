@@ -1,0 +1,167 @@
+"""Balances and pots are sums over the ledger; history and totals are queries over it."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from storage_support import CHAT, USERS
+
+from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, Party, Transfer
+
+A, B, C = USERS
+OTHER_CHAT = -2002
+
+parties: st.SearchStrategy[Party] = st.sampled_from([*USERS, POT, GAME_POT])
+transfer_lists = st.lists(
+    st.lists(
+        st.tuples(parties, parties, st.integers(1, 50)).filter(lambda t: t[0] != t[1]),
+        max_size=4,
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(commits=transfer_lists, second_game=st.booleans())
+def test_balances_are_the_ledger_sums(
+    commits: list[list[tuple[Party, Party, int]]], second_game: bool
+) -> None:
+    asyncio.run(_check_balances(commits, second_game))
+
+
+async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_game: bool) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        async with await Database.open(Path(folder) / "ledger.sqlite3") as db:
+            for chat in (CHAT, OTHER_CHAT):
+                await db.upsert_chat(chat, None)
+            for user in USERS:
+                await db.upsert_player(user, str(user))
+            noise = await db.create_game(OTHER_CHAT, "stukolka", {})
+            await db.commit_action(
+                noise.game_id, 0, {}, ["x"], transfers=[Transfer(A, POT, 7, "ante", 1)]
+            )
+
+            expected_players: Counter[int] = Counter()
+            expected_pot = 0
+            expected_game_pots: Counter[int] = Counter()
+            game = await db.create_game(CHAT, "starshina", {})
+            for number, commit in enumerate(commits):
+                if second_game and number == len(commits) // 2:
+                    await db.commit_action(game.game_id, game.version, {}, None, status="finished")
+                    game = await db.create_game(CHAT, "starshina", {})
+                transfers = [Transfer(src, dst, amount, "diff", 1) for src, dst, amount in commit]
+                version = await db.commit_action(
+                    game.game_id, game.version, {"n": number}, None, transfers=transfers
+                )
+                game = await db.game(game.game_id)
+                assert game.version == version
+                for transfer in transfers:
+                    for party, sign in ((transfer.src, -1), (transfer.dst, 1)):
+                        if party == POT:
+                            expected_pot += sign * transfer.amount
+                        elif party == GAME_POT:
+                            expected_game_pots[game.game_id] += sign * transfer.amount
+                        else:
+                            assert isinstance(party, int)
+                            expected_players[party] += sign * transfer.amount
+
+            balances = await db.balances(CHAT)
+            assert balances.total == 0
+            assert balances.pot == expected_pot
+            assert dict(balances.game_pots) == {g: n for g, n in expected_game_pots.items() if n}
+            assert {u: n for u, n in balances.players.items() if n} == {
+                u: n for u, n in expected_players.items() if n
+            }
+            for user in balances.players:
+                assert (await db.player_totals(CHAT, user)).net == balances.players[user]
+            assert (await db.balances(OTHER_CHAT)).players == {A: -7}
+            assert await db.check_integrity() == []
+
+
+async def test_an_unknown_chat_has_no_money(db: Database) -> None:
+    balances = await db.balances(-5)
+    assert (dict(balances.players), balances.pot, dict(balances.game_pots)) == ({}, 0, {})
+
+
+async def test_last_deals_with_their_transfers(table: Database) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, status="active")
+    version = 0
+    for deal in (1, 2, 3):
+        # Antes at the start of the deal, money at its end: both belong to the deal.
+        version = await table.commit_action(
+            game.game_id,
+            version,
+            {"deal": deal},
+            None,
+            transfers=[Transfer(A, POT, 3, "ante", deal)],
+        )
+        version = await table.commit_action(
+            game.game_id,
+            version,
+            {"deal": deal, "over": True},
+            [1, "play", "AS"],
+            transfers=[Transfer(POT, B, 1, "trick", deal), Transfer(C, POT, 3, "remiz", deal)],
+            deal=DealRecord(
+                deal,
+                (DealPlayer(A, 0, 0, active=False), DealPlayer(B, 1, 1), DealPlayer(C, 2, 0)),
+                {"trump": "H", "deal": deal},
+            ),
+        )
+    history = await table.last_deals(CHAT, 2)
+    assert [(h.deal, h.kind, h.game_id, h.summary["deal"]) for h in history] == [
+        (3, "stukolka", game.game_id, 3),
+        (2, "stukolka", game.game_id, 2),
+    ]
+    newest = history[0]
+    assert newest.version == version
+    assert [(p.user_id, p.seat, p.tricks, p.active) for p in newest.players] == [
+        (A, 0, 0, False),
+        (B, 1, 1, True),
+        (C, 2, 0, True),
+    ]
+    assert [(t.src, t.dst, t.amount, t.reason) for t in newest.transfers] == [
+        (A, POT, 3, "ante"),
+        (POT, B, 1, "trick"),
+        (C, POT, 3, "remiz"),
+    ]
+    assert len(await table.last_deals(CHAT, 10)) == 3
+    assert await table.last_deals(OTHER_CHAT, 10) == []
+
+
+async def test_player_totals(table: Database) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
+    version = 0
+    for deal, (tricks_b, remiz_c) in enumerate([(3, 3), (2, 6), (0, 0)], start=1):
+        transfers = [
+            Transfer(A, POT, 3, "ante", deal),
+            Transfer(POT, B, tricks_b or 1, "trick", deal),
+        ]
+        if remiz_c:
+            transfers.append(Transfer(C, POT, remiz_c, "remiz", deal))
+        version = await table.commit_action(
+            game.game_id,
+            version,
+            {},
+            ["end"],
+            transfers=transfers,
+            deal=DealRecord(
+                deal, (DealPlayer(B, 1, tricks_b), DealPlayer(C, 2, 0, active=deal != 3))
+            ),
+        )
+    totals_b = await table.player_totals(CHAT, B)
+    assert (totals_b.deals, totals_b.deals_active, totals_b.tricks) == (3, 3, 5)
+    assert (totals_b.remizes, totals_b.remiz_paid, totals_b.net) == (0, 0, 6)
+    totals_c = await table.player_totals(CHAT, C)
+    assert (totals_c.deals, totals_c.deals_active, totals_c.tricks) == (3, 2, 0)
+    assert (totals_c.remizes, totals_c.remiz_paid, totals_c.net) == (2, 9, -9)
+    totals_a = await table.player_totals(CHAT, A)
+    assert (totals_a.deals, totals_a.net) == (0, -9)
+    assert (await table.player_totals(OTHER_CHAT, B)).deals == 0
+    balances = await table.balances(CHAT)
+    assert balances.players == {A: -9, B: 6, C: -9} and balances.pot == 12
