@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from game import stukolka
+from game import starshina, stukolka
 from game.core import Action, Event, Legal, Transfer
+from game.starshina.options import PLAYERS as STARSHINA_PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +190,100 @@ class StukolkaRules:
         return False
 
 
-RULES: dict[str, GameRules] = {"stukolka": StukolkaRules()}
+class StarshinaRules:
+    """Старшина: one game of several deals among three, until someone takes 12 tricks."""
+
+    kind = "starshina"
+    min_players = STARSHINA_PLAYERS
+    max_players = STARSHINA_PLAYERS
+
+    def check_options(self, data: dict[str, Any]) -> dict[str, Any]:
+        return starshina.StarshinaOptions.from_json(data).to_json()
+
+    def start(
+        self,
+        options: dict[str, Any],
+        players: int,
+        deck: Sequence[str],
+        *,
+        dealer: int,
+        pot: int,
+        deal_no: int = 0,
+    ) -> Step:
+        if players != STARSHINA_PLAYERS:
+            raise ValueError("Старшина is for exactly three players")
+        parsed = starshina.StarshinaOptions.from_json(options)
+        state, events = starshina.new_game(parsed, deck, dealer=dealer)
+        return self._step(state, events, 0)
+
+    def next_deal(self, state: Any, deck: Sequence[str], *, pot: int) -> Step:
+        assert isinstance(state, starshina.StarshinaState)
+        before = len(state.transfers)
+        state, events = starshina.next_deal(state, deck)
+        return self._step(state, events, before)
+
+    def apply(self, state: Any, action: Action) -> Step:
+        assert isinstance(state, starshina.StarshinaState)
+        before = len(state.transfers)
+        events = starshina.apply(state, action)
+        return self._step(state, events, before)
+
+    def _step(self, state: starshina.StarshinaState, events: list[Event], before: int) -> Step:
+        game_over = state.phase is starshina.Phase.GAME_OVER
+        over = game_over or state.phase is starshina.Phase.DEAL_OVER
+        step = Step(state, events, state.transfers[before:], deal_over=over, game_over=game_over)
+        if over and state.history:
+            record = state.history[-1]
+            step.results = [
+                SeatResult(seat, record.tricks[seat], True) for seat in range(STARSHINA_PLAYERS)
+            ]
+            step.summary = {**record.to_json(), "winner": state.winner}
+        return step
+
+    def legal(self, state: Any) -> list[Legal]:
+        return starshina.legal_actions(state)
+
+    def to_act(self, state: Any) -> int | None:
+        assert isinstance(state, starshina.StarshinaState)
+        return state.to_act
+
+    def default_action(self, state: Any) -> Action | None:
+        return starshina.default_action(state)
+
+    def seat_view(self, state: Any, seat: int) -> Any:
+        return starshina.seat_view(state, seat)
+
+    def public_view(self, state: Any) -> Any:
+        return starshina.public_view(state)
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        assert isinstance(state, starshina.StarshinaState)
+        return state.to_json()
+
+    def load(self, data: dict[str, Any]) -> Any:
+        return starshina.StarshinaState.from_json(data)
+
+    def deal_no(self, state: Any) -> int:
+        assert isinstance(state, starshina.StarshinaState)
+        return state.deal_no
+
+    def dealer(self, state: Any) -> int:
+        assert isinstance(state, starshina.StarshinaState)
+        return state.dealer
+
+    def players(self, state: Any) -> int:
+        return STARSHINA_PLAYERS
+
+    def deal_over(self, state: Any) -> bool:
+        assert isinstance(state, starshina.StarshinaState)
+        return state.phase in (starshina.Phase.DEAL_OVER, starshina.Phase.GAME_OVER)
+
+    def game_over(self, state: Any) -> bool:
+        assert isinstance(state, starshina.StarshinaState)
+        return state.phase is starshina.Phase.GAME_OVER
+
+
+RULES: dict[str, GameRules] = {"stukolka": StukolkaRules(), "starshina": StarshinaRules()}
 
 
 def rules_for(kind: str) -> GameRules:

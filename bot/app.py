@@ -1,0 +1,54 @@
+"""The ``Application`` factory: settings in, a wired python-telegram-bot application out.
+
+``main()`` only wires; resources (the database, the services) are opened in ``post_init`` and
+closed in ``post_shutdown``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+
+from bot.context import BotContext, Services
+from bot.handlers import register
+from bot.settings import Settings
+from storage.database import Database
+
+log = logging.getLogger(__name__)
+
+
+async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
+    settings: Settings = application.bot_data["settings"]
+    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+    db = await Database.open(settings.database_path)
+    services = Services.create(application, settings, db)
+    application.bot_data["services"] = services
+    await services.start()
+
+
+async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+    services: Services | None = application.bot_data.get("services")
+    if services is not None:
+        await services.stop()
+        await services.db.close()
+
+
+def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
+    """The bot as configured by ``settings``, handlers registered, not yet running."""
+    builder = (
+        ApplicationBuilder()
+        .token(settings.bot_token)
+        .base_url(settings.telegram_api_base_url)
+        .base_file_url(settings.telegram_file_base_url)
+        .context_types(ContextTypes(context=BotContext))
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if settings.rate_limiter:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
+    application = builder.build()
+    application.bot_data["settings"] = settings
+    register(application)
+    return application

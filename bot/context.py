@@ -1,0 +1,92 @@
+"""The services the handlers use, and the typed context that hands them out.
+
+``Services`` is built once in ``post_init``: the database, the table service, the messenger,
+the presenter and the turn timers. ``BotContext.services`` gives it to every handler.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.ext import Application, CallbackContext, ExtBot
+
+from bot.messenger import Messenger
+from bot.pacing import Coalescer, Pacer
+from bot.presenter import Presenter
+from bot.service import TableService
+from bot.settings import Settings
+from bot.timers import Timers
+from storage.database import Database
+
+log = logging.getLogger(__name__)
+
+#: spacing of requests to one group: 20 in any 60 seconds
+GROUP_SPACING = 3.0
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    tables: TableService
+    messenger: Messenger
+    presenter: Presenter
+    timers: Timers
+    bot_username: str = ""
+    seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+
+    @staticmethod
+    def create(application: Application, settings: Settings, db: Database) -> Services:  # type: ignore[type-arg]
+        tables = TableService(db, turn_timeout=settings.turn_timeout_seconds)
+        pacer = Pacer(GROUP_SPACING if settings.rate_limiter else 0.0)
+        holder: dict[str, Any] = {}
+
+        async def on_blocked(user_id: int) -> None:
+            await holder["presenter"].user_blocked(user_id)
+
+        async def on_migrated(old: int, new: int) -> None:
+            await holder["presenter"].chat_migrated(old, new)
+
+        messenger = Messenger(
+            application.bot, pacer, on_blocked=on_blocked, on_migrated=on_migrated
+        )
+        timers = Timers(application)
+        presenter = Presenter(
+            db=db,
+            tables=tables,
+            messenger=messenger,
+            timers=timers,
+            coalescer=Coalescer(),
+            default_language=settings.default_language,
+        )
+        holder["presenter"] = presenter
+        timers.on_timeout = presenter.turn_timed_out
+        return Services(settings, db, tables, messenger, presenter, timers)
+
+    async def start(self) -> None:
+        """After the bot is up: learn its username, re-arm timers, refresh open tables."""
+        me = self.messenger.bot.username if hasattr(self.messenger.bot, "username") else ""
+        self.bot_username = me or ""
+        self.presenter.bot_username = self.bot_username
+        await self.presenter.resume_all()
+
+    async def stop(self) -> None:
+        await self.presenter.drain()
+
+    async def saw_player(self, user_id: int, name: str, language: str | None) -> None:
+        """Record a user once per name change (every update would be a write otherwise)."""
+        if self.seen.get(user_id) == (name, language):
+            return
+        await self.db.upsert_player(user_id, name, language=language)
+        self.seen[user_id] = (name, language)
+
+
+class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """The handlers' context: ``context.services`` is the one ``Services`` object."""
+
+    @property
+    def services(self) -> Services:
+        services: Services = self.bot_data["services"]
+        return services

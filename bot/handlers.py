@@ -1,0 +1,309 @@
+"""Telegram handlers: decode the update, call one service function, show the result.
+
+Every callback query is answered, a refusal included. Commands work as ``/cmd`` and
+``/cmd@botname`` (python-telegram-bot's CommandHandler checks the name).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Chat, Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot import callback as cb
+from bot.context import BotContext
+from bot.messenger import answer
+from bot.service import Refused
+from locales import t
+
+log = logging.getLogger(__name__)
+
+GROUPS = filters.ChatType.GROUPS
+PRIVATE = filters.ChatType.PRIVATE
+#: Telegram's user that stands for an anonymous group admin
+ANONYMOUS_ADMIN_ID = 1087968824
+GAME_ALIASES = {
+    "stukolka": "stukolka",
+    "стуколка": "stukolka",
+    "classic": "stukolka",
+    "shleif": "shleif",
+    "шлейф": "shleif",
+    "starshina": "starshina",
+    "старшина": "starshina",
+}
+
+
+def register(application: Application) -> None:  # type: ignore[type-arg]
+    """Add every handler and the error handler."""
+    application.add_handler(TypeHandler(Update, track), group=-1)
+    group_commands = {
+        "new": cmd_new,
+        "join": cmd_join,
+        "leave": cmd_leave,
+        "begin": cmd_begin,
+        "stop": cmd_stop,
+        "history": cmd_history,
+        "settings": cmd_settings,
+        "lang": cmd_lang,
+        "kick": cmd_kick,
+    }
+    for name, function in group_commands.items():
+        application.add_handler(CommandHandler(name, function, filters=GROUPS))
+    application.add_handler(CommandHandler("start", cmd_start, filters=PRIVATE))
+    application.add_handler(CommandHandler("balance", cmd_balance))
+    application.add_handler(CommandHandler("help", cmd_help))
+    application.add_handler(CommandHandler("rules", cmd_rules))
+    application.add_handler(CommandHandler("lang", cmd_lang, filters=PRIVATE))
+    application.add_handler(CallbackQueryHandler(on_callback))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    application.add_error_handler(on_error)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+async def track(update: Update, context: BotContext) -> None:
+    """Record every chat and user the bot sees (names for the table, languages)."""
+    services = context.services
+    user = update.effective_user
+    if user is not None and not user.is_bot:
+        await services.saw_player(user.id, user.full_name, user.language_code)
+    chat = update.effective_chat
+    if chat is not None and chat.type != Chat.PRIVATE:
+        await services.presenter.saw_chat(chat.id, chat.title)
+
+
+async def is_admin(update: Update, context: BotContext) -> bool:
+    chat = update.effective_chat
+    message = update.effective_message
+    if chat is None:
+        return False
+    if (
+        message is not None
+        and message.sender_chat is not None
+        and message.sender_chat.id == chat.id
+    ):
+        return True  # an anonymous admin writes as the group itself
+    user = update.effective_user
+    if user is None:
+        return False
+    if user.id == ANONYMOUS_ADMIN_ID:
+        return True
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def _ids(update: Update) -> tuple[int, int] | None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return None
+    return chat.id, user.id
+
+
+async def _refuse_in_chat(update: Update, context: BotContext, reason: str) -> None:
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await context.services.presenter.chat_language(chat.id)
+    await context.services.messenger.send(chat.id, t(lang, f"refuse.{reason}"))
+
+
+async def _run(update: Update, context: BotContext, coroutine: Any) -> None:
+    """Await a service call and show its reply, or say why it was refused."""
+    try:
+        reply = await coroutine
+    except Refused as refusal:
+        await _refuse_in_chat(update, context, refusal.reason)
+        return
+    await context.services.presenter.show(reply)
+
+
+# ---------------------------------------------------------------------------- group commands
+
+
+async def cmd_new(update: Update, context: BotContext) -> None:
+    ids = _ids(update)
+    if ids is None:
+        return
+    chat_id, user_id = ids
+    presenter = context.services.presenter
+    argument = (context.args or [""])[0].lower() if context.args else ""
+    if not argument:
+        await presenter.send_new_game_chooser(chat_id)
+        return
+    choice = GAME_ALIASES.get(argument)
+    if choice is None:
+        await _refuse_in_chat(update, context, "unknown_game")
+        return
+    await _run(update, context, context.services.tables.new_table(chat_id, user_id, choice))
+
+
+async def cmd_join(update: Update, context: BotContext) -> None:
+    ids = _ids(update)
+    if ids is not None:
+        await _run(update, context, context.services.tables.join(*ids))
+
+
+async def cmd_leave(update: Update, context: BotContext) -> None:
+    ids = _ids(update)
+    if ids is not None:
+        await _run(update, context, context.services.tables.leave(*ids))
+
+
+async def cmd_begin(update: Update, context: BotContext) -> None:
+    ids = _ids(update)
+    if ids is None:
+        return
+    presenter = context.services.presenter
+    reachable = await presenter.reachable_map(ids[0])
+    await _run(update, context, context.services.tables.begin(*ids, reachable.__getitem__))
+
+
+async def cmd_stop(update: Update, context: BotContext) -> None:
+    ids = _ids(update)
+    if ids is None:
+        return
+    args = context.args or []
+    now = bool(args) and args[0].lower() in ("now", "сейчас", "void")
+    admin = await is_admin(update, context)
+    await _run(update, context, context.services.tables.stop(*ids, admin, now=now))
+
+
+async def cmd_kick(update: Update, context: BotContext) -> None:
+    """/kick (as a reply to the away player's message, or with his position at the table)."""
+    ids = _ids(update)
+    message = update.effective_message
+    if ids is None or message is None:
+        return
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    presenter = context.services.presenter
+    user_id = (
+        target.id if target is not None else await presenter.away_by_position(ids[0], context.args)
+    )
+    if user_id is None:
+        await _refuse_in_chat(update, context, "not_away")
+        return
+    admin = await is_admin(update, context)
+    await _run(
+        update, context, context.services.tables.remove_player(ids[0], ids[1], admin, user_id)
+    )
+
+
+async def cmd_history(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    if chat is not None:
+        await context.services.presenter.send_history(chat.id)
+
+
+async def cmd_settings(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    if chat is not None:
+        await context.services.presenter.send_settings(chat.id, None)
+
+
+async def cmd_lang(update: Update, context: BotContext) -> None:
+    ids = _ids(update)
+    if ids is None:
+        return
+    chat_id, user_id = ids
+    choice = (context.args or [""])[0].lower() if context.args else ""
+    presenter = context.services.presenter
+    in_group = update.effective_chat is not None and update.effective_chat.type != Chat.PRIVATE
+    if (
+        in_group
+        and not await is_admin(update, context)
+        and not await presenter.is_table_creator(chat_id, user_id)
+    ):
+        await _refuse_in_chat(update, context, "creator_or_admin_only")
+        return
+    await presenter.set_language(chat_id, choice, private=chat_id == user_id)
+
+
+# ---------------------------------------------------------------------------- anywhere
+
+
+async def cmd_balance(update: Update, context: BotContext) -> None:
+    ids = _ids(update)
+    if ids is not None:
+        await context.services.presenter.send_balance(*ids)
+
+
+async def cmd_help(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    if chat is not None:
+        await context.services.presenter.send_help(chat.id, private=chat.type == Chat.PRIVATE)
+
+
+async def cmd_rules(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    if chat is None:
+        return
+    argument = (context.args or [""])[0].lower() if context.args else ""
+    await context.services.presenter.send_rules(chat.id, GAME_ALIASES.get(argument))
+
+
+async def cmd_start(update: Update, context: BotContext) -> None:
+    user = update.effective_user
+    if user is None:
+        return
+    payload = context.args[0] if context.args else None
+    await context.services.presenter.started(user.id, user.full_name, user.language_code, payload)
+
+
+async def on_migrate(update: Update, context: BotContext) -> None:
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id:
+        await context.services.presenter.chat_migrated(message.chat_id, message.migrate_to_chat_id)
+    elif message.migrate_from_chat_id:
+        await context.services.presenter.chat_migrated(
+            message.migrate_from_chat_id, message.chat_id
+        )
+
+
+# ---------------------------------------------------------------------------- buttons
+
+
+async def on_callback(update: Update, context: BotContext) -> None:
+    """Every press is answered; anything forged or stale is refused and changes nothing."""
+    query = update.callback_query
+    if query is None:
+        return
+    presenter = context.services.presenter
+    user_id = query.from_user.id
+    chat = query.message.chat if query.message is not None else None
+    lang = await presenter.user_language(user_id, query.from_user.language_code)
+    try:
+        data = cb.decode(query.data or "")
+    except cb.BadCallback:
+        await answer(query.answer, t(lang, "refuse.unknown_button"))
+        return
+    try:
+        text = await presenter.press(
+            data, user_id, chat.id if chat else None, lambda: is_admin(update, context)
+        )
+    except Refused as refusal:
+        await answer(query.answer, t(lang, f"refuse.{refusal.reason}"))
+        return
+    await answer(query.answer, text)
+
+
+async def on_error(update: object, context: BotContext) -> None:
+    log.error("handler error", exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        await answer(update.callback_query.answer, None)

@@ -1,0 +1,686 @@
+"""What the players see: the lobby, the group's table message, the private hand messages,
+the deal results, /balance, /history, /settings, and every button press.
+
+The presenter renders from the stored game at the moment it sends (so coalesced refreshes
+always show the latest state), edits messages in place, and arms the turn timer. Rendering
+itself is ``bot.render`` and ``bot.keyboards``; the rules are reached only through
+``TableService`` and ``game.registry``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from bot import callback as cb
+from bot import keyboards
+from bot.messenger import Messenger, Rows
+from bot.pacing import Coalescer
+from bot.render import chat as chat_render
+from bot.render import stukolka as stukolka_render
+from bot.render.common import GameKind, esc
+from bot.service import DealResult, Loaded, Notice, Refused, Reply, TableService
+from bot.timers import Timers
+from game.core import Action
+from game.registry import rules_for
+from game.starshina.options import StarshinaOptions
+from game.stukolka.options import StukolkaOptions
+from locales import language, t
+from storage.database import Database
+from storage.records import Game
+
+log = logging.getLogger(__name__)
+
+RECENT_NOTICES = 3
+HISTORY_DEALS = 8
+
+
+def _display_kind(game: Game) -> GameKind:
+    if game.kind == "stukolka":
+        return "shleif" if game.options.get("variant") == "shleif" else "stukolka"
+    return "starshina"
+
+
+class Presenter:
+    """Shows replies of the table service and answers button presses."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        tables: TableService,
+        messenger: Messenger,
+        timers: Timers,
+        coalescer: Coalescer,
+        default_language: str,
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.messenger = messenger
+        self.timers = timers
+        self.coalescer = coalescer
+        self.default_language = default_language
+        self.bot_username = ""
+        self._languages: dict[int, str] = {}
+        self._titles: dict[int, str | None] = {}
+        self._notices: dict[int, deque[str]] = {}
+        self._masks: dict[tuple[int, int], tuple[int, int]] = {}  # (game, user) → (turn, mask)
+        self._display: dict[int, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ chats and people
+
+    async def saw_chat(self, chat_id: int, title: str | None) -> None:
+        if chat_id in self._titles and self._titles[chat_id] == title:
+            return
+        await self.db.upsert_chat(chat_id, title)
+        self._titles[chat_id] = title
+
+    async def chat_language(self, chat_id: int) -> str:
+        cached = self._languages.get(chat_id)
+        if cached is not None:
+            return cached
+        if chat_id > 0:
+            players = await self.db.players([chat_id])
+            player = players.get(chat_id)
+            lang = language(player.language if player else self.default_language)
+        else:
+            chat = await self.db.chat(chat_id)
+            lang = language(chat.language if chat and chat.language else self.default_language)
+        self._languages[chat_id] = lang
+        return lang
+
+    async def user_language(self, user_id: int, code: str | None) -> str:
+        players = await self.db.players([user_id])
+        player = players.get(user_id)
+        if player is not None and player.language:
+            return language(player.language)
+        return language(code or self.default_language)
+
+    async def set_language(self, chat_id: int, choice: str, *, private: bool) -> None:
+        if choice not in ("ru", "en"):
+            lang = await self.chat_language(chat_id)
+            await self.messenger.send(chat_id, chat_render.language_usage_text(lang))
+            return
+        if private:
+            players = await self.db.players([chat_id])
+            name = players[chat_id].name if chat_id in players else str(chat_id)
+            await self.db.upsert_player(chat_id, name, language=choice)
+        else:
+            await self.db.set_chat_language(chat_id, choice)
+        self._languages[chat_id] = choice
+        await self.messenger.send(chat_id, chat_render.language_set_text(choice))
+
+    async def names(self, user_ids: Sequence[int]) -> list[str]:
+        players = await self.db.players(user_ids)
+        return [players[u].name if u in players else str(u) for u in user_ids]
+
+    async def reachable_map(self, chat_id: int) -> dict[int, bool]:
+        loaded = await self.tables.active(chat_id)
+        if loaded is None:
+            return {}
+        players = await self.db.players(loaded.seats)
+        return {u: bool(players.get(u) and players[u].started) for u in loaded.seats}
+
+    async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
+        loaded = await self.tables.active(chat_id)
+        return loaded is not None and loaded.game.created_by == user_id
+
+    async def away_by_position(self, chat_id: int, args: Sequence[str] | None) -> int | None:
+        loaded = await self.tables.active(chat_id)
+        if loaded is None or not args or not args[0].isdigit():
+            return None
+        position = int(args[0]) - 1
+        seats = loaded.seats
+        return seats[position] if 0 <= position < len(seats) else None
+
+    # ------------------------------------------------------------------ showing replies
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._display.get(game_id)
+        if lock is None:
+            lock = self._display[game_id] = asyncio.Lock()
+        return lock
+
+    async def show(self, reply: Reply) -> None:
+        """Bring the group and the players' private chats up to date with ``reply``."""
+        game = reply.game
+        if game is None:
+            return
+        lang = await self.chat_language(game.chat_id)
+        if reply.notices:
+            await self._remember(game, lang, reply.notices)
+        async with self._lock(game.game_id):
+            lobby_shown = game.status == "lobby" or (reply.closed and not reply.results)
+            if lobby_shown and (reply.lobby_changed or reply.closed) and not reply.new_deal:
+                await self._show_table_now(game.game_id)
+            for result in reply.results:
+                await self._show_result(game, lang, result)
+            if reply.new_deal:
+                await self._start_deal_messages(game.game_id)
+        hands = set(reply.hands)
+        if reply.table_changed and not reply.closed:
+            self._refresh_table(game.game_id, game.chat_id)
+            # every hand message shows the table's essentials (whose turn, the trick)
+            hands |= set(game.seats)
+        for user in hands:
+            self._refresh_hand(game.game_id, user)
+        if reply.closed:
+            self.timers.cancel(game.game_id)
+            self._notices.pop(game.game_id, None)
+        else:
+            await self._arm(game.game_id)
+
+    async def _arm(self, game_id: int) -> None:
+        game = await self.db.game(game_id)
+        turn = int(game.state.get("table", {}).get("turn", 0))
+        self.timers.arm(game_id, turn, game.turn_deadline if game.status == "active" else None)
+
+    async def _remember(self, game: Game, lang: str, notices: list[Notice]) -> None:
+        recent = self._notices.setdefault(game.game_id, deque(maxlen=RECENT_NOTICES))
+        for notice in notices:
+            text = await self._notice_text(lang, notice)
+            if text:
+                recent.append(text)
+
+    async def _notice_text(self, lang: str, notice: Notice) -> str:
+        user = notice.params.get("user")
+        name = (await self.names([user]))[0] if isinstance(user, int) else ""
+        action = None
+        if "verb" in notice.params:
+            arg: Any = notice.params.get("arg")
+            if "count" in notice.params:
+                arg = ("??",) * int(notice.params["count"])
+            action = Action(0, str(notice.params["verb"]), arg)
+        match notice.key:
+            case "timeout_move" if action is not None:
+                return chat_render.timeout_text(lang, name, action)
+            case "auto_move" if action is not None:
+                return t(
+                    lang,
+                    "announce.auto_move",
+                    name=esc(name),
+                    move=chat_render.move_text(lang, action),
+                )
+            case "now_away":
+                return chat_render.away_text(lang, name)
+            case "is_back":
+                return chat_render.back_text(lang, name)
+            case "leaves":
+                return chat_render.left_text(lang, name, mid_deal=True)
+            case "removed":
+                return chat_render.left_text(lang, name)
+            case "joins_next_deal":
+                return chat_render.joined_text(lang, name)
+            case "unreachable":
+                return t(lang, "announce.unreachable", name=esc(name))
+            case _:
+                return t(lang, f"announce.{notice.key}")
+
+    # ------------------------------------------------------------------ the table message
+
+    def _refresh_table(self, game_id: int, chat_id: int) -> None:
+        async def job() -> None:
+            async with self._lock(game_id):
+                await self._show_table_now(game_id)
+
+        self.coalescer.request(("table", game_id), job, self._no_wait)
+
+    @staticmethod
+    async def _no_wait() -> None:
+        return None
+
+    async def _table_content(self, game: Game) -> tuple[str, Rows | None]:
+        lang = await self.chat_language(game.chat_id)
+        loaded = await self.tables.load(game)
+        names = await self.names(loaded.seats)
+        kind = _display_kind(game)
+        if game.status == "lobby" or loaded.engine is None:
+            players = await self.db.players(loaded.seats)
+            lobby = [
+                chat_render.LobbyPlayer(
+                    name=names[i],
+                    reachable=bool(players.get(u) and players[u].started),
+                    start_payload=f"g{game.game_id}",
+                )
+                for i, u in enumerate(loaded.seats)
+            ]
+            creator = (await self.names([game.created_by]))[0] if game.created_by else ""
+            text = chat_render.lobby_text(
+                lang,
+                kind,
+                _options(game),
+                lobby,
+                creator,
+                self.bot_username,
+            )
+            if game.status != "lobby":
+                return t(lang, "announce.table_cancelled") + "\n\n" + text, None
+            rules = rules_for(game.kind)
+            can_begin = rules.min_players <= len(loaded.seats) <= rules.max_players and all(
+                lobby_player.reachable for lobby_player in lobby
+            )
+            return text, keyboards.lobby_keyboard(lang, game.game_id, can_begin=can_begin)
+        assert loaded.rules is not None
+        view = loaded.rules.public_view(loaded.engine)
+        away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
+        seconds = _seconds_left(game)
+        renderer = _renderer(game.kind)
+        text = renderer.table_text(lang, view, names, seconds=seconds, away=away, kind=kind)
+        recent = self._notices.get(game.game_id)
+        if recent:
+            text += "\n\n" + "\n".join(recent)
+        rows: Rows | None = None
+        if loaded.meta.away and game.status == "active":
+            rows = keyboards.back_keyboard(lang, game.game_id)
+        if game.status in ("finished", "stopped"):
+            text += "\n\n" + chat_render.stopped_text(lang)
+            rows = None
+        return text, rows
+
+    async def _show_table_now(self, game_id: int) -> None:
+        game = await self.db.game(game_id)
+        text, rows = await self._table_content(game)
+        message_id = await self.messenger.show(game.chat_id, game.table_message_id, text, rows)
+        if message_id is not None and message_id != game.table_message_id:
+            await self.db.set_table_message(game_id, message_id)
+
+    async def _show_result(self, game: Game, lang: str, result: DealResult) -> None:
+        """The finished deal's table message becomes its result (one message per deal)."""
+        names = await self.names(result.seats)
+        balances_all = await self.db.balances(game.chat_id)
+        balances = {
+            seat: balances_all.players.get(user, 0) for seat, user in enumerate(result.seats)
+        }
+        kind = _display_kind(game)
+        text = _renderer(result.kind).result_text(lang, result.view, names, balances, kind=kind)
+        current = await self.db.game(game.game_id)
+        await self.messenger.show(game.chat_id, current.table_message_id, text, None)
+        self._notices.pop(game.game_id, None)
+
+    async def _start_deal_messages(self, game_id: int) -> None:
+        """A new deal: a new table message in the group and a new hand message for each."""
+        game = await self.db.game(game_id)
+        text, rows = await self._table_content(game)
+        message_id = await self.messenger.send(game.chat_id, text, rows)
+        await self.db.set_table_message(game_id, message_id)
+        loaded = await self.tables.load(await self.db.game(game_id))
+        for user in loaded.seats:
+            old = loaded.game.hand_messages.get(user)
+            if old is not None:
+                await self.messenger.edit(user, old, await self._hand_final_text(loaded, user))
+            await self.db.set_hand_message(game_id, user, None)
+
+    # ------------------------------------------------------------------ hand messages
+
+    def _refresh_hand(self, game_id: int, user_id: int) -> None:
+        async def job() -> None:
+            await self._show_hand_now(game_id, user_id)
+
+        self.coalescer.request(("hand", game_id, user_id), job, self._no_wait)
+
+    async def _hand_content(self, loaded: Loaded, user_id: int) -> tuple[str, Rows | None]:
+        game = loaded.game
+        lang = await self.chat_language(user_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None or loaded.engine is None or loaded.rules is None:
+            return t(lang, "announce.table_closed"), None
+        names = await self.names(loaded.seats)
+        view = loaded.rules.seat_view(loaded.engine, seat)
+        kind = _display_kind(game)
+        seconds = _seconds_left(game) if loaded.rules.to_act(loaded.engine) == seat else None
+        renderer = _renderer(game.kind)
+        text = renderer.hand_text(lang, view, names, kind=kind, seconds=seconds)
+        if game.status != "active":
+            return text, None
+        turn = loaded.meta.turn
+        saved = self._masks.get((game.game_id, user_id))
+        mask = saved[1] if saved and saved[0] == turn else 0
+        if user_id in loaded.meta.away:
+            return text, keyboards.back_keyboard(lang, game.game_id)
+        if game.kind == "starshina":
+            rows = keyboards.starshina_keyboard(lang, view, game.game_id, turn, mask)
+        else:
+            rows = keyboards.stukolka_keyboard(lang, view, game.game_id, turn, mask)
+        return text, rows
+
+    async def _hand_final_text(self, loaded: Loaded, user_id: int) -> str:
+        text, _ = await self._hand_content(loaded, user_id)
+        return text
+
+    async def _show_hand_now(
+        self, game_id: int, user_id: int, mask_message: int | None = None
+    ) -> None:
+        game = await self.db.game(game_id)
+        loaded = await self.tables.load(game)
+        if user_id not in loaded.seats:
+            return
+        text, rows = await self._hand_content(loaded, user_id)
+        message_id = game.hand_messages.get(user_id)
+        shown = await self.messenger.show(user_id, message_id, text, rows)
+        if shown is None:
+            reply = await self.tables.mark_unreachable(game_id, user_id)
+            if reply is not None:
+                lang = await self.chat_language(game.chat_id)
+                await self.messenger.send(
+                    game.chat_id, chat_render.private_hint_text(lang, self.bot_username)
+                )
+                await self.show(reply)
+            return
+        if shown != message_id:
+            await self.db.set_hand_message(game_id, user_id, shown)
+
+    # ------------------------------------------------------------------ presses
+
+    async def press(
+        self,
+        data: cb.Callback,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+    ) -> str | None:
+        """Handle a decoded button press; the short answer text (or None). Raises Refused."""
+        match data:
+            case cb.Act():
+                return await self._press_act(data, user_id)
+            case cb.Look():
+                reply = await self.tables.act(data.game_id, user_id, data.version, "look", None)
+                await self.show(reply)
+                return None
+            case cb.Select():
+                return await self._press_select(data, user_id)
+            case cb.Lobby():
+                return await self._press_lobby(data, user_id, chat_id, admin)
+            case cb.NewGame():
+                if chat_id is None or chat_id > 0:
+                    raise Refused("not_allowed")
+                await self.show(await self.tables.new_table(chat_id, user_id, data.kind))
+                return None
+            case cb.Back():
+                reply = await self.tables.back(data.game_id, user_id)
+                await self.show(reply)
+                return None
+            case cb.Settings():
+                return await self._press_settings(data, user_id, chat_id, admin)
+            case cb.Page():
+                if chat_id is not None:
+                    await self.send_balance(chat_id, user_id, page=data.page, edit=True)
+                return None
+        raise Refused("unknown_button")
+
+    async def _press_act(self, data: cb.Act, user_id: int) -> str | None:
+        arg: Any = data.arg
+        if data.verb in cb.MASK_VERBS:
+            mask = int(data.arg or 0)
+
+            def resolve(state: Any, seat: int) -> tuple[str, ...]:
+                hand = state.hands[seat]
+                looked = bool(getattr(state, "looked", [True] * 8)[seat])
+                return keyboards.selected_cards(hand, state.trump, mask, looked=looked)
+
+            arg = resolve
+        reply = await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
+        self._masks.pop((data.game_id, user_id), None)
+        await self.show(reply)
+        return None
+
+    async def _press_select(self, data: cb.Select, user_id: int) -> str | None:
+        game = await self.db.game(data.game_id)
+        loaded = await self.tables.load(game)
+        if user_id not in loaded.seats:
+            raise Refused("not_at_table")
+        if loaded.meta.turn != data.version or game.status != "active":
+            raise Refused("outdated")
+        self._masks[(data.game_id, user_id)] = (data.version, data.mask)
+        await self._show_hand_now(data.game_id, user_id)
+        return None
+
+    async def _press_lobby(
+        self,
+        data: cb.Lobby,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+    ) -> str | None:
+        game = await self.db.game(data.game_id)
+        if chat_id != game.chat_id:
+            raise Refused("not_at_table")
+        lang = await self.user_language(user_id, None)
+        match data.action:
+            case "join":
+                await self.show(await self.tables.join(game.chat_id, user_id))
+                return chat_render.answer_text(lang, "joined")
+            case "leave":
+                await self.show(await self.tables.leave(game.chat_id, user_id))
+                return chat_render.answer_text(lang, "left")
+            case "begin":
+                reachable = await self.reachable_map(game.chat_id)
+                await self.show(
+                    await self.tables.begin(
+                        game.chat_id, user_id, lambda u: reachable.get(u, False)
+                    )
+                )
+                return None
+            case "cancel":
+                await self.show(await self.tables.stop(game.chat_id, user_id, await admin()))
+                return None
+        raise Refused("unknown_button")
+
+    # ------------------------------------------------------------------ settings
+
+    async def _options_pair(self, chat_id: int) -> tuple[StukolkaOptions, StarshinaOptions]:
+        stukolka = StukolkaOptions.from_json(await self.tables.chat_options(chat_id, "stukolka"))
+        starshina = StarshinaOptions.from_json(await self.tables.chat_options(chat_id, "starshina"))
+        return stukolka, starshina
+
+    async def send_settings(self, chat_id: int, message_id: int | None) -> None:
+        lang = await self.chat_language(chat_id)
+        stukolka, starshina = await self._options_pair(chat_id)
+        text = chat_render.settings_text(lang, stukolka, starshina)
+        rows = keyboards.settings_root_keyboard(lang)
+        await self.messenger.show(chat_id, message_id, text, rows)
+
+    async def _press_settings(
+        self,
+        data: cb.Settings,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+    ) -> str | None:
+        if chat_id is None or chat_id > 0:
+            raise Refused("not_allowed")
+        lang = await self.chat_language(chat_id)
+        stukolka, starshina = await self._options_pair(chat_id)
+        if data.game is None:
+            text = chat_render.settings_text(lang, stukolka, starshina)
+            await self.messenger.send(chat_id, text, keyboards.settings_root_keyboard(lang))
+            return None
+        game_options: Any = stukolka if data.game == "stukolka" else starshina
+        if data.option is None:
+            text = chat_render.settings_text(lang, stukolka, starshina, data.game)
+            rows = keyboards.settings_game_keyboard(lang, data.game, game_options)
+            await self.messenger.send(chat_id, text, rows)
+            return None
+        if data.value is None:
+            text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+            rows = keyboards.settings_option_keyboard(
+                lang, data.game, data.option, getattr(game_options, data.option)
+            )
+            await self.messenger.send(chat_id, text, rows)
+            return None
+        if not await admin() and not await self.is_table_creator(chat_id, user_id):
+            raise Refused("creator_or_admin_only")
+        try:
+            value = keyboards.setting_value(data.game, data.option, data.value)
+        except cb.BadCallback:
+            raise Refused("unknown_button") from None
+        current = game_options.to_json()
+        current[data.option] = value
+        try:
+            checked = rules_for(data.game).check_options(current)
+        except ValueError:
+            raise Refused("not_allowed") from None
+        await self.db.set_chat_options(chat_id, data.game, checked)
+        return chat_render.setting_changed_text(lang, data.game, data.option, value)
+
+    # ------------------------------------------------------------------ other messages
+
+    async def send_new_game_chooser(self, chat_id: int) -> None:
+        lang = await self.chat_language(chat_id)
+        await self.messenger.send(
+            chat_id, chat_render.new_game_text(lang), keyboards.new_game_keyboard(lang)
+        )
+
+    async def send_balance(
+        self, chat_id: int, user_id: int, *, page: str = "balance", edit: bool = False
+    ) -> None:
+        lang = await self.chat_language(chat_id)
+        if chat_id > 0:
+            await self.messenger.send(chat_id, t(lang, "balance.private"))
+            return
+        balances = await self.db.balances(chat_id)
+        players = dict(balances.players)
+        names_list = await self.names(list(players))
+        names = dict(zip(players, names_list, strict=True))
+        game_pot = sum(balances.game_pots.values())
+        if page == "settle":
+            text = chat_render.settle_up_text(lang, players, names, balances.pot)
+        else:
+            text = chat_render.balance_text(lang, players, names, balances.pot, game_pot)
+        rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
+        await self.messenger.send(chat_id, text, rows)
+
+    async def send_history(self, chat_id: int) -> None:
+        lang = await self.chat_language(chat_id)
+        deals = await self.db.last_deals(chat_id, HISTORY_DEALS)
+        users = {p.user_id for deal in deals for p in deal.players}
+        names = dict(zip(users, await self.names(list(users)), strict=True))
+        items = []
+        for deal in deals:
+            nets: dict[int, int] = {}
+            remiz: dict[int, int] = {}
+            for entry in deal.transfers:
+                if isinstance(entry.src, int):
+                    nets[entry.src] = nets.get(entry.src, 0) - entry.amount
+                    if entry.reason == "remiz":
+                        remiz[entry.src] = remiz.get(entry.src, 0) + entry.amount
+                if isinstance(entry.dst, int):
+                    nets[entry.dst] = nets.get(entry.dst, 0) + entry.amount
+            kind = deal.kind
+            if kind == "stukolka" and deal.summary.get("shleif") is not None:
+                kind = "shleif" if deal.summary.get("variant") == "shleif" else kind
+            items.append(
+                chat_render.HistoryDeal(
+                    ended_at=datetime.fromtimestamp(deal.ended_at, UTC),
+                    kind=kind,
+                    deal=deal.deal + 1,
+                    players=tuple(
+                        chat_render.HistoryPlayer(
+                            name=names[p.user_id],
+                            tricks=p.tricks if p.active else None,
+                            net=nets.get(p.user_id, 0),
+                            remiz=remiz.get(p.user_id, 0),
+                        )
+                        for p in deal.players
+                    ),
+                    pot_after=deal.summary.get("pot_after"),
+                )
+            )
+        await self.messenger.send(chat_id, chat_render.history_text(lang, items))
+
+    async def send_help(self, chat_id: int, *, private: bool) -> None:
+        lang = await self.chat_language(chat_id)
+        await self.messenger.send(chat_id, chat_render.help_text(lang))
+
+    async def send_rules(self, chat_id: int, kind: str | None) -> None:
+        lang = await self.chat_language(chat_id)
+        stukolka, starshina = await self._options_pair(chat_id)
+        loaded = await self.tables.active(chat_id) if chat_id < 0 else None
+        if kind is None:
+            kind = _display_kind(loaded.game) if loaded else None
+        kinds = [kind] if kind else ["stukolka", "shleif", "starshina"]
+        for item in kinds:
+            options: Any = starshina if item == "starshina" else stukolka
+            if item == "shleif":
+                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "shleif"})
+            elif item == "stukolka" and stukolka.variant == "shleif":
+                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "classic"})
+            await self.messenger.send(chat_id, chat_render.rules_text(lang, item, options))
+
+    async def started(self, user_id: int, name: str, code: str | None, payload: str | None) -> None:
+        """/start in private: the bot may now write to him; a lobby link refreshes that lobby."""
+        await self.db.upsert_player(user_id, name, started=True)
+        lang = await self.user_language(user_id, code)
+        if payload and payload.startswith("g") and payload[1:].isdigit():
+            await self.messenger.send(user_id, chat_render.start_joined_text(lang))
+            try:
+                game = await self.db.game(int(payload[1:]))
+            except Exception:
+                return
+            if game.status == "lobby":
+                self._refresh_table(game.game_id, game.chat_id)
+            return
+        await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username))
+
+    async def user_blocked(self, user_id: int) -> None:
+        players = await self.db.players([user_id])
+        if user_id in players:
+            await self.db.upsert_player(user_id, players[user_id].name, started=False)
+
+    async def chat_migrated(self, old: int, new: int) -> None:
+        """A group became a supergroup: its games, balances and pot follow the new id."""
+        try:
+            moved = await self.db.migrate_chat(old, new)
+        except Exception:
+            log.exception("migration %s → %s failed", old, new)
+            return
+        self.messenger.forget(old)
+        self._languages.pop(old, None)
+        self._titles.pop(old, None)
+        if not moved:
+            return
+        loaded = await self.tables.active(new)
+        if loaded is not None:
+            await self.db.set_table_message(loaded.game.game_id, None)
+            self._refresh_table(loaded.game.game_id, new)
+
+    async def turn_timed_out(self, game_id: int, turn: int) -> None:
+        reply = await self.tables.timeout(game_id, turn)
+        if reply is not None:
+            await self.show(reply)
+
+    async def resume_all(self) -> None:
+        """After a restart: re-arm every timer with the time that was left, refresh messages."""
+        for game in await self.db.open_games():
+            if game.status == "active":
+                await self._arm(game.game_id)
+                for user in game.seats:
+                    self._refresh_hand(game.game_id, user)
+            self._refresh_table(game.game_id, game.chat_id)
+
+    async def drain(self) -> None:
+        await self.coalescer.drain()
+
+
+def _renderer(kind: str) -> Any:
+    if kind == "starshina":
+        return importlib.import_module("bot.render.starshina")
+    return stukolka_render
+
+
+def _options(game: Game) -> Any:
+    if game.kind == "starshina":
+        return StarshinaOptions.from_json(dict(game.options))
+    return StukolkaOptions.from_json(dict(game.options))
+
+
+def _seconds_left(game: Game) -> int | None:
+    if game.turn_deadline is None:
+        return None
+    import time
+
+    return max(0, int(game.turn_deadline - time.time()))

@@ -1,0 +1,638 @@
+"""The table service: everything a group's table does, between the handlers and the rules.
+
+It knows ``game/`` and ``storage/`` and nothing of Telegram. Every change of a game runs under
+the chat's lock, reloads the game, checks the turn number the button was made for, applies the
+rules and commits the new state, the action and the money in one transaction. It returns a
+``Reply`` that says what the handlers must show; it never sends anything itself.
+
+The stored state of a game is ``{"engine": <the rules' state or null in the lobby>,
+"table": <TableMeta>}``: the engine state plus what only the table knows (turn number,
+timeouts in a row, away players, who leaves or joins after the deal, a requested stop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from game.cards import shuffled_deck
+from game.core import GAME_POT, POT, Action, IllegalAction, Transfer
+from game.registry import GameRules, Step, rules_for
+from storage.database import Database
+from storage.errors import ActiveGameExists, GameClosed, GameNotFound, StaleVersion
+from storage.records import DealPlayer, DealRecord, Game
+from storage.records import Transfer as LedgerTransfer
+
+#: /new arguments → (game kind, options preset)
+CHOICES: dict[str, tuple[str, dict[str, Any]]] = {
+    "stukolka": ("stukolka", {"variant": "classic"}),
+    "shleif": ("stukolka", {"variant": "shleif"}),
+    "starshina": ("starshina", {}),
+}
+AWAY_AFTER_TIMEOUTS = 3
+MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change
+
+
+class Refused(Exception):
+    """A request the table turns down; ``reason`` is a locale key suffix (``refuse.<reason>``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class TableMeta:
+    """What the table remembers besides the rules' state."""
+
+    turn: int = 0  # bumps on every change that moves the game on (the buttons carry it)
+    timeouts: dict[str, int] = field(default_factory=dict)  # user id → timeouts in a row
+    away: list[int] = field(default_factory=list)
+    leaving: list[int] = field(default_factory=list)  # removed when the deal ends
+    joining: list[int] = field(default_factory=list)  # seated at the next deal (Стуколка)
+    stop: bool = False  # the table ends when the deal ends
+    deals: int = 0  # deals finished at this table
+
+    @staticmethod
+    def from_json(data: dict[str, Any] | None) -> TableMeta:
+        return TableMeta(**(data or {}))
+
+
+@dataclass
+class Notice:
+    """An announcement to the group: a locale key and its parameters (user ids as ``user``)."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DealResult:
+    """A finished deal, for the result message."""
+
+    kind: str
+    view: Any  # the rules' public view of the finished deal
+    seats: list[int]
+    game_over: bool
+    summary: dict[str, Any]
+
+
+@dataclass
+class Reply:
+    """What the handlers must show after a change."""
+
+    game: Game | None = None
+    lobby_changed: bool = False
+    table_changed: bool = False
+    new_deal: bool = False  # a new table message and new hand messages
+    hands: set[int] = field(default_factory=set)  # users whose hand message to refresh
+    results: list[DealResult] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    closed: bool = False  # the table ended (stopped or the game is over)
+
+
+@dataclass
+class Loaded:
+    """A game read back from storage, its rules and decoded state."""
+
+    game: Game
+    rules: GameRules | None
+    engine: Any
+    meta: TableMeta
+
+    @property
+    def seats(self) -> list[int]:
+        return list(self.game.seats)
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.seats.index(user_id) if user_id in self.game.seats else None
+
+
+#: verbs whose argument the group may see (the others carry a secret card)
+PUBLIC_ARGUMENT_VERBS = frozenset({"play", "trump"})
+
+
+def move_params(user: int, action: Action) -> dict[str, Any]:
+    """An announced move without its secret: which card was dropped or given stays private."""
+    params: dict[str, Any] = {"user": user, "verb": action.verb}
+    if action.verb in PUBLIC_ARGUMENT_VERBS and isinstance(action.arg, str):
+        params["arg"] = action.arg
+    elif isinstance(action.arg, tuple):
+        params["count"] = len(action.arg)
+    return params
+
+
+def new_seed() -> str:
+    """A fresh secret seed for one deck (never logged, never shown)."""
+    return secrets.token_hex(16)
+
+
+class TableService:
+    """Lobbies, turns, timeouts, deals and money for every chat."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        turn_timeout: float,
+        clock: Callable[[], float] = time.time,
+        seed: Callable[[], str] = new_seed,
+    ) -> None:
+        self.db = db
+        self.turn_timeout = turn_timeout
+        self.clock = clock
+        self.seed = seed
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, chat_id: int) -> asyncio.Lock:
+        lock = self._locks.get(chat_id)
+        if lock is None:
+            lock = self._locks[chat_id] = asyncio.Lock()
+        return lock
+
+    # ------------------------------------------------------------------ reading
+
+    async def load(self, game: Game) -> Loaded:
+        rules = rules_for(game.kind)
+        data = game.state.get("engine")
+        engine = None if data is None else rules.load(data)
+        return Loaded(game, rules, engine, TableMeta.from_json(game.state.get("table")))
+
+    async def active(self, chat_id: int) -> Loaded | None:
+        game = await self.db.active_game(chat_id)
+        return None if game is None else await self.load(game)
+
+    async def chat_options(self, chat_id: int, kind: str) -> dict[str, Any]:
+        stored = await self.db.chat_options(chat_id, kind) or {}
+        try:
+            return rules_for(kind).check_options(stored)
+        except ValueError:
+            return rules_for(kind).check_options({})
+
+    # ------------------------------------------------------------------ lobby
+
+    async def new_table(self, chat_id: int, user_id: int, choice: str) -> Reply:
+        """/new: open a lobby with the creator seated."""
+        if choice not in CHOICES:
+            raise Refused("unknown_game")
+        kind, preset = CHOICES[choice]
+        async with self.lock(chat_id):
+            options = await self.chat_options(chat_id, kind)
+            options.update(preset)
+            options = rules_for(kind).check_options(options)
+            try:
+                game = await self.db.create_game(
+                    chat_id,
+                    kind,
+                    {"engine": None, "table": asdict(TableMeta())},
+                    created_by=user_id,
+                    seats=[user_id],
+                    options=options,
+                    status="lobby",
+                )
+            except ActiveGameExists:
+                raise Refused("table_exists") from None
+            if kind == "stukolka" and preset:
+                await self.db.set_chat_options(chat_id, kind, options)
+            return Reply(game=game, lobby_changed=True)
+
+    async def join(self, chat_id: int, user_id: int) -> Reply:
+        async with self.lock(chat_id):
+            loaded = await self._require_active(chat_id)
+            rules = loaded.rules
+            assert rules is not None
+            seats = loaded.seats
+            if user_id in seats:
+                if user_id in loaded.meta.leaving:
+                    loaded.meta.leaving.remove(user_id)
+                    return await self._commit_meta(
+                        loaded, seats, Notice("stays", {"user": user_id})
+                    )
+                raise Refused("already_seated")
+            if loaded.game.status == "lobby":
+                if len(seats) >= rules.max_players:
+                    raise Refused("table_full")
+                return await self._commit_meta(loaded, [*seats, user_id])
+            if loaded.game.kind != "stukolka":
+                raise Refused("game_running")
+            if user_id in loaded.meta.joining:
+                raise Refused("already_seated")
+            if len(seats) + len(loaded.meta.joining) >= rules.max_players:
+                raise Refused("table_full")
+            loaded.meta.joining.append(user_id)
+            return await self._commit_meta(
+                loaded, seats, Notice("joins_next_deal", {"user": user_id})
+            )
+
+    async def leave(self, chat_id: int, user_id: int) -> Reply:
+        async with self.lock(chat_id):
+            loaded = await self._require_active(chat_id)
+            seats = loaded.seats
+            if user_id in loaded.meta.joining:
+                loaded.meta.joining.remove(user_id)
+                return await self._commit_meta(loaded, seats)
+            if user_id not in seats:
+                raise Refused("not_at_table")
+            if loaded.game.status == "lobby":
+                seats.remove(user_id)
+                if not seats:
+                    return await self._close(loaded, "stopped", Notice("table_cancelled"))
+                return await self._commit_meta(loaded, seats)
+            if user_id not in loaded.meta.leaving:
+                loaded.meta.leaving.append(user_id)
+            reply = await self._advance(loaded, [Notice("leaves", {"user": user_id})])
+            return reply
+
+    async def begin(self, chat_id: int, user_id: int, reachable: Callable[[int], bool]) -> Reply:
+        """/begin: deal the first deal when the count fits and everyone can get his cards."""
+        async with self.lock(chat_id):
+            loaded = await self._require_active(chat_id)
+            rules = loaded.rules
+            assert rules is not None
+            if loaded.game.status != "lobby":
+                raise Refused("game_running")
+            if user_id not in loaded.game.seats:
+                raise Refused("not_at_table")
+            seats = loaded.seats
+            if not rules.min_players <= len(seats) <= rules.max_players:
+                raise Refused("not_enough_players")
+            if not all(reachable(seat) for seat in seats):
+                raise Refused("start_bot_first")
+            pot = (await self.db.balances(chat_id)).pot if rules.kind == "stukolka" else 0
+            dealer = secrets.randbelow(len(seats))
+            step = rules.start(
+                dict(loaded.game.options),
+                len(seats),
+                shuffled_deck(self.seed()),
+                dealer=dealer,
+                pot=pot,
+            )
+            loaded.engine = step.state
+            reply = Reply(new_deal=True, table_changed=True, hands=set(seats))
+            return await self._commit_step(loaded, step, None, None, reply, status="active")
+
+    async def stop(self, chat_id: int, user_id: int, is_admin: bool, *, now: bool = False) -> Reply:
+        """/stop by the creator or an admin: after this deal, or at once with the deal voided."""
+        async with self.lock(chat_id):
+            loaded = await self._require_active(chat_id)
+            if not is_admin and user_id != loaded.game.created_by:
+                raise Refused("creator_or_admin_only")
+            if loaded.game.status == "lobby" or loaded.engine is None:
+                return await self._close(loaded, "stopped", Notice("table_cancelled"))
+            if now:
+                return await self._void_deal(loaded)
+            loaded.meta.stop = True
+            return await self._commit_meta(loaded, loaded.seats, Notice("stop_after_deal"))
+
+    # ------------------------------------------------------------------ turns
+
+    async def act(self, game_id: int, user_id: int, turn: int, action_verb: str, arg: Any) -> Reply:
+        """A button press: the user's seat, the turn number and legality are checked here."""
+        loaded = await self._game_or_refuse(game_id)
+        async with self.lock(loaded.game.chat_id):
+            loaded = await self._game_or_refuse(game_id)
+            if loaded.game.status != "active" or loaded.engine is None:
+                raise Refused("game_over")
+            seat = loaded.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_at_table")
+            if turn != loaded.meta.turn and action_verb != "look":
+                raise Refused("outdated")
+            if callable(arg):
+                try:
+                    arg = arg(loaded.engine, seat)
+                except ValueError:
+                    raise Refused("unknown_button") from None
+            action = Action(seat, action_verb, arg)
+            assert loaded.rules is not None
+            try:
+                step = loaded.rules.apply(loaded.engine, action)
+            except IllegalAction as error:
+                raise Refused(error.reason) from None
+            loaded.meta.timeouts.pop(str(user_id), None)
+            reply = Reply(hands={user_id})
+            if action_verb != "look":
+                reply.table_changed = True
+            return await self._commit_step(loaded, step, action, user_id, reply)
+
+    async def timeout(self, game_id: int, turn: int) -> Reply | None:
+        """The turn ran out: make the default move (RULES.md §5) and announce it."""
+        try:
+            loaded = await self.load(await self.db.game(game_id))
+        except GameNotFound:
+            return None
+        async with self.lock(loaded.game.chat_id):
+            loaded = await self.load(await self.db.game(game_id))
+            if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.engine is None:
+                return None
+            rules = loaded.rules
+            assert rules is not None
+            action = rules.default_action(loaded.engine)
+            if action is None:
+                return None
+            user = loaded.seats[action.seat]
+            count = loaded.meta.timeouts.get(str(user), 0) + 1
+            loaded.meta.timeouts[str(user)] = count
+            reply = Reply(table_changed=True, hands={user})
+            reply.notices.append(Notice("timeout_move", move_params(user, action)))
+            if count >= AWAY_AFTER_TIMEOUTS and user not in loaded.meta.away:
+                loaded.meta.away.append(user)
+                reply.notices.append(Notice("now_away", {"user": user}))
+            step = rules.apply(loaded.engine, action)
+            return await self._commit_step(loaded, step, action, None, reply)
+
+    async def back(self, game_id: int, user_id: int) -> Reply:
+        """«I'm back»: the player takes his seat over from the auto-player."""
+        loaded = await self._game_or_refuse(game_id)
+        async with self.lock(loaded.game.chat_id):
+            loaded = await self._game_or_refuse(game_id)
+            if user_id not in loaded.meta.away:
+                raise Refused("not_away")
+            loaded.meta.away.remove(user_id)
+            loaded.meta.timeouts.pop(str(user_id), None)
+            reply = await self._commit_meta(
+                loaded, loaded.seats, Notice("is_back", {"user": user_id})
+            )
+            reply.hands.add(user_id)
+            return reply
+
+    async def mark_unreachable(self, game_id: int, user_id: int) -> Reply | None:
+        """A player blocked the bot (403): he is auto-played, the group is told."""
+        loaded = await self.load(await self.db.game(game_id))
+        async with self.lock(loaded.game.chat_id):
+            loaded = await self.load(await self.db.game(game_id))
+            if loaded.game.status != "active" or user_id in loaded.meta.away:
+                return None
+            if user_id not in loaded.game.seats:
+                return None
+            loaded.meta.away.append(user_id)
+            return await self._advance(loaded, [Notice("unreachable", {"user": user_id})])
+
+    async def remove_player(
+        self, chat_id: int, by_user: int, is_admin: bool, user_id: int
+    ) -> Reply:
+        """The creator or an admin removes an away player after the deal."""
+        async with self.lock(chat_id):
+            loaded = await self._require_active(chat_id)
+            if not is_admin and by_user != loaded.game.created_by:
+                raise Refused("creator_or_admin_only")
+            if user_id not in loaded.meta.away:
+                raise Refused("not_away")
+            if user_id not in loaded.meta.leaving:
+                loaded.meta.leaving.append(user_id)
+            return await self._commit_meta(
+                loaded, loaded.seats, Notice("leaves", {"user": user_id})
+            )
+
+    # ------------------------------------------------------------------ internals
+
+    async def _game_or_refuse(self, game_id: int) -> Loaded:
+        try:
+            return await self.load(await self.db.game(game_id))
+        except GameNotFound:
+            raise Refused("unknown_game") from None
+
+    async def _require_active(self, chat_id: int) -> Loaded:
+        loaded = await self.active(chat_id)
+        if loaded is None:
+            raise Refused("no_game")
+        return loaded
+
+    def _state_json(self, loaded: Loaded) -> dict[str, Any]:
+        engine = None
+        if loaded.engine is not None:
+            assert loaded.rules is not None
+            engine = loaded.rules.dump(loaded.engine)
+        return {"engine": engine, "table": asdict(loaded.meta)}
+
+    def _deadline(self, loaded: Loaded) -> float | None:
+        if loaded.engine is None or loaded.game.status == "lobby":
+            return None
+        assert loaded.rules is not None
+        return (
+            None if loaded.rules.to_act(loaded.engine) is None else self.clock() + self.turn_timeout
+        )
+
+    async def _commit(
+        self,
+        loaded: Loaded,
+        action: Action | None,
+        user_id: int | None,
+        transfers: list[LedgerTransfer],
+        deal: DealRecord | None,
+        *,
+        seats: list[int] | None = None,
+        status: str | None = None,
+    ) -> Game:
+        try:
+            await self.db.commit_action(
+                loaded.game.game_id,
+                loaded.game.version,
+                self._state_json(loaded),
+                None if action is None else action.to_json(),
+                seat=None if action is None else action.seat,
+                user_id=user_id,
+                transfers=transfers,
+                deal=deal,
+                status=status,  # type: ignore[arg-type]
+                seats=seats,
+                turn_deadline=self._deadline(loaded)
+                if status not in ("finished", "stopped")
+                else None,
+            )
+        except StaleVersion:
+            raise Refused("outdated") from None
+        except GameClosed:
+            raise Refused("game_over") from None
+        game = await self.db.game(loaded.game.game_id)
+        loaded.game = game
+        return game
+
+    async def _commit_meta(self, loaded: Loaded, seats: list[int], *notices: Notice) -> Reply:
+        game = await self._commit(loaded, None, None, [], None, seats=seats)
+        return Reply(
+            game=game,
+            lobby_changed=game.status == "lobby",
+            table_changed=True,
+            notices=list(notices),
+        )
+
+    async def _close(self, loaded: Loaded, status: str, *notices: Notice) -> Reply:
+        game = await self._commit(loaded, None, None, [], None, status=status)
+        return Reply(
+            game=game, lobby_changed=True, table_changed=True, closed=True, notices=list(notices)
+        )
+
+    def _ledger(self, step: Step, seats: list[int], deal: int) -> list[LedgerTransfer]:
+        def party(value: Any) -> Any:
+            if value in (POT, GAME_POT):
+                return value
+            return seats[value]
+
+        return [
+            LedgerTransfer(party(t.src), party(t.dst), t.amount, t.reason, deal)
+            for t in step.transfers
+            if isinstance(t, Transfer)
+        ]
+
+    def _deal_record(self, step: Step, seats: list[int], deal: int) -> DealRecord:
+        return DealRecord(
+            deal=deal,
+            players=tuple(
+                DealPlayer(seats[r.seat], r.seat, r.tricks, r.active) for r in step.results
+            ),
+            summary=step.summary,
+        )
+
+    async def _commit_step(
+        self,
+        loaded: Loaded,
+        step: Step,
+        action: Action | None,
+        user_id: int | None,
+        reply: Reply,
+        *,
+        status: str | None = None,
+    ) -> Reply:
+        """Commit one rules step, then keep the table moving: the end of a deal, the next deal,
+        and the default moves of away or leaving players, each committed on its own."""
+        rules = loaded.rules
+        assert rules is not None
+        while True:
+            if action is None or action.verb != "look":
+                loaded.meta.turn += 1
+            seats = loaded.seats
+            deal_no = loaded.meta.deals
+            deal = self._deal_record(step, seats, deal_no) if step.deal_over else None
+            ending = False
+            if step.deal_over:
+                loaded.meta.deals += 1
+                reply.results.append(
+                    DealResult(
+                        rules.kind,
+                        rules.public_view(step.state),
+                        seats,
+                        step.game_over,
+                        step.summary,
+                    )
+                )
+                ending = (
+                    step.game_over or loaded.meta.stop or not self._seats_after_deal(loaded, rules)
+                )
+            reply.game = await self._commit(
+                loaded,
+                action,
+                user_id,
+                self._ledger(step, seats, deal_no),
+                deal,
+                status="finished" if ending else status,
+            )
+            if ending:
+                reply.closed = True
+                reply.notices.append(Notice("game_over" if step.game_over else "table_closed"))
+                return reply
+            if step.deal_over:
+                await self._next_deal(loaded, reply)
+            auto = self._auto_action(loaded)
+            if auto is None:
+                return reply
+            action, user_id, status = auto, None, None
+            user = loaded.seats[auto.seat]
+            reply.notices.append(Notice("auto_move", move_params(user, auto)))
+            reply.hands.add(user)
+            step = rules.apply(loaded.engine, auto)
+
+    def _seats_after_deal(self, loaded: Loaded, rules: GameRules) -> bool:
+        """Whether enough players remain for another deal once leavers go and joiners sit."""
+        remaining = [u for u in loaded.seats if u not in loaded.meta.leaving]
+        if rules.kind != "stukolka":
+            return not loaded.meta.leaving
+        return len(remaining) + len(loaded.meta.joining) >= rules.min_players
+
+    async def _next_deal(self, loaded: Loaded, reply: Reply) -> None:
+        rules = loaded.rules
+        assert rules is not None and loaded.engine is not None
+        old_seats = loaded.seats
+        old_dealer = rules.dealer(loaded.engine)
+        seats = [u for u in old_seats if u not in loaded.meta.leaving] + loaded.meta.joining
+        for user in loaded.meta.leaving:
+            reply.notices.append(Notice("removed", {"user": user}))
+            if user in loaded.meta.away:
+                loaded.meta.away.remove(user)
+        loaded.meta.leaving = []
+        loaded.meta.joining = []
+        deck = shuffled_deck(self.seed())
+        if rules.kind == "stukolka":
+            pot = (await self.db.balances(loaded.game.chat_id)).pot
+            dealer_user = next(
+                old_seats[(old_dealer + k) % len(old_seats)]
+                for k in range(1, len(old_seats) + 1)
+                if old_seats[(old_dealer + k) % len(old_seats)] in seats
+            )
+            options = await self.chat_options(loaded.game.chat_id, "stukolka")
+            step = rules.start(
+                options,
+                len(seats),
+                deck,
+                dealer=seats.index(dealer_user),
+                pot=pot,
+                deal_no=loaded.meta.deals,
+            )
+        else:
+            step = rules.next_deal(loaded.engine, deck, pot=0)
+        loaded.engine = step.state
+        reply.new_deal = True
+        reply.table_changed = True
+        reply.hands |= set(seats)
+        loaded.meta.turn += 1
+        reply.game = await self._commit(
+            loaded, None, None, self._ledger(step, seats, loaded.meta.deals), None, seats=seats
+        )
+
+    def _auto_action(self, loaded: Loaded) -> Action | None:
+        """The default move of the seat to act if he is away or leaving, else None."""
+        rules = loaded.rules
+        if rules is None or loaded.engine is None or loaded.game.status != "active":
+            return None
+        seat = rules.to_act(loaded.engine)
+        if seat is None:
+            return None
+        user = loaded.seats[seat]
+        if user not in loaded.meta.away and user not in loaded.meta.leaving:
+            return None
+        return rules.default_action(loaded.engine)
+
+    async def _advance(self, loaded: Loaded, notices: list[Notice]) -> Reply:
+        """Commit a change of the table's own (someone leaves, goes away) and auto-play if the
+        seat to act is now played by the bot."""
+        loaded.meta.turn += 1
+        reply = Reply(table_changed=True, notices=notices)
+        reply.game = await self._commit(loaded, None, None, [], None)
+        auto = self._auto_action(loaded)
+        if auto is None or loaded.rules is None:
+            return reply
+        user = loaded.seats[auto.seat]
+        reply.notices.append(Notice("auto_move", move_params(user, auto)))
+        reply.hands.add(user)
+        step = loaded.rules.apply(loaded.engine, auto)
+        return await self._commit_step(loaded, step, auto, None, reply)
+
+    async def _void_deal(self, loaded: Loaded) -> Reply:
+        """/stop now: the deal in progress is void; every chip it moved goes back."""
+        rules = loaded.rules
+        assert rules is not None
+        deal_no = loaded.meta.deals
+        moved = [
+            entry
+            for entry in await self.db.transfers(loaded.game.chat_id)
+            if entry.game_id == loaded.game.game_id and entry.deal == deal_no
+        ]
+        refunds = [
+            LedgerTransfer(entry.dst, entry.src, entry.amount, "void", deal_no) for entry in moved
+        ]
+        game = await self._commit(loaded, None, None, refunds, None, status="stopped")
+        return Reply(game=game, table_changed=True, closed=True, notices=[Notice("deal_voided")])

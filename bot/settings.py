@@ -1,0 +1,63 @@
+"""The bot's settings: one typed object read from the environment (and an optional ``.env``).
+
+Nothing else in the project reads the environment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every environment variable the bot reads, with its default."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: str = Field(min_length=1)
+    database_path: Path = Path("data") / "bot.sqlite3"
+    telegram_api_base_url: str = "https://api.telegram.org/bot"
+    default_language: Literal["ru", "en"] = "ru"
+    turn_timeout_seconds: float = Field(default=60.0, gt=0)
+    log_level: str = "INFO"
+    rate_limiter: bool = True
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+
+    @field_validator("log_level")
+    @classmethod
+    def _upper(cls, value: str) -> str:
+        return value.upper()
+
+    @property
+    def telegram_file_base_url(self) -> str:
+        """The file endpoint that goes with ``telegram_api_base_url`` (…/bot → …/file/bot)."""
+        base = self.telegram_api_base_url
+        return base[: -len("bot")] + "file/bot" if base.endswith("/bot") else base
+
+
+class SettingsMissing(SystemExit):
+    """The one-line error the bot exits with when a required setting is missing."""
+
+
+def load_settings() -> Settings:
+    """Read the settings; exit with one clear line if ``BOT_TOKEN`` is missing or a value is bad."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings()  # type: ignore[call-arg]
+    except ValidationError as error:
+        fields = {str(item["loc"][0]).upper() for item in error.errors() if item["loc"]}
+        if "BOT_TOKEN" in fields:
+            raise SettingsMissing(
+                "BOT_TOKEN is not set: get a token from @BotFather and run with BOT_TOKEN=<token>"
+            ) from None
+        problems = "; ".join(
+            f"{str(item['loc'][0]).upper()}: {item['msg']}" for item in error.errors()
+        )
+        raise SettingsMissing(f"bad settings: {problems}") from None
