@@ -1,0 +1,509 @@
+"""Texts that are not a deal: the lobby, /balance, settle-up, /history, /rules, /help, the
+private /start welcome, the settings menu, announcements to the table, and the short refusals
+shown as callback answers (plain text, at most 200 characters)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TypeVar
+
+from bot.render.common import (
+    Options,
+    esc,
+    game_title,
+    kind_of,
+    option_game,
+    option_label,
+    option_names,
+    options_summary,
+    signed,
+    suit,
+    value_label,
+)
+from bot.settle_up import settle_up
+from game.cards import CARD_SET, SUITS, label
+from game.core import Action
+from game.starshina.options import PLAYERS as STARSHINA_PLAYERS
+from game.starshina.options import StarshinaOptions
+from game.stukolka.options import MAX_PLAYERS, MIN_PLAYERS, StukolkaOptions
+from locales import t, tn
+
+K = TypeVar("K", bound=Hashable)
+ANSWER_LIMIT = 200
+"""Telegram's limit on the text of a callback answer."""
+
+# ---------------------------------------------------------------- lobby
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPlayer:
+    """A seated player as the lobby shows him. ``reachable``: the bot can write to him in
+    private; if not, ``start_payload`` is put in a deep link so he can start the bot."""
+
+    name: str
+    reachable: bool
+    start_payload: str | None = None
+
+
+def players_needed(kind: str) -> tuple[int, int]:
+    """(fewest, most) players for a game."""
+    if kind == "starshina":
+        return STARSHINA_PLAYERS, STARSHINA_PLAYERS
+    return MIN_PLAYERS, MAX_PLAYERS
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def lobby_text(
+    lang: str,
+    kind: str,
+    options: Options,
+    players: Sequence[LobbyPlayer],
+    creator: str,
+    bot_username: str,
+) -> str:
+    """The lobby message: the game, its options, how many players it needs, who opened the
+    table, and the seated players, each marked reachable in private or given a link to start
+    the bot."""
+    fewest, most = players_needed(kind)
+    needed = (
+        tn(lang, "lobby.needed_exactly", fewest)
+        if fewest == most
+        else t(lang, "lobby.needed_range", fewest=fewest, most=most)
+    )
+    lines = [
+        t(lang, "lobby.title", game=game_title(lang, kind)),
+        t(lang, "lobby.options", summary=options_summary(lang, options)),
+        needed,
+        t(lang, "lobby.creator", name=esc(creator)),
+        "",
+        tn(lang, "lobby.seated", len(players)),
+    ]
+    unreachable = False
+    for number, player in enumerate(players, start=1):
+        if player.reachable:
+            lines.append(t(lang, "lobby.player_ok", number=number, name=esc(player.name)))
+            continue
+        unreachable = True
+        if player.start_payload:
+            link = html.escape(deep_link(bot_username, player.start_payload), quote=True)
+            lines.append(
+                t(lang, "lobby.player_link", number=number, name=esc(player.name), link=link)
+            )
+        else:
+            lines.append(t(lang, "lobby.player_unreachable", number=number, name=esc(player.name)))
+    if unreachable:
+        lines.append("")
+        lines.append(t(lang, "lobby.hint_private"))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- money
+
+
+def balance_text(
+    lang: str, balances: Mapping[K, int], names: Mapping[K, str], pot: int, game_pot: int = 0
+) -> str:
+    """/balance: every player's balance, highest first, then the chat's pot (and the pot of an
+    open Старшина game, if any)."""
+    lines = [t(lang, "balance.title")]
+    if not balances:
+        lines.append(t(lang, "balance.empty"))
+    for key in sorted(balances, key=lambda key: (-balances[key], names[key])):
+        lines.append(t(lang, "balance.line", name=esc(names[key]), amount=signed(balances[key])))
+    lines.append("")
+    lines.append(t(lang, "balance.pot", pot=pot))
+    if game_pot:
+        lines.append(t(lang, "balance.game_pot", pot=game_pot))
+    return "\n".join(lines)
+
+
+def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str], pot: int) -> str:
+    """Settle-up: who pays whom (``bot.settle_up``); the pot stays on the table."""
+    payments = settle_up(balances)
+    lines = [t(lang, "settle.title")]
+    if not payments:
+        lines.append(t(lang, "settle.nothing"))
+    for payer, payee, amount in payments:
+        lines.append(
+            t(lang, "settle.line", payer=esc(names[payer]), payee=esc(names[payee]), amount=amount)
+        )
+    if pot:
+        lines.append("")
+        lines.append(t(lang, "settle.pot", pot=pot))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- history
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPlayer:
+    """One player of a past deal: his tricks (``None`` if he sat out) and his net money."""
+
+    name: str
+    tricks: int | None
+    net: int
+    remiz: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryDeal:
+    """A finished deal for /history. ``ended_at`` is shown as given (the caller converts it
+    to the chat's time zone); ``deal`` as the deal number within its game."""
+
+    ended_at: datetime
+    kind: str
+    deal: int
+    players: Sequence[HistoryPlayer] = field(default_factory=tuple)
+    pot_after: int | None = None
+
+
+def history_text(lang: str, deals: Sequence[HistoryDeal]) -> str:
+    """/history: the last deals, newest first as given: date, game, tricks, money."""
+    lines = [t(lang, "history.title")]
+    if not deals:
+        lines.append(t(lang, "history.empty"))
+    for deal in deals:
+        lines.append("")
+        lines.append(
+            t(
+                lang,
+                "history.deal",
+                date=deal.ended_at.strftime("%d.%m %H:%M"),
+                game=game_title(lang, deal.kind),
+                deal=deal.deal,
+            )
+        )
+        played = [p for p in deal.players if p.tricks is not None]
+        if played:
+            items = ", ".join(
+                t(lang, "history.tricks", name=esc(p.name), tricks=p.tricks) for p in played
+            )
+            lines.append(t(lang, "history.tricks_line", items=items))
+        money = []
+        for player in deal.players:
+            if not player.net and not player.remiz:
+                continue
+            item = t(lang, "history.net", name=esc(player.name), amount=signed(player.net))
+            if player.remiz:
+                item += " " + t(lang, "history.remiz", amount=player.remiz)
+            money.append(item)
+        lines.append(" · ".join(money) if money else t(lang, "history.no_money"))
+        if deal.pot_after is not None:
+            lines.append(t(lang, "history.pot_after", pot=deal.pot_after))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- rules, help, welcome
+
+
+def rules_text(lang: str, kind: str, options: Options) -> str:
+    """/rules: a phone-sized summary of a game's rules with the chat's current options."""
+    game = option_game(options)
+    lines = [t(lang, "rules.title", game=game_title(lang, kind)), ""]
+    if isinstance(options, StukolkaOptions):
+        shleif = kind == "shleif"
+        lines.append(t(lang, "rules.stukolka.body"))
+        lines.append(t(lang, "rules.shleif.body" if shleif else "rules.classic.body"))
+        if not shleif and options.dark_in_classic:
+            lines.append(t(lang, "rules.classic.dark"))
+    else:
+        lines.append(t(lang, "rules.starshina.body"))
+    lines.append("")
+    lines.append(t(lang, "rules.options"))
+    for name in option_names(game):
+        if name == "variant":
+            continue
+        if name == "dark_in_classic" and kind == "shleif":
+            continue
+        value = getattr(options, name)
+        lines.append(
+            t(
+                lang,
+                "rules.option",
+                option=option_label(lang, game, name),
+                value=value_label(lang, game, name, value),
+            )
+        )
+    return "\n".join(lines)
+
+
+def help_text(lang: str) -> str:
+    """/help: every command."""
+    return t(lang, "help.text")
+
+
+def start_text(lang: str, bot_username: str) -> str:
+    """The first /start in private: what the bot is, and a link to add it to a group."""
+    link = html.escape(f"https://t.me/{bot_username}?startgroup=true", quote=True)
+    return t(lang, "start.text", link=link)
+
+
+def start_joined_text(lang: str) -> str:
+    """/start with a lobby's deep-link payload: the player can now get his cards here."""
+    return t(lang, "start.joined")
+
+
+def language_set_text(lang: str) -> str:
+    """The answer to /lang, in the new language."""
+    return t(lang, "lang.set")
+
+
+def language_usage_text(lang: str) -> str:
+    return t(lang, "lang.usage")
+
+
+def new_game_text(lang: str) -> str:
+    """The /new chooser's question."""
+    return t(lang, "new.choose")
+
+
+# ---------------------------------------------------------------- settings
+
+
+def settings_text(
+    lang: str,
+    stukolka: StukolkaOptions,
+    starshina: StarshinaOptions,
+    game: str | None = None,
+    option: str | None = None,
+) -> str:
+    """The settings menu message: the top menu, a game's options, or one option's values."""
+    if game is None:
+        return "\n".join(
+            [
+                t(lang, "settings.title"),
+                "",
+                t(
+                    lang,
+                    "settings.game",
+                    game=game_title(lang, "stukolka"),
+                    summary=options_summary(lang, stukolka),
+                ),
+                t(
+                    lang,
+                    "settings.game",
+                    game=game_title(lang, "starshina"),
+                    summary=options_summary(lang, starshina),
+                ),
+                "",
+                t(lang, "settings.who"),
+            ]
+        )
+    options: Options = stukolka if game == "stukolka" else starshina
+    if option is None:
+        return t(lang, "settings.choose_option", game=game_title(lang, game))
+    value = getattr(options, option)
+    return "\n".join(
+        [
+            t(
+                lang,
+                "settings.option",
+                option=option_label(lang, game, option),
+                value=value_label(lang, game, option, value),
+            ),
+            t(lang, f"help.{game}.{option}"),
+        ]
+    )
+
+
+def setting_changed_text(lang: str, game: str, option: str, value: object) -> str:
+    """The callback answer after an option was set."""
+    return _answer(
+        t(
+            lang,
+            "settings.changed",
+            option=option_label(lang, game, option),
+            value=value_label(lang, game, option, value),
+        )
+    )
+
+
+# ---------------------------------------------------------------- announcements
+
+
+def move_text(lang: str, action: Action) -> str:
+    """A move as the whole table may hear of it: cards only where the move shows them
+    (a played card, a named trump); a discarded, dropped or exchanged card never."""
+    verb = action.verb
+    arg = action.arg
+    if verb == "play" and isinstance(arg, str) and arg in CARD_SET:
+        return t(lang, "move.play", card=label(arg))
+    if verb == "trump" and isinstance(arg, str) and len(arg) == 1 and arg in SUITS:
+        return t(lang, "move.trump", suit=suit(arg))
+    if verb in ("play", "trump"):
+        return t(lang, "move.made")
+    if verb == "discard":
+        count = len(arg) if isinstance(arg, tuple) else 0
+        return tn(lang, "move.discard", count) if count else t(lang, "move.keep")
+    return t(lang, f"move.{verb}" if verb in _PLAIN_MOVES else "move.made")
+
+
+_PLAIN_MOVES = frozenset(
+    {
+        "shleif",
+        "open",
+        "knock",
+        "pass",
+        "dark",
+        "drop",
+        "razrez",
+        "no_razrez",
+        "give",
+        "return",
+        "kitty",
+    }
+)
+
+
+def timeout_text(lang: str, name: str, action: Action) -> str:
+    """«Time is up for X: made the default move (which)»."""
+    return t(lang, "announce.timeout", name=esc(name), move=move_text(lang, action))
+
+
+def away_text(lang: str, name: str) -> str:
+    return t(lang, "announce.away", name=esc(name))
+
+
+def back_text(lang: str, name: str) -> str:
+    return t(lang, "announce.back", name=esc(name))
+
+
+def left_text(lang: str, name: str, *, mid_deal: bool = False) -> str:
+    """X left the table (mid-deal: his cards are played automatically to the end of the deal)."""
+    return t(lang, "announce.left_mid_deal" if mid_deal else "announce.left", name=esc(name))
+
+
+def joined_text(lang: str, name: str) -> str:
+    return t(lang, "announce.joined", name=esc(name))
+
+
+def stays_text(lang: str, name: str) -> str:
+    """X, who was leaving after the deal, stays after all."""
+    return t(lang, "announce.stays", name=esc(name))
+
+
+def stopped_text(lang: str, by: str | None = None) -> str:
+    """The table was stopped (by someone, or by the bot)."""
+    if by is None:
+        return t(lang, "announce.stopped")
+    return t(lang, "announce.stopped_by", name=esc(by))
+
+
+def cancelled_text(lang: str, by: str) -> str:
+    """The lobby was closed before the game began."""
+    return t(lang, "announce.cancelled", name=esc(by))
+
+
+def private_hint_text(lang: str, bot_username: str) -> str:
+    """Sent to the group when a player's cards could not be delivered in private."""
+    link = html.escape(f"https://t.me/{bot_username}", quote=True)
+    return t(lang, "announce.private_hint", link=link)
+
+
+# ---------------------------------------------------------------- callback answers
+
+#: every reason a press or command may be refused: the bot's own, then the engine's
+#: ``IllegalAction`` reason codes; each has the key ``refuse.<reason>``
+REFUSALS = (
+    "not_your_turn",
+    "outdated",
+    "not_allowed",
+    "game_over",
+    "unknown_button",
+    "not_at_table",
+    "creator_or_admin_only",
+    "admin_only",
+    "creator_only",
+    "already_seated",
+    "table_full",
+    "table_exists",
+    "not_enough_players",
+    "game_running",
+    "no_game",
+    "unknown_game",
+    "not_away",
+    "start_bot_first",
+    "deal_over",
+    "wrong_phase",
+    "wrong_action",
+    "wrong_count",
+    "malformed",
+    "not_in_hand",
+    "duplicate_card",
+    "too_many_cards",
+    "already_looked",
+    "dark_not_allowed",
+    "nothing_to_look_at",
+    "no_such_seat",
+    "must_follow_suit",
+    "must_beat",
+    "must_trump",
+    "must_overtrump",
+    "must_lead_trump_ace",
+    "must_lead_trump_king",
+    "must_return_higher",
+)
+
+
+def _answer(text: str) -> str:
+    return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
+
+
+def refusal(lang: str, reason: str) -> str:
+    """A short callback answer (plain text, ≤ 200 characters) for a refused press or command:
+    one of ``REFUSALS`` (the engine's reason codes included); anything else reads as «not
+    allowed»."""
+    return _answer(t(lang, f"refuse.{reason if reason in REFUSALS else 'not_allowed'}"))
+
+
+def answer_text(lang: str, key: str) -> str:
+    """A short positive callback answer (plain text): ``joined``, ``left``, ``look``, ``done``,
+    ``welcome_back``."""
+    return _answer(t(lang, f"answer.{key}"))
+
+
+ANSWERS = ("joined", "left", "look", "done", "welcome_back", "selected")
+
+__all__ = [
+    "ANSWERS",
+    "REFUSALS",
+    "HistoryDeal",
+    "HistoryPlayer",
+    "LobbyPlayer",
+    "answer_text",
+    "away_text",
+    "back_text",
+    "balance_text",
+    "cancelled_text",
+    "deep_link",
+    "esc",
+    "help_text",
+    "history_text",
+    "joined_text",
+    "kind_of",
+    "language_set_text",
+    "language_usage_text",
+    "left_text",
+    "lobby_text",
+    "move_text",
+    "new_game_text",
+    "players_needed",
+    "private_hint_text",
+    "refusal",
+    "rules_text",
+    "setting_changed_text",
+    "settings_text",
+    "settle_up_text",
+    "start_joined_text",
+    "start_text",
+    "stays_text",
+    "stopped_text",
+    "timeout_text",
+]

@@ -1,0 +1,398 @@
+"""Старшина texts: the group's table message, a player's private hand message and the result of
+a deal and of the game (RULES.md §4). The table text comes from the ``PublicView`` only: the
+exchange shows as counts, never as cards (§4.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from bot.render.common import (
+    game_title,
+    plain_name,
+    seat_name,
+    seconds_left,
+    signed,
+    suit,
+    tricks_count,
+)
+from game.cards import RANK_LABEL, SUITS, label, sort_hand
+from game.core import Transfer
+from game.starshina.rules import TRICKS_PER_DEAL
+from game.starshina.state import EndReason, Phase
+from game.starshina.views import PublicView, SeatSummary, SeatView
+from locales import t, tn
+
+PLAYERS = 3
+_FINAL_REASONS = frozenset({"game_pot", "missed_target"})
+
+
+def speaking_order(view: PublicView) -> list[int]:
+    """The dealer's left (who leads), his right, the dealer."""
+    return [(view.dealer + offset) % PLAYERS for offset in range(1, PLAYERS + 1)]
+
+
+def _title(lang: str, view: PublicView, kind: str) -> str:
+    return t(lang, "starshina.title", game=game_title(lang, kind), deal=view.deal_no + 1)
+
+
+def trump_line(lang: str, view: PublicView) -> str:
+    if view.trump is not None:
+        return t(lang, "starshina.trump", suit=suit(view.trump))
+    if view.phase is Phase.NAME_TRUMP:
+        return t(lang, "starshina.trump_pending")
+    return t(lang, "starshina.no_trump")
+
+
+def _seat_line(
+    lang: str, view: PublicView, seat: SeatSummary, names: Sequence[str], away: Collection[int]
+) -> str:
+    head = seat_name(names, seat.seat)
+    if seat.seat == view.dealer:
+        head += " " + t(lang, "seat.dealer_mark")
+    details = [t(lang, "starshina.tricks_of", tricks=seat.tricks, target=seat.target)]
+    if view.history:
+        details.append(t(lang, "starshina.game_diff", diff=signed(seat.total_diff)))
+    if seat.seat == view.to_act:
+        details.append(t(lang, "seat.to_act_mark"))
+    if seat.seat in away:
+        details.append(t(lang, "seat.away_mark"))
+    return head + " — " + " · ".join(details)
+
+
+def _exchange_lines(lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
+    """§4.3: how many cards passed between whom, and how many are still to go."""
+    totals: dict[tuple[int, int], list[int]] = {}
+    for item in view.passed:
+        totals.setdefault((item.giver, item.receiver), [0, 0])[0] += item.count
+    for pair in view.exchange_left:
+        totals.setdefault(pair, [0, 0])[1] += 1
+    lines = []
+    for (giver, receiver), (done, left) in totals.items():
+        lines.append(
+            t(
+                lang,
+                "starshina.exchange_pair",
+                giver=plain_name(names, giver),
+                receiver=plain_name(names, receiver),
+                done=done,
+                total=done + left,
+            )
+        )
+    return lines
+
+
+def _tricks(lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
+    lines = []
+    if view.trick:
+        played = " · ".join(
+            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
+            for seat, card in view.trick
+        )
+        lines.append(t(lang, "trick.current", number=len(view.trick_winners) + 1, cards=played))
+    if view.last_trick:
+        played = " · ".join(
+            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
+            for seat, card in view.last_trick
+        )
+        lines.append(
+            t(
+                lang,
+                "trick.last",
+                number=len(view.trick_winners),
+                cards=played,
+                winner=plain_name(names, view.trick_winners[-1]),
+            )
+        )
+    return lines
+
+
+def phase_line(lang: str, view: PublicView, names: Sequence[str]) -> str:
+    """What the table is doing now."""
+    match view.phase:
+        case Phase.EXCHANGE_GIVE | Phase.RING_RETURN:
+            return t(lang, f"starshina.phase.{view.phase.value}")
+        case Phase.NAME_TRUMP | Phase.KITTY:
+            return t(
+                lang, f"starshina.phase.{view.phase.value}", dealer=plain_name(names, view.dealer)
+            )
+        case Phase.PLAY:
+            return t(
+                lang,
+                "starshina.phase.play",
+                number=len(view.trick_winners) + 1,
+                total=TRICKS_PER_DEAL,
+            )
+        case Phase.DEAL_OVER:
+            return t(lang, "phase.deal_over")
+        case Phase.GAME_OVER:
+            winner = view.winner if view.winner is not None else 0
+            return t(lang, "starshina.phase.game_over", name=seat_name(names, winner))
+
+
+def table_text(
+    lang: str,
+    view: PublicView,
+    names: Sequence[str],
+    *,
+    kind: str = "starshina",
+    seconds: int | None = None,
+    away: Collection[int] = (),
+) -> str:
+    """The group's table message: deal, dealer, trump, the game pot, each seat's tricks
+    against his target (and his sum of diffs over the game), the exchange as counts, the
+    current and the last trick, whose turn it is."""
+    lines = [
+        _title(lang, view, kind),
+        t(lang, "stukolka.dealer", name=seat_name(names, view.dealer)),
+        trump_line(lang, view),
+    ]
+    if view.game_pot:
+        lines.append(t(lang, "starshina.game_pot", pot=view.game_pot))
+    lines.append("")
+    lines += [_seat_line(lang, view, view.seats[s], names, away) for s in speaking_order(view)]
+    lines.append("")
+    lines.append(phase_line(lang, view, names))
+    if view.phase in (Phase.EXCHANGE_GIVE, Phase.RING_RETURN) or (
+        view.passed and view.phase in (Phase.NAME_TRUMP, Phase.KITTY)
+    ):
+        lines += _exchange_lines(lang, view, names)
+    lines += _tricks(lang, view, names)
+    if view.to_act is not None:
+        lines.append(
+            t(lang, "turn.whose", name=seat_name(names, view.to_act)) + seconds_left(lang, seconds)
+        )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the private hand message
+
+
+def hand_by_suit(hand: Sequence[str], trump: str | None) -> list[str]:
+    """Sixteen cards read best one suit a line, trumps first: ``♠ A K 10 7``."""
+    ordered = sort_hand(hand, trump)
+    suits = ([trump] if trump else []) + [s for s in SUITS if s != trump]
+    lines = []
+    for letter in suits:
+        ranks = [RANK_LABEL.get(card[0], card[0]) for card in ordered if card[1] == letter]
+        if ranks:
+            lines.append(f"{suit(letter)} " + " ".join(ranks))
+    return lines
+
+
+def _exchange_private(lang: str, view: SeatView, names: Sequence[str]) -> list[str]:
+    lines = []
+    for item in view.exchanged:
+        if item.giver == view.seat:
+            key = "starshina.gave_back" if item.returned else "starshina.gave"
+            lines.append(
+                t(
+                    lang,
+                    key,
+                    name=plain_name(names, item.receiver),
+                    card=label(item.card),
+                    back=label(item.returned) if item.returned else "",
+                )
+            )
+        else:
+            key = "starshina.got_back" if item.returned else "starshina.got"
+            lines.append(
+                t(
+                    lang,
+                    key,
+                    name=plain_name(names, item.giver),
+                    card=label(item.card),
+                    back=label(item.returned) if item.returned else "",
+                )
+            )
+    return lines
+
+
+def _prompt(lang: str, view: SeatView, names: Sequence[str]) -> str:
+    table = view.table
+    if not view.legal:
+        return ""
+    match table.phase:
+        case Phase.EXCHANGE_GIVE:
+            receiver = table.exchange_left[0][1] if table.exchange_left else view.seat
+            mine = sum(1 for giver, _ in table.exchange_left if giver == view.seat)
+            return tn(lang, "starshina.prompt.give", mine, name=plain_name(names, receiver))
+        case Phase.RING_RETURN:
+            pending = [item for item in view.exchanged if item.returned is None]
+            if pending:
+                item = pending[-1]
+                return t(
+                    lang,
+                    "starshina.prompt.return",
+                    name=plain_name(names, item.giver),
+                    card=label(item.card),
+                )
+            return t(lang, "starshina.prompt.return_any")
+        case Phase.NAME_TRUMP:
+            return t(lang, "starshina.prompt.trump")
+        case Phase.KITTY:
+            return t(lang, "starshina.prompt.kitty")
+        case Phase.PLAY:
+            return t(lang, "prompt.play")
+        case _:
+            return ""
+
+
+def hand_text(
+    lang: str,
+    view: SeatView,
+    names: Sequence[str],
+    *,
+    kind: str = "starshina",
+    seconds: int | None = None,
+) -> str:
+    """A player's private message: deal, trump, his target and tricks, his cards one suit a
+    line, the exchange he took part in, the dealer's discards, and what he must do now."""
+    table = view.table
+    me = table.seats[view.seat]
+    lines = [
+        _title(lang, table, kind),
+        trump_line(lang, table),
+        t(lang, "starshina.you", tricks=me.tricks, target=me.target),
+        "",
+    ]
+    lines += hand_by_suit(view.hand, table.trump) or ["—"]
+    exchange = _exchange_private(lang, view, names)
+    if exchange:
+        lines.append("")
+        lines += exchange
+    if view.discards:
+        lines.append(t(lang, "hand.discards", cards=" ".join(label(c) for c in view.discards)))
+    tricks = _tricks(lang, table, names)
+    if tricks:
+        lines.append("")
+        lines += tricks
+    prompt = _prompt(lang, view, names)
+    if prompt:
+        lines.append("")
+        lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
+    elif table.to_act is not None:
+        lines.append(t(lang, "turn.whose", name=seat_name(names, table.to_act)))
+    elif table.phase is Phase.GAME_OVER:
+        lines.append(phase_line(lang, table, names))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- results
+
+
+def last_deal_transfers(view: PublicView) -> list[Transfer]:
+    """The money of the deal just settled, from the game's transfer list: the game-end
+    transfers (``game_pot``, ``missed_target``) come last, and before them the deal's
+    ``per_trick`` transfers — with three players, one fewer than the seats whose diff is not
+    zero (§4.4), so they can be counted off the end of the list."""
+    if not view.history:
+        return []
+    transfers = list(view.transfers)
+    final: list[Transfer] = []
+    while transfers and transfers[-1].reason in _FINAL_REASONS:
+        final.insert(0, transfers.pop())
+    nonzero = sum(1 for diff in view.history[-1].diffs if diff)
+    count = max(0, nonzero - 1)
+    deal = [x for x in transfers[len(transfers) - count :] if x.reason == "diff"] if count else []
+    return deal + final
+
+
+def _net(transfers: Sequence[Transfer], seat: int) -> int:
+    return sum(x.amount for x in transfers if x.dst == seat) - sum(
+        x.amount for x in transfers if x.src == seat
+    )
+
+
+def result_text(
+    lang: str,
+    view: PublicView,
+    names: Sequence[str],
+    balances: Mapping[int, int],
+    *,
+    kind: str = "starshina",
+) -> str:
+    """The result of a finished deal — tricks against targets, diffs, the deal's money — and,
+    when the game is over, its winner, how he won and each player's money over the game;
+    then the balances after it (``balances[seat]``)."""
+    record = view.history[-1] if view.history else None
+    lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
+    lines.append(trump_line(lang, view))
+    lines.append("")
+    deal_money = last_deal_transfers(view)
+    diff_money = [x for x in deal_money if x.reason == "diff"]
+    for seat_no in speaking_order(view):
+        seat = view.seats[seat_no]
+        tricks = record.tricks[seat_no] if record else seat.tricks
+        diff = record.diffs[seat_no] if record else seat.tricks - seat.target
+        parts = [
+            t(
+                lang,
+                "starshina.result_tricks",
+                tricks=tricks_count(lang, tricks),
+                target=seat.target,
+            ),
+            t(lang, "starshina.result_diff", diff=signed(diff)),
+        ]
+        money = _net(diff_money, seat_no)
+        if money:
+            parts.append(t(lang, "starshina.result_money", amount=signed(money)))
+        lines.append(
+            t(lang, "result.seat", name=seat_name(names, seat_no), details=" · ".join(parts))
+        )
+    if view.phase is Phase.GAME_OVER and view.winner is not None:
+        winner = view.winner
+        lines.append("")
+        reason = view.end_reason or EndReason.TWELVE
+        lines.append(
+            t(
+                lang,
+                f"starshina.won.{reason.value}",
+                name=seat_name(names, winner),
+                deals=len(view.history),
+            )
+        )
+        for transfer in deal_money:
+            if transfer.reason == "game_pot":
+                lines.append(
+                    t(
+                        lang,
+                        "starshina.took_pot",
+                        name=plain_name(names, winner),
+                        pot=transfer.amount,
+                    )
+                )
+            elif transfer.reason == "missed_target" and isinstance(transfer.src, int):
+                lines.append(
+                    t(
+                        lang,
+                        "starshina.missed_target",
+                        name=plain_name(names, transfer.src),
+                        winner=plain_name(names, winner),
+                        amount=transfer.amount,
+                    )
+                )
+        lines.append(t(lang, "starshina.game_money"))
+        for seat_no in speaking_order(view):
+            lines.append(
+                t(
+                    lang,
+                    "balance.line",
+                    name=plain_name(names, seat_no),
+                    amount=signed(_net(view.transfers, seat_no)),
+                )
+            )
+    elif view.game_pot:
+        lines.append(t(lang, "starshina.game_pot", pot=view.game_pot))
+    if balances:
+        lines.append("")
+        lines.append(t(lang, "result.balances"))
+        for seat_no in sorted(balances, key=lambda s: (-balances[s], s)):
+            lines.append(
+                t(
+                    lang,
+                    "balance.line",
+                    name=plain_name(names, seat_no),
+                    amount=signed(balances[seat_no]),
+                )
+            )
+    return "\n".join(lines)

@@ -1,0 +1,305 @@
+"""Стуколка texts: the group's table message, a player's private hand message and the result of
+a deal (RULES.md §1–§3). Built only from the engine's views: the table text from the
+``PublicView``, so it cannot show a card the group may not see."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from bot.render.common import (
+    cards,
+    game_title,
+    plain_name,
+    seat_name,
+    seconds_left,
+    signed,
+    suit,
+    tricks_count,
+)
+from game.cards import label
+from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
+from game.stukolka.state import Outcome, Phase, Role
+from game.stukolka.views import PublicView, SeatSummary, SeatView
+from locales import t, tn
+
+_ACTIVE = frozenset({Role.KNOCK, Role.DARK, Role.SHLEIF_DEALER, Role.RAZREZ, Role.DEFENDER})
+_PLAYING = (Phase.PLAY, Phase.DEAL_OVER)
+
+
+def speaking_order(view: PublicView) -> list[int]:
+    """Seats from the dealer's left round to the dealer (the order of knocking)."""
+    return [(view.dealer + offset) % view.players for offset in range(1, view.players + 1)]
+
+
+def _title(lang: str, view: PublicView, kind: str) -> str:
+    return t(lang, "stukolka.title", game=game_title(lang, kind), deal=view.deal_no + 1)
+
+
+def trump_line(lang: str, view: PublicView) -> str:
+    """The trump as the table knows it (§2, §3)."""
+    if view.trump is None:
+        return t(lang, "stukolka.trump.unknown")
+    if view.shleif:
+        if view.trump_card is not None:
+            return t(
+                lang,
+                "stukolka.trump.shleif_revealed",
+                suit=suit(view.trump),
+                card=label(view.trump_card),
+            )
+        return t(lang, "stukolka.trump.shleif", suit=suit(view.trump))
+    if view.trump_card is None:
+        return t(lang, "stukolka.trump.suit", suit=suit(view.trump))
+    key = "stukolka.trump.on_stock" if view.trump_card_on_stock else "stukolka.trump.card"
+    return t(lang, key, card=label(view.trump_card))
+
+
+def pot_line(lang: str, view: PublicView) -> str:
+    """The pot P and what a trick pays (§1.1)."""
+    shares = [trick_share(view.pot, number) for number in range(TRICKS_PER_DEAL)]
+    share = str(shares[0]) if len(set(shares)) == 1 else "/".join(map(str, shares))
+    return t(lang, "stukolka.pot", pot=view.pot, share=share)
+
+
+def _status(lang: str, view: PublicView, seat: SeatSummary) -> str:
+    role = seat.role
+    if role is Role.NONE:
+        if view.phase is Phase.CHOOSE:
+            return t(lang, "role.dealer_choosing") if seat.seat == view.dealer else ""
+        return t(lang, "role.none")
+    return t(lang, f"role.{role.value}")
+
+
+def _seat_line(
+    lang: str, view: PublicView, seat: SeatSummary, names: Sequence[str], away: Collection[int]
+) -> str:
+    parts = [seat_name(names, seat.seat)]
+    if seat.seat == view.dealer:
+        parts.append(t(lang, "seat.dealer_mark"))
+    status = _status(lang, view, seat)
+    head = " ".join(parts)
+    details = [status] if status else []
+    if seat.bought is not None and seat.role is not Role.RAZREZ:
+        details.append(
+            tn(lang, "seat.bought", seat.bought) if seat.bought else t(lang, "seat.kept")
+        )
+    if view.phase in _PLAYING and seat.role in _ACTIVE and view.outcome is not Outcome.LONE:
+        details.append(tricks_count(lang, seat.tricks))
+    if seat.seat == view.to_act:
+        details.append(t(lang, "seat.to_act_mark"))
+    if seat.seat in away:
+        details.append(t(lang, "seat.away_mark"))
+    return head + (" — " + " · ".join(details) if details else "")
+
+
+def _trick(lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
+    lines = []
+    if view.trick:
+        played = " · ".join(
+            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
+            for seat, card in view.trick
+        )
+        lines.append(t(lang, "trick.current", number=len(view.trick_winners) + 1, cards=played))
+    if view.last_trick:
+        played = " · ".join(
+            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
+            for seat, card in view.last_trick
+        )
+        winner = view.trick_winners[-1]
+        lines.append(
+            t(
+                lang,
+                "trick.last",
+                number=len(view.trick_winners),
+                cards=played,
+                winner=plain_name(names, winner),
+            )
+        )
+    return lines
+
+
+def phase_line(lang: str, view: PublicView, names: Sequence[str]) -> str:
+    """What the table is doing now."""
+    if view.phase is Phase.PLAY:
+        return t(lang, "phase.play", number=len(view.trick_winners) + 1)
+    if view.phase in (Phase.PURCHASE, Phase.RAZREZ):
+        return t(lang, f"phase.{view.phase.value}", stock=view.stock_count)
+    return t(lang, f"phase.{view.phase.value}", dealer=plain_name(names, view.dealer))
+
+
+def _turn(lang: str, view: PublicView, names: Sequence[str], seconds: int | None) -> str:
+    if view.to_act is None:
+        return ""
+    return t(lang, "turn.whose", name=seat_name(names, view.to_act)) + seconds_left(lang, seconds)
+
+
+def table_text(
+    lang: str,
+    view: PublicView,
+    names: Sequence[str],
+    *,
+    seconds: int | None = None,
+    away: Collection[int] = (),
+    kind: str,
+) -> str:
+    """The group's table message of a deal. ``names[seat]`` are display names; ``kind`` the
+    game kind (``stukolka`` / ``shleif``); ``seconds`` left for the player to act (optional);
+    ``away`` the seats marked away. Shows the deal number as ``deal_no + 1``."""
+    lines = [
+        _title(lang, view, kind),
+        t(lang, "stukolka.dealer", name=seat_name(names, view.dealer)),
+        trump_line(lang, view),
+        pot_line(lang, view),
+        "",
+    ]
+    lines += [
+        _seat_line(lang, view, view.seats[seat], names, away) for seat in speaking_order(view)
+    ]
+    lines.append("")
+    lines.append(phase_line(lang, view, names))
+    lines += _trick(lang, view, names)
+    turn = _turn(lang, view, names, seconds)
+    if turn:
+        lines.append(turn)
+    return "\n".join(lines).strip()
+
+
+# ---------------------------------------------------------------- the private hand message
+
+
+def _prompt(lang: str, view: SeatView) -> str:
+    table = view.table
+    verbs = {entry.verb for entry in view.legal}
+    seat = view.table.seats[view.seat]
+    if not verbs:
+        return t(lang, "prompt.deal_over") if table.phase is Phase.DEAL_OVER else ""
+    match table.phase:
+        case Phase.CHOOSE:
+            return t(lang, "prompt.choose", pot=table.pot)
+        case Phase.KNOCK:
+            return t(lang, "prompt.knock_dark" if "dark" in verbs else "prompt.knock")
+        case Phase.PURCHASE:
+            most = max((entry.pick or (0, 0))[1] for entry in view.legal)
+            if seat.role is Role.DARK:
+                return t(lang, "prompt.purchase_dark", most=most)
+            key = "prompt.purchase" if view.hand is not None else "prompt.purchase_unseen"
+            text = t(lang, key, most=most)
+            if seat.role is Role.SHLEIF_DEALER:
+                text += " " + t(lang, "prompt.purchase_shleif")
+            return text
+        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
+            return t(lang, "prompt.drop" if view.hand is not None else "prompt.look_first")
+        case Phase.RAZREZ:
+            return t(lang, "prompt.razrez")
+        case Phase.PLAY:
+            return t(lang, "prompt.play" if view.hand is not None else "prompt.look_first")
+        case Phase.DEAL_OVER:
+            return t(lang, "prompt.deal_over")
+
+
+def hand_text(
+    lang: str,
+    view: SeatView,
+    names: Sequence[str],
+    *,
+    kind: str,
+    seconds: int | None = None,
+) -> str:
+    """A player's private message: the essentials of the table, his cards (or that they lie
+    face down), the шлейф card for the шлейф dealer, and what he must do now."""
+    table = view.table
+    lines = [
+        _title(lang, table, kind) + " · " + t(lang, "hand.pot", pot=table.pot),
+        trump_line(lang, table),
+    ]
+    if view.hand is not None:
+        lines.append(t(lang, "hand.cards", cards=cards(view.hand, table.trump) or "—"))
+    elif view.hand_count:
+        dark = any(entry.verb == "dark" for entry in view.legal)
+        key = "hand.face_down_dark" if dark else "hand.face_down"
+        lines.append(t(lang, key, n=view.hand_count))
+    if view.shleif_card is not None:
+        lines.append(t(lang, "hand.shleif_card", card=label(view.shleif_card)))
+    if view.discards:
+        lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
+    seat = table.seats[view.seat]
+    you = [_status(lang, table, seat)] if seat.role is not Role.NONE else []
+    if table.phase in _PLAYING and seat.role in _ACTIVE and table.outcome is not Outcome.LONE:
+        you.append(tricks_count(lang, seat.tricks))
+    if you:
+        lines.append(t(lang, "hand.you", status=" · ".join(you)))
+    lines += _trick(lang, table, names)
+    prompt = _prompt(lang, view)
+    if prompt:
+        lines.append("")
+        lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
+    elif table.to_act is not None:
+        lines.append(_turn(lang, table, names, None))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the result of a deal
+
+
+def result_text(
+    lang: str,
+    view: PublicView,
+    names: Sequence[str],
+    balances: Mapping[int, int],
+    *,
+    kind: str,
+) -> str:
+    """The result of a finished deal: tricks and money per player, remizes, a lone player or
+    nobody, the pot carried over, the шлейф card, and the balances after the deal
+    (``balances[seat]``, the chat's running totals)."""
+    lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
+    if view.trump is not None:
+        lines.append(trump_line(lang, view))
+    lines.append(t(lang, "result.pot", pot=view.pot))
+    lines.append("")
+    settled = [transfer for transfer in view.transfers if transfer.reason != "ante"]
+    if view.outcome is Outcome.NOBODY:
+        lines.append(t(lang, "result.nobody", pot=view.pot))
+    elif view.outcome is Outcome.LONE:
+        (lone,) = [seat.seat for seat in view.seats if seat.role in _ACTIVE]
+        lines.append(t(lang, "result.lone", name=seat_name(names, lone), pot=view.pot))
+    else:
+        for seat_no in speaking_order(view):
+            seat = view.seats[seat_no]
+            if seat.role not in _ACTIVE:
+                continue
+            won = sum(x.amount for x in settled if x.dst == seat_no and x.reason == "trick")
+            remiz = sum(x.amount for x in settled if x.src == seat_no and x.reason == "remiz")
+            parts = [tricks_count(lang, seat.tricks)]
+            if seat.role is Role.DEFENDER:
+                parts.append(t(lang, "result.defended"))
+            elif won:
+                parts.append(signed(won))
+            if remiz:
+                parts.append(t(lang, "result.remiz", amount=remiz))
+            lines.append(
+                t(lang, "result.seat", name=seat_name(names, seat_no), details=" · ".join(parts))
+            )
+        passed = [seat.seat for seat in view.seats if seat.role is Role.PASS]
+        if passed:
+            lines.append(
+                t(lang, "result.passed", names=", ".join(plain_name(names, s) for s in passed))
+            )
+    pot_after = view.pot_after if view.pot_after is not None else view.pot
+    if pot_after:
+        lines.append(t(lang, "result.pot_carried", pot=pot_after))
+    else:
+        lines.append(t(lang, "result.pot_empty"))
+    if balances:
+        lines.append("")
+        lines.append(t(lang, "result.balances"))
+        for seat_no in sorted(balances, key=lambda s: (-balances[s], s)):
+            lines.append(
+                t(
+                    lang,
+                    "balance.line",
+                    name=plain_name(names, seat_no),
+                    amount=signed(balances[seat_no]),
+                )
+            )
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""Settling up: who pays whom so that the players' balances are squared in few payments.
+
+Balances are virtual chips per player (``player → int``); with the chat's pot (the carried
+«ремиз») and any open Старшина game pot they sum to zero, so the players' balances sum to
+``-pot``. **The pot is not a person and stays on the table**: its chips were paid in by players
+who are down, and they are won back by whoever takes tricks in later deals. So every creditor
+is paid in full, and the debtors are left owing exactly ``pot`` between them — the chips lying
+in the pot. With an empty pot everybody ends at zero.
+
+The method is the usual greedy one: the largest debtor pays the largest creditor as much as
+one of them needs, and again, until no creditor is left. Each payment squares at least one of
+the two, so there are at most ``n - 1`` payments for ``n`` players with a non-zero balance.
+(Finding the true minimum is NP-hard; the greedy list is minimal in the common cases.)
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Hashable, Mapping
+from typing import Generic, NamedTuple, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+
+class Payment(NamedTuple, Generic[K]):
+    payer: K
+    payee: K
+    amount: int
+
+
+def settle_up(balances: Mapping[K, int]) -> list[Payment[K]]:
+    """The payments that square every creditor, largest first. ``balances`` must sum to
+    ``-pot`` for a pot ≥ 0 (see the module docstring); a positive sum raises ``ValueError``.
+    Ties are broken by the order of ``balances``, so the result is deterministic."""
+    total = sum(balances.values())
+    if total > 0:
+        raise ValueError("balances sum to more than zero: the pot cannot be negative")
+    order = {key: index for index, key in enumerate(balances)}
+    creditors = [(-amount, order[key], key) for key, amount in balances.items() if amount > 0]
+    debtors = [(amount, order[key], key) for key, amount in balances.items() if amount < 0]
+    heapq.heapify(creditors)
+    heapq.heapify(debtors)
+    payments: list[Payment[K]] = []
+    while creditors:
+        credit, credit_order, payee = heapq.heappop(creditors)
+        debt, debt_order, payer = heapq.heappop(debtors)
+        amount = min(-credit, -debt)
+        payments.append(Payment(payer, payee, amount))
+        if -credit > amount:
+            heapq.heappush(creditors, (credit + amount, credit_order, payee))
+        if -debt > amount:
+            heapq.heappush(debtors, (debt + amount, debt_order, payer))
+    return payments
+
+
+def after(balances: Mapping[K, int], payments: list[Payment[K]]) -> dict[K, int]:
+    """The balances once ``payments`` are made (for tests and for showing what is left)."""
+    result = dict(balances)
+    for payer, payee, amount in payments:
+        result[payer] += amount
+        result[payee] -= amount
+    return result

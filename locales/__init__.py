@@ -1,0 +1,90 @@
+"""Message catalogues (Russian and English) and the two functions that read them.
+
+Every word a user sees comes from ``ru.json`` / ``en.json`` beside this file. An entry is a
+``str.format`` template with named placeholders, or, for a counted phrase, an object of plural
+forms: ``one``/``few``/``many`` in Russian, ``one``/``other`` in English (CLDR categories).
+
+- ``t(lang, key, **params)`` formats a plain entry;
+- ``tn(lang, key, n, **params)`` picks the plural form for ``n`` and formats it with ``n`` set.
+
+An unknown language falls back to ``DEFAULT_LANGUAGE``. A key missing from the catalogue is a
+programming error and raises ``KeyError`` (``tests/bot/test_locales.py`` checks that every key the
+code uses exists in both languages). Templates may hold HTML markup; parameters are inserted as
+given, so the caller escapes anything a user typed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+DEFAULT_LANGUAGE = "ru"
+LANGUAGES: tuple[str, ...] = ("ru", "en")
+#: the plural categories each language's catalogue uses, in order
+PLURAL_FORMS: dict[str, tuple[str, ...]] = {"ru": ("one", "few", "many"), "en": ("one", "other")}
+
+Entry = str | dict[str, str]
+
+
+@cache
+def catalogue(lang: str) -> Mapping[str, Entry]:
+    """The whole catalogue of a language (an unknown one gives the default's)."""
+    lang = language(lang)
+    text = resources.files(__name__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"{lang}.json must hold one JSON object")
+    return data
+
+
+def language(lang: str | None) -> str:
+    """``lang`` if the bot speaks it, else the default; ``en-US`` counts as ``en``."""
+    if lang:
+        base = lang.split("-")[0].split("_")[0].lower()
+        if base in LANGUAGES:
+            return base
+    return DEFAULT_LANGUAGE
+
+
+def plural_form(lang: str, n: int) -> str:
+    """The CLDR plural category of ``n``: Russian one (1, 21), few (2–4, 22), many (0, 5–20);
+    English one (1), other."""
+    n = abs(n)
+    if language(lang) == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "other"
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    """The entry ``key`` in ``lang``, formatted with ``params``."""
+    entry = catalogue(lang)[key]
+    if not isinstance(entry, str):
+        raise KeyError(f"{key} is a plural entry: use tn()")
+    return entry.format(**params) if params else entry.format()
+
+
+def tn(lang: str, key: str, n: int, **params: Any) -> str:
+    """The plural entry ``key`` in the form for ``n``, formatted with ``n`` and ``params``."""
+    entry = catalogue(lang)[key]
+    if not isinstance(entry, dict):
+        raise KeyError(f"{key} is not a plural entry: use t()")
+    return entry[plural_form(lang, n)].format(n=n, **params)
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "PLURAL_FORMS",
+    "catalogue",
+    "language",
+    "plural_form",
+    "t",
+    "tn",
+]

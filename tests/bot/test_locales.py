@@ -1,0 +1,210 @@
+"""The catalogues: both languages complete, the same placeholders, correct plurals, and every key
+the code uses present (literal keys found by scanning the source; key families built at run
+time enumerated here)."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from bot.keyboards import SETTING_CHOICES
+from bot.render.chat import ANSWERS, REFUSALS
+from bot.render.common import option_names, value_token
+from game.starshina.state import EndReason
+from game.starshina.state import Phase as StarshinaPhase
+from game.stukolka.state import Phase, Role
+from locales import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    PLURAL_FORMS,
+    catalogue,
+    language,
+    plural_form,
+    t,
+    tn,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+# t(lang, "key" ...) / tn(lang, "key", n ...), also called through a module (locales.t)
+KEY_CALL = re.compile(r"""\btn?\(\s*[\w.\[\]"']+\s*,\s*"([a-z0-9_.]+)\"""")
+# f"prefix.{...}" keys: the prefix must begin at least one key
+FAMILY_CALL = re.compile(r"""\btn?\(\s*[\w.\[\]"']+\s*,\s*f"([a-z0-9_.]+)\{""")
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _entry_placeholders(entry: object) -> set[str]:
+    if isinstance(entry, str):
+        return _placeholders(entry)
+    assert isinstance(entry, dict)
+    return set().union(*(_placeholders(form) for form in entry.values()))
+
+
+def _sources() -> list[Path]:
+    files = sorted((ROOT / "bot").rglob("*.py")) + sorted((ROOT / "locales").rglob("*.py"))
+    assert files
+    return files
+
+
+def test_same_keys_in_every_language() -> None:
+    keys = {lang: set(catalogue(lang)) for lang in LANGUAGES}
+    for lang in LANGUAGES:
+        assert keys[lang] == keys[DEFAULT_LANGUAGE], (
+            lang,
+            sorted(keys[lang] ^ keys[DEFAULT_LANGUAGE]),
+        )
+
+
+def test_same_placeholders_in_every_language() -> None:
+    base = catalogue(DEFAULT_LANGUAGE)
+    for lang in LANGUAGES:
+        for key, entry in catalogue(lang).items():
+            assert _entry_placeholders(entry) == _entry_placeholders(base[key]), (lang, key)
+
+
+def test_plural_entries_have_every_form_and_the_same_placeholders() -> None:
+    for lang in LANGUAGES:
+        for key, entry in catalogue(lang).items():
+            base_entry = catalogue(DEFAULT_LANGUAGE)[key]
+            assert isinstance(entry, dict) == isinstance(base_entry, dict), (lang, key)
+            if isinstance(entry, dict):
+                assert tuple(entry) == PLURAL_FORMS[lang], (lang, key)
+                forms = {frozenset(_placeholders(form)) for form in entry.values()}
+                assert len(forms) == 1, (lang, key)
+                assert "n" in next(iter(forms)), (lang, key)
+
+
+def test_every_entry_formats_and_has_no_stray_braces() -> None:
+    for lang in LANGUAGES:
+        for key, entry in catalogue(lang).items():
+            forms = entry.values() if isinstance(entry, dict) else [entry]
+            for form in forms:
+                params = {name: "X" for name in _placeholders(form)}
+                text = form.format(**params)
+                assert "{" not in text and "}" not in text, (lang, key)
+                assert text.strip() == text or text.startswith(" "), (lang, key)
+
+
+def test_every_literal_key_used_in_code_exists() -> None:
+    used: set[str] = set()
+    for path in _sources():
+        text = path.read_text(encoding="utf-8")
+        used.update(KEY_CALL.findall(text))
+    assert len(used) > 50
+    missing = sorted(used - set(catalogue(DEFAULT_LANGUAGE)))
+    assert not missing, missing
+
+
+def test_every_key_family_used_in_code_has_keys() -> None:
+    keys = set(catalogue(DEFAULT_LANGUAGE))
+    for path in _sources():
+        for prefix in FAMILY_CALL.findall(path.read_text(encoding="utf-8")):
+            assert any(key.startswith(prefix) for key in keys), (path.name, prefix)
+
+
+def test_dynamic_key_families_are_complete() -> None:
+    keys = set(catalogue(DEFAULT_LANGUAGE))
+    expected = {f"role.{role.value}" for role in Role if role is not Role.NONE} | {"role.none"}
+    expected |= {f"phase.{phase.value}" for phase in Phase}
+    expected |= {
+        f"starshina.phase.{phase.value}"
+        for phase in StarshinaPhase
+        if phase is not StarshinaPhase.DEAL_OVER
+    }
+    expected |= {f"starshina.won.{reason.value}" for reason in EndReason}
+    expected |= {f"refuse.{reason}" for reason in REFUSALS}
+    expected |= {f"answer.{key}" for key in ANSWERS}
+    expected |= {f"game.{kind}" for kind in ("stukolka", "shleif", "starshina")}
+    for game, choices in SETTING_CHOICES.items():
+        assert set(choices) == set(option_names(game))
+        for option, values in choices.items():
+            expected.add(f"opt.{game}.{option}")
+            expected.add(f"help.{game}.{option}")
+            for value in values:
+                if value is None or not isinstance(value, int) or isinstance(value, bool):
+                    expected.add(f"val.{game}.{option}.{value_token(value)}")
+    missing = sorted(expected - keys)
+    assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    ("n", "form"),
+    [
+        (0, "many"),
+        (1, "one"),
+        (2, "few"),
+        (4, "few"),
+        (5, "many"),
+        (11, "many"),
+        (12, "many"),
+        (14, "many"),
+        (21, "one"),
+        (22, "few"),
+        (25, "many"),
+        (101, "one"),
+        (111, "many"),
+        (112, "many"),
+        (122, "few"),
+        (-1, "one"),
+    ],
+)
+def test_russian_plural_forms(n: int, form: str) -> None:
+    assert plural_form("ru", n) == form
+
+
+def test_trick_plurals_read_right() -> None:
+    assert tn("ru", "n.tricks", 1) == "1 взятка"
+    assert tn("ru", "n.tricks", 2) == "2 взятки"
+    assert tn("ru", "n.tricks", 5) == "5 взяток"
+    assert tn("ru", "n.tricks", 11) == "11 взяток"
+    assert tn("ru", "n.tricks", 21) == "21 взятка"
+    assert tn("ru", "n.tricks", 22) == "22 взятки"
+    assert tn("ru", "n.tricks", 0) == "0 взяток"
+    assert tn("en", "n.tricks", 1) == "1 trick"
+    assert tn("en", "n.tricks", 0) == "0 tricks"
+    assert tn("en", "n.tricks", 21) == "21 tricks"
+
+
+def test_english_plural_forms() -> None:
+    assert [plural_form("en", n) for n in (0, 1, 2, 11, 21)] == [
+        "other",
+        "one",
+        "other",
+        "other",
+        "other",
+    ]
+
+
+def test_unknown_language_is_the_default() -> None:
+    assert language("de") == DEFAULT_LANGUAGE
+    assert language(None) == DEFAULT_LANGUAGE
+    assert language("en-US") == "en"
+    assert language("EN") == "en"
+    assert t("xx", "btn.knock") == t(DEFAULT_LANGUAGE, "btn.knock") == "Стучу!"
+    assert tn("zz", "n.tricks", 3) == "3 взятки"
+
+
+def test_missing_key_and_wrong_kind_raise() -> None:
+    with pytest.raises(KeyError):
+        t("ru", "no.such.key")
+    with pytest.raises(KeyError):
+        t("ru", "n.tricks")
+    with pytest.raises(KeyError):
+        tn("ru", "btn.knock", 2)
+
+
+def test_card_table_words() -> None:
+    assert t("ru", "btn.knock") == "Стучу!"
+    assert t("ru", "btn.pass") == "Пас"
+    assert t("ru", "btn.dark") == "Втемную"
+    assert t("ru", "btn.razrez") == "В разрез"
+    assert t("ru", "btn.shleif") == "Шлейф"
+    assert t("ru", "btn.open") == "Открыть козырь"
+    assert t("ru", "btn.buy", n=2) == "Купить 2"
+    assert t("ru", "btn.keep") == "Оставить все"
+    assert t("ru", "stukolka.dealer", name="X") == "Сдаёт: X"

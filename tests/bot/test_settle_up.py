@@ -1,0 +1,63 @@
+"""Settling up: every creditor squared, the pot left with the debtors, at most n − 1 payments."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.settle_up import Payment, after, settle_up
+
+
+@st.composite
+def balances_with_pot(draw: st.DrawFn) -> tuple[dict[str, int], int]:
+    """Balances of up to 10 players summing to −pot for a pot ≥ 0."""
+    players = draw(st.integers(1, 10))
+    values = draw(st.lists(st.integers(-500, 500), min_size=players, max_size=players))
+    pot = draw(st.integers(0, 300))
+    values[-1] -= sum(values) + pot
+    return {f"p{index}": value for index, value in enumerate(values)}, pot
+
+
+@given(balances_with_pot())
+def test_payments_square_the_creditors(case: tuple[dict[str, int], int]) -> None:
+    balances, pot = case
+    payments = settle_up(balances)
+    left = after(balances, payments)
+    assert all(value <= 0 for value in left.values())
+    assert sum(left.values()) == -pot
+    for name, value in left.items():
+        assert value == 0 or balances[name] < 0  # only debtors keep the pot's share
+        assert abs(value) <= abs(balances[name])  # nobody owes more than before
+    nonzero = sum(1 for value in balances.values() if value)
+    assert len(payments) <= max(0, nonzero - 1)
+    for payer, payee, amount in payments:
+        assert amount > 0
+        assert balances[payer] < 0 < balances[payee]
+
+
+@given(balances_with_pot())
+def test_with_an_empty_pot_everybody_is_square(case: tuple[dict[str, int], int]) -> None:
+    balances, pot = case
+    balances = dict(balances)
+    last = next(reversed(balances))
+    balances[last] += pot
+    assert sum(balances.values()) == 0
+    payments = settle_up(balances)
+    assert all(value == 0 for value in after(balances, payments).values())
+    assert len(payments) <= max(0, len(balances) - 1)
+
+
+def test_examples() -> None:
+    assert settle_up({"a": -10, "b": 6, "c": 4}) == [Payment("a", "b", 6), Payment("a", "c", 4)]
+    assert settle_up({"a": 0, "b": 0}) == []
+    assert settle_up({}) == []
+    # the pot (3) stays on the table: the smallest debtor keeps owing it
+    payments = settle_up({"a": -8, "b": -5, "c": 10})
+    assert payments == [Payment("a", "c", 8), Payment("b", "c", 2)]
+    assert after({"a": -8, "b": -5, "c": 10}, payments) == {"a": 0, "b": -3, "c": 0}
+
+
+def test_a_negative_pot_is_refused() -> None:
+    with pytest.raises(ValueError):
+        settle_up({"a": 5, "b": -2})
