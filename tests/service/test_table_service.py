@@ -1,0 +1,240 @@
+"""The table service on a real SQLite file: lobbies, turns, timeouts, away players, leaving,
+stopping, and the money that goes through the ledger (issues 5 and 6)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
+from game.randomplay import random_action
+from storage.database import Database
+
+USERS = [101, 102, 103, 104]
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    await database.upsert_chat(-1, "group")
+    for user in USERS:
+        await database.upsert_player(user, f"user{user}", started=True)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def service(db: Database) -> TableService:
+    seeds = iter(range(10**6))
+    return TableService(db, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}")
+
+
+async def seated(service: TableService, users: list[int], choice: str = "stukolka") -> Loaded:
+    await service.new_table(-1, users[0], choice)
+    for user in users[1:]:
+        await service.join(-1, user)
+    await service.begin(-1, users[0], lambda user: True)
+    loaded = await service.active(-1)
+    assert loaded is not None
+    return loaded
+
+
+async def play_random(service: TableService, rng: random.Random, presses: int) -> Loaded | None:
+    """Press random legal actions as the seat to act; returns the table after."""
+    for _ in range(presses):
+        loaded = await service.active(-1)
+        if loaded is None or loaded.engine is None or loaded.rules is None:
+            break
+        seat = loaded.rules.to_act(loaded.engine)
+        if seat is None:
+            break
+        legal = loaded.rules.legal(loaded.engine)
+        action = random_action(seat, legal, loaded.engine.hands[seat], rng)
+        await service.act(
+            loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
+        )
+    return await service.active(-1)
+
+
+async def test_one_table_per_chat_and_lobby_rules(service: TableService) -> None:
+    await service.new_table(-1, 101, "stukolka")
+    with pytest.raises(Refused) as refused:
+        await service.new_table(-1, 102, "shleif")
+    assert refused.value.reason == "table_exists"
+    with pytest.raises(Refused) as refused:
+        await service.begin(-1, 101, lambda user: True)
+    assert refused.value.reason == "not_enough_players"
+    await service.join(-1, 102)
+    with pytest.raises(Refused) as refused:
+        await service.join(-1, 102)
+    assert refused.value.reason == "already_seated"
+    with pytest.raises(Refused) as refused:
+        await service.begin(-1, 101, lambda user: user != 102)
+    assert refused.value.reason == "start_bot_first"
+    with pytest.raises(Refused) as refused:
+        await service.begin(-1, 103, lambda user: True)
+    assert refused.value.reason == "not_at_table"
+    reply = await service.begin(-1, 102, lambda user: True)
+    assert reply.new_deal and reply.game is not None and reply.game.status == "active"
+
+
+async def test_starshina_needs_exactly_three(service: TableService) -> None:
+    await service.new_table(-1, 101, "starshina")
+    for user in (102, 103, 104):
+        await service.join(-1, user) if user != 104 else None
+    with pytest.raises(Refused):
+        await service.join(-1, 104)
+    await service.begin(-1, 101, lambda user: True)
+
+
+async def test_only_the_seat_to_act_and_the_current_turn_count(service: TableService) -> None:
+    loaded = await seated(service, [101, 102, 103])
+    assert loaded.rules is not None
+    seat = loaded.rules.to_act(loaded.engine)
+    assert seat is not None
+    actor = loaded.seats[seat]
+    other = next(user for user in loaded.seats if user != actor)
+    game_id, turn = loaded.game.game_id, loaded.meta.turn
+    with pytest.raises(Refused) as refused:
+        await service.act(game_id, other, turn, "pass", None)
+    assert refused.value.reason == "not_your_turn"
+    with pytest.raises(Refused) as refused:
+        await service.act(game_id, 104, turn, "pass", None)
+    assert refused.value.reason == "not_at_table"
+    with pytest.raises(Refused) as refused:
+        await service.act(game_id, actor, turn + 1, "pass", None)
+    assert refused.value.reason == "outdated"
+    with pytest.raises(Refused):
+        await service.act(game_id, actor, turn, "play", "AS")
+    after = await service.active(-1)
+    assert after is not None and after.game.version == loaded.game.version
+    # looking is not a turn: it keeps the others' buttons valid
+    await service.act(game_id, other, turn, "look", None)
+    after = await service.active(-1)
+    assert after is not None and after.meta.turn == turn
+    await service.act(game_id, actor, turn, "pass", None)
+    after = await service.active(-1)
+    assert after is not None and after.meta.turn == turn + 1
+    with pytest.raises(Refused) as refused:
+        await service.act(game_id, actor, turn, "pass", None)
+    assert refused.value.reason in ("outdated", "not_your_turn")
+
+
+async def test_money_balances_after_every_deal_and_the_pot_carries(
+    service: TableService, db: Database
+) -> None:
+    rng = random.Random(5)
+    loaded = await seated(service, [101, 102, 103, 104], "shleif")
+    for _ in range(12):
+        current = await play_random(service, rng, 25)
+        assert current is not None
+        loaded = current
+        balances = await db.balances(-1)
+        assert balances.total == 0
+        if loaded.engine is not None and loaded.engine.phase.value == "choose":
+            assert loaded.engine.pot_in == balances.pot - loaded.engine.options.stake
+    assert loaded.meta.deals >= 3
+    deals = await db.last_deals(-1, 100)
+    assert len(deals) == loaded.meta.deals
+
+
+async def test_timeouts_make_the_default_move_then_mark_away(service: TableService) -> None:
+    loaded = await seated(service, [101, 102, 103])
+    assert loaded.rules is not None
+    game_id = loaded.game.game_id
+    notices: list[str] = []
+    seen: dict[int, int] = {}
+    for _ in range(40):
+        loaded = await service.active(-1)
+        assert loaded is not None and loaded.rules is not None
+        seat = loaded.rules.to_act(loaded.engine)
+        assert seat is not None
+        reply = await service.timeout(game_id, loaded.meta.turn)
+        assert reply is not None
+        notices += [notice.key for notice in reply.notices]
+        user = loaded.seats[seat]
+        seen[user] = seen.get(user, 0) + 1
+        if "now_away" in notices:
+            break
+    assert "timeout_move" in notices and "now_away" in notices
+    loaded = await service.active(-1)
+    assert loaded is not None and loaded.meta.away
+    away = loaded.meta.away[0]
+    assert seen[away] >= AWAY_AFTER_TIMEOUTS
+    # a stale timer does nothing
+    assert await service.timeout(game_id, loaded.meta.turn - 1) is None
+    reply = await service.back(game_id, away)
+    assert reply.notices[0].key == "is_back"
+
+
+async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: TableService) -> None:
+    loaded = await seated(service, [101, 102])
+    game_id = loaded.game.game_id
+    await service.leave(-1, 101)
+    loaded = await service.active(-1)
+    # 101 leaves: auto-played until the deal ends, then removed, and two are no longer enough
+    # unless the other player still has to act; play 102 randomly until the table closes
+    rng = random.Random(1)
+    for _ in range(50):
+        current = await service.active(-1)
+        if current is None:
+            break
+        await play_random(service, rng, 1)
+    game = await service.db.game(game_id)
+    assert game.status == "finished"
+    assert (await service.db.balances(-1)).total == 0
+
+
+async def test_stop_after_the_deal_and_stop_now_voids_the_deal(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, [101, 102, 103])
+    with pytest.raises(Refused) as refused:
+        await service.stop(-1, 102, is_admin=False)
+    assert refused.value.reason == "creator_or_admin_only"
+    before = await db.balances(-1)
+    reply = await service.stop(-1, 102, is_admin=True, now=True)
+    assert reply.closed
+    after = await db.balances(-1)
+    assert after.total == 0
+    # the antes of the voided deal went back: everyone is where he was before the deal
+    assert {u: after.players.get(u, 0) for u in USERS} == {u: 0 for u in USERS}
+    assert before.pot > 0 and after.pot == 0
+    game = await db.game(loaded.game.game_id)
+    assert game.status == "stopped"
+
+
+async def test_stop_after_deal_finishes_the_table(service: TableService) -> None:
+    loaded = await seated(service, [101, 102, 103])
+    await service.stop(-1, 101, is_admin=False)
+    rng = random.Random(3)
+    game_id = loaded.game.game_id
+    for _ in range(60):
+        if (await service.db.game(game_id)).status != "active":
+            break
+        await play_random(service, rng, 1)
+    assert (await service.db.game(game_id)).status == "finished"
+
+
+async def test_a_full_starshina_game_through_the_service(
+    service: TableService, db: Database
+) -> None:
+    await service.new_table(-1, 101, "starshina")
+    await service.join(-1, 102)
+    await service.join(-1, 103)
+    await service.begin(-1, 101, lambda user: True)
+    rng = random.Random(11)
+    game = await db.active_game(-1)
+    assert game is not None
+    for _ in range(5000):
+        current = await db.game(game.game_id)
+        if current.status != "active":
+            break
+        await play_random(service, rng, 1)
+    final = await db.game(game.game_id)
+    assert final.status == "finished"
+    balances = await db.balances(-1)
+    assert balances.total == 0 and not balances.game_pots
