@@ -93,8 +93,8 @@ async def _check(path: Path, acknowledged: dict[int, int]) -> None:
     expected_deals: Counter[tuple[int, int, int]] = Counter()
     async with await Database.open(path) as db:
         assert await db.check_integrity() == []
-        ledger = Counter()
-        chats = set()
+        ledger: Counter[tuple[Any, ...]] = Counter()
+        chats: set[int] = set()
         for game_id in game_ids:
             game = await db.game(game_id)
             chats.add(game.chat_id)
