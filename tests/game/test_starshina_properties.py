@@ -144,7 +144,7 @@ class StarshinaAdapter:
         return []
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     options=options_strategy,
     dealer=st.integers(min_value=0, max_value=2),
@@ -156,7 +156,7 @@ def test_random_play_keeps_every_invariant(
     play_and_check(
         StarshinaAdapter(options, dealer),
         seed,
-        deals=3,
+        deals=4,
         replay=lambda log: replay_log(StarshinaAdapter(options, dealer), log),
     )
 
@@ -167,7 +167,7 @@ def test_thousands_of_seeded_deals_across_all_options() -> None:
     when §4.1 step 7 or ``max_deals`` says."""
     rng = random.Random(2026)
     deals = 0
-    while deals < 3000:
+    while deals < 5000:
         options = StarshinaOptions(
             targets=rng.choice(["8-5-3", "9-5-2"]),
             stake=rng.choice([1, 3]),
