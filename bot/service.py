@@ -22,6 +22,7 @@ from typing import Any
 from game.cards import shuffled_deck
 from game.core import GAME_POT, POT, Action, IllegalAction, Transfer
 from game.registry import GameRules, Step, rules_for
+from game.starshina import next_game_dealer
 from storage.database import Database
 from storage.errors import ActiveGameExists, GameClosed, GameNotFound, StaleVersion
 from storage.records import DealPlayer, DealRecord, Game
@@ -263,7 +264,7 @@ class TableService:
             if not all(reachable(seat) for seat in seats):
                 raise Refused("start_bot_first")
             pot = (await self.db.balances(chat_id)).pot if rules.kind == "stukolka" else 0
-            dealer = secrets.randbelow(len(seats))
+            dealer = await self._first_dealer(chat_id, rules, seats)
             step = rules.start(
                 dict(loaded.game.options),
                 len(seats),
@@ -274,6 +275,20 @@ class TableService:
             loaded.engine = step.state
             reply = Reply(new_deal=True, table_changed=True, hands=set(seats))
             return await self._commit_step(loaded, step, None, None, reply, status="active")
+
+    async def _first_dealer(self, chat_id: int, rules: GameRules, seats: list[int]) -> int:
+        """Random (RULES.md §4.4); for the next Старшина game in the chat, by ``next_dealer``:
+        the previous game's winner or loser, if he sits at the new table."""
+        if rules.kind == "starshina":
+            last = await self.db.last_deals(chat_id, 1)
+            if last and last[0].kind == "starshina":
+                previous = await self.load(await self.db.game(last[0].game_id))
+                if previous.engine is not None and rules.game_over(previous.engine):
+                    seat = next_game_dealer(previous.engine)
+                    user = previous.seats[seat]
+                    if user in seats:
+                        return seats.index(user)
+        return secrets.randbelow(len(seats))
 
     async def stop(self, chat_id: int, user_id: int, is_admin: bool, *, now: bool = False) -> Reply:
         """/stop by the creator or an admin: after this deal, or at once with the deal voided."""

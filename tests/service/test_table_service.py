@@ -238,3 +238,21 @@ async def test_a_full_starshina_game_through_the_service(
     assert final.status == "finished"
     balances = await db.balances(-1)
     assert balances.total == 0 and not balances.game_pots
+
+
+async def test_the_next_starshina_game_is_dealt_by_the_previous_loser(
+    service: TableService, db: Database
+) -> None:
+    from game.starshina import next_game_dealer
+
+    await test_a_full_starshina_game_through_the_service(service, db)
+    finished = (await db.last_deals(-1, 1))[0]
+    previous = await service.load(await db.game(finished.game_id))
+    expected_user = previous.seats[next_game_dealer(previous.engine)]
+    await service.new_table(-1, 103, "starshina")
+    await service.join(-1, 101)
+    await service.join(-1, 102)
+    await service.begin(-1, 101, lambda user: True)
+    loaded = await service.active(-1)
+    assert loaded is not None and loaded.rules is not None
+    assert loaded.seats[loaded.rules.dealer(loaded.engine)] == expected_user
