@@ -192,7 +192,9 @@ _KITTY = Legal("kitty", pick=(KITTY_SIZE, KITTY_SIZE))
 
 
 def legal_actions(state: StarshinaState) -> list[Legal]:
-    """Every action the seat to act may take now."""
+    """Every action the seat to act may take now (§4.1, §4.2): each card he may give or
+    return, each suit he may name, one ``kitty`` entry for 4 cards of his choice, each card he
+    may play."""
     seat = state.to_act
     if seat is None:
         return []
@@ -233,7 +235,8 @@ def legal_plays(state: StarshinaState, seat: int) -> list[str]:
 
 
 def apply(state: StarshinaState, action: Action) -> list[Event]:
-    """Apply ``action``; raise ``IllegalAction`` (state unchanged) if the rules forbid it."""
+    """Apply ``action`` (§4.1, §4.2); raise ``IllegalAction`` with the state unchanged if the
+    rules forbid it, else return the events it caused (those with ``to`` set are private)."""
     if state.phase is Phase.GAME_OVER:
         raise IllegalAction("game_over")
     if state.phase is Phase.DEAL_OVER:
@@ -273,11 +276,12 @@ def _apply_give(state: StarshinaState, action: Action) -> list[Event]:
     ``ring``: the receiver chooses his return next."""
     _require(action, "give")
     card = _card_in_hand(state, action)
-    giver, receiver = state.queue.pop(0)
+    pair = giver, receiver = state.queue.pop(0)
     state.hands[giver].remove(card)
     state.hands[receiver].append(card)
+    given = 1 + sum(1 for item in state.exchanged if (item.giver, item.receiver) == pair)
     events = [
-        Event("card_given", {"seat": giver, "to": receiver}),
+        Event("card_given", {"seat": giver, "to": receiver, "count": given}),
         Event("received", {"from": giver, "card": card}, to=receiver),
     ]
     if state.options.exchange == "ring":

@@ -116,10 +116,6 @@ class StarshinaState:
     winner: int | None = None
     end_reason: EndReason | None = None
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
     def to_json(self) -> dict[str, Any]:
         """The whole state as one JSON object; ``from_json`` gives an equal state back."""
         return {

@@ -84,6 +84,7 @@ def _passed(state: StarshinaState) -> tuple[Passed, ...]:
 
 
 def public_view(state: StarshinaState) -> PublicView:
+    """What the group sees (§4.3): counts, the trump, played cards, tricks and money."""
     target = targets(state.options, state.dealer)
     return PublicView(
         deal_no=state.deal_no,
@@ -119,6 +120,8 @@ def public_view(state: StarshinaState) -> PublicView:
 
 
 def seat_view(state: StarshinaState, seat: int) -> SeatView:
+    """What ``seat`` sees (§4.3): the table, his own cards, his exchanges and, as dealer, his
+    discards; his legal actions when it is his turn."""
     if not 0 <= seat < len(state.hands):
         raise ValueError("no such seat")
     return SeatView(

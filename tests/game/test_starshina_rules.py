@@ -182,7 +182,7 @@ def test_updown_return_is_forced_and_private() -> None:
     assert state.phase is Phase.KITTY
     public = [(e.kind, e.data) for e in events if e.to is None]
     assert public == [
-        ("card_given", {"seat": 2, "to": 0}),
+        ("card_given", {"seat": 2, "to": 0, "count": 1}),
         ("card_returned", {"seat": 0, "to": 2, "forced": True}),
     ]
     private = {(e.to, e.kind): e.data for e in events if e.to is not None}
