@@ -330,8 +330,8 @@ def result_text(
                 "starshina.result_tricks",
                 tricks=tricks_count(lang, tricks),
                 target=seat.target,
-            ),
-            t(lang, "starshina.result_diff", diff=signed(diff)),
+                diff=signed(diff),
+            )
         ]
         money = _net(diff_money, seat_no)
         if money:

@@ -95,8 +95,6 @@ def starshina_game(
             continue
         seat = state.to_act
         assert seat is not None
-        starshina_apply(
-            state, random_action(seat, starshina_legal(state), state.hands[seat], rng)
-        )
+        starshina_apply(state, random_action(seat, starshina_legal(state), state.hands[seat], rng))
         states.append(copy_starshina(state))
     return states

@@ -1,0 +1,241 @@
+"""Texts that are not a deal: lobby, money, history, rules, help, welcome, settings,
+announcements and callback answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from bot.render.chat import (
+    ANSWER_LIMIT,
+    ANSWERS,
+    REFUSALS,
+    HistoryDeal,
+    HistoryPlayer,
+    LobbyPlayer,
+    answer_text,
+    away_text,
+    back_text,
+    balance_text,
+    cancelled_text,
+    help_text,
+    history_text,
+    joined_text,
+    language_set_text,
+    left_text,
+    lobby_text,
+    move_text,
+    new_game_text,
+    private_hint_text,
+    refusal,
+    rules_text,
+    setting_changed_text,
+    settings_text,
+    settle_up_text,
+    start_text,
+    stays_text,
+    stopped_text,
+    timeout_text,
+)
+from bot.render.common import options_summary
+from game.cards import FULL_DECK, label
+from game.core import Action
+from game.starshina import StarshinaOptions
+from game.stukolka import StukolkaOptions
+
+LANGS = ("ru", "en")
+
+
+def test_lobby() -> None:
+    players = [
+        LobbyPlayer("Аня", reachable=True),
+        LobbyPlayer("<Борис>", reachable=False, start_payload="g42"),
+        LobbyPlayer("Вика", reachable=False),
+    ]
+    text = lobby_text(
+        "ru", "shleif", StukolkaOptions(variant="shleif", stake=6), players, "Аня & Co", "card_bot"
+    )
+    assert "Стуколка со шлейфом" in text
+    assert "Ставка: 6" in text
+    assert "от 2 до 6" in text
+    assert "Стол открыл: Аня &amp; Co" in text
+    assert "За столом 3 игрока:" in text
+    assert "1. Аня ✅" in text
+    assert "&lt;Борис&gt;" in text and "<Борис>" not in text
+    assert '<a href="https://t.me/card_bot?start=g42">' in text
+    assert "3. Вика ⚠️ не запустил бота" in text
+    assert "в личку" in text
+    text = lobby_text("en", "starshina", StarshinaOptions(), players[:1], "Аня", "card_bot")
+    assert "Needs exactly 3 players" in text and "1 player seated:" in text
+    assert "private chat" not in text  # everyone is reachable: no hint
+    assert "Targets: 8-5-3" in text
+
+
+def test_lobby_payload_is_escaped() -> None:
+    text = lobby_text(
+        "ru", "stukolka", StukolkaOptions(), [LobbyPlayer("x", False, 'a"b')], "x", "bot"
+    )
+    assert 'start=a&quot;b"' in text
+
+
+def test_options_summary_shows_the_stake_and_what_differs() -> None:
+    assert options_summary("ru", StukolkaOptions()) == "Ставка: 3"
+    summary = options_summary("ru", StukolkaOptions(remiz_cap=12, void_rule="head_only"))
+    assert "Потолок ремиза: 12" in summary and "козырем, только если берёт" in summary
+    assert "Втемную" not in options_summary(
+        "ru", StukolkaOptions(variant="shleif", dark_in_classic=True)
+    )
+    assert "Обмен: по кругу" in options_summary("ru", StarshinaOptions(exchange="ring"))
+
+
+def test_balance_and_settle_up() -> None:
+    balances = {1: -10, 2: 12, 3: -5}
+    names = {1: "Аня", 2: "<b>Борис</b>", 3: "Вика"}
+    text = balance_text("ru", balances, names, pot=3, game_pot=2)
+    lines = text.splitlines()
+    assert lines[1] == "&lt;b&gt;Борис&lt;/b&gt;: +12"
+    assert lines[2] == "Вика: −5" and lines[3] == "Аня: −10"
+    assert "Кон на столе: 3" in text and "Старшину: 2" in text
+    assert "Пока никто" in balance_text("ru", {}, {}, pot=0)
+    text = settle_up_text("ru", balances, names, pot=3)
+    assert "Аня → &lt;b&gt;Борис&lt;/b&gt;: 10" in text
+    assert "Вика → &lt;b&gt;Борис&lt;/b&gt;: 2" in text
+    assert "Кон (3) остаётся на столе" in text
+    assert "Everybody is square." in settle_up_text("en", {1: 0}, {1: "A"}, pot=0)
+
+
+def test_history() -> None:
+    deals = [
+        HistoryDeal(
+            ended_at=datetime(2024, 3, 9, 21, 5),
+            kind="shleif",
+            deal=4,
+            players=(
+                HistoryPlayer("Аня", 2, 8),
+                HistoryPlayer("Борис", 0, -12, remiz=12),
+                HistoryPlayer("<Вика>", None, 0),
+            ),
+            pot_after=15,
+        ),
+        HistoryDeal(ended_at=datetime(2024, 3, 9, 20, 0), kind="starshina", deal=1),
+    ]
+    text = history_text("ru", deals)
+    assert "<b>09.03 21:05</b> · Стуколка со шлейфом · сдача 4" in text
+    assert "Взятки: Аня 2, Борис 0" in text
+    assert "Аня +8 · Борис −12 (ремиз 12)" in text
+    assert "Кон после сдачи: 15" in text
+    assert "без расчётов" in text and "Старшина" in text
+    assert "&lt;Вика&gt;" not in text  # sat out and no money: not listed
+    assert "No deals yet." in history_text("en", [])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_are_phone_sized_and_show_the_options(lang: str) -> None:
+    cases: list[tuple[str, StukolkaOptions | StarshinaOptions]] = [
+        ("stukolka", StukolkaOptions(stake=6, dark_in_classic=True)),
+        ("shleif", StukolkaOptions(variant="shleif")),
+        ("starshina", StarshinaOptions(trumps="dealer_names")),
+    ]
+    for kind, options in cases:
+        text = rules_text(lang, kind, options)
+        assert len(text) < 1800, (kind, len(text))
+        assert text.count("•") == len(options.to_json()) - (1 if kind != "starshina" else 0) - (
+            1 if kind == "shleif" else 0
+        )
+    assert "Ставка: 6" in rules_text("ru", "stukolka", StukolkaOptions(stake=6))
+    assert "Втемную" in rules_text("ru", "stukolka", StukolkaOptions(dark_in_classic=True))
+    assert "называет сдающий" in rules_text(
+        "ru", "starshina", StarshinaOptions(trumps="dealer_names")
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_help_lists_every_command(lang: str) -> None:
+    text = help_text(lang)
+    for command in (
+        "/new",
+        "stukolka",
+        "shleif",
+        "starshina",
+        "/join",
+        "/leave",
+        "/begin",
+        "/stop",
+        "/balance",
+        "/history",
+        "/settings",
+        "/rules",
+        "/help",
+        "/lang",
+    ):
+        assert command in text
+
+
+def test_start_and_small_texts() -> None:
+    text = start_text("ru", "card_bot")
+    assert 'href="https://t.me/card_bot?startgroup=true"' in text and "Стуколк" in text
+    assert "English" in language_set_text("en") and "русский" in language_set_text("ru")
+    assert new_game_text("ru") == "Во что играем?"
+    assert 'href="https://t.me/card_bot"' in private_hint_text("en", "card_bot")
+
+
+def test_settings_texts() -> None:
+    text = settings_text("ru", StukolkaOptions(stake=9), StarshinaOptions())
+    assert "Ставка: 9" in text and "Старшина" in text
+    assert "что изменить" in settings_text("ru", StukolkaOptions(), StarshinaOptions(), "stukolka")
+    text = settings_text("ru", StukolkaOptions(), StarshinaOptions(), "stukolka", "remiz_cap")
+    assert "Потолок ремиза" in text and "без потолка" in text
+    answer = setting_changed_text("en", "starshina", "max_deals", 30)
+    assert answer == "Deal limit: 30" and len(answer) <= ANSWER_LIMIT
+
+
+def test_announcements_escape_names() -> None:
+    name = "<i>Бо</i>"
+    escaped = "&lt;i&gt;Бо&lt;/i&gt;"
+    for text in (
+        timeout_text("ru", name, Action(1, "pass")),
+        away_text("ru", name),
+        back_text("ru", name),
+        left_text("ru", name),
+        left_text("ru", name, mid_deal=True),
+        joined_text("ru", name),
+        stays_text("ru", name),
+        stopped_text("ru", name),
+        cancelled_text("ru", name),
+    ):
+        assert escaped in text and name not in text
+    assert stopped_text("en") == "⛔ The game was stopped."
+    assert "доиграет" in left_text("ru", "x", mid_deal=True)
+
+
+def test_timeout_names_the_move_but_never_a_secret_card() -> None:
+    assert "пас" in timeout_text("ru", "X", Action(1, "pass"))
+    assert "сыграл 7♠" in timeout_text("ru", "X", Action(1, "play", "7S"))
+    assert "оставил свои карты" in timeout_text("ru", "X", Action(1, "discard", ()))
+    assert "сменил 2 карты" in move_text("ru", Action(1, "discard", ("2S", "3S")))
+    assert "шлейф" in move_text("ru", Action(1, "shleif"))
+    assert "named ♥ trump" in move_text("en", Action(1, "trump", "H"))
+    assert move_text("ru", Action(1, "play")) == "сделал ход"
+    assert move_text("ru", Action(1, "warp")) == "сделал ход"
+    for card in FULL_DECK:
+        for verb in ("drop", "give", "return"):
+            assert label(card) not in move_text("ru", Action(1, verb, card))
+        assert label(card) not in move_text("en", Action(1, "discard", (card,)))
+        assert label(card) not in move_text("ru", Action(1, "kitty", (card,) * 4))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_refusals_are_short_plain_text(lang: str) -> None:
+    for reason in (*REFUSALS, "something_new"):
+        text = refusal(lang, reason)
+        assert 0 < len(text) <= ANSWER_LIMIT
+        assert "<" not in text and "&" not in text
+    for key in ANSWERS:
+        text = answer_text(lang, key)
+        assert 0 < len(text) <= ANSWER_LIMIT and "<" not in text
+    assert refusal("ru", "not_your_turn") == "Сейчас не ваш ход."
+    assert refusal("en", "outdated") == "This button is outdated."
+    assert refusal("ru", "unheard_of") == refusal("ru", "not_allowed")
+    assert "администратор" in refusal("ru", "creator_or_admin_only")
+    assert "suit" in refusal("en", "must_follow_suit")

@@ -1,0 +1,141 @@
+"""Старшина texts: the group never sees a card of a hand, the kitty, the discards or the exchange;
+a hand message shows the whole hand and what to do; results show tricks against targets, the
+deal's money and the game's winner."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.render.starshina import (
+    hand_by_suit,
+    hand_text,
+    last_deal_transfers,
+    result_text,
+    table_text,
+)
+from game.cards import FULL_DECK, label
+from game.starshina import StarshinaOptions, public_view, seat_view
+from game.starshina.state import Phase
+from game.starshina.views import PublicView
+from tests.bot.states import NAMES, starshina_game, starshina_options
+
+NAMES3 = NAMES[:3]
+
+
+def _public_cards(view: PublicView) -> set[str]:
+    return {card for _, card in view.trick} | {card for _, card in view.last_trick}
+
+
+def _shown(text: str, cards: set[str]) -> set[str]:
+    return {card for card in cards if label(card) in text}
+
+
+@settings(max_examples=20, deadline=None)
+@given(starshina_options, st.integers(0, 2**32))
+def test_group_texts_show_no_hidden_card(options: StarshinaOptions, seed: int) -> None:
+    states = starshina_game(options, seed, max_steps=300)
+    for index, state in enumerate(states):
+        view = public_view(state)
+        hidden = set(FULL_DECK) - _public_cards(view)
+        for lang in ("ru", "en"):
+            text = table_text(lang, view, NAMES3, seconds=3, away={1})
+            assert not _shown(text, hidden)
+            if view.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
+                result = result_text(lang, view, NAMES3, {0: 1, 1: 0, 2: -1})
+                assert not _shown(result, hidden)
+        if index and view.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
+            before = len(states[index - 1].transfers)
+            assert last_deal_transfers(view) == list(state.transfers[before:])
+
+
+@settings(max_examples=15, deadline=None)
+@given(starshina_options, st.integers(0, 2**32))
+def test_hand_texts(options: StarshinaOptions, seed: int) -> None:
+    states = starshina_game(options, seed, max_steps=200)
+    for state in states[:: max(1, len(states) // 30)]:
+        for seat in range(3):
+            view = seat_view(state, seat)
+            text = hand_text("ru", view, NAMES3, seconds=4)
+            lines = hand_by_suit(view.hand, view.table.trump)
+            for line in lines:
+                assert line in text
+            assert sum(len(line.split()) - 1 for line in lines) == len(view.hand)
+            if view.legal:
+                assert "👉" in text
+            exchanged = {item.card for item in view.exchanged} | {
+                item.returned for item in view.exchanged if item.returned
+            }
+            allowed = _public_cards(view.table) | exchanged | set(view.discards)
+            assert not _shown(text, set(FULL_DECK) - allowed - set(view.hand))
+
+
+def test_hand_by_suit_puts_trumps_first() -> None:
+    assert hand_by_suit(["2S", "TH", "AH", "3C"], "C") == ["♣ 3", "♠ 2", "♥ A 10"]
+    assert hand_by_suit(["2S", "TH", "AH"], None) == ["♠ 2", "♥ A 10"]
+
+
+def _first(options: StarshinaOptions, seed: int, phase: Phase) -> int:
+    states = starshina_game(options, seed, max_steps=2000)
+    for index, state in enumerate(states):
+        if state.phase is phase:
+            return index
+    raise AssertionError(f"no {phase}")
+
+
+def test_table_and_prompts_through_a_game() -> None:
+    options = StarshinaOptions(trumps="dealer_names", exchange="ring", max_deals=2)
+    states = starshina_game(options, 7, max_steps=2000)
+    phases = set()
+    for state in states:
+        view = public_view(state)
+        phases.add(state.phase)
+        text = table_text("ru", view, NAMES3, kind="starshina")
+        assert "Старшина" in text and f"сдача {state.deal_no + 1}" in text
+        for seat in view.seats:
+            assert f"взятки {seat.tricks} из {seat.target}" in text
+        if state.phase is Phase.EXCHANGE_GIVE:
+            assert "Обмен картами." in text and " → " in text
+            giver = state.to_act
+            assert giver is not None
+            assert "Отдайте карту игроку" in hand_text("ru", seat_view(state, giver), NAMES3)
+        if state.phase is Phase.RING_RETURN:
+            receiver = state.to_act
+            assert receiver is not None
+            assert "Верните карту игроку" in hand_text("ru", seat_view(state, receiver), NAMES3)
+        if state.phase is Phase.NAME_TRUMP:
+            assert "называет козырь" in text
+            assert "Назовите козырь." in hand_text("ru", seat_view(state, state.dealer), NAMES3)
+        if state.phase is Phase.KITTY:
+            assert "прикуп" in text
+            assert "Отметьте 4 карты" in hand_text("ru", seat_view(state, state.dealer), NAMES3)
+    assert phases >= {
+        Phase.EXCHANGE_GIVE,
+        Phase.RING_RETURN,
+        Phase.NAME_TRUMP,
+        Phase.KITTY,
+        Phase.PLAY,
+        Phase.GAME_OVER,
+    }
+    final = public_view(states[-1])
+    assert final.winner is not None
+    text = result_text("ru", final, NAMES3, {0: 2, 1: -1, 2: -1})
+    assert f"выиграл <b>{NAMES3[final.winner]}</b>" in text
+    assert "Итог игры" in text and "Балансы" in text
+    english = result_text("en", final, NAMES3, {})
+    assert "won" in english and "Game result" in english
+
+
+def test_pot_scoring_result_names_the_pot_and_the_missed_targets() -> None:
+    options = StarshinaOptions(scoring="pot", stake=2, max_deals=1)
+    states = starshina_game(options, 3, max_steps=2000)
+    final = public_view(states[-1])
+    assert final.phase is Phase.GAME_OVER and final.winner is not None
+    text = result_text("ru", final, NAMES3, {})
+    assert "забирает банк игры: +6" in text
+    missed = [
+        seat for seat in range(3) if seat != final.winner and final.history[-1].diffs[seat] < 0
+    ]
+    assert text.count("не добрал") == len(missed)
+    table = table_text("ru", public_view(states[1]), NAMES3)
+    assert "Банк игры: <b>6</b>" in table

@@ -1,0 +1,251 @@
+"""Стуколка texts: the key facts appear, user names are escaped, and no card the group may not
+see ever reaches the group (the table and result texts are checked over random engine states
+against every card that is not in the public view)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.render.stukolka import hand_text, result_text, table_text
+from game.cards import FULL_DECK, label
+from game.core import Action
+from game.stukolka import StukolkaOptions, apply, new_deal, public_view, seat_view
+from game.stukolka.state import Outcome, Phase, StukolkaState
+from game.stukolka.views import PublicView
+from tests.bot.states import NAMES, stukolka_deal, stukolka_options
+from tests.game.decks import stacked
+
+LANGS = ("ru", "en")
+TAG = re.compile(r"<[^>]*>")
+
+
+def _public_cards(view: PublicView) -> set[str]:
+    cards = {card for _, card in view.trick} | {card for _, card in view.last_trick}
+    if view.trump_card is not None:
+        cards.add(view.trump_card)
+    return cards
+
+
+def _shown(text: str, cards: set[str]) -> set[str]:
+    return {card for card in cards if label(card) in text}
+
+
+def _kind(state: StukolkaState) -> str:
+    return "shleif" if state.options.shleif else "stukolka"
+
+
+def _balanced_html(text: str) -> None:
+    for tag in ("b", "a", "i"):
+        assert text.count(f"<{tag}>") + text.count(f"<{tag} ") == text.count(f"</{tag}>"), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(stukolka_options, st.integers(2, 6), st.integers(0, 2**32))
+def test_group_texts_show_no_hidden_card(options: StukolkaOptions, players: int, seed: int) -> None:
+    for state in stukolka_deal(options, players, seed):
+        view = public_view(state)
+        hidden = set(FULL_DECK) - _public_cards(view)
+        for lang in LANGS:
+            text = table_text(lang, view, NAMES, kind=_kind(state), seconds=17, away={0})
+            assert not _shown(text, hidden), (state.phase, _shown(text, hidden))
+            _balanced_html(text)
+            if view.phase is Phase.DEAL_OVER:
+                result = result_text(lang, view, NAMES, {0: 3, 1: -3}, kind=_kind(state))
+                assert not _shown(result, hidden)
+                _balanced_html(result)
+
+
+@settings(max_examples=60, deadline=None)
+@given(stukolka_options, st.integers(2, 6), st.integers(0, 2**32))
+def test_hand_texts_show_only_what_the_seat_may_see(
+    options: StukolkaOptions, players: int, seed: int
+) -> None:
+    for state in stukolka_deal(options, players, seed):
+        for seat in range(players):
+            view = seat_view(state, seat)
+            allowed = _public_cards(view.table) | set(view.discards)
+            if view.hand is not None:
+                allowed |= set(view.hand)
+            if view.shleif_card is not None:
+                allowed.add(view.shleif_card)
+            text = hand_text("ru", view, NAMES, kind=_kind(state), seconds=5)
+            assert not _shown(text, set(FULL_DECK) - allowed)
+            _balanced_html(text)
+            if view.hand is not None:
+                assert _shown(text, set(view.hand)) == set(view.hand)
+            elif view.hand_count and view.table.phase is not Phase.DEAL_OVER:
+                assert "рубашкой вверх" in text
+            if view.shleif_card is not None:
+                assert "Шлейф: <b>" + label(view.shleif_card) in text
+
+
+def _classic_ace_lead() -> StukolkaState:
+    """The worked example of the conformance README: seat 1 A♥ K♥ 7♦, seat 2 2♠ 5♠ 9♠, the
+    dealer 3♣ 4♣ 6♣, Q♥ face up on the stock."""
+    deck = stacked(
+        3,
+        {1: ["AH", "KH", "7D"], 2: ["2S", "5S", "9S"], 0: ["3C", "4C", "6C"]},
+        "QH",
+        ["8D", "TD"],
+    )
+    state, _ = new_deal(StukolkaOptions(), 3, deck)
+    return state
+
+
+def test_table_text_key_facts() -> None:
+    state = _classic_ace_lead()
+    names = ["Дилер", "<Ника & Ко>", "Вова"]
+    text = table_text("ru", public_view(state), names, kind="stukolka", seconds=25, away={2})
+    assert "Стуколка" in text and "сдача 1" in text
+    assert "Сдаёт: <b>Дилер</b>" in text
+    assert "Q♥" in text and "открыт на колоде" in text
+    assert "Кон: <b>3</b>" in text
+    assert "&lt;Ника &amp; Ко&gt;" in text and "<Ника" not in text
+    assert "Ход: <b>&lt;Ника &amp; Ко&gt;</b>" in text and "25 с" in text
+    assert "💤" in text
+    assert "ещё не сказал" in text
+    for seat_cards in (["AH", "KH", "7D"], ["2S", "5S", "9S"], ["3C", "4C", "6C"]):
+        assert not _shown(text, set(seat_cards))
+
+    apply(state, Action(1, "knock"))
+    apply(state, Action(2, "knock"))
+    apply(state, Action(0, "pass"))
+    apply(state, Action(1, "discard", ("7D",)))
+    text = table_text("ru", public_view(state), names, kind="stukolka")
+    assert "стучит" in text and "пас" in text and "купил 1 карту" in text
+    assert "Покупка" in text
+    apply(state, Action(2, "discard", ("2S", "5S")))
+    apply(state, Action(1, "play", "AH"))
+    text = table_text("en", public_view(state), names, kind="stukolka")
+    assert "On the table (trick 1): &lt;Ника &amp; Ко&gt; A♥" in text
+    assert "bought 2 cards" in text and "knocked" in text and "passed" in text
+    assert "Turn: <b>Вова</b>" in text
+
+
+def test_hand_text_and_result_of_the_worked_example() -> None:
+    state = _classic_ace_lead()
+    names = ["Дилер", "Ника", "Вова"]
+    text = hand_text("ru", seat_view(state, 1), names, kind="stukolka", seconds=9)
+    assert "рубашкой вверх" in text and "Стучите или пас?" in text and "9 с" in text
+    apply(state, Action(1, "look"))
+    text = hand_text("ru", seat_view(state, 1), names, kind="stukolka")
+    assert "Ваши карты: <b>A♥ K♥ 7♦</b>" in text
+    assert "Ход" not in text.split("\n")[0]
+    text = hand_text("ru", seat_view(state, 2), names, kind="stukolka")
+    assert "Ход: <b>Ника</b>" in text and "A♥" not in text
+    for action in [
+        Action(1, "knock"),
+        Action(2, "knock"),
+        Action(0, "pass"),
+        Action(1, "discard", ("7D",)),
+        Action(2, "discard", ("2S", "5S")),
+    ]:
+        apply(state, action)
+    text = hand_text("en", seat_view(state, 1), names, kind="stukolka")
+    assert "Your turn: choose a card." in text and "Dropped: 7♦" in text
+    while state.phase is not Phase.DEAL_OVER:
+        seat = state.to_act
+        assert seat is not None
+        from game.stukolka import legal_actions
+
+        apply(state, Action(seat, "play", legal_actions(state)[0].arg))
+    final = public_view(state)
+    assert final.outcome is Outcome.PLAYED
+    text = result_text("ru", final, names, {1: 3, 2: -3, 0: -3}, kind="stukolka")
+    assert "<b>Ника</b>: 3 взятки · +3" in text
+    assert "<b>Вова</b>: 0 взяток · ремиз 3" in text
+    assert "Пас: Дилер" in text
+    assert "В кону остаётся 3" in text
+    assert text.index("Ника: +3") < text.index("Вова: −3")
+    text = result_text("en", final, names, {1: 3}, kind="stukolka")
+    assert "remiz 3" in text and "3 tricks" in text and "Balances" in text
+
+
+def test_lone_player_and_nobody() -> None:
+    deck = stacked(3, {}, "QH")
+    names = ["A", "B", "C"]
+    state, _ = new_deal(StukolkaOptions(), 3, deck, pot=9)
+    for action in [Action(1, "knock"), Action(2, "pass"), Action(0, "pass")]:
+        apply(state, action)
+    text = result_text("ru", public_view(state), names, {}, kind="stukolka")
+    assert "<b>B</b> играл один и забирает кон: +12." in text
+    assert "Кон разыгран до конца." in text
+    state, _ = new_deal(StukolkaOptions(), 3, deck, pot=9)
+    for action in [Action(1, "pass"), Action(2, "pass"), Action(0, "pass")]:
+        apply(state, action)
+    text = result_text("en", public_view(state), names, {}, kind="stukolka")
+    assert "Nobody played — the pot of 12 stays on the table." in text
+    assert "12 stays in the pot for the next deal." in text
+
+
+def test_dealer_defends() -> None:
+    deck = stacked(3, {1: ["AH", "KH", "QH"]}, "2H")
+    names = ["Dealer", "B", "C"]
+    state, _ = new_deal(StukolkaOptions(lone_player="dealer_defends"), 3, deck)
+    for action in [Action(1, "knock"), Action(2, "pass"), Action(0, "pass")]:
+        apply(state, action)
+    text = table_text("ru", public_view(state), names, kind="stukolka")
+    assert "защищает кон" in text
+
+
+def test_shleif_deal_texts() -> None:
+    deck = stacked(3, {0: ["AS", "KS", "QS"]}, "TH")
+    names = ["Сдающий", "Лев", "Прав"]
+    state, _ = new_deal(StukolkaOptions(variant="shleif"), 3, deck, pot=6, deal_no=4)
+    view = public_view(state)
+    text = table_text("ru", view, names, kind="shleif")
+    assert "Стуколка со шлейфом" in text and "сдача 5" in text
+    assert "Сдающий выбирает: шлейф или открыть козырь." in text
+    hand = hand_text("ru", seat_view(state, 0), names, kind="shleif")
+    assert "В кону 9" in hand
+    apply(state, Action(0, "shleif"))
+    text = table_text("ru", public_view(state), names, kind="shleif")
+    assert "Козырь: ♥ — шлейф у сдающего" in text and "10♥" not in text
+    assert "играет со шлейфом" in text
+    hand = hand_text("ru", seat_view(state, 0), names, kind="shleif")
+    assert "Шлейф: <b>10♥</b>" in hand
+    assert "10♥" not in hand_text("ru", seat_view(state, 1), names, kind="shleif")
+    for action in [Action(1, "pass"), Action(2, "pass")]:
+        apply(state, action)
+    hand = hand_text("ru", seat_view(state, 0), names, kind="shleif")
+    assert "шлейф" in hand.lower() and "из четырёх" in hand
+    apply(state, Action(0, "discard", ()))
+    apply(state, Action(0, "drop", "TH"))
+    while state.phase is not Phase.DEAL_OVER:
+        seat = state.to_act
+        assert seat is not None
+        apply(state, Action(seat, "no_razrez"))
+    view = public_view(state)
+    assert view.outcome is Outcome.LONE
+    text = result_text("ru", view, names, {0: 9}, kind="shleif")
+    assert "шлейф — 10♥" in text
+    text = table_text("en", view, names, kind="shleif")
+    assert "the shleif was 10♥" in text
+
+
+def test_dark_player_hand_text() -> None:
+    deck = stacked(3, {}, "TH")
+    names = ["D", "L", "R"]
+    state, _ = new_deal(StukolkaOptions(variant="shleif"), 3, deck)
+    apply(state, Action(0, "open"))
+    text = hand_text("ru", seat_view(state, 1), names, kind="shleif")
+    assert "посмотрите их или играйте втемную" in text
+    assert "втемную, не глядя" in text
+    apply(state, Action(1, "dark"))
+    text = table_text("ru", public_view(state), names, kind="shleif")
+    assert "втемную" in text
+    for action in [Action(2, "pass"), Action(0, "pass")]:
+        apply(state, action)
+    text = hand_text("ru", seat_view(state, 1), names, kind="shleif")
+    assert "Вы играете втемную" in text
+    assert html.unescape(TAG.sub("", text))
+
+
+def test_seconds_and_away_are_optional() -> None:
+    state = _classic_ace_lead()
+    text = table_text("ru", public_view(state), ["a", "b", "c"], kind="stukolka")
+    assert "⏳" not in text and "💤" not in text
