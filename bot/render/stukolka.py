@@ -223,7 +223,7 @@ def hand_text(
     if view.discards:
         lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
     seat = table.seats[view.seat]
-    you = [_status(lang, table, seat)] if seat.role is not Role.NONE else []
+    you = [t(lang, f"role_you.{seat.role.value}")] if seat.role is not Role.NONE else []
     if table.phase in _PLAYING and seat.role in _ACTIVE and table.outcome is not Outcome.LONE:
         you.append(tricks_count(lang, seat.tricks))
     if you:

@@ -109,7 +109,9 @@ def test_every_key_family_used_in_code_has_keys() -> None:
 
 def test_dynamic_key_families_are_complete() -> None:
     keys = set(catalogue(DEFAULT_LANGUAGE))
-    expected = {f"role.{role.value}" for role in Role if role is not Role.NONE} | {"role.none"}
+    expected = {f"role.{role.value}" for role in Role} | {
+        f"role_you.{role.value}" for role in Role if role is not Role.NONE
+    }
     expected |= {f"phase.{phase.value}" for phase in Phase}
     expected |= {
         f"starshina.phase.{phase.value}"
