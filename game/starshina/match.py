@@ -62,7 +62,7 @@ class StarshinaMatch:
                     "dealer": state.dealer,
                     "trump": state.trump,
                     "tricks": list(state.tricks),
-                    "pot_before": state.pot_before,
+                    "pot_before": state.game_pot,
                     "pot_after": None,
                 }
             )

@@ -82,7 +82,6 @@ def new_game(
         to_act=None,
         trump=None,
         game_pot=pot,
-        pot_before=pot,
         hands=[[] for _ in range(PLAYERS)],
         kitty=[],
         discards=[],
@@ -124,7 +123,6 @@ def _deal(state: StarshinaState, cards: list[str], events: list[Event]) -> None:
     state.kitty = cards[PLAYERS * HAND_SIZE :]
     state.discards = []
     state.trump = None
-    state.pot_before = state.game_pot
     state.exchanged = []
     state.trick = []
     state.leader = None
@@ -485,7 +483,7 @@ def _settle_deal(state: StarshinaState, events: list[Event]) -> None:
         trump=state.trump,
         tricks=tuple(state.tricks),
         diffs=tuple(diffs),
-        pot_before=state.pot_before,
+        pot_before=state.game_pot,
         pot_after=state.game_pot,
     )
     won = game_winner(options, [*state.history, record])

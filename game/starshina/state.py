@@ -99,8 +99,7 @@ class StarshinaState:
     phase: Phase
     to_act: int | None
     trump: str | None  # the named suit (dealer_names), else None
-    game_pot: int  # the game's own pot now (§4.4 ``pot``)
-    pot_before: int  # the game pot when this deal started
+    game_pot: int  # the game's own pot (§4.4 ``pot``): the antes until the game ends
     hands: list[list[str]] = field(repr=False)
     kitty: list[str] = field(repr=False)  # face down; empty once the dealer has taken it
     discards: list[str] = field(repr=False)  # the dealer's four, out of play
@@ -128,7 +127,6 @@ class StarshinaState:
             "to_act": self.to_act,
             "trump": self.trump,
             "game_pot": self.game_pot,
-            "pot_before": self.pot_before,
             "hands": [list(hand) for hand in self.hands],
             "kitty": list(self.kitty),
             "discards": list(self.discards),
@@ -157,7 +155,6 @@ class StarshinaState:
             to_act=data["to_act"],
             trump=data["trump"],
             game_pot=data["game_pot"],
-            pot_before=data["pot_before"],
             hands=[list(hand) for hand in data["hands"]],
             kitty=list(data["kitty"]),
             discards=list(data["discards"]),

@@ -46,7 +46,6 @@ class PublicView:
     to_act: int | None
     trump: str | None
     game_pot: int
-    pot_before: int
     seats: tuple[SeatSummary, ...]
     passed: tuple[Passed, ...]
     exchange_left: tuple[tuple[int, int], ...]  # (giver, receiver) of the cards still to give
@@ -93,7 +92,6 @@ def public_view(state: StarshinaState) -> PublicView:
         to_act=state.to_act,
         trump=state.trump,
         game_pot=state.game_pot,
-        pot_before=state.pot_before,
         seats=tuple(
             SeatSummary(
                 seat=seat,
