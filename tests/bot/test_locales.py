@@ -210,3 +210,17 @@ def test_card_table_words() -> None:
     assert t("ru", "btn.buy", n=2) == "Купить 2"
     assert t("ru", "btn.keep") == "Оставить все"
     assert t("ru", "stukolka.dealer", name="X") == "Сдаёт: X"
+
+
+def test_every_catalogue_key_is_used() -> None:
+    """No dead entries: each key appears literally in the code, or under a prefix the code
+    builds keys from (``f"role.{...}"``)."""
+    source = "\n".join(path.read_text(encoding="utf-8") for path in _sources())
+    families = {prefix for prefix in FAMILY_CALL.findall(source)}
+    families |= set(re.findall(r'f"([a-z0-9_.]+\.)\{', source))
+    unused = [
+        key
+        for key in catalogue(DEFAULT_LANGUAGE)
+        if f'"{key}"' not in source and not any(key.startswith(prefix) for prefix in families)
+    ]
+    assert not unused, unused
