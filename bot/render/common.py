@@ -12,8 +12,6 @@ from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
 from locales import t, tn
 
-GameKind = Literal["stukolka", "shleif", "starshina"]
-"""The three games a table can be opened for (``/new stukolka|shleif|starshina``)."""
 Options = StukolkaOptions | StarshinaOptions
 MINUS = "\u2212"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -56,13 +54,6 @@ def cards(items: Iterable[str], trump: str | None = None, *, sort: bool = True) 
 def game_title(lang: str, kind: str) -> str:
     """«Стуколка», «Стуколка со шлейфом», «Старшина»."""
     return t(lang, f"game.{kind}")
-
-
-def kind_of(options: Options) -> GameKind:
-    """The game kind a set of options belongs to."""
-    if isinstance(options, StarshinaOptions):
-        return "starshina"
-    return "shleif" if options.shleif else "stukolka"
 
 
 def option_game(options: Options) -> Literal["stukolka", "starshina"]:
