@@ -12,6 +12,8 @@ from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
 from locales import t, tn
 
+GameKind = Literal["stukolka", "shleif", "starshina"]
+"""The three games a table can be opened for (``/new stukolka|shleif|starshina``)."""
 Options = StukolkaOptions | StarshinaOptions
 MINUS = "\u2212"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
