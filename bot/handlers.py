@@ -24,8 +24,8 @@ from telegram.ext import (
 from bot import callback as cb
 from bot.context import BotContext
 from bot.messenger import answer
+from bot.render import chat as chat_render
 from bot.service import Refused
-from locales import t
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ async def _refuse_in_chat(update: Update, context: BotContext, reason: str) -> N
     if chat is None:
         return
     lang = await context.services.presenter.chat_language(chat.id)
-    await context.services.messenger.send(chat.id, t(lang, f"refuse.{reason}"))
+    await context.services.messenger.send(chat.id, chat_render.refusal(lang, reason))
 
 
 async def _run(update: Update, context: BotContext, coroutine: Any) -> None:
@@ -291,14 +291,14 @@ async def on_callback(update: Update, context: BotContext) -> None:
     try:
         data = cb.decode(query.data or "")
     except cb.BadCallback:
-        await answer(query.answer, t(lang, "refuse.unknown_button"))
+        await answer(query.answer, chat_render.refusal(lang, "unknown_button"))
         return
     try:
         text = await presenter.press(
             data, user_id, chat.id if chat else None, lambda: is_admin(update, context)
         )
     except Refused as refusal:
-        await answer(query.answer, t(lang, f"refuse.{refusal.reason}"))
+        await answer(query.answer, chat_render.refusal(lang, refusal.reason))
         return
     await answer(query.answer, text)
 

@@ -10,7 +10,6 @@ itself is ``bot.render`` and ``bot.keyboards``; the rules are reached only throu
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -22,6 +21,7 @@ from bot import keyboards
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
+from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
 from bot.render.common import GameKind, esc
 from bot.service import DealResult, Loaded, Notice, Refused, Reply, TableService
@@ -667,9 +667,7 @@ class Presenter:
 
 
 def _renderer(kind: str) -> Any:
-    if kind == "starshina":
-        return importlib.import_module("bot.render.starshina")
-    return stukolka_render
+    return starshina_render if kind == "starshina" else stukolka_render
 
 
 def _options(game: Game) -> Any:

@@ -69,10 +69,9 @@ class Table:
         return services
 
     async def settle(self) -> None:
-        for _ in range(3):
-            await self.bot.settle(timeout=20)
-            await self.services.presenter.drain()
-        await self.bot.settle(timeout=20)
+        """Wait until the bot has handled everything and its coalesced refreshes are sent."""
+        await self.bot.settle(timeout=20, quiet=0.0)
+        await self.services.presenter.drain()
 
     async def say(self, user: User, text: str) -> None:
         self.fake.user_sends(user, self.group, text)

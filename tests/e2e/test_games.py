@@ -18,13 +18,28 @@ from .fake_telegram import FakeTelegram
 from .players import Table, cards_in, known_cards, replay_states, start_bot_for
 
 
-async def open_table(fake: FakeTelegram, bot: Any, players: int, choice: str, seed: int) -> Table:
+async def open_table(
+    fake: FakeTelegram,
+    bot: Any,
+    players: int,
+    choice: str,
+    seed: int,
+    *,
+    options: dict[str, Any] | None = None,
+) -> Table:
+    """A group of ``players`` who started the bot, a table opened with ``/new choice``,
+    everyone seated through the lobby's buttons and the game begun."""
     users = [fake.add_user(f"Игрок{i}") for i in range(players)]
     group = fake.add_group("Картёжники", users)
     table = Table(fake, bot, group, users, random.Random(seed))
     for user in users:
         fake.user_starts_bot(user)
     await table.settle()
+    if options:
+        db = table.services.db
+        await db.upsert_chat(group.id, group.title)
+        kind = "starshina" if choice == "starshina" else "stukolka"
+        await db.set_chat_options(group.id, kind, options)
     await table.say(users[0], f"/new {choice}")
     lobby = table.group_messages()[-1]
     for user in users[1:]:
@@ -146,6 +161,40 @@ async def test_stukolka_tables_play_deal_after_deal(
         balances = await db.balances(chat_id)
         assert balances.total == 0
         assert len(balances.players) == players or balances.pot > 0
+        await check_no_leaks(table, db)
+        assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
+
+
+@pytest.mark.parametrize(
+    ("seed", "options"),
+    [
+        (7, {"max_deals": 3}),
+        (8, {"max_deals": 2, "exchange": "ring", "trumps": "dealer_names", "scoring": "per_trick"}),
+    ],
+)
+async def test_starshina_game_from_new_to_the_winner(
+    tmp_path: Path, seed: int, options: dict[str, Any]
+) -> None:
+    """A whole Старшина game (several deals, the exchange, the kitty) until someone wins;
+    ``max_deals`` keeps it short (a 12-trick end is in the engine's worked cases)."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "starshina", seed, options=options)
+        db = table.services.db
+        chat_id = table.group.id
+        game = await db.active_game(chat_id)
+        assert game is not None
+        for _ in range(20000):
+            if (await db.game(game.game_id)).status != "active":
+                break
+            if not await table.step(look_chance=0.0):
+                raise AssertionError("nobody can move")
+        final = await db.game(game.game_id)
+        assert final.status == "finished"
+        deals = await db.last_deals(chat_id, 100)
+        assert len(deals) >= 1
+        balances = await db.balances(chat_id)
+        assert balances.total == 0 and not balances.game_pots
         await check_no_leaks(table, db)
         assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
