@@ -326,9 +326,20 @@ class Database:
         """Every player's balance and the pots of ``chat_id``, summed from the ledger."""
         return await self._run(_snapshot(ledger.balances), chat_id)
 
-    async def transfers(self, chat_id: int) -> list[LedgerEntry]:
-        """Every transfer of ``chat_id``, oldest first."""
-        return await self._run(_snapshot(ledger.entries), "chat_id = :chat", {"chat": chat_id})
+    async def transfers(
+        self, chat_id: int, *, game_id: int | None = None, deal: int | None = None
+    ) -> list[LedgerEntry]:
+        """The transfers of ``chat_id``, oldest first; only one game's, or one deal's of it,
+        when ``game_id`` (and ``deal``) are given."""
+        where = "chat_id = :chat"
+        if game_id is not None:
+            where += " AND game_id = :game"
+        if deal is not None:
+            if game_id is None:
+                raise ValueError("a deal number needs its game_id")
+            where += " AND deal = :deal"
+        params = {"chat": chat_id, "game": game_id, "deal": deal}
+        return await self._run(_snapshot(ledger.entries), where, params)
 
     async def last_deals(self, chat_id: int, limit: int = 10) -> list[DealHistory]:
         """The chat's last ``limit`` finished deals, newest first, with their transfers."""

@@ -132,7 +132,8 @@ _ENTRY_COLUMNS = (
 
 
 def entries(conn: sqlite3.Connection, where: str, params: dict[str, Any]) -> list[LedgerEntry]:
-    """Ledger rows matching the SQL condition ``where``, oldest first."""
+    """Ledger rows matching ``where`` (an SQL condition written in this package, with named
+    parameters from ``params``), oldest first."""
     rows = conn.execute(
         f"SELECT {_ENTRY_COLUMNS} FROM ledger WHERE {where} ORDER BY entry_id", params
     )

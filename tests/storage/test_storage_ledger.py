@@ -7,11 +7,12 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from storage_support import CHAT, USERS
 
-from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, Party, Transfer
+from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, LedgerEntry, Party, Transfer
 
 A, B, C = USERS
 OTHER_CHAT = -2002
@@ -165,3 +166,27 @@ async def test_player_totals(table: Database) -> None:
     assert (await table.player_totals(OTHER_CHAT, B)).deals == 0
     balances = await table.balances(CHAT)
     assert balances.players == {A: -9, B: 6, C: -9} and balances.pot == 12
+
+
+async def test_transfers_of_a_game_or_a_deal(table: Database) -> None:
+    first = await table.create_game(CHAT, "stukolka", {})
+    await table.commit_action(
+        first.game_id, 0, {}, ["a"], transfers=[Transfer(A, POT, 1, "ante", 1)]
+    )
+    await table.commit_action(
+        first.game_id, 1, {}, ["b"], status="finished", transfers=[Transfer(A, POT, 2, "ante", 2)]
+    )
+    second = await table.create_game(CHAT, "stukolka", {})
+    await table.commit_action(
+        second.game_id, 0, {}, ["a"], transfers=[Transfer(B, POT, 3, "ante", 1)]
+    )
+
+    def amounts(entries: list[LedgerEntry]) -> list[int]:
+        return [entry.amount for entry in entries]
+
+    assert amounts(await table.transfers(CHAT)) == [1, 2, 3]
+    assert amounts(await table.transfers(CHAT, game_id=first.game_id)) == [1, 2]
+    assert amounts(await table.transfers(CHAT, game_id=first.game_id, deal=2)) == [2]
+    assert amounts(await table.transfers(OTHER_CHAT, game_id=first.game_id)) == []
+    with pytest.raises(ValueError):
+        await table.transfers(CHAT, deal=1)
