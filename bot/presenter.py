@@ -214,6 +214,8 @@ class Presenter:
                 return chat_render.left_text(lang, name, mid_deal=True)
             case "removed":
                 return chat_render.left_text(lang, name)
+            case "stays":
+                return chat_render.stays_text(lang, name)
             case "joins_next_deal":
                 return chat_render.joined_text(lang, name)
             case "unreachable":
