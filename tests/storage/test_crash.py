@@ -76,10 +76,10 @@ def _run_and_kill(
         child.wait()
     assert child.returncode == -signal.SIGKILL, errors.read_text()
     commits = []
-    for line in out.read_text().splitlines():
-        # The last line may be cut short by the kill; only whole lines count.
+    for line in out.read_text().splitlines(keepends=True):
+        # A line cut short by the kill has no newline yet; only whole lines count.
         words = line.split()
-        if len(words) == 3 and words[0] == "committed" and line.endswith(words[2]):
+        if line.endswith("\n") and words[0] == "committed":
             commits.append((int(words[1]), int(words[2])))
     return commits
 
