@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Protocol
 
 from game import starshina, stukolka
@@ -87,12 +88,66 @@ class GameRules(Protocol):
     def game_over(self, state: Any) -> bool: ...
 
 
-class StukolkaRules:
+class _ModuleRules:
+    """What both games do the same way: the rules module's functions and the state fields
+    every state has (``to_act``, ``dealer``, ``deal_no``, ``transfers``, ``to_json``)."""
+
+    kind: str
+    min_players: int
+    max_players: int
+    module: ModuleType
+    state_type: type
+
+    def apply(self, state: Any, action: Action) -> Step:
+        before = len(state.transfers)
+        events = self.module.apply(state, action)
+        return self._step(state, events, before)
+
+    def _step(self, state: Any, events: list[Event], before: int) -> Step:
+        raise NotImplementedError
+
+    def legal(self, state: Any) -> list[Legal]:
+        legal: list[Legal] = self.module.legal_actions(state)
+        return legal
+
+    def to_act(self, state: Any) -> int | None:
+        seat: int | None = state.to_act
+        return seat
+
+    def default_action(self, state: Any) -> Action | None:
+        action: Action | None = self.module.default_action(state)
+        return action
+
+    def seat_view(self, state: Any, seat: int) -> Any:
+        return self.module.seat_view(state, seat)
+
+    def public_view(self, state: Any) -> Any:
+        return self.module.public_view(state)
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        data: dict[str, Any] = state.to_json()
+        return data
+
+    def load(self, data: dict[str, Any]) -> Any:
+        return self.state_type.from_json(data)  # type: ignore[attr-defined]
+
+    def deal_no(self, state: Any) -> int:
+        number: int = state.deal_no
+        return number
+
+    def dealer(self, state: Any) -> int:
+        dealer: int = state.dealer
+        return dealer
+
+
+class StukolkaRules(_ModuleRules):
     """Стуколка: a table plays deal after deal until it is stopped; the chat's pot carries."""
 
     kind = "stukolka"
     min_players = stukolka.options.MIN_PLAYERS
     max_players = stukolka.options.MAX_PLAYERS
+    module = stukolka
+    state_type = stukolka.StukolkaState
 
     def check_options(self, data: dict[str, Any]) -> dict[str, Any]:
         return stukolka.StukolkaOptions.from_json(data).to_json()
@@ -114,20 +169,13 @@ class StukolkaRules:
         return self._step(state, events, 0)
 
     def next_deal(self, state: Any, deck: Sequence[str], *, pot: int) -> Step:
-        assert isinstance(state, stukolka.StukolkaState)
         dealer = (state.dealer + 1) % state.players
         new, events = stukolka.new_deal(
             state.options, state.players, deck, dealer=dealer, pot=pot, deal_no=state.deal_no + 1
         )
         return self._step(new, events, 0)
 
-    def apply(self, state: Any, action: Action) -> Step:
-        assert isinstance(state, stukolka.StukolkaState)
-        before = len(state.transfers)
-        events = stukolka.apply(state, action)
-        return self._step(state, events, before)
-
-    def _step(self, state: stukolka.StukolkaState, events: list[Event], before: int) -> Step:
+    def _step(self, state: Any, events: list[Event], before: int) -> Step:
         over = state.phase is stukolka.Phase.DEAL_OVER
         step = Step(state, events, state.transfers[before:], deal_over=over, game_over=False)
         if over:
@@ -143,59 +191,30 @@ class StukolkaRules:
                 "trump": state.trump,
                 "trump_card": state.trump_card,
                 "shleif": state.shleif,
+                "variant": state.options.variant,
                 "dealer": state.dealer,
             }
         return step
 
-    def legal(self, state: Any) -> list[Legal]:
-        return stukolka.legal_actions(state)
-
-    def to_act(self, state: Any) -> int | None:
-        assert isinstance(state, stukolka.StukolkaState)
-        return state.to_act
-
-    def default_action(self, state: Any) -> Action | None:
-        return stukolka.default_action(state)
-
-    def seat_view(self, state: Any, seat: int) -> Any:
-        return stukolka.seat_view(state, seat)
-
-    def public_view(self, state: Any) -> Any:
-        return stukolka.public_view(state)
-
-    def dump(self, state: Any) -> dict[str, Any]:
-        assert isinstance(state, stukolka.StukolkaState)
-        return state.to_json()
-
-    def load(self, data: dict[str, Any]) -> Any:
-        return stukolka.StukolkaState.from_json(data)
-
-    def deal_no(self, state: Any) -> int:
-        assert isinstance(state, stukolka.StukolkaState)
-        return state.deal_no
-
-    def dealer(self, state: Any) -> int:
-        assert isinstance(state, stukolka.StukolkaState)
-        return state.dealer
-
     def players(self, state: Any) -> int:
-        assert isinstance(state, stukolka.StukolkaState)
-        return state.players
+        count: int = state.players
+        return count
 
     def deal_over(self, state: Any) -> bool:
-        assert isinstance(state, stukolka.StukolkaState)
-        return state.phase is stukolka.Phase.DEAL_OVER
+        return bool(state.phase is stukolka.Phase.DEAL_OVER)
 
     def game_over(self, state: Any) -> bool:
         return False
 
 
-class StarshinaRules:
+class StarshinaRules(_ModuleRules):
     """Старшина: one game of several deals among three, until someone takes 12 tricks."""
 
     kind = "starshina"
     min_players = STARSHINA_PLAYERS
     max_players = STARSHINA_PLAYERS
+    module = starshina
+    state_type = starshina.StarshinaState
 
     def check_options(self, data: dict[str, Any]) -> dict[str, Any]:
         return starshina.StarshinaOptions.from_json(data).to_json()
@@ -217,18 +236,11 @@ class StarshinaRules:
         return self._step(state, events, 0)
 
     def next_deal(self, state: Any, deck: Sequence[str], *, pot: int) -> Step:
-        assert isinstance(state, starshina.StarshinaState)
         before = len(state.transfers)
         state, events = starshina.next_deal(state, deck)
         return self._step(state, events, before)
 
-    def apply(self, state: Any, action: Action) -> Step:
-        assert isinstance(state, starshina.StarshinaState)
-        before = len(state.transfers)
-        events = starshina.apply(state, action)
-        return self._step(state, events, before)
-
-    def _step(self, state: starshina.StarshinaState, events: list[Event], before: int) -> Step:
+    def _step(self, state: Any, events: list[Event], before: int) -> Step:
         game_over = state.phase is starshina.Phase.GAME_OVER
         over = game_over or state.phase is starshina.Phase.DEAL_OVER
         step = Step(state, events, state.transfers[before:], deal_over=over, game_over=game_over)
@@ -240,47 +252,14 @@ class StarshinaRules:
             step.summary = {**record.to_json(), "winner": state.winner}
         return step
 
-    def legal(self, state: Any) -> list[Legal]:
-        return starshina.legal_actions(state)
-
-    def to_act(self, state: Any) -> int | None:
-        assert isinstance(state, starshina.StarshinaState)
-        return state.to_act
-
-    def default_action(self, state: Any) -> Action | None:
-        return starshina.default_action(state)
-
-    def seat_view(self, state: Any, seat: int) -> Any:
-        return starshina.seat_view(state, seat)
-
-    def public_view(self, state: Any) -> Any:
-        return starshina.public_view(state)
-
-    def dump(self, state: Any) -> dict[str, Any]:
-        assert isinstance(state, starshina.StarshinaState)
-        return state.to_json()
-
-    def load(self, data: dict[str, Any]) -> Any:
-        return starshina.StarshinaState.from_json(data)
-
-    def deal_no(self, state: Any) -> int:
-        assert isinstance(state, starshina.StarshinaState)
-        return state.deal_no
-
-    def dealer(self, state: Any) -> int:
-        assert isinstance(state, starshina.StarshinaState)
-        return state.dealer
-
     def players(self, state: Any) -> int:
         return STARSHINA_PLAYERS
 
     def deal_over(self, state: Any) -> bool:
-        assert isinstance(state, starshina.StarshinaState)
         return state.phase in (starshina.Phase.DEAL_OVER, starshina.Phase.GAME_OVER)
 
     def game_over(self, state: Any) -> bool:
-        assert isinstance(state, starshina.StarshinaState)
-        return state.phase is starshina.Phase.GAME_OVER
+        return bool(state.phase is starshina.Phase.GAME_OVER)
 
 
 RULES: dict[str, GameRules] = {"stukolka": StukolkaRules(), "starshina": StarshinaRules()}

@@ -1,9 +1,13 @@
-"""Стуколка table options (RULES.md §1, "Table options"): frozen, validated, with presets."""
+"""Стуколка table options (RULES.md §1, "Table options"): frozen, validated, with presets.
+
+``OptionsError`` (shared by every game) is what a bad option raises."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
+
+from game.core import OptionsError, options_from_json
 
 Variant = Literal["classic", "shleif"]
 AnteMode = Literal["dealer", "obligatory"]
@@ -21,10 +25,6 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "void_rule": ("must_trump", "head_only"),
     "compulsory_lead": ("first_lead", "every_lead"),
 }
-
-
-class OptionsError(ValueError):
-    """Table options that RULES.md does not allow."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -63,14 +63,7 @@ class StukolkaOptions:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> StukolkaOptions:
-        known = {f.name for f in fields(StukolkaOptions)}
-        unknown = set(data) - known
-        if unknown:
-            raise OptionsError(f"unknown options: {', '.join(sorted(unknown))}")
-        try:
-            return StukolkaOptions(**data)
-        except TypeError as error:
-            raise OptionsError(str(error)) from error
+        return options_from_json(StukolkaOptions, data)
 
 
 PRESETS: dict[str, StukolkaOptions] = {

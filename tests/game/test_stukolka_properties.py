@@ -14,7 +14,7 @@ from game.core import POT, Action, Legal
 from game.replay import money
 from game.stukolka import Phase, Role, StukolkaOptions, StukolkaState
 from game.stukolka.simulate import simulate
-from tests.game.playthrough import Log, play_and_check
+from tests.game.playthrough import play_and_check, replay_log
 
 options_strategy = st.builds(
     StukolkaOptions,
@@ -127,24 +127,6 @@ class StukolkaAdapter:
         ]
 
 
-def _replayer(adapter_factory: Any) -> Any:
-    def replay(log: Log) -> StukolkaState:
-        adapter = adapter_factory()
-        state = adapter.start(log.decks[0])
-        current = 0
-        for deal_index, action in log.steps:
-            while current < deal_index:
-                current += 1
-                state = adapter.next_deal(state, log.decks[current])
-            adapter.apply(state, action)
-        while current + 1 < len(log.decks):
-            current += 1
-            state = adapter.next_deal(state, log.decks[current])
-        return state
-
-    return replay
-
-
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     options=options_strategy,
@@ -160,7 +142,7 @@ def test_random_play_keeps_every_invariant(
         adapter,
         seed,
         deals=4,
-        replay=_replayer(lambda: StukolkaAdapter(options, players, pot)),
+        replay=lambda log: replay_log(StukolkaAdapter(options, players, pot), log),
     )
 
 
