@@ -1,0 +1,130 @@
+"""End to end: the lobby's rules, /settings, /lang, /balance with settle-up, /history, and the
+short refusals every wrong press gets (issue 5, items 1, 4, 5, 6, 7)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot import callback as cb
+
+from .fake_telegram import FakeTelegram
+from .players import Table, start_bot_for
+from .test_games import open_table
+
+
+def buttons(message: object) -> list[tuple[str, str]]:
+    return [button for row in message.buttons for button in row]  # type: ignore[attr-defined]
+
+
+def press_data(table: Table, message: object, wanted: object) -> str:
+    for _, data in buttons(message):
+        if data and cb.decode(data) == wanted:
+            return data
+    raise AssertionError(f"no button {wanted} on the message")
+
+
+async def test_lobby_marks_who_cannot_get_cards_and_refuses_to_begin(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        alice, bob, carol = (fake.add_user(name) for name in ("Алиса", "Боб", "Вера"))
+        group = fake.add_group("Друзья", [alice, bob, carol])
+        table = Table(fake, bot, group, [alice, bob, carol], random.Random(1))
+        fake.user_starts_bot(alice)
+        await table.settle()
+        await table.say(alice, "/new@stukolka_test_bot starshina")
+        lobby = table.group_messages()[-1]
+        game_id = cb.decode(buttons(lobby)[0][1]).game_id  # type: ignore[union-attr]
+        await table.press(bob, lobby, press_data(table, lobby, cb.Lobby(game_id, "join")))
+        await table.press(carol, lobby, press_data(table, lobby, cb.Lobby(game_id, "join")))
+        lobby = fake.message(group, lobby.message_id)
+        assert "start=g" in (lobby.source or "")  # a deep link for those who did not start
+        assert all(cb.decode(d) != cb.Lobby(game_id, "begin") for _, d in buttons(lobby))
+        await table.say(alice, "/begin")
+        assert fake.last_message(group).text != lobby.text  # a refusal was said
+        # a fourth player cannot join a Старшина table, a second table cannot be opened
+        await table.say(alice, "/new stukolka")
+        assert len({m.message_id for m in table.group_messages()}) >= 2
+        fake.user_starts_bot(bob, f"g{game_id}")
+        fake.user_starts_bot(carol, f"g{game_id}")
+        await table.settle()
+        lobby = fake.message(group, lobby.message_id)
+        begin = press_data(table, lobby, cb.Lobby(game_id, "begin"))
+        await table.press(alice, lobby, begin)
+        game = await table.services.db.game(game_id)
+        assert game.status == "active"
+        assert not bot.handler_errors
+
+
+async def test_presses_out_of_turn_on_old_messages_and_by_strangers_are_refused(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 5)
+        db = table.services.db
+        game = await db.active_game(table.group.id)
+        assert game is not None
+        stranger = fake.add_user("Чужой")
+        fake.user_starts_bot(stranger)
+        await table.settle()
+        # an old lobby message: its buttons no longer work for a running game
+        lobby = table.group_messages()[0]
+        join = next(d for _, d in buttons(lobby) if d and isinstance(cb.decode(d), cb.Lobby))
+        version_before = (await db.game(game.game_id)).version
+        group_member = fake.add_user("Зритель")
+        table.group.members[group_member.id] = table.group.members[table.users[0].id]
+        fake.user_presses(group_member, lobby, join)
+        await table.settle()
+        answers = [q.answer for q in fake.world.callback_queries.values()]
+        assert all(answer is not None for answer in answers)
+        # a double press (the second before the keyboard is gone): the second is refused
+        actionable = table.actionable()
+        user, message, data = actionable[0]
+        act = next(d for d in data if isinstance(cb.decode(d), cb.Act))
+        first = fake.user_presses(user, message, act)
+        second = fake.user_presses(user, message, act)
+        await table.settle()
+        assert first.answer is not None and second.answer is not None
+        assert second.answer.text  # «this button is outdated» / «not your turn»
+        after = await db.game(game.game_id)
+        turns = after.state["table"]["turn"]
+        assert version_before < after.version and turns >= 1
+        assert not bot.handler_errors
+
+
+async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 9)
+        db = table.services.db
+        chat_id = table.group.id
+        creator, other = table.users[0], table.users[1]
+        while len(await db.last_deals(chat_id, 10)) < 2:
+            assert await table.step()
+        # /settings: the menu, a game's options, one option's values, set by the creator
+        await table.say(creator, "/settings")
+        menu = table.group_messages()[-1]
+        game_button = press_data(table, menu, cb.Settings("stukolka"))
+        await table.press(creator, menu, game_button)
+        options = table.group_messages()[-1]
+        stake = press_data(table, options, cb.Settings("stukolka", "stake"))
+        await table.press(creator, options, stake)
+        values = table.group_messages()[-1]
+        six = next(d for label, d in buttons(values) if label.strip().endswith("6"))
+        query = fake.user_presses(other, values, six)  # not the creator, not an admin
+        await table.settle()
+        assert query.answer is not None and query.answer.text
+        assert (await db.chat_options(chat_id, "stukolka") or {}).get("stake", 3) == 3
+        await table.press(creator, values, six)
+        assert (await db.chat_options(chat_id, "stukolka") or {})["stake"] == 6
+        # /lang en switches the chat's language
+        await table.say(creator, "/lang en")
+        await table.say(creator, "/balance")
+        balance = table.group_messages()[-1]
+        assert "Balances" in balance.text or "balance" in balance.text.lower()
+        settle = next(d for _, d in buttons(balance) if isinstance(cb.decode(d), cb.Page))
+        await table.press(creator, balance, settle)
+        await table.say(creator, "/history")
+        history = table.group_messages()[-1].text
+        assert history
+        balances = await db.balances(chat_id)
+        assert balances.total == 0
+        assert not bot.handler_errors
