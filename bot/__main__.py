@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 import logging
+import secrets
+from urllib.parse import urlsplit
 
 from telegram import Update
 
 from bot.app import build_application
-from bot.settings import load_settings
+from bot.settings import Settings, load_settings
+
+log = logging.getLogger("bot")
+
+
+def webhook_path(url: str) -> str:
+    """The path the webhook server listens on: the path of the public ``WEBHOOK_URL``
+    (a reverse proxy in front must pass it through unchanged)."""
+    return urlsplit(url).path.lstrip("/")
+
+
+def webhook_secret(settings: Settings) -> str:
+    """``WEBHOOK_SECRET``, or a random one for this run: the bot hands it to Telegram itself
+    in ``setWebhook``, so an unset secret still keeps forged updates out."""
+    if settings.webhook_secret:
+        return settings.webhook_secret
+    log.info("WEBHOOK_SECRET is not set: using a random secret token for this run")
+    return secrets.token_urlsafe(32)
 
 
 def main() -> None:
@@ -16,13 +35,18 @@ def main() -> None:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # the heartbeat job would log two lines every 30 seconds
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     application = build_application(settings)
     if settings.webhook_url:
+        # run_webhook runs post_init before it sets the webhook and post_shutdown after
+        # the server stops, as run_polling does.
         application.run_webhook(
             listen=settings.webhook_listen,
             port=settings.webhook_port,
+            url_path=webhook_path(settings.webhook_url),
             webhook_url=settings.webhook_url,
-            secret_token=settings.webhook_secret,
+            secret_token=webhook_secret(settings),
             allowed_updates=Update.ALL_TYPES,
         )
     else:

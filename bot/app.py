@@ -12,6 +12,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Contex
 
 from bot.context import BotContext, Services
 from bot.handlers import register
+from bot.health import start_heartbeat, stop_heartbeat
 from bot.settings import Settings
 from storage.database import Database
 
@@ -25,9 +26,11 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     services = Services.create(application, settings, db)
     application.bot_data["services"] = services
     await services.start()
+    await start_heartbeat(application)
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+    stop_heartbeat(application.bot_data["settings"])
     services: Services | None = application.bot_data.get("services")
     if services is not None:
         await services.stop()

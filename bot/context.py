@@ -12,6 +12,7 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
+from bot.commands import publish_commands
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
 from bot.presenter import Presenter
@@ -66,11 +67,13 @@ class Services:
         return Services(settings, db, tables, messenger, presenter, timers)
 
     async def start(self) -> None:
-        """After the bot is up: learn its username, re-arm timers, refresh open tables."""
+        """After the bot is up: learn its username, re-arm timers, refresh open tables, publish
+        the commands menu."""
         me = self.messenger.bot.username if hasattr(self.messenger.bot, "username") else ""
         self.bot_username = me or ""
         self.presenter.bot_username = self.bot_username
         await self.presenter.resume_all()
+        await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
 
     async def stop(self) -> None:
         await self.presenter.drain()

@@ -25,9 +25,16 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     rate_limiter: bool = True
     webhook_url: str | None = None
-    webhook_secret: str | None = None
+    #: what Telegram accepts as a secret token: 1–256 of A–Z, a–z, 0–9, _ and -
+    webhook_secret: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,256}$")
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
+
+    @field_validator("webhook_url", "webhook_secret", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        # `docker run -e WEBHOOK_URL=` and an empty line in .env mean "not set"
+        return None if value == "" else value
 
     @field_validator("log_level")
     @classmethod

@@ -1,0 +1,32 @@
+# The bot in a small image: `docker build -t stukolka-bot .` (see README.md, "Docker").
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PATH=/app/.venv/bin:$PATH \
+    DATABASE_PATH=/data/bot.sqlite3
+
+# The bot runs as an unprivileged user that owns only /data; the code stays root's, read-only.
+RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin/nologin bot \
+    && mkdir /data \
+    && chown bot:bot /data
+
+WORKDIR /app
+COPY pyproject.toml ./
+COPY game ./game
+COPY storage ./storage
+COPY bot ./bot
+COPY locales ./locales
+# The same install as scripts/run.sh (the README's quick start).
+RUN python3 -m venv .venv \
+    && .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+
+USER bot
+VOLUME /data
+# Only used in webhook mode (WEBHOOK_URL set); polling needs no open port.
+EXPOSE 8443
+# Healthy while the bot's heartbeat (written every 30 s after a database read) is fresh.
+HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
+CMD ["python", "-m", "bot"]

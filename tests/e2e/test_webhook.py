@@ -1,0 +1,193 @@
+"""End to end, webhook mode: ``python -m bot`` runs as a real process with ``WEBHOOK_URL`` set,
+against the fake Telegram (issue 7, items 2 and 3, and the Docker HEALTHCHECK command).
+
+The fake delivers users' updates to the bot's webhook with the secret token the bot gave it in
+``setWebhook``; the test also POSTs updates itself: with the right secret they are answered,
+with a wrong or missing one they get HTTP 403 and no answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.settings import Settings
+
+from .fake_telegram import FakeTelegram
+from .fake_telegram.serialize import message_update
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "webhook-test-secret_0123456789"
+START_TIMEOUT = 60.0
+STOP_TIMEOUT = 15.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class BotProcess:
+    process: asyncio.subprocess.Process
+    env: dict[str, str]
+    url: str
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+
+
+def bot_environment(fake: FakeTelegram, tmp_path: Path, url: str, port: int) -> dict[str, str]:
+    """The parent's environment without any bot setting, then the test's settings."""
+    ours = {name.upper() for name in Settings.model_fields}
+    env = {key: value for key, value in os.environ.items() if key.upper() not in ours}
+    env.update(
+        BOT_TOKEN=fake.token,
+        TELEGRAM_API_BASE_URL=fake.base_url,
+        DATABASE_PATH=str(tmp_path / "data" / "bot.sqlite3"),
+        WEBHOOK_URL=url,
+        WEBHOOK_SECRET=SECRET,
+        WEBHOOK_LISTEN="127.0.0.1",
+        WEBHOOK_PORT=str(port),
+        RATE_LIMITER="false",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+async def stop_process(process: asyncio.subprocess.Process) -> int:
+    """SIGTERM (the bot shuts down cleanly), then SIGKILL if it takes too long."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), STOP_TIMEOUT)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+    assert process.returncode is not None
+    return process.returncode
+
+
+@contextlib.asynccontextmanager
+async def bot_process(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/telegram/hook"
+    env = bot_environment(fake, tmp_path, url, port)
+    log = tmp_path / "bot.log"
+    with log.open("wb") as sink:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=sink, stderr=sink
+        )
+    running = BotProcess(process, env, url, log)
+    try:
+        yield running
+    finally:
+        await stop_process(process)
+
+
+async def until(
+    fake: FakeTelegram, bot: BotProcess, predicate: Callable[[], object], what: str
+) -> None:
+    """Wait for ``predicate``; fail at once, with the bot's output, if the bot exits."""
+    waiting = asyncio.ensure_future(fake.wait_until(predicate, timeout=START_TIMEOUT))
+    exited = asyncio.ensure_future(bot.process.wait())
+    done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
+    if waiting not in done:
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        pytest.fail(f"the bot exited ({bot.process.returncode}) before {what}:\n{bot.output()}")
+    exited.cancel()
+    try:
+        waiting.result()
+    except TimeoutError:
+        pytest.fail(f"no {what} within {START_TIMEOUT} s:\n{bot.output()}")
+
+
+async def post(url: str, update: Mapping[str, Any], secret: str | None) -> int:
+    headers = {} if secret is None else {"X-Telegram-Bot-Api-Secret-Token": secret}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            url, json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=10)
+        ) as response,
+    ):
+        return response.status
+
+
+async def health(env: Mapping[str, str], cwd: Path) -> int:
+    """The Docker HEALTHCHECK command's exit status."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.health",
+        cwd=cwd,
+        env=dict(env),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    return await asyncio.wait_for(process.wait(), 60)
+
+
+@pytest.mark.timeout(180)
+async def test_webhook_mode_answers_only_updates_with_the_secret(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake:
+        alice = fake.add_user("Alice", language_code="en", started=True)
+        private = fake.private_chat(alice)
+
+        def replies() -> int:
+            return len(fake.messages(private, from_bot=True))
+
+        async with bot_process(fake, tmp_path) as bot:
+            await until(fake, bot, lambda: fake.requests("setWebhook", ok=True), "setWebhook")
+            assert fake.api.webhook.url == bot.url
+            assert fake.api.webhook.secret_token == SECRET
+            # post_init ran before the webhook was set: the menus are there
+            group_scope = {"type": "all_group_chats"}
+            assert [c for c, _ in fake.commands(group_scope, "en")] == list(GROUP_COMMANDS)
+            assert [c for c, _ in fake.commands({"type": "all_private_chats"}, "ru")] == list(
+                PRIVATE_COMMANDS
+            )
+
+            # Telegram's own delivery, with the secret the bot set
+            sent = fake.user_sends(alice, private, "/help")
+            await until(fake, bot, lambda: replies() == 1, "an answer to /help")
+            assert "/rules" in (fake.last_message(private).text or "")
+
+            # forged updates: refused before they reach a handler
+            forged = message_update(10_001, sent)
+            assert await post(bot.url, forged, None) == 403
+            assert await post(bot.url, forged, "wrong-secret") == 403
+            assert await post(bot.url, forged, SECRET[:-1]) == 403
+
+            # the same update with the right secret is answered, and only it
+            assert await post(bot.url, message_update(10_002, sent), SECRET) == 200
+            await until(fake, bot, lambda: replies() == 2, "an answer to a posted update")
+            await fake.wait_idle(timeout=10)
+            await asyncio.sleep(0.5)
+            assert replies() == 2
+
+            # the Docker HEALTHCHECK: alive while the bot runs
+            heartbeat = tmp_path / "data" / "bot.sqlite3.heartbeat"
+            await until(fake, bot, heartbeat.exists, "the first heartbeat")
+            assert await health(bot.env, tmp_path) == 0
+
+            assert await stop_process(bot.process) == 0, bot.output()
+        # post_shutdown ran: the heartbeat is gone and the check fails
+        assert not heartbeat.exists()
+        assert await health(bot.env, tmp_path) == 1

@@ -1,0 +1,247 @@
+"""Shipping (issue 7): the Dockerfile installs and runs the bot as the README's quick start does,
+and the README documents every setting with its default.
+
+Docker cannot run here, so the Dockerfile is read as text: its install step must be
+``scripts/run.sh``'s, its command ``python -m bot``, the database in the ``/data`` volume, a
+non-root user, and a HEALTHCHECK that runs a module of the project.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shlex
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+QUICK_START = ("BOT_TOKEN=<token> bash scripts/run.sh", "bash scripts/test.sh")
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions as (KEYWORD, arguments), continuation lines joined."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    text = re.sub(r"\\\n", " ", text)
+    instructions = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        keyword, _, arguments = line.partition(" ")
+        instructions.append((keyword.upper(), " ".join(arguments.split())))
+    return instructions
+
+
+def arguments_of(keyword: str) -> list[str]:
+    return [arguments for found, arguments in dockerfile() if found == keyword]
+
+
+def exec_form(arguments: str) -> list[str]:
+    value = json.loads(arguments)
+    assert isinstance(value, list) and all(isinstance(item, str) for item in value)
+    return value
+
+
+def shell_commands(text: str) -> list[list[str]]:
+    """Every simple command in shell text (split at ``&&``, ``;`` and new lines)."""
+    commands = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0]
+        for part in re.split(r"&&|;", line):
+            words = shlex.split(part)
+            if words:
+                commands.append(words)
+    return commands
+
+
+def run_script_commands() -> list[list[str]]:
+    text = (ROOT / "scripts" / "run.sh").read_text(encoding="utf-8")
+    return shell_commands(re.sub(r"\\\n", " ", text))
+
+
+def docker_run_commands() -> list[list[str]]:
+    return [words for run in arguments_of("RUN") for words in shell_commands(run)]
+
+
+def pip_install(commands: list[list[str]]) -> list[str]:
+    """The arguments after ``pip install`` of the one pip install in ``commands``."""
+    found = [
+        words[words.index("install") + 1 :]
+        for words in commands
+        if "pip" in words and "install" in words
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def program(words: list[str]) -> list[str]:
+    """A command without its interpreter's path: ``.venv/bin/python -m x`` → ``python -m x``."""
+    head = Path(words[0]).name
+    return ["python" if head in ("python", "python3") else head, *words[1:]]
+
+
+# ---------------------------------------------------------------- Dockerfile and README agree
+
+
+def test_the_image_installs_the_bot_as_the_quick_start_does() -> None:
+    run_sh, docker = run_script_commands(), docker_run_commands()
+    assert pip_install(docker) == pip_install(run_sh)
+    venv = [program(w) for w in run_sh if "venv" in w]
+    assert venv and all(command in [program(w) for w in docker] for command in venv)
+
+
+def test_the_image_runs_python_m_bot_as_the_quick_start_does() -> None:
+    (command,) = arguments_of("CMD")
+    assert exec_form(command) == ["python", "-m", "bot"]
+    (started,) = [words[1:] for words in run_script_commands() if words[0] == "exec"]
+    assert started[:3] == [".venv/bin/python", "-m", "bot"]
+    assert program(started[:3]) == exec_form(command)
+    # the image's `python` is the virtual environment's
+    env = " ".join(arguments_of("ENV"))
+    assert "PATH=/app/.venv/bin:$PATH" in env
+    (workdir,) = arguments_of("WORKDIR")
+    assert workdir == "/app"
+
+
+def test_the_base_image_is_a_slim_python() -> None:
+    (base,) = arguments_of("FROM")
+    assert re.fullmatch(r"python:3\.1[1-9][.\d]*-slim(-\w+)?", base), base
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert requires == ">=3.11"
+
+
+def test_the_database_lives_in_the_data_volume() -> None:
+    assert arguments_of("VOLUME") in (["/data"], ['["/data"]'])
+    env = " ".join(arguments_of("ENV"))
+    assert "DATABASE_PATH=/data/bot.sqlite3" in env
+    assert "chown bot:bot /data" in " ".join(arguments_of("RUN"))
+
+
+def test_the_bot_runs_as_an_unprivileged_user_it_creates() -> None:
+    instructions = dockerfile()
+    users = [
+        (i, arguments) for i, (keyword, arguments) in enumerate(instructions) if keyword == "USER"
+    ]
+    assert len(users) == 1
+    position, user = users[0]
+    assert user not in ("root", "0", "0:0")
+    assert any(words[0] == "useradd" and words[-1] == user for words in docker_run_commands())
+    # everything after USER runs as that user: no installing there
+    later = [keyword for keyword, _ in instructions[position:]]
+    assert "RUN" not in later and later[-1] == "CMD"
+
+
+def test_the_healthcheck_runs_the_projects_health_module() -> None:
+    (healthcheck,) = arguments_of("HEALTHCHECK")
+    options, _, command = healthcheck.partition("CMD ")
+    assert "--interval=" in options and "--timeout=" in options
+    words = exec_form(command)
+    assert words[:2] == ["python", "-m"]
+    assert importlib.util.find_spec(words[2]) is not None, words[2]
+    assert words[2] == "bot.health"
+
+
+def test_the_image_copies_every_package_and_the_context_holds_nothing_else() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = {
+        pattern.rstrip("*")
+        for pattern in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    }
+    copied = {arguments.split()[0] for arguments in arguments_of("COPY")}
+    assert copied == packages | {"pyproject.toml"}
+    ignore = (ROOT / ".dockerignore").read_text().splitlines()
+    assert "*" in ignore
+    allowed = {line[1:].rstrip("/") for line in ignore if line.startswith("!")}
+    assert allowed == copied  # so no .env, database or .venv can reach the image
+
+
+# ---------------------------------------------------------------- README
+
+
+def quick_start_block() -> list[str]:
+    section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```(?:sh|bash)?\n(.*?)```", section, re.S)
+    assert blocks, "no code block in Quick start"
+    return [line for line in blocks[0].splitlines() if line.strip()]
+
+
+def test_the_quick_start_is_the_two_commands() -> None:
+    assert quick_start_block() == list(QUICK_START)
+    assert "bash scripts/test.sh" in (ROOT / ".ci" / "run").read_text()
+    assert (ROOT / "scripts" / "run.sh").exists() and (ROOT / "scripts" / "test.sh").exists()
+
+
+def test_the_readme_shows_docker_build_and_run_with_the_volume_and_token() -> None:
+    section = README.split("## Docker", 1)[1].split("\n## ", 1)[0]
+    assert "docker build -t stukolka-bot ." in section
+    run = re.search(r"docker run .*?stukolka-bot\n", section.replace("\\\n", " "), re.S)
+    assert run is not None
+    assert "-e BOT_TOKEN=<token>" in run.group(0) and ":/data" in run.group(0)
+
+
+def readme_settings() -> dict[str, str]:
+    """The settings table: variable → its Default cell."""
+    section = README.split("## Settings", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([A-Z0-9_]+)` \| ([^|]+) \|", section, re.M)
+    assert rows, "no settings table"
+    return {name: default.strip() for name, default in rows}
+
+
+def documented_defaults(default: Any) -> set[str]:
+    """How a default may be written in the table."""
+    if isinstance(default, bool):
+        return {f"`{str(default).lower()}`"}
+    if isinstance(default, float) and default.is_integer():
+        return {f"`{int(default)}`", f"`{default}`"}
+    return {f"`{default}`"}
+
+
+def test_the_readme_lists_every_setting_with_its_default() -> None:
+    table = readme_settings()
+    fields = Settings.model_fields
+    assert set(table) == {name.upper() for name in fields}, "README and Settings differ"
+    for name, field in fields.items():
+        cell = table[name.upper()]
+        if field.is_required():
+            assert cell == "required", name
+        elif field.default is None:
+            assert cell == "unset", name
+        else:
+            assert cell in documented_defaults(field.default), (name, cell, field.default)
+
+
+@pytest.mark.parametrize(
+    "needed",
+    [
+        "@BotFather",
+        "privacy mode on",
+        "/setcommands",
+        "startgroup",
+        "WEBHOOK_URL",
+        "X-Telegram-Bot-Api-Secret-Token",
+        "python -m storage.backup",
+        ".backup",
+        "## What the group sees",
+        "## Performance",
+        "## Project layout",
+    ],
+)
+def test_the_readme_covers(needed: str) -> None:
+    assert needed in README
+
+
+def test_the_readme_transcript_is_rendered_by_the_locales() -> None:
+    """The transcript's fixed phrases still exist in the Russian catalogue (so it cannot drift
+    silently from what the bot says)."""
+    from locales import catalogue
+
+    texts = json.dumps(catalogue("ru"), ensure_ascii=False)
+    for phrase in ("собираем стол", "Сесть за стол", "открыт на колоде", "за взятку", "ремиз"):
+        assert phrase in texts, phrase
