@@ -77,10 +77,11 @@ CREATE TABLE games (
     updated_at       REAL NOT NULL
 );
 CREATE INDEX games_by_chat ON games (chat_id);
--- One game in the lobby or in play per chat.
+-- One game in the lobby or in play per chat. Also what finds the open games and their
+-- deadlines after a restart: they are few, and an index on the deadline would cost every
+-- commit a page write.
 CREATE UNIQUE INDEX games_one_open_per_chat ON games (chat_id)
     WHERE status IN ('lobby', 'active');
-CREATE INDEX games_by_deadline ON games (turn_deadline) WHERE turn_deadline IS NOT NULL;
 
 CREATE TABLE game_messages (
     game_id    INTEGER NOT NULL REFERENCES games (game_id),
