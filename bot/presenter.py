@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -18,8 +20,8 @@ from typing import Any
 
 from bot import callback as cb
 from bot import keyboards
-from bot.messenger import Messenger, Rows
-from bot.pacing import Coalescer
+from bot.messenger import Messenger, Rows, Undelivered
+from bot.pacing import Coalescer, Sequencer
 from bot.render import chat as chat_render
 from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
@@ -37,6 +39,12 @@ from storage.records import Game
 log = logging.getLogger(__name__)
 
 RECENT_NOTICES = 3
+#: notices of a table that closes with a deal's end, shown under that deal's result
+CLOSING_NOTICES = frozenset({"all_away", "table_closed"})
+#: notices about moves, which end with their deal
+DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
+#: waits before showing a deal's result again when the network failed
+RESULT_RETRY_DELAYS = (1.0, 3.0)
 HISTORY_DEALS = 8
 
 
@@ -58,12 +66,14 @@ class Presenter:
         timers: Timers,
         coalescer: Coalescer,
         default_language: str,
+        sequencer: Sequencer | None = None,
     ) -> None:
         self.db = db
         self.tables = tables
         self.messenger = messenger
         self.timers = timers
         self.coalescer = coalescer
+        self.sequencer = sequencer or Sequencer()
         self.default_language = default_language
         self.bot_username = ""
         self._languages: dict[int, str] = {}
@@ -71,6 +81,9 @@ class Presenter:
         self._notices: dict[int, deque[str]] = {}
         self._masks: dict[tuple[int, int], tuple[int, int]] = {}  # (game, user) → (turn, mask)
         self._display: dict[int, asyncio.Lock] = {}
+        #: games whose table message of this deal may exist but is unknown (a send timed out):
+        #: no other is sent until the next deal, so the group never sees one twice
+        self._table_unknown: set[int] = set()
 
     # ------------------------------------------------------------------ chats and people
 
@@ -147,33 +160,60 @@ class Presenter:
         return lock
 
     async def show(self, reply: Reply) -> None:
-        """Bring the group and the players' private chats up to date with ``reply``."""
+        """Bring the group and the players' private chats up to date with ``reply``.
+
+        Only the timer is set before this returns. The messages go out in the background: the
+        group's in the order of the replies, each when the group's pace allows, the private
+        ones at once, so neither the answer to a press nor any other group waits for a slow
+        or throttled group.
+        """
         game = reply.game
         if game is None:
             return
-        lang = await self.chat_language(game.chat_id)
-        if reply.notices:
-            await self._remember(game, lang, reply.notices)
-        async with self._lock(game.game_id):
-            lobby_shown = game.status == "lobby" or (reply.closed and not reply.results)
-            if lobby_shown and (reply.lobby_changed or reply.closed) and not reply.new_deal:
-                await self._show_table_now(game.game_id)
-            for result in reply.results:
-                await self._show_result(game, lang, result)
-            if reply.new_deal:
-                await self._start_deal_messages(game.game_id)
+        if reply.closed:
+            self.timers.cancel(game.game_id)
+        else:
+            await self._arm(game.game_id)
         hands = set(reply.hands)
+        if reply.new_deal:
+            await self._forget_hands(game.game_id)
         if reply.table_changed and not reply.closed:
-            self._refresh_table(game.game_id, game.chat_id)
             # every hand message shows the table's essentials (whose turn, the trick)
             hands |= set(game.seats)
         for user in hands:
             self._refresh_hand(game.game_id, user)
+        self.sequencer.run(game.game_id, lambda: self._show_group(game, reply))
+
+    async def _show_group(self, game: Game, reply: Reply) -> None:
+        """The group's part of ``reply``: lobby, results, the new deal's table, notices."""
+        lang = await self.chat_language(game.chat_id)
+        async with self._lock(game.game_id):
+            carried = reply.notices
+            if reply.results:
+                # moves of the finished deal go with it; news about people carry on
+                carried = [n for n in reply.notices if n.key not in DEAL_NOTICES]
+            else:
+                await self._remember(game, lang, carried)
+            lobby_shown = game.status == "lobby" or (reply.closed and not reply.results)
+            if lobby_shown and (reply.lobby_changed or reply.closed) and not reply.new_deal:
+                await self._show_table_now(game.game_id)
+            for number, result in enumerate(reply.results, 1):
+                closing = reply.closed and number == len(reply.results)
+                footer = [
+                    await self._notice_text(lang, notice)
+                    for notice in reply.notices
+                    if closing and notice.key in CLOSING_NOTICES
+                ]
+                await self._show_result(game, lang, result, footer)
+            if reply.results:
+                self._notices.pop(game.game_id, None)
+                await self._remember(game, lang, carried)
+            if reply.new_deal:
+                await self._new_table_message(game.game_id)
         if reply.closed:
-            self.timers.cancel(game.game_id)
             self._notices.pop(game.game_id, None)
-        else:
-            await self._arm(game.game_id)
+        elif reply.table_changed:
+            self._refresh_table(game.game_id, game.chat_id)
 
     async def _arm(self, game_id: int) -> None:
         game = await self.db.game(game_id)
@@ -226,11 +266,16 @@ class Presenter:
     # ------------------------------------------------------------------ the table message
 
     def _refresh_table(self, game_id: int, chat_id: int) -> None:
+        async def slot_due() -> None:
+            await self.messenger.pacer.ready((await self.db.game(game_id)).chat_id)
+
         async def job() -> None:
             async with self._lock(game_id):
+                # rendered when the group's slot is due, so it shows the latest state
+                await slot_due()
                 await self._show_table_now(game_id)
 
-        self.coalescer.request(("table", game_id), job, self._no_wait)
+        self.coalescer.request(("table", game_id), job, slot_due)
 
     @staticmethod
     async def _no_wait() -> None:
@@ -285,37 +330,78 @@ class Presenter:
         return text, rows
 
     async def _show_table_now(self, game_id: int) -> None:
+        """Edit the table message to the game as it is now, or send it if there is none yet
+        (unless one may have been sent already: see ``_table_unknown``)."""
         game = await self.db.game(game_id)
+        if game.table_message_id is None and game_id in self._table_unknown:
+            return
         text, rows = await self._table_content(game)
-        message_id = await self.messenger.show(game.chat_id, game.table_message_id, text, rows)
+        try:
+            message_id = await self.messenger.show(
+                game.chat_id, game.table_message_id, text, rows, strict=True
+            )
+        except Undelivered as error:
+            if game.table_message_id is None and error.maybe_done:
+                self._table_unknown.add(game_id)
+                return
+            raise
         if message_id is not None and message_id != game.table_message_id:
             await self.db.set_table_message(game_id, message_id)
 
-    async def _show_result(self, game: Game, lang: str, result: DealResult) -> None:
+    async def _show_result(
+        self, game: Game, lang: str, result: DealResult, footer: Sequence[str] = ()
+    ) -> None:
         """The finished deal's table message becomes its result (one message per deal)."""
         names = await self.names(result.seats)
-        balances_all = await self.db.balances(game.chat_id)
-        balances = {
-            seat: balances_all.players.get(user, 0) for seat, user in enumerate(result.seats)
-        }
+        balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         kind = _display_kind(game)
         text = _renderer(result.kind).result_text(lang, result.view, names, balances, kind=kind)
-        current = await self.db.game(game.game_id)
-        await self.messenger.show(game.chat_id, current.table_message_id, text, None)
-        self._notices.pop(game.game_id, None)
+        if footer:
+            text += "\n\n" + "\n".join(footer)
+        for delay in (*RESULT_RETRY_DELAYS, None):
+            current = await self.db.game(game.game_id)
+            message_id = current.table_message_id
+            if message_id is None and game.game_id in self._table_unknown:
+                message_id = None  # the table message is unknown: the result comes anew
+            try:
+                await self.messenger.show(current.chat_id, message_id, text, None, strict=True)
+                return
+            except Undelivered as error:
+                if delay is None or (message_id is None and error.maybe_done):
+                    log.warning("the result of game %s was not shown: %s", game.game_id, error)
+                    return
+                await asyncio.sleep(delay)
 
-    async def _start_deal_messages(self, game_id: int) -> None:
-        """A new deal: a new table message in the group and a new hand message for each."""
+    async def _new_table_message(self, game_id: int) -> None:
+        """A new deal: a new table message in the group, rendered when the group's slot is
+        due; if it cannot be sent now, a table refresh sends it later."""
         game = await self.db.game(game_id)
-        text, rows = await self._table_content(game)
-        message_id = await self.messenger.send(game.chat_id, text, rows)
-        await self.db.set_table_message(game_id, message_id)
-        loaded = await self.tables.load(await self.db.game(game_id))
-        for user in loaded.seats:
-            old = loaded.game.hand_messages.get(user)
-            if old is not None:
-                await self.messenger.edit(user, old, await self._hand_final_text(loaded, user))
+        await self.db.set_table_message(game_id, None)
+        self._table_unknown.discard(game_id)
+        await self.messenger.pacer.ready(game.chat_id)
+        try:
+            await self._show_table_now(game_id)
+        except Undelivered:
+            self._refresh_table(game_id, game.chat_id)
+
+    async def _forget_hands(self, game_id: int) -> None:
+        """A new deal: each player gets a new hand message; the old ones lose their buttons."""
+        game = await self.db.game(game_id)
+        for user, message_id in game.hand_messages.items():
+            if message_id is None:
+                continue
             await self.db.set_hand_message(game_id, user, None)
+            self.coalescer.request(
+                ("old hand", user, message_id),
+                self._buttons_dropper(user, message_id),
+                self._no_wait,
+            )
+
+    def _buttons_dropper(self, chat_id: int, message_id: int) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            await self.messenger.drop_buttons(chat_id, message_id)
+
+        return job
 
     # ------------------------------------------------------------------ hand messages
 
@@ -350,10 +436,6 @@ class Presenter:
             rows = keyboards.stukolka_keyboard(lang, view, game.game_id, turn, mask)
         return text, rows
 
-    async def _hand_final_text(self, loaded: Loaded, user_id: int) -> str:
-        text, _ = await self._hand_content(loaded, user_id)
-        return text
-
     async def _show_hand_now(
         self, game_id: int, user_id: int, mask_message: int | None = None
     ) -> None:
@@ -363,7 +445,7 @@ class Presenter:
             return
         text, rows = await self._hand_content(loaded, user_id)
         message_id = game.hand_messages.get(user_id)
-        shown = await self.messenger.show(user_id, message_id, text, rows)
+        shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
         if shown is None:
             reply = await self.tables.mark_unreachable(game_id, user_id)
             if reply is not None:
@@ -641,6 +723,7 @@ class Presenter:
             log.exception("migration %s → %s failed", old, new)
             return
         self.messenger.forget(old)
+        self.messenger.pacer.forget(old)
         self._languages.pop(old, None)
         self._titles.pop(old, None)
         if not moved:
@@ -648,6 +731,7 @@ class Presenter:
         loaded = await self.tables.active(new)
         if loaded is not None:
             await self.db.set_table_message(loaded.game.game_id, None)
+            self._table_unknown.discard(loaded.game.game_id)
             self._refresh_table(loaded.game.game_id, new)
 
     async def turn_timed_out(self, game_id: int, turn: int) -> None:
@@ -665,7 +749,10 @@ class Presenter:
             self._refresh_table(game.game_id, game.chat_id)
 
     async def drain(self) -> None:
-        await self.coalescer.drain()
+        """Wait until every message that is due has gone out (tests, shutdown)."""
+        while self.coalescer.pending or self.sequencer.pending:
+            await self.sequencer.drain()
+            await self.coalescer.drain()
 
 
 def _renderer(kind: str) -> Any:
@@ -679,8 +766,7 @@ def _options(game: Game) -> Any:
 
 
 def _seconds_left(game: Game) -> int | None:
+    """Whole seconds left for the decision now due, rounded up (a turn of 0.4 s shows 1 s)."""
     if game.turn_deadline is None:
         return None
-    import time
-
-    return max(0, int(game.turn_deadline - time.time()))
+    return max(0, math.ceil(game.turn_deadline - time.time()))

@@ -35,7 +35,7 @@ CHOICES: dict[str, tuple[str, dict[str, Any]]] = {
     "starshina": ("starshina", {}),
 }
 AWAY_AFTER_TIMEOUTS = 3
-MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change
+MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change (then the timer goes on)
 
 
 class Refused(Exception):
@@ -80,6 +80,7 @@ class DealResult:
     seats: list[int]
     game_over: bool
     summary: dict[str, Any]
+    balances: dict[int, int] = field(default_factory=dict)  # user → balance when it ended
 
 
 @dataclass
@@ -424,8 +425,10 @@ class TableService:
             engine = loaded.rules.dump(loaded.engine)
         return {"engine": engine, "table": asdict(loaded.meta)}
 
-    def _deadline(self, loaded: Loaded) -> float | None:
-        if loaded.engine is None or loaded.game.status == "lobby":
+    def _deadline(self, loaded: Loaded, status: str | None) -> float | None:
+        """When the decision now due times out; None in the lobby and once the table ends
+        (``status`` is the one being committed, so the first deal's first turn has a timer)."""
+        if loaded.engine is None or (status or loaded.game.status) != "active":
             return None
         assert loaded.rules is not None
         return (
@@ -455,9 +458,7 @@ class TableService:
                 deal=deal,
                 status=status,  # type: ignore[arg-type]
                 seats=seats,
-                turn_deadline=self._deadline(loaded)
-                if status not in ("finished", "stopped")
-                else None,
+                turn_deadline=self._deadline(loaded, status),
             )
         except StaleVersion:
             raise Refused("outdated") from None
@@ -517,6 +518,7 @@ class TableService:
         and the default moves of away or leaving players, each committed on its own."""
         rules = loaded.rules
         assert rules is not None
+        auto_steps = 0
         while True:
             if action is None or action.verb != "look":
                 loaded.meta.turn += 1
@@ -535,9 +537,15 @@ class TableService:
                         step.summary,
                     )
                 )
+                deserted = self._deserted(loaded)
                 ending = (
-                    step.game_over or loaded.meta.stop or not self._seats_after_deal(loaded, rules)
+                    step.game_over
+                    or loaded.meta.stop
+                    or deserted
+                    or not self._seats_after_deal(loaded, rules)
                 )
+                if deserted and not step.game_over:
+                    reply.notices.append(Notice("all_away"))
             reply.game = await self._commit(
                 loaded,
                 action,
@@ -546,6 +554,11 @@ class TableService:
                 deal,
                 status="finished" if ending else status,
             )
+            if step.deal_over:
+                # the balances as the deal left them, before the next deal's antes
+                reply.results[-1].balances = dict(
+                    (await self.db.balances(loaded.game.chat_id)).players
+                )
             if ending:
                 reply.closed = True
                 reply.notices.append(Notice("game_over" if step.game_over else "table_closed"))
@@ -553,13 +566,21 @@ class TableService:
             if step.deal_over:
                 await self._next_deal(loaded, reply)
             auto = self._auto_action(loaded)
-            if auto is None:
+            auto_steps += 1
+            if auto is None or auto_steps > MAX_AUTO_STEPS:
                 return reply
             action, user_id, status = auto, None, None
             user = loaded.seats[auto.seat]
             reply.notices.append(Notice("auto_move", move_params(user, auto)))
             reply.hands.add(user)
             step = rules.apply(loaded.engine, auto)
+
+    @staticmethod
+    def _deserted(loaded: Loaded) -> bool:
+        """Everyone who would play the next deal is away: the bot would only play itself, so
+        the table ends with the deal instead of dealing to an empty room for ever."""
+        staying = [u for u in loaded.seats if u not in loaded.meta.leaving]
+        return all(u in loaded.meta.away for u in staying + loaded.meta.joining)
 
     def _seats_after_deal(self, loaded: Loaded, rules: GameRules) -> bool:
         """Whether enough players remain for another deal once leavers go and joiners sit."""

@@ -256,3 +256,29 @@ async def test_the_next_starshina_game_is_dealt_by_the_previous_loser(
     loaded = await service.active(-1)
     assert loaded is not None and loaded.rules is not None
     assert loaded.seats[loaded.rules.dealer(loaded.engine)] == expected_user
+
+
+async def test_a_deal_result_shows_the_balances_before_the_next_antes(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, [101, 102, 103])
+    rng = random.Random(2)
+    for _ in range(200):
+        current = await service.active(-1)
+        assert current is not None and current.rules is not None
+        seat = current.rules.to_act(current.engine)
+        assert seat is not None
+        legal = current.rules.legal(current.engine)
+        action = random_action(seat, legal, current.engine.hands[seat], rng)
+        reply = await service.act(
+            current.game.game_id, current.seats[seat], current.meta.turn, action.verb, action.arg
+        )
+        if reply.results:
+            result = reply.results[-1]
+            after = await service.active(-1)
+            assert after is not None and after.engine is not None
+            dealer = after.seats[after.engine.dealer]
+            now = (await db.balances(-1)).players
+            assert now[dealer] == result.balances.get(dealer, 0) - after.engine.options.stake
+            return
+    raise AssertionError(f"no deal ended at table {loaded.game.game_id}")
