@@ -32,7 +32,7 @@ from game.core import Action
 from game.registry import rules_for
 from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
-from locales import language, t
+from locales import LANGUAGES, language, t
 from storage.database import Database
 from storage.records import Game
 
@@ -100,19 +100,25 @@ class Presenter:
         if chat_id > 0:
             players = await self.db.players([chat_id])
             player = players.get(chat_id)
-            lang = language(player.language if player else self.default_language)
+            lang = self._spoken(player.language if player else None)
         else:
             chat = await self.db.chat(chat_id)
             lang = language(chat.language if chat and chat.language else self.default_language)
         self._languages[chat_id] = lang
         return lang
 
+    def _spoken(self, code: str | None) -> str:
+        """The bot's language for a Telegram language code; others get DEFAULT_LANGUAGE."""
+        if code and code.split("-")[0].split("_")[0].lower() in LANGUAGES:
+            return language(code)
+        return language(self.default_language)
+
     async def user_language(self, user_id: int, code: str | None) -> str:
         players = await self.db.players([user_id])
         player = players.get(user_id)
         if player is not None and player.language:
-            return language(player.language)
-        return language(code or self.default_language)
+            return self._spoken(player.language)
+        return self._spoken(code)
 
     async def set_language(self, chat_id: int, choice: str, *, private: bool) -> None:
         if choice not in ("ru", "en"):
