@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -71,21 +72,34 @@ def _snapshot(
     return wrapper
 
 
-def _connect(path: Path, synchronous: Synchronous, busy_timeout: float) -> sqlite3.Connection:
-    """Open the file with the durable settings and bring its schema up to date."""
-    conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
-    try:
-        conn.row_factory = sqlite3.Row
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise StorageError(f"{path}: cannot switch to WAL (journal mode {mode})")
-        conn.execute(f"PRAGMA synchronous = {synchronous}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        migrate(conn)
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+def _prepare(
+    conn: sqlite3.Connection, path: Path, synchronous: Synchronous, busy_timeout: float
+) -> None:
+    """Set the durable settings on a new connection and bring the schema up to date."""
+    conn.row_factory = sqlite3.Row
+    _use_wal(conn, path, busy_timeout)
+    conn.execute(f"PRAGMA synchronous = {synchronous}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    migrate(conn)
+
+
+def _use_wal(conn: sqlite3.Connection, path: Path, busy_timeout: float) -> None:
+    """Switch the file to WAL (a no-op once it is).
+
+    Two processes opening a fresh file at once can get SQLITE_BUSY here without SQLite's busy
+    handler being called, so the busy timeout is applied by hand.
+    """
+    deadline = time.monotonic() + busy_timeout
+    while True:
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            break
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+    if str(mode).lower() != "wal":
+        raise StorageError(f"{path}: cannot switch to WAL (journal mode {mode})")
 
 
 class Database:
@@ -125,12 +139,20 @@ class Database:
         opened: list[sqlite3.Connection] = []
 
         def connector() -> sqlite3.Connection:
-            opened.append(_connect(file, synchronous, busy_timeout))
+            opened.append(sqlite3.connect(file, timeout=busy_timeout, isolation_level=None))
             return opened[-1]
 
         connection = aiosqlite.Connection(connector, iter_chunk_size=64)
         await connection
-        return cls(connection, opened[0], file)
+        database = cls(connection, opened[0], file)
+        try:
+            await database._run(_prepare, file, synchronous, busy_timeout)
+        except BaseException:
+            # Close through aiosqlite so its thread is gone before the caller moves on.
+            database._closed = True
+            await connection.close()
+            raise
+        return database
 
     @property
     def path(self) -> Path:

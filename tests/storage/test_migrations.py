@@ -182,13 +182,14 @@ async def test_a_file_from_newer_code_is_refused(tmp_path: Path) -> None:
         await Database.open(path)
 
 
-async def test_two_processes_starting_at_once_migrate_once(tmp_path: Path) -> None:
-    path = tmp_path / "both.sqlite3"
-    first, second = await asyncio.gather(Database.open(path), Database.open(path))
-    try:
-        await first.upsert_chat(CHAT, None)
-        assert (await second.chat(CHAT)) is not None
-    finally:
-        await first.close()
-        await second.close()
-    assert user_version(path) == LATEST_VERSION
+async def test_several_processes_starting_at_once_on_a_fresh_file(tmp_path: Path) -> None:
+    for attempt in range(15):
+        path = tmp_path / f"together-{attempt}.sqlite3"
+        openers = await asyncio.gather(*(Database.open(path) for _ in range(3)))
+        try:
+            await openers[0].upsert_chat(CHAT, None)
+            assert all([await db.chat(CHAT) is not None for db in openers])
+        finally:
+            for db in openers:
+                await db.close()
+        assert user_version(path) == LATEST_VERSION
