@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import logging
 
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+from telegram.ext import Application, ApplicationBuilder, ContextTypes
 
 from bot.context import BotContext, Services
 from bot.handlers import register
 from bot.health import start_heartbeat, stop_heartbeat
+from bot.ratelimit import rate_limiter
 from bot.settings import Settings
 from storage.database import Database
 
@@ -49,8 +50,8 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
     )
-    if settings.rate_limiter:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
+    # always: retries and per-chat flood control; the limits only with RATE_LIMITER (on)
+    builder = builder.rate_limiter(rate_limiter(settings))  # type: ignore[arg-type]
     application = builder.build()
     application.bot_data["settings"] = settings
     register(application)

@@ -16,15 +16,13 @@ from bot.commands import publish_commands
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
 from bot.presenter import Presenter
+from bot.ratelimit import ChatRateLimiter
 from bot.service import TableService
 from bot.settings import Settings
 from bot.timers import Timers
 from storage.database import Database
 
 log = logging.getLogger(__name__)
-
-#: spacing of requests to one group: 20 in any 60 seconds
-GROUP_SPACING = 3.0
 
 
 @dataclass
@@ -41,7 +39,8 @@ class Services:
     @staticmethod
     def create(application: Application, settings: Settings, db: Database) -> Services:  # type: ignore[type-arg]
         tables = TableService(db, turn_timeout=settings.turn_timeout_seconds)
-        pacer = Pacer(GROUP_SPACING if settings.rate_limiter else 0.0)
+        limiter = application.bot.rate_limiter
+        pacer = limiter.pacer if isinstance(limiter, ChatRateLimiter) else Pacer(0.0)
         holder: dict[str, Any] = {}
 
         async def on_blocked(user_id: int) -> None:
@@ -76,6 +75,8 @@ class Services:
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
 
     async def stop(self) -> None:
+        """Before the database closes: no timer fires any more, pending refreshes are sent."""
+        await self.timers.stop()
         await self.presenter.drain()
 
     async def saw_player(self, user_id: int, name: str, language: str | None) -> None:

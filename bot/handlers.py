@@ -15,6 +15,7 @@ from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     MessageHandler,
     TypeHandler,
@@ -67,6 +68,7 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     application.add_handler(CommandHandler("lang", cmd_lang, filters=PRIVATE))
     application.add_handler(CallbackQueryHandler(on_callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    application.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_error_handler(on_error)
 
 
@@ -274,6 +276,15 @@ async def on_migrate(update: Update, context: BotContext) -> None:
         await context.services.presenter.chat_migrated(
             message.migrate_from_chat_id, message.chat_id
         )
+
+
+async def on_my_chat_member(update: Update, context: BotContext) -> None:
+    """A user blocked the bot in private: play for him at once rather than at his next 403."""
+    change = update.my_chat_member
+    if change is None or change.chat.type != Chat.PRIVATE:
+        return
+    if change.new_chat_member.status == ChatMemberStatus.BANNED:
+        await context.services.presenter.user_blocked(change.chat.id)
 
 
 # ---------------------------------------------------------------------------- buttons

@@ -1,5 +1,5 @@
-"""Sending and editing messages, the Telegram way: skip edits that change nothing, pace groups,
-turn 403s and migrations into events the service understands.
+"""Sending and editing messages, the Telegram way: skip edits that change nothing, never send
+a message twice, turn 403s and migrations into events the service understands.
 
 Buttons arrive as plain rows of ``(label, callback_data)`` (``bot.keyboards`` makes them); this
 module is where they become ``InlineKeyboardMarkup``.
@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
-from bot.pacing import Pacer
+from bot.pacing import Pacer, RetryLater
+from bot.ratelimit import maybe_performed
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,23 @@ def _frozen(rows: Rows | None) -> tuple[tuple[tuple[str, str], ...], ...]:
     return tuple(tuple(row) for row in rows or ())
 
 
+class Undelivered(RetryLater):
+    """A request failed for a network reason, after the rate limiter's retries.
+
+    ``maybe_done``: Telegram may have carried it out all the same (a timeout, a connection
+    lost mid-request), so sending the message again could show it twice.
+    """
+
+    def __init__(self, chat_id: int, maybe_done: bool, error: Exception) -> None:
+        super().__init__(f"chat {chat_id}: {error}")
+        self.chat_id = chat_id
+        self.maybe_done = maybe_done
+
+
 class Messenger:
-    """Sends and edits for the bot. Group requests take a slot of the group's ``Pacer``."""
+    """Sends and edits for the bot. Pacing, flood control and retries happen below, in the
+    bot's rate limiter (``bot.ratelimit``); ``pacer`` is the same one, for callers that wait
+    for a group's slot before they render."""
 
     def __init__(
         self,
@@ -67,10 +83,16 @@ class Messenger:
         self.on_migrated = on_migrated
         self._shown: dict[tuple[int, int], Shown] = {}
 
-    async def send(self, chat_id: int, text: str, rows: Rows | None = None) -> int | None:
-        """Send a message; the new message id, or None if the user cannot be written to."""
-        if chat_id < 0:
-            await self.pacer.slot(chat_id)
+    async def send(
+        self, chat_id: int, text: str, rows: Rows | None = None, *, strict: bool = False
+    ) -> int | None:
+        """Send a message; the new message id, or None if it cannot be sent (the user blocked
+        the bot, the group moved, Telegram refused it).
+
+        A network failure is logged and gives None, or with ``strict`` raises ``Undelivered``
+        (whose ``maybe_done`` says whether the message may exist all the same). A message is
+        never sent a second time here: the caller decides.
+        """
         try:
             message = await self.bot.send_message(
                 chat_id,
@@ -80,11 +102,21 @@ class Messenger:
                 link_preview_options=NO_PREVIEW,
             )
         except ChatMigrated as error:
+            # the game follows the group; whoever shows the table shows it there
             await self.on_migrated(chat_id, error.new_chat_id)
-            return await self.send(error.new_chat_id, text, rows)
+            return None
         except Forbidden:
             if chat_id > 0:
                 await self.on_blocked(chat_id)
+            return None
+        except BadRequest as error:
+            log.warning("send to %s refused: %s", chat_id, error.message)
+            return None
+        except NetworkError as error:
+            maybe = maybe_performed(error)
+            log.warning("send to %s failed (%s; maybe sent: %s)", chat_id, error, maybe)
+            if strict:
+                raise Undelivered(chat_id, maybe, error) from error
             return None
         self._shown[(chat_id, message.message_id)] = Shown(text, _frozen(rows))
         return message.message_id
@@ -92,12 +124,15 @@ class Messenger:
     async def edit(
         self, chat_id: int, message_id: int, text: str, rows: Rows | None = None
     ) -> bool:
-        """Edit a message in place unless it already shows exactly this; True if it shows it."""
+        """Edit a message in place unless it already shows exactly this; True if it shows it,
+        False if it cannot be edited (gone, too old, the chat moved or blocked the bot).
+
+        Raises ``Undelivered`` on a network failure: the message may or may not show it, and
+        a later edit will tell (an edit can safely be repeated).
+        """
         wanted = Shown(text, _frozen(rows))
         if self._shown.get((chat_id, message_id)) == wanted:
             return True
-        if chat_id < 0:
-            await self.pacer.slot(chat_id)
         try:
             await self.bot.edit_message_text(
                 text,
@@ -121,16 +156,43 @@ class Messenger:
             if chat_id > 0:
                 await self.on_blocked(chat_id)
             return False
+        except NetworkError as error:
+            self._shown.pop((chat_id, message_id), None)
+            raise Undelivered(chat_id, True, error) from error
         self._shown[(chat_id, message_id)] = wanted
         return True
 
     async def show(
-        self, chat_id: int, message_id: int | None, text: str, rows: Rows | None = None
+        self,
+        chat_id: int,
+        message_id: int | None,
+        text: str,
+        rows: Rows | None = None,
+        *,
+        strict: bool = False,
     ) -> int | None:
-        """Edit ``message_id`` if there is one and it can be edited, else send a new message."""
+        """Edit ``message_id`` if there is one and it can be edited, else send a new message
+        (``strict`` as for ``send``). A failed edit raises ``Undelivered``: it is not replaced
+        by a new message, which would show the same thing twice."""
         if message_id is not None and await self.edit(chat_id, message_id, text, rows):
             return message_id
-        return await self.send(chat_id, text, rows)
+        return await self.send(chat_id, text, rows, strict=strict)
+
+    async def drop_buttons(self, chat_id: int, message_id: int) -> None:
+        """Take the buttons off a message whose moment is over (a finished deal's hand)."""
+        shown = self._shown.get((chat_id, message_id))
+        if shown is not None and not shown.rows:
+            return
+        try:
+            await self.bot.edit_message_reply_markup(
+                chat_id=chat_id, message_id=message_id, reply_markup=None
+            )
+        except (BadRequest, Forbidden, ChatMigrated) as error:
+            log.debug("buttons of %s/%s stay: %s", chat_id, message_id, error)
+        except NetworkError as error:
+            raise Undelivered(chat_id, True, error) from error
+        if shown is not None:
+            self._shown[(chat_id, message_id)] = Shown(shown.text, ())
 
     def forget(self, chat_id: int) -> None:
         """Drop what is remembered of a chat's messages (after a migration)."""

@@ -1,9 +1,13 @@
 """Keeping within Telegram's limits without falling behind.
 
 A group gets at most ~20 messages or edits a minute from a bot. ``Pacer`` spaces every request
-to one group at least ``spacing`` seconds apart (3 s: 20 in any 60 s), and ``Coalescer`` folds
-the refreshes asked for while one waits into that one: the refresh renders the state as it is
-when its turn comes, so the table shows the latest state at most ``spacing`` after a change.
+to one group at least ``spacing`` seconds apart (3 s) and never lets more than 20 into any
+60 seconds, whatever the timing. ``Coalescer`` folds the refreshes asked for while one waits
+into that one: a refresh waits for its group's slot *first* and renders the state as it is
+then, so the table shows the latest state at most ``spacing`` after a change. ``Sequencer``
+runs a game's other group work (results, a new deal's messages) in the background in the
+order it was asked for, so a slow or throttled group holds up neither the answer to a press
+nor any other group.
 """
 
 from __future__ import annotations
@@ -12,25 +16,66 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 
+#: Telegram's limit for one group: this many messages and edits in any ``GROUP_WINDOW`` seconds
+GROUP_REQUESTS = 20
+GROUP_WINDOW = 60.0
+#: seconds between two requests to one group: 20 a minute, evenly
+GROUP_SPACING = GROUP_WINDOW / GROUP_REQUESTS
+#: waits between the tries of a refresh that failed for a network reason
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)
+
+
+class RetryLater(Exception):
+    """A job failed in a way worth another try in a moment (the network, not the request)."""
+
 
 class Pacer:
-    """Per-key spacing of requests (a key is a group chat id)."""
+    """Per-key spacing of requests (a key is a group chat id).
 
-    def __init__(self, spacing: float, clock: Callable[[], float] = time.monotonic) -> None:
+    Two rules: ``spacing`` seconds between two requests, and at most ``per_window`` requests
+    in any ``window`` seconds (with ``margin`` for the clocks of the two ends). With
+    ``spacing`` 0 there is no pacing at all (tests, a local Bot API server).
+    """
+
+    def __init__(
+        self,
+        spacing: float,
+        *,
+        per_window: int = GROUP_REQUESTS,
+        window: float = GROUP_WINDOW,
+        margin: float = 0.1,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.spacing = spacing
+        self.per_window = per_window
+        self.window = window
+        self.margin = margin
         self.clock = clock
-        self._next: dict[Hashable, float] = {}
+        self._sent: dict[Hashable, deque[float]] = {}
         self._locks: dict[Hashable, asyncio.Lock] = {}
 
     def delay(self, key: Hashable) -> float:
         """Seconds until ``key`` may get its next request."""
-        return max(0.0, self._next.get(key, 0.0) - self.clock())
+        sent = self._sent.get(key)
+        if self.spacing <= 0 or not sent:
+            return 0.0
+        now = self.clock()
+        wait = sent[-1] + self.spacing - now
+        if len(sent) >= self.per_window:
+            wait = max(wait, sent[0] + self.window + self.margin - now)
+        return max(0.0, wait)
+
+    async def ready(self, key: Hashable) -> None:
+        """Wait until ``key``'s next slot is due, without taking it (render, then send)."""
+        while (wait := self.delay(key)) > 0:
+            await asyncio.sleep(wait)
 
     async def slot(self, key: Hashable) -> None:
         """Wait for ``key``'s next slot and take it."""
@@ -38,21 +83,22 @@ class Pacer:
             return
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            wait = self.delay(key)
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._next[key] = self.clock() + self.spacing
+            await self.ready(key)
+            sent = self._sent.setdefault(key, deque(maxlen=self.per_window))
+            sent.append(self.clock())
 
     def forget(self, key: Hashable) -> None:
-        self._next.pop(key, None)
+        self._sent.pop(key, None)
         self._locks.pop(key, None)
 
 
 class Coalescer:
     """At most one pending run per key; asks made while it waits are folded into it, asks made
-    while it runs cause exactly one more run afterwards."""
+    while it runs cause exactly one more run afterwards. A run that raises ``RetryLater`` is
+    tried again after a pause (``RETRY_DELAYS``) unless a newer ask replaced it."""
 
-    def __init__(self) -> None:
+    def __init__(self, retry_delays: tuple[float, ...] = RETRY_DELAYS) -> None:
+        self.retry_delays = retry_delays
         self._tasks: dict[Hashable, asyncio.Task[None]] = {}
         self._dirty: dict[Hashable, Job] = {}
 
@@ -64,12 +110,22 @@ class Coalescer:
         self._tasks[key] = asyncio.create_task(self._run(key, before))
 
     async def _run(self, key: Hashable, before: Callable[[], Awaitable[None]]) -> None:
+        failures = 0
         try:
             while key in self._dirty:
                 await before()
                 job = self._dirty.pop(key)
                 try:
                     await job()
+                    failures = 0
+                except RetryLater as error:
+                    if failures >= len(self.retry_delays):
+                        log.warning("refresh of %s given up: %s", key, error)
+                        failures = 0
+                        continue
+                    await asyncio.sleep(self.retry_delays[failures])
+                    failures += 1
+                    self._dirty.setdefault(key, job)
                 except Exception:
                     log.exception("refresh of %s failed", key)
         finally:
@@ -85,6 +141,42 @@ class Coalescer:
             task.cancel()
         self._tasks.clear()
         self._dirty.clear()
+
+    @property
+    def pending(self) -> int:
+        return len(self._tasks)
+
+
+class Sequencer:
+    """Background jobs per key, each started when the one asked for before it has ended."""
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def run(self, key: Hashable, job: Job) -> None:
+        task = asyncio.create_task(self._after(self._last.get(key), key, job))
+        self._last[key] = task
+        self._tasks.add(task)
+        task.add_done_callback(lambda done: self._done(key, done))
+
+    def _done(self, key: Hashable, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if self._last.get(key) is task:
+            del self._last[key]
+
+    @staticmethod
+    async def _after(previous: asyncio.Task[None] | None, key: Hashable, job: Job) -> None:
+        if previous is not None:
+            await asyncio.wait({previous})
+        try:
+            await job()
+        except Exception:
+            log.exception("group update of %s failed", key)
+
+    async def drain(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     @property
     def pending(self) -> int:

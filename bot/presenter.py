@@ -449,17 +449,13 @@ class Presenter:
         loaded = await self.tables.load(game)
         if user_id not in loaded.seats:
             return
+        if user_id in loaded.meta.away and not await self._reachable(user_id):
+            return  # he blocked the bot: nothing to write until he starts it again
         text, rows = await self._hand_content(loaded, user_id)
         message_id = game.hand_messages.get(user_id)
         shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
         if shown is None:
-            reply = await self.tables.mark_unreachable(game_id, user_id)
-            if reply is not None:
-                lang = await self.chat_language(game.chat_id)
-                await self.messenger.send(
-                    game.chat_id, chat_render.private_hint_text(lang, self.bot_username)
-                )
-                await self.show(reply)
+            await self._unreachable(game_id, user_id)
             return
         if shown != message_id:
             await self.db.set_hand_message(game_id, user_id, shown)
@@ -715,11 +711,37 @@ class Presenter:
                 self._refresh_table(game.game_id, game.chat_id)
             return
         await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username))
+        # back after blocking the bot: his cards (with «I'm back») come again
+        for game in await self._games_of(user_id):
+            if game.status == "active":
+                self._refresh_hand(game.game_id, user_id)
 
     async def user_blocked(self, user_id: int) -> None:
+        """He blocked the bot (a 403, or Telegram's notice): the bot plays for him at every
+        table he sits at, and each group is told once."""
         players = await self.db.players([user_id])
         if user_id in players:
             await self.db.upsert_player(user_id, players[user_id].name, started=False)
+        for game in await self._games_of(user_id):
+            if game.status == "active":
+                await self._unreachable(game.game_id, user_id)
+
+    async def _unreachable(self, game_id: int, user_id: int) -> None:
+        reply = await self.tables.mark_unreachable(game_id, user_id)
+        if reply is None or reply.game is None:
+            return  # already played for
+        lang = await self.chat_language(reply.game.chat_id)
+        await self.messenger.send(
+            reply.game.chat_id, chat_render.private_hint_text(lang, self.bot_username)
+        )
+        await self.show(reply)
+
+    async def _reachable(self, user_id: int) -> bool:
+        player = (await self.db.players([user_id])).get(user_id)
+        return player is not None and player.started
+
+    async def _games_of(self, user_id: int) -> list[Game]:
+        return [game for game in await self.db.open_games() if user_id in game.seats]
 
     async def chat_migrated(self, old: int, new: int) -> None:
         """A group became a supergroup: its games, balances and pot follow the new id."""

@@ -1,0 +1,173 @@
+"""Every Bot API request goes through here: flood control per chat, group pacing, an overall
+limit, and retries that never send a message twice.
+
+python-telegram-bot's ``AIORateLimiter`` halts *all* requests when any chat gets a 429
+(documented, and shown by ``tests/e2e/test_ratelimit.py``), so one throttled group would hold
+up every other table. ``ChatRateLimiter`` holds only the chat that was told to wait.
+
+Retries, by what a failure tells:
+
+* 429 ``RetryAfter``: Telegram did not carry the request out; that chat waits ``retry_after``
+  seconds, then the request is tried again.
+* A 5xx reply, or a connection that could not be made: not carried out; tried again shortly
+  if it is about what players see (it names a chat or answers a press; the bot's own set-up
+  calls, such as the commands menu, report their failure to their caller instead).
+* A timeout or a connection lost mid-request: Telegram may have carried it out. Requests that
+  do the same thing twice over (edits, answers, reads) are tried again; a new message
+  (``send*``, ``copy*``, ``forward*``) is not, and the caller learns it may have been sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from aiolimiter import AsyncLimiter
+from telegram.error import NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.ext import BaseRateLimiter
+
+from bot.pacing import GROUP_SPACING, Pacer
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+JSON = bool | dict[str, Any] | list[dict[str, Any]]
+Callback = Callable[..., Coroutine[Any, Any, JSON]]
+
+#: requests that count towards a group's 20 a minute (and so take a slot of its pacer)
+PACED = frozenset({"sendmessage", "editmessagetext", "editmessagereplymarkup"})
+#: Telegram's limit for all requests of a bot, per second
+OVERALL_PER_SECOND = 30
+#: the waits before the retries of a request that failed for a network reason
+BACKOFF = (0.3, 1.0, 2.0, 4.0)
+#: connection failures that mean the request never reached Telegram
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+def creates(endpoint: str) -> bool:
+    """Whether doing the request twice would show something twice (a new message)."""
+    name = endpoint.lower()
+    return name.startswith(("send", "copy", "forward"))
+
+
+def maybe_performed(error: NetworkError) -> bool:
+    """Whether Telegram may have carried out a request that failed with ``error``.
+
+    A reply with an error status (5xx) means it did not; so does a connection that was never
+    made. A timeout or a connection lost while waiting for the reply leaves it unknown.
+    """
+    cause = error.__cause__
+    if isinstance(cause, NOT_SENT):
+        return False
+    if isinstance(error, TimedOut):
+        return True
+    # no cause: the server replied with an error status; an httpx error: the connection broke
+    return cause is not None and not isinstance(cause, TelegramError)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    value: Any = error.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def chat_key(data: dict[str, Any]) -> int | str | None:
+    chat_id = data.get("chat_id")
+    if chat_id is None:
+        return None
+    with contextlib.suppress(ValueError, TypeError):
+        return int(chat_id)
+    return str(chat_id)
+
+
+class ChatRateLimiter(BaseRateLimiter[int]):
+    """Per-chat flood control, group pacing, an overall limit, retries (see the module).
+
+    ``pacer`` spaces the message requests of each group (``Pacer(0)``: no spacing);
+    ``overall_per_second`` caps all requests that name a chat (0: no cap), as Telegram asks
+    (about 30 a second); ``max_retries`` bounds the retries of one request.
+    """
+
+    def __init__(
+        self,
+        pacer: Pacer,
+        *,
+        overall_per_second: float = 30,
+        max_retries: int = 3,
+        backoff: tuple[float, ...] = BACKOFF,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.pacer = pacer
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.clock = clock
+        self._overall = AsyncLimiter(overall_per_second, 1) if overall_per_second > 0 else None
+        self._held_until: dict[int | str | None, float] = {}
+
+    async def initialize(self) -> None:
+        """Nothing to open."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    def held(self, chat: int | str | None) -> float:
+        """Seconds that ``chat`` must still wait after a 429."""
+        return max(0.0, self._held_until.get(chat, 0.0) - self.clock())
+
+    def _hold(self, chat: int | str | None, seconds: float) -> None:
+        until = self.clock() + seconds
+        self._held_until[chat] = max(self._held_until.get(chat, 0.0), until)
+
+    async def process_request(
+        self,
+        callback: Callback,
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> JSON:
+        chat = chat_key(data)
+        paced = endpoint.lower() in PACED and isinstance(chat, int) and chat < 0
+        retries = self.max_retries if rate_limit_args is None else rate_limit_args
+        attempt = 0
+        while True:
+            while (wait := self.held(chat)) > 0:
+                await asyncio.sleep(wait)
+            if paced:
+                await self.pacer.slot(chat)
+            try:
+                if self._overall is not None and chat is not None:
+                    async with self._overall:
+                        return await callback(*args, **kwargs)
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                # not carried out: only this chat waits, then the request goes again
+                self._hold(chat, retry_seconds(error) + 0.1)
+                if attempt >= retries:
+                    raise
+                log.info("429 for chat %s: waiting %s", chat, error.retry_after)
+            except NetworkError as error:
+                if (
+                    attempt >= retries
+                    or (chat is None and "callback_query_id" not in data)
+                    or (creates(endpoint) and maybe_performed(error))
+                ):
+                    raise
+                log.info("%s failed (%s), trying again", endpoint, error)
+                await asyncio.sleep(self.backoff[min(attempt, len(self.backoff) - 1)])
+            attempt += 1
+
+
+def rate_limiter(settings: Settings) -> ChatRateLimiter:
+    """The bot's limiter: with ``settings.rate_limiter`` a group gets a request every
+    ``GROUP_SPACING`` seconds and the bot at most ``OVERALL_PER_SECOND``; without, no limits
+    (tests, a local Bot API server), but the same retries."""
+    if settings.rate_limiter:
+        return ChatRateLimiter(Pacer(GROUP_SPACING), overall_per_second=OVERALL_PER_SECOND)
+    return ChatRateLimiter(Pacer(0.0), overall_per_second=0)

@@ -1,0 +1,329 @@
+"""End to end, issue 6: turn timers, away players, leaving, stopping, a player who blocks the
+bot, and a group that becomes a supergroup — the real Application against the fake Telegram,
+with the JobQueue's real timers (turns of a fraction of a second)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot import callback as cb
+
+from .fake_telegram import FakeTelegram, User
+from .players import Table, start_bot_for
+from .resilience import (
+    buttons,
+    check_books,
+    current_table,
+    eventually,
+    seat_table,
+    step_for,
+    texts,
+)
+from .test_games import deals_done, open_table
+
+FAST = {"turn_timeout_seconds": 0.6, "default_language": "en"}
+
+
+async def active_game_id(table: Table) -> int:
+    game = await table.services.db.active_game(table.group.id)
+    assert game is not None
+    return game.game_id
+
+
+async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3", **FAST) as bot:
+        table = await open_table(fake, bot, 3, "stukolka", seed=11)
+        db = table.services.db
+        game_id = await active_game_id(table)
+        sleeper, others = table.users[1], [table.users[0], table.users[2]]
+        shown = await current_table(table, game_id)
+        assert shown is not None and "⏳" in (shown.text or ""), "the table shows the timer"
+
+        async def sleeper_away() -> bool:
+            game = await db.game(game_id)
+            return sleeper.id in game.state["table"]["away"]
+
+        # the others play as fast as they can; the sleeper never presses
+        for _ in range(400):
+            if await sleeper_away():
+                break
+            if not await step_for(table, others):
+                await asyncio.sleep(0.05)
+        assert await sleeper_away()
+
+        def group_history() -> str:
+            return "\n".join(text for m in table.group_messages() for text in texts(m))
+
+        async def announced() -> bool:
+            # the timer's job shows its reply on its own, outside the updates settle() follows
+            await table.settle()
+            return "Игрок1 is away" in group_history()
+
+        await eventually(announced, 5, "the group is told he is away")
+        assert "Time is up for Игрок1" in group_history()
+        log = await db.action_log(game_id)
+        timed_out = [e for e in log if e.kind == "action" and e.user_id is None]
+        assert len(timed_out) >= 3
+        shown = await current_table(table, game_id)
+        assert cb.Back(game_id) in buttons(shown), "the group table offers «I'm back»"
+        hand = table.hand_message(sleeper)
+        assert hand is not None and cb.Back(game_id) in buttons(hand)
+
+        # away: his turns are played at once, nobody waits for his timer
+        deals_before = await deals_done(db, table.group.id)
+        for _ in range(400):
+            if await deals_done(db, table.group.id) > deals_before:
+                break
+            if not await step_for(table, others):
+                await table.settle()
+        assert await deals_done(db, table.group.id) > deals_before
+
+        # he is back: the button in his private chat gives him his seat again
+        hand = table.hand_message(sleeper)
+        assert hand is not None
+        await table.press(sleeper, hand, cb.encode(cb.Back(game_id)))
+        assert not await sleeper_away()
+        assert "Игрок1 is back" in "\n".join(texts(await current_table(table, game_id)))
+        for _ in range(200):
+            if any(user.id == sleeper.id for user, _, _ in table.actionable()):
+                break
+            if not await step_for(table, others):
+                await table.settle()
+        assert any(user.id == sleeper.id for user, _, _ in table.actionable())
+        await check_books(db, table.group.id, [game_id])
+        assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
+
+
+async def test_a_table_where_nobody_presses_ends_instead_of_playing_itself_forever(
+    tmp_path: Path,
+) -> None:
+    """Everyone times out three times and is away: the bot plays the deal to its end and the
+    table closes, the money settled (it does not deal to an empty room for ever)."""
+    settings = {**FAST, "turn_timeout_seconds": 0.25}
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", **settings) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "stukolka", seed=12)
+        db = table.services.db
+        game_id = await active_game_id(table)
+
+        async def closed() -> bool:
+            return (await db.game(game_id)).status != "active"
+
+        await eventually(closed, 30, "the abandoned table closes")
+        await table.settle()
+        assert await deals_done(db, table.group.id) >= 1
+        await check_books(db, table.group.id, [game_id])
+        assert not bot.handler_errors
+
+
+async def play_deals(table: Table, count: int, users: list[User] | None = None) -> None:
+    """Press as the given players (default: all) until ``count`` more deals are done."""
+    db = table.services.db
+    target = await deals_done(db, table.group.id) + count
+    for _ in range(3000):
+        if await deals_done(db, table.group.id) >= target:
+            return
+        game = await db.active_game(table.group.id)
+        if game is None or game.status != "active":
+            return
+        if not await step_for(table, users or table.users):
+            await table.settle()
+            if not table.actionable((cb.Act, cb.Select, cb.Look)):
+                await asyncio.sleep(0.05)
+    raise AssertionError("the deals did not end within the press limit")
+
+
+async def test_a_player_who_leaves_mid_deal_is_played_to_its_end_then_removed(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        table = await open_table(fake, bot, 3, "stukolka", seed=21)
+        db = table.services.db
+        game_id = await active_game_id(table)
+        leaver = table.users[2]
+        for _ in range(2):
+            await step_for(table, table.users)
+        deals = await deals_done(db, table.group.id)
+        await table.say(leaver, "/leave")
+        game = await db.game(game_id)
+        stayers = table.users[:2]
+        if await deals_done(db, table.group.id) == deals:
+            # the deal goes on, the bot playing his cards; he goes when it ends
+            assert leaver.id in game.seats and leaver.id in game.state["table"]["leaving"]
+            await play_deals(table, 1, stayers)
+        game = await db.game(game_id)
+        assert game.status == "active" and leaver.id not in game.seats, "removed after the deal"
+        history = "\n".join(text for m in table.group_messages() for text in texts(m))
+        assert "Игрок2 left the table; the bot plays his cards" in history
+        # the table goes on with the two others, and the leaver's chips stay as they were
+        owed = (await db.balances(table.group.id)).players.get(leaver.id, 0)
+        await play_deals(table, 1, stayers)
+        assert (await db.balances(table.group.id)).players.get(leaver.id, 0) == owed
+        await check_books(db, table.group.id, [game_id])
+        assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
+
+
+async def test_the_creator_or_an_admin_removes_an_away_player_between_deals(
+    tmp_path: Path,
+) -> None:
+    settings = {**FAST, "turn_timeout_seconds": 0.3}
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", **settings) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "stukolka", seed=22)
+        db = table.services.db
+        game_id = await active_game_id(table)
+        sleeper, others = table.users[2], table.users[:2]
+
+        async def away() -> bool:
+            return sleeper.id in (await db.game(game_id)).state["table"]["away"]
+
+        for _ in range(400):
+            if await away():
+                break
+            if not await step_for(table, others):
+                await asyncio.sleep(0.05)
+        assert await away()
+        await table.say(table.users[1], "/kick 3")
+        assert sleeper.id not in (await db.game(game_id)).state["table"]["leaving"], (
+            "only the creator or an admin may"
+        )
+        await table.say(table.users[0], "/kick 3")
+        game = await db.game(game_id)
+        assert sleeper.id in game.state["table"]["leaving"] and sleeper.id in game.seats
+        await play_deals(table, 1, others)
+        assert sleeper.id not in (await db.game(game_id)).seats
+        await check_books(db, table.group.id, [game_id])
+        assert not bot.handler_errors
+
+
+async def test_stop_after_the_deal_and_stop_now_by_an_anonymous_admin_voids_the_deal(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        users = [fake.add_user(f"Игрок{i}") for i in range(3)]
+        boss = fake.add_user("Boss")
+        group = fake.add_group("Картёжники", [*users, boss], anonymous_admins=[boss])
+        table = await seat_table(fake, bot, group, users, "stukolka", seed=23)
+        db = table.services.db
+        chat_id = group.id
+        first = await active_game_id(table)
+        await step_for(table, table.users)
+        await table.say(users[1], "/stop")
+        assert not (await db.game(first)).state["table"]["stop"], "not the creator nor an admin"
+        assert "Only whoever opened the table" in (table.group_messages()[-1].text or "")
+        await table.say(users[0], "/stop")
+        assert (await db.game(first)).state["table"]["stop"]
+        await play_deals(table, 1)
+        assert (await db.game(first)).status == "finished"
+        result = await current_table(table, first)
+        assert result is not None and "The table is closed." in (result.text or "")
+        assert await deals_done(db, chat_id) == 1
+
+        # a new table; a chat admin who posts anonymously stops it at once in its second deal
+        table = await seat_table(fake, bot, group, users, "stukolka", seed=24)
+        second = await active_game_id(table)
+        await play_deals(table, 1)
+        for _ in range(4):
+            await step_for(table, users)
+        deal = (await db.game(second)).state["table"]["deals"]
+        assert await db.transfers(chat_id, game_id=second, deal=deal), "the deal moved chips"
+        fake.user_sends(boss, group, "/stop now", as_anonymous_admin=True)
+        await table.settle()
+        assert (await db.game(second)).status == "stopped"
+        net: dict[object, int] = {}
+        for entry in await db.transfers(chat_id, game_id=second, deal=deal):
+            net[entry.src] = net.get(entry.src, 0) - entry.amount
+            net[entry.dst] = net.get(entry.dst, 0) + entry.amount
+        assert set(net.values()) == {0}, "every chip of the voided deal went back"
+        voided = await current_table(table, second)
+        assert "The deal was voided" in "\n".join(texts(voided))
+        await check_books(db, chat_id, [first, second])
+        assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
+
+
+async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        table = await open_table(fake, bot, 3, "stukolka", seed=31)
+        db = table.services.db
+        game_id = await active_game_id(table)
+        blocker, others = table.users[1], [table.users[0], table.users[2]]
+        await step_for(table, table.users)
+        fake.user_blocks_bot(blocker)
+        await table.settle()
+        await play_deals(table, 2, others)
+        game = await db.game(game_id)
+        assert game.status == "active" and blocker.id in game.state["table"]["away"]
+        history = "\n".join(text for m in table.group_messages() for text in texts(m))
+        assert "Игрок1 cannot get cards in private — the bot plays for him" in history
+        hints = [m for m in table.group_messages() if "press “Start”" in (m.text or "")]
+        assert len(hints) == 1, "told once"
+        failed = fake.requests(chat=fake.private_chat(blocker).id, ok=False)
+        assert len(failed) <= 3, "the bot stops writing to him"
+        # he comes back: Start in private, then «I'm back»
+        fake.user_starts_bot(blocker)
+        await table.settle()
+        await play_deals(table, 1, others)
+        hand = table.hand_message(blocker)
+        assert hand is not None and cb.Back(game_id) in buttons(hand)
+        await table.press(blocker, hand, cb.encode(cb.Back(game_id)))
+        assert blocker.id not in (await db.game(game_id)).state["table"]["away"]
+        await check_books(db, table.group.id, [game_id])
+        assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
+
+
+async def test_the_game_and_its_money_follow_the_group_into_a_supergroup(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        table = await open_table(fake, bot, 3, "stukolka", seed=41)
+        db = table.services.db
+        old_chat = table.group.id
+        game_id = await active_game_id(table)
+        await play_deals(table, 1)
+        for _ in range(3):
+            await step_for(table, table.users)
+        before = await db.balances(old_chat)
+        supergroup = fake.migrate_to_supergroup(table.group)
+        table.group = supergroup
+        await table.settle()
+        assert await db.active_game(old_chat) is None
+        game = await db.game(game_id)
+        assert game.chat_id == supergroup.id and game.status == "active"
+        after = await db.balances(supergroup.id)
+        assert (dict(after.players), after.pot) == (dict(before.players), before.pot)
+        shown = await current_table(table, game_id)
+        assert shown is not None and shown.chat.id == supergroup.id, "the table is shown there"
+        await play_deals(table, 2)
+        assert await deals_done(db, supergroup.id) >= 3
+        tables = [m for m in fake.messages(supergroup, from_bot=True) if "deal 2" in (m.text or "")]
+        assert len(tables) == 1, "one table message for the deal, in the new chat"
+        await table.say(table.users[0], "/balance")
+        assert "Игрок0" in (table.group_messages()[-1].text or "")
+        await check_books(db, supergroup.id, [game_id])
+        assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
