@@ -203,23 +203,43 @@ def history_text(lang: str, deals: Sequence[HistoryDeal]) -> str:
 
 
 def rules_text(lang: str, kind: str, options: Options) -> str:
-    """/rules: a phone-sized summary of a game's rules with the chat's current options."""
+    """/rules: a phone-sized summary of a game's rules as this chat's options make them, then
+    the options themselves."""
     game = option_game(options)
     lines = [t(lang, "rules.title", game=game_title(lang, kind)), ""]
     if isinstance(options, StukolkaOptions):
         shleif = kind == "shleif"
-        lines.append(t(lang, "rules.stukolka.body"))
+        body = [
+            t(lang, "rules.stukolka.body"),
+            t(lang, f"rules.ante.{options.ante_mode}", stake=options.stake),
+            t(lang, f"rules.void.{options.void_rule}"),
+            t(lang, f"rules.lead.{options.compulsory_lead}"),
+            t(lang, "rules.remiz")
+            if options.remiz_cap is None
+            else t(lang, "rules.remiz_capped", cap=options.remiz_cap),
+            t(lang, "rules.lone.shleif" if shleif else f"rules.lone.{options.lone_player}"),
+        ]
+        lines.append(" ".join(body))
         lines.append(t(lang, "rules.shleif.body" if shleif else "rules.classic.body"))
         if not shleif and options.dark_in_classic:
             lines.append(t(lang, "rules.classic.dark"))
     else:
-        lines.append(t(lang, "rules.starshina.body"))
+        body = [
+            t(lang, "rules.starshina.body", targets=options.targets),
+            t(lang, f"rules.exchange.{options.exchange}"),
+            t(lang, f"rules.trumps.{options.trumps}"),
+            t(lang, f"rules.scoring.{options.scoring}", stake=options.stake),
+            t(lang, "rules.max_deals", n=options.max_deals),
+        ]
+        lines.append(" ".join(body))
     lines.append("")
     lines.append(t(lang, "rules.options"))
     for name in option_names(game):
         if name == "variant":
             continue
         if name == "dark_in_classic" and kind == "shleif":
+            continue
+        if name == "lone_player" and kind == "shleif":
             continue
         value = getattr(options, name)
         lines.append(

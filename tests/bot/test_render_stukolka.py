@@ -172,7 +172,7 @@ def test_lone_player_and_nobody() -> None:
     for action in [Action(1, "knock"), Action(2, "pass"), Action(0, "pass")]:
         apply(state, action)
     text = result_text("ru", public_view(state), names, {}, kind="stukolka")
-    assert "<b>B</b> играл один и забирает кон: +12." in text
+    assert "Единственный игрок — <b>B</b> — забирает кон без игры: +12." in text
     assert "Кон разыгран до конца." in text
     state, _ = new_deal(StukolkaOptions(), 3, deck, pot=9)
     for action in [Action(1, "pass"), Action(2, "pass"), Action(0, "pass")]:
