@@ -16,7 +16,7 @@ def random_action(
 ) -> Action:
     """A uniformly chosen legal entry; for a choice of several cards, a random number of them
     in the allowed range, drawn from ``hand``."""
-    entry = legal[rng.randrange(len(legal))]
+    entry = legal[int(rng.random() * len(legal))]
     if entry.pick is not None:
         fewest, most = entry.pick
         count = rng.randint(fewest, min(most, len(hand)))

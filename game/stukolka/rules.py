@@ -502,8 +502,7 @@ def _apply_play(state: StukolkaState, action: Action) -> list[Event]:
     hand.remove(card)
     state.trick.append((seat, card))
     events = [Event("card_played", {"seat": seat, "card": card})]
-    players_in_trick = sum(1 for role in state.roles if role in ACTIVE_ROLES)
-    if len(state.trick) < players_in_trick:
+    if len(state.trick) < len(state.active):
         state.to_act = _next_active(state, seat)
         return events
     winner = state.trick[winning_index([c for _, c in state.trick], state.trump)][0]
