@@ -16,6 +16,14 @@ a host crash as well as a crash of the bot. ``NORMAL`` is enough against the bot
 the last commits — and a player may already have seen a message about them. The bot makes at
 most a few commits a second, far below what either setting sustains, so the stronger one costs
 nothing that matters; ``NORMAL`` remains available to ``Database.open``.
+
+Reads of games and players from memory. Opened with ``cache_reads=True`` (the bot does), a
+``Database`` serves them from ``storage.cache`` when it can: the bot reads a game about nine
+times per button press and writes it once, and every read that goes to the file is a thread hop
+that waits behind the others. That mode is for the only writer of the file (the bot is one
+process with one ``Database``): another connection's commits are seen from this object's next
+trip to the file on (``PRAGMA data_version``), not at once. Without it (the default), every
+read goes to the file and sees every commit made before it.
 """
 
 from __future__ import annotations
@@ -31,7 +39,8 @@ from typing import Concatenate, Final, Literal, ParamSpec, TypeVar
 import aiosqlite
 
 from storage import chats, games, history, ledger
-from storage.errors import StorageError
+from storage.cache import NoCache, ReadCache
+from storage.errors import GameNotFound, StorageError
 from storage.migrations import migrate
 from storage.records import (
     ActionJSON,
@@ -111,13 +120,18 @@ class Database:
     """
 
     def __init__(
-        self, connection: aiosqlite.Connection, raw: sqlite3.Connection, path: Path
+        self,
+        connection: aiosqlite.Connection,
+        raw: sqlite3.Connection,
+        path: Path,
+        cache_reads: bool = False,
     ) -> None:
         """Internal: use ``Database.open``."""
         self._connection = connection
         self._raw = raw
         self._path = path
         self._closed = False
+        self._cache = ReadCache() if cache_reads else NoCache()
 
     @classmethod
     async def open(
@@ -126,10 +140,13 @@ class Database:
         *,
         synchronous: Synchronous = "FULL",
         busy_timeout: float = 5.0,
+        cache_reads: bool = False,
     ) -> Database:
         """Open (creating the file and its folder if needed) and migrate the database.
 
         ``busy_timeout`` is how long, in seconds, a write waits for another connection's.
+        ``cache_reads``: serve games and players from memory when possible; only for the one
+        ``Database`` that writes the file (see the module's docstring).
         Raises ``SchemaTooNew`` for a file written by a newer version of the code.
         """
         if synchronous not in ("NORMAL", "FULL"):
@@ -144,7 +161,7 @@ class Database:
 
         connection = aiosqlite.Connection(connector, iter_chunk_size=64)
         await connection
-        database = cls(connection, opened[0], file)
+        database = cls(connection, opened[0], file, cache_reads)
         try:
             await database._run(_prepare, file, synchronous, busy_timeout)
         except BaseException:
@@ -189,8 +206,47 @@ class Database:
         """Run ``function(connection, …)`` on the connection's thread and wait for it."""
         if self._closed:
             raise StorageError("the database is closed")
-        execute: Callable[..., Awaitable[_T]] = self._connection._execute
-        return await execute(function, self._raw, *args, **kwargs)
+        result, _ = await self._trip(function, *args, **kwargs)
+        return result
+
+    async def _trip(
+        self,
+        function: Callable[Concatenate[sqlite3.Connection, _P], _T],
+        *args: _P.args,
+        **kwargs: _P.kwargs,
+    ) -> tuple[_T, bool]:
+        """``_run``, and whether what ``function`` read may be remembered: no other connection
+        committed while it ran (``PRAGMA data_version`` read before and after it)."""
+        if self._closed:
+            raise StorageError("the database is closed")
+        if not self._cache.enabled:
+            plain: Callable[..., Awaitable[_T]] = self._connection._execute
+            return await plain(function, self._raw, *args, **kwargs), False
+        execute: Callable[..., Awaitable[tuple[_T, int, int]]] = self._connection._execute
+        result, before, after = await execute(_with_data_version, self._raw, function, args, kwargs)
+        self._cache.saw_data_version(before)
+        self._cache.saw_data_version(after)
+        return result, before == after
+
+    async def _write_game(
+        self,
+        game_id: int,
+        function: Callable[Concatenate[sqlite3.Connection, _P], _T],
+        *args: _P.args,
+        **kwargs: _P.kwargs,
+    ) -> _T:
+        """Run a write of ``game_id`` and remember the game as the write left it."""
+        with self._cache.writing_game(game_id):
+            (result, row), fresh = await self._trip(_then_game_row, game_id, function, args, kwargs)
+        if fresh and row is not None:
+            self._cache.keep_game(row)
+        return result
+
+    def _games_from(self, rows: list[sqlite3.Row], fresh: bool) -> list[Game]:
+        if fresh:
+            for row in rows:
+                self._cache.keep_game(row)
+        return [games.game_from_row(row) for row in rows]
 
     # Chats and players.
 
@@ -226,11 +282,21 @@ class Database:
 
         ``started``: True when he presses /start in private, False when he blocks the bot.
         """
-        return await self._run(chats.upsert_player, user_id, name, language, started)
+        with self._cache.writing_player(user_id):
+            player, fresh = await self._trip(chats.upsert_player, user_id, name, language, started)
+        if fresh:
+            self._cache.keep_player(player)
+        return player
 
     async def players(self, user_ids: Iterable[int]) -> dict[int, Player]:
         """The known players among ``user_ids``, by id."""
-        return await self._run(chats.get_players, list(user_ids))
+        found, missing = self._cache.players(list(user_ids))
+        if missing:
+            read, fresh = await self._trip(chats.get_players, missing)
+            for player in read.values() if fresh else ():
+                self._cache.keep_player(player)
+            found.update(read)
+        return found
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
         """Move a chat that became a supergroup to its new id, everything in one transaction.
@@ -238,7 +304,8 @@ class Database:
         Returns False if the old chat is unknown. Settings the new chat already has win.
         Raises ``ChatMigrationConflict`` (moving nothing) if both chats have an open game.
         """
-        return await self._run(chats.migrate_chat, old_chat_id, new_chat_id)
+        with self._cache.writing_everything():
+            return await self._run(chats.migrate_chat, old_chat_id, new_chat_id)
 
     # Games.
 
@@ -295,7 +362,8 @@ class Database:
         always (None: no timer). Raises ``GameNotFound``, ``GameClosed`` (finished or stopped)
         and ``UnknownPlayer``; on any error nothing is written.
         """
-        return await self._run(
+        return await self._write_game(
+            game_id,
             games.commit_action,
             game_id,
             expected_version,
@@ -312,31 +380,38 @@ class Database:
 
     async def game(self, game_id: int) -> Game:
         """The game with ``game_id``. Raises ``GameNotFound``."""
-        return await self._run(_snapshot(games.load_game), game_id)
+        cached = self._cache.game(game_id)
+        if cached is not None:
+            return games.game_from_row(cached)
+        row, fresh = await self._trip(games.load_game_row, game_id)
+        if fresh:
+            self._cache.keep_game(row)
+        return games.game_from_row(row)
 
     async def active_game(self, chat_id: int) -> Game | None:
         """The chat's game in the lobby or in play, if any."""
-        return await self._run(_snapshot(games.active_game), chat_id)
+        found = self._games_from(*await self._trip(games.active_game_rows, chat_id))
+        return found[0] if found else None
 
     async def open_games(self) -> list[Game]:
         """Every game in a lobby or in play (to resume them after a restart)."""
-        return await self._run(_snapshot(games.open_games))
+        return self._games_from(*await self._trip(games.open_game_rows))
 
     async def games_with_deadline_before(self, moment: float) -> list[Game]:
         """Open games whose turn deadline (unix seconds) is before ``moment``, soonest first."""
-        return await self._run(_snapshot(games.games_with_deadline_before), moment)
+        return self._games_from(*await self._trip(games.deadline_rows_before, moment))
 
     async def set_table_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the group message that shows the table (None forgets it)."""
-        await self._run(games.set_table_message, game_id, message_id)
+        await self._write_game(game_id, games.set_table_message, game_id, message_id)
 
     async def set_hand_message(self, game_id: int, user_id: int, message_id: int | None) -> None:
         """Remember the private message that shows ``user_id`` his hand (None forgets it)."""
-        await self._run(games.set_hand_message, game_id, user_id, message_id)
+        await self._write_game(game_id, games.set_hand_message, game_id, user_id, message_id)
 
     async def set_turn_deadline(self, game_id: int, deadline: float | None) -> None:
         """Set when the current turn times out, in unix seconds (None: no timer)."""
-        await self._run(games.set_turn_deadline, game_id, deadline)
+        await self._write_game(game_id, games.set_turn_deadline, game_id, deadline)
 
     async def action_log(self, game_id: int) -> list[LogEntry]:
         """The game's action log from version 0; ``storage.replay`` rebuilds the state."""
@@ -376,6 +451,35 @@ class Database:
         on a big file. Checks SQLite's own structure, foreign keys and that every chat's
         balances and pots sum to zero."""
         return await self._run(_snapshot(_integrity_problems))
+
+
+def _with_data_version(
+    conn: sqlite3.Connection,
+    function: Callable[..., _T],
+    args: tuple[object, ...],
+    kwargs: dict[str, object],
+) -> tuple[_T, int, int]:
+    """``function``'s result between two readings of ``PRAGMA data_version``, which moves when
+    another connection commits to the file."""
+    before: int = conn.execute("PRAGMA data_version").fetchone()[0]
+    result = function(conn, *args, **kwargs)
+    after: int = conn.execute("PRAGMA data_version").fetchone()[0]
+    return result, before, after
+
+
+def _then_game_row(
+    conn: sqlite3.Connection,
+    game_id: int,
+    function: Callable[..., _T],
+    args: tuple[object, ...],
+    kwargs: dict[str, object],
+) -> tuple[_T, sqlite3.Row | None]:
+    """``function``'s result and the row of ``game_id`` as it left it (None if there is none)."""
+    result = function(conn, *args, **kwargs)
+    try:
+        return result, games.load_game_row(conn, game_id)
+    except GameNotFound:
+        return result, None
 
 
 def _optimize(conn: sqlite3.Connection) -> None:

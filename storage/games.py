@@ -39,8 +39,12 @@ from storage.sql import OPEN_GAME, dumps, loads, write_transaction
 
 _GAME_COLUMNS = (
     "game_id, chat_id, kind, status, version, state, options, seats, created_by,"
-    " table_message_id, turn_deadline, created_at, updated_at"
+    " table_message_id, turn_deadline, created_at, updated_at,"
+    " (SELECT json_group_object(user_id, message_id) FROM game_messages AS m"
+    " WHERE m.game_id = games.game_id) AS hand_messages"
 )
+"""A game's columns and its hand messages (a JSON object), read by one statement: a single
+SELECT sees one snapshot, so it needs no read transaction around it."""
 
 
 def create_game(
@@ -207,26 +211,31 @@ def _explain_refused_commit(conn: sqlite3.Connection, game_id: int, expected: in
 
 def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
     """The game with ``game_id``; raises ``GameNotFound``."""
-    games = _select_games(conn, "game_id = ?", (game_id,))
-    if not games:
+    return game_from_row(load_game_row(conn, game_id))
+
+
+def load_game_row(conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+    """The stored row of ``game_id`` (``game_from_row`` makes it a ``Game``); raises
+    ``GameNotFound``."""
+    rows = game_rows(conn, "game_id = ?", (game_id,))
+    if not rows:
         raise GameNotFound(game_id)
-    return games[0]
+    return rows[0]
 
 
-def active_game(conn: sqlite3.Connection, chat_id: int) -> Game | None:
-    """The chat's open (lobby or active) game, if any."""
-    games = _select_games(conn, f"chat_id = ? AND {OPEN_GAME}", (chat_id,))
-    return games[0] if games else None
+def active_game_rows(conn: sqlite3.Connection, chat_id: int) -> list[sqlite3.Row]:
+    """The row of the chat's open (lobby or active) game, if any."""
+    return game_rows(conn, f"chat_id = ? AND {OPEN_GAME}", (chat_id,))
 
 
-def open_games(conn: sqlite3.Connection) -> list[Game]:
-    """Every open game, oldest first."""
-    return _select_games(conn, OPEN_GAME, ())
+def open_game_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """The rows of every open game, oldest first."""
+    return game_rows(conn, OPEN_GAME, ())
 
 
-def games_with_deadline_before(conn: sqlite3.Connection, moment: float) -> list[Game]:
-    """Open games whose turn deadline is earlier than ``moment``, soonest first."""
-    return _select_games(
+def deadline_rows_before(conn: sqlite3.Connection, moment: float) -> list[sqlite3.Row]:
+    """The rows of open games whose turn deadline is earlier than ``moment``, soonest first."""
+    return game_rows(
         conn,
         f"turn_deadline IS NOT NULL AND turn_deadline < ? AND {OPEN_GAME}",
         (moment,),
@@ -302,40 +311,34 @@ def _update_game(
             raise GameNotFound(game_id)
 
 
-def _select_games(
+def game_rows(
     conn: sqlite3.Connection,
     where: str,
     params: tuple[Any, ...],
     order: str = "game_id",
-) -> list[Game]:
-    rows = conn.execute(
+) -> list[sqlite3.Row]:
+    """Stored game rows matching ``where``, in ``order``."""
+    return conn.execute(
         f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY {order}", params
     ).fetchall()
-    if not rows:
-        return []
-    messages: dict[int, dict[int, int]] = {row["game_id"]: {} for row in rows}
-    for game_id, user_id, message_id in conn.execute(
-        "SELECT game_id, user_id, message_id FROM game_messages"
-        " WHERE game_id IN (SELECT value FROM json_each(?))",
-        (dumps(list(messages)),),
-    ):
-        messages[game_id][user_id] = message_id
-    return [
-        Game(
-            game_id=row["game_id"],
-            chat_id=row["chat_id"],
-            kind=row["kind"],
-            status=row["status"],
-            version=row["version"],
-            state=loads(row["state"]),
-            options=loads(row["options"]),
-            seats=tuple(loads(row["seats"])),
-            created_by=row["created_by"],
-            table_message_id=row["table_message_id"],
-            hand_messages=messages[row["game_id"]],
-            turn_deadline=row["turn_deadline"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-        )
-        for row in rows
-    ]
+
+
+def game_from_row(row: sqlite3.Row) -> Game:
+    """A ``Game`` of its own (fresh dicts and lists) from a stored row."""
+    messages: dict[str, int] = loads(row["hand_messages"]) if row["hand_messages"] else {}
+    return Game(
+        game_id=row["game_id"],
+        chat_id=row["chat_id"],
+        kind=row["kind"],
+        status=row["status"],
+        version=row["version"],
+        state=loads(row["state"]),
+        options=loads(row["options"]),
+        seats=tuple(loads(row["seats"])),
+        created_by=row["created_by"],
+        table_message_id=row["table_message_id"],
+        hand_messages={int(user_id): message_id for user_id, message_id in messages.items()},
+        turn_deadline=row["turn_deadline"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )

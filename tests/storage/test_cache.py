@@ -1,0 +1,145 @@
+"""``Database.open(cache_reads=True)``: games and players read from memory stay exactly what the
+file holds for the one writer, callers get objects of their own, and a read that was under way
+when a write began never puts the older row back."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from storage_support import CHAT, USERS
+
+from storage import Database, StaleVersion
+from storage.cache import ReadCache
+from storage.records import Player
+
+A, B, C = USERS
+SUPERGROUP = -1009999
+
+
+@pytest.fixture
+async def cached(db_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(db_path, cache_reads=True)
+    await database.upsert_chat(CHAT, "friends")
+    for user in USERS:
+        await database.upsert_player(user, f"player {user}")
+    yield database
+    await database.close()
+
+
+async def fresh_look(path: Path) -> Database:
+    return await Database.open(path)
+
+
+async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: Path) -> None:
+    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    assert (await cached.game(game.game_id)).state == {"n": 0}
+    await cached.commit_action(game.game_id, 0, {"n": 1}, ["knock"], turn_deadline=50.0)
+    await cached.set_table_message(game.game_id, 42)
+    await cached.set_hand_message(game.game_id, A, 43)
+    await cached.set_hand_message(game.game_id, B, 44)
+    await cached.set_hand_message(game.game_id, B, None)
+    await cached.set_turn_deadline(game.game_id, 60.0)
+    seen = await cached.game(game.game_id)
+    assert (seen.version, seen.state, seen.table_message_id) == (1, {"n": 1}, 42)
+    assert (seen.hand_messages, seen.turn_deadline) == ({A: 43}, 60.0)
+    async with await fresh_look(db_path) as other:
+        assert await other.game(game.game_id) == seen
+    assert await cached.active_game(CHAT) == seen
+    assert await cached.open_games() == [seen]
+    assert await cached.games_with_deadline_before(61.0) == [seen]
+
+
+async def test_every_read_is_a_copy_of_its_own(cached: Database) -> None:
+    game = await cached.create_game(CHAT, "stukolka", {"hands": [["AS"]]}, seats=USERS)
+    first = await cached.game(game.game_id)
+    first.state["hands"][0].append("KS")
+    first.hand_messages[A] = 1  # type: ignore[index]
+    second = await cached.game(game.game_id)
+    assert second.state == {"hands": [["AS"]]} and second.hand_messages == {}
+
+
+async def test_a_refused_commit_leaves_the_stored_game(cached: Database) -> None:
+    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    await cached.commit_action(game.game_id, 0, {"n": 1}, ["a"])
+    with pytest.raises(StaleVersion):
+        await cached.commit_action(game.game_id, 0, {"n": 99}, ["b"])
+    assert (await cached.game(game.game_id)).state == {"n": 1}
+
+
+async def test_a_read_under_way_does_not_put_back_the_older_row(cached: Database) -> None:
+    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    for version in range(20):
+        cached._cache.clear()  # white box: make the read go to the file
+        # the read is queued before the write, so it returns the older row after the write began
+        read, _ = await asyncio.gather(
+            cached.game(game.game_id),
+            cached.commit_action(game.game_id, version, {"n": version + 1}, ["a"]),
+        )
+        assert read.version == version
+        assert (await cached.game(game.game_id)).version == version + 1
+
+
+async def test_players_follow_upserts(cached: Database) -> None:
+    assert (await cached.players([A, B]))[A].name == f"player {A}"
+    await cached.upsert_player(A, "Alice", language="en", started=True)
+    players = await cached.players([A, B, 999])
+    assert set(players) == {A, B}
+    assert (players[A].name, players[A].language, players[A].started) == ("Alice", "en", True)
+    await cached.upsert_player(A, "Alice B.")
+    assert (await cached.players([A]))[A].language == "en"
+    assert (await cached.players([A]))[A].name == "Alice B."
+
+
+async def test_a_chat_migration_moves_the_remembered_games(cached: Database) -> None:
+    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    assert (await cached.game(game.game_id)).chat_id == CHAT
+    assert await cached.migrate_chat(CHAT, SUPERGROUP) is True
+    assert (await cached.game(game.game_id)).chat_id == SUPERGROUP
+    assert await cached.active_game(CHAT) is None
+
+
+async def test_another_connection_is_seen_from_the_next_trip_on(
+    cached: Database, db_path: Path
+) -> None:
+    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    assert (await cached.game(game.game_id)).version == 0
+    async with await fresh_look(db_path) as other:
+        await other.commit_action(game.game_id, 0, {"n": 1}, ["other"])
+        await other.upsert_player(B, "renamed elsewhere")
+    await cached.chat(CHAT)  # any trip to the file notices the other connection's commits
+    assert (await cached.game(game.game_id)).state == {"n": 1}
+    assert (await cached.players([B]))[B].name == "renamed elsewhere"
+
+
+async def test_without_cache_reads_every_read_sees_other_connections(db_path: Path) -> None:
+    async with await Database.open(db_path) as first, await Database.open(db_path) as second:
+        await first.upsert_chat(CHAT, "race")
+        game = await first.create_game(CHAT, "stukolka", {"n": 0})
+        assert (await first.game(game.game_id)).version == 0
+        await second.commit_action(game.game_id, 0, {"n": 1}, ["second"])
+        assert (await first.game(game.game_id)).state == {"n": 1}
+
+
+def test_the_cache_refuses_rows_read_while_a_write_is_in_flight() -> None:
+    cache = ReadCache(max_games=2, max_players=2)
+    row = {"game_id": 1}
+    with cache.writing_game(1):
+        cache.keep_game(row)  # type: ignore[arg-type]
+        assert cache.game(1) is None
+    cache.keep_game(row)  # type: ignore[arg-type]
+    assert cache.game(1) is row
+    for game_id in (2, 3):
+        cache.keep_game({"game_id": game_id})  # type: ignore[arg-type]
+    assert cache.game(1) is None  # the least recently used went first
+    player = Player(A, "a", None, True, 0.0, 0.0)
+    with cache.writing_everything():
+        cache.keep_player(player)
+    assert cache.players([A]) == ({}, [A])
+    cache.keep_player(player)
+    cache.saw_data_version(1)
+    assert cache.players([A]) == ({A: player}, [])
+    cache.saw_data_version(2)  # another connection committed
+    assert cache.players([A]) == ({}, [A]) and cache.game(2) is None
