@@ -4,10 +4,7 @@ A group gets at most ~20 messages or edits a minute from a bot. ``Pacer`` spaces
 to one group at least ``spacing`` seconds apart (3 s) and never lets more than 20 into any
 60 seconds, whatever the timing. ``Coalescer`` folds the refreshes asked for while one waits
 into that one: a refresh waits for its group's slot *first* and renders the state as it is
-then, so the table shows the latest state at most ``spacing`` after a change. ``Sequencer``
-runs a game's other group work (results, a new deal's messages) in the background in the
-order it was asked for, so a slow or throttled group holds up neither the answer to a press
-nor any other group.
+then, so the table shows the latest state at most ``spacing`` after a change.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 
 log = logging.getLogger(__name__)
 
@@ -50,14 +47,16 @@ class Pacer:
         *,
         per_window: int = GROUP_REQUESTS,
         window: float = GROUP_WINDOW,
-        margin: float = 0.1,
+        margin: float = 0.25,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.spacing = spacing
         self.per_window = per_window
         self.window = window
         self.margin = margin
         self.clock = clock
+        self.sleep = sleep
         self._sent: dict[Hashable, deque[float]] = {}
         self._locks: dict[Hashable, asyncio.Lock] = {}
 
@@ -75,17 +74,28 @@ class Pacer:
     async def ready(self, key: Hashable) -> None:
         """Wait until ``key``'s next slot is due, without taking it (render, then send)."""
         while (wait := self.delay(key)) > 0:
-            await asyncio.sleep(wait)
+            await self.sleep(wait)
+
+    @contextlib.asynccontextmanager
+    async def turn(self, key: Hashable) -> AsyncIterator[None]:
+        """``key``'s requests one at a time: wait for the slot; the caller calls ``record``
+        the moment its request leaves (after any other limit made it wait)."""
+        if self.spacing <= 0:
+            yield
+            return
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            await self.ready(key)
+            yield
+
+    def record(self, key: Hashable) -> None:
+        """A request to ``key`` leaves now."""
+        if self.spacing > 0:
+            self._sent.setdefault(key, deque(maxlen=self.per_window)).append(self.clock())
 
     async def slot(self, key: Hashable) -> None:
         """Wait for ``key``'s next slot and take it."""
-        if self.spacing <= 0:
-            return
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            await self.ready(key)
-            sent = self._sent.setdefault(key, deque(maxlen=self.per_window))
-            sent.append(self.clock())
+        async with self.turn(key):
+            self.record(key)
 
     def forget(self, key: Hashable) -> None:
         self._sent.pop(key, None)
@@ -146,41 +156,8 @@ class Coalescer:
     def pending(self) -> int:
         return len(self._tasks)
 
-
-class Sequencer:
-    """Background jobs per key, each started when the one asked for before it has ended."""
-
-    def __init__(self) -> None:
-        self._last: dict[Hashable, asyncio.Task[None]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    def run(self, key: Hashable, job: Job) -> None:
-        task = asyncio.create_task(self._after(self._last.get(key), key, job))
-        self._last[key] = task
-        self._tasks.add(task)
-        task.add_done_callback(lambda done: self._done(key, done))
-
-    def _done(self, key: Hashable, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if self._last.get(key) is task:
-            del self._last[key]
-
-    @staticmethod
-    async def _after(previous: asyncio.Task[None] | None, key: Hashable, job: Job) -> None:
-        if previous is not None:
-            await asyncio.wait({previous})
-        try:
-            await job()
-        except Exception:
-            log.exception("group update of %s failed", key)
-
-    async def drain(self) -> None:
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
-    @property
-    def pending(self) -> int:
-        return len(self._tasks)
+    def pending_keys(self) -> list[Hashable]:
+        return list(self._tasks)
 
 
 async def cancel_quietly(task: asyncio.Task[None]) -> None:

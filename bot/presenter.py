@@ -21,7 +21,7 @@ from typing import Any
 from bot import callback as cb
 from bot import keyboards
 from bot.messenger import Messenger, Rows, Undelivered
-from bot.pacing import Coalescer, Sequencer
+from bot.pacing import Coalescer
 from bot.render import chat as chat_render
 from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
@@ -43,8 +43,9 @@ RECENT_NOTICES = 3
 CLOSING_NOTICES = frozenset({"all_away", "table_closed"})
 #: notices about moves, which end with their deal
 DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
-#: waits before showing a deal's result again when the network failed
-RESULT_RETRY_DELAYS = (1.0, 3.0)
+#: results of deals that ended while the group waited for its pace go in one message
+RESULTS_JOINER = "\n\n· · ·\n\n"
+MAX_MESSAGE = 4000  # Telegram takes 4096 characters
 HISTORY_DEALS = 8
 
 
@@ -66,14 +67,12 @@ class Presenter:
         timers: Timers,
         coalescer: Coalescer,
         default_language: str,
-        sequencer: Sequencer | None = None,
     ) -> None:
         self.db = db
         self.tables = tables
         self.messenger = messenger
         self.timers = timers
         self.coalescer = coalescer
-        self.sequencer = sequencer or Sequencer()
         self.default_language = default_language
         self.bot_username = ""
         self._languages: dict[int, str] = {}
@@ -84,6 +83,9 @@ class Presenter:
         #: games whose table message of this deal may exist but is unknown (a send timed out):
         #: no other is sent until the next deal, so the group never sees one twice
         self._table_unknown: set[int] = set()
+        #: the deal whose table the table message shows, and the results waiting to be shown
+        self._table_deal: dict[int, int] = {}
+        self._results: dict[int, list[tuple[int, str]]] = {}
 
     # ------------------------------------------------------------------ chats and people
 
@@ -168,10 +170,10 @@ class Presenter:
     async def show(self, reply: Reply) -> None:
         """Bring the group and the players' private chats up to date with ``reply``.
 
-        Only the timer is set before this returns. The messages go out in the background: the
-        group's in the order of the replies, each when the group's pace allows, the private
-        ones at once, so neither the answer to a press nor any other group waits for a slow
-        or throttled group.
+        Only the timer, the notices and the results to show are settled before this returns.
+        The messages go out in the background, the private ones at once and the group's one
+        request per slot of its pace (``_group_step``), so neither the answer to a press nor
+        any other group waits for a slow or throttled group.
         """
         game = reply.game
         if game is None:
@@ -188,21 +190,13 @@ class Presenter:
             hands |= set(game.seats)
         for user in hands:
             self._refresh_hand(game.game_id, user)
-        self.sequencer.run(game.game_id, lambda: self._show_group(game, reply))
-
-    async def _show_group(self, game: Game, reply: Reply) -> None:
-        """The group's part of ``reply``: lobby, results, the new deal's table, notices."""
         lang = await self.chat_language(game.chat_id)
-        async with self._lock(game.game_id):
-            carried = reply.notices
-            if reply.results:
-                # moves of the finished deal go with it; news about people carry on
-                carried = [n for n in reply.notices if n.key not in DEAL_NOTICES]
-            else:
-                await self._remember(game, lang, carried)
-            lobby_shown = game.status == "lobby" or (reply.closed and not reply.results)
-            if lobby_shown and (reply.lobby_changed or reply.closed) and not reply.new_deal:
-                await self._show_table_now(game.game_id)
+        carried = reply.notices
+        if reply.results:
+            # the moves of a finished deal go with it; news about people carry on
+            self._notices.pop(game.game_id, None)
+            carried = [n for n in reply.notices if n.key not in DEAL_NOTICES]
+            pending = self._results.setdefault(game.game_id, [])
             for number, result in enumerate(reply.results, 1):
                 closing = reply.closed and number == len(reply.results)
                 footer = [
@@ -210,16 +204,15 @@ class Presenter:
                     for notice in reply.notices
                     if closing and notice.key in CLOSING_NOTICES
                 ]
-                await self._show_result(game, lang, result, footer)
-            if reply.results:
-                self._notices.pop(game.game_id, None)
-                await self._remember(game, lang, carried)
-            if reply.new_deal:
-                await self._new_table_message(game.game_id)
-        if reply.closed:
-            self._notices.pop(game.game_id, None)
-        elif reply.table_changed:
-            self._refresh_table(game.game_id, game.chat_id)
+                pending.append((result.deal, await self._result_text(game, lang, result, footer)))
+        elif reply.new_deal:
+            # the first deal: its table is a new message, the lobby stays as it was
+            await self.db.set_table_message(game.game_id, None)
+            self._table_unknown.discard(game.game_id)
+            self._table_deal.pop(game.game_id, None)
+        await self._remember(game, lang, carried)
+        if reply.lobby_changed or reply.table_changed or reply.results or reply.closed:
+            self._refresh_group(game.game_id)
 
     async def _arm(self, game_id: int) -> None:
         game = await self.db.game(game_id)
@@ -271,17 +264,64 @@ class Presenter:
 
     # ------------------------------------------------------------------ the table message
 
-    def _refresh_table(self, game_id: int, chat_id: int) -> None:
+    def _refresh_group(self, game_id: int) -> None:
+        """Let the group's messages of a game catch up: one request each time the group's
+        slot is due, rendered then, so it shows the latest state (see ``_group_step``)."""
+
         async def slot_due() -> None:
             await self.messenger.pacer.ready((await self.db.game(game_id)).chat_id)
 
         async def job() -> None:
             async with self._lock(game_id):
-                # rendered when the group's slot is due, so it shows the latest state
                 await slot_due()
-                await self._show_table_now(game_id)
+                more = await self._group_step(game_id)
+            if more:
+                self._refresh_group(game_id)
 
-        self.coalescer.request(("table", game_id), job, slot_due)
+        self.coalescer.request(("group", game_id), job, slot_due)
+
+    async def _group_step(self, game_id: int) -> bool:
+        """One request to bring the group up to date; True if there is more to do.
+
+        First the results of finished deals: the deal's table message becomes its result. When
+        deals end faster than the group's pace, the results waiting are shown together, in one
+        message, so the group never falls behind by more than one deal. Then the current
+        deal's table: a new message for a new deal, else an edit of the table message.
+        """
+        game = await self.db.game(game_id)
+        pending = self._results.get(game_id)
+        if pending:
+            first = pending[0][0]
+            texts: list[str] = []
+            for _, text in pending:
+                if texts and len(RESULTS_JOINER.join([*texts, text])) > MAX_MESSAGE:
+                    break
+                texts.append(text)
+            known = self._table_deal.get(game_id, first) == first
+            message_id = game.table_message_id if known else None
+            try:
+                await self.messenger.show(
+                    game.chat_id, message_id, RESULTS_JOINER.join(texts), None, strict=True
+                )
+            except Undelivered as error:
+                if message_id is not None or not error.maybe_done:
+                    raise  # nothing was sent twice: try again in a moment
+                log.warning("results of game %s may not have been shown: %s", game_id, error)
+            del pending[: len(texts)]
+            if message_id is not None:
+                await self.db.set_table_message(game_id, None)
+            self._table_deal.pop(game_id, None)
+            self._table_unknown.discard(game_id)
+            return True
+        if game.table_message_id is None and (
+            game_id in self._table_unknown or game.status in ("finished", "stopped")
+        ):
+            return False
+        deal = int(game.state.get("table", {}).get("deals", 0))
+        if game.status == "active" and self._table_deal.get(game_id, deal) != deal:
+            return False  # the deal has ended: its result is on its way here
+        await self._show_table_now(game_id)
+        return False
 
     @staticmethod
     async def _no_wait() -> None:
@@ -339,8 +379,7 @@ class Presenter:
         """Edit the table message to the game as it is now, or send it if there is none yet
         (unless one may have been sent already: see ``_table_unknown``)."""
         game = await self.db.game(game_id)
-        if game.table_message_id is None and game_id in self._table_unknown:
-            return
+        deal = int(game.state.get("table", {}).get("deals", 0))
         text, rows = await self._table_content(game)
         try:
             message_id = await self.messenger.show(
@@ -353,42 +392,20 @@ class Presenter:
             raise
         if message_id is not None and message_id != game.table_message_id:
             await self.db.set_table_message(game_id, message_id)
+            self._table_deal[game_id] = deal
 
-    async def _show_result(
+    async def _result_text(
         self, game: Game, lang: str, result: DealResult, footer: Sequence[str] = ()
-    ) -> None:
-        """The finished deal's table message becomes its result (one message per deal)."""
+    ) -> str:
+        """A finished deal's result, shown in place of its table message."""
         names = await self.names(result.seats)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         kind = _display_kind(game)
-        text = _renderer(result.kind).result_text(lang, result.view, names, balances, kind=kind)
+        renderer = _renderer(result.kind)
+        text: str = renderer.result_text(lang, result.view, names, balances, kind=kind)
         if footer:
             text += "\n\n" + "\n".join(footer)
-        for delay in (*RESULT_RETRY_DELAYS, None):
-            current = await self.db.game(game.game_id)
-            message_id = current.table_message_id
-            if message_id is None and game.game_id in self._table_unknown:
-                message_id = None  # the table message is unknown: the result comes anew
-            try:
-                await self.messenger.show(current.chat_id, message_id, text, None, strict=True)
-                return
-            except Undelivered as error:
-                if delay is None or (message_id is None and error.maybe_done):
-                    log.warning("the result of game %s was not shown: %s", game.game_id, error)
-                    return
-                await asyncio.sleep(delay)
-
-    async def _new_table_message(self, game_id: int) -> None:
-        """A new deal: a new table message in the group, rendered when the group's slot is
-        due; if it cannot be sent now, a table refresh sends it later."""
-        game = await self.db.game(game_id)
-        await self.db.set_table_message(game_id, None)
-        self._table_unknown.discard(game_id)
-        await self.messenger.pacer.ready(game.chat_id)
-        try:
-            await self._show_table_now(game_id)
-        except Undelivered:
-            self._refresh_table(game_id, game.chat_id)
+        return text
 
     async def _forget_hands(self, game_id: int) -> None:
         """A new deal: each player gets a new hand message; the old ones lose their buttons."""
@@ -708,7 +725,7 @@ class Presenter:
             except Exception:
                 return
             if game.status == "lobby":
-                self._refresh_table(game.game_id, game.chat_id)
+                self._refresh_group(game.game_id)
             return
         await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username))
         # back after blocking the bot: his cards (with «I'm back») come again
@@ -760,7 +777,8 @@ class Presenter:
         if loaded is not None:
             await self.db.set_table_message(loaded.game.game_id, None)
             self._table_unknown.discard(loaded.game.game_id)
-            self._refresh_table(loaded.game.game_id, new)
+            self._table_deal.pop(loaded.game.game_id, None)
+            self._refresh_group(loaded.game.game_id)
 
     async def turn_timed_out(self, game_id: int, turn: int) -> None:
         reply = await self.tables.timeout(game_id, turn)
@@ -774,13 +792,13 @@ class Presenter:
                 await self._arm(game.game_id)
                 for user in game.seats:
                     self._refresh_hand(game.game_id, user)
-            self._refresh_table(game.game_id, game.chat_id)
+                # the stored table message is taken for the current deal's
+                self._table_deal[game.game_id] = int(game.state.get("table", {}).get("deals", 0))
+            self._refresh_group(game.game_id)
 
     async def drain(self) -> None:
         """Wait until every message that is due has gone out (tests, shutdown)."""
-        while self.coalescer.pending or self.sequencer.pending:
-            await self.sequencer.drain()
-            await self.coalescer.drain()
+        await self.coalescer.drain()
 
 
 def _renderer(kind: str) -> Any:

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import warnings
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from typing import Any
@@ -31,6 +32,7 @@ import httpx
 from aiolimiter import AsyncLimiter
 from telegram.error import NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.pacing import GROUP_SPACING, Pacer
 from bot.settings import Settings
@@ -72,7 +74,10 @@ def maybe_performed(error: NetworkError) -> bool:
 
 
 def retry_seconds(error: RetryAfter) -> float:
-    value: Any = error.retry_after
+    with warnings.catch_warnings():
+        # PTB 22 warns that the int will become a timedelta; both are read here
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value: Any = error.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
@@ -139,19 +144,19 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         while True:
             while (wait := self.held(chat)) > 0:
                 await asyncio.sleep(wait)
-            if paced:
-                await self.pacer.slot(chat)
             try:
-                if self._overall is not None and chat is not None:
-                    async with self._overall:
-                        return await callback(*args, **kwargs)
-                return await callback(*args, **kwargs)
+                async with self.pacer.turn(chat) if paced else contextlib.nullcontext():
+                    if self._overall is not None and chat is not None:
+                        await self._overall.acquire()
+                    if paced:
+                        self.pacer.record(chat)
+                    return await callback(*args, **kwargs)
             except RetryAfter as error:
                 # not carried out: only this chat waits, then the request goes again
                 self._hold(chat, retry_seconds(error) + 0.1)
                 if attempt >= retries:
                     raise
-                log.info("429 for chat %s: waiting %s", chat, error.retry_after)
+                log.info("429 for chat %s: waiting %s s", chat, retry_seconds(error))
             except NetworkError as error:
                 if (
                     attempt >= retries

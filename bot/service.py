@@ -81,6 +81,7 @@ class DealResult:
     game_over: bool
     summary: dict[str, Any]
     balances: dict[int, int] = field(default_factory=dict)  # user → balance when it ended
+    deal: int = 0  # its number at the table, from 0
 
 
 @dataclass
@@ -535,6 +536,7 @@ class TableService:
                         seats,
                         step.game_over,
                         step.summary,
+                        deal=deal_no,
                     )
                 )
                 deserted = self._deserted(loaded)

@@ -30,8 +30,7 @@ async def seat_table(
     lobby's button and the game begins."""
     table = Table(fake, bot, group, users, random.Random(seed))
     for user in users:
-        if not user.started:
-            fake.user_starts_bot(user)
+        fake.user_starts_bot(user)
     await table.settle()
     await table.say(users[0], f"/new {choice}")
     lobby = table.group_messages()[-1]
