@@ -1,6 +1,7 @@
 """The ``Application`` factory: settings in, a wired python-telegram-bot application out.
 
-``main()`` only wires; resources (the database, the services) are opened in ``post_init`` and
+``main()`` only wires; resources (the database, the services) are opened in ``post_init``, the
+messages still due are sent in ``post_stop`` (the bot can still send then) and everything is
 closed in ``post_shutdown``.
 """
 
@@ -30,11 +31,18 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     await start_heartbeat(application)
 
 
+async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
+    # updates have stopped but the bot can still send: what is due goes out now
+    services: Services | None = application.bot_data.get("services")
+    if services is not None:
+        await services.stop()
+
+
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
     stop_heartbeat(application.bot_data["settings"])
     services: Services | None = application.bot_data.get("services")
     if services is not None:
-        await services.stop()
+        await services.close()
         await services.db.close()
 
 
@@ -48,6 +56,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
     )
     # always: retries and per-chat flood control; the limits only with RATE_LIMITER (on)

@@ -75,9 +75,14 @@ class Services:
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
 
     async def stop(self) -> None:
-        """Before the database closes: no timer fires any more, pending refreshes are sent."""
+        """The bot stops: no timer fires any more, the messages still due are sent."""
         await self.timers.stop()
         await self.presenter.drain()
+
+    async def close(self) -> None:
+        """Before the database closes: no timer, and nothing left that could still send."""
+        await self.timers.stop()
+        self.presenter.coalescer.cancel()
 
     async def saw_player(self, user_id: int, name: str, language: str | None) -> None:
         """Record a user once per name change (every update would be a write otherwise)."""

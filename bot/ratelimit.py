@@ -160,6 +160,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             except NetworkError as error:
                 if (
                     attempt >= retries
+                    or isinstance(error.__cause__, RuntimeError)  # the client is closed
                     or (chat is None and "callback_query_id" not in data)
                     or (creates(endpoint) and maybe_performed(error))
                 ):
