@@ -10,7 +10,7 @@ Money moves as ``Transfer`` records between seats (ints) and ``POT`` / ``GAME_PO
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -32,15 +32,36 @@ class OptionsError(ValueError):
 
 def options_from_json(cls: type[OptionsT], data: dict[str, Any]) -> OptionsT:
     """Build a game's frozen options dataclass from JSON: unknown names and wrong types raise
-    ``OptionsError`` (the dataclass itself validates the values)."""
+    ``OptionsError`` (the dataclass itself validates the values).
+
+    Every load of a game's state reads its options again, so options already built are
+    remembered (they are frozen, so one object can serve every state that has them); the key
+    keeps each value's type, as ``True`` and ``1`` are one dictionary key but not one option.
+    """
+    try:
+        key = (cls, tuple((name, type(value), value) for name, value in sorted(data.items())))
+        known_options = _OPTIONS.get(key)
+    except TypeError:  # an unhashable value: not an option, and the dataclass will say so
+        key, known_options = None, None
+    if known_options is not None:
+        return cast(OptionsT, known_options)
     known = {item.name for item in fields(cls)}
     unknown = set(data) - known
     if unknown:
         raise OptionsError(f"unknown options: {', '.join(sorted(unknown))}")
     try:
-        return cls(**data)
+        options = cls(**data)
     except TypeError as error:
         raise OptionsError(str(error)) from error
+    if key is not None:
+        if len(_OPTIONS) >= MAX_REMEMBERED_OPTIONS:
+            _OPTIONS.clear()
+        _OPTIONS[key] = options
+    return options
+
+
+MAX_REMEMBERED_OPTIONS = 256
+_OPTIONS: dict[tuple[Any, ...], Any] = {}
 
 
 class IllegalAction(Exception):

@@ -43,6 +43,10 @@ class Role(StrEnum):
 
 
 ACTIVE_ROLES = frozenset({Role.KNOCK, Role.DARK, Role.SHLEIF_DEALER, Role.RAZREZ, Role.DEFENDER})
+_ROLES: dict[str, Role] = {role.value: role for role in Role}
+"""Roles by their JSON value: a dictionary lookup, where ``Role(value)`` costs a call into
+``enum`` for each seat of every state loaded (an unknown value still goes to ``Role`` and
+raises ``ValueError``)."""
 
 
 class Outcome(StrEnum):
@@ -156,7 +160,7 @@ class StukolkaState:
             stock=list(data["stock"]),
             shleif_card_held=data["shleif_card_held"],
             looked=list(data["looked"]),
-            roles=[Role(role) for role in data["roles"]],
+            roles=[_ROLES.get(role) or Role(role) for role in data["roles"]],
             knock_order=list(data["knock_order"]),
             queue=list(data["queue"]),
             bought=list(data["bought"]),
