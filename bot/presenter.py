@@ -34,6 +34,7 @@ from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
 from locales import LANGUAGES, language, t
 from storage.database import Database
+from storage.errors import GameNotFound
 from storage.records import Game
 
 log = logging.getLogger(__name__)
@@ -487,6 +488,19 @@ class Presenter:
         admin: Callable[[], Awaitable[bool]],
     ) -> str | None:
         """Handle a decoded button press; the short answer text (or None). Raises Refused."""
+        try:
+            return await self._press(data, user_id, chat_id, admin)
+        except GameNotFound:
+            # well-formed data for a game that does not exist (forged, or a wiped database)
+            raise Refused("unknown_game") from None
+
+    async def _press(
+        self,
+        data: cb.Callback,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+    ) -> str | None:
         match data:
             case cb.Act():
                 return await self._press_act(data, user_id)
@@ -552,6 +566,9 @@ class Presenter:
         game = await self.db.game(data.game_id)
         if chat_id != game.chat_id:
             raise Refused("not_at_table")
+        if game.status != "lobby":
+            # an old lobby's buttons: /join, /leave and /stop still work while it runs
+            raise Refused("game_running" if game.status == "active" else "game_over")
         lang = await self.user_language(user_id, None)
         match data.action:
             case "join":
@@ -603,6 +620,8 @@ class Presenter:
             await self.messenger.send(chat_id, text, keyboards.settings_root_keyboard(lang))
             return None
         game_options: Any = stukolka if data.game == "stukolka" else starshina
+        if data.option is not None and data.option not in game_options.to_json():
+            raise Refused("unknown_button")  # a name the codec allows but no option has
         if data.option is None:
             text = chat_render.settings_text(lang, stukolka, starshina, data.game)
             rows = keyboards.settings_game_keyboard(lang, data.game, game_options)

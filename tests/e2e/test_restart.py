@@ -177,7 +177,7 @@ async def test_sigkill_mid_deal_and_the_game_goes_on_from_its_last_committed_act
 
             kills = list(KILL_AT)
             killed: list[str] = []
-            after_restart = False
+            after_restart, refused = False, 0
             for _ in range(2000):
                 if not kills and deals_done(bot.database) >= DEALS:
                     break
@@ -196,10 +196,14 @@ async def test_sigkill_mid_deal_and_the_game_goes_on_from_its_last_committed_act
                 if target is None:
                     await players.answered(query)
                     if after_restart and isinstance(choice[3], cb.Act):
-                        # the first move after a restart is taken like any other
-                        assert query.answer is not None and query.answer.text is None
-                        assert version(bot.database) > before
-                        after_restart = False
+                        # moves after a restart are taken like any other (one may meet a
+                        # timer that ran out while the bot was down: then the next one)
+                        assert query.answer is not None
+                        if query.answer.text is None and version(bot.database) > before:
+                            after_restart = False
+                        else:
+                            refused += 1
+                            assert refused < 3, query.answer.text
                     continue
                 # kill it while it handles the press: before, during or after the commit
                 await asyncio.sleep(KILL_AFTER[len(killed)])
@@ -207,7 +211,7 @@ async def test_sigkill_mid_deal_and_the_game_goes_on_from_its_last_committed_act
                 committed = version(bot.database) > before
                 killed.append(f"{kills.pop(0)} ({'after' if committed else 'before'} the commit)")
                 await bot.start()
-                after_restart = True
+                after_restart, refused = True, 0
             assert not kills and deals_done(bot.database) >= DEALS
             print(f"\nkilled mid-{', mid-'.join(killed)}")
 
