@@ -58,6 +58,7 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         "settings": cmd_settings,
         "lang": cmd_lang,
         "kick": cmd_kick,
+        "timeout": cmd_timeout,
     }
     for name, function in group_commands.items():
         application.add_handler(CommandHandler(name, function, filters=GROUPS))
@@ -203,6 +204,26 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
     await _run(
         update, context, context.services.tables.remove_player(ids[0], ids[1], admin, user_id)
     )
+
+
+async def cmd_timeout(update: Update, context: BotContext) -> None:
+    """/timeout shows how long a turn lasts here; /timeout N sets it (admins, the creator)."""
+    ids = _ids(update)
+    if ids is None:
+        return
+    chat_id, user_id = ids
+    services = context.services
+    if context.args:
+        admin = await is_admin(update, context)
+        try:
+            await services.tables.set_turn_timeout(chat_id, user_id, admin, context.args[0])
+        except Refused as refusal:
+            if refusal.reason == "bad_timeout":
+                await services.presenter.send_turn_timeout(chat_id, usage=True)
+            else:
+                await _refuse_in_chat(update, context, refusal.reason)
+            return
+    await services.presenter.send_turn_timeout(chat_id, changed=bool(context.args))
 
 
 async def cmd_history(update: Update, context: BotContext) -> None:

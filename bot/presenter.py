@@ -676,6 +676,16 @@ class Presenter:
         rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
         await self.messenger.send(chat_id, text, rows)
 
+    async def send_turn_timeout(
+        self, chat_id: int, *, changed: bool = False, usage: bool = False
+    ) -> None:
+        """/timeout: how long a turn lasts here, that it changed, or how to change it."""
+        lang = await self.chat_language(chat_id)
+        seconds = round(await self.tables.turn_timeout_of(chat_id))
+        key = "timeout.set" if changed else "timeout.current"
+        text = t(lang, "refuse.bad_timeout") if usage else t(lang, key, seconds=seconds)
+        await self.messenger.send(chat_id, text)
+
     async def send_history(self, chat_id: int) -> None:
         lang = await self.chat_language(chat_id)
         deals = await self.db.last_deals(chat_id, HISTORY_DEALS)
@@ -788,6 +798,7 @@ class Presenter:
             return
         self.messenger.forget(old)
         self.messenger.pacer.forget(old)
+        self.tables.forget_chat(old)
         self._languages.pop(old, None)
         self._titles.pop(old, None)
         if not moved:

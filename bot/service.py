@@ -35,6 +35,9 @@ CHOICES: dict[str, tuple[str, dict[str, Any]]] = {
     "starshina": ("starshina", {}),
 }
 AWAY_AFTER_TIMEOUTS = 3
+#: the chat's own table settings, stored beside the games' options (not a game kind)
+TABLE_OPTIONS = "table"
+TURN_TIMEOUT_RANGE = (10, 3600)  # seconds a chat may give a decision with /timeout
 MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change (then the timer goes on)
 
 
@@ -150,6 +153,7 @@ class TableService:
         self.clock = clock
         self.seed = seed
         self._locks: dict[int, asyncio.Lock] = {}
+        self._turn_timeouts: dict[int, float] = {}
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         lock = self._locks.get(chat_id)
@@ -426,15 +430,48 @@ class TableService:
             engine = loaded.rules.dump(loaded.engine)
         return {"engine": engine, "table": asdict(loaded.meta)}
 
-    def _deadline(self, loaded: Loaded, status: str | None) -> float | None:
+    def _deadline(self, loaded: Loaded, status: str | None, timeout: float) -> float | None:
         """When the decision now due times out; None in the lobby and once the table ends
         (``status`` is the one being committed, so the first deal's first turn has a timer)."""
         if loaded.engine is None or (status or loaded.game.status) != "active":
             return None
         assert loaded.rules is not None
-        return (
-            None if loaded.rules.to_act(loaded.engine) is None else self.clock() + self.turn_timeout
-        )
+        return None if loaded.rules.to_act(loaded.engine) is None else self.clock() + timeout
+
+    # ------------------------------------------------------------------ the chat's turn time
+
+    async def turn_timeout_of(self, chat_id: int) -> float:
+        """Seconds a decision may take in this chat: its own setting, else TURN_TIMEOUT."""
+        cached = self._turn_timeouts.get(chat_id)
+        if cached is None:
+            stored = await self.db.chat_options(chat_id, TABLE_OPTIONS) or {}
+            value = stored.get("turn_timeout")
+            cached = self.turn_timeout
+            if isinstance(value, int) and TURN_TIMEOUT_RANGE[0] <= value <= TURN_TIMEOUT_RANGE[1]:
+                cached = float(value)
+            self._turn_timeouts[chat_id] = cached
+        return cached
+
+    async def set_turn_timeout(
+        self, chat_id: int, user_id: int, is_admin: bool, seconds: str
+    ) -> int:
+        """/timeout N by a chat admin or whoever opened the table; from the next decision on."""
+        active = await self.active(chat_id)
+        if not is_admin and (active is None or active.game.created_by != user_id):
+            raise Refused("creator_or_admin_only")
+        if not seconds.isdecimal() or not (
+            TURN_TIMEOUT_RANGE[0] <= int(seconds) <= TURN_TIMEOUT_RANGE[1]
+        ):
+            raise Refused("bad_timeout")
+        stored = dict(await self.db.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored["turn_timeout"] = int(seconds)
+        await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        self._turn_timeouts.pop(chat_id, None)
+        return int(seconds)
+
+    def forget_chat(self, chat_id: int) -> None:
+        """A chat moved (supergroup): its settings are read again under the new id."""
+        self._turn_timeouts.pop(chat_id, None)
 
     async def _commit(
         self,
@@ -459,7 +496,9 @@ class TableService:
                 deal=deal,
                 status=status,  # type: ignore[arg-type]
                 seats=seats,
-                turn_deadline=self._deadline(loaded, status),
+                turn_deadline=self._deadline(
+                    loaded, status, await self.turn_timeout_of(loaded.game.chat_id)
+                ),
             )
         except StaleVersion:
             raise Refused("outdated") from None

@@ -5,6 +5,7 @@ with the JobQueue's real timers (turns of a fraction of a second)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from bot import callback as cb
@@ -326,4 +327,31 @@ async def test_the_game_and_its_money_follow_the_group_into_a_supergroup(
         assert "Игрок0" in (table.group_messages()[-1].text or "")
         await check_books(db, supergroup.id, [game_id])
         assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
+
+
+async def test_a_chat_sets_its_own_turn_time(tmp_path: Path) -> None:
+    """TURN_TIMEOUT is the default; /timeout N by the table's creator (or an admin) is the
+    chat's own, from the next decision on, and the table shows it."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        table = await open_table(fake, bot, 3, "stukolka", seed=91)
+        db = table.services.db
+        game_id = await active_game_id(table)
+        await table.say(table.users[0], "/timeout")
+        assert "a turn lasts 600 s" in (table.group_messages()[-1].text or "")
+        await table.say(table.users[1], "/timeout 30")
+        assert "Only whoever opened the table" in (table.group_messages()[-1].text or "")
+        await table.say(table.users[0], "/timeout 5")
+        assert "Give the seconds" in (table.group_messages()[-1].text or "")
+        await table.say(table.users[0], "/timeout 45")
+        assert "a turn lasts 45 s" in (table.group_messages()[-1].text or "")
+        await step_for(table, table.users)
+        game = await db.game(game_id)
+        assert game.turn_deadline is not None
+        assert 40 < game.turn_deadline - time.time() <= 45
+        shown = await current_table(table, game_id)
+        assert shown is not None and "⏳ 4" in (shown.text or "")
         assert not bot.handler_errors
