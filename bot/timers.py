@@ -50,10 +50,6 @@ class Timers:
         for job in queue.get_jobs_by_name(self.name(game_id)):
             job.schedule_removal()
 
-    def armed(self, game_id: int) -> bool:
-        queue = self.application.job_queue
-        return queue is not None and bool(queue.get_jobs_by_name(self.name(game_id)))
-
     async def stop(self) -> None:
         """Shutting down: no timer fires any more, and those firing now finish first (their
         default move is committed or not at all; a restart arms the timer again)."""

@@ -283,7 +283,8 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         )
         assert all(count <= 20 for count in busiest)
         assert min(presses) >= 40, "the players did press fast"
-        assert within <= 3.3, "the table is never more than ~3 s behind"
+        # the pace is one request every 3 s; the tolerance is for the request itself and CI
+        assert within <= 3.5, "the table is never more than ~3 s behind"
         # a deal's end: the result takes a slot, the new table the next one; a third when a
         # table edit was already on its way as the deal ended
         assert boundary <= 9.5, "a new deal shown within three slots"
