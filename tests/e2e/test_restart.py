@@ -99,10 +99,10 @@ class Players:
         self.rng = random.Random(seed)
 
     def hand(self, user: User) -> Message | None:
-        for message in reversed(self.fake.messages(self.fake.private_chat(user), from_bot=True)):
-            if message.callback_data:
-                return message
-        return None
+        """His newest message from the bot, if it has buttons: what he plays from. (An older
+        hand may still show buttons when the bot was killed before it took them off.)"""
+        messages = self.fake.messages(self.fake.private_chat(user), from_bot=True)
+        return messages[-1] if messages and messages[-1].callback_data else None
 
     def choices(self) -> list[tuple[User, Message, str, cb.Callback]]:
         found = []
