@@ -30,6 +30,7 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "rules",
     "help",
     "lang",
+    "timeout",
 )
 """The group menu, in the order a table uses them."""
 

@@ -327,7 +327,11 @@ async def on_callback(update: Update, context: BotContext) -> None:
         return
     try:
         text = await presenter.press(
-            data, user_id, chat.id if chat else None, lambda: is_admin(update, context)
+            data,
+            user_id,
+            chat.id if chat else None,
+            lambda: is_admin(update, context),
+            query.message.message_id if query.message is not None else None,
         )
     except Refused as refusal:
         await answer(query.answer, chat_render.refusal(lang, refusal.reason))

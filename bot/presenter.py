@@ -486,10 +486,12 @@ class Presenter:
         user_id: int,
         chat_id: int | None,
         admin: Callable[[], Awaitable[bool]],
+        message_id: int | None = None,
     ) -> str | None:
-        """Handle a decoded button press; the short answer text (or None). Raises Refused."""
+        """Handle a decoded button press on ``message_id``; the short answer text (or None).
+        Menus (settings, balance pages) are edited in place. Raises Refused."""
         try:
-            return await self._press(data, user_id, chat_id, admin)
+            return await self._press(data, user_id, chat_id, admin, message_id)
         except GameNotFound:
             # well-formed data for a game that does not exist (forged, or a wiped database)
             raise Refused("unknown_game") from None
@@ -500,6 +502,7 @@ class Presenter:
         user_id: int,
         chat_id: int | None,
         admin: Callable[[], Awaitable[bool]],
+        message_id: int | None,
     ) -> str | None:
         match data:
             case cb.Act():
@@ -522,10 +525,10 @@ class Presenter:
                 await self.show(reply)
                 return None
             case cb.Settings():
-                return await self._press_settings(data, user_id, chat_id, admin)
+                return await self._press_settings(data, user_id, chat_id, admin, message_id)
             case cb.Page():
                 if chat_id is not None:
-                    await self.send_balance(chat_id, user_id, page=data.page, edit=True)
+                    await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
                 return None
         raise Refused("unknown_button")
 
@@ -610,6 +613,7 @@ class Presenter:
         user_id: int,
         chat_id: int | None,
         admin: Callable[[], Awaitable[bool]],
+        message_id: int | None,
     ) -> str | None:
         if chat_id is None or chat_id > 0:
             raise Refused("not_allowed")
@@ -617,7 +621,9 @@ class Presenter:
         stukolka, starshina = await self._options_pair(chat_id)
         if data.game is None:
             text = chat_render.settings_text(lang, stukolka, starshina)
-            await self.messenger.send(chat_id, text, keyboards.settings_root_keyboard(lang))
+            await self.messenger.show(
+                chat_id, message_id, text, keyboards.settings_root_keyboard(lang)
+            )
             return None
         game_options: Any = stukolka if data.game == "stukolka" else starshina
         if data.option is not None and data.option not in game_options.to_json():
@@ -625,14 +631,14 @@ class Presenter:
         if data.option is None:
             text = chat_render.settings_text(lang, stukolka, starshina, data.game)
             rows = keyboards.settings_game_keyboard(lang, data.game, game_options)
-            await self.messenger.send(chat_id, text, rows)
+            await self.messenger.show(chat_id, message_id, text, rows)
             return None
         if data.value is None:
             text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
             rows = keyboards.settings_option_keyboard(
                 lang, data.game, data.option, getattr(game_options, data.option)
             )
-            await self.messenger.send(chat_id, text, rows)
+            await self.messenger.show(chat_id, message_id, text, rows)
             return None
         if not await admin() and not await self.is_table_creator(chat_id, user_id):
             raise Refused("creator_or_admin_only")
@@ -647,6 +653,13 @@ class Presenter:
         except ValueError:
             raise Refused("not_allowed") from None
         await self.db.set_chat_options(chat_id, data.game, checked)
+        stukolka, starshina = await self._options_pair(chat_id)
+        changed: Any = stukolka if data.game == "stukolka" else starshina
+        text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+        rows = keyboards.settings_option_keyboard(
+            lang, data.game, data.option, getattr(changed, data.option)
+        )
+        await self.messenger.show(chat_id, message_id, text, rows)
         return chat_render.setting_changed_text(lang, data.game, data.option, value)
 
     # ------------------------------------------------------------------ other messages
@@ -658,8 +671,9 @@ class Presenter:
         )
 
     async def send_balance(
-        self, chat_id: int, user_id: int, *, page: str = "balance", edit: bool = False
+        self, chat_id: int, user_id: int, *, page: str = "balance", edit: int | None = None
     ) -> None:
+        """/balance (or its other page, edited into message ``edit``)."""
         lang = await self.chat_language(chat_id)
         if chat_id > 0:
             await self.messenger.send(chat_id, t(lang, "balance.private"))
@@ -674,7 +688,7 @@ class Presenter:
         else:
             text = chat_render.balance_text(lang, players, names, balances.pot, game_pot)
         rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
-        await self.messenger.send(chat_id, text, rows)
+        await self.messenger.show(chat_id, edit, text, rows)
 
     async def send_turn_timeout(
         self, chat_id: int, *, changed: bool = False, usage: bool = False

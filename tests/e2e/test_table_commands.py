@@ -99,15 +99,17 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         creator, other = table.users[0], table.users[1]
         while len(await db.last_deals(chat_id, 10)) < 2:
             assert await table.step()
-        # /settings: the menu, a game's options, one option's values, set by the creator
+        # /settings: the menu, a game's options, one option's values, set by the creator;
+        # one message, edited in place
         await table.say(creator, "/settings")
         menu = table.group_messages()[-1]
+        sent = len(table.group_messages())
         game_button = press_data(table, menu, cb.Settings("stukolka"))
         await table.press(creator, menu, game_button)
-        options = table.group_messages()[-1]
+        options = fake.message(table.group, menu.message_id)
         stake = press_data(table, options, cb.Settings("stukolka", "stake"))
         await table.press(creator, options, stake)
-        values = table.group_messages()[-1]
+        values = fake.message(table.group, menu.message_id)
         six = next(d for label, d in buttons(values) if label.strip().endswith("6"))
         query = fake.user_presses(other, values, six)  # not the creator, not an admin
         await table.settle()
@@ -115,6 +117,9 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         assert (await db.chat_options(chat_id, "stukolka") or {}).get("stake", 3) == 3
         await table.press(creator, values, six)
         assert (await db.chat_options(chat_id, "stukolka") or {})["stake"] == 6
+        marked = fake.message(table.group, menu.message_id)
+        assert any(label.startswith("✓") and label.endswith("6") for label, _ in buttons(marked))
+        assert len(table.group_messages()) == sent  # every step edited the one menu
         # /lang en switches the chat's language
         await table.say(creator, "/lang en")
         await table.say(creator, "/balance")
