@@ -30,7 +30,7 @@ from typing import Any
 
 import httpx
 from aiolimiter import AsyncLimiter
-from telegram.error import NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
@@ -157,6 +157,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 if attempt >= retries:
                     raise
                 log.info("429 for chat %s: waiting %s s", chat, retry_seconds(error))
+            except BadRequest:
+                # a 400 (PTB makes it a NetworkError) is an answer, not a fault: no retry
+                raise
             except NetworkError as error:
                 if (
                     attempt >= retries

@@ -202,8 +202,11 @@ async def test_sigkill_mid_deal_and_the_game_goes_on_from_its_last_committed_act
                         if query.answer.text is None and version(bot.database) > before:
                             after_restart = False
                         else:
+                            # a refreshed hand may still be on its way on a busy machine:
+                            # let the bot catch up before the next press
                             refused += 1
-                            assert refused < 3, query.answer.text
+                            assert refused < 6, query.answer.text
+                            await fake.wait_idle(timeout=20, quiet=0.3, require_answers=False)
                     continue
                 # kill it while it handles the press: before, during or after the commit
                 await asyncio.sleep(KILL_AFTER[len(killed)])
