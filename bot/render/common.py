@@ -4,7 +4,7 @@ the one-line summary of a table's options. Pure functions, HTML parse mode."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from game.cards import label, sort_hand
@@ -127,3 +127,15 @@ def seconds_left(lang: str, seconds: int | None) -> str:
     if seconds is None:
         return ""
     return t(lang, "turn.seconds", seconds=max(0, seconds))
+
+
+def balance_lines(lang: str, names: Sequence[str], balances: Mapping[int, int]) -> list[str]:
+    """The balances block under a deal's result: highest first, by seat on a tie."""
+    if not balances:
+        return []
+    lines = ["", t(lang, "result.balances")]
+    for seat in sorted(balances, key=lambda s: (-balances[s], s)):
+        lines.append(
+            t(lang, "balance.line", name=plain_name(names, seat), amount=signed(balances[seat]))
+        )
+    return lines

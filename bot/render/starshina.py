@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.render.common import (
+    balance_lines,
     game_title,
     plain_name,
     seat_name,
@@ -383,16 +384,5 @@ def result_text(
             )
     elif view.game_pot:
         lines.append(t(lang, "starshina.game_pot", pot=view.game_pot))
-    if balances:
-        lines.append("")
-        lines.append(t(lang, "result.balances"))
-        for seat_no in sorted(balances, key=lambda s: (-balances[s], s)):
-            lines.append(
-                t(
-                    lang,
-                    "balance.line",
-                    name=plain_name(names, seat_no),
-                    amount=signed(balances[seat_no]),
-                )
-            )
+    lines += balance_lines(lang, names, balances)
     return "\n".join(lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.render.common import (
+    balance_lines,
     cards,
     game_title,
     plain_name,
@@ -290,16 +291,5 @@ def result_text(
         lines.append(t(lang, "result.pot_carried", pot=pot_after))
     else:
         lines.append(t(lang, "result.pot_empty"))
-    if balances:
-        lines.append("")
-        lines.append(t(lang, "result.balances"))
-        for seat_no in sorted(balances, key=lambda s: (-balances[s], s)):
-            lines.append(
-                t(
-                    lang,
-                    "balance.line",
-                    name=plain_name(names, seat_no),
-                    amount=signed(balances[seat_no]),
-                )
-            )
+    lines += balance_lines(lang, names, balances)
     return "\n".join(lines)
