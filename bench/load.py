@@ -46,10 +46,11 @@ What is measured (presses made inside the window)
                 ``callback_query`` update for the bot) to the table edit that shows it: the
                 first ``sendMessage`` or ``editMessageText`` to that group, applied by the fake
                 after the press, whose text (the turn countdown left out) differs from what the
-                group's latest bot message said at the press. The bot renders the table from
-                the stored state when it sends, and with the rate limiter off a user presses
-                only once the table shows the group's previous move, so that first new text is
-                this move (a deal-ending move shows as the edit into the deal's result).
+                group's latest bot message said at the press (a move still not shown when the
+                drain ends counts with the time it waited: at least that). The bot renders the
+                table from the stored state when it sends, and with the rate limiter off a user
+                presses only once the table shows the group's previous move, so that first new
+                text is this move (a deal-ending move shows as the edit into the deal's result).
                 ``overlapped`` counts moves pressed while an earlier one was still not shown
                 (none with the limiter off; with it on they are the rule, see below).
                 Little's law applies: with every group always waiting for its next move, the
@@ -227,14 +228,17 @@ def start_bot(
     return BotProcess(process, process.pid, log, database)
 
 
-def stop_bot(bot: BotProcess, timeout: float = 30.0) -> int:
+async def stop_bot(bot: BotProcess, timeout: float) -> int:
+    """SIGTERM, then SIGKILL after ``timeout`` seconds (the exit code is then -9). The fake
+    keeps serving meanwhile: the bot's last requests (the drained refreshes) are answered."""
     if bot.process.poll() is None:
         bot.process.send_signal(signal.SIGTERM)
-        try:
-            bot.process.wait(timeout)
-        except subprocess.TimeoutExpired:
+        deadline = time.monotonic() + timeout
+        while bot.process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        if bot.process.poll() is None:
             bot.process.kill()
-            bot.process.wait()
+            await asyncio.to_thread(bot.process.wait)
     return bot.process.returncode
 
 
@@ -281,6 +285,7 @@ class Move:
     overlapped: bool
     in_window: bool
     query_id: str = ""
+    verb: str = ""
     accepted: bool | None = None
     shown: float | None = None
     shown_text: str | None = None
@@ -361,6 +366,7 @@ class Driver:
         self.restarts = 0
         self.stalls_unstuck = 0
         self.given_up = 0  # moves the table never showed (the watchdog stopped waiting)
+        self.given_up_kinds: Counter[str] = Counter()
         self._kinds: dict[str, type | None] = {}
 
     # --- wiring -------------------------------------------------------------------------
@@ -599,6 +605,7 @@ class Driver:
                 overlapped=bool(group.unshown),
                 in_window=press.in_window,
                 query_id=press.query_id,
+                verb=getattr(cb.decode(choice), "verb", ""),
             )
             press.move = move
             group.unshown.append(move)
@@ -627,8 +634,9 @@ class Driver:
                     continue
                 if any(p.pending is not None for p in group.players):
                     continue
-                if group.unshown:
+                if group.unshown and self.wait_for_table:
                     self.given_up += len(group.unshown)
+                    self.given_up_kinds[group.kind] += len(group.unshown)
                     group.unshown = []
                 holders = [p for p in group.players if p.hand is not None and not p.hand.deleted]
                 holders = [
@@ -904,31 +912,39 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await until(
                     lambda: all(p.pending is None for p in users), "answers in flight", args.drain
                 )
+            with contextlib.suppress(RuntimeError):
+                await until(
+                    lambda: not any(m.accepted for g in driver.groups.values() for m in g.unshown),
+                    "tables showing every move",
+                    args.drain,
+                )
             drain_end = fake.now()
-            if args.rate_limiter == "on":
-                with contextlib.suppress(RuntimeError):
-                    await until(
-                        lambda: (
-                            not any(m.accepted for g in driver.groups.values() for m in g.unshown)
-                        ),
-                        "tables showing every move",
-                        args.drain,
-                    )
-                drain_end = fake.now()
             hwm = bot.status().get("VmHWM")
         finally:
             stop.set()
             await asyncio.gather(sampler, watchdog, return_exceptions=True)
             if spy is not None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
-                    spy.wait(args.duration + 30)
-            code = stop_bot(bot)
+                    await asyncio.to_thread(spy.wait, args.duration + 30)
+            stopping = time.monotonic()
+            code = await stop_bot(bot, args.stop_timeout)
+            stopped = time.monotonic() - stopping
         result["bot_exit_code"] = code
+        lines = bot.log.read_text(encoding="utf-8", errors="replace").splitlines()
+        problems = [line for line in lines if " ERROR " in line or " WARNING " in line]
+        result["bot_log"] = {
+            "warnings_and_errors": len(problems),
+            "tracebacks": sum(1 for line in lines if line.startswith("Traceback")),
+            "first": [line[:240] for line in problems[:5]],
+        }
+        log_copy = list(fake.log) if args.dump_log else []
+        result["shutdown_s"] = round(stopped, 1)
 
         # ---- figures
         answered = sum(driver.answered.values())
         moves = [m for m in driver.moves if m.in_window and m.accepted]
-        latencies = [m.shown - m.pressed for m in moves if m.shown is not None]
+        # a move the table never showed counts with the time it waited (so: at least that)
+        latencies = [(drain_end if m.shown is None else m.shown) - m.pressed for m in moves]
         exact = [m.shown - m.pressed for m in moves if m.shown is not None and not m.overlapped]
         result["actions_per_s"] = round(answered / wall, 1)
         result["moves_per_s"] = round(len(moves) / wall, 1)
@@ -937,6 +953,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["new_games"] = driver.restarts
         result["stalls_unstuck"] = driver.stalls_unstuck
         result["moves_given_up"] = driver.given_up
+        result["moves_given_up_by_game"] = dict(driver.given_up_kinds)
 
         def ms(values: list[float]) -> dict[str, float]:
             return {
@@ -986,6 +1003,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         in_window = [rss for moment, rss in samples if begin <= moment < begin + wall]
         rss_window = statistics.median(in_window) if in_window else None
         result["rss_window_median_kib"] = rss_window
+        if len(in_window) >= 20:
+            tenth = len(in_window) // 10
+            first = statistics.median(in_window[:tenth])
+            last = statistics.median(in_window[-tenth:])
+            result["rss_growth_kib_per_min"] = round((last - first) / (0.9 * wall / 60), 1)
         result["vm_hwm_kib"] = hwm
         if rss_window is not None and result["rss_idle_kib"]:
             result["kib_per_game"] = round((rss_window - result["rss_idle_kib"]) / args.groups, 1)
@@ -1039,6 +1061,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             stats.sort_stats("cumulative").print_stats(args.profile_top)
             result["profile"] = buffer.getvalue().splitlines()
         result["profile_file"] = str(profile_out) if args.profile != "none" else None
+    if args.dump_log:
+        with open(args.dump_log, "w", encoding="utf-8") as sink:
+            for entry in log_copy:
+                record = {
+                    "time": round(entry.time, 4),
+                    "method": entry.method,
+                    "chat": entry.chat_id,
+                    "status": entry.status,
+                    "message_id": entry.params.get("message_id"),
+                    "text": entry.params.get("text"),
+                    "markup": entry.params.get("reply_markup"),
+                    "callback_query_id": entry.params.get("callback_query_id"),
+                }
+                sink.write(json.dumps(record, ensure_ascii=False) + "\n")
     if args.dump_moves:
         with open(args.dump_moves, "w", encoding="utf-8") as sink:
             for move in driver.moves:
@@ -1046,6 +1082,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "chat": move.group.chat.id,
                     "pressed": round(move.pressed, 4),
                     "query": move.query_id,
+                    "kind": move.group.kind,
+                    "verb": move.verb,
                     "shown": None if move.shown is None else round(move.shown, 4),
                     "accepted": move.accepted,
                     "overlapped": move.overlapped,
@@ -1091,12 +1129,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--setup", type=float, default=300.0, help="seconds allowed to set up")
     parser.add_argument("--drain", type=float, default=15.0)
+    parser.add_argument("--stop-timeout", type=float, default=60.0, help="SIGTERM to SIGKILL")
     parser.add_argument("--stall", type=float, default=15.0, help="seconds without an event")
     parser.add_argument("--profile", choices=["none", "py-spy", "cprofile"], default="none")
     parser.add_argument("--profile-out", default=None)
     parser.add_argument("--profile-top", type=int, default=30)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--dump-moves", default=None, help="write every move as JSON lines")
+    parser.add_argument("--dump-log", default=None, help="write every request as JSON lines")
     parser.add_argument(
         "--bot-root",
         default=str(ROOT),
