@@ -14,6 +14,7 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes
 from bot.context import BotContext, Services
 from bot.handlers import register
 from bot.health import start_heartbeat, stop_heartbeat
+from bot.http import AiohttpRequest
 from bot.ratelimit import rate_limiter
 from bot.settings import Settings
 from storage.database import Database
@@ -53,6 +54,8 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .token(settings.bot_token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.telegram_file_base_url)
+        .request(AiohttpRequest(connection_pool_size=256))
+        .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
         .post_init(_post_init)

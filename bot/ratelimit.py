@@ -28,6 +28,7 @@ from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from typing import Any
 
+import aiohttp
 import httpx
 from aiolimiter import AsyncLimiter
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
@@ -49,7 +50,13 @@ OVERALL_PER_SECOND = 30
 #: the waits before the retries of a request that failed for a network reason
 BACKOFF = (0.3, 1.0, 2.0, 4.0)
 #: connection failures that mean the request never reached Telegram
-NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+NOT_SENT = (
+    aiohttp.ClientConnectorError,  # bot.http: connecting failed
+    aiohttp.ConnectionTimeoutError,  # bot.http: no connection in time (pool or connect)
+    httpx.ConnectError,  # PTB's own client (HTTPXRequest)
+    httpx.ConnectTimeout,
+    httpx.PoolTimeout,
+)
 
 
 def creates(endpoint: str) -> bool:
