@@ -247,7 +247,10 @@ def hand_text(
     seconds: int | None = None,
 ) -> str:
     """A player's private message: deal, trump, his target and tricks, his cards one suit a
-    line, the exchange he took part in, the dealer's discards, and what he must do now."""
+    line, the exchange he took part in, the dealer's discards, and what he must do now.
+
+    The tricks and whose turn it is are shown only when he must act (see
+    ``bot.render.stukolka.hand_text``: others' moves do not edit his message)."""
     table = view.table
     me = table.seats[view.seat]
     lines = [
@@ -263,16 +266,17 @@ def hand_text(
         lines += exchange
     if view.discards:
         lines.append(t(lang, "hand.discards", cards=" ".join(label(c) for c in view.discards)))
-    tricks = _tricks(lang, table, names)
+    prompt = _prompt(lang, view, names)
+    tricks = _tricks(lang, table, names) if prompt else []
     if tricks:
         lines.append("")
         lines += tricks
-    prompt = _prompt(lang, view, names)
     if prompt:
         lines.append("")
         lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
     elif table.to_act is not None:
-        lines.append(t(lang, "turn.whose", name=seat_name(names, table.to_act)))
+        lines.append("")
+        lines.append(t(lang, "hand.waiting"))
     elif table.phase is Phase.GAME_OVER:
         lines.append(phase_line(lang, table, names))
     return "\n".join(lines)

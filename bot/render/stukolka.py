@@ -207,7 +207,11 @@ def hand_text(
     seconds: int | None = None,
 ) -> str:
     """A player's private message: the essentials of the table, his cards (or that they lie
-    face down), the шлейф card for the шлейф dealer, and what he must do now."""
+    face down), the шлейф card for the шлейф dealer, and what he must do now.
+
+    Only what is his changes it while others move: the trick and whose turn it is are shown
+    when he must act (the group's table shows them all the time), so a move edits the hand
+    messages of the one who moved and the one who moves next, not every player's."""
     table = view.table
     lines = [
         _title(lang, table, kind) + " · " + t(lang, "hand.pot", pot=table.pot),
@@ -229,13 +233,13 @@ def hand_text(
         you.append(tricks_count(lang, seat.tricks))
     if you:
         lines.append(t(lang, "hand.you", status=" · ".join(you)))
-    lines += _trick(lang, table, names)
     prompt = _prompt(lang, view)
     if prompt:
+        lines += _trick(lang, table, names)
         lines.append("")
         lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
     elif table.to_act is not None:
-        lines.append(_turn(lang, table, names, None))
+        lines.append(t(lang, "hand.waiting"))
     return "\n".join(lines)
 
 

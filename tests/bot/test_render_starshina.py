@@ -4,6 +4,8 @@ deal's money and the game's winner."""
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +49,29 @@ def test_group_texts_show_no_hidden_card(options: StarshinaOptions, seed: int) -
         if index and view.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
             before = len(states[index - 1].transfers)
             assert last_deal_transfers(view) == list(state.transfers[before:])
+
+
+@settings(max_examples=10, deadline=None)
+@given(starshina_options, st.integers(0, 2**32))
+def test_others_moves_leave_a_waiting_hand_as_it_was(options: StarshinaOptions, seed: int) -> None:
+    """A move edits the mover's and the next mover's hand messages, not the others': a seat
+    that waits before and after a trick card played by someone else, with its own cards and
+    tricks unchanged, reads the same text (so the bot has nothing to send it)."""
+    states = starshina_game(options, seed, max_steps=200)
+    compared = 0
+    for before, after in itertools.pairwise(states):
+        if before.phase is not Phase.PLAY or after.phase is not Phase.PLAY:
+            continue
+        for seat in range(3):
+            if seat in (before.to_act, after.to_act):
+                continue
+            old, new = seat_view(before, seat), seat_view(after, seat)
+            if old.hand != new.hand or old.table.seats[seat].tricks != new.table.seats[seat].tricks:
+                continue
+            assert hand_text("ru", old, NAMES3) == hand_text("ru", new, NAMES3)
+            assert "Сейчас ходят другие" in hand_text("ru", new, NAMES3)
+            compared += 1
+    assert compared or not any(state.phase is Phase.PLAY for state in states)
 
 
 @settings(max_examples=15, deadline=None)

@@ -136,7 +136,8 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
     assert "Ваши карты: <b>A♥ K♥ 7♦</b>" in text
     assert "Ход" not in text.split("\n")[0]
     text = hand_text("ru", seat_view(state, 2), names, kind="stukolka")
-    assert "Ход: <b>Ника</b>" in text and "A♥" not in text
+    # whose turn it is shows in the group's table; his own message only says others move
+    assert "Сейчас ходят другие" in text and "Ника" not in text and "A♥" not in text
     for action in [
         Action(1, "knock"),
         Action(2, "knock"),
@@ -147,12 +148,31 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
         apply(state, action)
     text = hand_text("en", seat_view(state, 1), names, kind="stukolka")
     assert "Your turn: choose a card." in text and "Dropped: 7♦" in text
+    passer = hand_text("ru", seat_view(state, 0), names, kind="stukolka")
     while state.phase is not Phase.DEAL_OVER:
         seat = state.to_act
         assert seat is not None
         from game.stukolka import legal_actions
 
+        waiting = hand_text("ru", seat_view(state, 1 - seat + 2), names, kind="stukolka")
+        mine = hand_text("ru", seat_view(state, seat), names, kind="stukolka")
+        assert "👉" in mine
+        cards_before = seat_view(state, 1 - seat + 2).hand
+        tricks_before = len(public_view(state).trick_winners)
         apply(state, Action(seat, "play", legal_actions(state)[0].arg))
+        # others' moves leave a waiting player's message as it was (nothing to edit), as
+        # long as he still waits and no trick was won in between
+        other = 1 - seat + 2
+        if (
+            state.to_act not in (other, None)
+            and len(public_view(state).trick_winners) == tricks_before
+            and seat_view(state, other).hand == cards_before
+        ):
+            assert hand_text("ru", seat_view(state, other), names, kind="stukolka") == waiting
+        # a passer's message does not move at all while the others play (the deal's end,
+        # shown to everyone once, does)
+        if state.phase is not Phase.DEAL_OVER:
+            assert hand_text("ru", seat_view(state, 0), names, kind="stukolka") == passer
     final = public_view(state)
     assert final.outcome is Outcome.PLAYED
     text = result_text("ru", final, names, {1: 3, 2: -3, 0: -3}, kind="stukolka")
