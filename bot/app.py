@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = application.bot_data["settings"]
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    db = await Database.open(settings.database_path)
+    db = await Database.open(settings.database_path, cache_reads=True)
     services = Services.create(application, settings, db)
     application.bot_data["services"] = services
     await services.start()

@@ -330,7 +330,7 @@ class Presenter:
 
     async def _table_content(self, game: Game) -> tuple[str, Rows | None]:
         lang = await self.chat_language(game.chat_id)
-        loaded = await self.tables.load(game)
+        loaded = await self.tables.snapshot(game)
         names = await self.names(loaded.seats)
         kind = _display_kind(game)
         if game.status == "lobby" or loaded.engine is None:
@@ -464,7 +464,7 @@ class Presenter:
         self, game_id: int, user_id: int, mask_message: int | None = None
     ) -> None:
         game = await self.db.game(game_id)
-        loaded = await self.tables.load(game)
+        loaded = await self.tables.snapshot(game)
         if user_id not in loaded.seats:
             return
         if user_id in loaded.meta.away and not await self._reachable(user_id):
@@ -550,7 +550,7 @@ class Presenter:
 
     async def _press_select(self, data: cb.Select, user_id: int) -> str | None:
         game = await self.db.game(data.game_id)
-        loaded = await self.tables.load(game)
+        loaded = await self.tables.snapshot(game)
         if user_id not in loaded.seats:
             raise Refused("not_at_table")
         if loaded.meta.turn != data.version or game.status != "active":

@@ -154,6 +154,8 @@ class TableService:
         self.seed = seed
         self._locks: dict[int, asyncio.Lock] = {}
         self._turn_timeouts: dict[int, float] = {}
+        #: the last decoded state of each open game (``snapshot``), by game id
+        self._snapshots: dict[int, Loaded] = {}
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         lock = self._locks.get(chat_id)
@@ -164,10 +166,23 @@ class TableService:
     # ------------------------------------------------------------------ reading
 
     async def load(self, game: Game) -> Loaded:
+        """The game with its state decoded: objects of the caller's own, to change."""
         rules = rules_for(game.kind)
         data = game.state.get("engine")
         engine = None if data is None else rules.load(data)
         return Loaded(game, rules, engine, TableMeta.from_json(game.state.get("table")))
+
+    async def snapshot(self, game: Game) -> Loaded:
+        """The game with its state decoded, to read and never change: every refresh of a
+        table or hand renders from one, and the state of a version is decoded only once."""
+        kept = self._snapshots.get(game.game_id)
+        if kept is not None and kept.game.version == game.version:
+            return Loaded(game, kept.rules, kept.engine, kept.meta)
+        loaded = await self.load(game)
+        self._snapshots[game.game_id] = loaded
+        if not game.is_open:
+            self._snapshots.pop(game.game_id, None)
+        return loaded
 
     async def active(self, chat_id: int) -> Loaded | None:
         game = await self.db.active_game(chat_id)
