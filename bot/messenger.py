@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions
-from telegram.constants import ParseMode
+from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot.pacing import Pacer, RetryLater
@@ -21,7 +21,11 @@ from bot.ratelimit import maybe_performed
 log = logging.getLogger(__name__)
 
 Rows = Sequence[Sequence[tuple[str, str]]]
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+#: every message of the bot: HTML, and no link previews (the lobby's links would make one)
+MESSAGE_OPTIONS: dict[str, Any] = {
+    "parse_mode": "HTML",
+    "link_preview_options": {"is_disabled": True},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,21 +34,22 @@ class Shown:
     rows: tuple[tuple[tuple[str, str], ...], ...]
 
 
-def markup(rows: Rows | None) -> InlineKeyboardMarkup | None:
+def markup(rows: Rows | None) -> dict[str, Any] | None:
+    """Inline buttons as the Bot API's ``reply_markup`` object (``url:`` data is a link)."""
     if not rows:
         return None
-    return InlineKeyboardMarkup(
-        [
+    return {
+        "inline_keyboard": [
             [
-                InlineKeyboardButton(label, url=data[4:])
+                {"text": label, "url": data[4:]}
                 if data.startswith("url:")
-                else InlineKeyboardButton(label, callback_data=data)
+                else {"text": label, "callback_data": data}
                 for label, data in row
             ]
             for row in rows
             if row
         ]
-    )
+    }
 
 
 def _frozen(rows: Rows | None) -> tuple[tuple[tuple[str, str], ...], ...]:
@@ -83,6 +88,15 @@ class Messenger:
         self.on_migrated = on_migrated
         self._shown: dict[tuple[int, int], Shown] = {}
 
+    async def _call(self, method: str, params: dict[str, Any]) -> Any:
+        """One Bot API request, through PTB's request machinery (the rate limiter, the
+        retries, the mapping of errors to ``TelegramError``s) but without turning the reply
+        into objects: the bot sends and edits a few messages per button press and needs only
+        a message id back, and building PTB's ``Message`` objects of each reply (and the
+        keyboards' objects of each request) was about a tenth of its CPU under load. Bot
+        methods do the same through ``Bot._post``, which returns the reply's ``result``."""
+        return await self.bot._post(method, params)
+
     async def send(
         self, chat_id: int, text: str, rows: Rows | None = None, *, strict: bool = False
     ) -> int | None:
@@ -94,12 +108,9 @@ class Messenger:
         never sent a second time here: the caller decides.
         """
         try:
-            message = await self.bot.send_message(
-                chat_id,
-                text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup(rows),
-                link_preview_options=NO_PREVIEW,
+            message = await self._call(
+                "sendMessage",
+                {"chat_id": chat_id, "text": text, "reply_markup": markup(rows), **MESSAGE_OPTIONS},
             )
         except ChatMigrated as error:
             # the game follows the group; whoever shows the table shows it there
@@ -118,8 +129,9 @@ class Messenger:
             if strict:
                 raise Undelivered(chat_id, maybe, error) from error
             return None
-        self._shown[(chat_id, message.message_id)] = Shown(text, _frozen(rows))
-        return message.message_id
+        message_id = int(message["message_id"])
+        self._shown[(chat_id, message_id)] = Shown(text, _frozen(rows))
+        return message_id
 
     async def edit(
         self, chat_id: int, message_id: int, text: str, rows: Rows | None = None
@@ -134,13 +146,15 @@ class Messenger:
         if self._shown.get((chat_id, message_id)) == wanted:
             return True
         try:
-            await self.bot.edit_message_text(
-                text,
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup(rows),
-                link_preview_options=NO_PREVIEW,
+            await self._call(
+                "editMessageText",
+                {
+                    "chat_id": chat_id,
+                    "message_id": message_id,
+                    "text": text,
+                    "reply_markup": markup(rows),
+                    **MESSAGE_OPTIONS,
+                },
             )
         except BadRequest as error:
             if "not modified" in error.message.lower():
@@ -184,8 +198,8 @@ class Messenger:
         if shown is not None and not shown.rows:
             return
         try:
-            await self.bot.edit_message_reply_markup(
-                chat_id=chat_id, message_id=message_id, reply_markup=None
+            await self._call(
+                "editMessageReplyMarkup", {"chat_id": chat_id, "message_id": message_id}
             )
         except (BadRequest, Forbidden, ChatMigrated) as error:
             log.debug("buttons of %s/%s stay: %s", chat_id, message_id, error)
