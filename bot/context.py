@@ -52,7 +52,7 @@ class Services:
         messenger = Messenger(
             application.bot, pacer, on_blocked=on_blocked, on_migrated=on_migrated
         )
-        timers = Timers(application)
+        timers = Timers()
         presenter = Presenter(
             db=db,
             tables=tables,

@@ -1,78 +1,73 @@
-"""Turn timers through the JobQueue: one job per game, for the turn it was armed for.
+"""Turn timers: one asyncio timer per game, for the turn it was armed for.
 
-A job that fires late or for an old turn does nothing harmful: the service checks the turn
+A timer that fires late or for an old turn does nothing harmful: the service checks the turn
 number under the chat's lock before it makes the default move. The deadline itself is stored
 with the game (``turn_deadline``), so after a restart the timer is armed again with the time
 that was left, not a fresh turn.
+
+Why not PTB's JobQueue: a timer is re-armed on every move. A JobQueue job is an APScheduler
+job; adding one wakes the scheduler through the event loop's self-pipe and finding the old one
+by name scans every job, which under bench/load.py cost more than rendering the move. An
+``asyncio`` timer handle is armed and cancelled in constant time; the callback runs as a task
+on the same loop, like a job would, and goes through the same lock and turn check.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from telegram.ext import Application, ContextTypes
+log = logging.getLogger(__name__)
 
 
 class Timers:
     """Arms and cancels the turn timer of each game."""
 
-    def __init__(self, application: Application) -> None:  # type: ignore[type-arg]
-        self.application = application
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
         self.on_timeout: Callable[[int, int], Awaitable[None]] | None = None
+        self._handles: dict[int, asyncio.TimerHandle] = {}
         self._firing: set[asyncio.Task[Any]] = set()
         self._stopped = False
-
-    @staticmethod
-    def name(game_id: int) -> str:
-        return f"turn-{game_id}"
 
     def arm(self, game_id: int, turn: int, deadline: float | None) -> None:
         """Replace the game's timer by one at ``deadline`` (unix seconds) for ``turn``."""
         self.cancel(game_id)
-        queue = self.application.job_queue
-        if deadline is None or queue is None or self._stopped:
+        if deadline is None or self._stopped:
             return
-        queue.run_once(
-            self._fire,
-            when=max(0.0, deadline - time.time()),
-            data=(game_id, turn),
-            name=self.name(game_id),
-        )
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, deadline - self.clock())
+        self._handles[game_id] = loop.call_later(delay, self._fire, game_id, turn)
 
     def cancel(self, game_id: int) -> None:
-        queue = self.application.job_queue
-        if queue is None:
-            return
-        for job in queue.get_jobs_by_name(self.name(game_id)):
-            job.schedule_removal()
+        handle = self._handles.pop(game_id, None)
+        if handle is not None:
+            handle.cancel()
 
     async def stop(self) -> None:
         """Shutting down: no timer fires any more, and those firing now finish first (their
         default move is committed or not at all; a restart arms the timer again)."""
         self._stopped = True
-        queue = self.application.job_queue
-        if queue is not None:
-            for job in queue.jobs():
-                if job.name and job.name.startswith("turn-"):
-                    job.schedule_removal()
+        for handle in self._handles.values():
+            handle.cancel()
+        self._handles.clear()
         while self._firing:
             await asyncio.gather(*list(self._firing), return_exceptions=True)
 
-    async def _fire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        job: Any = context.job
-        game_id, turn = job.data
+    def _fire(self, game_id: int, turn: int) -> None:
+        self._handles.pop(game_id, None)
         if self.on_timeout is None or self._stopped:
             return
-        task = asyncio.current_task()
-        if task is not None:
-            self._firing.add(task)
+        task = asyncio.get_running_loop().create_task(self._run(game_id, turn))
+        self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
+
+    async def _run(self, game_id: int, turn: int) -> None:
+        assert self.on_timeout is not None
         try:
             await self.on_timeout(game_id, turn)
-        finally:
-            if task is not None:
-                with contextlib.suppress(KeyError):
-                    self._firing.remove(task)
+        except Exception:
+            log.exception("the turn timer of game %s (turn %s) failed", game_id, turn)
