@@ -332,7 +332,7 @@ def game_from_row(row: sqlite3.Row) -> Game:
         kind=row["kind"],
         status=row["status"],
         version=row["version"],
-        state=loads(row["state"]),
+        state_text=row["state"],
         options=loads(row["options"]),
         seats=tuple(loads(row["seats"])),
         created_by=row["created_by"],

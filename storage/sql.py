@@ -20,7 +20,20 @@ OPEN_GAME = "status IN ('lobby', 'active')"
 
 @contextmanager
 def write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception rolls everything back and propagates."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception rolls everything back and propagates.
+
+    Inside a transaction already (a batch of writes, see ``storage.database``) it is a
+    savepoint instead: an exception undoes this write alone, and the batch commits it."""
+    if conn.in_transaction:
+        conn.execute("SAVEPOINT write_transaction")
+        try:
+            yield
+        except BaseException:
+            conn.execute("ROLLBACK TO write_transaction")
+            conn.execute("RELEASE write_transaction")
+            raise
+        conn.execute("RELEASE write_transaction")
+        return
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield

@@ -1,0 +1,120 @@
+"""Group commit: writes asked for together commit in one transaction, each in a savepoint of
+its own; one that fails is undone alone and raises for its caller alone."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from storage_support import CHAT, USERS, count
+
+import storage.database as database_module
+from storage import POT, Database, StaleVersion, Transfer, UnknownPlayer
+
+A, B, C = USERS
+GAMES = 12
+
+
+@pytest.fixture
+def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of every batch that reaches the database thread."""
+    sizes: list[int] = []
+    real = database_module._write_batch
+
+    def counting(conn: Any, jobs: list[Any]) -> Any:
+        sizes.append(len(jobs))
+        return real(conn, jobs)
+
+    monkeypatch.setattr(database_module, "_write_batch", counting)
+    return sizes
+
+
+async def _games(db: Database, chats: int) -> list[int]:
+    ids = []
+    for n in range(chats):
+        chat = CHAT - n
+        await db.upsert_chat(chat, f"chat {n}")
+        game = await db.create_game(chat, "stukolka", {"n": 0}, seats=USERS)
+        ids.append(game.game_id)
+    return ids
+
+
+async def test_concurrent_commits_share_transactions_and_all_land(
+    table: Database, db_path: Path, batches: list[int]
+) -> None:
+    ids = await _games(table, GAMES)
+    batches.clear()
+    versions = await asyncio.gather(
+        *(
+            table.commit_action(
+                game_id, 0, {"n": 1}, ["move"], transfers=[Transfer(A, POT, 1, "ante", 0)]
+            )
+            for game_id in ids
+        )
+    )
+    assert versions == [1] * GAMES
+    # the first went alone (the thread was idle); the others waited for it and went together
+    assert sum(batches) == GAMES and len(batches) < GAMES and max(batches) > 1
+    for game_id in ids:
+        game = await table.game(game_id)
+        assert (game.version, game.state) == (1, {"n": 1})
+    assert count(db_path, "ledger") == GAMES
+
+
+async def test_a_failing_write_is_undone_alone(
+    table: Database, db_path: Path, batches: list[int]
+) -> None:
+    ids = await _games(table, 3)
+    ledger_before = count(db_path, "ledger")
+    actions_before = count(db_path, "actions")
+    batches.clear()
+    results = await asyncio.gather(
+        table.commit_action(ids[0], 0, {"n": 1}, ["ok"], transfers=[Transfer(A, POT, 1, "a", 0)]),
+        # a stale version: compare-and-set refuses it
+        table.commit_action(
+            ids[1], 5, {"n": 9}, ["stale"], transfers=[Transfer(B, POT, 1, "a", 5)]
+        ),
+        # money for somebody unknown: refused after the state was already written in its
+        # transaction, so its savepoint must undo that state too
+        table.commit_action(
+            ids[2], 0, {"n": 9}, ["bad"], transfers=[Transfer(999, POT, 1, "a", 0)]
+        ),
+        table.commit_action(ids[2], 0, {"n": 2}, ["ok"], transfers=[Transfer(C, POT, 2, "a", 0)]),
+        return_exceptions=True,
+    )
+    assert max(batches) >= 3  # they really shared a transaction
+    assert results[0] == 1 and results[3] == 1
+    assert isinstance(results[1], StaleVersion) and isinstance(results[2], UnknownPlayer)
+    assert [(await table.game(i)).state for i in ids] == [{"n": 1}, {"n": 0}, {"n": 2}]
+    assert count(db_path, "ledger") == ledger_before + 2
+    assert count(db_path, "actions") == actions_before + 2
+    assert await table.check_integrity() == []
+
+
+async def test_acknowledged_writes_are_in_the_file(db_path: Path) -> None:
+    """What a caller was told is committed is there for a connection opened afterwards."""
+    db = await Database.open(db_path)
+    await db.upsert_chat(CHAT, "friends")
+    await asyncio.gather(*(db.upsert_player(u, f"player {u}") for u in USERS))
+    ids = await _games(db, 4)
+    await asyncio.gather(*(db.set_table_message(game_id, 100 + game_id) for game_id in ids))
+    await db.close()
+    reopened = await Database.open(db_path)
+    try:
+        for game_id in ids:
+            assert (await reopened.game(game_id)).table_message_id == 100 + game_id
+        assert set(await reopened.players(USERS)) == set(USERS)
+    finally:
+        await reopened.close()
+
+
+async def test_close_waits_for_writes_in_flight(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    await db.upsert_chat(CHAT, "friends")
+    writes = [asyncio.create_task(db.upsert_player(u, f"p{u}")) for u in range(1, 40)]
+    await asyncio.sleep(0)  # they are queued
+    await db.close()
+    assert all(task.done() and task.exception() is None for task in writes)
+    assert count(db_path, "players") == 39
