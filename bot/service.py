@@ -328,8 +328,7 @@ class TableService:
 
     async def act(self, game_id: int, user_id: int, turn: int, action_verb: str, arg: Any) -> Reply:
         """A button press: the user's seat, the turn number and legality are checked here."""
-        loaded = await self._game_or_refuse(game_id)
-        async with self.lock(loaded.game.chat_id):
+        async with self.lock(await self._chat_of(game_id)):
             loaded = await self._game_or_refuse(game_id)
             if loaded.game.status != "active" or loaded.engine is None:
                 raise Refused("game_over")
@@ -358,10 +357,10 @@ class TableService:
     async def timeout(self, game_id: int, turn: int) -> Reply | None:
         """The turn ran out: make the default move (RULES.md §5) and announce it."""
         try:
-            loaded = await self.load(await self.db.game(game_id))
+            chat_id = (await self.db.game(game_id)).chat_id
         except GameNotFound:
             return None
-        async with self.lock(loaded.game.chat_id):
+        async with self.lock(chat_id):
             loaded = await self.load(await self.db.game(game_id))
             if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.engine is None:
                 return None
@@ -383,8 +382,7 @@ class TableService:
 
     async def back(self, game_id: int, user_id: int) -> Reply:
         """«I'm back»: the player takes his seat over from the auto-player."""
-        loaded = await self._game_or_refuse(game_id)
-        async with self.lock(loaded.game.chat_id):
+        async with self.lock(await self._chat_of(game_id)):
             loaded = await self._game_or_refuse(game_id)
             if user_id not in loaded.meta.away:
                 raise Refused("not_away")
@@ -398,8 +396,7 @@ class TableService:
 
     async def mark_unreachable(self, game_id: int, user_id: int) -> Reply | None:
         """A player blocked the bot (403): he is auto-played, the group is told."""
-        loaded = await self.load(await self.db.game(game_id))
-        async with self.lock(loaded.game.chat_id):
+        async with self.lock((await self.db.game(game_id)).chat_id):
             loaded = await self.load(await self.db.game(game_id))
             if loaded.game.status != "active" or user_id in loaded.meta.away:
                 return None
@@ -425,6 +422,13 @@ class TableService:
             )
 
     # ------------------------------------------------------------------ internals
+
+    async def _chat_of(self, game_id: int) -> int:
+        """The chat of a game (whose lock guards it); refuses a game that does not exist."""
+        try:
+            return (await self.db.game(game_id)).chat_id
+        except GameNotFound:
+            raise Refused("unknown_game") from None
 
     async def _game_or_refuse(self, game_id: int) -> Loaded:
         try:
