@@ -8,6 +8,7 @@ module is where they become ``InlineKeyboardMarkup``.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,31 @@ def markup(rows: Rows | None) -> dict[str, Any] | None:
     }
 
 
+#: messages whose content the messenger remembers: every open deal's table and hands, many
+#: times over (a deal has at most seven messages)
+SHOWN_MESSAGES = 20_000
+
+
+class ShownCache(OrderedDict[tuple[int, int], Shown]):
+    """A dict of at most ``limit`` entries that forgets the least recently used."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def get(self, key: tuple[int, int], default: Any = None) -> Any:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        return default
+
+    def __setitem__(self, key: tuple[int, int], value: Shown) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        if len(self) > self.limit:
+            self.popitem(last=False)
+
+
 def _frozen(rows: Rows | None) -> tuple[tuple[tuple[str, str], ...], ...]:
     return tuple(tuple(row) for row in rows or ())
 
@@ -86,7 +112,10 @@ class Messenger:
         self.pacer = pacer
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
-        self._shown: dict[tuple[int, int], Shown] = {}
+        #: what each recent message shows, to skip edits that would change nothing; the
+        #: least recently used are forgotten (then an edit is sent and Telegram says "not
+        #: modified", which is harmless), so a bot that runs for months does not grow
+        self._shown: ShownCache = ShownCache(SHOWN_MESSAGES)
 
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         """One Bot API request, through PTB's request machinery (the rate limiter, the
