@@ -45,6 +45,7 @@ class AiohttpRequest(BaseRequest):
         "_pool_timeout",
         "_read_timeout",
         "_session",
+        "_timeouts",
         "_write_timeout",
     )
 
@@ -65,6 +66,8 @@ class AiohttpRequest(BaseRequest):
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
+        #: the timeouts of each combination of arguments (nearly always the defaults)
+        self._timeouts: dict[tuple[Any, ...], aiohttp.ClientTimeout] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -85,6 +88,17 @@ class AiohttpRequest(BaseRequest):
 
     def _timeout(
         self, read: Any, write: Any, connect: Any, pool: Any, *, upload: bool
+    ) -> aiohttp.ClientTimeout:
+        key = (read, write, connect, pool, upload)
+        timeout = self._timeouts.get(key)
+        if timeout is None:
+            if len(self._timeouts) >= 64:
+                self._timeouts.clear()  # callers passing ever new values: keep it small
+            timeout = self._timeouts[key] = self._make_timeout(*key)
+        return timeout
+
+    def _make_timeout(
+        self, read: Any, write: Any, connect: Any, pool: Any, upload: bool
     ) -> aiohttp.ClientTimeout:
         read_s = _seconds(read, self._read_timeout)
         write_s = _seconds(write, self._media_write_timeout if upload else self._write_timeout)

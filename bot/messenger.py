@@ -53,9 +53,9 @@ def markup(rows: Rows | None) -> dict[str, Any] | None:
     }
 
 
-#: messages whose content the messenger remembers: every open deal's table and hands, many
-#: times over (a deal has at most seven messages)
-SHOWN_MESSAGES = 20_000
+#: messages whose content the messenger remembers: the tables and hands of some 700 open deals
+#: (finished deals' messages are let go as they finish, see ``done_with``)
+SHOWN_MESSAGES = 5_000
 
 
 class ShownCache(OrderedDict[tuple[int, int], Shown]):
@@ -234,8 +234,13 @@ class Messenger:
             log.debug("buttons of %s/%s stay: %s", chat_id, message_id, error)
         except NetworkError as error:
             raise Undelivered(chat_id, True, error) from error
-        if shown is not None:
-            self._shown[(chat_id, message_id)] = Shown(shown.text, ())
+        # its moment is over: it is not edited again, so what it shows need not be kept
+        self._shown.pop((chat_id, message_id), None)
+
+    def done_with(self, chat_id: int, message_id: int | None) -> None:
+        """A message that will not be edited again (a deal's result): forget what it shows."""
+        if message_id is not None:
+            self._shown.pop((chat_id, message_id), None)
 
     def forget(self, chat_id: int) -> None:
         """Drop what is remembered of a chat's messages (after a migration)."""

@@ -301,9 +301,10 @@ class Presenter:
             known = self._table_deal.get(game_id, first) == first
             message_id = game.table_message_id if known else None
             try:
-                await self.messenger.show(
+                shown = await self.messenger.show(
                     game.chat_id, message_id, RESULTS_JOINER.join(texts), None, strict=True
                 )
+                self.messenger.done_with(game.chat_id, shown)
             except Undelivered as error:
                 if message_id is not None or not error.maybe_done:
                     raise  # nothing was sent twice: try again in a moment
