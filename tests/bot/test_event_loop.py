@@ -1,4 +1,5 @@
-"""``python -m bot`` runs on uvloop where it is installed (a dependency except on Windows)."""
+"""``python -m bot``'s process: uvloop where it is installed (a dependency except on Windows),
+and the garbage collector tuned once the bot has started."""
 
 from __future__ import annotations
 
@@ -25,3 +26,19 @@ def test_the_bot_sets_a_uvloop_loop_for_ptb_to_run_on() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ran"
+
+
+def test_the_collector_is_tuned_once_the_bot_has_started() -> None:
+    check = (
+        "import gc\n"
+        "from bot.app import tune_garbage_collector\n"
+        "import telegram.ext\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "tune_garbage_collector()\n"
+        "print(gc.get_freeze_count())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 10_000  # PTB and the bot's modules are out of the collector's way
