@@ -102,6 +102,75 @@ class Pacer:
         self._locks.pop(key, None)
 
 
+class SharedRate:
+    """At most ``rate`` requests a second over the whole bot (a bucket of ``burst`` tokens
+    that refills at ``rate``), where a waiting *urgent* request goes before every waiting
+    ordinary one.
+
+    Why the order matters: at full speed a bot's private hand edits alone can use Telegram's
+    30 a second, and in first-come order a group's table edit then waits behind them, so the
+    group falls behind by more than its own pace (bench/load.py measured tables 5–6 s behind
+    with 20 groups). Group requests are the urgent ones: each group has at most one every
+    3 s, so they cannot starve the private ones for long.
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = rate
+        self.burst = rate if burst is None else burst
+        self.clock = clock
+        self._tokens = self.burst
+        self._last = clock()
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._ordinary: deque[asyncio.Future[None]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+
+    async def acquire(self, *, urgent: bool = False) -> None:
+        """Wait for a token, then take it."""
+        self._refill()
+        if self._tokens >= 1 and not self._urgent and not self._ordinary:
+            self._tokens -= 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        (self._urgent if urgent else self._ordinary).append(waiter)
+        self._release()
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._tokens += 1  # granted just as it was cancelled: give the token back
+            raise
+
+    def _release(self) -> None:
+        """Hand tokens to waiters, urgent first; come back when the next token is due."""
+        if self._timer is not None:
+            return
+        self._refill()
+        while self._tokens >= 1 and (self._urgent or self._ordinary):
+            waiter = (self._urgent or self._ordinary).popleft()
+            if waiter.done():
+                continue  # cancelled while it waited
+            waiter.set_result(None)
+            self._tokens -= 1
+        if any(not w.done() for w in self._urgent) or any(not w.done() for w in self._ordinary):
+            delay = (1 - self._tokens) / self.rate
+            self._timer = asyncio.get_running_loop().call_later(delay, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self._release()
+
+
 class Coalescer:
     """At most one pending run per key; asks made while it waits are folded into it, asks made
     while it runs cause exactly one more run afterwards. A run that raises ``RetryLater`` is

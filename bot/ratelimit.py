@@ -30,12 +30,11 @@ from typing import Any
 
 import aiohttp
 import httpx
-from aiolimiter import AsyncLimiter
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.pacing import GROUP_SPACING, Pacer
+from bot.pacing import GROUP_SPACING, Pacer, SharedRate
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -118,7 +117,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self.max_retries = max_retries
         self.backoff = backoff
         self.clock = clock
-        self._overall = AsyncLimiter(overall_per_second, 1) if overall_per_second > 0 else None
+        self._overall = SharedRate(overall_per_second) if overall_per_second > 0 else None
         self._held_until: dict[int | str | None, float] = {}
 
     async def initialize(self) -> None:
@@ -154,7 +153,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             try:
                 async with self.pacer.turn(chat) if paced else contextlib.nullcontext():
                     if self._overall is not None and chat is not None:
-                        await self._overall.acquire()
+                        # a group's table goes before private messages (see SharedRate)
+                        await self._overall.acquire(urgent=paced)
                     if paced:
                         self.pacer.record(chat)
                     return await callback(*args, **kwargs)
