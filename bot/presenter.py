@@ -217,7 +217,7 @@ class Presenter:
 
     async def _arm(self, game_id: int) -> None:
         game = await self.db.game(game_id)
-        turn = int(game.state.get("table", {}).get("turn", 0))
+        turn = (await self.tables.snapshot(game)).meta.turn
         self.timers.arm(game_id, turn, game.turn_deadline if game.status == "active" else None)
 
     async def _remember(self, game: Game, lang: str, notices: list[Notice]) -> None:
@@ -319,7 +319,7 @@ class Presenter:
             game_id in self._table_unknown or game.status in ("finished", "stopped")
         ):
             return False
-        deal = int(game.state.get("table", {}).get("deals", 0))
+        deal = (await self.tables.snapshot(game)).meta.deals
         if game.status == "active" and self._table_deal.get(game_id, deal) != deal:
             return False  # the deal has ended: its result is on its way here
         await self._show_table_now(game_id)
@@ -381,7 +381,7 @@ class Presenter:
         """Edit the table message to the game as it is now, or send it if there is none yet
         (unless one may have been sent already: see ``_table_unknown``)."""
         game = await self.db.game(game_id)
-        deal = int(game.state.get("table", {}).get("deals", 0))
+        deal = (await self.tables.snapshot(game)).meta.deals
         text, rows = await self._table_content(game)
         try:
             message_id = await self.messenger.show(
@@ -412,10 +412,10 @@ class Presenter:
     async def _forget_hands(self, game_id: int) -> None:
         """A new deal: each player gets a new hand message; the old ones lose their buttons."""
         game = await self.db.game(game_id)
-        for user, message_id in game.hand_messages.items():
-            if message_id is None:
-                continue
-            await self.db.set_hand_message(game_id, user, None)
+        old = [(user, message_id) for user, message_id in game.hand_messages.items() if message_id]
+        # one batch of writes (see storage's group commit), not one commit after another
+        await asyncio.gather(*(self.db.set_hand_message(game_id, user, None) for user, _ in old))
+        for user, message_id in old:
             self.coalescer.request(
                 ("old hand", user, message_id),
                 self._buttons_dropper(user, message_id),
