@@ -73,7 +73,10 @@ behind: the longest time from an accepted move's press until the table showed it
 above (a move still not shown when the drain ends counts until then). Here an edit rendered just
 before a move was committed but arriving after its press is taken to show it, so a figure may
 be low by up to one pacing interval (3 s) when a press lands in the milliseconds between a
-refresh's rendering and its arrival.
+refresh's rendering and its arrival. The limiter also keeps the whole bot within Telegram's 30
+requests a second, private messages included, which players at full speed fill with about 20
+groups (``--groups 20``); with many more, every table is behind by what that cap allows, not
+by what the bot does.
 
 ``--profile py-spy`` samples the bot's main thread with ``py-spy record`` over the window
 (``.venv/bin/pip install py-spy``) and prints its time by package and the functions most often

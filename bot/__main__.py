@@ -48,7 +48,6 @@ def main() -> None:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     # the heartbeat job would log two lines every 30 seconds
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     application = build_application(settings, tune_gc=True)

@@ -1,5 +1,5 @@
 """Inline keyboards as plain data: rows of ``(label, callback_data)`` buttons, no Telegram
-types (the handlers build the ``InlineKeyboardMarkup``).
+types (``bot.messenger.markup`` turns them into the Bot API's ``reply_markup``).
 
 A seat's keyboard offers exactly the legal actions of its view (``view.legal``), plus «look at
 my cards» while the player has not looked. Cards a player has not looked at are never put on a

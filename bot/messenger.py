@@ -2,7 +2,7 @@
 a message twice, turn 403s and migrations into events the service understands.
 
 Buttons arrive as plain rows of ``(label, callback_data)`` (``bot.keyboards`` makes them); this
-module is where they become ``InlineKeyboardMarkup``.
+module is where they become the Bot API's ``reply_markup`` object.
 """
 
 from __future__ import annotations
