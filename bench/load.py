@@ -120,7 +120,6 @@ from tests.e2e.fake_telegram.model import CallbackQuery, Chat  # noqa: E402
 LOOK_CHANCE = 0.3
 SELECT_CHANCE = 0.4
 BUSIEST_WINDOW = 60.0
-GROUP_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
 COUNTDOWN = re.compile(r"⏳\s*\d+")
 
 
@@ -673,15 +672,6 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[index]
 
 
-def busiest(times: list[float], window: float) -> int:
-    best, start = 0, 0
-    for end, moment in enumerate(times):
-        while moment - times[start] >= window:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
-
-
 def database_figures(path: Path) -> dict[str, Any]:
     """The database after the bot stopped: its file once the WAL is checkpointed into it (what
     a backup or a restart finds), the pages in use, and the rows that make it up."""
@@ -1022,17 +1012,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.rate_limiter == "on":
             per_game = []
             for group in driver.groups.values():
-                times = [
-                    e.time
-                    for e in fake.log
-                    if e.chat_id == group.chat.id and e.method in GROUP_METHODS
-                ]
                 behind = [
                     (m.shown if m.shown is not None else drain_end) - m.pressed
                     for m in driver.moves
                     if m.group is group and m.accepted
                 ]
-                per_game.append((busiest(times, BUSIEST_WINDOW), max(behind, default=0.0)))
+                busiest = fake.busiest_window(group.chat.id, BUSIEST_WINDOW)
+                per_game.append((busiest, max(behind, default=0.0)))
             windows = [w for w, _ in per_game]
             behinds = [b for _, b in per_game]
             result["group_requests_busiest_60s"] = {
