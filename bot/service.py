@@ -179,8 +179,9 @@ class TableService:
         if kept is not None and kept.game.version == game.version:
             return Loaded(game, kept.rules, kept.engine, kept.meta)
         loaded = await self.load(game)
-        self._snapshots[game.game_id] = loaded
-        if not game.is_open:
+        if game.is_open:
+            self._snapshots[game.game_id] = loaded
+        else:
             self._snapshots.pop(game.game_id, None)
         return loaded
 
