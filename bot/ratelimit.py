@@ -29,7 +29,6 @@ from datetime import timedelta
 from typing import Any
 
 import aiohttp
-import httpx
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
@@ -52,9 +51,6 @@ BACKOFF = (0.3, 1.0, 2.0, 4.0)
 NOT_SENT = (
     aiohttp.ClientConnectorError,  # bot.http: connecting failed
     aiohttp.ConnectionTimeoutError,  # bot.http: no connection in time (pool or connect)
-    httpx.ConnectError,  # PTB's own client (HTTPXRequest)
-    httpx.ConnectTimeout,
-    httpx.PoolTimeout,
 )
 
 
@@ -75,7 +71,7 @@ def maybe_performed(error: NetworkError) -> bool:
         return False
     if isinstance(error, TimedOut):
         return True
-    # no cause: the server replied with an error status; an httpx error: the connection broke
+    # no cause: the server replied with an error status; a client error: the connection broke
     return cause is not None and not isinstance(cause, TelegramError)
 
 
