@@ -15,7 +15,7 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes
 from bot.context import BotContext, Services
 from bot.handlers import register
 from bot.health import start_heartbeat, stop_heartbeat
-from bot.http import AiohttpRequest
+from bot.http import BotApiRequest
 from bot.ratelimit import rate_limiter
 from bot.settings import Settings
 from storage.database import Database
@@ -74,8 +74,8 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
         .token(settings.bot_token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.telegram_file_base_url)
-        .request(AiohttpRequest(connection_pool_size=256))
-        .get_updates_request(AiohttpRequest(connection_pool_size=1))
+        .request(BotApiRequest(connection_pool_size=256))
+        .get_updates_request(BotApiRequest(connection_pool_size=1))
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
         .post_init(_post_init)

@@ -28,11 +28,11 @@ from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from typing import Any
 
-import aiohttp
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.http import NotSent
 from bot.pacing import GROUP_SPACING, Pacer, SharedRate
 from bot.settings import Settings
 
@@ -48,10 +48,7 @@ OVERALL_PER_SECOND = 30
 #: the waits before the retries of a request that failed for a network reason
 BACKOFF = (0.3, 1.0, 2.0, 4.0)
 #: connection failures that mean the request never reached Telegram
-NOT_SENT = (
-    aiohttp.ClientConnectorError,  # bot.http: connecting failed
-    aiohttp.ConnectionTimeoutError,  # bot.http: no connection in time (pool or connect)
-)
+NOT_SENT = (NotSent,)  # bot.http: no connection (refused, not in time, pool full)
 
 
 def creates(endpoint: str) -> bool:

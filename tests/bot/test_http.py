@@ -1,5 +1,6 @@
-"""The bot's aiohttp client (``bot.http``) against a local server: what it sends, and how each
-kind of failure reaches the rate limiter (sent or maybe sent)."""
+"""The bot's HTTP client (``bot.http``) against local servers: what it sends, how it keeps its
+connections, how it reads replies, and how each kind of failure reaches the rate limiter (sent
+or maybe sent)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,29 @@ from aiohttp import web
 from telegram import Bot, InputFile
 from telegram.error import NetworkError, TimedOut
 
-from bot.http import AiohttpRequest
+from bot import http
+from bot.http import BotApiRequest
 from bot.ratelimit import maybe_performed
 
 TOKEN = "123:abc"
+
+
+@pytest.fixture(params=["asyncio", "uvloop"])
+def event_loop_policy(request: pytest.FixtureRequest) -> asyncio.AbstractEventLoopPolicy:
+    """Every test on both loops: the bot runs on uvloop, which calls a protocol's
+    ``connection_made`` at other moments than asyncio's loop does."""
+    if request.param == "uvloop":
+        uvloop = pytest.importorskip("uvloop")
+        policy: asyncio.AbstractEventLoopPolicy = uvloop.EventLoopPolicy()
+        return policy
+    return asyncio.DefaultEventLoopPolicy()
+
+
+async def test_each_test_runs_on_the_loop_it_names(request: pytest.FixtureRequest) -> None:
+    # the fixture above is a deprecated hook of pytest-asyncio: fail here if it stops working
+    named = request.node.callspec.params["event_loop_policy"]
+    module = type(asyncio.get_running_loop()).__module__
+    assert module.startswith("uvloop") == (named == "uvloop")
 
 
 class Server:
@@ -26,9 +46,12 @@ class Server:
         self.delay = 0.0
         self.drop = False
         self.status = 200
+        self.peers: list[Any] = []  # the client's address of each request's connection
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["method"]
+        assert request.transport is not None
+        self.peers.append(request.transport.get_extra_info("peername"))
         if request.content_type == "application/json":
             params: Any = await request.json()
         else:
@@ -63,6 +86,7 @@ async def server() -> AsyncIterator[tuple[Server, str]]:
     state = Server()
     app = web.Application()
     app.router.add_post("/bot{token}/{method}", state.handle)
+    app.router.add_get("/file/bot{token}/{path}", _file)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -72,8 +96,12 @@ async def server() -> AsyncIterator[tuple[Server, str]]:
     await runner.cleanup()
 
 
+async def _file(request: web.Request) -> web.Response:
+    return web.Response(body=f"file:{request.match_info['path']}".encode())
+
+
 async def _bot(base_url: str, **kwargs: Any) -> Bot:
-    bot = Bot(TOKEN, base_url=base_url, request=AiohttpRequest(8, **kwargs))
+    bot = Bot(TOKEN, base_url=base_url, request=BotApiRequest(8, **kwargs))
     await bot.initialize()
     return bot
 
@@ -155,7 +183,7 @@ async def test_a_refused_connection_was_not_sent() -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     # nothing listens there now
-    request = AiohttpRequest(2)
+    request = BotApiRequest(2)
     await request.initialize()
     try:
         with pytest.raises(NetworkError) as caught:
@@ -167,7 +195,7 @@ async def test_a_refused_connection_was_not_sent() -> None:
 
 async def test_a_full_pool_times_out_without_sending(server: tuple[Server, str]) -> None:
     state, url = server
-    bot = Bot(TOKEN, base_url=url, request=AiohttpRequest(1, pool_timeout=0.1))
+    bot = Bot(TOKEN, base_url=url, request=BotApiRequest(1, pool_timeout=0.1))
     await bot.initialize()
     state.delay = 1.0
     state.seen.clear()
@@ -185,7 +213,7 @@ async def test_a_full_pool_times_out_without_sending(server: tuple[Server, str])
 
 async def test_shut_down_then_used_again_after_initialize(server: tuple[Server, str]) -> None:
     _, url = server
-    request = AiohttpRequest(2)
+    request = BotApiRequest(2)
     bot = Bot(TOKEN, base_url=url, request=request)
     await bot.initialize()
     await bot.shutdown()
@@ -196,3 +224,146 @@ async def test_shut_down_then_used_again_after_initialize(server: tuple[Server, 
         assert (await bot.send_message(5, "again")).text == "again"
     finally:
         await bot.shutdown()
+
+
+async def test_one_connection_carries_request_after_request(server: tuple[Server, str]) -> None:
+    state, url = server
+    bot = await _bot(url)
+    try:
+        for text in ("a", "b", "c"):
+            await bot.send_message(5, text)
+    finally:
+        await bot.shutdown()
+    # getMe (initialize) and three messages
+    assert len(state.peers) == 4 and len(set(state.peers)) == 1
+
+
+async def test_an_idle_connection_too_old_is_not_reused(
+    server: tuple[Server, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state, url = server
+    bot = await _bot(url)
+    try:
+        await bot.send_message(5, "a")
+        await bot.send_message(5, "b")
+        monkeypatch.setattr(http, "IDLE_SECONDS", 0.0)
+        await asyncio.sleep(0.01)
+        await bot.send_message(5, "c")
+    finally:
+        await bot.shutdown()
+    first, again, fresh = state.peers[-3:]
+    assert first == again and fresh != first
+
+
+class RawServer:
+    """A server that answers every request with the bytes it is given, then maybe closes."""
+
+    def __init__(self, reply: bytes, close: bool) -> None:
+        self.reply = reply
+        self.close = close
+        self.connections = 0
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in head.split(b"\r\n"):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                await reader.readexactly(length)
+                writer.write(self.reply)
+                await writer.drain()
+                if self.close:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+async def _raw(reply: bytes, close: bool, posts: int = 2) -> tuple[list[Any], RawServer]:
+    raw = RawServer(reply, close)
+    server = await asyncio.start_server(raw.handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    request = BotApiRequest(2)
+    await request.initialize()
+    results: list[Any] = []
+    try:
+        for _ in range(posts):
+            try:
+                results.append(await request.post(f"http://127.0.0.1:{port}/bot{TOKEN}/getMe"))
+            except NetworkError as error:
+                results.append(error)
+    finally:
+        await request.shutdown()
+        server.close()
+        await server.wait_closed()
+    return results, raw
+
+
+OK_BODY = b'{"ok":true,"result":{"n":1}}'
+
+
+async def test_a_reply_in_chunks_is_read_whole_and_the_connection_kept() -> None:
+    chunked = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    chunked += b"a\r\n" + OK_BODY[:10] + b"\r\n" + f"{len(OK_BODY) - 10:x}".encode()
+    chunked += b"\r\n" + OK_BODY[10:] + b"\r\n0\r\n\r\n"
+    results, raw = await _raw(chunked, close=False)
+    assert results == [{"n": 1}, {"n": 1}] and raw.connections == 1
+
+
+async def test_a_reply_that_ends_with_the_connection_is_read_and_not_reused() -> None:
+    until_eof = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + OK_BODY
+    results, raw = await _raw(until_eof, close=True)
+    assert results == [{"n": 1}, {"n": 1}] and raw.connections == 2
+
+
+async def test_connection_close_is_honoured() -> None:
+    reply = b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(OK_BODY)
+    results, raw = await _raw(reply + OK_BODY, close=False)
+    assert results == [{"n": 1}, {"n": 1}] and raw.connections == 2
+
+
+async def test_a_garbled_reply_is_a_network_error_that_may_have_been_carried_out() -> None:
+    results, _ = await _raw(b"NOT HTTP AT ALL\r\n\r\n", close=False, posts=1)
+    (error,) = results
+    assert isinstance(error, NetworkError) and not isinstance(error, TimedOut)
+    assert maybe_performed(error)
+
+
+async def test_the_read_timeout_bounds_the_wait_for_each_piece_not_the_whole_reply() -> None:
+    async def trickle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(OK_BODY))
+        for byte in OK_BODY:  # 28 pieces, 0.02 s apart: longer in all than the read timeout
+            writer.write(bytes([byte]))
+            await writer.drain()
+            await asyncio.sleep(0.02)
+        writer.close()
+
+    server = await asyncio.start_server(trickle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    request = BotApiRequest(2, read_timeout=0.2)
+    await request.initialize()
+    try:
+        result = await request.post(f"http://127.0.0.1:{port}/bot{TOKEN}/getMe")
+    finally:
+        await request.shutdown()
+        server.close()
+        await server.wait_closed()
+    assert result == {"n": 1}
+
+
+async def test_a_file_is_fetched_with_get(server: tuple[Server, str]) -> None:
+    _, url = server
+    request = BotApiRequest(2)
+    await request.initialize()
+    try:
+        content = await request.retrieve(url.replace("/bot", "/file/bot") + f"{TOKEN}/doc.txt")
+    finally:
+        await request.shutdown()
+    assert content == b"file:doc.txt"
