@@ -5,8 +5,10 @@ refresh renders from it) and a player's name for every message it renders, while
 game once per press. Every read that goes to SQLite is a hop to the database thread and back,
 and under load those hops queue behind one another: bench/load.py measured nine game reads and
 five player reads per press, the database thread busy nearly all the time and each read waiting
-about 70 ms for its turn. Served from here, a read is a dictionary lookup (plus the JSON decode
-of the game's columns, so every caller gets objects of its own to change).
+about 70 ms for its turn. Served from here, a read is a dictionary lookup. The game is kept
+decoded, and every reader gets the same read-only ``Game`` (see its docstring) until its row
+changes: decoding its JSON columns on every read was, after the hops, the next cost (8% of
+the bot's CPU under bench/load.py).
 
 Coherence. Every write of a game or a player through the owning ``Database`` drops that entry
 before it starts, and reads that were already under way when a write began do not put their
@@ -21,27 +23,26 @@ trip to the file on, not before.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
-from storage.records import Player
+from storage.records import Game, Player
 
 MAX_GAMES: Final = 4096
-"""Game rows remembered (the least recently used go first); the open games fit many times."""
+"""Games remembered (the least recently used go first); the open games fit many times."""
 MAX_PLAYERS: Final = 65536
 """Players remembered (the least recently used go first)."""
 
 
 class ReadCache:
-    """Raw game rows and ``Player`` records by id, with the bookkeeping of writes in flight."""
+    """``Game`` and ``Player`` records by id, with the bookkeeping of writes in flight."""
 
     enabled = True
 
     def __init__(self, max_games: int = MAX_GAMES, max_players: int = MAX_PLAYERS) -> None:
-        self._games: OrderedDict[int, sqlite3.Row] = OrderedDict()
+        self._games: OrderedDict[int, Game] = OrderedDict()
         self._players: OrderedDict[int, Player] = OrderedDict()
         self._max_games = max_games
         self._max_players = max_players
@@ -52,27 +53,27 @@ class ReadCache:
 
     # --- games ---------------------------------------------------------------------------
 
-    def game(self, game_id: int) -> sqlite3.Row | None:
-        """The remembered row of ``game_id``, or None."""
-        row = self._games.get(game_id)
-        if row is not None:
+    def game(self, game_id: int) -> Game | None:
+        """The remembered ``game_id``, or None."""
+        game = self._games.get(game_id)
+        if game is not None:
             self._games.move_to_end(game_id)
-        return row
+        return game
 
-    def keep_game(self, row: sqlite3.Row) -> None:
-        """Remember a row just read, unless a write of its game is in flight."""
-        game_id: int = row["game_id"]
+    def keep_game(self, game: Game) -> None:
+        """Remember a game just read, unless a write of it is in flight."""
+        game_id = game.game_id
         if self._writing_everything or self._writing_games[game_id]:
             return
-        self._games[game_id] = row
+        self._games[game_id] = game
         self._games.move_to_end(game_id)
         while len(self._games) > self._max_games:
             self._games.popitem(last=False)
 
     @contextmanager
     def writing_game(self, game_id: int) -> Iterator[None]:
-        """Around a write of ``game_id``: its row is forgotten and not taken back until the
-        write (and every other write of it) has returned."""
+        """Around a write of ``game_id``: it is forgotten and not taken back until the write
+        (and every other write of it) has returned."""
         self._games.pop(game_id, None)
         self._writing_games[game_id] += 1
         try:
@@ -154,7 +155,7 @@ class NoCache(ReadCache):
     def __init__(self) -> None:
         super().__init__(max_games=0, max_players=0)
 
-    def keep_game(self, row: sqlite3.Row) -> None:
+    def keep_game(self, game: Game) -> None:
         return None
 
     def keep_player(self, player: Player) -> None:

@@ -305,15 +305,16 @@ class Database:
             (result, row), fresh = await self._write(
                 _then_game_row, game_id, function, args, kwargs
             )
-        if fresh and row is not None:
-            self._cache.keep_game(row)
+        if fresh and row is not None and self._cache.enabled:
+            self._cache.keep_game(games.game_from_row(row))
         return result
 
     def _games_from(self, rows: list[sqlite3.Row], fresh: bool) -> list[Game]:
+        found = [games.game_from_row(row) for row in rows]
         if fresh:
-            for row in rows:
-                self._cache.keep_game(row)
-        return [games.game_from_row(row) for row in rows]
+            for game in found:
+                self._cache.keep_game(game)
+        return found
 
     # Chats and players.
 
@@ -450,11 +451,12 @@ class Database:
         """The game with ``game_id``. Raises ``GameNotFound``."""
         cached = self._cache.game(game_id)
         if cached is not None:
-            return games.game_from_row(cached)
+            return cached
         row, fresh = await self._trip(games.load_game_row, game_id)
+        game = games.game_from_row(row)
         if fresh:
-            self._cache.keep_game(row)
-        return games.game_from_row(row)
+            self._cache.keep_game(game)
+        return game
 
     async def active_game(self, chat_id: int) -> Game | None:
         """The chat's game in the lobby or in play, if any."""

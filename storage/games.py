@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 from storage.chats import get_chat, unknown_players
@@ -324,8 +325,9 @@ def game_rows(
 
 
 def game_from_row(row: sqlite3.Row) -> Game:
-    """A ``Game`` of its own (fresh dicts and lists) from a stored row."""
+    """A ``Game`` from a stored row, with read-only mappings (see ``Game``)."""
     messages: dict[str, int] = loads(row["hand_messages"]) if row["hand_messages"] else {}
+    hand_messages = {int(user_id): message_id for user_id, message_id in messages.items()}
     return Game(
         game_id=row["game_id"],
         chat_id=row["chat_id"],
@@ -333,11 +335,11 @@ def game_from_row(row: sqlite3.Row) -> Game:
         status=row["status"],
         version=row["version"],
         state_text=row["state"],
-        options=loads(row["options"]),
+        options=MappingProxyType(loads(row["options"])),
         seats=tuple(loads(row["seats"])),
         created_by=row["created_by"],
         table_message_id=row["table_message_id"],
-        hand_messages={int(user_id): message_id for user_id, message_id in messages.items()},
+        hand_messages=MappingProxyType(hand_messages),
         turn_deadline=row["turn_deadline"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],

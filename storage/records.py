@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final, Literal, get_args
 
 JSONObject = dict[str, Any]
@@ -200,6 +201,11 @@ class Game:
 
     ``seats`` are user ids in seat order; ``hand_messages`` maps a user id to the private
     message that shows his hand; ``turn_deadline`` is in unix seconds.
+
+    Read-only, all the way down: a ``Database`` that caches reads hands the same object to
+    every reader until the game's row changes. ``options`` and ``hand_messages`` are read-only
+    mappings; ``state`` is typed as one (its nested values are the decoded JSON, to be copied
+    before any change).
     """
 
     game_id: int
@@ -208,7 +214,7 @@ class Game:
     status: GameStatus
     version: int
     state_text: str  # the stored JSON of ``state``
-    options: JSONObject
+    options: Mapping[str, Any]
     seats: tuple[int, ...]
     created_by: int | None
     table_message_id: int | None
@@ -216,15 +222,16 @@ class Game:
     turn_deadline: float | None
     created_at: float
     updated_at: float
-    _state: JSONObject | None = field(default=None, compare=False, repr=False)
+    _state: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
-    def state(self) -> JSONObject:
-        """The stored state, decoded on first use: a dict of this object's own. The bot reads
-        a game many times per button press, mostly for its messages and seats; only some of
-        those reads need the state, and decoding it each time was a tenth of the bot's CPU."""
+    def state(self) -> Mapping[str, Any]:
+        """The stored state, decoded on first use (once per object, and so once per version
+        when reads are cached). The bot reads a game many times per button press, mostly for
+        its messages and seats; only some of those reads need the state, and decoding it each
+        time was a tenth of the bot's CPU."""
         if self._state is None:
-            decoded: JSONObject = json.loads(self.state_text)
+            decoded: Mapping[str, Any] = MappingProxyType(json.loads(self.state_text))
             object.__setattr__(self, "_state", decoded)
             return decoded
         return self._state

@@ -1,6 +1,6 @@
 """``Database.open(cache_reads=True)``: games and players read from memory stay exactly what the
-file holds for the one writer, callers get objects of their own, and a read that was under way
-when a write began never puts the older row back."""
+file holds for the one writer, readers share one read-only game per version, and a read that
+was under way when a write began never puts the older row back."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from storage_support import CHAT, USERS
 
 from storage import Database, StaleVersion
 from storage.cache import ReadCache
-from storage.records import Player
+from storage.records import Game, Player
 
 A, B, C = USERS
 SUPERGROUP = -1009999
@@ -52,13 +52,23 @@ async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: P
     assert await cached.games_with_deadline_before(61.0) == [seen]
 
 
-async def test_every_read_is_a_copy_of_its_own(cached: Database) -> None:
-    game = await cached.create_game(CHAT, "stukolka", {"hands": [["AS"]]}, seats=USERS)
+async def test_readers_share_one_read_only_game_until_it_changes(cached: Database) -> None:
+    game = await cached.create_game(
+        CHAT, "stukolka", {"hands": [["AS"]]}, seats=USERS, options={"stake": 1}
+    )
     first = await cached.game(game.game_id)
-    first.state["hands"][0].append("KS")
-    first.hand_messages[A] = 1  # type: ignore[index]
+    assert await cached.game(game.game_id) is first
+    assert first.state is first.state  # decoded once
+    with pytest.raises(TypeError):
+        first.hand_messages[A] = 1  # type: ignore[index]
+    with pytest.raises(TypeError):
+        first.options["stake"] = 2  # type: ignore[index]
+    with pytest.raises(TypeError):
+        first.state["hands"] = []  # type: ignore[index]
+    await cached.set_hand_message(game.game_id, A, 5)
     second = await cached.game(game.game_id)
-    assert second.state == {"hands": [["AS"]]} and second.hand_messages == {}
+    assert second is not first and second.hand_messages == {A: 5}
+    assert first.hand_messages == {}  # what was read stays what it was
 
 
 async def test_a_refused_commit_leaves_the_stored_game(cached: Database) -> None:
@@ -123,16 +133,20 @@ async def test_without_cache_reads_every_read_sees_other_connections(db_path: Pa
         assert (await first.game(game.game_id)).state == {"n": 1}
 
 
-def test_the_cache_refuses_rows_read_while_a_write_is_in_flight() -> None:
+def _game(game_id: int) -> Game:
+    return Game(game_id, CHAT, "stukolka", "lobby", 0, "{}", {}, (), None, None, {}, None, 0, 0)
+
+
+def test_the_cache_refuses_games_read_while_a_write_is_in_flight() -> None:
     cache = ReadCache(max_games=2, max_players=2)
-    row = {"game_id": 1}
+    game = _game(1)
     with cache.writing_game(1):
-        cache.keep_game(row)  # type: ignore[arg-type]
+        cache.keep_game(game)
         assert cache.game(1) is None
-    cache.keep_game(row)  # type: ignore[arg-type]
-    assert cache.game(1) is row
+    cache.keep_game(game)
+    assert cache.game(1) is game
     for game_id in (2, 3):
-        cache.keep_game({"game_id": game_id})  # type: ignore[arg-type]
+        cache.keep_game(_game(game_id))
     assert cache.game(1) is None  # the least recently used went first
     player = Player(A, "a", None, True, 0.0, 0.0)
     with cache.writing_everything():
