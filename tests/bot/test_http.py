@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from aiohttp import web
 from telegram import Bot, InputFile
-from telegram.error import NetworkError, TimedOut
+from telegram.error import NetworkError, TelegramError, TimedOut
+from telegram.request import RequestData
 
 from bot import http
 from bot.http import BotApiRequest
@@ -47,6 +48,7 @@ class Server:
         self.drop = False
         self.status = 200
         self.peers: list[Any] = []  # the client's address of each request's connection
+        self.reply: tuple[int, bytes] | None = None  # a canned reply: status and body
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["method"]
@@ -66,6 +68,8 @@ class Server:
             request.transport.close()
             return web.Response()
         await asyncio.sleep(self.delay)
+        if self.reply is not None:
+            return web.Response(status=self.reply[0], body=self.reply[1])
         if self.status != 200:
             body = {"ok": False, "error_code": self.status, "description": "Internal Error"}
             return web.json_response(body, status=self.status)
@@ -367,3 +371,86 @@ async def test_a_file_is_fetched_with_get(server: tuple[Server, str]) -> None:
     finally:
         await request.shutdown()
     assert content == b"file:doc.txt"
+
+
+async def test_call_posts_one_json_object_and_returns_the_result(
+    server: tuple[Server, str],
+) -> None:
+    state, url = server
+    request = BotApiRequest(2)
+    await request.initialize()
+    keyboard = {"inline_keyboard": [[{"text": "♠ Пас", "callback_data": "a:1"}]]}
+    try:
+        result = await request.call(
+            f"{url}{TOKEN}/sendMessage", {"chat_id": -5, "text": "Ход", "reply_markup": keyboard}
+        )
+    finally:
+        await request.shutdown()
+    assert result["message_id"] == 7 and result["text"] == "Ход"
+    name, content_type, params = state.seen[-1]
+    assert (name, content_type) == ("sendMessage", "application/json")
+    # objects go as objects, not as JSON text inside the JSON
+    assert params == {"chat_id": -5, "text": "Ход", "reply_markup": keyboard}
+
+
+def _failure(error: BaseException) -> tuple[Any, ...]:
+    return (
+        type(error),
+        str(error),
+        getattr(error, "new_chat_id", None),
+        getattr(error, "_retry_after", None),
+        type(error.__cause__),
+    )
+
+
+def _refusal(status: int, description: str, **parameters: Any) -> tuple[int, dict[str, Any]]:
+    body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
+    if parameters:
+        body["parameters"] = parameters
+    return status, body
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        _refusal(400, "Bad Request: message is not modified"),
+        _refusal(403, "Forbidden: bot was blocked by the user"),
+        _refusal(401, "Unauthorized"),
+        _refusal(404, "Not Found"),
+        _refusal(409, "Conflict: terminated by other getUpdates request"),
+        _refusal(429, "Too Many Requests: retry after 7", retry_after=7),
+        _refusal(400, "Bad Request: group chat was upgraded", migrate_to_chat_id=-1001234),
+        _refusal(400, "Bad Request: odd", foo=1),
+        _refusal(500, ""),
+        (502, b"<html>Bad Gateway</html>"),
+        (418, b"not json"),
+        (599, b"{}"),
+    ],
+)
+async def test_call_fails_as_ptbs_own_post_does(
+    server: tuple[Server, str], status: int, body: Any
+) -> None:
+    state, url = server
+    request = BotApiRequest(2)
+    await request.initialize()
+    state.reply = (status, body if isinstance(body, bytes) else json.dumps(body).encode())
+    failures = []
+    try:
+        for attempt in (
+            request.call(f"{url}{TOKEN}/sendMessage", {"chat_id": 5, "text": "x"}),
+            request.post(f"{url}{TOKEN}/sendMessage", RequestData()),
+        ):
+            with pytest.raises(TelegramError) as caught:
+                await attempt
+            failures.append(_failure(caught.value))
+    finally:
+        await request.shutdown()
+    ours, ptbs = failures
+    assert ours == ptbs
+
+
+async def test_call_before_initialize_fails_like_post() -> None:
+    request = BotApiRequest(2)
+    with pytest.raises(NetworkError, match="not initialized") as caught:
+        await request.call(f"http://127.0.0.1:9/bot{TOKEN}/getMe", {})
+    assert isinstance(caught.value.__cause__, RuntimeError)  # bot.ratelimit: no retry
