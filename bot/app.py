@@ -15,7 +15,7 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes
 from bot.context import BotContext, Services
 from bot.handlers import register
 from bot.health import start_heartbeat, stop_heartbeat
-from bot.http import BotApiRequest
+from bot.http import BotApiRequest, UpdatesRequest
 from bot.ratelimit import rate_limiter
 from bot.settings import Settings
 from storage.database import Database
@@ -75,7 +75,7 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.telegram_file_base_url)
         .request(BotApiRequest(connection_pool_size=256))
-        .get_updates_request(BotApiRequest(connection_pool_size=1))
+        .get_updates_request(UpdatesRequest(connection_pool_size=1))
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
         .post_init(_post_init)

@@ -492,6 +492,37 @@ class BotApiRequest(BaseRequest):
         self._open.discard(connection)
 
 
+#: what the bot reads of the message whose button was pressed (``bot.handlers.on_callback``)
+PRESSED_MESSAGE_KEPT = frozenset({"message_id", "date", "chat", "message_thread_id"})
+
+
+class UpdatesRequest(BotApiRequest):
+    """The request object of ``getUpdates``: a ``BotApiRequest`` that leaves out of each
+    ``callback_query`` the pressed message's content (its text, entities and buttons), which
+    the bot never reads: it finds the game from the button's data and its own records, and
+    takes only the chat and the message id from the message. PTB builds an object for every
+    part of every update, every button of a hand included; parsing a press with its message
+    whole took about 540 µs of CPU here, without its content about 240 µs, and presses are
+    most of the bot's updates. ``parse_json_payload`` is PTB's documented place for this.
+    Updates that come by webhook are parsed whole."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        data: dict[str, Any] = BaseRequest.parse_json_payload(payload)
+        updates = data.get("result")
+        for update in updates if isinstance(updates, list) else ():
+            query = update.get("callback_query") if isinstance(update, dict) else None
+            if isinstance(query, dict) and isinstance(query.get("message"), dict):
+                query["message"] = {
+                    key: value
+                    for key, value in query["message"].items()
+                    if key in PRESSED_MESSAGE_KEPT
+                }
+        return data
+
+
 def api_error(status: int, payload: bytes) -> TelegramError:
     """The error for a reply with a failure ``status``, as ``BaseRequest.post`` makes it (PTB
     22's ``_request_wrapper``; tests/bot/test_http.py holds the two side by side)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from telegram import Bot, InputFile
+from telegram import Bot, InputFile, Message
 from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import RequestData
 
@@ -454,3 +454,50 @@ async def test_call_before_initialize_fails_like_post() -> None:
     with pytest.raises(NetworkError, match="not initialized") as caught:
         await request.call(f"http://127.0.0.1:9/bot{TOKEN}/getMe", {})
     assert isinstance(caught.value.__cause__, RuntimeError)  # bot.ratelimit: no retry
+
+
+async def test_updates_keep_of_a_pressed_message_only_its_chat_and_id(
+    server: tuple[Server, str],
+) -> None:
+    state, url = server
+    chat = {"id": -42, "type": "group", "title": "friends"}
+    user = {"id": 5, "is_bot": False, "first_name": "Ann", "language_code": "ru"}
+    pressed = {
+        "message_id": 9,
+        "date": 1700000000,
+        "chat": chat,
+        "text": "Ход",
+        "entities": [{"type": "bold", "offset": 0, "length": 3}],
+        "reply_markup": {"inline_keyboard": [[{"text": "Пас", "callback_data": "x"}]]},
+    }
+    updates = [
+        {
+            "update_id": 1,
+            "callback_query": {
+                "id": "q", "from": user, "message": pressed, "chat_instance": "1", "data": "x"
+            },
+        },
+        {"update_id": 2, "message": {**pressed, "from": user, "message_id": 10}},
+    ]  # fmt: skip
+    bot = Bot(
+        TOKEN,
+        base_url=url,
+        request=BotApiRequest(2),
+        get_updates_request=http.UpdatesRequest(1),
+    )
+    await bot.initialize()
+    state.reply = (200, json.dumps({"ok": True, "result": updates}).encode())
+    try:
+        press, message = await bot.get_updates()
+    finally:
+        await bot.shutdown()
+    query = press.callback_query
+    assert query is not None and query.data == "x" and query.from_user.language_code == "ru"
+    assert query.message is not None
+    assert (query.message.chat.id, query.message.message_id) == (-42, 9)
+    assert isinstance(query.message, Message)
+    assert query.message.text is None and query.message.reply_markup is None
+    assert not query.message.entities
+    # other updates come whole
+    assert message.message is not None and message.message.text == "Ход"
+    assert message.message.reply_markup is not None
