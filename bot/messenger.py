@@ -7,9 +7,11 @@ module is where they become the Bot API's ``reply_markup`` object.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +86,16 @@ def _frozen(rows: Rows | None) -> tuple[tuple[tuple[str, str], ...], ...]:
     return tuple(tuple(row) for row in rows or ())
 
 
+class _Busy:
+    """A message being changed: its lock, and how many hold it or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class Undelivered(RetryLater):
     """A request failed for a network reason, after the rate limiter's retries.
 
@@ -121,6 +133,8 @@ class Messenger:
         #: least recently used are forgotten (then an edit is sent and Telegram says "not
         #: modified", which is harmless), so a bot that runs for months does not grow
         self._shown: ShownCache = ShownCache(SHOWN_MESSAGES)
+        #: messages being changed
+        self._busy: dict[tuple[int, int], _Busy] = {}
 
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         """One Bot API request, through the bot's rate limiter (pacing, flood control,
@@ -145,9 +159,8 @@ class Messenger:
 
     async def _post(self, method: str, data: dict[str, Any]) -> Any:
         request = self.bot.request
-        url = f"{self.bot.base_url}/{method}"
         if isinstance(request, BotApiRequest):
-            return await request.call(url, data)
+            return await request.call(f"{self.bot.base_url}/{method}", data)
         # another request class (a test's): PTB's way, one RequestParameter per value
         return await self.bot._post(method, data)
 
@@ -196,6 +209,10 @@ class Messenger:
         Raises ``Undelivered`` on a network failure: the message may or may not show it, and
         a later edit will tell (an edit can safely be repeated).
         """
+        async with self._one_at_a_time((chat_id, message_id)):
+            return await self._edit(chat_id, message_id, text, rows)
+
+    async def _edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None) -> bool:
         wanted = Shown(text, _frozen(rows))
         if self._shown.get((chat_id, message_id)) == wanted:
             return True
@@ -248,6 +265,10 @@ class Messenger:
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message whose moment is over (a finished deal's hand)."""
+        async with self._one_at_a_time((chat_id, message_id)):
+            await self._drop_buttons(chat_id, message_id)
+
+    async def _drop_buttons(self, chat_id: int, message_id: int) -> None:
         shown = self._shown.get((chat_id, message_id))
         if shown is not None and not shown.rows:
             return
@@ -261,6 +282,24 @@ class Messenger:
             raise Undelivered(chat_id, True, error) from error
         # its moment is over: it is not edited again, so what it shows need not be kept
         self._shown.pop((chat_id, message_id), None)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, key: tuple[int, int]) -> AsyncIterator[None]:
+        """Changes of one message go one after another, each knowing what the one before left
+        (a hand's last edit and the dropping of its buttons came from different jobs: both in
+        flight at once, the second was "not modified", and two edits in flight could also
+        arrive in the other order)."""
+        busy = self._busy.get(key)
+        if busy is None:
+            busy = self._busy[key] = _Busy()
+        busy.users += 1
+        try:
+            async with busy.lock:
+                yield
+        finally:
+            busy.users -= 1
+            if not busy.users:
+                del self._busy[key]
 
     def done_with(self, chat_id: int, message_id: int | None) -> None:
         """A message that will not be edited again (a deal's result): forget what it shows."""

@@ -1,8 +1,13 @@
-"""The messenger remembers what recent messages show, and forgets the least recently used."""
+"""The messenger remembers what recent messages show (and forgets the least recently used),
+and changes one message one request at a time."""
 
 from __future__ import annotations
 
-from bot.messenger import Shown, ShownCache
+import asyncio
+from typing import Any
+
+from bot.messenger import Messenger, Shown, ShownCache
+from bot.pacing import Pacer
 
 
 def test_forgets_the_least_recently_used_beyond_its_limit() -> None:
@@ -17,3 +22,48 @@ def test_forgets_the_least_recently_used_beyond_its_limit() -> None:
     cache[(1, 2)] = Shown("again", ())  # a rewrite counts as a use
     cache[(1, 4)] = Shown("text 4", ())
     assert list(cache) == [(1, 3), (1, 2), (1, 4)]  # (1, 0) was the least recently used
+
+
+class SlowBot:
+    """Enough of a bot for the messenger: records each request; edits take a while."""
+
+    request = None  # not a BotApiRequest: the messenger posts through ``_post``
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    async def _post(self, method: str, data: dict[str, Any]) -> Any:
+        self.calls.append((method, data.get("reply_markup")))
+        if method == "editMessageText":
+            await asyncio.sleep(0.05)
+        return True
+
+
+def _messenger(bot: SlowBot) -> Messenger:
+    async def nothing(*_: Any) -> None:
+        return None
+
+    return Messenger(bot, Pacer(0.0), on_blocked=nothing, on_migrated=nothing)  # type: ignore[arg-type]
+
+
+async def test_buttons_dropped_while_an_edit_takes_them_off_cost_no_request() -> None:
+    bot = SlowBot()
+    messenger = _messenger(bot)
+    await messenger.edit(5, 9, "your turn", [[("Play", "a:1")]])
+    last_edit = asyncio.create_task(messenger.edit(5, 9, "deal over"))  # no buttons
+    await asyncio.sleep(0.01)  # the edit is in flight
+    await messenger.drop_buttons(5, 9)
+    await last_edit
+    assert [method for method, _ in bot.calls] == ["editMessageText", "editMessageText"]
+
+
+async def test_edits_of_one_message_go_in_the_order_they_were_asked() -> None:
+    bot = SlowBot()
+    messenger = _messenger(bot)
+    first = asyncio.create_task(messenger.edit(5, 9, "one", [[("A", "a:1")]]))
+    second = asyncio.create_task(messenger.edit(5, 9, "two", [[("B", "a:2")]]))
+    other = asyncio.create_task(messenger.edit(5, 10, "elsewhere"))
+    await asyncio.gather(first, second, other)
+    labels = [markup["inline_keyboard"][0][0]["text"] for _, markup in bot.calls if markup]
+    assert labels == ["A", "B"]
+    assert messenger._busy == {}  # nothing kept once no change is under way
