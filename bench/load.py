@@ -65,6 +65,10 @@ What is measured (presses made inside the window)
     CPU         the bot's CPU time (``/proc/<pid>/stat``, and its main thread's, which runs
                 the event loop) and this process's, over the wall time of the window: the two
                 share the machine, and the fake and the users cost CPU too.
+    bench lag   ``bench_loop_lag_max_ms``: the longest this process's own loop was late (a
+                stall here delays presses and replies, and shows as the bot's latency).
+                This process collects no garbage from the window's start to the drain's end:
+                its full collections (the fake keeps every message) stopped it ~200 ms.
 
 With ``--rate-limiter on`` users do not wait for the table (the limiter makes it lag, by design,
 and that lag is what is measured). It prints, per game (each group's table), the most group
