@@ -303,7 +303,9 @@ class BotApiRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         media_write_timeout: float | None = 20.0,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
+        """``tls``: how to check servers' certificates (default: the system's store)."""
         self._pool_size = connection_pool_size
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
@@ -316,7 +318,7 @@ class BotApiRequest(BaseRequest):
         self._idle: dict[tuple[str, str, int], list[_Connection]] = {}
         self._open: set[_Connection] = set()
         self._routes: dict[str, _Route] = {}
-        self._tls: ssl.SSLContext | None = None
+        self._tls = tls
 
     @property
     def read_timeout(self) -> float | None:

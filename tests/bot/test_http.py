@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import ssl
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import trustme
 from aiohttp import web
 from telegram import Bot, InputFile, Message
 from telegram.error import NetworkError, TelegramError, TimedOut
@@ -501,3 +503,50 @@ async def test_updates_keep_of_a_pressed_message_only_its_chat_and_id(
     # other updates come whole
     assert message.message is not None and message.message.text == "Ход"
     assert message.message.reply_markup is not None
+
+
+@pytest.fixture
+async def tls_server() -> AsyncIterator[tuple[Server, str, trustme.CA]]:
+    """The same server over HTTPS, with a certificate for "localhost" from a test CA."""
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("localhost").configure_cert(context)
+    state = Server()
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", state.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=context)
+    await site.start()
+    port = runner.addresses[0][1]
+    yield state, f"https://localhost:{port}/bot", ca
+    await runner.cleanup()
+
+
+async def test_https_with_a_certificate_the_client_trusts(
+    tls_server: tuple[Server, str, trustme.CA],
+) -> None:
+    state, url, ca = tls_server
+    trusting = ssl.create_default_context()
+    ca.configure_trust(trusting)
+    bot = Bot(TOKEN, base_url=url, request=BotApiRequest(2, tls=trusting))
+    await bot.initialize()
+    try:
+        message = await bot.send_message(5, "через TLS")
+    finally:
+        await bot.shutdown()
+    assert message.text == "через TLS" and state.seen[-1][0] == "sendMessage"
+
+
+async def test_https_with_an_unknown_certificate_is_refused_before_sending(
+    tls_server: tuple[Server, str, trustme.CA],
+) -> None:
+    state, url, _ = tls_server
+    request = BotApiRequest(2)  # the system's store does not know the test CA
+    await request.initialize()
+    try:
+        with pytest.raises(NetworkError) as caught:
+            await request.call(f"{url}{TOKEN}/sendMessage", {"chat_id": 5, "text": "x"})
+    finally:
+        await request.shutdown()
+    assert not maybe_performed(caught.value) and state.seen == []
