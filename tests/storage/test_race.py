@@ -29,7 +29,7 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
             seen_second = await second.game(game.game_id)
             assert seen_first.version == seen_second.version
             version = seen_first.version
-            results = await asyncio.gather(
+            commits = [
                 first.commit_action(
                     game.game_id,
                     version,
@@ -44,8 +44,12 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
                     ["second"],
                     transfers=[Transfer(B, POT, 2, "ante", version)],
                 ),
-                return_exceptions=True,
-            )
+            ]
+            # each is started first every other round, so that neither can win every round
+            # just by being started first (the last assertion wants wins on both sides)
+            order = commits if version % 2 == 0 else commits[::-1]
+            started = await asyncio.gather(*order, return_exceptions=True)
+            results = started if version % 2 == 0 else started[::-1]
             names = ("first", "second")
             winners = [name for name, r in zip(names, results, strict=True) if r == version + 1]
             losers = [r for r in results if isinstance(r, StaleVersion)]
