@@ -109,7 +109,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -410,7 +410,7 @@ class Driver:
         found = self._kinds.get(data, ...)
         if found is ...:
             found = self._kinds[data] = kind_of(data)
-        return found  # type: ignore[return-value]
+        return found
 
     def describe(self) -> str:
         states = Counter(g.state for g in self.groups.values())
@@ -645,14 +645,15 @@ class Driver:
                     self.given_up += len(group.unshown)
                     self.given_up_kinds[group.kind] += len(group.unshown)
                     group.unshown = []
-                holders = [p for p in group.players if p.hand is not None and not p.hand.deleted]
                 holders = [
                     p
-                    for p in holders
-                    if any(
+                    for p in group.players
+                    if p.hand is not None
+                    and not p.hand.deleted
+                    and any(
                         self.decoded(d) in (cb.Act, cb.Select, cb.Look)
                         for d in p.hand.callback_data
-                    )  # type: ignore[union-attr]
+                    )
                 ]
                 group.last_event = now
                 if holders:
@@ -679,7 +680,7 @@ async def loop_lag(stop: asyncio.Event, step: float = 0.01) -> float:
     return worst
 
 
-def percentile(values: list[float], share: float) -> float:
+def percentile(values: Sequence[float], share: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)

@@ -7,7 +7,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy game storage bot
+.venv/bin/mypy game storage bot bench
 if [ -f ../shared/conformance/check.py ]; then
   .venv/bin/python ../shared/conformance/check.py --python .venv/bin/python
 fi
