@@ -112,6 +112,10 @@ class _Route:
         ).encode("ascii")
         self.get_head = f"GET {target} HTTP/1.1\r\n{common}\r\n".encode("ascii")
 
+    def json_post(self, body: bytes) -> bytes:
+        """The head of a POST of ``body``, a JSON object."""
+        return self.json_head + str(len(body)).encode("ascii") + b"\r\n\r\n"
+
 
 def _route(url: str) -> _Route:
     parts = urlsplit(url)
@@ -373,7 +377,7 @@ class BotApiRequest(BaseRequest):
         errors are the ones ``post`` raises (``api_error`` maps a failed reply as PTB does)."""
         route = self._route(url)
         body = json.dumps(params, ensure_ascii=False, separators=(",", ":")).encode()
-        head = route.json_head + str(len(body)).encode("ascii") + b"\r\n\r\n"
+        head = route.json_post(body)
         try:
             status, payload = await self._send(
                 route,
@@ -575,10 +579,10 @@ def _encode(
     if request_data is None:
         if method == "GET":
             return route.get_head, b""
-        return route.json_head + b"0\r\n\r\n", b""
+        return route.json_post(b""), b""
     if not files:
         body = request_data.json_payload
-        return route.json_head + str(len(body)).encode("ascii") + b"\r\n\r\n", body
+        return route.json_post(body), body
     boundary = os.urandom(16).hex()
     body = _multipart(boundary, request_data, files)
     head = (
