@@ -123,6 +123,10 @@ class Messenger:
         on_migrated: Callable[[int, int], Awaitable[None]],
     ) -> None:
         self.bot = bot
+        request = bot.request
+        if not isinstance(request, BotApiRequest):
+            raise TypeError("the messenger posts through bot.http.BotApiRequest (see bot.app)")
+        self._request = request
         self._limiter: BaseRateLimiter[Any] | None = (
             bot.rate_limiter if isinstance(bot, ExtBot) else None
         )
@@ -158,11 +162,7 @@ class Messenger:
         )
 
     async def _post(self, method: str, data: dict[str, Any]) -> Any:
-        request = self.bot.request
-        if isinstance(request, BotApiRequest):
-            return await request.call(f"{self.bot.base_url}/{method}", data)
-        # another request class (a test's): PTB's way, one RequestParameter per value
-        return await self.bot._post(method, data)
+        return await self._request.call(f"{self.bot.base_url}/{method}", data)
 
     async def send(
         self, chat_id: int, text: str, rows: Rows | None = None, *, strict: bool = False

@@ -4,8 +4,10 @@ and changes one message one request at a time."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
+from bot.http import BotApiRequest
 from bot.messenger import Messenger, Shown, ShownCache
 from bot.pacing import Pacer
 
@@ -24,19 +26,29 @@ def test_forgets_the_least_recently_used_beyond_its_limit() -> None:
     assert list(cache) == [(1, 3), (1, 2), (1, 4)]  # (1, 0) was the least recently used
 
 
-class SlowBot:
-    """Enough of a bot for the messenger: records each request; edits take a while."""
-
-    request = None  # not a BotApiRequest: the messenger posts through ``_post``
+class SlowRequest(BotApiRequest):
+    """Records each request instead of sending it; edits take a while."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.calls: list[tuple[str, Any]] = []
 
-    async def _post(self, method: str, data: dict[str, Any]) -> Any:
-        self.calls.append((method, data.get("reply_markup")))
+    async def call(self, url: str, params: Mapping[str, Any]) -> Any:
+        method = url.rsplit("/", 1)[1]
+        self.calls.append((method, params.get("reply_markup")))
         if method == "editMessageText":
             await asyncio.sleep(0.05)
         return True
+
+
+class SlowBot:
+    """Enough of a bot for the messenger: its request object and base URL."""
+
+    base_url = "http://127.0.0.1:9/bot1:x"
+
+    def __init__(self) -> None:
+        self.request = SlowRequest()
+        self.calls = self.request.calls
 
 
 def _messenger(bot: SlowBot) -> Messenger:
