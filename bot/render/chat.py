@@ -458,6 +458,7 @@ REFUSALS = (
     "duplicate_card",
     "too_many_cards",
     "already_looked",
+    "dark_no_look",
     "dark_not_allowed",
     "nothing_to_look_at",
     "no_such_seat",

@@ -38,7 +38,7 @@ class StarshinaOptions:
 
     targets: Targets = "8-5-3"
     stake: int = 1
-    exchange: Exchange = "updown"
+    exchange: Exchange = "ring"
     trumps: Trumps = "none"
     scoring: Scoring = "pot"
     next_dealer: NextDealer = "loser"
@@ -67,10 +67,8 @@ class StarshinaOptions:
 
 
 PRESETS: dict[str, StarshinaOptions] = {
-    "classic": StarshinaOptions(),
-    "british": StarshinaOptions(trumps="dealer_names"),
-    "as_written": StarshinaOptions(exchange="ring"),
-    "per_trick": StarshinaOptions(scoring="per_trick"),
+    "as_written": StarshinaOptions(),
+    "british": StarshinaOptions(exchange="updown", trumps="dealer_names"),
 }
-"""Named tables: the defaults; the British Sergeant Major (the dealer names trump); the seed text
-as written (the ring exchange); money per trick instead of a game pot."""
+"""§4 "Presets": the text as written (the defaults: the ring exchange, no trumps) and the British
+Sergeant Major (the updown exchange, the dealer names trump)."""

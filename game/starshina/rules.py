@@ -424,22 +424,24 @@ def game_winner(
             return seat, EndReason.TWELVE
     if len(history) < options.max_deals:
         return None
-    return _ranking(history, EndReason.MAX_DEALS)[0], EndReason.MAX_DEALS
+    return final_ranking(history)[0], EndReason.MAX_DEALS
 
 
-def _ranking(history: Sequence[DealRecord], reason: EndReason) -> list[int]:
-    """The seats best first: by the sum of diffs over the game (``max_deals``) or by the diff in
-    the final deal (a 12-trick end), then more tricks in the last deal, then the order from
-    the last dealer's left, the dealer last (§4.4)."""
+def final_ranking(history: Sequence[DealRecord], winner: int | None = None) -> list[int]:
+    """§4.4 "The final ranking": the player who took 12 first (``winner``, for a 12-trick
+    end); below him, or from the top for a game ended by ``max_deals``, by the sum of diffs
+    over the game, ties by more tricks in the last deal, then by order from the last dealer's
+    left, the dealer last."""
     last = history[-1]
 
-    def score(seat: int) -> int:
-        if reason is EndReason.MAX_DEALS:
-            return sum(record.diffs[seat] for record in history)
-        return last.diffs[seat]
-
-    def key(seat: int) -> tuple[int, int, int]:
-        return (-score(seat), -last.tricks[seat], (seat - last.dealer - 1) % PLAYERS)
+    def key(seat: int) -> tuple[int, int, int, int]:
+        total = sum(record.diffs[seat] for record in history)
+        return (
+            0 if seat == winner else 1,
+            -total,
+            -last.tricks[seat],
+            (seat - last.dealer - 1) % PLAYERS,
+        )
 
     return sorted(range(PLAYERS), key=key)
 
@@ -459,17 +461,12 @@ def pot_transfers(
 
 
 def next_game_dealer(state: StarshinaState) -> int:
-    """§4.4: the first dealer of the next game in the chat, by ``next_dealer``: the winner, or
-    the loser. RULES.md does not define the loser; here he is the last of the ranking that
-    chose the winner (the lowest sum of diffs after ``max_deals``, else the lowest diff in the
-    final deal; ties: fewer tricks in the last deal, then the later in order from its dealer's
-    left)."""
+    """§4.4: the first dealer of the next game in the chat, by ``next_dealer``: the first of the
+    game's final ranking (the winner), or its last (the loser)."""
     if state.winner is None or state.end_reason is None:
         raise IllegalAction("wrong_phase", "the game is not over")
-    if state.options.next_dealer == "winner":
-        return state.winner
-    ranking = _ranking(state.history, state.end_reason)
-    return [seat for seat in ranking if seat != state.winner][-1]
+    ranking = final_ranking(state.history, state.winner)
+    return ranking[0] if state.options.next_dealer == "winner" else ranking[-1]
 
 
 def _settle_deal(state: StarshinaState, events: list[Event]) -> None:

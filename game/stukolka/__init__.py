@@ -2,7 +2,15 @@
 
 from game.stukolka.defaults import default_action
 from game.stukolka.options import PRESETS, StukolkaOptions
-from game.stukolka.rules import apply, legal_actions, legal_plays, new_deal, next_deal, settle
+from game.stukolka.rules import (
+    apply,
+    dark_blind,
+    legal_actions,
+    legal_plays,
+    new_deal,
+    next_deal,
+    settle,
+)
 from game.stukolka.state import Outcome, Phase, Role, StukolkaState
 from game.stukolka.views import PublicView, SeatView, public_view, seat_view
 
@@ -16,6 +24,7 @@ __all__ = [
     "StukolkaOptions",
     "StukolkaState",
     "apply",
+    "dark_blind",
     "default_action",
     "legal_actions",
     "legal_plays",

@@ -36,7 +36,7 @@ class StukolkaOptions:
     ante_mode: AnteMode = "dealer"
     lone_player: LonePlayer = "takes_pot"
     void_rule: VoidRule = "must_trump"
-    compulsory_lead: CompulsoryLead = "first_lead"
+    compulsory_lead: CompulsoryLead = "every_lead"
     remiz_cap: int | None = None
     dark_in_classic: bool = False
 

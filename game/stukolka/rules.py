@@ -154,6 +154,12 @@ def dark_allowed(state: StukolkaState, seat: int) -> bool:
     return state.options.shleif or state.options.dark_in_classic
 
 
+def dark_blind(state: StukolkaState, seat: int) -> bool:
+    """§3: from his dark declaration to the end of his purchase a dark player cannot look; he
+    discards unseen cards and sees his hand only once he has drawn."""
+    return state.roles[seat] is Role.DARK and state.bought[seat] is None
+
+
 def max_discard(state: StukolkaState, seat: int) -> int:
     """§1.4: up to 3, never more than the stock holds (a dark player draws one more)."""
     extra = 1 if state.roles[seat] is Role.DARK else 0
@@ -274,13 +280,16 @@ def _require(action: Action, *verbs: str) -> None:
 
 
 def _apply_look(state: StukolkaState, seat: int) -> list[Event]:
-    """§1.2: a player may look at his cards from the deal to the end of the deal."""
+    """§1.2: a player may look at his cards from the deal to the end of the deal, except a
+    dark player before his purchase is done (§3)."""
     if not 0 <= seat < state.players:
         raise IllegalAction("no_such_seat")
     if state.phase in (Phase.CHOOSE, Phase.DEAL_OVER):
         raise IllegalAction("nothing_to_look_at")
     if state.looked[seat]:
         return []
+    if dark_blind(state, seat):
+        raise IllegalAction("dark_no_look")
     state.looked[seat] = True
     return [Event("look", {"seat": seat})]
 

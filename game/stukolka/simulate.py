@@ -9,7 +9,7 @@ from game.cards import FULL_DECK
 from game.core import POT, Action
 from game.randomplay import random_action
 from game.stukolka.options import StukolkaOptions
-from game.stukolka.rules import apply, legal_actions, new_deal, next_deal
+from game.stukolka.rules import apply, dark_blind, legal_actions, new_deal, next_deal
 from game.stukolka.state import Outcome, Phase
 
 
@@ -52,6 +52,7 @@ def simulate(
             if (
                 state.phase is not Phase.CHOOSE
                 and not state.looked[seat]
+                and not dark_blind(state, seat)
                 and rng.random() < look_chance
             ):
                 apply(state, Action(seat, "look"))

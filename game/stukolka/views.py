@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.core import Legal, Transfer
-from game.stukolka.rules import legal_actions
+from game.stukolka.rules import dark_blind, legal_actions
 from game.stukolka.state import Outcome, Phase, Role, StukolkaState
 
 
@@ -118,5 +118,7 @@ def seat_view(state: StukolkaState, seat: int) -> SeatView:
         shleif_card=state.trump_card if shleif_dealer else None,
         discards=tuple(state.discards[seat]),
         legal=tuple(legal_actions(state)) if state.to_act == seat else (),
-        may_look=not looked and state.phase not in (Phase.CHOOSE, Phase.DEAL_OVER),
+        may_look=not looked
+        and not dark_blind(state, seat)
+        and state.phase not in (Phase.CHOOSE, Phase.DEAL_OVER),
     )

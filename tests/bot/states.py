@@ -15,7 +15,14 @@ from game.starshina import apply as starshina_apply
 from game.starshina import legal_actions as starshina_legal
 from game.starshina import next_deal as starshina_next_deal
 from game.starshina.state import Phase as StarshinaPhase
-from game.stukolka import StukolkaOptions, StukolkaState, apply, legal_actions, new_deal
+from game.stukolka import (
+    StukolkaOptions,
+    StukolkaState,
+    apply,
+    dark_blind,
+    legal_actions,
+    new_deal,
+)
 from game.stukolka.state import Phase
 
 NAMES = ["Аня", "Борис", "Вика", "Гоша", "Даша", "Егор"]
@@ -67,7 +74,11 @@ def stukolka_deal(
         assert seat is not None
         if state.phase is not Phase.CHOOSE:
             for other in range(players):
-                if not state.looked[other] and rng.random() < look_chance / players:
+                if (
+                    not state.looked[other]
+                    and not dark_blind(state, other)
+                    and rng.random() < look_chance / players
+                ):
                     apply(state, Action(other, "look"))
                     states.append(copy_stukolka(state))
         apply(state, random_action(seat, legal_actions(state), state.hands[seat], rng))

@@ -43,6 +43,10 @@ def stacked(hands: dict[int, list[str]], kitty: list[str], dealer: int = 0) -> l
     return deck
 
 
+#: the updown exchange (§4.2), which most tests of the deal and of the exchange are about
+UPDOWN = StarshinaOptions(exchange="updown")
+
+
 def finished_state(options: StarshinaOptions, diffs: list[int], dealer: int = 0) -> StarshinaState:
     """A game whose last finished deal (dealt by ``dealer``) ended with ``diffs``, ready for
     the next deal."""
@@ -82,12 +86,17 @@ def test_options_defaults_presets_and_round_trip() -> None:
     assert options.to_json() == {
         "targets": "8-5-3",
         "stake": 1,
-        "exchange": "updown",
+        "exchange": "ring",
         "trumps": "none",
         "scoring": "pot",
         "next_dealer": "loser",
         "max_deals": 20,
     }
+    # §4 "Presets": as the text (the defaults) and British (updown, the dealer names trump)
+    assert starshina.PRESETS["as_written"] == options
+    assert starshina.PRESETS["british"] == StarshinaOptions(
+        exchange="updown", trumps="dealer_names"
+    )
     for preset in starshina.PRESETS.values():
         assert StarshinaOptions.from_json(preset.to_json()) == preset
 
@@ -97,7 +106,7 @@ def test_options_defaults_presets_and_round_trip() -> None:
 
 def test_sixteen_each_from_the_top_left_first_and_four_to_the_kitty() -> None:
     deck = list(FULL_DECK)
-    state, events = starshina.new_game(StarshinaOptions(), deck, dealer=2)
+    state, events = starshina.new_game(UPDOWN, deck, dealer=2)
     assert state.hands[0] == deck[0:48:3]  # seat 0 is the dealer's left
     assert state.hands[1] == deck[1:48:3]
     assert state.hands[2] == deck[2:48:3]
@@ -109,25 +118,25 @@ def test_sixteen_each_from_the_top_left_first_and_four_to_the_kitty() -> None:
 
 def test_exactly_three_seats_and_a_full_deck() -> None:
     with pytest.raises(ValueError):
-        starshina.new_game(StarshinaOptions(), list(FULL_DECK), dealer=3)
+        starshina.new_game(UPDOWN, list(FULL_DECK), dealer=3)
     with pytest.raises(ValueError):
-        starshina.new_game(StarshinaOptions(), list(FULL_DECK)[:51])
+        starshina.new_game(UPDOWN, list(FULL_DECK)[:51])
     with pytest.raises(ValueError):
         StarshinaMatch.from_case({"players": 4, "decks": [list(FULL_DECK)]})
 
 
 def test_targets_are_relative_to_the_dealer() -> None:
-    assert starshina.targets(StarshinaOptions(), 0) == [8, 5, 3]
-    assert starshina.targets(StarshinaOptions(), 1) == [3, 8, 5]
+    assert starshina.targets(UPDOWN, 0) == [8, 5, 3]
+    assert starshina.targets(UPDOWN, 1) == [3, 8, 5]
     assert starshina.targets(StarshinaOptions(targets="9-5-2"), 2) == [5, 2, 9]
 
 
 def test_next_deal_passes_left_only_after_a_deal() -> None:
-    state, _ = starshina.new_game(StarshinaOptions(), list(FULL_DECK))
+    state, _ = starshina.new_game(UPDOWN, list(FULL_DECK))
     with pytest.raises(IllegalAction) as error:
         starshina.next_deal(state, list(FULL_DECK))
     assert error.value.reason == "wrong_phase"
-    state = finished_state(StarshinaOptions(), [0, 0, 0])
+    state = finished_state(UPDOWN, [0, 0, 0])
     starshina.next_deal(state, list(FULL_DECK))
     assert (state.dealer, state.deal_no, state.phase) == (1, 1, Phase.KITTY)
     state.phase = Phase.GAME_OVER
@@ -155,7 +164,7 @@ def test_next_deal_passes_left_only_after_a_deal() -> None:
     ],
 )
 def test_updown_plan(diffs: list[int], plan: list[tuple[int, int]]) -> None:
-    state = finished_state(StarshinaOptions(), diffs)
+    state = finished_state(UPDOWN, diffs)
     starshina.next_deal(state, list(FULL_DECK))
     assert state.queue == plan == exchange_plan(state)
     assert state.to_act == (plan[0][0] if plan else 1)
@@ -168,7 +177,7 @@ def test_ring_plan_every_deal_from_the_dealers_left() -> None:
 
 
 def test_updown_return_is_forced_and_private() -> None:
-    state = finished_state(StarshinaOptions(), [-1, 0, 1])
+    state = finished_state(UPDOWN, [-1, 0, 1])
     hands = {
         0: [c + "S" for c in "23456789TJQKA"] + ["2H", "3H", "4H"],
         1: [c + "H" for c in "56789TJQKA"] + ["2D", "3D", "4D", "5D", "6D", "7D"],
@@ -213,7 +222,7 @@ def test_ring_return_choice() -> None:
 
 def test_kitty_discards_are_out_of_play_and_private() -> None:
     deck = list(FULL_DECK)
-    state, _ = starshina.new_game(StarshinaOptions(), deck)
+    state, _ = starshina.new_game(UPDOWN, deck)
     dealer_hand = list(state.hands[0])
     events = act(state, (0, "kitty", tuple(dealer_hand[:4])))
     assert state.discards == dealer_hand[:4]
@@ -240,7 +249,7 @@ def test_kitty_discards_are_out_of_play_and_private() -> None:
     ],
 )
 def test_kitty_rejections(cards: tuple[str, ...], reason: str) -> None:
-    state, _ = starshina.new_game(StarshinaOptions(), list(FULL_DECK))
+    state, _ = starshina.new_game(UPDOWN, list(FULL_DECK))
     before = state.to_json()
     action = Action(0, "kitty", "2S") if reason == "malformed" else Action(0, "kitty", cards)
     with pytest.raises(IllegalAction) as error:
@@ -289,7 +298,7 @@ def test_twelve_tricks_win_before_max_deals() -> None:
     options = StarshinaOptions(max_deals=1)
     history = _records((0, [2, 12, 2], [-6, 7, -1]))
     assert game_winner(options, history) == (1, EndReason.TWELVE)
-    assert game_winner(StarshinaOptions(), _records((0, [8, 5, 3], [0, 0, 0]))) is None
+    assert game_winner(UPDOWN, _records((0, [8, 5, 3], [0, 0, 0]))) is None
 
 
 def test_max_deals_ranking_and_its_ties() -> None:
@@ -311,9 +320,22 @@ def test_next_game_dealer(rule: str, expected: int) -> None:
     assert starshina.next_game_dealer(state) == expected
 
 
-def test_next_game_dealer_after_twelve_is_the_lowest_diff() -> None:
-    state, _ = starshina.new_game(StarshinaOptions(), list(FULL_DECK))
-    # seats 0 and 2 both 2 short: fewer tricks in the deal is the loser (seat 0, 1 trick)
+def test_next_game_dealer_after_twelve_ranks_the_others_by_their_game_sums() -> None:
+    """§4.4 "The final ranking": the 12-trick player first, the others below him by the sum of
+    diffs over the whole game, not by the final deal alone."""
+    state, _ = starshina.new_game(UPDOWN, list(FULL_DECK))
+    # final deal alone: seat 0 is -1, seat 2 is -3; over the game seat 0 is -5, seat 2 is -1
+    state.history = _records((0, [4, 5, 7], [-4, 0, 2]), (1, [2, 12, 2], [-1, 4, -3]))
+    state.winner, state.end_reason = 1, EndReason.TWELVE
+    assert starshina.final_ranking(state.history, 1) == [1, 2, 0]
+    assert starshina.next_game_dealer(state) == 0
+    state.options = StarshinaOptions(next_dealer="winner")
+    assert starshina.next_game_dealer(state) == 1
+
+
+def test_final_ranking_ties_by_tricks_then_order_from_the_dealers_left() -> None:
+    state, _ = starshina.new_game(UPDOWN, list(FULL_DECK))
+    # seats 0 and 2 both -2 over the game: fewer tricks in the last deal ranks lower (seat 0)
     state.history = _records((1, [1, 12, 3], [-2, 4, -2]))
     state.winner, state.end_reason = 1, EndReason.TWELVE
     assert starshina.next_game_dealer(state) == 0
@@ -356,7 +378,8 @@ def test_only_the_two_seats_of_an_exchange_see_its_cards() -> None:
 
 
 def test_seat_view_offers_legal_actions_to_the_seat_to_act_only() -> None:
-    state, _ = starshina.new_game(StarshinaOptions(trumps="dealer_names"), list(FULL_DECK))
+    options = StarshinaOptions(exchange="updown", trumps="dealer_names")
+    state, _ = starshina.new_game(options, list(FULL_DECK))
     assert [e.to_json() for e in starshina.seat_view(state, 0).legal] == [
         ["trump", s] for s in "SHDC"
     ]
@@ -407,7 +430,7 @@ def test_longest_suit_and_its_tie_breaks() -> None:
 
 
 def test_defaults_only_when_someone_is_to_act() -> None:
-    state = finished_state(StarshinaOptions(), [0, 0, 0])
+    state = finished_state(UPDOWN, [0, 0, 0])
     assert default_action(state) is None
 
 
@@ -424,7 +447,7 @@ def test_json_round_trip_mid_exchange() -> None:
 
 
 def test_match_rejects_after_the_last_deck_and_lists_deals() -> None:
-    match = StarshinaMatch(StarshinaOptions(), [list(FULL_DECK)])
+    match = StarshinaMatch(UPDOWN, [list(FULL_DECK)])
     assert match.deals() == [
         {"dealer": 0, "trump": None, "tricks": [0, 0, 0], "pot_before": 3, "pot_after": None}
     ]
@@ -448,4 +471,4 @@ def test_simulate_counts_and_run_report() -> None:
     assert entry["deals"] == 20 and entry["seconds"] == 1.0 and entry["deals_per_second"] == 20
     assert set(run({}, 3, None, 1)["by_exchange"]) == {"updown", "ring"}
     with pytest.raises(ValueError):
-        simulate(StarshinaOptions(), seed=1)
+        simulate(UPDOWN, seed=1)

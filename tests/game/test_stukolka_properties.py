@@ -123,7 +123,9 @@ class StukolkaAdapter:
         return [
             Action(seat, "look")
             for seat in range(state.players)
-            if not state.looked[seat] and rng.random() < 0.15
+            if not state.looked[seat]
+            and not stukolka.dark_blind(state, seat)
+            and rng.random() < 0.15
         ]
 
 

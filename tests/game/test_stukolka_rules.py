@@ -119,6 +119,26 @@ def test_dark_is_not_offered_once_the_player_has_looked() -> None:
     assert error.value.reason == "already_looked"
 
 
+def test_a_dark_player_cannot_look_until_his_purchase_is_done() -> None:
+    """§3: from the dark declaration to the end of his purchase the look is refused; once he
+    has drawn he sees his hand (and looking again is harmless)."""
+    state, _ = stukolka.new_deal(StukolkaOptions(dark_in_classic=True), 3, stacked(3, {}, "2H"))
+    act(state, (1, "dark"))
+    assert stukolka.seat_view(state, 1).may_look is False
+    with pytest.raises(IllegalAction) as error:
+        stukolka.apply(state, Action(1, "look"))
+    assert error.value.reason == "dark_no_look"
+    act(state, (2, "knock"), (0, "pass"))
+    assert state.to_act == 1
+    with pytest.raises(IllegalAction):
+        stukolka.apply(state, Action(1, "look"))
+    hand = list(state.hands[1])
+    act(state, (1, "discard", tuple(hand[:2])))
+    view = stukolka.seat_view(state, 1)
+    assert view.hand is not None and len(view.hand) == 4
+    assert stukolka.apply(state, Action(1, "look")) == []
+
+
 def test_no_dark_in_classic_by_default() -> None:
     state, _ = stukolka.new_deal(StukolkaOptions(), 3, stacked(3, {}, "2H"))
     assert {e.verb for e in stukolka.legal_actions(state)} == {"knock", "pass"}
