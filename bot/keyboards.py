@@ -42,6 +42,8 @@ from bot.render.common import (
 )
 from game.cards import SUITS, label, sort_hand
 from game.core import Legal
+from game.starshina.options import PRESETS as STARSHINA_PRESETS
+from game.starshina.options import StarshinaOptions
 from game.starshina.views import SeatView as StarshinaSeatView
 from game.stukolka.state import Role
 from game.stukolka.views import SeatView
@@ -264,20 +266,47 @@ SETTING_CHOICES: Final[dict[str, dict[str, tuple[object, ...]]]] = {
         "ante_mode": ("dealer", "obligatory"),
         "lone_player": ("takes_pot", "dealer_defends"),
         "void_rule": ("must_trump", "head_only"),
-        "compulsory_lead": ("first_lead", "every_lead"),
+        "compulsory_lead": ("every_lead", "first_lead"),
         "remiz_cap": (None, 6, 12, 30, 60, 150),
         "dark_in_classic": (False, True),
     },
     "starshina": {
         "targets": ("8-5-3", "9-5-2"),
         "stake": (1, 2, 3, 5, 10, 20),
-        "exchange": ("updown", "ring"),
+        "exchange": ("ring", "updown"),
         "trumps": ("none", "dealer_names"),
         "scoring": ("pot", "per_trick"),
         "next_dealer": ("loser", "winner"),
         "max_deals": (10, 20, 30, 50),
     },
 }
+
+
+PRESET: Final = "preset"
+"""The pseudo-option of a settings button that applies one of a game's presets."""
+
+
+def _preset_values(presets: dict[str, StarshinaOptions]) -> dict[str, dict[str, object]]:
+    """Each preset as the options in which the presets differ: applying one sets those and
+    keeps the chat's other choices (the stake, the targets…)."""
+    values = {name: preset.to_json() for name, preset in presets.items()}
+    first = next(iter(values.values()))
+    differing = [key for key in first if len({repr(v[key]) for v in values.values()}) > 1]
+    return {name: {key: data[key] for key in differing} for name, data in values.items()}
+
+
+SETTING_PRESETS: Final[dict[str, dict[str, dict[str, object]]]] = {
+    "starshina": _preset_values(STARSHINA_PRESETS),
+}
+"""RULES.md §4 "Presets": Старшина as the text has it and British, offered atop its menu."""
+
+
+def current_preset(game: str, options: Options) -> str | None:
+    """The preset the chat's options match, if any."""
+    for name, values in SETTING_PRESETS.get(game, {}).items():
+        if all(getattr(options, key) == value for key, value in values.items()):
+            return name
+    return None
 
 
 def option_token(value: object) -> str:
@@ -303,6 +332,16 @@ def settings_root_keyboard(lang: str) -> Keyboard:
 def settings_game_keyboard(lang: str, game: SettingsGame, options: Options) -> Keyboard:
     """A game's options, one button each showing the current value, and a way back."""
     rows: Keyboard = []
+    presets = SETTING_PRESETS.get(game, {})
+    if presets:
+        current = current_preset(game, options)
+        buttons = []
+        for preset in presets:
+            text = t(lang, f"preset.{game}.{preset}")
+            if preset == current:
+                text = f"{SELECTED_MARK} {text}"
+            buttons.append((text, encode(Settings(game, PRESET, preset))))
+        rows.append(buttons)
     for name in option_names(game):
         text = t(
             lang,
@@ -335,11 +374,14 @@ def settings_option_keyboard(
 
 
 __all__ = [
+    "PRESET",
     "SETTING_CHOICES",
+    "SETTING_PRESETS",
     "Button",
     "Keyboard",
     "back_keyboard",
     "balance_keyboard",
+    "current_preset",
     "lobby_keyboard",
     "new_game_keyboard",
     "option_token",

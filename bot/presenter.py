@@ -630,6 +630,10 @@ class Presenter:
             )
             return None
         game_options: Any = stukolka if data.game == "stukolka" else starshina
+        if data.option == keyboards.PRESET and data.value is not None:
+            return await self._press_preset(
+                data.game, data.value, user_id, chat_id, admin, message_id
+            )
         if data.option is not None and data.option not in game_options.to_json():
             raise Refused("unknown_button")  # a name the codec allows but no option has
         if data.option is None:
@@ -650,13 +654,7 @@ class Presenter:
             value = keyboards.setting_value(data.game, data.option, data.value)
         except cb.BadCallback:
             raise Refused("unknown_button") from None
-        current = game_options.to_json()
-        current[data.option] = value
-        try:
-            checked = rules_for(data.game).check_options(current)
-        except ValueError:
-            raise Refused("not_allowed") from None
-        await self.db.set_chat_options(chat_id, data.game, checked)
+        await self.tables.choose_options(chat_id, data.game, {data.option: value})
         stukolka, starshina = await self._options_pair(chat_id)
         changed: Any = stukolka if data.game == "stukolka" else starshina
         text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
@@ -665,6 +663,31 @@ class Presenter:
         )
         await self.messenger.show(chat_id, message_id, text, rows)
         return chat_render.setting_changed_text(lang, data.game, data.option, value)
+
+    async def _press_preset(
+        self,
+        game: cb.SettingsGame,
+        preset: str,
+        user_id: int,
+        chat_id: int,
+        admin: Callable[[], Awaitable[bool]],
+        message_id: int | None,
+    ) -> str:
+        """A preset button atop a game's settings: its options chosen at once, the menu redrawn
+        where it was pressed, and a toast naming the preset."""
+        values = keyboards.SETTING_PRESETS.get(game, {}).get(preset)
+        if values is None:
+            raise Refused("unknown_button")
+        if not await admin() and not await self.is_table_creator(chat_id, user_id):
+            raise Refused("creator_or_admin_only")
+        await self.tables.choose_options(chat_id, game, values)
+        lang = await self.chat_language(chat_id)
+        stukolka, starshina = await self._options_pair(chat_id)
+        options: Any = stukolka if game == "stukolka" else starshina
+        text = chat_render.settings_text(lang, stukolka, starshina, game)
+        rows = keyboards.settings_game_keyboard(lang, game, options)
+        await self.messenger.show(chat_id, message_id, text, rows)
+        return chat_render.preset_chosen_text(lang, game, preset)
 
     # ------------------------------------------------------------------ other messages
 

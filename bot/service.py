@@ -196,6 +196,18 @@ class TableService:
         except ValueError:
             return rules_for(kind).check_options({})
 
+    async def choose_options(self, chat_id: int, kind: str, chosen: dict[str, Any]) -> None:
+        """The chat chose these options (the settings menu, a preset, /new shleif): they are
+        stored beside what it chose before, and only what it chose, so an option it never
+        touched follows RULES.md's default even when that default changes."""
+        stored = dict(await self.db.chat_options(chat_id, kind) or {})
+        stored.update(chosen)
+        try:
+            rules_for(kind).check_options(stored)
+        except ValueError:
+            raise Refused("not_allowed") from None
+        await self.db.set_chat_options(chat_id, kind, stored)
+
     # ------------------------------------------------------------------ lobby
 
     async def new_table(self, chat_id: int, user_id: int, choice: str) -> Reply:
@@ -219,8 +231,8 @@ class TableService:
                 )
             except ActiveGameExists:
                 raise Refused("table_exists") from None
-            if kind == "stukolka" and preset:
-                await self.db.set_chat_options(chat_id, kind, options)
+            if preset:
+                await self.choose_options(chat_id, kind, preset)
             return Reply(game=game, lobby_changed=True)
 
     async def join(self, chat_id: int, user_id: int) -> Reply:

@@ -213,9 +213,23 @@ BEGIN
 END;
 """
 
+# RULES.md corrected two defaults: compulsory_lead is every_lead (it was first_lead) and
+# Старшина's exchange is the ring (it was updown). Until now every save of a chat's settings
+# stored every option, so a stored old default cannot be told from one never chosen: it goes,
+# and the chat plays the corrected default. A value other than the old default was chosen and
+# stays; so does updown beside trumps named by the dealer (the old British preset).
+_CORRECTED_DEFAULTS = """
+UPDATE chat_options SET options = json_remove(options, '$.compulsory_lead')
+WHERE kind = 'stukolka' AND json_extract(options, '$.compulsory_lead') = 'first_lead';
+UPDATE chat_options SET options = json_remove(options, '$.exchange')
+WHERE kind = 'starshina' AND json_extract(options, '$.exchange') = 'updown'
+    AND coalesce(json_extract(options, '$.trumps'), 'none') = 'none';
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
+    Migration(3, "chat settings: the corrected defaults of RULES.md", _CORRECTED_DEFAULTS),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

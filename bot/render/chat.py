@@ -332,6 +332,18 @@ def settings_text(
     )
 
 
+def preset_chosen_text(lang: str, game: str, preset: str) -> str:
+    """The callback answer after a preset was chosen."""
+    return _answer(
+        t(
+            lang,
+            "settings.preset_chosen",
+            game=game_title(lang, game),
+            preset=t(lang, f"preset.{game}.{preset}"),
+        )
+    )
+
+
 def setting_changed_text(lang: str, game: str, option: str, value: object) -> str:
     """The callback answer after an option was set."""
     return _answer(
@@ -514,6 +526,7 @@ __all__ = [
     "move_text",
     "new_game_text",
     "players_needed",
+    "preset_chosen_text",
     "private_hint_text",
     "refusal",
     "rules_text",

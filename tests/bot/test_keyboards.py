@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from bot.callback import Act, Look, Select, Settings, decode, mask_indices
 from bot.keyboards import (
+    PRESET,
     SETTING_CHOICES,
+    SETTING_PRESETS,
     Keyboard,
     back_keyboard,
     balance_keyboard,
@@ -264,7 +266,7 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
     }
     for game, options in defaults.items():
         rows = settings_game_keyboard("ru", game, options)  # type: ignore[arg-type]
-        opened = [c for c in _decoded(rows) if isinstance(c, Settings)]
+        opened = [c for c in _decoded(rows) if isinstance(c, Settings) and c.option != PRESET]
         assert [c.option for c in opened[:-1]] == list(options.to_json())
         assert opened[-1] == Settings()
         for option, choices in SETTING_CHOICES[game].items():
@@ -282,6 +284,33 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
                 assert setting_value(game, option, callback.value) == value
                 # every value the menu offers makes valid options
                 type(options).from_json({**options.to_json(), option: value})
+
+
+def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -> None:
+    """RULES.md §4 "Presets": «как в тексте» (ring, no trumps: the defaults) and «британские»
+    (updown, the dealer names trump), atop Старшина's options; Стуколка has none."""
+    assert SETTING_PRESETS["starshina"] == {
+        "as_written": {"exchange": "ring", "trumps": "none"},
+        "british": {"exchange": "updown", "trumps": "dealer_names"},
+    }
+
+    def preset_row(options: StarshinaOptions) -> list[tuple[str, object]]:
+        rows = settings_game_keyboard("ru", "starshina", options)
+        return [(text, decode(data)) for text, data in rows[0]]
+
+    row = preset_row(StarshinaOptions(stake=5))
+    assert [c for _, c in row] == [
+        Settings("starshina", PRESET, "as_written"),
+        Settings("starshina", PRESET, "british"),
+    ]
+    assert [text.startswith("✓") for text, _ in row] == [True, False]
+    british = StarshinaOptions(exchange="updown", trumps="dealer_names", targets="9-5-2")
+    assert [text.startswith("✓") for text, _ in preset_row(british)] == [False, True]
+    # a mix of the two is neither
+    mixed = StarshinaOptions(exchange="updown")
+    assert not any(text.startswith("✓") for text, _ in preset_row(mixed))
+    stukolka = settings_game_keyboard("ru", "stukolka", StukolkaOptions())
+    assert all(getattr(decode(d), "option", None) != PRESET for row in stukolka for _, d in row)
 
 
 def test_setting_value_refuses_what_the_menu_does_not_offer() -> None:

@@ -116,10 +116,29 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         assert query.answer is not None and query.answer.text
         assert (await db.chat_options(chat_id, "stukolka") or {}).get("stake", 3) == 3
         await table.press(creator, values, six)
-        assert (await db.chat_options(chat_id, "stukolka") or {})["stake"] == 6
+        # only what the chat chose is stored (/new stukolka chose the variant): an option it
+        # never touched follows RULES.md's default
+        assert await db.chat_options(chat_id, "stukolka") == {"variant": "classic", "stake": 6}
         marked = fake.message(table.group, menu.message_id)
         assert any(label.startswith("✓") and label.endswith("6") for label, _ in buttons(marked))
         assert len(table.group_messages()) == sent  # every step edited the one menu
+        # Старшина's presets (RULES.md §4): British sets the exchange and the trumps at once,
+        # keeps what else the chat chose, and marks itself in the menu it redraws
+        await table.press(creator, marked, press_data(table, marked, cb.Settings("stukolka")))
+        page = fake.message(table.group, menu.message_id)
+        await table.press(creator, page, press_data(table, page, cb.Settings()))
+        root = fake.message(table.group, menu.message_id)
+        await table.press(creator, root, press_data(table, root, cb.Settings("starshina")))
+        page = fake.message(table.group, menu.message_id)
+        british = press_data(table, page, cb.Settings("starshina", "preset", "british"))
+        await table.press(creator, page, british)
+        assert await db.chat_options(chat_id, "starshina") == {
+            "exchange": "updown",
+            "trumps": "dealer_names",
+        }
+        page = fake.message(table.group, menu.message_id)
+        assert [label.startswith("✓") for label, _ in buttons(page)[:2]] == [False, True]
+        assert len(table.group_messages()) == sent
         # /lang en switches the chat's language
         await table.say(creator, "/lang en")
         await table.say(creator, "/balance")

@@ -62,7 +62,12 @@ def _seed_version_1(conn: sqlite3.Connection) -> None:
     )
 
 
-SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _seed_version_1}
+def _seed_version_2(conn: sqlite3.Connection) -> None:
+    """Version 2 has the deal history too, empty here; the rows are version 1's."""
+    _seed_version_1(conn)
+
+
+SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _seed_version_1, 2: _seed_version_2}
 
 
 def _schema(path: Path) -> list[tuple[str, str, str]]:
@@ -138,6 +143,36 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
         assert [(t.src, t.dst) for t in deal.transfers] == [(A, POT), (POT, B)]
 
     assert _schema(path) == _schema(fresh)
+
+
+async def test_stored_old_defaults_give_way_to_the_corrected_ones(tmp_path: Path) -> None:
+    """Migration 3: a stored first_lead or updown (every save stored every option) is dropped,
+    so the chat plays RULES.md's corrected default; any other value, and updown with the
+    dealer naming trumps (the old British preset), stays as chosen."""
+    path = tmp_path / "v2.sqlite3"
+    _build(path, 2)
+    conn = raw(path)
+    rows = {
+        (1, "stukolka"): {"stake": 6, "compulsory_lead": "first_lead", "variant": "shleif"},
+        (2, "stukolka"): {"stake": 9, "compulsory_lead": "every_lead"},
+        (1, "starshina"): {"exchange": "updown", "trumps": "none", "stake": 2},
+        (2, "starshina"): {"exchange": "updown", "trumps": "dealer_names"},
+        (3, "starshina"): {"exchange": "ring"},
+    }
+    with conn:
+        for chat in (1, 2, 3):
+            conn.execute("INSERT INTO chats VALUES (?, NULL, 'ru', ?, ?)", (chat, NOW, NOW))
+        for (chat, kind), options in rows.items():
+            conn.execute(
+                "INSERT INTO chat_options VALUES (?, ?, ?, ?)", (chat, kind, dumps(options), NOW)
+            )
+    conn.close()
+    async with await Database.open(path) as db:
+        assert await db.chat_options(1, "stukolka") == {"stake": 6, "variant": "shleif"}
+        assert await db.chat_options(2, "stukolka") == rows[2, "stukolka"]
+        assert await db.chat_options(1, "starshina") == {"trumps": "none", "stake": 2}
+        assert await db.chat_options(2, "starshina") == rows[2, "starshina"]
+        assert await db.chat_options(3, "starshina") == rows[3, "starshina"]
 
 
 def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
