@@ -229,7 +229,7 @@ def rules_text(lang: str, kind: str, options: Options) -> str:
             t(lang, f"rules.exchange.{options.exchange}"),
             t(lang, f"rules.trumps.{options.trumps}"),
             t(lang, f"rules.scoring.{options.scoring}", stake=options.stake),
-            t(lang, "rules.max_deals", n=options.max_deals),
+            tn(lang, "rules.max_deals", options.max_deals),
         ]
         lines.append(" ".join(body))
     lines.append("")

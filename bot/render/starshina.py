@@ -50,7 +50,9 @@ def _seat_line(
     head = seat_name(names, seat.seat)
     if seat.seat == view.dealer:
         head += " " + t(lang, "seat.dealer_mark")
-    details = [t(lang, "starshina.tricks_of", tricks=seat.tricks, target=seat.target)]
+    details = [
+        t(lang, "starshina.tricks_of", tricks=tricks_count(lang, seat.tricks), target=seat.target)
+    ]
     if view.history:
         details.append(t(lang, "starshina.game_diff", diff=signed(seat.total_diff)))
     if seat.seat == view.to_act:
@@ -256,7 +258,7 @@ def hand_text(
     lines = [
         _title(lang, table, kind),
         trump_line(lang, table),
-        t(lang, "starshina.you", tricks=me.tricks, target=me.target),
+        t(lang, "starshina.you", tricks=tricks_count(lang, me.tricks), target=me.target),
         "",
     ]
     lines += hand_by_suit(view.hand, table.trump) or ["—"]

@@ -59,12 +59,12 @@ def test_lobby() -> None:
     assert "Стуколка со шлейфом" in text
     assert "Ставка: 6" in text
     assert "от 2 до 6" in text
-    assert "Стол открыл: Аня &amp; Co" in text
+    assert "Стол открыт по команде: Аня &amp; Co" in text
     assert "За столом 3 игрока:" in text
     assert "1. Аня ✅" in text
     assert "&lt;Борис&gt;" in text and "<Борис>" not in text
     assert '<a href="https://t.me/card_bot?start=g42">' in text
-    assert "3. Вика ⚠️ не запустил бота" in text
+    assert "3. Вика ⚠️ бот не запущен" in text
     assert "в личку" in text
     text = lobby_text("en", "starshina", StarshinaOptions(), players[:1], "Аня", "card_bot")
     assert "Needs exactly 3 players" in text and "1 player seated:" in text
@@ -96,7 +96,7 @@ def test_balance_and_settle_up() -> None:
     lines = text.splitlines()
     assert lines[1] == "&lt;b&gt;Борис&lt;/b&gt;: +12"
     assert lines[2] == "Вика: −5" and lines[3] == "Аня: −10"
-    assert "Кон на столе: 3" in text and "Старшину: 2" in text
+    assert "Кон Стуколки на столе: 3" in text and "Банк текущей партии в Старшину: 2" in text
     assert "Пока никто" in balance_text("ru", {}, {}, pot=0)
     text = settle_up_text("ru", balances, names, pot=3)
     assert "Аня → &lt;b&gt;Борис&lt;/b&gt;: 10" in text
@@ -212,13 +212,13 @@ def test_announcements_escape_names() -> None:
 
 def test_timeout_names_the_move_but_never_a_secret_card() -> None:
     assert "пас" in timeout_text("ru", "X", Action(1, "pass"))
-    assert "сыграл 7♠" in timeout_text("ru", "X", Action(1, "play", "7S"))
-    assert "оставил свои карты" in timeout_text("ru", "X", Action(1, "discard", ()))
-    assert "сменил 2 карты" in move_text("ru", Action(1, "discard", ("2S", "3S")))
+    assert "ход за игрока X: 7♠" in timeout_text("ru", "X", Action(1, "play", "7S"))
+    assert "без покупки" in timeout_text("ru", "X", Action(1, "discard", ()))
+    assert "смена 2 карт" in move_text("ru", Action(1, "discard", ("2S", "3S")))
     assert "шлейф" in move_text("ru", Action(1, "shleif"))
     assert "named ♥ trump" in move_text("en", Action(1, "trump", "H"))
-    assert move_text("ru", Action(1, "play")) == "сделал ход"
-    assert move_text("ru", Action(1, "warp")) == "сделал ход"
+    assert move_text("ru", Action(1, "play")) == "ход сделан"
+    assert move_text("ru", Action(1, "warp")) == "ход сделан"
     for card in FULL_DECK:
         for verb in ("drop", "give", "return"):
             assert label(card) not in move_text("ru", Action(1, verb, card))

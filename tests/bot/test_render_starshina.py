@@ -9,6 +9,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.render.common import tricks_count
 from bot.render.starshina import (
     hand_by_suit,
     hand_text,
@@ -118,7 +119,7 @@ def test_table_and_prompts_through_a_game() -> None:
         text = table_text("ru", view, NAMES3, kind="starshina")
         assert "Старшина" in text and f"сдача {state.deal_no + 1}" in text
         for seat in view.seats:
-            assert f"взятки {seat.tricks} из {seat.target}" in text
+            assert f"{tricks_count('ru', seat.tricks)} из {seat.target} нужных" in text
         if state.phase is Phase.EXCHANGE_GIVE:
             assert "Обмен картами." in text and " → " in text
             giver = state.to_act
@@ -145,10 +146,13 @@ def test_table_and_prompts_through_a_game() -> None:
     final = public_view(states[-1])
     assert final.winner is not None
     text = result_text("ru", final, NAMES3, {0: 2, 1: -1, 2: -1})
-    assert f"выиграл <b>{NAMES3[final.winner]}</b>" in text
-    assert "Итог игры" in text and "Балансы" in text
+    assert f"Лучший итог по сумме: <b>{NAMES3[final.winner]}</b>" in text or (
+        f"<b>{NAMES3[final.winner]}</b>: 12 взяток — партия выиграна!" in text
+    )
+    assert "Итог партии" in text and "Балансы" in text
     english = result_text("en", final, NAMES3, {})
-    assert "won" in english and "Game result" in english
+    assert "The best total" in english or "won the game" in english
+    assert "Game result" in english
 
 
 def test_pot_scoring_result_names_the_pot_and_the_missed_targets() -> None:
@@ -157,10 +161,10 @@ def test_pot_scoring_result_names_the_pot_and_the_missed_targets() -> None:
     final = public_view(states[-1])
     assert final.phase is Phase.GAME_OVER and final.winner is not None
     text = result_text("ru", final, NAMES3, {})
-    assert "забирает банк игры: +6" in text
+    assert "забирает банк партии: +6" in text
     missed = [
         seat for seat in range(3) if seat != final.winner and final.history[-1].diffs[seat] < 0
     ]
-    assert text.count("не добрал") == len(missed)
+    assert text.count("норма не добрана") == len(missed)
     table = table_text("ru", public_view(states[1]), NAMES3)
-    assert "Банк игры: <b>6</b>" in table
+    assert "Банк партии: <b>6</b>" in table

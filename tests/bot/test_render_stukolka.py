@@ -107,7 +107,7 @@ def test_table_text_key_facts() -> None:
     assert "&lt;Ника &amp; Ко&gt;" in text and "<Ника" not in text
     assert "Ход: <b>&lt;Ника &amp; Ко&gt;</b>" in text and "25 с" in text
     assert "💤" in text
-    assert "ещё не сказал" in text
+    assert "ждёт очереди" in text
     for seat_cards in (["AH", "KH", "7D"], ["2S", "5S", "9S"], ["3C", "4C", "6C"]):
         assert not _shown(text, set(seat_cards))
 
@@ -116,7 +116,7 @@ def test_table_text_key_facts() -> None:
     apply(state, Action(0, "pass"))
     apply(state, Action(1, "discard", ("7D",)))
     text = table_text("ru", public_view(state), names, kind="stukolka")
-    assert "стучит" in text and "пас" in text and "купил 1 карту" in text
+    assert "стучит" in text and "пас" in text and "покупка: 1 карта" in text
     assert "Покупка" in text
     apply(state, Action(2, "discard", ("2S", "5S")))
     apply(state, Action(1, "play", "AH"))
@@ -244,7 +244,7 @@ def test_shleif_deal_texts() -> None:
     text = result_text("ru", view, names, {0: 9}, kind="shleif")
     assert "шлейф — 10♥" in text
     text = table_text("en", view, names, kind="shleif")
-    assert "the shleif was 10♥" in text
+    assert "the shleif card is 10♥" in text
 
 
 def test_dark_player_hand_text() -> None:

@@ -164,7 +164,7 @@ async def test_a_player_who_leaves_mid_deal_is_played_to_its_end_then_removed(
         game = await db.game(game_id)
         assert game.status == "active" and leaver.id not in game.seats, "removed after the deal"
         history = "\n".join(text for m in table.group_messages() for text in texts(m))
-        assert "Игрок2 left the table; the bot plays his cards" in history
+        assert "Игрок2 left the table; the bot plays the remaining cards" in history
         # the table goes on with the two others, and the leaver's chips stay as they were
         owed = (await db.balances(table.group.id)).players.get(leaver.id, 0)
         await play_deals(table, 1, stayers)
@@ -276,7 +276,7 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
         game = await db.game(game_id)
         assert game.status == "active" and blocker.id in game.state["table"]["away"]
         history = "\n".join(text for m in table.group_messages() for text in texts(m))
-        assert "Игрок1 cannot get cards in private — the bot plays for him" in history
+        assert "Игрок1 cannot get cards in private — the bot plays instead" in history
         hints = [m for m in table.group_messages() if "press “Start”" in (m.text or "")]
         assert len(hints) == 1, "told once"
         failed = fake.requests(chat=fake.private_chat(blocker).id, ok=False)
