@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.cards import FULL_DECK
+from game.cards import FULL_DECK, shuffle
 from game.randomplay import random_action
 from game.starshina.options import StarshinaOptions
 from game.starshina.rules import apply, legal_actions, new_game, next_deal
@@ -48,7 +48,7 @@ def simulate(
     stats = StarshinaStats()
     deck = list(FULL_DECK)
     while (games is None or stats.games < games) and (deals is None or stats.deals < deals):
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         state, _ = new_game(options, deck, dealer=rng.randrange(3))
         played = 0
         while True:
@@ -60,7 +60,7 @@ def simulate(
             stats.deals += 1
             if state.phase is Phase.GAME_OVER or (deals is not None and stats.deals >= deals):
                 break
-            rng.shuffle(deck)
+            shuffle(deck, rng)
             next_deal(state, deck)
         if state.phase is Phase.GAME_OVER:
             assert state.end_reason is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from game.cards import RANK, check_deck
+from game.cards import FULL_DECK, RANK, SUITS, check_deck
 from game.core import POT, Action, Event, IllegalAction, Legal, Transfer
 from game.stukolka.options import MAX_PLAYERS, MIN_PLAYERS, StukolkaOptions
 from game.stukolka.state import ACTIVE_ROLES, Outcome, Phase, Role, StukolkaState
@@ -20,10 +20,17 @@ HAND_SIZE = 3
 TRICKS_PER_DEAL = 3
 RAZREZ_CARDS = 4
 
-_SIMPLE_VERBS = {
-    Phase.CHOOSE: ("shleif", "open"),
-    Phase.RAZREZ: ("razrez", "no_razrez"),
+# Legal entries are frozen, so one object per button serves every state (no allocation per
+# call in the playouts the computer players run).
+_SIMPLE = {
+    Phase.CHOOSE: (Legal("shleif"), Legal("open")),
+    Phase.RAZREZ: (Legal("razrez"), Legal("no_razrez")),
 }
+_KNOCK = (Legal("knock"), Legal("pass"))
+_KNOCK_OR_DARK = (*_KNOCK, Legal("dark"))
+_DISCARD = tuple(Legal("discard", pick=(0, most)) for most in range(HAND_SIZE + 1))
+_DROP = {card: Legal("drop", card) for card in FULL_DECK}
+_PLAY = {card: Legal("play", card) for card in FULL_DECK}
 
 
 # ---------------------------------------------------------------- starting a deal (§1.1, §1.2)
@@ -172,19 +179,16 @@ def legal_actions(state: StukolkaState) -> list[Legal]:
     if seat is None:
         return []
     match state.phase:
-        case Phase.CHOOSE | Phase.RAZREZ:
-            return [Legal(verb) for verb in _SIMPLE_VERBS[state.phase]]
-        case Phase.KNOCK:
-            verbs = ["knock", "pass"]
-            if dark_allowed(state, seat):
-                verbs.append("dark")
-            return [Legal(verb) for verb in verbs]
-        case Phase.PURCHASE:
-            return [Legal("discard", pick=(0, max_discard(state, seat)))]
-        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
-            return [Legal("drop", card) for card in state.hands[seat]]
         case Phase.PLAY:
-            return [Legal("play", card) for card in legal_plays(state, seat)]
+            return [_PLAY[card] for card in legal_plays(state, seat)]
+        case Phase.CHOOSE | Phase.RAZREZ:
+            return list(_SIMPLE[state.phase])
+        case Phase.KNOCK:
+            return list(_KNOCK_OR_DARK if dark_allowed(state, seat) else _KNOCK)
+        case Phase.PURCHASE:
+            return [_DISCARD[max_discard(state, seat)]]
+        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
+            return [_DROP[card] for card in state.hands[seat]]
         case Phase.DEAL_OVER:
             return []
 
@@ -192,17 +196,30 @@ def legal_actions(state: StukolkaState) -> list[Legal]:
 def _compulsory_lead(state: StukolkaState, hand: list[str]) -> tuple[str, str] | None:
     """§1.5: on a compulsory lead the trump ace must be led, else the king of K+Q of trumps.
     Returns (card, reason) when a lead is forced."""
-    options = state.options
-    if options.compulsory_lead == "first_lead" and state.trick_winners:
+    if state.trick_winners and state.options.compulsory_lead == "first_lead":
         return None
-    trump = state.trump
-    ace = "A" + str(trump)
+    trump = str(state.trump)
+    ace, king, queen = _HONOURS[trump]
     if ace in hand:
         return ace, "must_lead_trump_ace"
-    king = "K" + str(trump)
-    if king in hand and "Q" + str(trump) in hand:
+    if king in hand and queen in hand:
         return king, "must_lead_trump_king"
     return None
+
+
+_HONOURS = {suit: ("A" + suit, "K" + suit, "Q" + suit) for suit in SUITS}
+
+
+def _winning_card(trick: list[tuple[int, str]], trump: str | None) -> str:
+    """The card that wins ``trick`` so far (``game.tricks.winning_index``, on the pairs)."""
+    best = trick[0][1]
+    for _, card in trick:
+        if card[1] == best[1]:
+            if RANK[card] > RANK[best]:
+                best = card
+        elif card[1] == trump:
+            best = card
+    return best
 
 
 def _follow(state: StukolkaState, hand: list[str]) -> list[str]:
@@ -210,7 +227,7 @@ def _follow(state: StukolkaState, hand: list[str]) -> list[str]:
     trick = state.trick
     trump = state.trump
     led = trick[0][1][1]
-    winner = trick[winning_index([card for _, card in trick], trump)][1]
+    winner = _winning_card(trick, trump)
     same_suit = [card for card in hand if card[1] == led]
     if same_suit:
         if winner[1] == led:
@@ -260,18 +277,18 @@ def apply(state: StukolkaState, action: Action) -> list[Event]:
     if action.seat != state.to_act:
         raise IllegalAction("not_your_turn")
     match state.phase:
-        case Phase.CHOOSE:
-            return _apply_choose(state, action)
+        case Phase.PLAY:
+            return _apply_play(state, action)
         case Phase.KNOCK:
             return _apply_knock(state, action)
         case Phase.PURCHASE:
             return _apply_discard(state, action)
         case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
             return _apply_drop(state, action)
+        case Phase.CHOOSE:
+            return _apply_choose(state, action)
         case Phase.RAZREZ:
             return _apply_razrez(state, action)
-        case Phase.PLAY:
-            return _apply_play(state, action)
 
 
 def _require(action: Action, *verbs: str) -> None:
@@ -484,9 +501,11 @@ def _start_play(state: StukolkaState, events: list[Event]) -> None:
 
 
 def _next_active(state: StukolkaState, seat: int) -> int:
-    for offset in range(1, state.players):
-        candidate = (seat + offset) % state.players
-        if state.roles[candidate] in ACTIVE_ROLES:
+    players = state.players
+    roles = state.roles
+    for offset in range(1, players):
+        candidate = (seat + offset) % players
+        if roles[candidate] in ACTIVE_ROLES:
             return candidate
     return seat
 
@@ -509,12 +528,14 @@ def _apply_play(state: StukolkaState, action: Action) -> list[Event]:
         if forced and card != forced[0]:
             raise IllegalAction(forced[1])
     hand.remove(card)
-    state.trick.append((seat, card))
+    trick = state.trick
+    trick.append((seat, card))
     events = [Event("card_played", {"seat": seat, "card": card})]
-    if len(state.trick) < len(state.active):
-        state.to_act = _next_active(state, seat)
+    following = _next_active(state, seat)
+    if following != trick[0][0]:  # the trick is complete when it comes round to its leader
+        state.to_act = following
         return events
-    winner = state.trick[winning_index([c for _, c in state.trick], state.trump)][0]
+    winner = trick[winning_index([c for _, c in trick], state.trump)][0]
     state.tricks[winner] += 1
     state.trick_winners.append(winner)
     state.played.append(state.trick)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from game.cards import FULL_DECK
+from game.cards import FULL_DECK, shuffle
 from game.core import POT, Action
 from game.randomplay import random_action
 from game.stukolka.options import StukolkaOptions
@@ -40,11 +40,11 @@ def simulate(
     rng = random.Random(seed)
     stats = StukolkaStats()
     deck = list(FULL_DECK)
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     state, _ = new_deal(options, players, deck)
     for number in range(deals):
         if number:
-            rng.shuffle(deck)
+            shuffle(deck, rng)
             state, _ = next_deal(state, deck)
         while state.phase is not Phase.DEAL_OVER:
             seat = state.to_act
