@@ -44,7 +44,7 @@ def rate(tree: Path, arguments: list[str]) -> float:
     if "by_exchange" in result:
         entries = result["by_exchange"].values()
         seconds = sum(entry["seconds"] for entry in entries)
-        return sum(entry["deals"] for entry in entries) / seconds
+        return float(sum(entry["deals"] for entry in entries)) / float(seconds)
     return float(result["deals_per_second"])
 
 

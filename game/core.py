@@ -187,6 +187,6 @@ def _transfer_init(self: Transfer, src: Party, dst: Party, amount: int, reason: 
     _TRANSFER_REASON(self, reason)
 
 
-Action.__init__ = _action_init  # type: ignore[method-assign,assignment]
-Event.__init__ = _event_init  # type: ignore[method-assign,assignment]
-Transfer.__init__ = _transfer_init  # type: ignore[method-assign,assignment]
+Action.__init__ = _action_init  # type: ignore[method-assign]
+Event.__init__ = _event_init  # type: ignore[method-assign]
+Transfer.__init__ = _transfer_init  # type: ignore[method-assign]
