@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.core import Legal, Transfer
+from game.starshina.options import StarshinaOptions
 from game.starshina.rules import legal_actions, targets
 from game.starshina.state import DealRecord, EndReason, Exchanged, Phase, StarshinaState
 
@@ -59,6 +60,8 @@ class PublicView:
     winner: int | None
     end_reason: EndReason | None
     transfers: tuple[Transfer, ...]
+    options: StarshinaOptions
+    played: tuple[tuple[tuple[int, str], ...], ...]  # every completed trick of the deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,8 @@ def public_view(state: StarshinaState) -> PublicView:
         winner=state.winner,
         end_reason=state.end_reason,
         transfers=tuple(state.transfers),
+        options=state.options,
+        played=tuple(tuple(trick) for trick in state.played),
     )
 
 

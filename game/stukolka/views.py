@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.core import Legal, Transfer
+from game.stukolka.options import StukolkaOptions
 from game.stukolka.rules import dark_blind, legal_actions
 from game.stukolka.state import Outcome, Phase, Role, StukolkaState
 
@@ -50,6 +51,13 @@ class PublicView:
     outcome: Outcome | None
     pot_after: int | None
     transfers: tuple[Transfer, ...]
+    # what the table heard and saw in order, which the computer players reason from
+    options: StukolkaOptions
+    knock_order: tuple[int, ...]  # seats that knocked or went dark, in order
+    queue: tuple[int, ...]  # seats still to be asked in this phase after ``to_act``
+    razrez_last: int | None
+    played: tuple[tuple[tuple[int, str], ...], ...]  # every completed trick of the deal
+    trump_card_taker: int | None  # who drew the face-up trump card from the stock
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +110,29 @@ def public_view(state: StukolkaState) -> PublicView:
         outcome=state.outcome,
         pot_after=state.pot_after,
         transfers=tuple(state.transfers),
+        options=state.options,
+        knock_order=tuple(state.knock_order),
+        queue=tuple(state.queue),
+        razrez_last=state.razrez_last,
+        played=tuple(tuple(trick) for trick in state.played),
+        trump_card_taker=_trump_card_taker(state),
     )
+
+
+def _trump_card_taker(state: StukolkaState) -> int | None:
+    """The seat that drew the face-up trump card (classic and opened deals): everyone saw it
+    leave the stock. None while it lies there, and in a шлейф deal."""
+    card = state.trump_card
+    if state.shleif is not False or card is None or card in state.stock:
+        return None
+    for seat in range(state.players):
+        if card in state.hands[seat] or card in state.discards[seat]:
+            return seat
+    for trick in state.played + [state.trick]:
+        for seat, played in trick:
+            if played == card:
+                return seat
+    return None
 
 
 def seat_view(state: StukolkaState, seat: int) -> SeatView:

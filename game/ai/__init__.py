@@ -1,0 +1,44 @@
+"""Computer players (issue 15): pure functions of what a seat may see.
+
+A player takes the seat's view (``game.stukolka.SeatView`` or ``game.starshina.SeatView``,
+which hold exactly what a person in that seat knows), a ``random.Random`` and, for the strong
+level, a ``Budget``; it returns one ``Action`` among the view's legal ones. ``choose`` picks the
+game from the view. Levels: ``random`` (uniform legal), ``easy`` (rules of thumb), ``strong``
+(determinized Monte-Carlo search over the engine).
+
+A computer looks at its cards before it acts (the caller applies ``look`` when the view
+allows it); it never plays dark.
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.ai import starshina, stukolka
+from game.ai.budget import Budget
+from game.core import Action
+from game.starshina.views import SeatView as StarshinaView
+from game.stukolka.views import SeatView as StukolkaView
+
+LEVELS = ("random", "easy", "strong")
+
+
+def choose(
+    view: StukolkaView | StarshinaView,
+    level: str,
+    rng: random.Random,
+    budget: Budget | None = None,
+) -> Action:
+    """The action the computer of ``level`` takes in the seat of ``view`` (its turn)."""
+    if not view.legal:
+        raise ValueError("not this seat's turn")
+    if isinstance(view, StukolkaView):
+        if level == "strong":
+            return stukolka.strong(view, rng, budget)
+        return stukolka.easy(view, rng) if level == "easy" else stukolka.random_player(view, rng)
+    if level == "strong":
+        return starshina.strong(view, rng, budget)
+    return starshina.easy(view, rng) if level == "easy" else starshina.random_player(view, rng)
+
+
+__all__ = ["LEVELS", "Budget", "choose"]

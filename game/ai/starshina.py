@@ -1,0 +1,247 @@
+"""Computer players for Старшина (RULES.md §4).
+
+As for Стуколка, each player is a function of a ``SeatView`` and a ``random.Random``:
+
+- ``easy``: keep long suits and high cards — give (and, when free, return) the lowest card of
+  the shortest suit, name the longest strongest suit, put away the lowest cards of the
+  shortest side suits; in play take a trick with the cheapest card that wins it, else throw
+  the cheapest card, and lead the top card of the longest suit;
+- ``strong``: in the play, determinized Monte-Carlo: the cards the seat cannot see are dealt
+  consistently with what it has seen (its exchanges, every card played, a seat that did not
+  follow suit holds none of it), each playable card is tried in every sampled world and the
+  deal is played out by the engine with ``easy`` in every seat; the card with the best mean
+  result wins. The result is the seat's diff (tricks − target) plus a bonus for the 12 tricks
+  that win the game, less a penalty when another seat reaches them: the way to the target and
+  to the game. The exchange, the trump and the kitty follow the rules of thumb.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+from game.ai.budget import Budget
+from game.ai.sampling import ALL_OF_SUIT, deal_unseen
+from game.cards import FULL_DECK, RANK, SUITS
+from game.core import Action, Legal
+from game.starshina.rules import GAME_TRICKS, apply, legal_actions, targets
+from game.starshina.state import Phase, StarshinaState
+from game.starshina.views import SeatView
+from game.tricks import winning_index
+
+WIN_BONUS = 8  # the game won is worth this many tricks of diff to the search
+LOSS_PENALTY = 4  # and another seat winning it costs this many
+
+
+def _lengths(hand: Sequence[str]) -> dict[str, int]:
+    lengths = dict.fromkeys(SUITS, 0)
+    for card in hand:
+        lengths[card[1]] += 1
+    return lengths
+
+
+def _keep_value(hand: Sequence[str], trump: str | None) -> dict[str, tuple[int, int, int]]:
+    """Per card, how much it is worth keeping: trumps, then cards of longer suits, then rank."""
+    lengths = _lengths(hand)
+    return {card: (card[1] == trump, lengths[card[1]], RANK[card]) for card in hand}
+
+
+def cheapest(cards: Sequence[str], hand: Sequence[str], trump: str | None) -> str:
+    value = _keep_value(hand, trump)
+    return min(cards, key=value.__getitem__)
+
+
+def trump_choice(hand: Sequence[str]) -> str:
+    def worth(suit: str) -> int:
+        return sum(2 + max(0, RANK[card] - 10) for card in hand if card[1] == suit)
+
+    return max(SUITS, key=worth)
+
+
+def kitty_choice(hand: Sequence[str], trump: str | None, count: int) -> tuple[str, ...]:
+    value = _keep_value(hand, trump)
+    return tuple(sorted(hand, key=value.__getitem__)[:count])
+
+
+def play_choice(
+    playable: Sequence[str],
+    hand: Sequence[str],
+    trick: Sequence[tuple[int, str]],
+    trump: str | None,
+) -> str:
+    if not trick:
+        lengths = _lengths(playable)
+        return max(playable, key=lambda card: (lengths[card[1]], RANK[card]))
+    cards = [card for _, card in trick]
+    best = cards[winning_index(cards, trump)]
+    winners = [
+        card
+        for card in playable
+        if (card[1] == best[1] and RANK[card] > RANK[best])
+        or (card[1] == trump and best[1] != trump)
+    ]
+    if winners:
+        return min(winners, key=lambda card: (card[1] == trump, RANK[card]))
+    return cheapest(playable, hand, trump)
+
+
+def _decide(
+    seat: int,
+    phase: Phase,
+    legal: Sequence[Legal],
+    hand: Sequence[str],
+    trump: str | None,
+    trick: Sequence[tuple[int, str]],
+) -> Action:
+    match phase:
+        case Phase.EXCHANGE_GIVE | Phase.RING_RETURN:
+            verb = legal[0].verb
+            choices = [str(entry.arg) for entry in legal]
+            if len(choices) < len(hand):  # a forced higher card: the lowest of them
+                return Action(seat, verb, min(choices, key=RANK.__getitem__))
+            return Action(seat, verb, cheapest(choices, hand, trump))
+        case Phase.NAME_TRUMP:
+            return Action(seat, "trump", trump_choice(hand))
+        case Phase.KITTY:
+            pick = legal[0].pick
+            count = pick[0] if pick else 0
+            return Action(seat, "kitty", kitty_choice(hand, trump, count))
+        case _:
+            card = play_choice([str(entry.arg) for entry in legal], hand, trick, trump)
+            return Action(seat, "play", card)
+
+
+def easy(view: SeatView, rng: random.Random) -> Action:
+    table = view.table
+    return _decide(view.seat, table.phase, view.legal, view.hand, table.trump, table.trick)
+
+
+def easy_in_state(state: StarshinaState) -> Action:
+    seat = state.to_act
+    assert seat is not None
+    return _decide(
+        seat, state.phase, legal_actions(state), state.hands[seat], state.trump, state.trick
+    )
+
+
+def random_player(view: SeatView, rng: random.Random) -> Action:
+    entry = view.legal[int(rng.random() * len(view.legal))]
+    if entry.pick is not None:
+        count = entry.pick[0]
+        return Action(view.seat, entry.verb, tuple(rng.sample(list(view.hand), count)))
+    return Action(view.seat, entry.verb, entry.arg)
+
+
+# ---------------------------------------------------------------- sampling the unseen cards
+
+
+def determinize(view: SeatView, rng: random.Random) -> StarshinaState:
+    """A state of the deal in play agreeing with everything ``view`` shows: the seat's hand,
+    its discards (the dealer), the cards it exchanged (each lies with the other seat unless
+    played since, or put away by a dealer), every card played, the count of every hand, and
+    the suits a seat showed it had run out of. The rest is dealt at random by ``rng``."""
+    table = view.table
+    me = view.seat
+    played = [card for trick in (*table.played, table.trick) for _, card in trick]
+    known = set(view.hand) | set(view.discards) | set(played)
+    others = [seat for seat in range(3) if seat != me]
+    fixed: list[list[str]] = [[] for _ in others]
+    for item in view.exchanged:
+        card, other = (item.card, item.receiver) if item.giver == me else (item.returned, item.giver)
+        if card is None or card in known or other == table.dealer:
+            continue  # a dealer may have put it away with his four
+        fixed[others.index(other)].append(card)
+    banned: list[set[str]] = [set() for _ in range(3)]
+    for trick in (*table.played, table.trick):
+        if not trick:
+            continue
+        led = trick[0][1][1]
+        for seat, card in trick[1:]:
+            if card[1] != led:
+                banned[seat] |= ALL_OF_SUIT[led]
+    unseen = [card for card in FULL_DECK if card not in known]
+    places = deal_unseen(
+        unseen,
+        [table.seats[seat].cards for seat in others],
+        [banned[seat] for seat in others],
+        fixed,
+        rng,
+    )
+    hands: list[list[str]] = [[], [], []]
+    hands[me] = list(view.hand)
+    for seat, cards in zip(others, places, strict=False):
+        hands[seat] = cards
+    return StarshinaState(
+        options=table.options,
+        dealer=table.dealer,
+        deal_no=table.deal_no,
+        phase=table.phase,
+        to_act=table.to_act,
+        trump=table.trump,
+        game_pot=table.game_pot,
+        hands=hands,
+        kitty=[],
+        discards=list(view.discards) or places[-1],
+        queue=[],
+        exchanged=[],
+        trick=list(table.trick),
+        leader=table.leader,
+        trick_winners=list(table.trick_winners),
+        played=[list(trick) for trick in table.played],
+        tricks=[seat.tricks for seat in table.seats],
+        history=list(table.history),
+        transfers=list(table.transfers),
+        winner=table.winner,
+        end_reason=table.end_reason,
+    )
+
+
+# ---------------------------------------------------------------- the search
+
+
+def _copy(state: StarshinaState) -> StarshinaState:
+    return replace(
+        state,
+        hands=[list(cards) for cards in state.hands],
+        trick=list(state.trick),
+        trick_winners=list(state.trick_winners),
+        played=list(state.played),
+        tricks=list(state.tricks),
+        history=list(state.history),
+        transfers=list(state.transfers),
+    )
+
+
+def playout(state: StarshinaState, seat: int) -> int:
+    """Play the deal out with ``easy_in_state`` everywhere; the result for ``seat``."""
+    while state.phase is Phase.PLAY:
+        apply(state, easy_in_state(state))
+    tricks = state.tricks
+    result = tricks[seat] - targets(state.options, state.dealer)[seat]
+    if tricks[seat] >= GAME_TRICKS:
+        result += WIN_BONUS
+    elif max(tricks) >= GAME_TRICKS:
+        result -= LOSS_PENALTY
+    return result
+
+
+def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
+    """Monte-Carlo over the playable cards in the play; the rules of thumb elsewhere."""
+    if view.table.phase is not Phase.PLAY:
+        return easy(view, rng)
+    budget = budget or Budget()
+    actions = [Action(view.seat, entry.verb, entry.arg) for entry in view.legal]
+    if len(actions) == 1:
+        return actions[0]
+    totals = [0] * len(actions)
+    done = 0
+    while not budget.exhausted(done):
+        world = determinize(view, rng)
+        for index, action in enumerate(actions):
+            state = _copy(world)
+            apply(state, action)
+            totals[index] += playout(state, view.seat)
+        done += 1
+    best = max(range(len(actions)), key=lambda index: totals[index])
+    return actions[best]

@@ -1,0 +1,204 @@
+"""Computer players (issue 15): legal in every position, and blind to what their seat cannot
+see — a choice with a fixed seed does not change when the unseen cards are reshuffled."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from game import starshina, stukolka
+from game.ai import Budget, choose
+from game.ai import starshina as starshina_ai
+from game.ai import stukolka as stukolka_ai
+from game.ai.sampling import deal_unseen
+from game.cards import FULL_DECK, shuffle
+from game.core import Action
+from game.randomplay import random_action
+from game.starshina import StarshinaOptions
+from game.stukolka import StukolkaOptions
+from tests.game.test_starshina_properties import StarshinaAdapter
+from tests.game.test_stukolka_properties import StukolkaAdapter
+
+SMALL = Budget(samples=2, min_samples=1)
+
+
+def _stukolka_options(rng: random.Random) -> StukolkaOptions:
+    return StukolkaOptions(
+        variant=rng.choice(["classic", "shleif"]),
+        ante_mode=rng.choice(["dealer", "obligatory"]),
+        lone_player=rng.choice(["takes_pot", "dealer_defends"]),
+        void_rule=rng.choice(["must_trump", "head_only"]),
+        compulsory_lead=rng.choice(["first_lead", "every_lead"]),
+        dark_in_classic=rng.random() < 0.5,
+    )
+
+
+def stukolka_positions(count: int, seed: int) -> Iterator[stukolka.StukolkaState]:
+    """Positions reached by random legal play (dark play and razrez included), each with the
+    seat to act having looked at its cards when it may: as a computer seat does."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        deck = list(FULL_DECK)
+        shuffle(deck, rng)
+        state = stukolka.new_deal(_stukolka_options(rng), rng.randint(2, 6), deck)[0]
+        while state.to_act is not None and made < count:
+            seat = state.to_act
+            view = stukolka.seat_view(state, seat)
+            if view.may_look and rng.random() < 0.9:
+                stukolka.apply(state, Action(seat, "look"))
+            if rng.random() < 0.5:
+                made += 1
+                yield state
+            legal = stukolka.legal_actions(state)
+            stukolka.apply(state, random_action(seat, legal, state.hands[seat], rng))
+
+
+def starshina_positions(count: int, seed: int) -> Iterator[starshina.StarshinaState]:
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        options = StarshinaOptions(
+            exchange=rng.choice(["ring", "updown"]),
+            trumps=rng.choice(["none", "dealer_names"]),
+        )
+        deck = list(FULL_DECK)
+        shuffle(deck, rng)
+        state = starshina.new_game(options, deck, dealer=rng.randrange(3))[0]
+        for _ in range(rng.randint(1, 3)):  # a later deal has an updown exchange
+            while state.to_act is not None and made < count:
+                if rng.random() < 0.15:
+                    made += 1
+                    yield state
+                seat = state.to_act
+                legal = starshina.legal_actions(state)
+                starshina.apply(state, random_action(seat, legal, state.hands[seat], rng))
+            if state.phase is not starshina.Phase.DEAL_OVER or made >= count:
+                break
+            shuffle(deck, rng)
+            starshina.next_deal(state, deck)
+
+
+def _copy(state: Any) -> Any:
+    return type(state).from_json(state.to_json())
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "strong"])
+def test_stukolka_computer_never_moves_illegally(level: str) -> None:
+    for number, state in enumerate(stukolka_positions(3000 if level != "strong" else 1500, 1)):
+        view = stukolka.seat_view(state, state.to_act)
+        action = choose(view, level, random.Random(number), SMALL)
+        stukolka.apply(_copy(state), action)  # raises IllegalAction if it were illegal
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "strong"])
+def test_starshina_computer_never_moves_illegally(level: str) -> None:
+    for number, state in enumerate(starshina_positions(2000 if level != "strong" else 400, 2)):
+        view = starshina.seat_view(state, state.to_act)
+        action = choose(view, level, random.Random(number), SMALL)
+        starshina.apply(_copy(state), action)
+
+
+def test_stukolka_strong_choice_ignores_the_cards_it_cannot_see() -> None:
+    """For each position, the cards the seat cannot see are reshuffled (as in the property
+    tests); the seat's view stays the same, and so does the strong player's choice."""
+    budget = Budget(samples=6, min_samples=6)
+    checked = 0
+    for number, state in enumerate(stukolka_positions(300, 3)):
+        seat = state.to_act
+        adapter = StukolkaAdapter(state.options, state.players)
+        view = stukolka.seat_view(state, seat)
+        first = choose(view, "strong", random.Random(number), budget)
+        for shuffle_seed in range(3):
+            other = adapter.reshuffle_hidden(state, seat, random.Random(shuffle_seed))
+            other_view = stukolka.seat_view(other, seat)
+            assert other_view == view
+            assert choose(other_view, "strong", random.Random(number), budget) == first
+            for level in ("easy", "random"):
+                assert choose(other_view, level, random.Random(number)) == choose(
+                    view, level, random.Random(number)
+                )
+        checked += 1
+    assert checked == 300
+
+
+def test_starshina_strong_choice_ignores_the_cards_it_cannot_see() -> None:
+    budget = Budget(samples=3, min_samples=3)
+    for number, state in enumerate(starshina_positions(120, 4)):
+        seat = state.to_act
+        adapter = StarshinaAdapter(state.options, state.dealer)
+        view = starshina.seat_view(state, seat)
+        first = choose(view, "strong", random.Random(number), budget)
+        for shuffle_seed in range(2):
+            other = adapter.reshuffle_hidden(state, seat, random.Random(shuffle_seed))
+            other_view = starshina.seat_view(other, seat)
+            assert other_view == view
+            assert choose(other_view, "strong", random.Random(number), budget) == first
+
+
+def test_stukolka_sampled_worlds_agree_with_the_view() -> None:
+    """Every determinized world shows the seat exactly its view, and a seat that did not
+    follow suit is dealt none of that suit."""
+    for number, state in enumerate(stukolka_positions(400, 5)):
+        seat = state.to_act
+        view = stukolka.seat_view(state, seat)
+        world = stukolka_ai.determinize(view, random.Random(number))
+        assert stukolka.seat_view(world, seat).table.seats == view.table.seats
+        assert sorted(world.hands[seat]) == sorted(view.hand or world.hands[seat])
+        cards = [card for hand in world.hands for card in hand] + world.stock
+        cards += [card for pile in world.discards + world.dead for card in pile]
+        cards += [card for trick in world.played for _, card in trick]
+        cards += [card for _, card in world.trick]
+        if world.shleif_card_held and world.trump_card is not None:
+            cards.append(world.trump_card)
+        assert sorted(cards) == sorted(FULL_DECK)
+        for trick in world.played:
+            led = trick[0][1][1]
+            for other, card in trick[1:]:
+                if card[1] != led:
+                    assert all(held[1] != led for held in world.hands[other])
+
+
+def test_starshina_sampled_worlds_agree_with_the_view() -> None:
+    for number, state in enumerate(starshina_positions(300, 6)):
+        if state.phase is not starshina.Phase.PLAY:
+            continue
+        seat = state.to_act
+        view = starshina.seat_view(state, seat)
+        world = starshina_ai.determinize(view, random.Random(number))
+        assert [len(hand) for hand in world.hands] == [len(hand) for hand in state.hands]
+        assert world.hands[seat] == state.hands[seat]
+        for item in view.exchanged:
+            card = item.card if item.giver == seat else item.returned
+            other = item.receiver if item.giver == seat else item.giver
+            if card in state.hands[other] and other != state.dealer:
+                assert card in world.hands[other]
+
+
+def test_deal_unseen_respects_counts_exclusions_and_fixed_cards() -> None:
+    rng = random.Random(7)
+    unseen = list(FULL_DECK[:20])
+    for _ in range(200):
+        places = deal_unseen(unseen, [5, 5, 3], [{"2S", "3S"}, set(), set()], [[], ["4S"], []], rng)
+        assert [len(cards) for cards in places[:3]] == [5, 5, 3]
+        assert not {"2S", "3S"} & set(places[0])
+        assert "4S" in places[1]
+        assert sorted(card for cards in places for card in cards) == sorted(unseen)
+
+
+def test_strong_is_reproducible_from_its_seed_and_bounded_by_its_budget() -> None:
+    state = next(stukolka_positions(1, 8))
+    view = stukolka.seat_view(state, state.to_act)
+    calls: list[int] = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return True
+
+    first = choose(view, "strong", random.Random(1), Budget(samples=50, stop=stop, min_samples=3))
+    again = choose(view, "strong", random.Random(1), Budget(samples=3))
+    assert first == again
+    assert len(calls) <= 1 or len(stukolka_ai.candidates(view)) == 1
