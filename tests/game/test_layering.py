@@ -23,7 +23,7 @@ FORBIDDEN = {
     "datetime",
 }
 # the command-line front ends may read files and the clock; the rules may not
-FRONT_ENDS = {"replay.py", "simulate.py"}
+FRONT_ENDS = {"replay.py", "simulate.py", "arena.py", "play.py"}
 
 
 def _imports(path: Path) -> set[str]:
