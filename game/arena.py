@@ -15,6 +15,7 @@ difference of their chips per deal with its 95% interval. A front end: it reads 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import random
@@ -147,7 +148,7 @@ def report(
         )
     comparisons = []
     levels = [level for level in LEVELS[::-1] if level in players]
-    for better, worse in zip(levels, levels[1:], strict=False):
+    for better, worse in itertools.pairwise(levels):
         mine = [index for index, level in enumerate(players) if level == better]
         theirs = [index for index, level in enumerate(players) if level == worse]
         per_deal = [
@@ -212,8 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in args.merge:
             with open(path, encoding="utf-8") as file:
                 runs.append(json.load(file))
-        chips = [sum((run["chips"][p] for run in runs), []) for p in range(len(players))]
-        times = [sum((run["times"][p] for run in runs), []) for p in range(len(players))]
+        chips = [[x for run in runs for x in run["chips"][p]] for p in range(len(players))]
+        times = [[x for run in runs for x in run["times"][p]] for p in range(len(players))]
         count = len(chips[0])
     elif args.jobs == 1:
         chips, times = play(players, options, count, args.seed, settings)

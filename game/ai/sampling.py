@@ -30,9 +30,10 @@ def deal_unseen(
 ) -> list[list[str]]:
     """Deal ``unseen`` (in a canonical order, so that the result depends on ``rng`` alone)
     into places: place ``i`` gets ``fixed[i]`` plus random cards up to ``needs[i]`` that are
-    not in ``excluded[i]``; one more list at the end holds the cards left. The most constrained places
-    are filled first; if the constraints cannot be met by chance in a few attempts, they are
-    dropped (the sample is then merely plausible, never illegal for the engine)."""
+    not in ``excluded[i]``; one more list at the end holds the cards left. The most
+    constrained places are filled first; if the constraints cannot be met by chance in a few
+    attempts, they are dropped (the sample is then merely plausible, never illegal for the
+    engine)."""
     fixed_cards = {card for cards in fixed for card in cards}
     pool = [card for card in unseen if card not in fixed_cards]
     bans = [frozenset(cards) for cards in excluded]

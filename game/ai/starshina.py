@@ -148,7 +148,10 @@ def determinize(view: SeatView, rng: random.Random) -> StarshinaState:
     others = [seat for seat in range(3) if seat != me]
     fixed: list[list[str]] = [[] for _ in others]
     for item in view.exchanged:
-        card, other = (item.card, item.receiver) if item.giver == me else (item.returned, item.giver)
+        if item.giver == me:
+            card, other = item.card, item.receiver
+        else:
+            card, other = item.returned, item.giver
         if card is None or card in known or other == table.dealer:
             continue  # a dealer may have put it away with his four
         fixed[others.index(other)].append(card)

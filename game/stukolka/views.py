@@ -128,7 +128,7 @@ def _trump_card_taker(state: StukolkaState) -> int | None:
     for seat in range(state.players):
         if card in state.hands[seat] or card in state.discards[seat]:
             return seat
-    for trick in state.played + [state.trick]:
+    for trick in [*state.played, state.trick]:
         for seat, played in trick:
             if played == card:
                 return seat
