@@ -148,6 +148,7 @@ def determinize(view: SeatView, rng: random.Random) -> StarshinaState:
     others = [seat for seat in range(3) if seat != me]
     fixed: list[list[str]] = [[] for _ in others]
     for item in view.exchanged:
+        card: str | None
         if item.giver == me:
             card, other = item.card, item.receiver
         else:
