@@ -1,0 +1,91 @@
+"""``python -m game.play``: a person plays the computers in a terminal, and the screen shows
+only what the person's seat may see."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.cards import FULL_DECK, label
+from game.play import HUMAN, Table, run
+
+ROOT = Path(__file__).resolve().parents[2]
+CARD_LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+BY_LABEL = {label(card): card for card in FULL_DECK}
+CARD_CODE = re.compile(r"'([2-9TJQKA][SHDC])'")
+
+
+def _answer(prompt: str) -> str:
+    if prompt.startswith("Номера карт"):
+        low = prompt.split("(")[1].split("–")[0]
+        return " ".join(str(number) for number in range(1, int(low) + 1))
+    return "1" if prompt == "> " else ""
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "prompts"),
+    [("stukolka", 4, 60), ("shleif", 3, 60), ("stukolka", 6, 40), ("starshina", 3, 150)],
+)
+def test_the_screen_shows_only_what_the_seat_may_see(game: str, players: int, prompts: int) -> None:
+    """Every card on the screen is a card of the seat's own view at that moment (its hand,
+    its discards, cards played, the face-up trump) or of an event it was shown (public, or
+    private to it: ``run`` shows no other seat's private events)."""
+    table = Table(game, players, "easy", seed=11, budget_ms=5)
+    seen_in_events: set[str] = set()
+    asked = 0
+    screens: list[str] = []
+
+    def read(prompt: str) -> str:
+        nonlocal asked
+        asked += 1
+        return "q" if asked > prompts else _answer(prompt)
+
+    def write(text: str) -> None:
+        screens.append(text)
+        visible = set(CARD_CODE.findall(repr(table.view()))) | seen_in_events
+        if text.startswith("  · "):  # an event for the table, or one meant for this seat
+            seen_in_events.update(BY_LABEL[m.group(0)] for m in CARD_LABEL.finditer(text))
+            return
+        shown = {BY_LABEL[m.group(0)] for m in CARD_LABEL.finditer(text)}
+        assert shown <= visible, f"{sorted(shown - visible)} shown to seat {HUMAN}:\n{text}"
+
+    assert run(table, read, write) == 0
+    text = "\n".join(screens)
+    assert "Ваши карты" in text
+    assert "Ваш ход" in text
+    assert asked > 5
+
+
+def test_private_events_of_other_seats_never_reach_the_screen() -> None:
+    table = Table("shleif", 4, "easy", seed=5, budget_ms=5)
+    lines: list[str] = []
+    answers = iter(["1", "", "1", "1", "1", "1", "", "1", "1", "1"] * 5)
+
+    def read(prompt: str) -> str:
+        return next(answers, "q")
+
+    run(table, read, lines.append)
+    assert lines
+    for line in lines:
+        assert "drew" not in line or "(видно только вам)" in line
+
+
+@pytest.mark.parametrize("game", ["stukolka", "shleif", "starshina"])
+def test_play_runs_from_the_command_line_through_stdin(game: str) -> None:
+    answers = "1\n\n1 2 3 4\n" * 30 + "q\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "game.play", game, "--seed", "2", "--budget-ms", "5"],
+        cwd=ROOT,
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert "Ваш ход" in done.stdout
+    assert "До встречи!" in done.stdout or "Партия окончена" in done.stdout
+    assert done.stderr == ""
