@@ -104,9 +104,8 @@ class Table:
             )
         else:
             variant = "shleif" if self.game == "shleif" else "classic"
-            self.state, events = stukolka.new_deal(
-                stukolka.StukolkaOptions(variant=variant), self.players, self._shuffled()
-            )
+            options = stukolka.StukolkaOptions.from_json({"variant": variant})
+            self.state, events = stukolka.new_deal(options, self.players, self._shuffled())
         return list(events)
 
     def next_deal(self) -> list[Event]:
