@@ -204,7 +204,9 @@ def human_move(table: Table, read: Read, write: Write) -> list[Event]:
         looked = list(table.rules.apply(table.state, Action(HUMAN, "look")))
         view = table.view()
     write(render(table))
-    options: list[tuple[str, Legal | None]] = [(_legal_label(e), e) for e in view.legal]
+    order = {card: index for index, card in enumerate(sort_hand(FULL_DECK, view.table.trump))}
+    legal = sorted(view.legal, key=lambda e: order.get(str(e.arg), -1))  # as the hand is shown
+    options: list[tuple[str, Legal | None]] = [(_legal_label(e), e) for e in legal]
     if getattr(view, "may_look", False):
         options.append(("посмотреть карты (look)", None))
     write("Ваш ход: " + "  ".join(f"[{i}] {text}" for i, (text, _) in enumerate(options, 1)))
