@@ -6,8 +6,8 @@
 Each round runs ``python -m game.simulate`` once in the old tree and once in this one (the order
 alternates from round to round, so a change of load on the shared machine hits both alike), for
 Стуколка classic, Стуколка «со шлейфом» and Старшина (both exchange options, by deals). Prints
-JSON: every run's deals per second, the median for each tree and the ratio new / old. Not a
-test: it prints figures and asserts nothing.
+JSON: every run's deals per second of wall time and of CPU time, the median for each tree and
+the ratio new / old. Not a test: it prints figures and asserts nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,8 +31,11 @@ CASES: dict[str, list[str]] = {
 }
 
 
-def rate(tree: Path, arguments: list[str]) -> float:
-    """Deals per second printed by ``python -m game.simulate`` run in ``tree``."""
+def rate(tree: Path, arguments: list[str]) -> tuple[float, float]:
+    """Deals per second of ``python -m game.simulate`` run in ``tree``: per second of wall
+    time (as it prints) and per second of the process's CPU time (from the kernel's account of
+    the child, start-up included: on a shared machine the steadier of the two)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
         [sys.executable, "-m", "game.simulate", *arguments],
         cwd=tree,
@@ -40,12 +44,16 @@ def rate(tree: Path, arguments: list[str]) -> float:
         text=True,
         check=True,
     )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     result: dict[str, Any] = json.loads(done.stdout)
     if "by_exchange" in result:
-        entries = result["by_exchange"].values()
-        seconds = sum(entry["seconds"] for entry in entries)
-        return float(sum(entry["deals"] for entry in entries)) / float(seconds)
-    return float(result["deals_per_second"])
+        entries = list(result["by_exchange"].values())
+        deals = float(sum(entry["deals"] for entry in entries))
+        wall = float(sum(entry["seconds"] for entry in entries))
+    else:
+        deals, wall = float(result["deals"]), float(result["seconds"])
+    return deals / wall, deals / cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,20 +67,23 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"old_tree": str(trees["old"]), "rounds": args.rounds}
     for case, arguments in CASES.items():
         full = [*arguments, "--deals", str(args.deals), "--seed", str(args.seed)]
-        runs: dict[str, list[float]] = {"old": [], "new": []}
+        runs: dict[str, list[tuple[float, float]]] = {"old": [], "new": []}
         for number in range(args.rounds):
             order = ("old", "new") if number % 2 == 0 else ("new", "old")
             for name in order:
                 runs[name].append(rate(trees[name], full))
-        old = statistics.median(runs["old"])
-        new = statistics.median(runs["new"])
-        report[case] = {
-            "old_deals_per_second": [round(value) for value in runs["old"]],
-            "new_deals_per_second": [round(value) for value in runs["new"]],
-            "old_median": round(old),
-            "new_median": round(new),
-            "speedup": round(new / old, 2),
-        }
+        entry: dict[str, Any] = {}
+        for index, measure in enumerate(("wall", "cpu")):
+            old = statistics.median(run[index] for run in runs["old"])
+            new = statistics.median(run[index] for run in runs["new"])
+            entry[measure] = {
+                "old_deals_per_second": [round(run[index]) for run in runs["old"]],
+                "new_deals_per_second": [round(run[index]) for run in runs["new"]],
+                "old_median": round(old),
+                "new_median": round(new),
+                "speedup": round(new / old, 2),
+            }
+        report[case] = entry
     print(json.dumps(report, indent=1))
     return 0
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from game.cards import shuffle
 from game.core import Action, Legal
 
 
@@ -19,6 +20,8 @@ def random_action(
     entry = legal[int(rng.random() * len(legal))]
     if entry.pick is not None:
         fewest, most = entry.pick
-        count = rng.randint(fewest, min(most, len(hand)))
-        return Action(seat, entry.verb, tuple(rng.sample(list(hand), count)))
+        count = fewest + int(rng.random() * (min(most, len(hand)) - fewest + 1))
+        cards = list(hand)
+        shuffle(cards, rng)  # floats, not ``rng.sample``'s slower integer draws
+        return Action(seat, entry.verb, tuple(cards[:count]))
     return Action(seat, entry.verb, entry.arg)
