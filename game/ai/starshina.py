@@ -230,12 +230,34 @@ def playout(state: StarshinaState, seat: int) -> int:
     return result
 
 
+def distinct_plays(view: SeatView) -> list[str]:
+    """The playable cards, one of each run of equals: two cards of a suit with no card between
+    them still out in the other hands (or the kitty) win and lose the same tricks, so only the
+    lowest of such a run is tried."""
+    table = view.table
+    out = {card for trick in (*table.played, table.trick) for _, card in trick}
+    out |= set(view.hand) | set(view.discards)
+    playable = sorted((str(entry.arg) for entry in view.legal), key=lambda c: (c[1], RANK[c]))
+    kept: list[str] = []
+    for card in playable:
+        if kept and kept[-1][1] == card[1]:
+            between = range(RANK[kept[-1]] + 1, RANK[card])
+            if all(_card(rank, card[1]) in out for rank in between):
+                continue  # the same as the lower card kept
+        kept.append(card)
+    return kept
+
+
+def _card(rank: int, suit: str) -> str:
+    return "23456789TJQKA"[rank - 2] + suit
+
+
 def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
     """Monte-Carlo over the playable cards in the play; the rules of thumb elsewhere."""
     if view.table.phase is not Phase.PLAY:
         return easy(view, rng)
     budget = budget or Budget()
-    actions = [Action(view.seat, entry.verb, entry.arg) for entry in view.legal]
+    actions = [Action(view.seat, "play", card) for card in distinct_plays(view)]
     if len(actions) == 1:
         return actions[0]
     totals = [0] * len(actions)

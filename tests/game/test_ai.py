@@ -14,7 +14,7 @@ from game.ai import Budget, choose
 from game.ai import starshina as starshina_ai
 from game.ai import stukolka as stukolka_ai
 from game.ai.sampling import deal_unseen
-from game.cards import FULL_DECK, shuffle
+from game.cards import FULL_DECK, RANK, shuffle
 from game.core import Action
 from game.randomplay import random_action
 from game.starshina import StarshinaOptions
@@ -202,3 +202,24 @@ def test_strong_is_reproducible_from_its_seed_and_bounded_by_its_budget() -> Non
     again = choose(view, "strong", random.Random(1), Budget(samples=3))
     assert first == again
     assert len(calls) <= 1 or len(stukolka_ai.candidates(view)) == 1
+
+
+def test_starshina_strong_tries_one_card_of_each_run_of_equals() -> None:
+    for state in starshina_positions(300, 9):
+        if state.phase is not starshina.Phase.PLAY:
+            continue
+        view = starshina.seat_view(state, state.to_act)
+        legal = [str(entry.arg) for entry in view.legal]
+        kept = starshina_ai.distinct_plays(view)
+        assert set(kept) <= set(legal) and {card[1] for card in kept} == {c[1] for c in legal}
+        out = set(view.hand) | {card for trick in state.played for _, card in trick}
+        out |= {card for _, card in state.trick} | set(view.discards)
+        for card in set(legal) - set(kept):
+            lower = [k for k in kept if k[1] == card[1] and RANK[k] < RANK[card]]
+            assert lower
+            between = [
+                c
+                for c in FULL_DECK
+                if c[1] == card[1] and RANK[max(lower, key=RANK.get)] < RANK[c] < RANK[card]
+            ]
+            assert set(between) <= out
