@@ -1,0 +1,296 @@
+"""Soak bench: thousands of games through the whole bot in one process; the bot's memory and the
+size of every long-lived map at the start and at the end (flat means nothing grows with games).
+
+    .venv/bin/python bench/soak.py [--games 2000] [--tables 20] [--deals 2] [--warmup 100]
+
+The real ``Application`` (handlers, service, presenter, messenger, timers, storage on a
+temporary SQLite file) runs in this process against the fake Bot API (``tests/e2e``) on
+127.0.0.1. ``--tables`` groups play at once; each game is played by new users in a new group
+(three players: Стуколка classic, «со шлейфом» and Старшина in turn), who start the bot, open
+the table with ``/new``, join, begin, press random buttons of their hand messages until the game
+has dealt ``--deals`` deals, then ``/stop`` it and play on until it is closed. A finished game's
+group, users and requests are then dropped from the fake, so what stays in memory is the bot's.
+
+Measured after ``--warmup`` games and again after ``--games`` more, each time after a full
+garbage collection:
+    rss_kb          this process's resident set (the fake's share is kept flat, see above);
+    gc_objects      objects the garbage collector tracks;
+    maps            every dict, set, list, deque and OrderedDict reachable from the bot's
+                    services (and PTB's chat_data and user_data), by attribute path, with its
+                    length. ``grew`` lists those longer at the end than at the start: a map
+                    that grows with the number of games played is a leak unless it is bounded
+                    (the read cache and the messenger's memory have caps; they fill, then stay).
+Not a test: it prints figures (JSON) and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import gc
+import json
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot import callback as cb  # noqa: E402
+from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
+from tests.e2e.fake_telegram.model import Chat  # noqa: E402
+from tests.e2e.players import start_bot_for  # noqa: E402
+
+CHOICES = ("stukolka", "shleif", "starshina")
+PLAYERS = 3
+LOOK_CHANCE = 0.3
+CONTAINERS = (dict, set, frozenset, list, collections.deque)
+#: objects whose attributes are walked for maps: the bot's own, and its storage
+OWN_MODULES = ("bot.", "storage.")
+
+
+@dataclass
+class Slot:
+    """One group playing one game at a time."""
+
+    number: int
+    choice: str = ""
+    users: list[User] = field(default_factory=list)
+    group: Chat | None = None
+    step: str = "idle"  # idle, lobby, playing, stopping
+
+
+class Soak:
+    def __init__(self, fake: FakeTelegram, bot: Any, deals: int, seed: int) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.services = bot.app.bot_data["services"]
+        self.deals = deals
+        self.rng = random.Random(seed)
+        self.games_started = 0
+        self.games_done = 0
+        self.presses = 0
+
+    async def settle(self) -> None:
+        await self.bot.settle(timeout=60, quiet=0.0)
+        await self.services.presenter.drain()
+
+    async def play(self, games: int, tables: int) -> None:
+        """Start ``games`` more games, ``tables`` at a time, and play until they have all
+        finished."""
+        target = self.games_done + games
+        quota = self.games_started + games
+        slots = [Slot(number) for number in range(tables)]
+        while self.games_done < target:
+            for slot in slots:
+                if slot.step == "idle" and self.games_started < quota:
+                    self._open(slot)
+                elif slot.step == "lobby":
+                    self._seat(slot)
+                elif slot.step in ("playing", "stopping"):
+                    await self._press(slot)
+            await self.settle()
+
+    def _open(self, slot: Slot) -> None:
+        self.games_started += 1
+        slot.choice = CHOICES[self.games_started % len(CHOICES)]
+        number = self.games_started
+        slot.users = [self.fake.add_user(f"Игрок{number}_{i}") for i in range(PLAYERS)]
+        for user in slot.users:
+            self.fake.user_starts_bot(user)
+        slot.group = self.fake.add_group(f"Стол {number}", slot.users)
+        self.fake.user_sends(slot.users[0], slot.group, f"/new {slot.choice}")
+        slot.step = "lobby"
+
+    def _lobby(self, slot: Slot) -> Message | None:
+        assert slot.group is not None
+        for message in reversed(self.fake.messages(slot.group, from_bot=True)):
+            if any(isinstance(_decode(d), cb.Lobby) for d in message.callback_data):
+                return message
+        return None
+
+    def _seat(self, slot: Slot) -> None:
+        lobby = self._lobby(slot)
+        if lobby is None:
+            return
+        actions = {d: _decode(d) for d in lobby.callback_data}
+        join = next((d for d, c in actions.items() if getattr(c, "action", "") == "join"), None)
+        begin = next((d for d, c in actions.items() if getattr(c, "action", "") == "begin"), None)
+        text = lobby.text or ""
+        missing = [user for user in slot.users[1:] if user.first_name not in text]
+        if missing and join is not None:
+            for user in missing:
+                self.fake.user_presses(user, lobby, join)
+            return
+        if begin is not None:
+            self.fake.user_presses(slot.users[0], lobby, begin)
+            slot.step = "playing"
+
+    async def _press(self, slot: Slot) -> None:
+        assert slot.group is not None
+        loaded = await self.services.tables.active(slot.group.id)
+        if loaded is None or loaded.game.status != "active":
+            if slot.step in ("playing", "stopping") and (
+                loaded is None or loaded.game.status not in ("lobby", "active")
+            ):
+                self._finish(slot)
+            return
+        if slot.step == "playing" and loaded.meta.deals >= self.deals:
+            self.fake.user_sends(slot.users[0], slot.group, "/stop")
+            slot.step = "stopping"
+            return
+        candidates = []
+        for user in slot.users:
+            message = self._hand(user)
+            if message is None:
+                continue
+            decoded = {d: _decode(d) for d in message.callback_data}
+            game_buttons = [d for d, c in decoded.items() if isinstance(c, cb.Act | cb.Select)]
+            looks = [d for d, c in decoded.items() if isinstance(c, cb.Look)]
+            others = [d for d, c in decoded.items() if c is not None and d not in game_buttons]
+            if game_buttons or looks:
+                candidates.append((user, message, game_buttons, looks, others))
+        if not candidates:
+            return
+        user, message, game_buttons, looks, _ = self.rng.choice(candidates)
+        if looks and (not game_buttons or self.rng.random() < LOOK_CHANCE):
+            choice = looks[0]
+        else:
+            choice = self.rng.choice(game_buttons)
+        self.fake.user_presses(user, message, choice)
+        self.presses += 1
+
+    def _hand(self, user: User) -> Message | None:
+        for message in reversed(self.fake.messages(self.fake.private_chat(user), from_bot=True)):
+            if message.callback_data:
+                return message
+        return None
+
+    def _finish(self, slot: Slot) -> None:
+        """The game is closed: forget its group and users in the fake (not in the bot)."""
+        self.games_done += 1
+        world = self.fake.world
+        assert slot.group is not None
+        world.chats.pop(slot.group.id, None)
+        for user in slot.users:
+            world.chats.pop(user.id, None)
+            world.users.pop(user.id, None)
+        slot.group, slot.users, slot.step = None, [], "idle"
+        answered = [key for key, query in world.callback_queries.items() if query.answer]
+        for key in answered:
+            del world.callback_queries[key]
+        self.fake.server.log.clear()
+
+
+def _decode(data: str) -> Any:
+    try:
+        return cb.decode(data)
+    except cb.BadCallback:
+        return None
+
+
+def map_sizes(roots: dict[str, Any], depth: int = 4) -> dict[str, int]:
+    """Every container reachable from ``roots`` through the attributes of the bot's own
+    objects (``OWN_MODULES``), by path, with its length."""
+    sizes: dict[str, int] = {}
+    seen: set[int] = set()
+
+    def walk(path: str, obj: Any, level: int) -> None:
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if isinstance(obj, CONTAINERS):
+            sizes[path] = len(obj)
+            return
+        module = type(obj).__module__ or ""
+        if level >= depth or not module.startswith(OWN_MODULES):
+            return
+        attributes: dict[str, Any] = {}
+        if hasattr(obj, "__dict__"):
+            attributes.update(vars(obj))
+        for slot_name in getattr(type(obj), "__slots__", ()):
+            if hasattr(obj, slot_name):
+                attributes[slot_name] = getattr(obj, slot_name)
+        for name, value in attributes.items():
+            walk(f"{path}.{name}", value, level + 1)
+
+    for name, root in roots.items():
+        walk(name, root, 0)
+    return sizes
+
+
+def measure(soak: Soak) -> dict[str, Any]:
+    gc.collect()
+    app = soak.bot.app
+    roots = {"services": soak.services, "chat_data": app.chat_data, "user_data": app.user_data}
+    return {
+        "games_done": soak.games_done,
+        "rss_kb": _rss_kb(),
+        "gc_objects": len(gc.get_objects()),
+        "maps": map_sizes(roots),
+    }
+
+
+def _rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bot.sqlite3"
+        async with FakeTelegram() as fake, start_bot_for(fake, path) as bot:
+            soak = Soak(fake, bot, args.deals, args.seed)
+            began = time.monotonic()
+            await soak.play(args.warmup, args.tables)
+            start = measure(soak)
+            await soak.play(args.games, args.tables)
+            end = measure(soak)
+            seconds = time.monotonic() - began
+            errors = len(bot.handler_errors)
+        database_kb = path.stat().st_size // 1024
+    grew = {
+        name: [start["maps"].get(name, 0), size]
+        for name, size in end["maps"].items()
+        if size > start["maps"].get(name, 0)
+    }
+    return {
+        "games": args.games,
+        "warmup_games": args.warmup,
+        "tables_at_once": args.tables,
+        "deals_per_game": args.deals,
+        "presses": soak.presses,
+        "seconds": round(seconds, 1),
+        "handler_errors": errors,
+        "database_kb": database_kb,
+        "start": {key: start[key] for key in ("games_done", "rss_kb", "gc_objects")},
+        "end": {key: end[key] for key in ("games_done", "rss_kb", "gc_objects")},
+        "rss_kb_per_1000_games": round(
+            (end["rss_kb"] - start["rss_kb"]) * 1000 / max(1, args.games), 1
+        ),
+        "grew": grew,
+        "maps_at_end": end["maps"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="games measured")
+    parser.add_argument("--warmup", type=int, default=100, help="games before the start")
+    parser.add_argument("--tables", type=int, default=20, help="groups playing at once")
+    parser.add_argument("--deals", type=int, default=2, help="deals before /stop")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args)), ensure_ascii=False, indent=1))
+
+
+if __name__ == "__main__":
+    main()
