@@ -50,6 +50,8 @@ from tests.e2e.players import start_bot_for  # noqa: E402
 CHOICES = ("stukolka", "shleif", "starshina")
 PLAYERS = 3
 LOOK_CHANCE = 0.3
+#: with both a move and a card toggle on the message, the move; toggles pick a discard
+ACT_CHANCE = 0.8
 CONTAINERS = (dict, set, frozenset, list, collections.deque)
 #: objects whose attributes are walked for maps: the bot's own, and its storage
 OWN_MODULES = ("bot.", "storage.")
@@ -87,7 +89,15 @@ class Soak:
         target = self.games_done + games
         quota = self.games_started + games
         slots = [Slot(number) for number in range(tables)]
+        rounds = 0
         while self.games_done < target:
+            rounds += 1
+            if rounds % 200 == 0:
+                steps = collections.Counter(slot.step for slot in slots)
+                print(
+                    f"soak: {self.games_done} games done, {self.presses} presses, {dict(steps)}",
+                    file=sys.stderr,
+                )
             for slot in slots:
                 if slot.step == "idle" and self.games_started < quota:
                     self._open(slot)
@@ -151,18 +161,20 @@ class Soak:
             if message is None:
                 continue
             decoded = {d: _decode(d) for d in message.callback_data}
-            game_buttons = [d for d, c in decoded.items() if isinstance(c, cb.Act | cb.Select)]
+            acts = [d for d, c in decoded.items() if isinstance(c, cb.Act)]
+            selects = [d for d, c in decoded.items() if isinstance(c, cb.Select)]
             looks = [d for d, c in decoded.items() if isinstance(c, cb.Look)]
-            others = [d for d, c in decoded.items() if c is not None and d not in game_buttons]
-            if game_buttons or looks:
-                candidates.append((user, message, game_buttons, looks, others))
+            if acts or selects or looks:
+                candidates.append((user, message, acts, selects, looks))
         if not candidates:
             return
-        user, message, game_buttons, looks, _ = self.rng.choice(candidates)
-        if looks and (not game_buttons or self.rng.random() < LOOK_CHANCE):
+        user, message, acts, selects, looks = self.rng.choice(candidates)
+        if looks and (not (acts or selects) or self.rng.random() < LOOK_CHANCE):
             choice = looks[0]
+        elif acts and (not selects or self.rng.random() < ACT_CHANCE):
+            choice = self.rng.choice(acts)
         else:
-            choice = self.rng.choice(game_buttons)
+            choice = self.rng.choice(selects)
         self.fake.user_presses(user, message, choice)
         self.presses += 1
 
