@@ -20,6 +20,7 @@ tag    kind                        fields
 ``o``  ``Settings``                game kind code or ``-``, option name or ``-``, value or ``-``
 ``b``  ``Back``                    game
 ``p``  ``Page``                    page code
+``r``  ``RulesOf``                 game kind code (the private /rules chooser)
 =====  ==========================  ===========================================================
 
 A later version takes other tag letters (upper case), so old buttons still decode or fail
@@ -204,7 +205,18 @@ class Page:
             raise BadCallback("unknown page")
 
 
-Callback = Act | Select | Look | Lobby | NewGame | Settings | Back | Page
+@dataclass(frozen=True, slots=True)
+class RulesOf:
+    """The private /rules chooser: show the rules of this game."""
+
+    kind: GameKind
+
+    def __post_init__(self) -> None:
+        if self.kind not in _NEW_GAME:
+            raise BadCallback("unknown game kind")
+
+
+Callback = Act | Select | Look | Lobby | NewGame | Settings | Back | Page | RulesOf
 
 
 def _check_id(value: object) -> None:
@@ -301,6 +313,8 @@ def encode(callback: Callback) -> str:
             fields = ["b", _b36(game_id)]
         case Page(page):
             fields = ["p", _PAGES[page]]
+        case RulesOf(kind):
+            fields = ["r", _NEW_GAME[kind]]
     data = fields[0] + ":".join(fields[1:])
     if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
         raise BadCallback("callback data too long")
@@ -363,6 +377,8 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return Back(_parse_b36(game, MAX_ID))
         case "p", [name]:
             return Page(_reverse(_PAGES, name))  # type: ignore[arg-type]
+        case "r", [kind]:
+            return RulesOf(_reverse(_NEW_GAME, kind))  # type: ignore[arg-type]
     raise BadCallback("unknown kind of callback")
 
 

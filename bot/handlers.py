@@ -117,12 +117,32 @@ def _ids(update: Update) -> tuple[int, int] | None:
     return chat.id, user.id
 
 
-async def _refuse_in_chat(update: Update, context: BotContext, reason: str) -> None:
+def _command(update: Update) -> int | None:
+    """The group command message to answer as a reply (None in private, where every answer
+    follows its command anyway)."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None or chat.type == Chat.PRIVATE:
+        return None
+    return message.message_id
+
+
+async def _refusal_text(
+    context: BotContext, lang: str, refusal: Refused | str, *, html: bool
+) -> str:
+    if isinstance(refusal, str):
+        return chat_render.refusal(lang, refusal)
+    names = await context.services.presenter.names(refusal.users) if refusal.users else []
+    return chat_render.refusal(lang, refusal.reason, names, html=html)
+
+
+async def _refuse_in_chat(update: Update, context: BotContext, refusal: Refused | str) -> None:
+    """Say why a command was refused, as a reply to it."""
     chat = update.effective_chat
     if chat is None:
         return
     lang = await context.services.presenter.chat_language(chat.id)
-    await context.services.messenger.send(chat.id, chat_render.refusal(lang, reason))
+    text = await _refusal_text(context, lang, refusal, html=True)
+    await context.services.messenger.send(chat.id, text, reply_to=_command(update))
 
 
 async def _run(update: Update, context: BotContext, coroutine: Any) -> None:
@@ -130,7 +150,7 @@ async def _run(update: Update, context: BotContext, coroutine: Any) -> None:
     try:
         reply = await coroutine
     except Refused as refusal:
-        await _refuse_in_chat(update, context, refusal.reason)
+        await _refuse_in_chat(update, context, refusal)
         return
     await context.services.presenter.show(reply)
 
@@ -146,7 +166,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     presenter = context.services.presenter
     argument = (context.args or [""])[0].lower() if context.args else ""
     if not argument:
-        await presenter.send_new_game_chooser(chat_id)
+        await presenter.send_new_game_chooser(chat_id, reply_to=_command(update))
         return
     choice = GAME_ALIASES.get(argument)
     if choice is None:
@@ -219,23 +239,27 @@ async def cmd_timeout(update: Update, context: BotContext) -> None:
             await services.tables.set_turn_timeout(chat_id, user_id, admin, context.args[0])
         except Refused as refusal:
             if refusal.reason == "bad_timeout":
-                await services.presenter.send_turn_timeout(chat_id, usage=True)
+                await services.presenter.send_turn_timeout(
+                    chat_id, usage=True, reply_to=_command(update)
+                )
             else:
-                await _refuse_in_chat(update, context, refusal.reason)
+                await _refuse_in_chat(update, context, refusal)
             return
-    await services.presenter.send_turn_timeout(chat_id, changed=bool(context.args))
+    await services.presenter.send_turn_timeout(
+        chat_id, changed=bool(context.args), reply_to=_command(update)
+    )
 
 
 async def cmd_history(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.presenter.send_history(chat.id)
+        await context.services.presenter.send_history(chat.id, reply_to=_command(update))
 
 
 async def cmd_settings(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.presenter.send_settings(chat.id, None)
+        await context.services.presenter.send_settings(chat.id, None, reply_to=_command(update))
 
 
 async def cmd_lang(update: Update, context: BotContext) -> None:
@@ -253,7 +277,9 @@ async def cmd_lang(update: Update, context: BotContext) -> None:
     ):
         await _refuse_in_chat(update, context, "creator_or_admin_only")
         return
-    await presenter.set_language(chat_id, choice, private=chat_id == user_id)
+    await presenter.set_language(
+        chat_id, choice, private=chat_id == user_id, reply_to=_command(update)
+    )
 
 
 # ---------------------------------------------------------------------------- anywhere
@@ -262,13 +288,15 @@ async def cmd_lang(update: Update, context: BotContext) -> None:
 async def cmd_balance(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is not None:
-        await context.services.presenter.send_balance(*ids)
+        await context.services.presenter.send_balance(*ids, reply_to=_command(update))
 
 
 async def cmd_help(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.presenter.send_help(chat.id, private=chat.type == Chat.PRIVATE)
+        await context.services.presenter.send_help(
+            chat.id, private=chat.type == Chat.PRIVATE, reply_to=_command(update)
+        )
 
 
 async def cmd_rules(update: Update, context: BotContext) -> None:
@@ -276,7 +304,9 @@ async def cmd_rules(update: Update, context: BotContext) -> None:
     if chat is None:
         return
     argument = (context.args or [""])[0].lower() if context.args else ""
-    await context.services.presenter.send_rules(chat.id, GAME_ALIASES.get(argument))
+    await context.services.presenter.send_rules(
+        chat.id, GAME_ALIASES.get(argument), reply_to=_command(update)
+    )
 
 
 async def cmd_start(update: Update, context: BotContext) -> None:
@@ -334,7 +364,7 @@ async def on_callback(update: Update, context: BotContext) -> None:
             query.message.message_id if query.message is not None else None,
         )
     except Refused as refusal:
-        await answer(query.answer, chat_render.refusal(lang, refusal.reason))
+        await answer(query.answer, await _refusal_text(context, lang, refusal, html=False))
         return
     await answer(query.answer, text)
 

@@ -26,6 +26,7 @@ from bot.callback import (
     NewGame,
     Page,
     PageName,
+    RulesOf,
     Select,
     Settings,
     SettingsGame,
@@ -241,6 +242,14 @@ def new_game_keyboard(lang: str) -> Keyboard:
     """The /new chooser: one button per game."""
     return [
         [(game_title(lang, kind), encode(NewGame(kind)))]
+        for kind in ("stukolka", "shleif", "starshina")
+    ]
+
+
+def rules_keyboard(lang: str) -> Keyboard:
+    """The private /rules chooser: one button per game."""
+    return [
+        [(game_title(lang, kind), encode(RulesOf(kind)))]
         for kind in ("stukolka", "shleif", "starshina")
     ]
 

@@ -165,20 +165,35 @@ class Messenger:
         return await self._request.call(f"{self.bot.base_url}/{method}", data)
 
     async def send(
-        self, chat_id: int, text: str, rows: Rows | None = None, *, strict: bool = False
+        self,
+        chat_id: int,
+        text: str,
+        rows: Rows | None = None,
+        *,
+        strict: bool = False,
+        reply_to: int | None = None,
     ) -> int | None:
         """Send a message; the new message id, or None if it cannot be sent (the user blocked
-        the bot, the group moved, Telegram refused it).
+        the bot, the group moved, Telegram refused it). ``reply_to``: the message (a command)
+        this one answers; it is sent all the same if that message is gone.
 
         A network failure is logged and gives None, or with ``strict`` raises ``Undelivered``
         (whose ``maybe_done`` says whether the message may exist all the same). A message is
         never sent a second time here: the caller decides.
         """
+        params: dict[str, Any] = {
+            "chat_id": chat_id,
+            "text": text,
+            "reply_markup": markup(rows),
+            **MESSAGE_OPTIONS,
+        }
+        if reply_to is not None:
+            params["reply_parameters"] = {
+                "message_id": reply_to,
+                "allow_sending_without_reply": True,
+            }
         try:
-            message = await self._call(
-                "sendMessage",
-                {"chat_id": chat_id, "text": text, "reply_markup": markup(rows), **MESSAGE_OPTIONS},
-            )
+            message = await self._call("sendMessage", params)
         except ChatMigrated as error:
             # the game follows the group; whoever shows the table shows it there
             await self.on_migrated(chat_id, error.new_chat_id)
@@ -255,13 +270,14 @@ class Messenger:
         rows: Rows | None = None,
         *,
         strict: bool = False,
+        reply_to: int | None = None,
     ) -> int | None:
         """Edit ``message_id`` if there is one and it can be edited, else send a new message
-        (``strict`` as for ``send``). A failed edit raises ``Undelivered``: it is not replaced
-        by a new message, which would show the same thing twice."""
+        (``strict`` and ``reply_to`` as for ``send``). A failed edit raises ``Undelivered``: it
+        is not replaced by a new message, which would show the same thing twice."""
         if message_id is not None and await self.edit(chat_id, message_id, text, rows):
             return message_id
-        return await self.send(chat_id, text, rows, strict=strict)
+        return await self.send(chat_id, text, rows, strict=strict, reply_to=reply_to)
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message whose moment is over (a finished deal's hand)."""

@@ -26,6 +26,7 @@ from bot.render import chat as chat_render
 from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
 from bot.render.common import GameKind, esc
+from bot.screens import money as money_screen
 from bot.service import DealResult, Loaded, Notice, Refused, Reply, TableService
 from bot.timers import Timers
 from game.core import Action
@@ -123,10 +124,14 @@ class Presenter:
             return self._spoken(player.language)
         return self._spoken(code)
 
-    async def set_language(self, chat_id: int, choice: str, *, private: bool) -> None:
+    async def set_language(
+        self, chat_id: int, choice: str, *, private: bool, reply_to: int | None = None
+    ) -> None:
         if choice not in ("ru", "en"):
             lang = await self.chat_language(chat_id)
-            await self.messenger.send(chat_id, chat_render.language_usage_text(lang))
+            await self.messenger.send(
+                chat_id, chat_render.language_usage_text(lang), reply_to=reply_to
+            )
             return
         if private:
             players = await self.db.players([chat_id])
@@ -135,7 +140,7 @@ class Presenter:
         else:
             await self.db.set_chat_language(chat_id, choice)
         self._languages[chat_id] = choice
-        await self.messenger.send(chat_id, chat_render.language_set_text(choice))
+        await self.messenger.send(chat_id, chat_render.language_set_text(choice), reply_to=reply_to)
 
     async def names(self, user_ids: Sequence[int]) -> list[str]:
         players = await self.db.players(user_ids)
@@ -534,6 +539,11 @@ class Presenter:
                 if chat_id is not None:
                     await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
                 return None
+            case cb.RulesOf():
+                if chat_id is None or chat_id < 0:
+                    raise Refused("not_allowed")
+                await self.send_rules(chat_id, data.kind, edit=message_id)
+                return None
         raise Refused("unknown_button")
 
     async def _press_act(self, data: cb.Act, user_id: int) -> str | None:
@@ -604,12 +614,14 @@ class Presenter:
         starshina = StarshinaOptions.from_json(await self.tables.chat_options(chat_id, "starshina"))
         return stukolka, starshina
 
-    async def send_settings(self, chat_id: int, message_id: int | None) -> None:
+    async def send_settings(
+        self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
+    ) -> None:
         lang = await self.chat_language(chat_id)
         stukolka, starshina = await self._options_pair(chat_id)
         text = chat_render.settings_text(lang, stukolka, starshina)
         rows = keyboards.settings_root_keyboard(lang)
-        await self.messenger.show(chat_id, message_id, text, rows)
+        await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
 
     async def _press_settings(
         self,
@@ -691,43 +703,58 @@ class Presenter:
 
     # ------------------------------------------------------------------ other messages
 
-    async def send_new_game_chooser(self, chat_id: int) -> None:
+    async def send_new_game_chooser(self, chat_id: int, *, reply_to: int | None = None) -> None:
         lang = await self.chat_language(chat_id)
         await self.messenger.send(
-            chat_id, chat_render.new_game_text(lang), keyboards.new_game_keyboard(lang)
+            chat_id,
+            chat_render.new_game_text(lang),
+            keyboards.new_game_keyboard(lang),
+            reply_to=reply_to,
         )
 
     async def send_balance(
-        self, chat_id: int, user_id: int, *, page: str = "balance", edit: int | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        page: str = "balance",
+        edit: int | None = None,
+        reply_to: int | None = None,
     ) -> None:
-        """/balance (or its other page, edited into message ``edit``)."""
+        """/balance (or its other page, edited into message ``edit``); in private, the user's
+        balance in each of his groups."""
         lang = await self.chat_language(chat_id)
         if chat_id > 0:
-            await self.messenger.send(chat_id, t(lang, "balance.private"))
+            own = await money_screen.own_balances(self.db, user_id)
+            await self.messenger.send(chat_id, chat_render.own_balances_text(lang, own))
             return
-        balances = await self.db.balances(chat_id)
-        players = dict(balances.players)
+        money = await money_screen.group_money(self.db, self.tables, chat_id)
+        players = money.balances
         names_list = await self.names(list(players))
         names = dict(zip(players, names_list, strict=True))
-        game_pot = sum(balances.game_pots.values())
         if page == "settle":
-            text = chat_render.settle_up_text(lang, players, names, balances.pot)
+            text = chat_render.settle_up_text(lang, players, names, money.pot)
         else:
-            text = chat_render.balance_text(lang, players, names, balances.pot, game_pot)
+            text = chat_render.balance_text(lang, players, names, money.pot, money.game_pot)
         rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
-        await self.messenger.show(chat_id, edit, text, rows)
+        await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
 
     async def send_turn_timeout(
-        self, chat_id: int, *, changed: bool = False, usage: bool = False
+        self,
+        chat_id: int,
+        *,
+        changed: bool = False,
+        usage: bool = False,
+        reply_to: int | None = None,
     ) -> None:
         """/timeout: how long a turn lasts here, that it changed, or how to change it."""
         lang = await self.chat_language(chat_id)
         seconds = round(await self.tables.turn_timeout_of(chat_id))
         key = "timeout.set" if changed else "timeout.current"
         text = t(lang, "refuse.bad_timeout") if usage else t(lang, key, seconds=seconds)
-        await self.messenger.send(chat_id, text)
+        await self.messenger.send(chat_id, text, reply_to=reply_to)
 
-    async def send_history(self, chat_id: int) -> None:
+    async def send_history(self, chat_id: int, *, reply_to: int | None = None) -> None:
         lang = await self.chat_language(chat_id)
         deals = await self.db.last_deals(chat_id, HISTORY_DEALS)
         users = {p.user_id for deal in deals for p in deal.players}
@@ -763,14 +790,28 @@ class Presenter:
                     pot_after=deal.summary.get("pot_after"),
                 )
             )
-        await self.messenger.send(chat_id, chat_render.history_text(lang, items))
+        await self.messenger.send(chat_id, chat_render.history_text(lang, items), reply_to=reply_to)
 
-    async def send_help(self, chat_id: int, *, private: bool) -> None:
+    async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
         lang = await self.chat_language(chat_id)
-        await self.messenger.send(chat_id, chat_render.help_text(lang))
+        await self.messenger.send(chat_id, chat_render.help_text(lang), reply_to=reply_to)
 
-    async def send_rules(self, chat_id: int, kind: str | None) -> None:
+    async def send_rules(
+        self,
+        chat_id: int,
+        kind: str | None,
+        *,
+        reply_to: int | None = None,
+        edit: int | None = None,
+    ) -> None:
+        """/rules [game]: a game's rules as this chat's options make them. In a group with no
+        game named, the open table's game or all three; in private, which game is asked first
+        (``edit``: the chooser's message, which then shows the rules)."""
         lang = await self.chat_language(chat_id)
+        if kind is None and chat_id > 0:
+            rows = keyboards.rules_keyboard(lang)
+            await self.messenger.send(chat_id, chat_render.rules_choose_text(lang), rows)
+            return
         stukolka, starshina = await self._options_pair(chat_id)
         loaded = await self.tables.active(chat_id) if chat_id < 0 else None
         if kind is None:
@@ -782,7 +823,11 @@ class Presenter:
                 options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "shleif"})
             elif item == "stukolka" and stukolka.variant == "shleif":
                 options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "classic"})
-            await self.messenger.send(chat_id, chat_render.rules_text(lang, item, options))
+            text = chat_render.rules_text(lang, item, options)
+            if edit is not None:
+                await self.messenger.show(chat_id, edit, text, keyboards.rules_keyboard(lang))
+            else:
+                await self.messenger.send(chat_id, text, reply_to=reply_to)
 
     async def started(self, user_id: int, name: str, code: str | None, payload: str | None) -> None:
         """/start in private: the bot may now write to him; a lobby link refreshes that lobby."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -42,11 +42,14 @@ MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change (then the 
 
 
 class Refused(Exception):
-    """A request the table turns down; ``reason`` is a locale key suffix (``refuse.<reason>``)."""
+    """A request the table turns down; ``reason`` is a locale key suffix (``refuse.<reason>``);
+    ``users`` the players the reason is about (``start_bot_first``: who has not started the
+    bot)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, users: Sequence[int] = ()) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.users = tuple(users)
 
 
 @dataclass
@@ -295,8 +298,9 @@ class TableService:
             seats = loaded.seats
             if not rules.min_players <= len(seats) <= rules.max_players:
                 raise Refused("not_enough_players")
-            if not all(reachable(seat) for seat in seats):
-                raise Refused("start_bot_first")
+            unreached = [seat for seat in seats if not reachable(seat)]
+            if unreached:
+                raise Refused("start_bot_first", unreached)
             pot = (await self.db.balances(chat_id)).pot if rules.kind == "stukolka" else 0
             dealer = await self._first_dealer(chat_id, rules, seats)
             step = rules.start(

@@ -493,6 +493,10 @@ class Database:
         """Every player's balance and the pots of ``chat_id``, summed from the ledger."""
         return await self._run(_snapshot(ledger.balances), chat_id)
 
+    async def user_balances(self, user_id: int) -> dict[int, int]:
+        """``user_id``'s balance in each chat where he has paid or received, by chat id."""
+        return await self._run(_snapshot(ledger.user_balances), user_id)
+
     async def transfers(
         self, chat_id: int, *, game_id: int | None = None, deal: int | None = None
     ) -> list[LedgerEntry]:

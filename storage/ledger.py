@@ -113,6 +113,21 @@ def balances(conn: sqlite3.Connection, chat_id: int) -> Balances:
     return Balances(players=players, pot=pot, game_pots=game_pots)
 
 
+def user_balances(conn: sqlite3.Connection, user_id: int) -> dict[int, int]:
+    """``user_id``'s balance in every chat where he ever paid or received (zero included)."""
+    rows = conn.execute(
+        "SELECT chat_id,"
+        " SUM(CASE WHEN dst_kind = 'user' AND dst_user = :user THEN amount ELSE 0 END)"
+        " - SUM(CASE WHEN src_kind = 'user' AND src_user = :user THEN amount ELSE 0 END)"
+        " FROM ledger"
+        " WHERE (src_kind = 'user' AND src_user = :user)"
+        " OR (dst_kind = 'user' AND dst_user = :user)"
+        " GROUP BY chat_id",
+        {"user": user_id},
+    )
+    return {int(chat): int(net) for chat, net in rows}
+
+
 def user_net(conn: sqlite3.Connection, chat_id: int, user_id: int) -> int:
     """What ``user_id`` received minus what he paid in ``chat_id``."""
     row = conn.execute(

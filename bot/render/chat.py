@@ -14,9 +14,7 @@ from bot.render.common import (
     Options,
     esc,
     game_title,
-    option_game,
     option_label,
-    option_names,
     options_summary,
     signed,
     suit,
@@ -122,6 +120,18 @@ def balance_text(
     return "\n".join(lines)
 
 
+def own_balances_text(lang: str, items: Sequence[tuple[str | None, int]]) -> str:
+    """Private /balance: the user's balance in each group (title, amount), or that he has none
+    yet."""
+    if not items:
+        return t(lang, "balance.private")
+    lines = [t(lang, "balance.own_title")]
+    for title, amount in items:
+        group = esc(title) if title else t(lang, "balance.untitled")
+        lines.append(t(lang, "balance.own_line", group=group, amount=signed(amount)))
+    return "\n".join(lines)
+
+
 def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str], pot: int) -> str:
     """Settle-up: who pays whom (``bot.settle_up``); the pot stays on the table."""
     payments = settle_up(balances)
@@ -203,9 +213,9 @@ def history_text(lang: str, deals: Sequence[HistoryDeal]) -> str:
 
 
 def rules_text(lang: str, kind: str, options: Options) -> str:
-    """/rules: a phone-sized summary of a game's rules as this chat's options make them, then
-    the options themselves."""
-    game = option_game(options)
+    """/rules: a phone-sized summary of a game's rules as this chat's options make them (every
+    option shows in the rules it changes), and where the options themselves are: /settings
+    lists the settings, /rules the rules."""
     lines = [t(lang, "rules.title", game=game_title(lang, kind)), ""]
     if isinstance(options, StukolkaOptions):
         shleif = kind == "shleif"
@@ -230,27 +240,17 @@ def rules_text(lang: str, kind: str, options: Options) -> str:
             t(lang, f"rules.trumps.{options.trumps}"),
             t(lang, f"rules.scoring.{options.scoring}", stake=options.stake),
             tn(lang, "rules.max_deals", options.max_deals),
+            t(lang, f"rules.next_dealer.{options.next_dealer}"),
         ]
         lines.append(" ".join(body))
     lines.append("")
-    lines.append(t(lang, "rules.options"))
-    for name in option_names(game):
-        if name == "variant":
-            continue
-        if name == "dark_in_classic" and kind == "shleif":
-            continue
-        if name == "lone_player" and kind == "shleif":
-            continue
-        value = getattr(options, name)
-        lines.append(
-            t(
-                lang,
-                "rules.option",
-                option=option_label(lang, game, name),
-                value=value_label(lang, game, name, value),
-            )
-        )
+    lines.append(t(lang, "rules.settings_hint"))
     return "\n".join(lines)
+
+
+def rules_choose_text(lang: str) -> str:
+    """Private /rules without a game: which game's rules to show."""
+    return t(lang, "rules.choose")
 
 
 def help_text(lang: str) -> str:
@@ -488,10 +488,14 @@ def _answer(text: str) -> str:
     return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
 
 
-def refusal(lang: str, reason: str) -> str:
-    """A short callback answer (plain text, ≤ 200 characters) for a refused press or command:
-    one of ``REFUSALS`` (the engine's reason codes included); anything else reads as «not
-    allowed»."""
+def refusal(lang: str, reason: str, names: Sequence[str] = (), *, html: bool = False) -> str:
+    """A short answer (≤ 200 characters) for a refused press or command: one of ``REFUSALS``
+    (the engine's reason codes included); anything else reads as «not allowed». ``names``: the
+    players the refusal is about (``start_bot_first``: exactly those who have not started the
+    bot), escaped for a message when ``html``, plain for a callback answer."""
+    if reason == "start_bot_first" and names:
+        listed = ", ".join(esc(name) if html else name for name in names)
+        return _answer(t(lang, "refuse.start_bot_first_named", names=listed))
     return _answer(t(lang, f"refuse.{reason if reason in REFUSALS else 'not_allowed'}"))
 
 
@@ -525,10 +529,12 @@ __all__ = [
     "lobby_text",
     "move_text",
     "new_game_text",
+    "own_balances_text",
     "players_needed",
     "preset_chosen_text",
     "private_hint_text",
     "refusal",
+    "rules_choose_text",
     "rules_text",
     "setting_changed_text",
     "settings_text",

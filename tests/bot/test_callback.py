@@ -21,6 +21,7 @@ from bot.callback import (
     Look,
     NewGame,
     Page,
+    RulesOf,
     Select,
     Settings,
     SettingsGame,
@@ -79,6 +80,7 @@ callbacks: st.SearchStrategy[Callback] = st.one_of(
     settings_callbacks(),
     st.builds(Back, ids),
     st.builds(Page, st.sampled_from(["balance", "settle"])),
+    st.builds(RulesOf, st.sampled_from(["stukolka", "shleif", "starshina"])),
 )
 
 
@@ -163,6 +165,7 @@ def test_examples() -> None:
     assert encode(Settings("starshina", "targets", "9_5_2")) == "ot:targets:9_5_2"
     assert encode(Back(3)) == "b3"
     assert encode(Page("settle")) == "ps"
+    assert encode(RulesOf("starshina")) == "rt"
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ from bot.render.chat import (
     lobby_text,
     move_text,
     new_game_text,
+    own_balances_text,
     private_hint_text,
     refusal,
     rules_text,
@@ -43,6 +44,7 @@ from game.cards import FULL_DECK, label
 from game.core import Action
 from game.starshina import StarshinaOptions
 from game.stukolka import StukolkaOptions
+from locales import t
 
 LANGS = ("ru", "en")
 
@@ -140,13 +142,16 @@ def test_rules_are_phone_sized_and_show_the_options(lang: str) -> None:
     for kind, options in cases:
         text = rules_text(lang, kind, options)
         assert len(text) < 1800, (kind, len(text))
-        # variant is the title; a shleif table has no dark_in_classic or lone_player choice
-        assert text.count("•") == len(options.to_json()) - (1 if kind != "starshina" else 0) - (
-            2 if kind == "shleif" else 0
-        )
-    assert "Ставка: 6" in rules_text("ru", "stukolka", StukolkaOptions(stake=6))
+        # «Правила» list rules, «Настройки» settings: no list of options here, a pointer
+        assert "•" not in text and "/settings" in text
+        summary = options_summary(lang, options).split(" · ")[0]
+        assert summary not in text, summary
+    assert "ставит в кон 6" in rules_text("ru", "stukolka", StukolkaOptions(stake=6))
+    assert "сдаёт победитель" in rules_text(
+        "ru", "starshina", StarshinaOptions(next_dealer="winner")
+    )
     assert "Втемную" in rules_text("ru", "stukolka", StukolkaOptions(dark_in_classic=True))
-    assert "называет сдающий" in rules_text(
+    assert "сдающий называет козырь" in rules_text(
         "ru", "starshina", StarshinaOptions(trumps="dealer_names")
     )
 
@@ -240,3 +245,19 @@ def test_refusals_are_short_plain_text(lang: str) -> None:
     assert refusal("ru", "unheard_of") == refusal("ru", "not_allowed")
     assert "администратор" in refusal("ru", "creator_or_admin_only")
     assert "suit" in refusal("en", "must_follow_suit")
+
+
+def test_start_bot_first_names_exactly_who_has_not() -> None:
+    named = refusal("ru", "start_bot_first", ["Вера", "<Боб>"], html=True)
+    assert "Вера, &lt;Боб&gt;" in named and "Старт" in named
+    toast = refusal("ru", "start_bot_first", ["Вера", "<Боб>"])
+    assert "Вера, <Боб>" in toast and len(toast) <= 200
+    assert refusal("ru", "start_bot_first") == t("ru", "refuse.start_bot_first")
+    assert "Vera" in refusal("en", "start_bot_first", ["Vera"])
+
+
+def test_own_balances_in_private() -> None:
+    text = own_balances_text("ru", [("Друзья <3", 12), (None, -4), ("Дача", 0)])
+    assert "Друзья &lt;3: +12" in text
+    assert "группа без названия: −4" in text and "Дача: 0" in text
+    assert "no money" in own_balances_text("en", [])

@@ -138,11 +138,11 @@ async def test_rules_show_a_message_per_game_with_the_chats_options(tmp_path: Pa
         assert classic.startswith("📖 Стуколка\n")
         assert shleif.startswith("📖 Стуколка со шлейфом\n")
         assert starshina.startswith("📖 Старшина\n")
-        assert "• Ставка: 30" in classic and "• Ставка: 30" in shleif
-        assert "• Втемную в классике: да" in classic
+        assert "ставит в кон 30" in classic and "ставит в кон 30" in shleif
+        assert "/settings" in classic  # «Правила» list rules; the options are /settings'
         assert t("ru", "rules.classic.dark") in classic
         assert "Втемную в классике" not in shleif  # a classic-only option
-        assert "• Нормы взяток: 9-5-2" in starshina
+        assert "Нормы взяток 9-5-2" in starshina
         assert "Ставка: 30" not in starshina
 
         # an open table: only its game
@@ -150,7 +150,7 @@ async def test_rules_show_a_message_per_game_with_the_chats_options(tmp_path: Pa
         before = len(table.group_messages())
         await table.say(alice, "/rules")
         (only,) = texts_since(table, before)
-        assert only.startswith("📖 Стуколка со шлейфом\n") and "• Ставка: 30" in only
+        assert only.startswith("📖 Стуколка со шлейфом\n") and "ставит в кон 30" in only
 
         # a game asked for by name, in the chat's language
         await table.say(alice, "/lang en")
@@ -158,7 +158,7 @@ async def test_rules_show_a_message_per_game_with_the_chats_options(tmp_path: Pa
         await table.say(alice, "/rules starshina")
         (english,) = texts_since(table, before)
         assert english.startswith("📖 Starshina\n")
-        assert "• Targets: 9-5-2" in english
+        assert "Trick targets 9-5-2" in english
         assert len(english) < PHONE_LIMIT
 
 

@@ -1,0 +1,1 @@
+"""What each audience sees, one small module a screen (DESIGN.md, "bot/")."""

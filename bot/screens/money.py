@@ -1,0 +1,46 @@
+"""/balance: in a group, every player of the table (zeros included) and the pots; in private,
+the user's own balance in each group he plays in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service import TableService
+from storage.database import Database
+
+
+@dataclass(frozen=True, slots=True)
+class GroupMoney:
+    """A group's balances by user (every player of its table, zeros included), its names, the
+    Стуколка pot and the pot of an open Старшина game."""
+
+    balances: dict[int, int]
+    pot: int
+    game_pot: int
+
+
+async def group_money(db: Database, tables: TableService, chat_id: int) -> GroupMoney:
+    """Everyone who ever paid or received in the chat, and everyone at its table now (or, with
+    no table open, at its last deal), a player with no money yet as 0."""
+    money = await db.balances(chat_id)
+    balances = dict(money.players)
+    loaded = await tables.active(chat_id)
+    if loaded is not None:
+        seated = list(loaded.seats)
+    else:
+        last = await db.last_deals(chat_id, 1)
+        seated = [player.user_id for player in last[0].players] if last else []
+    for user in seated:
+        balances.setdefault(user, 0)
+    return GroupMoney(balances, money.pot, sum(money.game_pots.values()))
+
+
+async def own_balances(db: Database, user_id: int) -> list[tuple[str | None, int]]:
+    """(group title, balance) for each group where ``user_id`` has paid or received, the
+    groups with the largest balances first."""
+    balances = await db.user_balances(user_id)
+    items: list[tuple[str | None, int]] = []
+    for chat_id, amount in sorted(balances.items(), key=lambda item: (-item[1], item[0])):
+        chat = await db.chat(chat_id)
+        items.append((chat.title if chat else None, amount))
+    return items

@@ -1,0 +1,128 @@
+"""End to end (issue 17, points 8, 10, 11): a group command is answered as a reply to it, a
+press with a toast; «start the bot first» names exactly who has not; /balance lists every
+player of the table; /balance and /rules in private."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot import callback as cb
+
+from .fake_telegram import FakeTelegram
+from .fake_telegram.model import Message
+from .players import Table, start_bot_for
+from .test_games import open_table
+
+
+def _data(message: Message, wanted: object) -> str:
+    for data in message.callback_data:
+        if cb.decode(data) == wanted:
+            return data
+    raise AssertionError(f"no button {wanted} on the message")
+
+
+def _answer_to(table: Table, command: Message) -> Message:
+    """The bot's message that replies to ``command`` (exactly one)."""
+    replies = [m for m in table.group_messages() if m.reply_to is command]
+    assert len(replies) == 1, [m.text for m in replies]
+    return replies[0]
+
+
+async def _say(table: Table, user: object, text: str) -> Message:
+    command = table.fake.user_sends(user, table.group, text)  # type: ignore[arg-type]
+    await table.settle()
+    return command
+
+
+async def test_commands_are_answered_as_replies_and_start_bot_first_names_who(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        alice, bob, vera, gleb = (fake.add_user(n) for n in ("Алиса", "Боб", "Вера", "Глеб"))
+        group = fake.add_group("Друзья", [alice, bob, vera, gleb])
+        table = Table(fake, bot, group, [alice, bob, vera], random.Random(1))
+        fake.user_starts_bot(alice)
+        fake.user_starts_bot(gleb)  # started, but never sits down: never named
+        await table.settle()
+        await _say(table, alice, "/new starshina")
+        lobby = table.group_messages()[-1]
+        await _say(table, bob, "/join")
+        await _say(table, vera, "/join")
+
+        again = await _say(table, bob, "/join")
+        assert _answer_to(table, again).text == "Вы уже за столом."
+
+        begin = await _say(table, alice, "/begin")
+        refusal = _answer_to(table, begin).text
+        assert "Боб" in refusal and "Вера" in refusal
+        assert "Алиса" not in refusal and "Глеб" not in refusal
+
+        # once Вера has started the bot, only Боб is named (the lobby shows «Начать» only
+        # when everyone has, so the refusal comes from the command)
+        fake.user_starts_bot(vera)
+        await table.settle()
+        begin = await _say(table, alice, "/begin")
+        refusal = _answer_to(table, begin).text
+        assert "Боб" in refusal and "Вера" not in refusal and "Алиса" not in refusal
+        lobby = fake.message(group, lobby.message_id)
+        assert all(
+            not (isinstance(d, cb.Lobby) and d.action == "begin")
+            for d in map(cb.decode, lobby.callback_data)
+        )
+
+        # every command that answers in the group answers as a reply
+        for text in ("/balance", "/history", "/settings", "/rules", "/help", "/timeout", "/new"):
+            command = await _say(table, alice, text)
+            _answer_to(table, command)
+        # a refusal for someone who is not the creator, as a reply too
+        stop = await _say(table, gleb, "/stop")
+        assert "открыл стол" in _answer_to(table, stop).text
+
+        # /balance lists every player of the table, nobody has money yet: zeros
+        command = await _say(table, bob, "/balance")
+        balance = _answer_to(table, command).text
+        for name in ("Алиса", "Боб", "Вера"):
+            assert f"{name}: 0" in balance, balance
+        assert "Глеб" not in balance
+        assert not bot.handler_errors
+
+
+async def test_private_balance_and_rules(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 4)
+        db = table.services.db
+        while len(await db.last_deals(table.group.id, 10)) < 2:
+            assert await table.step()
+        player = table.users[1]
+        private = fake.private_chat(player)
+
+        fake.user_sends(player, private, "/balance")
+        await table.settle()
+        text = fake.last_message(private).text
+        own = (await db.balances(table.group.id)).players.get(player.id, 0)
+        amount = f"+{own}" if own > 0 else ("0" if own == 0 else f"−{-own}")
+        assert f"{table.group.title}: {amount}" in text, text
+
+        # /rules in private asks which game, then shows it in the same message
+        fake.user_sends(player, private, "/rules")
+        await table.settle()
+        chooser = fake.last_message(private)
+        assert len(chooser.callback_data) == 3
+        await table.press(player, chooser, _data(chooser, cb.RulesOf("starshina")))
+        shown = fake.message(private, chooser.message_id)
+        assert shown.text.startswith("📖 Старшина")
+        assert "Нормы взяток" in shown.text
+        assert not bot.handler_errors
+
+
+async def test_private_balance_with_no_money_says_so(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        newcomer = fake.add_user("Newcomer", language_code="en")
+        fake.user_starts_bot(newcomer)
+        await bot.settle(timeout=20)
+        fake.user_sends(newcomer, fake.private_chat(newcomer), "/balance")
+        await bot.settle(timeout=20)
+        text = fake.last_message(fake.private_chat(newcomer)).text
+        assert "no money in any group" in text
+        assert not bot.handler_errors
