@@ -88,7 +88,10 @@ class Table:
     def hand_message(self, user: User) -> Message | None:
         messages = self.fake.messages(self.fake.private_chat(user), from_bot=True)
         for message in reversed(messages):
-            if message.callback_data:
+            # a hand message's buttons; not a menu's (the private /rules chooser)
+            if message.callback_data and not any(
+                isinstance(cb.decode(d), cb.RulesOf) for d in message.callback_data
+            ):
                 return message
         return None
 
