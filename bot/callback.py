@@ -21,6 +21,7 @@ tag    kind                        fields
 ``b``  ``Back``                    game
 ``p``  ``Page``                    page code
 ``r``  ``RulesOf``                 game kind code (the private /rules chooser)
+``v``  ``CardRanks``               ``l`` (J Q K A) or ``r`` (В Д К Т), a group's setting
 =====  ==========================  ===========================================================
 
 A later version takes other tag letters (upper case), so old buttons still decode or fail
@@ -216,7 +217,22 @@ class RulesOf:
             raise BadCallback("unknown game kind")
 
 
-Callback = Act | Select | Look | Lobby | NewGame | Settings | Back | Page | RulesOf
+RanksName = Literal["latin", "russian"]
+_RANKS_STYLES: Final[dict[str, str]] = {"latin": "l", "russian": "r"}
+
+
+@dataclass(frozen=True, slots=True)
+class CardRanks:
+    """/settings: the rank letters the group's Russian texts use."""
+
+    ranks: RanksName
+
+    def __post_init__(self) -> None:
+        if self.ranks not in _RANKS_STYLES:
+            raise BadCallback("unknown ranks")
+
+
+Callback = Act | Select | Look | Lobby | NewGame | Settings | Back | Page | RulesOf | CardRanks
 
 
 def _check_id(value: object) -> None:
@@ -315,6 +331,8 @@ def encode(callback: Callback) -> str:
             fields = ["p", _PAGES[page]]
         case RulesOf(kind):
             fields = ["r", _NEW_GAME[kind]]
+        case CardRanks(ranks):
+            fields = ["v", _RANKS_STYLES[ranks]]
     data = fields[0] + ":".join(fields[1:])
     if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
         raise BadCallback("callback data too long")
@@ -379,6 +397,8 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return Page(_reverse(_PAGES, name))  # type: ignore[arg-type]
         case "r", [kind]:
             return RulesOf(_reverse(_NEW_GAME, kind))  # type: ignore[arg-type]
+        case "v", [ranks]:
+            return CardRanks(_reverse(_RANKS_STYLES, ranks))  # type: ignore[arg-type]
     raise BadCallback("unknown kind of callback")
 
 

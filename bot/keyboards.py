@@ -14,18 +14,20 @@ cards with ``selected_cards``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from bot.callback import (
     Act,
     Back,
     BadCallback,
+    CardRanks,
     Lobby,
     Look,
     NewGame,
     Page,
     PageName,
+    RanksName,
     RulesOf,
     Select,
     Settings,
@@ -34,14 +36,18 @@ from bot.callback import (
     mask_indices,
 )
 from bot.render.common import (
+    SUIT_ORDER,
+    SUIT_SYMBOLS,
     Options,
     game_title,
+    label,
     option_label,
     option_names,
+    ranks_style,
+    sort_cards,
     value_label,
     value_token,
 )
-from game.cards import SUITS, label, sort_hand
 from game.core import Legal
 from game.starshina.options import PRESETS as STARSHINA_PRESETS
 from game.starshina.options import StarshinaOptions
@@ -54,6 +60,8 @@ Button = tuple[str, str]
 Keyboard = list[list[Button]]
 
 CARDS_PER_ROW: Final = 4
+#: at most this many card buttons of one suit in a row (Telegram shows up to 8)
+SUIT_ROW: Final = 6
 SELECTED_MARK: Final = "✓"
 
 # ---------------------------------------------------------------- selections
@@ -63,7 +71,7 @@ def selection_order(hand: Sequence[str], trump: str | None, *, looked: bool = Tr
     """The order the bits of a selection mask refer to: the hand as shown (trumps first,
     ``sort_hand``) once its owner has looked; the engine's own order (as dealt) before, so a
     blind discard takes cards the player cannot have chosen."""
-    return sort_hand(hand, trump) if looked else list(hand)
+    return sort_cards(hand, trump) if looked else list(hand)
 
 
 def selected_cards(
@@ -126,7 +134,7 @@ def stukolka_keyboard(
             rows += _rows(buttons, 2)
     if view.hand is not None:
         card_verbs = [entry for entry in legal if entry.verb in ("drop", "play") and entry.arg]
-        ordered = sort_hand([entry.arg for entry in card_verbs if entry.arg], trump)
+        ordered = sort_cards([entry.arg for entry in card_verbs if entry.arg], trump)
         verb_of = {entry.arg: entry.verb for entry in card_verbs}
         rows += _rows([(label(card), act(verb_of[card], card)) for card in ordered])
     if view.may_look:
@@ -164,12 +172,15 @@ def _selection_rows(
     is within ``pick``. Bits beyond the hand are dropped."""
     order = selection_order(hand, trump)
     mask &= (1 << len(order)) - 1
-    toggles = []
-    for index, card in enumerate(order):
-        bit = 1 << index
+    index_of = {card: index for index, card in enumerate(order)}
+
+    def toggle(card: str) -> Button:
+        bit = 1 << index_of[card]
         text = f"{SELECTED_MARK} {label(card)}" if mask & bit else label(card)
-        toggles.append((text, encode(Select(game_id, version, verb, mask ^ bit))))
-    rows = _rows(toggles)
+        return (text, encode(Select(game_id, version, verb, mask ^ bit)))
+
+    # Старшина's kitty: sixteen and more cards, one suit a row like its play buttons
+    rows = _suit_rows(order, toggle) if verb == "kitty" else _rows([toggle(c) for c in order])
     count = bin(mask).count("1")
     fewest, most = pick
     if fewest <= count <= most:
@@ -200,19 +211,33 @@ def starshina_keyboard(
     suits = [entry.arg for entry in legal if entry.verb == "trump" and entry.arg]
     if suits:
         rows.append(
-            [(SUIT_LABELS[letter], act("trump", letter)) for letter in SUITS if letter in suits]
+            [
+                (SUIT_SYMBOLS[letter], act("trump", letter))
+                for letter in SUIT_ORDER
+                if letter in suits
+            ]
         )
     pick = _pick(legal, "kitty")
     if pick is not None:
         rows += _selection_rows(lang, view.hand, trump, game_id, version, "kitty", pick, mask)
     card_entries = [e for e in legal if e.verb in ("give", "return", "play") and e.arg]
     verb_of = {entry.arg: entry.verb for entry in card_entries}
-    ordered = sort_hand([entry.arg for entry in card_entries if entry.arg], trump)
-    rows += _rows([(label(card), act(verb_of[card], card)) for card in ordered])
+    ordered = sort_cards([entry.arg for entry in card_entries if entry.arg], trump)
+    rows += _suit_rows(ordered, lambda card: (label(card), act(verb_of[card], card)))
     return rows
 
 
-SUIT_LABELS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+def _suit_rows(cards: Sequence[str], button: Callable[[str], Button]) -> Keyboard:
+    """Card buttons one suit a row (a long suit on as many rows as it needs), in the order
+    given: a 16-card hand reads like the hand message above it."""
+    rows: Keyboard = []
+    suit = None
+    for card in cards:
+        if card[1] != suit or len(rows[-1]) == SUIT_ROW:
+            rows.append([])
+            suit = card[1]
+        rows[-1].append(button(card))
+    return rows
 
 
 # ---------------------------------------------------------------- lobby, /new, away, /balance
@@ -332,10 +357,25 @@ def setting_value(game: str, option: str, token: str) -> object:
     raise BadCallback("not a value the settings menu offers")
 
 
-def settings_root_keyboard(lang: str) -> Keyboard:
-    """The top of /settings: one button per game."""
+def settings_root_keyboard(lang: str, ranks: str | None = None) -> Keyboard:
+    """The top of /settings: one button per game; in Russian, the rank letters (J Q K A or
+    В Д К Т, the current one marked; ``ranks`` the chat's stored choice)."""
     games: tuple[SettingsGame, ...] = ("stukolka", "starshina")
-    return [[(game_title(lang, game), encode(Settings(game)))] for game in games]
+    rows = [[(game_title(lang, game), encode(Settings(game)))] for game in games]
+    if lang == "ru":
+        current = ranks_style(lang, ranks)
+        choices: tuple[RanksName, ...] = ("russian", "latin")
+        rows.append(
+            [
+                (
+                    (f"{SELECTED_MARK} " if style == current else "")
+                    + t(lang, f"btn.ranks.{style}"),
+                    encode(CardRanks(style)),
+                )
+                for style in choices
+            ]
+        )
+    return rows
 
 
 def settings_game_keyboard(lang: str, game: SettingsGame, options: Options) -> Keyboard:

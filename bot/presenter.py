@@ -25,7 +25,7 @@ from bot.pacing import Coalescer
 from bot.render import chat as chat_render
 from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
-from bot.render.common import GameKind, esc
+from bot.render.common import GameKind, esc, use_ranks
 from bot.screens import money as money_screen
 from bot.service import DealResult, Loaded, Notice, Refused, Reply, TableService
 from bot.timers import Timers
@@ -49,6 +49,8 @@ DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
 RESULTS_JOINER = "\n\n· · ·\n\n"
 MAX_MESSAGE = 4000  # Telegram takes 4096 characters
 HISTORY_DEALS = 8
+#: the chat_options kind that holds a chat's display settings (the rank letters)
+DISPLAY = "display"
 
 
 def _display_kind(game: Game) -> GameKind:
@@ -78,6 +80,7 @@ class Presenter:
         self.default_language = default_language
         self.bot_username = ""
         self._languages: dict[int, str] = {}
+        self._ranks: dict[int, str | None] = {}  # a group's rank letters, as stored
         self._titles: dict[int, str | None] = {}
         self._notices: dict[int, deque[str]] = {}
         self._masks: dict[tuple[int, int], tuple[int, int]] = {}  # (game, user) → (turn, mask)
@@ -142,6 +145,18 @@ class Presenter:
         self._languages[chat_id] = choice
         await self.messenger.send(chat_id, chat_render.language_set_text(choice), reply_to=reply_to)
 
+    async def chat_ranks(self, chat_id: int) -> str | None:
+        """A group's choice of rank letters (``latin`` / ``russian``), None if never set."""
+        if chat_id not in self._ranks:
+            stored = await self.db.chat_options(chat_id, DISPLAY) or {}
+            ranks = stored.get("ranks")
+            self._ranks[chat_id] = ranks if isinstance(ranks, str) else None
+        return self._ranks[chat_id]
+
+    async def set_chat_ranks(self, chat_id: int, ranks: str) -> None:
+        await self.db.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
+        self._ranks[chat_id] = ranks
+
     async def names(self, user_ids: Sequence[int]) -> list[str]:
         players = await self.db.players(user_ids)
         return [players[u].name if u in players else str(u) for u in user_ids]
@@ -200,6 +215,7 @@ class Presenter:
         for user in hands:
             self._refresh_hand(game.game_id, user)
         lang = await self.chat_language(game.chat_id)
+        use_ranks(lang, await self.chat_ranks(game.chat_id))
         carried = reply.notices
         if reply.results:
             # the moves of a finished deal go with it; news about people carry on
@@ -390,6 +406,7 @@ class Presenter:
         (unless one may have been sent already: see ``_table_unknown``)."""
         game = await self.db.game(game_id)
         deal = (await self.tables.snapshot(game)).meta.deals
+        use_ranks(await self.chat_language(game.chat_id), await self.chat_ranks(game.chat_id))
         text, rows = await self._table_content(game)
         try:
             message_id = await self.messenger.show(
@@ -478,6 +495,7 @@ class Presenter:
             return
         if user_id in loaded.meta.away and not await self._reachable(user_id):
             return  # he blocked the bot: nothing to write until he starts it again
+        use_ranks(await self.chat_language(user_id), await self.chat_ranks(game.chat_id))
         text, rows = await self._hand_content(loaded, user_id)
         message_id = game.hand_messages.get(user_id)
         shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
@@ -539,6 +557,8 @@ class Presenter:
                 if chat_id is not None:
                     await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
                 return None
+            case cb.CardRanks():
+                return await self._press_ranks(data, user_id, chat_id, admin, message_id)
             case cb.RulesOf():
                 if chat_id is None or chat_id < 0:
                     raise Refused("not_allowed")
@@ -617,11 +637,39 @@ class Presenter:
     async def send_settings(
         self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
     ) -> None:
+        text, rows = await self._settings_root(chat_id)
+        await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
+
+    async def _settings_root(self, chat_id: int) -> tuple[str, Rows]:
         lang = await self.chat_language(chat_id)
         stukolka, starshina = await self._options_pair(chat_id)
-        text = chat_render.settings_text(lang, stukolka, starshina)
-        rows = keyboards.settings_root_keyboard(lang)
-        await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
+        ranks = await self.chat_ranks(chat_id)
+        text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks)
+        return text, keyboards.settings_root_keyboard(lang, ranks)
+
+    async def _press_ranks(
+        self,
+        data: cb.CardRanks,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+        message_id: int | None,
+    ) -> str | None:
+        """/settings: the group's rank letters (its admins or the table's creator)."""
+        if chat_id is None or chat_id > 0:
+            raise Refused("not_allowed")
+        if not await admin() and not await self.is_table_creator(chat_id, user_id):
+            raise Refused("creator_or_admin_only")
+        await self.set_chat_ranks(chat_id, data.ranks)
+        text, rows = await self._settings_root(chat_id)
+        await self.messenger.show(chat_id, message_id, text, rows)
+        for game in await self.db.open_games():
+            if game.chat_id == chat_id and game.status == "active":
+                self._refresh_group(game.game_id)
+                for user in game.seats:
+                    self._refresh_hand(game.game_id, user)
+        lang = await self.chat_language(chat_id)
+        return chat_render.ranks_changed_text(lang, data.ranks)
 
     async def _press_settings(
         self,
@@ -636,10 +684,8 @@ class Presenter:
         lang = await self.chat_language(chat_id)
         stukolka, starshina = await self._options_pair(chat_id)
         if data.game is None:
-            text = chat_render.settings_text(lang, stukolka, starshina)
-            await self.messenger.show(
-                chat_id, message_id, text, keyboards.settings_root_keyboard(lang)
-            )
+            text, rows = await self._settings_root(chat_id)
+            await self.messenger.show(chat_id, message_id, text, rows)
             return None
         game_options: Any = stukolka if data.game == "stukolka" else starshina
         if data.option == keyboards.PRESET and data.value is not None:
@@ -886,6 +932,7 @@ class Presenter:
         self.messenger.pacer.forget(old)
         self.tables.forget_chat(old)
         self._languages.pop(old, None)
+        self._ranks.pop(old, None)
         self._titles.pop(old, None)
         if not moved:
             return

@@ -14,14 +14,16 @@ from bot.render.common import (
     Options,
     esc,
     game_title,
+    label,
     option_label,
     options_summary,
+    ranks_style,
     signed,
     suit,
     value_label,
 )
 from bot.settle_up import settle_up
-from game.cards import CARD_SET, SUITS, label
+from game.cards import CARD_SET, SUITS
 from game.core import Action
 from game.starshina.options import PLAYERS as STARSHINA_PLAYERS
 from game.starshina.options import StarshinaOptions
@@ -114,7 +116,8 @@ def balance_text(
     for key in sorted(balances, key=lambda key: (-balances[key], names[key])):
         lines.append(t(lang, "balance.line", name=esc(names[key]), amount=signed(balances[key])))
     lines.append("")
-    lines.append(t(lang, "balance.pot", pot=pot))
+    if pot or not game_pot:
+        lines.append(t(lang, "balance.pot", pot=pot))
     if game_pot:
         lines.append(t(lang, "balance.game_pot", pot=game_pot))
     return "\n".join(lines)
@@ -292,9 +295,14 @@ def settings_text(
     starshina: StarshinaOptions,
     game: str | None = None,
     option: str | None = None,
+    *,
+    ranks: str | None = None,
 ) -> str:
-    """The settings menu message: the top menu, a game's options, or one option's values."""
+    """The settings menu message: the top menu (with, in Russian, the rank letters the chat
+    reads: ``ranks`` its stored choice), a game's options, or one option's values."""
     if game is None:
+        shown = ranks_style(lang, ranks)
+        letters = [t(lang, "settings.ranks", value=t(lang, f"btn.ranks.{shown}"))]
         return "\n".join(
             [
                 t(lang, "settings.title"),
@@ -311,6 +319,7 @@ def settings_text(
                     game=game_title(lang, "starshina"),
                     summary=options_summary(lang, starshina),
                 ),
+                *(letters if lang == "ru" else []),
                 "",
                 t(lang, "settings.who"),
             ]
@@ -342,6 +351,11 @@ def preset_chosen_text(lang: str, game: str, preset: str) -> str:
             preset=t(lang, f"preset.{game}.{preset}"),
         )
     )
+
+
+def ranks_changed_text(lang: str, ranks: str) -> str:
+    """The callback answer after the rank letters were set."""
+    return _answer(t(lang, "settings.ranks", value=t(lang, f"btn.ranks.{ranks}")))
 
 
 def setting_changed_text(lang: str, game: str, option: str, value: object) -> str:

@@ -4,10 +4,12 @@ the one-line summary of a table's options. Pure functions, HTML parse mode."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Literal
 
-from game.cards import label, sort_hand
+from game.cards import RANK
 from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
 from locales import t, tn
@@ -16,7 +18,67 @@ GameKind = Literal["stukolka", "shleif", "starshina"]
 """The three games a table can be opened for (``/new stukolka|shleif|starshina``)."""
 Options = StukolkaOptions | StarshinaOptions
 MINUS = "\u2212"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the
+#: same in texts and on buttons
+SUIT_SYMBOLS = {"S": "♠\ufe0f", "H": "♥\ufe0f", "D": "♦\ufe0f", "C": "♣\ufe0f"}
+#: the order suits are shown in: colours alternate, black, red, black, red
+SUIT_ORDER = "SHCD"
+Ranks = Literal["latin", "russian"]
+#: how the court cards and the ace read: J Q K A, or В Д К Т (валет, дама, король, туз)
+RANK_LABELS: dict[str, dict[str, str]] = {
+    "latin": {"T": "10"},
+    "russian": {"T": "10", "J": "В", "Q": "Д", "K": "К", "A": "Т"},
+}
+#: the chat setting's default for Russian: the letters Russian players write (README)
+DEFAULT_RUSSIAN_RANKS: Ranks = "russian"
+_RANKS: ContextVar[Ranks] = ContextVar("ranks", default="latin")
+
+
+def ranks_style(lang: str, ranks: str | None) -> Ranks:
+    """The ranks a text in ``lang`` shows for a chat whose setting is ``ranks`` (None: never
+    set): English always J Q K A; Russian the setting, by default В Д К Т."""
+    if lang != "ru":
+        return "latin"
+    return (
+        "latin" if ranks == "latin" else "russian" if ranks == "russian" else DEFAULT_RUSSIAN_RANKS
+    )
+
+
+def use_ranks(lang: str, ranks: str | None) -> None:
+    """Cards rendered from now on in this task read as ``ranks_style`` says. Every place that
+    renders for a chat calls it first (the presenter's entry points), so a value left from
+    another chat is never used; the default, outside the presenter, is J Q K A."""
+    _RANKS.set(ranks_style(lang, ranks))
+
+
+@contextmanager
+def ranks_shown(lang: str, ranks: str | None) -> Iterator[None]:
+    """Within this block cards read as ``ranks_style`` says (for tests and one-off texts)."""
+    token = _RANKS.set(ranks_style(lang, ranks))
+    try:
+        yield
+    finally:
+        _RANKS.reset(token)
+
+
+def rank_label(rank: str) -> str:
+    """A rank as shown now: ``T`` → ``10``, ``Q`` → ``Q`` or ``Д``."""
+    return RANK_LABELS[_RANKS.get()].get(rank, rank)
+
+
+def label(card: str) -> str:
+    """A card as shown: ``TH`` → ``10♥️``, ``QS`` → ``Q♠️`` (or ``Д♠️``)."""
+    return rank_label(card[0]) + SUIT_SYMBOLS[card[1]]
+
+
+def sort_cards(items: Iterable[str], trump: str | None = None) -> list[str]:
+    """A hand in display order: trumps first, then the suits in ``SUIT_ORDER``, each high to
+    low."""
+
+    def key(card: str) -> tuple[int, int, int]:
+        return (0 if card[1] == trump else 1, SUIT_ORDER.index(card[1]), -RANK[card])
+
+    return sorted(items, key=key)
 
 
 def esc(text: str) -> str:
@@ -49,7 +111,7 @@ def suit(letter: str) -> str:
 
 def cards(items: Iterable[str], trump: str | None = None, *, sort: bool = True) -> str:
     """Cards as people read them, trumps first: ``A♥ 10♥ 7♠``."""
-    ordered = sort_hand(items, trump) if sort else list(items)
+    ordered = sort_cards(items, trump) if sort else list(items)
     return " ".join(label(card) for card in ordered)
 
 

@@ -7,16 +7,19 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.render.common import (
+    SUIT_ORDER,
     balance_lines,
     game_title,
+    label,
     plain_name,
+    rank_label,
     seat_name,
     seconds_left,
     signed,
+    sort_cards,
     suit,
     tricks_count,
 )
-from game.cards import RANK_LABEL, SUITS, label, sort_hand
 from game.core import Transfer
 from game.starshina.rules import TRICKS_PER_DEAL
 from game.starshina.state import EndReason, Phase
@@ -172,11 +175,11 @@ def table_text(
 
 def hand_by_suit(hand: Sequence[str], trump: str | None) -> list[str]:
     """Sixteen cards read best one suit a line, trumps first: ``♠ A K 10 7``."""
-    ordered = sort_hand(hand, trump)
-    suits = ([trump] if trump else []) + [s for s in SUITS if s != trump]
+    ordered = sort_cards(hand, trump)
+    suits = ([trump] if trump else []) + [s for s in SUIT_ORDER if s != trump]
     lines = []
     for letter in suits:
-        ranks = [RANK_LABEL.get(card[0], card[0]) for card in ordered if card[1] == letter]
+        ranks = [rank_label(card[0]) for card in ordered if card[1] == letter]
         if ranks:
             lines.append(f"{suit(letter)} " + " ".join(ranks))
     return lines

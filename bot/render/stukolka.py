@@ -10,6 +10,7 @@ from bot.render.common import (
     balance_lines,
     cards,
     game_title,
+    label,
     plain_name,
     seat_name,
     seconds_left,
@@ -17,7 +18,6 @@ from bot.render.common import (
     suit,
     tricks_count,
 )
-from game.cards import label
 from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
 from game.stukolka.state import Outcome, Phase, Role
 from game.stukolka.views import PublicView, SeatSummary, SeatView

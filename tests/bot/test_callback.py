@@ -17,6 +17,7 @@ from bot.callback import (
     Back,
     BadCallback,
     Callback,
+    CardRanks,
     Lobby,
     Look,
     NewGame,
@@ -81,6 +82,7 @@ callbacks: st.SearchStrategy[Callback] = st.one_of(
     st.builds(Back, ids),
     st.builds(Page, st.sampled_from(["balance", "settle"])),
     st.builds(RulesOf, st.sampled_from(["stukolka", "shleif", "starshina"])),
+    st.builds(CardRanks, st.sampled_from(["latin", "russian"])),
 )
 
 
@@ -166,6 +168,7 @@ def test_examples() -> None:
     assert encode(Back(3)) == "b3"
     assert encode(Page("settle")) == "ps"
     assert encode(RulesOf("starshina")) == "rt"
+    assert encode(CardRanks("russian")) == "vr"
 
 
 @pytest.mark.parametrize(

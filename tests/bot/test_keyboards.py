@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.callback import Act, Look, Select, Settings, decode, mask_indices
+from bot.callback import Act, CardRanks, Look, Select, Settings, decode, mask_indices
 from bot.keyboards import (
     PRESET,
     SETTING_CHOICES,
@@ -30,7 +30,8 @@ from bot.keyboards import (
     starshina_keyboard,
 )
 from bot.keyboards import stukolka_keyboard as keyboard
-from game.cards import FULL_DECK, label, sort_hand
+from bot.render.common import sort_cards
+from game.cards import FULL_DECK, label
 from game.core import Action, Legal
 from game.starshina import StarshinaOptions
 from game.starshina import apply as starshina_apply
@@ -50,7 +51,7 @@ GAME, VERSION = 12345, 678
 
 
 def _decoded(rows: Keyboard) -> list[object]:
-    assert all(len(row) <= 4 for row in rows)
+    assert all(len(row) <= 6 for row in rows)  # phone-sized rows
     return [decode(data) for row in rows for _, data in row]
 
 
@@ -138,7 +139,7 @@ def test_play_buttons_are_sorted_trumps_first() -> None:
                 continue
             rows = keyboard("ru", view, GAME, VERSION)
             cards = [c.arg for c in _decoded(rows) if isinstance(c, Act)]
-            assert cards == sort_hand([str(c) for c in cards], state.trump)
+            assert cards == sort_cards([str(c) for c in cards], state.trump)
             assert len(cards) == len(view.legal)
 
 
@@ -259,7 +260,16 @@ def test_small_keyboards() -> None:
 
 def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
     root = _decoded(settings_root_keyboard("ru"))
-    assert [getattr(c, "game", None) for c in root] == ["stukolka", "starshina"]
+    games = [c.game for c in root if isinstance(c, Settings)]
+    assert games == ["stukolka", "starshina"]
+    # the rank letters, Russian only, В Д К Т marked by default
+    assert [c for c in root if isinstance(c, CardRanks)] == [
+        CardRanks("russian"),
+        CardRanks("latin"),
+    ]
+    labels = [text for row in settings_root_keyboard("ru", "latin") for text, _ in row]
+    assert "✓ J Q K A" in labels and "В Д К Т" in labels
+    assert not [c for c in _decoded(settings_root_keyboard("en")) if isinstance(c, CardRanks)]
     defaults: dict[str, StukolkaOptions | StarshinaOptions] = {
         "stukolka": StukolkaOptions(),
         "starshina": StarshinaOptions(),
@@ -327,3 +337,25 @@ def test_setting_value_refuses_what_the_menu_does_not_offer() -> None:
         except BadCallback:
             continue
         raise AssertionError((game, option, token))
+
+
+def test_starshina_card_buttons_are_in_rows_by_suit() -> None:
+    """Play, exchange and kitty buttons: one suit a row, so 16 cards read like the hand."""
+    seen: set[str] = set()
+    for seed in range(6):
+        for state in starshina_game(StarshinaOptions(), seed, max_steps=120):
+            seat = state.to_act
+            if seat is None:
+                continue
+            rows = starshina_keyboard("ru", starshina_seat_view(state, seat), GAME, VERSION)
+            for row in rows:
+                decoded = [decode(data) for _, data in row]
+                if not all(
+                    isinstance(c, (Act, Select)) and c.verb in ("play", "give", "return", "kitty")
+                    for c in decoded
+                ) or any(isinstance(c, Act) and c.verb == "kitty" for c in decoded):
+                    continue  # the kitty's confirm button
+                seen |= {c.verb for c in decoded if isinstance(c, (Act, Select))}
+                suits = {text.removeprefix("✓ ")[-2:] for text, _ in row}
+                assert len(suits) == 1, row
+    assert {"play", "kitty"} <= seen

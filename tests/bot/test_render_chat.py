@@ -221,7 +221,7 @@ def test_timeout_names_the_move_but_never_a_secret_card() -> None:
     assert "без покупки" in timeout_text("ru", "X", Action(1, "discard", ()))
     assert "смена 2 карт" in move_text("ru", Action(1, "discard", ("2S", "3S")))
     assert "шлейф" in move_text("ru", Action(1, "shleif"))
-    assert "named ♥ trump" in move_text("en", Action(1, "trump", "H"))
+    assert "named ♥️ trump" in move_text("en", Action(1, "trump", "H"))
     assert move_text("ru", Action(1, "play")) == "ход сделан"
     assert move_text("ru", Action(1, "warp")) == "ход сделан"
     for card in FULL_DECK:

@@ -9,7 +9,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.common import tricks_count
+from bot.render.common import ranks_shown, tricks_count
 from bot.render.starshina import (
     hand_by_suit,
     hand_text,
@@ -97,8 +97,17 @@ def test_hand_texts(options: StarshinaOptions, seed: int) -> None:
 
 
 def test_hand_by_suit_puts_trumps_first() -> None:
-    assert hand_by_suit(["2S", "TH", "AH", "3C"], "C") == ["♣ 3", "♠ 2", "♥ A 10"]
-    assert hand_by_suit(["2S", "TH", "AH"], None) == ["♠ 2", "♥ A 10"]
+    assert hand_by_suit(["2S", "TH", "AH", "3C"], "C") == ["♣️ 3", "♠️ 2", "♥️ A 10"]
+    assert hand_by_suit(["2S", "TH", "AH", "QD"], None) == ["♠️ 2", "♥️ A 10", "♦️ Q"]
+    with ranks_shown("ru", None):  # Russian letters, colours alternating
+        assert hand_by_suit(["2S", "TH", "AH", "QD", "KC"], None) == [
+            "♠️ 2",
+            "♥️ Т 10",
+            "♣️ К",
+            "♦️ Д",
+        ]
+    with ranks_shown("en", "russian"):  # English keeps J Q K A
+        assert hand_by_suit(["AH"], None) == ["♥️ A"]
 
 
 def _first(options: StarshinaOptions, seed: int, phase: Phase) -> int:

@@ -102,7 +102,7 @@ def test_table_text_key_facts() -> None:
     text = table_text("ru", public_view(state), names, kind="stukolka", seconds=25, away={2})
     assert "Стуколка" in text and "сдача 1" in text
     assert "Сдаёт: <b>Дилер</b>" in text
-    assert "Q♥" in text and "открыт на колоде" in text
+    assert "Q♥️" in text and "открыт на колоде" in text
     assert "Кон: <b>3</b>" in text
     assert "&lt;Ника &amp; Ко&gt;" in text and "<Ника" not in text
     assert "Ход: <b>&lt;Ника &amp; Ко&gt;</b>" in text and "25 с" in text
@@ -121,7 +121,7 @@ def test_table_text_key_facts() -> None:
     apply(state, Action(2, "discard", ("2S", "5S")))
     apply(state, Action(1, "play", "AH"))
     text = table_text("en", public_view(state), names, kind="stukolka")
-    assert "On the table (trick 1): &lt;Ника &amp; Ко&gt; A♥" in text
+    assert "On the table (trick 1): &lt;Ника &amp; Ко&gt; A♥️" in text
     assert "bought 2 cards" in text and "knocked" in text and "passed" in text
     assert "Turn: <b>Вова</b>" in text
 
@@ -133,7 +133,7 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
     assert "рубашкой вверх" in text and "Стучите или пас?" in text and "9 с" in text
     apply(state, Action(1, "look"))
     text = hand_text("ru", seat_view(state, 1), names, kind="stukolka")
-    assert "Ваши карты: <b>A♥ K♥ 7♦</b>" in text
+    assert "Ваши карты: <b>A♥️ K♥️ 7♦️</b>" in text
     assert "Ход" not in text.split("\n")[0]
     text = hand_text("ru", seat_view(state, 2), names, kind="stukolka")
     # whose turn it is shows in the group's table; his own message only says others move
@@ -147,7 +147,7 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
     ]:
         apply(state, action)
     text = hand_text("en", seat_view(state, 1), names, kind="stukolka")
-    assert "Your turn: choose a card." in text and "Dropped: 7♦" in text
+    assert "Your turn: choose a card." in text and "Dropped: 7♦️" in text
     passer = hand_text("ru", seat_view(state, 0), names, kind="stukolka")
     while state.phase is not Phase.DEAL_OVER:
         seat = state.to_act
@@ -224,10 +224,10 @@ def test_shleif_deal_texts() -> None:
     assert "В кону 9" in hand
     apply(state, Action(0, "shleif"))
     text = table_text("ru", public_view(state), names, kind="shleif")
-    assert "Козырь: ♥ — шлейф у сдающего" in text and "10♥" not in text
+    assert "Козырь: ♥️ — шлейф у сдающего" in text and "10♥" not in text
     assert "играет со шлейфом" in text
     hand = hand_text("ru", seat_view(state, 0), names, kind="shleif")
-    assert "Шлейф: <b>10♥</b>" in hand
+    assert "Шлейф: <b>10♥️</b>" in hand
     assert "10♥" not in hand_text("ru", seat_view(state, 1), names, kind="shleif")
     for action in [Action(1, "pass"), Action(2, "pass")]:
         apply(state, action)
@@ -242,9 +242,9 @@ def test_shleif_deal_texts() -> None:
     view = public_view(state)
     assert view.outcome is Outcome.LONE
     text = result_text("ru", view, names, {0: 9}, kind="shleif")
-    assert "шлейф — 10♥" in text
+    assert "шлейф — 10♥️" in text
     text = table_text("en", view, names, kind="shleif")
-    assert "the shleif card is 10♥" in text
+    assert "the shleif card is 10♥️" in text
 
 
 def test_dark_player_hand_text() -> None:

@@ -27,15 +27,17 @@ from storage.database import Database
 
 from .fake_telegram import FakeTelegram, Message, RunningApplication, User, running
 
-CARD_LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+CARD_LABEL = re.compile(r"(10|[2-9JQKAВДКТ])([♠♥♦♣])")
 SYMBOL_TO_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+#: the Russian rank letters (a chat setting, the default in Russian) and the 10
+RANK_CODE = {"10": "T", "В": "J", "Д": "Q", "К": "K", "Т": "A"}
 
 
 def cards_in(text: str) -> set[str]:
-    """Every card a text shows, as card codes (``10♥`` → ``TH``)."""
+    """Every card a text shows, as card codes (``10♥️`` → ``TH``, ``Д♠️`` → ``QS``)."""
     found = set()
     for rank, symbol in CARD_LABEL.findall(text):
-        found.add(("T" if rank == "10" else rank) + SYMBOL_TO_SUIT[symbol])
+        found.add(RANK_CODE.get(rank, rank) + SYMBOL_TO_SUIT[symbol])
     return found
 
 

@@ -5,6 +5,7 @@ player of the table; /balance and /rules in private."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from bot import callback as cb
@@ -125,4 +126,53 @@ async def test_private_balance_with_no_money_says_so(tmp_path: Path) -> None:
         await bot.settle(timeout=20)
         text = fake.last_message(fake.private_chat(newcomer)).text
         assert "no money in any group" in text
+        assert not bot.handler_errors
+
+
+SUIT_WITHOUT_EMOJI = re.compile("[♠♥♦♣](?!\ufe0f)")
+LATIN_COURT = re.compile("[JQKA][♠♥♦♣]")
+RUSSIAN_COURT = re.compile("[ВДКТ][♠♥♦♣]")
+
+
+def _all_texts(table: Table) -> list[str]:
+    """Every text and button label the bot has shown in the group and the private chats."""
+    chats = [table.group, *(table.fake.private_chat(user) for user in table.users)]
+    texts = []
+    for chat in chats:
+        for message in table.fake.messages(chat, from_bot=True):
+            texts.append(message.text)
+            texts += [revision.text for revision in message.history]
+            texts += [label for row in message.buttons for label, _ in row]
+    return texts
+
+
+async def test_russian_rank_letters_by_default_latin_by_setting_and_emoji_suits(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "starshina", 8)
+        db = table.services.db
+        for _ in range(60):
+            assert await table.step()
+        texts = _all_texts(table)
+        joined = "\n".join(texts)
+        assert RUSSIAN_COURT.search(joined), "В Д К Т by default in Russian"
+        assert not LATIN_COURT.search(joined)
+        assert not SUIT_WITHOUT_EMOJI.search(joined), "every suit in emoji presentation"
+
+        # the creator switches the group to J Q K A in /settings
+        creator = table.users[0]
+        command = await _say(table, creator, "/settings")
+        menu = _answer_to(table, command)
+        assert "Карты: В Д К Т" in menu.text
+        await table.press(creator, menu, _data(menu, cb.CardRanks("latin")))
+        assert "Карты: J Q K A" in fake.message(table.group, menu.message_id).text
+        assert (await db.chat_options(table.group.id, "display")) == {"ranks": "latin"}
+        seen = len(texts)
+        for _ in range(30):
+            assert await table.step()
+        hands = [table.hand_message(user) for user in table.users]
+        now = "\n".join(h.text for h in hands if h is not None)
+        assert LATIN_COURT.search(now) and not RUSSIAN_COURT.search(now)
+        assert len(_all_texts(table)) > seen
         assert not bot.handler_errors
