@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, deal_unseen
+from game.ai.search import choose_by_samples
 from game.cards import FULL_DECK, RANK, SUITS
 from game.core import Action, Legal
 from game.starshina.rules import GAME_TRICKS, apply, legal_actions, targets
@@ -253,21 +254,22 @@ def _card(rank: int, suit: str) -> str:
 
 
 def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
-    """Monte-Carlo over the playable cards in the play; the rules of thumb elsewhere."""
+    """Monte-Carlo over the playable cards in the play (the rules of thumb's card unless
+    another is surely better, ``search``); the rules of thumb elsewhere."""
+    default = easy(view, rng)
     if view.table.phase is not Phase.PLAY:
-        return easy(view, rng)
-    budget = budget or Budget()
+        return default
     actions = [Action(view.seat, "play", card) for card in distinct_plays(view)]
-    if len(actions) == 1:
-        return actions[0]
-    totals = [0] * len(actions)
-    done = 0
-    while not budget.exhausted(done):
+    if default not in actions:
+        actions.append(default)
+
+    def values_in_a_world() -> list[int]:
         world = determinize(view, rng)
-        for index, action in enumerate(actions):
+        values = []
+        for action in actions:
             state = _copy(world)
             apply(state, action)
-            totals[index] += playout(state, view.seat)
-        done += 1
-    best = max(range(len(actions)), key=lambda index: totals[index])
-    return actions[best]
+            values.append(playout(state, view.seat))
+        return values
+
+    return choose_by_samples(actions, default, values_in_a_world, budget or Budget())

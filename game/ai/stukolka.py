@@ -24,6 +24,7 @@ from itertools import combinations
 
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, above, deal_unseen
+from game.ai.search import choose_by_samples
 from game.cards import FULL_DECK, RANK
 from game.core import Action, Legal
 from game.stukolka.rules import apply, legal_actions
@@ -355,22 +356,33 @@ def playout(state: StukolkaState, seat: int) -> int:
 
 
 def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
-    """Determinized Monte-Carlo over the candidate actions, the same sampled worlds for each."""
-    budget = budget or Budget()
+    """Determinized Monte-Carlo over the candidate actions, the same sampled worlds for each;
+    the rules of thumb's action unless another is surely better (``search``)."""
     actions = candidates(view)
     if len(actions) == 1:
         return actions[0]
-    totals = [0] * len(actions)
-    done = 0
-    while not budget.exhausted(done):
+    default = _as_candidate(easy(view, rng), actions)
+
+    def values_in_a_world() -> list[int]:
         world = determinize(view, rng)
-        for index, action in enumerate(actions):
+        values = []
+        for action in actions:
             state = _copy(world)
             apply(state, action)
-            totals[index] += playout(state, view.seat)
-        done += 1
-    best = max(range(len(actions)), key=lambda index: totals[index])
-    return actions[best]
+            values.append(playout(state, view.seat))
+        return values
+
+    return choose_by_samples(actions, default, values_in_a_world, budget or Budget())
+
+
+def _as_candidate(action: Action, actions: Sequence[Action]) -> Action:
+    """The candidate equal to ``action`` (a purchase: the same cards in any order)."""
+    if isinstance(action.arg, tuple):
+        cards = set(action.arg)
+        for candidate in actions:
+            if isinstance(candidate.arg, tuple) and set(candidate.arg) == cards:
+                return candidate
+    return action if action in actions else actions[0]
 
 
 __all__ = [
