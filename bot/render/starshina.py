@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 from bot.render.common import (
     SUIT_ORDER,
     balance_lines,
+    cards,
     game_title,
     label,
     plain_name,
@@ -270,7 +271,7 @@ def hand_text(
         lines.append("")
         lines += exchange
     if view.discards:
-        lines.append(t(lang, "hand.discards", cards=" ".join(label(c) for c in view.discards)))
+        lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
     prompt = _prompt(lang, view, names)
     tricks = _tricks(lang, table, names) if prompt else []
     if tricks:

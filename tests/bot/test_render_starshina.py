@@ -130,7 +130,7 @@ def test_table_and_prompts_through_a_game() -> None:
         for seat in view.seats:
             assert f"{tricks_count('ru', seat.tricks)} из {seat.target} нужных" in text
         if state.phase is Phase.EXCHANGE_GIVE:
-            assert "Обмен картами." in text and " → " in text
+            assert "Обмен картами: кто кому отдаёт — ниже." in text and " → " in text
             giver = state.to_act
             assert giver is not None
             assert "Отдайте карту игроку" in hand_text("ru", seat_view(state, giver), NAMES3)
