@@ -22,6 +22,7 @@ tag    kind                        fields
 ``p``  ``Page``                    page code
 ``r``  ``RulesOf``                 game kind code (the private /rules chooser)
 ``v``  ``CardRanks``               ``l`` (J Q K A) or ``r`` (В Д К Т), a group's setting
+``x``  ``Void``                    game, deal (a player agrees to void a stopped table's deal)
 =====  ==========================  ===========================================================
 
 A later version takes other tag letters (upper case), so old buttons still decode or fail
@@ -196,6 +197,18 @@ class Back:
 
 
 @dataclass(frozen=True, slots=True)
+class Void:
+    """A player agrees to void the deal in progress of a stopped table (RULES.md §5)."""
+
+    game_id: int
+    deal: int
+
+    def __post_init__(self) -> None:
+        _check_id(self.game_id)
+        _check_id(self.deal)
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """Switch the /balance message between the balances and the settle-up list."""
 
@@ -232,7 +245,9 @@ class CardRanks:
             raise BadCallback("unknown ranks")
 
 
-Callback = Act | Select | Look | Lobby | NewGame | Settings | Back | Page | RulesOf | CardRanks
+Callback = (
+    Act | Select | Look | Lobby | NewGame | Settings | Back | Page | RulesOf | CardRanks | Void
+)
 
 
 def _check_id(value: object) -> None:
@@ -333,6 +348,8 @@ def encode(callback: Callback) -> str:
             fields = ["r", _NEW_GAME[kind]]
         case CardRanks(ranks):
             fields = ["v", _RANKS_STYLES[ranks]]
+        case Void(game_id, deal):
+            fields = ["x", _b36(game_id), _b36(deal)]
     data = fields[0] + ":".join(fields[1:])
     if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
         raise BadCallback("callback data too long")
@@ -399,6 +416,8 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return RulesOf(_reverse(_NEW_GAME, kind))  # type: ignore[arg-type]
         case "v", [ranks]:
             return CardRanks(_reverse(_RANKS_STYLES, ranks))  # type: ignore[arg-type]
+        case "x", [game, deal]:
+            return Void(_parse_b36(game, MAX_ID), _parse_b36(deal, MAX_ID))
     raise BadCallback("unknown kind of callback")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Chat, Update
+from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -60,13 +60,15 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         "kick": cmd_kick,
         "timeout": cmd_timeout,
     }
+    # commands react to new messages only: an old message edited into /join seats nobody
+    new = filters.UpdateType.MESSAGE
     for name, function in group_commands.items():
-        application.add_handler(CommandHandler(name, function, filters=GROUPS))
-    application.add_handler(CommandHandler("start", cmd_start, filters=PRIVATE))
-    application.add_handler(CommandHandler("balance", cmd_balance))
-    application.add_handler(CommandHandler("help", cmd_help))
-    application.add_handler(CommandHandler("rules", cmd_rules))
-    application.add_handler(CommandHandler("lang", cmd_lang, filters=PRIVATE))
+        application.add_handler(CommandHandler(name, function, filters=GROUPS & new))
+    application.add_handler(CommandHandler("start", cmd_start, filters=PRIVATE & new))
+    application.add_handler(CommandHandler("balance", cmd_balance, filters=new))
+    application.add_handler(CommandHandler("help", cmd_help, filters=new))
+    application.add_handler(CommandHandler("rules", cmd_rules, filters=new))
+    application.add_handler(CommandHandler("lang", cmd_lang, filters=PRIVATE & new))
     application.add_handler(CallbackQueryHandler(on_callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     application.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -81,10 +83,21 @@ async def track(update: Update, context: BotContext) -> None:
     services = context.services
     user = update.effective_user
     if user is not None and not user.is_bot:
-        await services.saw_player(user.id, user.full_name, user.language_code)
+        await services.saw_player(user.id, player_name(user), user.language_code)
     chat = update.effective_chat
     if chat is not None and chat.type != Chat.PRIVATE:
         await services.presenter.saw_chat(chat.id, chat.title)
+
+
+def player_name(user: User) -> str:
+    """The name a player is shown by: his name, else (an empty name: some clients, deleted
+    accounts) his username, else «Игрок N» from his id."""
+    name = (user.full_name or "").strip()
+    if name:
+        return name
+    if user.username:
+        return user.username
+    return f"Игрок {user.id % 10000}"
 
 
 async def is_admin(update: Update, context: BotContext) -> bool:
@@ -178,7 +191,8 @@ async def cmd_new(update: Update, context: BotContext) -> None:
 async def cmd_join(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is not None:
-        await _run(update, context, context.services.tables.join(*ids))
+        reachable = await context.services.presenter.is_reachable(ids[1])
+        await _run(update, context, context.services.tables.join(*ids, reachable=reachable))
 
 
 async def cmd_leave(update: Update, context: BotContext) -> None:
@@ -207,22 +221,37 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
 
 
 async def cmd_kick(update: Update, context: BotContext) -> None:
-    """/kick (as a reply to the away player's message, or with his position at the table)."""
+    """/kick as a reply to the player's message, or with his seat number: an away player
+    after the deal, or from the lobby one who never started the bot."""
     ids = _ids(update)
     message = update.effective_message
     if ids is None or message is None:
         return
-    target = message.reply_to_message.from_user if message.reply_to_message else None
+    chat_id, by_user = ids
     presenter = context.services.presenter
-    user_id = (
-        target.id if target is not None else await presenter.away_by_position(ids[0], context.args)
-    )
-    if user_id is None:
-        await _refuse_in_chat(update, context, "not_away")
-        return
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    if target is not None:
+        user_id = target.id
+    else:
+        args = context.args or []
+        number = args[0] if len(args) == 1 else ""
+        digits = number[1:] if number.startswith("-") else number
+        if not (digits.isascii() and digits.isdigit()):
+            await _refuse_in_chat(update, context, "kick_usage")
+            return
+        seated = await presenter.seat_at(chat_id, int(number))
+        if seated is None:
+            await _refuse_in_chat(update, context, "no_such_seat")
+            return
+        user_id = seated
     admin = await is_admin(update, context)
+    reachable = await presenter.is_reachable(user_id)
     await _run(
-        update, context, context.services.tables.remove_player(ids[0], ids[1], admin, user_id)
+        update,
+        context,
+        context.services.tables.remove_player(
+            chat_id, by_user, admin, user_id, reachable=reachable
+        ),
     )
 
 
@@ -314,7 +343,9 @@ async def cmd_start(update: Update, context: BotContext) -> None:
     if user is None:
         return
     payload = context.args[0] if context.args else None
-    await context.services.presenter.started(user.id, user.full_name, user.language_code, payload)
+    await context.services.presenter.started(
+        user.id, player_name(user), user.language_code, payload
+    )
 
 
 async def on_migrate(update: Update, context: BotContext) -> None:
@@ -330,9 +361,15 @@ async def on_migrate(update: Update, context: BotContext) -> None:
 
 
 async def on_my_chat_member(update: Update, context: BotContext) -> None:
-    """A user blocked the bot in private: play for him at once rather than at his next 403."""
+    """A user blocked the bot in private: play for him at once rather than at his next 403.
+    The bot left or was removed from a group: its table closes."""
     change = update.my_chat_member
-    if change is None or change.chat.type != Chat.PRIVATE:
+    if change is None:
+        return
+    gone = change.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
+    if change.chat.type != Chat.PRIVATE:
+        if gone:
+            await context.services.presenter.group_lost(change.chat.id)
         return
     if change.new_chat_member.status == ChatMemberStatus.BANNED:
         await context.services.presenter.user_blocked(change.chat.id)

@@ -32,6 +32,7 @@ from bot.callback import (
     Select,
     Settings,
     SettingsGame,
+    Void,
     encode,
     mask_indices,
 )
@@ -282,6 +283,12 @@ def rules_keyboard(lang: str) -> Keyboard:
 def back_keyboard(lang: str, game_id: int) -> Keyboard:
     """«I'm back» for a player marked away."""
     return [[(t(lang, "btn.back"), encode(Back(game_id)))]]
+
+
+def void_keyboard(lang: str, game_id: int, deal: int, votes: int, players: int) -> Keyboard:
+    """A stopped table's deal in progress: each player may agree to void it (RULES.md §5)."""
+    text = t(lang, "btn.void_deal", votes=votes, players=players)
+    return [[(text, encode(Void(game_id, deal)))]]
 
 
 def balance_keyboard(lang: str, page: PageName) -> Keyboard:

@@ -198,8 +198,8 @@ class Messenger:
             # the game follows the group; whoever shows the table shows it there
             await self.on_migrated(chat_id, error.new_chat_id)
             return None
-        except Forbidden:
-            if chat_id > 0:
+        except Forbidden as error:
+            if chat_id > 0 or _bot_removed(error):
                 await self.on_blocked(chat_id)
             return None
         except BadRequest as error:
@@ -252,8 +252,8 @@ class Messenger:
         except ChatMigrated as error:
             await self.on_migrated(chat_id, error.new_chat_id)
             return False
-        except Forbidden:
-            if chat_id > 0:
+        except Forbidden as error:
+            if chat_id > 0 or _bot_removed(error):
                 await self.on_blocked(chat_id)
             return False
         except NetworkError as error:
@@ -326,6 +326,12 @@ class Messenger:
         """Drop what is remembered of a chat's messages (after a migration)."""
         for key in [key for key in self._shown if key[0] == chat_id]:
             del self._shown[key]
+
+
+def _bot_removed(error: Forbidden) -> bool:
+    """A group's 403 that means the bot is no longer in it (kicked, or left)."""
+    text = error.message.lower()
+    return "kicked" in text or "not a member" in text
 
 
 async def answer(query_answer: Callable[..., Awaitable[bool]], text: str | None) -> None:

@@ -27,7 +27,15 @@ from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
 from bot.render.common import GameKind, esc, use_ranks
 from bot.screens import money as money_screen
-from bot.service import DealResult, Loaded, Notice, Refused, Reply, TableService
+from bot.service import (
+    DealResult,
+    Loaded,
+    Notice,
+    Refused,
+    Reply,
+    TableService,
+    result_from_due,
+)
 from bot.timers import Timers
 from game.core import Action
 from game.registry import rules_for
@@ -42,7 +50,7 @@ log = logging.getLogger(__name__)
 
 RECENT_NOTICES = 3
 #: notices of a table that closes with a deal's end, shown under that deal's result
-CLOSING_NOTICES = frozenset({"all_away", "table_closed"})
+CLOSING_NOTICES = frozenset({"all_away", "table_closed", "stop_now"})
 #: notices about moves, which end with their deal
 DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
 #: results of deals that ended while the group waited for its pace go in one message
@@ -172,13 +180,16 @@ class Presenter:
         loaded = await self.tables.active(chat_id)
         return loaded is not None and loaded.game.created_by == user_id
 
-    async def away_by_position(self, chat_id: int, args: Sequence[str] | None) -> int | None:
+    async def seat_at(self, chat_id: int, number: int) -> int | None:
+        """The player at seat ``number`` (from 1) of the chat's table, if there is one."""
         loaded = await self.tables.active(chat_id)
-        if loaded is None or not args or not args[0].isdigit():
+        if loaded is None or not 1 <= number <= len(loaded.seats):
             return None
-        position = int(args[0]) - 1
-        seats = loaded.seats
-        return seats[position] if 0 <= position < len(seats) else None
+        return loaded.seats[number - 1]
+
+    async def is_reachable(self, user_id: int) -> bool:
+        """Whether the bot may write to him (he pressed Start and has not blocked it)."""
+        return await self._reachable(user_id)
 
     # ------------------------------------------------------------------ showing replies
 
@@ -282,6 +293,8 @@ class Presenter:
                 return chat_render.stays_text(lang, name)
             case "joins_next_deal":
                 return chat_render.joined_text(lang, name)
+            case "void_vote":
+                return t(lang, "announce.void_vote", name=esc(name))
             case "unreachable":
                 return t(lang, "announce.unreachable", name=esc(name))
             case _:
@@ -333,7 +346,9 @@ class Presenter:
                 if message_id is not None or not error.maybe_done:
                     raise  # nothing was sent twice: try again in a moment
                 log.warning("results of game %s may not have been shown: %s", game_id, error)
+            posted = [deal for deal, _ in pending[: len(texts)]]
             del pending[: len(texts)]
+            await self.tables.results_posted(game_id, posted)
             if message_id is not None:
                 await self.db.set_table_message(game_id, None)
             self._table_deal.pop(game_id, None)
@@ -396,6 +411,12 @@ class Presenter:
         rows: Rows | None = None
         if loaded.meta.away and game.status == "active":
             rows = keyboards.back_keyboard(lang, game.game_id)
+        if loaded.meta.stop and game.status == "active":
+            votes = len(set(loaded.meta.void_votes) & set(loaded.seats))
+            void = keyboards.void_keyboard(
+                lang, game.game_id, loaded.meta.deals, votes, len(loaded.seats)
+            )
+            rows = [*(rows or []), *void]
         if game.status in ("finished", "stopped"):
             text += "\n\n" + chat_render.stopped_text(lang)
             rows = None
@@ -553,6 +574,9 @@ class Presenter:
                 return None
             case cb.Settings():
                 return await self._press_settings(data, user_id, chat_id, admin, message_id)
+            case cb.Void():
+                await self.show(await self.tables.vote_void(data.game_id, user_id, data.deal))
+                return None
             case cb.Page():
                 if chat_id is not None:
                     await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
@@ -645,6 +669,7 @@ class Presenter:
         stukolka, starshina = await self._options_pair(chat_id)
         ranks = await self.chat_ranks(chat_id)
         text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks)
+        text += await self._settings_note(chat_id, lang)
         return text, keyboards.settings_root_keyboard(lang, ranks)
 
     async def _press_ranks(
@@ -671,6 +696,13 @@ class Presenter:
         lang = await self.chat_language(chat_id)
         return chat_render.ranks_changed_text(lang, data.ranks)
 
+    async def _settings_note(self, chat_id: int, lang: str) -> str:
+        """A running game keeps its options: the menu says a change waits for the next game."""
+        active = await self.db.active_game(chat_id)
+        if active is None or active.status != "active":
+            return ""
+        return "\n\n" + t(lang, "settings.running_game")
+
     async def _press_settings(
         self,
         data: cb.Settings,
@@ -696,11 +728,13 @@ class Presenter:
             raise Refused("unknown_button")  # a name the codec allows but no option has
         if data.option is None:
             text = chat_render.settings_text(lang, stukolka, starshina, data.game)
+            text += await self._settings_note(chat_id, lang)
             rows = keyboards.settings_game_keyboard(lang, data.game, game_options)
             await self.messenger.show(chat_id, message_id, text, rows)
             return None
         if data.value is None:
             text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+            text += await self._settings_note(chat_id, lang)
             rows = keyboards.settings_option_keyboard(
                 lang, data.game, data.option, getattr(game_options, data.option)
             )
@@ -716,6 +750,7 @@ class Presenter:
         stukolka, starshina = await self._options_pair(chat_id)
         changed: Any = stukolka if data.game == "stukolka" else starshina
         text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+        text += await self._settings_note(chat_id, lang)
         rows = keyboards.settings_option_keyboard(
             lang, data.game, data.option, getattr(changed, data.option)
         )
@@ -896,13 +931,49 @@ class Presenter:
 
     async def user_blocked(self, user_id: int) -> None:
         """He blocked the bot (a 403, or Telegram's notice): the bot plays for him at every
-        table he sits at, and each group is told once."""
+        table he sits at, and each group is told once. For a group (``user_id`` < 0): the bot
+        was removed from it (``group_lost``)."""
+        if user_id < 0:
+            await self.group_lost(user_id)
+            return
         players = await self.db.players([user_id])
         if user_id in players:
             await self.db.upsert_player(user_id, players[user_id].name, started=False)
         for game in await self._games_of(user_id):
             if game.status == "active":
                 await self._unreachable(game.game_id, user_id)
+
+    async def group_lost(self, chat_id: int) -> None:
+        """The bot left or was removed from the group: its table closes (settled as /stop
+        now would), its timer stops, nothing more is sent there, and each player's hand
+        message is closed with a note."""
+        reply = await self.tables.close_lost(chat_id)
+        if reply is None or reply.game is None:
+            return
+        game = reply.game
+        self.timers.cancel(game.game_id)
+        self._results.pop(game.game_id, None)
+        self._notices.pop(game.game_id, None)
+        await self.tables.results_posted(
+            game.game_id, list(range(reply.results[-1].deal + 1)) if reply.results else []
+        )
+        for user, message_id in game.hand_messages.items():
+            if message_id:
+                self.coalescer.request(
+                    ("hand", game.game_id, user),
+                    self._lost_hand(game, user, message_id),
+                    self._no_wait,
+                )
+
+    def _lost_hand(self, game: Game, user: int, message_id: int) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            loaded = await self.tables.snapshot(game)
+            text, _ = await self._hand_content(loaded, user)
+            lang = await self.chat_language(user)
+            note = t(lang, "announce.bot_removed")
+            await self.messenger.show(user, message_id, f"{text}\n\n{note}", None)
+
+        return job
 
     async def _unreachable(self, game_id: int, user_id: int) -> None:
         reply = await self.tables.mark_unreachable(game_id, user_id)
@@ -949,7 +1020,9 @@ class Presenter:
             await self.show(reply)
 
     async def resume_all(self) -> None:
-        """After a restart: re-arm every timer with the time that was left, refresh messages."""
+        """After a restart: re-arm every timer with the time that was left, post the results
+        that were still due, refresh messages."""
+        due = {game.game_id: game for game in await self.db.games_with_results_due()}
         for game in await self.db.open_games():
             if game.status == "active":
                 await self._arm(game.game_id)
@@ -957,7 +1030,24 @@ class Presenter:
                     self._refresh_hand(game.game_id, user)
                 # the stored table message is taken for the current deal's
                 self._table_deal[game.game_id] = int(game.state.get("table", {}).get("deals", 0))
+            if game.game_id not in due:
+                self._refresh_group(game.game_id)
+        for game in due.values():
+            await self._results_due(game)
             self._refresh_group(game.game_id)
+
+    async def _results_due(self, game: Game) -> None:
+        """The results of a game stored as not yet posted go out (its table message, if
+        any, is the first one's: it becomes that result)."""
+        lang = await self.chat_language(game.chat_id)
+        pending = self._results.setdefault(game.game_id, [])
+        entries = list(game.state.get("table", {}).get("due", []))
+        for entry in entries:
+            result, closing = result_from_due(entry)
+            footer = [await self._notice_text(lang, Notice(key)) for key in closing]
+            pending.append((result.deal, await self._result_text(game, lang, result, footer)))
+        if entries:
+            self._table_deal[game.game_id] = int(entries[0]["deal"])
 
     async def drain(self) -> None:
         """Wait until every message that is due has gone out (tests, shutdown)."""

@@ -25,7 +25,7 @@ from game.registry import GameRules, Step, rules_for
 from game.starshina import next_game_dealer
 from storage.database import Database
 from storage.errors import ActiveGameExists, GameClosed, GameNotFound, StaleVersion
-from storage.records import DealPlayer, DealRecord, Game
+from storage.records import DealPlayer, DealRecord, Game, LedgerEntry
 from storage.records import Transfer as LedgerTransfer
 
 #: /new arguments → (game kind, options preset)
@@ -63,6 +63,14 @@ class TableMeta:
     joining: list[int] = field(default_factory=list)  # seated at the next deal (Стуколка)
     stop: bool = False  # the table ends when the deal ends
     deals: int = 0  # deals finished at this table
+    #: the user whose decision the stored turn deadline is for: it is kept while he is still
+    #: the one to act and no move is made (a look, a join, a leave of someone else)
+    clock_user: int | None = None
+    autoplay: bool = False  # /stop now: the bot plays every seat to the end of the deal
+    void_votes: list[int] = field(default_factory=list)  # players who agree to void the deal
+    #: results of finished deals not yet posted to the group, written with the move that ended
+    #: the deal, removed once posted (``TableService.results_posted``); see ``due_result``
+    due: list[dict[str, Any]] = field(default_factory=list)
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> TableMeta:
@@ -238,7 +246,9 @@ class TableService:
                 await self.choose_options(chat_id, kind, preset)
             return Reply(game=game, lobby_changed=True)
 
-    async def join(self, chat_id: int, user_id: int) -> Reply:
+    async def join(self, chat_id: int, user_id: int, *, reachable: bool = True) -> Reply:
+        """/join: a seat in the lobby, or (Стуколка) at the next deal — only for a player the
+        bot can write to, who would otherwise be auto-played without seeing his cards."""
         async with self.lock(chat_id):
             loaded = await self._require_active(chat_id)
             rules = loaded.rules
@@ -257,6 +267,8 @@ class TableService:
                 return await self._commit_meta(loaded, [*seats, user_id])
             if loaded.game.kind != "stukolka":
                 raise Refused("game_running")
+            if not reachable:
+                raise Refused("start_bot_first")
             if user_id in loaded.meta.joining:
                 raise Refused("already_seated")
             if len(seats) + len(loaded.meta.joining) >= rules.max_players:
@@ -329,17 +341,59 @@ class TableService:
         return secrets.randbelow(len(seats))
 
     async def stop(self, chat_id: int, user_id: int, is_admin: bool, *, now: bool = False) -> Reply:
-        """/stop by the creator or an admin: after this deal, or at once with the deal voided."""
+        """/stop by the creator or an admin (RULES.md §5 "Stopping"): a deal in progress is
+        played out and settled — by the players, or with ``now`` at once by the default moves —
+        and the table ends with it. The deal is voided only when every player agrees
+        (``vote_void``)."""
         async with self.lock(chat_id):
             loaded = await self._require_active(chat_id)
             if not is_admin and user_id != loaded.game.created_by:
                 raise Refused("creator_or_admin_only")
             if loaded.game.status == "lobby" or loaded.engine is None:
                 return await self._close(loaded, "stopped", Notice("table_cancelled"))
-            if now:
-                return await self._void_deal(loaded)
             loaded.meta.stop = True
+            if now:
+                loaded.meta.autoplay = True
+                return await self._advance(loaded, [Notice("stop_now")])
             return await self._commit_meta(loaded, loaded.seats, Notice("stop_after_deal"))
+
+    async def close_lost(self, chat_id: int) -> Reply | None:
+        """The bot is no longer in the group: its table closes as ``/stop now`` would close
+        it (a lobby is cancelled; a deal in progress is played out by the default moves and
+        settled; a Старшина game gives its pot back). None if the chat has no open table."""
+        async with self.lock(chat_id):
+            loaded = await self.active(chat_id)
+            if loaded is None:
+                return None
+            if loaded.game.status == "lobby" or loaded.engine is None:
+                return await self._close(loaded, "stopped", Notice("bot_removed"))
+            loaded.meta.stop = True
+            loaded.meta.autoplay = True
+            reply = await self._advance(loaded, [Notice("bot_removed")])
+            if not reply.closed:  # (the auto-play bound was reached: close it as it stands)
+                current = await self.load(await self.db.game(loaded.game.game_id))
+                return await self._close(current, "stopped", Notice("bot_removed"))
+            return reply
+
+    async def vote_void(self, game_id: int, user_id: int, deal: int) -> Reply:
+        """A player agrees to void the deal in progress of a stopped table; when every player
+        at the table has agreed, every chip of the deal goes back and the table ends."""
+        async with self.lock(await self._chat_of(game_id)):
+            loaded = await self._game_or_refuse(game_id)
+            if loaded.game.status != "active" or loaded.engine is None:
+                raise Refused("game_over")
+            if user_id not in loaded.game.seats:
+                raise Refused("not_at_table")
+            if not loaded.meta.stop or deal != loaded.meta.deals:
+                raise Refused("outdated")
+            if user_id in loaded.meta.void_votes:
+                raise Refused("already_voted")
+            loaded.meta.void_votes.append(user_id)
+            if set(loaded.seats) <= set(loaded.meta.void_votes):
+                return await self._void_deal(loaded)
+            return await self._commit_meta(
+                loaded, loaded.seats, Notice("void_vote", {"user": user_id})
+            )
 
     # ------------------------------------------------------------------ turns
 
@@ -361,10 +415,14 @@ class TableService:
                     raise Refused("unknown_button") from None
             action = Action(seat, action_verb, arg)
             assert loaded.rules is not None
+            before = loaded.rules.dump(loaded.engine) if action_verb == "look" else None
             try:
                 step = loaded.rules.apply(loaded.engine, action)
             except IllegalAction as error:
                 raise Refused(error.reason) from None
+            if before is not None and loaded.rules.dump(loaded.engine) == before:
+                # a repeated look (or one from an old message) changes nothing: no write
+                return Reply(game=loaded.game, hands={user_id})
             loaded.meta.timeouts.pop(str(user_id), None)
             reply = Reply(hands={user_id})
             if action_verb != "look":
@@ -423,20 +481,39 @@ class TableService:
             return await self._advance(loaded, [Notice("unreachable", {"user": user_id})])
 
     async def remove_player(
-        self, chat_id: int, by_user: int, is_admin: bool, user_id: int
+        self, chat_id: int, by_user: int, is_admin: bool, user_id: int, *, reachable: bool = True
     ) -> Reply:
-        """The creator or an admin removes an away player after the deal."""
+        """The creator or an admin removes a player: from the lobby one the bot cannot write
+        to (he never started it), at once; during a game an away player, after the deal."""
         async with self.lock(chat_id):
             loaded = await self._require_active(chat_id)
             if not is_admin and by_user != loaded.game.created_by:
                 raise Refused("creator_or_admin_only")
+            if loaded.game.status == "lobby":
+                if user_id not in loaded.game.seats:
+                    raise Refused("not_at_table")
+                if reachable:
+                    raise Refused("kick_not_away")
+                seats = [user for user in loaded.seats if user != user_id]
+                if not seats:
+                    return await self._close(loaded, "stopped", Notice("table_cancelled"))
+                return await self._commit_meta(loaded, seats, Notice("removed", {"user": user_id}))
             if user_id not in loaded.meta.away:
-                raise Refused("not_away")
+                raise Refused("kick_not_away")
             if user_id not in loaded.meta.leaving:
                 loaded.meta.leaving.append(user_id)
             return await self._commit_meta(
                 loaded, loaded.seats, Notice("leaves", {"user": user_id})
             )
+
+    async def results_posted(self, game_id: int, deals: list[int]) -> None:
+        """The group has seen the results of ``deals``: they are no longer due."""
+        async with self.lock(await self._chat_of(game_id)):
+            game = await self.db.game(game_id)
+            due = list(TableMeta.from_json(game.state.get("table")).due)
+            left = [entry for entry in due if entry.get("deal") not in deals]
+            if len(left) != len(due):
+                await self.db.set_results_due(game_id, left)
 
     # ------------------------------------------------------------------ internals
 
@@ -466,13 +543,36 @@ class TableService:
             engine = loaded.rules.dump(loaded.engine)
         return {"engine": engine, "table": asdict(loaded.meta)}
 
-    def _deadline(self, loaded: Loaded, status: str | None, timeout: float) -> float | None:
+    def _deadline(
+        self,
+        loaded: Loaded,
+        status: str | None,
+        timeout: float,
+        seats: list[int],
+        *,
+        fresh: bool,
+    ) -> float | None:
         """When the decision now due times out; None in the lobby and once the table ends
-        (``status`` is the one being committed, so the first deal's first turn has a timer)."""
+        (``status`` is the one being committed, so the first deal's first turn has a timer).
+
+        The deadline belongs to the turn: a commit that makes no move (``fresh`` False: a
+        look, someone joining or leaving) keeps it while the same player is to act, so nobody
+        can hold an idle player's clock back by pressing or typing."""
+        meta = loaded.meta
         if loaded.engine is None or (status or loaded.game.status) != "active":
+            meta.clock_user = None
             return None
         assert loaded.rules is not None
-        return None if loaded.rules.to_act(loaded.engine) is None else self.clock() + timeout
+        seat = loaded.rules.to_act(loaded.engine)
+        if seat is None:
+            meta.clock_user = None
+            return None
+        user = seats[seat]
+        kept = loaded.game.turn_deadline
+        if not fresh and user == meta.clock_user and kept is not None:
+            return kept
+        meta.clock_user = user
+        return self.clock() + timeout
 
     # ------------------------------------------------------------------ the chat's turn time
 
@@ -509,6 +609,53 @@ class TableService:
         """A chat moved (supergroup): its settings are read again under the new id."""
         self._turn_timeouts.pop(chat_id, None)
 
+    def _spec(
+        self,
+        loaded: Loaded,
+        action: Action | None,
+        user_id: int | None,
+        transfers: list[LedgerTransfer],
+        deal: DealRecord | None,
+        timeout: float,
+        *,
+        seats: list[int] | None = None,
+        status: str | None = None,
+        fresh: bool = False,
+    ) -> dict[str, Any]:
+        """One commit of the table as it is now (``Database.commit_action``'s arguments)."""
+        deadline = self._deadline(
+            loaded, status, timeout, loaded.seats if seats is None else seats, fresh=fresh
+        )
+        return {
+            "new_state": self._state_json(loaded),
+            "action": None if action is None else action.to_json(),
+            "seat": None if action is None else action.seat,
+            "user_id": user_id,
+            "transfers": transfers,
+            "deal": deal,
+            "status": status,
+            "seats": seats,
+            "turn_deadline": deadline,
+        }
+
+    async def _write(self, loaded: Loaded, specs: list[dict[str, Any]]) -> Game:
+        """Commit ``specs`` (one version each) in one transaction; ``loaded.game`` follows."""
+        game_id = loaded.game.game_id
+        try:
+            if len(specs) == 1:
+                rest = dict(specs[0])
+                state, action = rest.pop("new_state"), rest.pop("action")
+                await self.db.commit_action(game_id, loaded.game.version, state, action, **rest)
+            else:
+                await self.db.commit_actions(game_id, loaded.game.version, specs)
+        except StaleVersion:
+            raise Refused("outdated") from None
+        except GameClosed:
+            raise Refused("game_over") from None
+        game = await self.db.game(game_id)
+        loaded.game = game
+        return game
+
     async def _commit(
         self,
         loaded: Loaded,
@@ -519,30 +666,23 @@ class TableService:
         *,
         seats: list[int] | None = None,
         status: str | None = None,
+        fresh: bool = False,
     ) -> Game:
-        try:
-            await self.db.commit_action(
-                loaded.game.game_id,
-                loaded.game.version,
-                self._state_json(loaded),
-                None if action is None else action.to_json(),
-                seat=None if action is None else action.seat,
-                user_id=user_id,
-                transfers=transfers,
-                deal=deal,
-                status=status,  # type: ignore[arg-type]
-                seats=seats,
-                turn_deadline=self._deadline(
-                    loaded, status, await self.turn_timeout_of(loaded.game.chat_id)
-                ),
-            )
-        except StaleVersion:
-            raise Refused("outdated") from None
-        except GameClosed:
-            raise Refused("game_over") from None
-        game = await self.db.game(loaded.game.game_id)
-        loaded.game = game
-        return game
+        timeout = await self.turn_timeout_of(loaded.game.chat_id)
+        if status in ("finished", "stopped"):
+            transfers = transfers + await self._game_pot_returned(loaded, transfers)
+        spec = self._spec(
+            loaded,
+            action,
+            user_id,
+            transfers,
+            deal,
+            timeout,
+            seats=seats,
+            status=status,
+            fresh=fresh,
+        )
+        return await self._write(loaded, [spec])
 
     async def _commit_meta(self, loaded: Loaded, seats: list[int], *notices: Notice) -> Reply:
         game = await self._commit(loaded, None, None, [], None, seats=seats)
@@ -558,6 +698,29 @@ class TableService:
         return Reply(
             game=game, lobby_changed=True, table_changed=True, closed=True, notices=list(notices)
         )
+
+    async def _game_pot_returned(
+        self, loaded: Loaded, pending: list[LedgerTransfer]
+    ) -> list[LedgerTransfer]:
+        """A game that ends without a winner gives its own pot back (RULES.md §5 "Stopping"):
+        each player gets the stakes he paid into it, so no chip stays in a closed game's pot.
+        ``pending`` are the transfers committed with the close."""
+        paid: dict[int, int] = {}
+        stored = await self.db.transfers(loaded.game.chat_id, game_id=loaded.game.game_id)
+        moves: list[LedgerTransfer | LedgerEntry] = [*stored, *pending]
+        for entry in moves:
+            if entry.dst == GAME_POT and isinstance(entry.src, int):
+                paid[entry.src] = paid.get(entry.src, 0) + entry.amount
+            elif entry.src == GAME_POT and isinstance(entry.dst, int):
+                paid[entry.dst] = paid.get(entry.dst, 0) - entry.amount
+        if sum(paid.values()) <= 0:
+            return []  # the pot is empty (a winner took it, or the game never had one)
+        deal = loaded.meta.deals
+        return [
+            LedgerTransfer(GAME_POT, user, amount, "game_pot_return", deal)
+            for user, amount in paid.items()
+            if amount > 0
+        ]
 
     def _ledger(self, step: Step, seats: list[int], deal: int) -> list[LedgerTransfer]:
         def party(value: Any) -> Any:
@@ -590,58 +753,28 @@ class TableService:
         *,
         status: str | None = None,
     ) -> Reply:
-        """Commit one rules step, then keep the table moving: the end of a deal, the next deal,
-        and the default moves of away or leaving players, each committed on its own."""
+        """Commit one rules step, then keep the table moving: the default moves of away or
+        leaving players, each committed on its own. A step that ends a deal is committed
+        together with the next deal (``_end_deal``)."""
         rules = loaded.rules
         assert rules is not None
+        timeout = await self.turn_timeout_of(loaded.game.chat_id)
         auto_steps = 0
         while True:
-            if action is None or action.verb != "look":
+            fresh = action is None or action.verb != "look"
+            if fresh:
                 loaded.meta.turn += 1
-            seats = loaded.seats
-            deal_no = loaded.meta.deals
-            deal = self._deal_record(step, seats, deal_no) if step.deal_over else None
-            ending = False
+            transfers = self._ledger(step, loaded.seats, loaded.meta.deals)
             if step.deal_over:
-                loaded.meta.deals += 1
-                reply.results.append(
-                    DealResult(
-                        rules.kind,
-                        rules.public_view(step.state),
-                        seats,
-                        step.game_over,
-                        step.summary,
-                        deal=deal_no,
-                    )
+                await self._end_deal(loaded, step, action, user_id, transfers, reply, timeout)
+                if reply.closed:
+                    return reply
+            else:
+                spec = self._spec(
+                    loaded, action, user_id, transfers, None, timeout, status=status, fresh=fresh
                 )
-                deserted = self._deserted(loaded)
-                ending = (
-                    step.game_over
-                    or loaded.meta.stop
-                    or deserted
-                    or not self._seats_after_deal(loaded, rules)
-                )
-                if deserted and not step.game_over:
-                    reply.notices.append(Notice("all_away"))
-            reply.game = await self._commit(
-                loaded,
-                action,
-                user_id,
-                self._ledger(step, seats, deal_no),
-                deal,
-                status="finished" if ending else status,
-            )
-            if step.deal_over:
-                # the balances as the deal left them, before the next deal's antes
-                reply.results[-1].balances = dict(
-                    (await self.db.balances(loaded.game.chat_id)).players
-                )
-            if ending:
-                reply.closed = True
-                reply.notices.append(Notice("game_over" if step.game_over else "table_closed"))
-                return reply
-            if step.deal_over:
-                await self._next_deal(loaded, reply)
+                await self._write(loaded, [spec])
+            reply.game = loaded.game
             auto = self._auto_action(loaded)
             auto_steps += 1
             if auto is None or auto_steps > MAX_AUTO_STEPS:
@@ -651,6 +784,75 @@ class TableService:
             reply.notices.append(Notice("auto_move", move_params(user, auto)))
             reply.hands.add(user)
             step = rules.apply(loaded.engine, auto)
+
+    async def _end_deal(
+        self,
+        loaded: Loaded,
+        step: Step,
+        action: Action | None,
+        user_id: int | None,
+        transfers: list[LedgerTransfer],
+        reply: Reply,
+        timeout: float,
+    ) -> None:
+        """The move that ends a deal, its settlement, the result still to post and the next
+        deal (or the end of the table), all in one transaction: a crash or a failed write
+        leaves the table either before the move or in the next deal, never in between."""
+        rules = loaded.rules
+        assert rules is not None
+        seats = loaded.seats
+        deal_no = loaded.meta.deals
+        deal = self._deal_record(step, seats, deal_no)
+        loaded.meta.deals += 1
+        deserted = self._deserted(loaded)
+        ending = (
+            step.game_over
+            or loaded.meta.stop
+            or deserted
+            or not self._seats_after_deal(loaded, rules)
+        )
+        closing: list[str] = []
+        if deserted and not step.game_over:
+            closing.append("all_away")
+        if ending and not step.game_over:
+            closing.append("table_closed")
+            transfers = transfers + await self._game_pot_returned(loaded, transfers)
+        before = await self.db.balances(loaded.game.chat_id)
+        balances, pot = _balances_after(before.players, before.pot, transfers)
+        result = DealResult(
+            rules.kind,
+            rules.public_view(step.state),
+            seats,
+            step.game_over,
+            step.summary,
+            balances=balances,
+            deal=deal_no,
+        )
+        reply.results.append(result)
+        loaded.meta.due.append(due_result(result, rules.dump(step.state), closing))
+        loaded.meta.void_votes = []
+        loaded.meta.autoplay = False
+        specs = [
+            self._spec(
+                loaded,
+                action,
+                user_id,
+                transfers,
+                deal,
+                timeout,
+                status="finished" if ending else None,
+                fresh=True,
+            )
+        ]
+        if not ending:
+            specs.append(await self._next_deal(loaded, reply, pot, timeout))
+        await self._write(loaded, specs)
+        reply.game = loaded.game
+        if "all_away" in closing:
+            reply.notices.append(Notice("all_away"))
+        if ending:
+            reply.closed = True
+            reply.notices.append(Notice("game_over" if step.game_over else "table_closed"))
 
     @staticmethod
     def _deserted(loaded: Loaded) -> bool:
@@ -666,7 +868,11 @@ class TableService:
             return not loaded.meta.leaving
         return len(remaining) + len(loaded.meta.joining) >= rules.min_players
 
-    async def _next_deal(self, loaded: Loaded, reply: Reply) -> None:
+    async def _next_deal(
+        self, loaded: Loaded, reply: Reply, pot: int, timeout: float
+    ) -> dict[str, Any]:
+        """The next deal dealt from ``loaded`` (the table as the last deal left it, with the
+        chat's pot ``pot`` after it), as a commit for ``_end_deal`` to make."""
         rules = loaded.rules
         assert rules is not None and loaded.engine is not None
         old_seats = loaded.seats
@@ -680,13 +886,13 @@ class TableService:
         loaded.meta.joining = []
         deck = shuffled_deck(self.seed())
         if rules.kind == "stukolka":
-            pot = (await self.db.balances(loaded.game.chat_id)).pot
             dealer_user = next(
                 old_seats[(old_dealer + k) % len(old_seats)]
                 for k in range(1, len(old_seats) + 1)
                 if old_seats[(old_dealer + k) % len(old_seats)] in seats
             )
-            options = await self.chat_options(loaded.game.chat_id, "stukolka")
+            # the game's own options: a change in /settings waits for the next game
+            options = dict(loaded.game.options)
             step = rules.start(
                 options,
                 len(seats),
@@ -702,9 +908,8 @@ class TableService:
         reply.table_changed = True
         reply.hands |= set(seats)
         loaded.meta.turn += 1
-        reply.game = await self._commit(
-            loaded, None, None, self._ledger(step, seats, loaded.meta.deals), None, seats=seats
-        )
+        transfers = self._ledger(step, seats, loaded.meta.deals)
+        return self._spec(loaded, None, None, transfers, None, timeout, seats=seats, fresh=True)
 
     def _auto_action(self, loaded: Loaded) -> Action | None:
         """The default move of the seat to act if he is away or leaving, else None."""
@@ -715,6 +920,8 @@ class TableService:
         if seat is None:
             return None
         user = loaded.seats[seat]
+        if loaded.meta.autoplay:
+            return rules.default_action(loaded.engine)
         if user not in loaded.meta.away and user not in loaded.meta.leaving:
             return None
         return rules.default_action(loaded.engine)
@@ -735,17 +942,57 @@ class TableService:
         return await self._commit_step(loaded, step, auto, None, reply)
 
     async def _void_deal(self, loaded: Loaded) -> Reply:
-        """/stop now: the deal in progress is void; every chip it moved goes back."""
-        rules = loaded.rules
-        assert rules is not None
+        """Every player agreed: the deal in progress is void; every chip it moved goes back
+        (and a Старшина game's own pot with it: the game ends without a winner)."""
         deal_no = loaded.meta.deals
-        moved = [
-            entry
-            for entry in await self.db.transfers(loaded.game.chat_id)
-            if entry.game_id == loaded.game.game_id and entry.deal == deal_no
-        ]
+        moved = await self.db.transfers(
+            loaded.game.chat_id, game_id=loaded.game.game_id, deal=deal_no
+        )
         refunds = [
             LedgerTransfer(entry.dst, entry.src, entry.amount, "void", deal_no) for entry in moved
         ]
         game = await self._commit(loaded, None, None, refunds, None, status="stopped")
         return Reply(game=game, table_changed=True, closed=True, notices=[Notice("deal_voided")])
+
+
+def _balances_after(
+    players: Any, pot: int, transfers: list[LedgerTransfer]
+) -> tuple[dict[int, int], int]:
+    """Players' balances and the chat's pot once ``transfers`` are committed."""
+    after = dict(players)
+    for entry in transfers:
+        for party, sign in ((entry.src, -1), (entry.dst, 1)):
+            if party == POT:
+                pot += sign * entry.amount
+            elif isinstance(party, int):
+                after[party] = after.get(party, 0) + sign * entry.amount
+    return after, pot
+
+
+def due_result(result: DealResult, engine: dict[str, Any], closing: list[str]) -> dict[str, Any]:
+    """A finished deal's result as stored until it is posted (see ``TableMeta.due``)."""
+    return {
+        "deal": result.deal,
+        "kind": result.kind,
+        "engine": engine,
+        "seats": list(result.seats),
+        "game_over": result.game_over,
+        "summary": result.summary,
+        "balances": [[user, amount] for user, amount in result.balances.items()],
+        "closing": closing,
+    }
+
+
+def result_from_due(data: dict[str, Any]) -> tuple[DealResult, list[str]]:
+    """A stored result (``due_result``) back, with the keys of its closing notices."""
+    rules = rules_for(str(data["kind"]))
+    result = DealResult(
+        rules.kind,
+        rules.public_view(rules.load(data["engine"])),
+        [int(user) for user in data["seats"]],
+        bool(data["game_over"]),
+        dict(data["summary"]),
+        balances={int(user): int(amount) for user, amount in data["balances"]},
+        deal=int(data["deal"]),
+    )
+    return result, [str(key) for key in data.get("closing", [])]

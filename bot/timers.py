@@ -22,6 +22,10 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+#: seconds before the default move is tried again after its commit failed (a locked or full
+#: database): until it applies or the turn moves on, the table never waits for ever
+RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+
 
 class Timers:
     """Arms and cancels the turn timer of each game."""
@@ -57,17 +61,27 @@ class Timers:
         while self._firing:
             await asyncio.gather(*list(self._firing), return_exceptions=True)
 
-    def _fire(self, game_id: int, turn: int) -> None:
+    def _fire(self, game_id: int, turn: int, attempt: int = 0) -> None:
         self._handles.pop(game_id, None)
         if self.on_timeout is None or self._stopped:
             return
-        task = asyncio.get_running_loop().create_task(self._run(game_id, turn))
+        task = asyncio.get_running_loop().create_task(self._run(game_id, turn, attempt))
         self._firing.add(task)
         task.add_done_callback(self._firing.discard)
 
-    async def _run(self, game_id: int, turn: int) -> None:
+    async def _run(self, game_id: int, turn: int, attempt: int) -> None:
         assert self.on_timeout is not None
         try:
             await self.on_timeout(game_id, turn)
-        except Exception:
-            log.exception("the turn timer of game %s (turn %s) failed", game_id, turn)
+        except Exception as error:
+            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+            if attempt == 0:
+                log.exception("the turn timer of game %s (turn %s) failed", game_id, turn)
+            else:
+                log.warning("the turn timer of game %s failed again: %s", game_id, error)
+            # again later, unless the game was armed since (the turn moved on) or we stop
+            if game_id not in self._handles and not self._stopped:
+                loop = asyncio.get_running_loop()
+                self._handles[game_id] = loop.call_later(
+                    delay, self._fire, game_id, turn, attempt + 1
+                )

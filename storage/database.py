@@ -447,6 +447,20 @@ class Database:
             turn_deadline=turn_deadline,
         )
 
+    async def commit_actions(
+        self, game_id: int, expected_version: int, commits: Sequence[dict[str, object]]
+    ) -> int:
+        """Several ``commit_action``s (their keyword arguments, ``new_state`` and ``action``
+        included) in one transaction: each is a version of its own, and either all are
+        committed or none. Returns the last version."""
+        return await self._write_game(
+            game_id, games.commit_actions, game_id, expected_version, commits
+        )
+
+    async def set_results_due(self, game_id: int, due: Sequence[object]) -> None:
+        """Replace the deal results the game still has to post (no new version)."""
+        await self._write_game(game_id, games.set_results_due, game_id, due)
+
     async def game(self, game_id: int) -> Game:
         """The game with ``game_id``. Raises ``GameNotFound``."""
         cached = self._cache.game(game_id)
@@ -466,6 +480,10 @@ class Database:
     async def open_games(self) -> list[Game]:
         """Every game in a lobby or in play (to resume them after a restart)."""
         return self._games_from(*await self._trip(games.open_game_rows))
+
+    async def games_with_results_due(self, since: float = 0.0) -> list[Game]:
+        """Games changed since ``since`` (unix seconds) with deal results still to post."""
+        return self._games_from(*await self._trip(games.results_due_rows, since))
 
     async def games_with_deadline_before(self, moment: float) -> list[Game]:
         """Open games whose turn deadline (unix seconds) is before ``moment``, soonest first."""

@@ -344,3 +344,34 @@ def game_from_row(row: sqlite3.Row) -> Game:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
+
+
+def commit_actions(
+    conn: sqlite3.Connection,
+    game_id: int,
+    expected_version: int,
+    commits: Sequence[dict[str, Any]],
+) -> int:
+    """Several commits in one transaction, each a version of its own (so the log replays
+    commit by commit), all or none; ``commits`` hold ``commit_action``'s keyword arguments
+    (``new_state`` and ``action`` included). Returns the last version."""
+    version = expected_version
+    with write_transaction(conn):
+        for commit in commits:
+            version = commit_action(conn, game_id, version, **commit)
+    return version
+
+
+def set_results_due(conn: sqlite3.Connection, game_id: int, due: Sequence[Any]) -> None:
+    """Replace the deal results a game still has to post (kept in its state's table part,
+    written without a new version: posting a result changes nothing of the game)."""
+    _update_game(
+        conn, game_id, "state = json_set(state, '$.table.due', json(?))", (dumps(list(due)),)
+    )
+
+
+def results_due_rows(conn: sqlite3.Connection, since: float) -> list[sqlite3.Row]:
+    """The rows of games changed since ``since`` that still have deal results to post."""
+    return game_rows(
+        conn, "updated_at >= ? AND json_array_length(state, '$.table.due') > 0", (since,)
+    )

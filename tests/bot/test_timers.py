@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
+import bot.timers
 from bot.timers import Timers
 
 
@@ -82,3 +85,35 @@ async def test_a_failing_timeout_is_logged_and_others_still_fire(caplog) -> None
     await asyncio.sleep(0.2)
     assert fired == [2]
     assert "turn timer of game 1" in caplog.text
+
+
+async def test_a_default_move_whose_commit_fails_is_tried_again_until_it_applies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 14 defect 3: a failed commit (a locked database) used to drop the timer."""
+    monkeypatch.setattr(bot.timers, "RETRY_DELAYS", (0.05, 0.1), raising=False)
+    timers = Timers()
+    calls: list[int] = []
+
+    async def on_timeout(game_id: int, turn: int) -> None:
+        calls.append(turn)
+        if len(calls) < 3:
+            raise RuntimeError("database is locked")
+
+    timers.on_timeout = on_timeout
+    timers.arm(1, 5, time.time())
+    for _ in range(100):
+        if len(calls) >= 3:
+            break
+        await asyncio.sleep(0.02)
+    assert calls == [5, 5, 5]
+    await asyncio.sleep(0.2)
+    assert calls == [5, 5, 5], "applied: no more tries"
+    # a retry never replaces the timer of a newer turn
+    calls.clear()
+    timers.arm(2, 1, time.time())
+    await asyncio.sleep(0.01)
+    timers.arm(2, 2, time.time() + 10)
+    await asyncio.sleep(0.3)
+    assert calls == [1]
+    await timers.stop()

@@ -108,6 +108,16 @@ class Watch:
                 self.commits[game_id][version] = self.loop.time()
             return version
 
+        commit_many = db.commit_actions
+
+        async def commit_actions(game_id: int, expected: int, commits: Any) -> int:
+            # a deal's last move and the next deal, one transaction (issue 14 defect 1)
+            last = await commit_many(game_id, expected, commits)
+            now = self.loop.time()
+            for version in range(expected + 1, last + 1):
+                self.commits[game_id][version] = now
+            return last
+
         content = presenter._table_content
 
         async def table_content(game: Any) -> Any:
@@ -127,6 +137,7 @@ class Watch:
             return result
 
         db.commit_action = commit_action  # type: ignore[method-assign]
+        db.commit_actions = commit_actions  # type: ignore[method-assign]
         presenter._table_content = table_content  # type: ignore[method-assign]
         messenger.show = shown  # type: ignore[method-assign]
 

@@ -209,7 +209,7 @@ async def test_the_creator_or_an_admin_removes_an_away_player_between_deals(
         assert not bot.handler_errors
 
 
-async def test_stop_after_the_deal_and_stop_now_by_an_anonymous_admin_voids_the_deal(
+async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
     tmp_path: Path,
 ) -> None:
     async with (
@@ -245,15 +245,35 @@ async def test_stop_after_the_deal_and_stop_now_by_an_anonymous_admin_voids_the_
         assert await db.transfers(chat_id, game_id=second, deal=deal), "the deal moved chips"
         fake.user_sends(boss, group, "/stop now", as_anonymous_admin=True)
         await table.settle()
-        assert (await db.game(second)).status == "stopped"
+        # RULES.md §5 "Stopping": the deal is played out by the default moves and settled
+        assert (await db.game(second)).status == "finished"
+        assert await deals_done(db, chat_id) == 3
+        assert not [e for e in await db.transfers(chat_id, game_id=second) if e.reason == "void"]
+        said = "\n".join(m.text or "" for m in table.group_messages())
+        assert "plays this deal out" in said
+
+        # a third table: /stop, then every player agrees to void the deal in progress
+        table = await seat_table(fake, bot, group, users, "stukolka", seed=25)
+        third = await active_game_id(table)
+        for _ in range(3):
+            await step_for(table, users)
+        await table.say(users[0], "/stop")
+        deal = (await db.game(third)).state["table"]["deals"]
+        for number, user in enumerate(users, 1):
+            message = await current_table(table, third)
+            assert message is not None
+            votes = [d for d in message.callback_data if isinstance(cb.decode(d), cb.Void)]
+            assert votes, "the table message offers the vote"
+            await table.press(user, message, votes[0])
+            assert (await db.game(third)).status == ("stopped" if number == 3 else "active")
         net: dict[object, int] = {}
-        for entry in await db.transfers(chat_id, game_id=second, deal=deal):
+        for entry in await db.transfers(chat_id, game_id=third, deal=deal):
             net[entry.src] = net.get(entry.src, 0) - entry.amount
             net[entry.dst] = net.get(entry.dst, 0) + entry.amount
         assert set(net.values()) == {0}, "every chip of the voided deal went back"
-        voided = await current_table(table, second)
+        voided = await current_table(table, third)
         assert "The deal was voided" in "\n".join(texts(voided))
-        await check_books(db, chat_id, [first, second])
+        await check_books(db, chat_id, [first, second, third])
         assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
 

@@ -188,23 +188,19 @@ async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: Table
     assert (await service.db.balances(-1)).total == 0
 
 
-async def test_stop_after_the_deal_and_stop_now_voids_the_deal(
-    service: TableService, db: Database
-) -> None:
+async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) -> None:
+    """RULES.md §5 "Stopping": the deal is settled, not voided (issue 14 defect 15; the
+    vote that voids it is in tests/service/test_robust.py)."""
     loaded = await seated(service, [101, 102, 103])
     with pytest.raises(Refused) as refused:
         await service.stop(-1, 102, is_admin=False)
     assert refused.value.reason == "creator_or_admin_only"
-    before = await db.balances(-1)
     reply = await service.stop(-1, 102, is_admin=True, now=True)
-    assert reply.closed
+    assert reply.closed and len(reply.results) == 1
     after = await db.balances(-1)
     assert after.total == 0
-    # the antes of the voided deal went back: everyone is where he was before the deal
-    assert {u: after.players.get(u, 0) for u in USERS} == {u: 0 for u in USERS}
-    assert before.pot > 0 and after.pot == 0
     game = await db.game(loaded.game.game_id)
-    assert game.status == "stopped"
+    assert game.status == "finished"
 
 
 async def test_stop_after_deal_finishes_the_table(service: TableService) -> None:

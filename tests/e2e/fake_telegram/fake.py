@@ -271,6 +271,21 @@ class FakeTelegram:
             message.update_id = self._queue("message", message_json(message))
         return message
 
+    def user_edits(self, user: User, message: Message, text: str) -> None:
+        """``user`` edits his ``message`` into ``text``; queues an ``edited_message`` update
+        (commands included: Telegram marks a command in an edited text as one)."""
+        if message.sender is not user:
+            raise SimulationError(f"{user.full_name} cannot edit {message!r}")
+        command = _COMMAND.match(text)
+        message.text = text
+        message.entities = (
+            ({"type": "bot_command", "offset": 0, "length": utf16_length(command.group(0))},)
+            if command
+            else ()
+        )
+        message.edit_date = int(self.world.now())
+        self._queue("edited_message", message_json(message))
+
     def user_starts_bot(self, user: User, payload: str | None = None) -> Message:
         """``user`` presses Start (or Restart after blocking): sends ``/start [payload]``."""
         if user.blocked:

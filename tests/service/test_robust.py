@@ -1,0 +1,260 @@
+"""Issue 14, the defects that change money or freeze a table, on a real SQLite file: each test
+reproduced its defect before the fix (the deal end and the next deal in two commits, the
+deadline recomputed on every commit, the Старшина game pot kept, the running game following
+/settings, /stop now voiding a deal)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import Loaded, Refused, TableService
+from storage.database import Database
+
+from .test_table_service import USERS, play_random, seated
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3", busy_timeout=0.2)
+    await database.upsert_chat(-1, "group")
+    for user in USERS:
+        await database.upsert_player(user, f"user{user}", started=True)
+    yield database
+    await database.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(db: Database, clock: Clock) -> TableService:
+    seeds = iter(range(10**6))
+    return TableService(db, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}", clock=clock)
+
+
+async def current(service: TableService) -> Loaded:
+    loaded = await service.active(-1)
+    assert loaded is not None
+    return loaded
+
+
+def to_act(loaded: Loaded) -> int | None:
+    assert loaded.rules is not None
+    return loaded.rules.to_act(loaded.engine)
+
+
+# ---------------------------------------------------------------------------- defect 1
+
+
+@pytest.mark.parametrize("choice", ["stukolka", "shleif", "starshina"])
+async def test_a_write_lock_after_the_deal_end_never_freezes_the_table(
+    service: TableService, db: Database, tmp_path: Path, choice: str
+) -> None:
+    """Another process takes SQLite's write lock right after the commit that ends a deal:
+    the table is then either before that move or in the next deal, with a turn and a timer."""
+    users = USERS[:3]
+    await seated(service, users, choice)
+    holder: list[sqlite3.Connection] = []
+    commit_action = db.commit_action
+    commit_actions = getattr(db, "commit_actions", None)  # (the code before the fix had none)
+
+    def lock_after_deal(deal: Any) -> None:
+        if deal is not None and not holder:
+            other = sqlite3.connect(tmp_path / "bot.sqlite3", isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            holder.append(other)
+
+    async def one(*args: Any, **kwargs: Any) -> int:
+        version = await commit_action(*args, **kwargs)
+        lock_after_deal(kwargs.get("deal"))
+        return version
+
+    async def many(game_id: int, version: int, commits: Any) -> int:
+        assert commit_actions is not None
+        last = await commit_actions(game_id, version, commits)
+        for commit in commits:
+            lock_after_deal(commit.get("deal"))
+        return last
+
+    db.commit_action = one  # type: ignore[method-assign]
+    if commit_actions is not None:
+        db.commit_actions = many  # type: ignore[method-assign]
+    rng = random.Random(7)
+    for _ in range(400):
+        # a press fails while the lock is held (the player is told to try again)
+        with contextlib.suppress(sqlite3.OperationalError):
+            await play_random(service, rng, 1)
+        if holder:
+            break
+    assert holder, "no deal ended"
+    holder[0].rollback()
+    holder[0].close()
+    loaded = await current(service)
+    assert loaded.game.status == "active"
+    assert to_act(loaded) is not None, "nobody to act: the table is frozen"
+    assert loaded.game.turn_deadline is not None, "no timer: the table is frozen"
+    assert (await db.balances(-1)).total == 0
+
+
+async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, USERS[:3])
+    game_id = loaded.game.game_id
+    rng = random.Random(2)
+    while (await current(service)).meta.deals == 0:
+        await play_random(service, rng, 1)
+    game = await db.game(game_id)
+    due = game.state["table"]["due"]
+    assert [d["deal"] for d in due] == [0]
+    assert [g.game_id for g in await db.games_with_results_due()] == [game_id]
+    await service.results_posted(game_id, [0])
+    assert (await db.game(game_id)).state["table"]["due"] == []
+    assert await db.games_with_results_due() == []
+
+
+# ---------------------------------------------------------------------------- defect 2
+
+
+async def test_the_deadline_belongs_to_the_turn(
+    service: TableService, db: Database, clock: Clock
+) -> None:
+    loaded = await seated(service, USERS[:3])
+    game_id = loaded.game.game_id
+    deadline = loaded.game.turn_deadline
+    assert deadline == clock.now + 30
+    seat = to_act(loaded)
+    assert seat is not None
+    others = [u for u in loaded.seats if u != loaded.seats[seat]]
+    clock.now += 10
+    await service.act(game_id, others[0], loaded.meta.turn, "look", None)
+    assert (await db.game(game_id)).turn_deadline == deadline
+    version = (await db.game(game_id)).version
+    # a repeated look, and one from an old message, change nothing and write nothing
+    await service.act(game_id, others[0], loaded.meta.turn, "look", None)
+    await service.act(game_id, others[0], loaded.meta.turn - 1, "look", None)
+    assert (await db.game(game_id)).version == version
+    # a bystander joining for the next deal and leaving again
+    clock.now += 10
+    await service.join(-1, 104)
+    await service.leave(-1, 104)
+    assert (await db.game(game_id)).turn_deadline == deadline
+    # the move itself starts the next player's clock
+    await play_random(service, random.Random(1), 1)
+    assert (await db.game(game_id)).turn_deadline == clock.now + 30
+
+
+# ---------------------------------------------------------------------------- defect 4
+
+
+async def finish(service: TableService, seed: int, presses: int = 3000) -> None:
+    rng = random.Random(seed)
+    for _ in range(presses):
+        if await service.active(-1) is None:
+            return
+        await play_random(service, rng, 1)
+    raise AssertionError("the table did not end")
+
+
+async def test_a_starshina_game_stopped_without_a_winner_returns_its_pot(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, USERS[:3], "starshina")
+    game_id = loaded.game.game_id
+    assert (await db.balances(-1)).game_pots.get(game_id, 0) > 0
+    await service.stop(-1, USERS[0], is_admin=False)
+    await finish(service, 4)
+    game = await db.game(game_id)
+    assert game.status == "finished"
+    balances = await db.balances(-1)
+    assert game_id not in balances.game_pots
+    assert balances.total == 0
+    returned = [e for e in await db.transfers(-1, game_id=game_id) if e.src == "game_pot"]
+    assert sorted(e.dst for e in returned) == sorted(USERS[:3])
+
+
+async def test_a_starshina_game_everyone_leaves_returns_its_pot(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, USERS[:3], "starshina")
+    game_id = loaded.game.game_id
+    for user in USERS[:3]:
+        await service.leave(-1, user)
+    await finish(service, 5)
+    assert game_id not in (await db.balances(-1)).game_pots
+
+
+# ---------------------------------------------------------------------------- defect 6
+
+
+async def test_settings_during_a_game_wait_for_the_next_game(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, USERS[:3], "stukolka")
+    options = dict(loaded.game.options)
+    changed = dict(options, variant="shleif", stake=150)
+    await db.set_chat_options(-1, "stukolka", changed)
+    rng = random.Random(6)
+    while (await current(service)).meta.deals == 0:
+        await play_random(service, rng, 1)
+    loaded = await current(service)
+    assert loaded.engine.options.to_json() == loaded.rules.check_options(options)  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------------------- defect 15
+
+
+async def test_stop_now_plays_the_deal_out_and_settles_it(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, USERS[:3])
+    game_id = loaded.game.game_id
+    reply = await service.stop(-1, USERS[0], is_admin=False, now=True)
+    assert reply.closed and reply.results and reply.results[0].deal == 0
+    game = await db.game(game_id)
+    assert game.status == "finished"
+    deals = await db.last_deals(-1)
+    assert [d.deal for d in deals] == [0]
+    assert not [e for e in await db.transfers(-1, game_id=game_id) if e.reason == "void"]
+    assert (await db.balances(-1)).total == 0
+
+
+async def test_a_deal_is_voided_only_when_every_player_agrees(
+    service: TableService, db: Database
+) -> None:
+    loaded = await seated(service, USERS[:3])
+    game_id = loaded.game.game_id
+    with pytest.raises(Refused) as refused:
+        await service.vote_void(game_id, USERS[1], 0)
+    assert refused.value.reason == "outdated"  # no stop asked for: nothing to vote on
+    await service.stop(-1, USERS[0], is_admin=False)
+    await service.vote_void(game_id, USERS[0], 0)
+    with pytest.raises(Refused):
+        await service.vote_void(game_id, USERS[0], 0)
+    with pytest.raises(Refused):
+        await service.vote_void(game_id, 104, 0)
+    reply = await service.vote_void(game_id, USERS[1], 0)
+    assert not reply.closed and (await db.game(game_id)).status == "active"
+    reply = await service.vote_void(game_id, USERS[2], 0)
+    assert reply.closed
+    balances = await db.balances(-1)
+    assert {u: balances.players.get(u, 0) for u in USERS} == {u: 0 for u in USERS}
+    assert balances.pot == 0 and balances.total == 0
+    assert (await db.game(game_id)).status == "stopped"
