@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sys
 from urllib.parse import urlsplit
 
 from telegram import Update
 
 from bot.app import build_application
 from bot.settings import Settings, load_settings
+from storage.database import check_file
+from storage.errors import DatabaseDamaged
 
 log = logging.getLogger("bot")
 
@@ -50,6 +53,12 @@ def main() -> None:
     )
     # the heartbeat job would log two lines every 30 seconds
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    try:
+        check_file(settings.database_path)
+    except DatabaseDamaged as error:
+        logging.getLogger("bot").critical("%s", error)
+        print(f"not starting: {error}", file=sys.stderr)
+        sys.exit(2)
     application = build_application(settings, tune_gc=True)
     use_uvloop()
     if settings.webhook_url:

@@ -19,6 +19,7 @@ from bot.presenter import Presenter
 from bot.ratelimit import ChatRateLimiter
 from bot.service import TableService
 from bot.settings import Settings
+from bot.storage_health import StorageTrouble
 from bot.timers import Timers
 from storage.database import Database
 
@@ -35,6 +36,8 @@ class Services:
     timers: Timers
     bot_username: str = ""
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    #: storage failures (a full disk, a read-only file): logged once a minute, not per press
+    storage: StorageTrouble = field(default_factory=StorageTrouble)
 
     @staticmethod
     def create(application: Application, settings: Settings, db: Database) -> Services:  # type: ignore[type-arg]

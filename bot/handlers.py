@@ -27,6 +27,8 @@ from bot.context import BotContext
 from bot.messenger import answer
 from bot.render import chat as chat_render
 from bot.service import Refused
+from bot.storage_health import is_storage_error
+from locales import language
 
 log = logging.getLogger(__name__)
 
@@ -407,6 +409,28 @@ async def on_callback(update: Update, context: BotContext) -> None:
 
 
 async def on_error(update: object, context: BotContext) -> None:
+    if is_storage_error(context.error):
+        await _storage_failed(update, context)
+        return
     log.error("handler error", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         await answer(update.callback_query.answer, None)
+
+
+async def _storage_failed(update: object, context: BotContext) -> None:
+    """The database cannot be written: a short apology (the log says it once a minute); the
+    change was not made, and the player may try again when it works."""
+    services = context.services
+    assert context.error is not None
+    services.storage.failed(context.error, "handler")
+    if not isinstance(update, Update):
+        return
+    user = update.effective_user
+    lang = language(user.language_code if user else None)
+    text = chat_render.refusal(lang, "storage")
+    if update.callback_query is not None:
+        await answer(update.callback_query.answer, text)
+        return
+    chat = update.effective_chat
+    if chat is not None and services.storage.may_tell(chat.id):
+        await services.messenger.send(chat.id, text)

@@ -56,7 +56,17 @@ async def _beat(context: CallbackContext[Any, Any, Any, Any]) -> None:
 async def _touch(services: Any) -> None:
     # A read through the database thread: if the database stops answering, the beats stop.
     await services.db.chat(0)
-    heartbeat_path(services.settings).touch()
+    # While writes fail (a full disk, a read-only file) the beat says why, and the check
+    # fails; a probe write each beat sees them work again.
+    db = services.db
+    trouble = db.write_problem
+    if trouble is not None and await db.probe_write():
+        trouble = None
+    path = heartbeat_path(services.settings)
+    try:
+        path.write_text(trouble or "", encoding="utf-8")
+    except OSError:
+        path.touch()  # a full disk: the beat itself, at least (its content stays as it was)
 
 
 def problem(settings: Settings, now: float | None = None) -> str | None:
@@ -69,6 +79,12 @@ def problem(settings: Settings, now: float | None = None) -> str | None:
     age = (time.time() if now is None else now) - beat
     if age > STALE_AFTER:
         return f"the last heartbeat is {age:.0f} s old (more than {STALE_AFTER:.0f} s)"
+    try:
+        trouble = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        trouble = ""
+    if trouble:
+        return f"the database cannot be written: {trouble}"
     return None
 
 

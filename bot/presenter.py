@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import callback as cb
-from bot import keyboards
+from bot import keyboards, menus
 from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
@@ -59,6 +59,7 @@ MAX_MESSAGE = 4000  # Telegram takes 4096 characters
 HISTORY_DEALS = 8
 #: the chat_options kind that holds a chat's display settings (the rank letters)
 DISPLAY = "display"
+MAX_NAME = 32  # characters of a player's name shown
 
 
 def _display_kind(game: Game) -> GameKind:
@@ -166,8 +167,10 @@ class Presenter:
         self._ranks[chat_id] = ranks
 
     async def names(self, user_ids: Sequence[int]) -> list[str]:
+        """Players' names for display, each at most ``MAX_NAME`` characters (Telegram allows
+        64 in each of two parts: a table of six long names must still fit one message)."""
         players = await self.db.players(user_ids)
-        return [players[u].name if u in players else str(u) for u in user_ids]
+        return [short_name(players[u].name if u in players else str(u)) for u in user_ids]
 
     async def reachable_map(self, chat_id: int) -> dict[int, bool]:
         loaded = await self.tables.active(chat_id)
@@ -552,6 +555,8 @@ class Presenter:
         admin: Callable[[], Awaitable[bool]],
         message_id: int | None,
     ) -> str | None:
+        if isinstance(data, cb.Act | cb.Select | cb.Look):
+            await self._bound_hand(data.game_id, user_id, message_id)
         match data:
             case cb.Act():
                 return await self._press_act(data, user_id)
@@ -578,8 +583,11 @@ class Presenter:
                 await self.show(await self.tables.vote_void(data.game_id, user_id, data.deal))
                 return None
             case cb.Page():
-                if chat_id is not None:
-                    await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
+                if chat_id is None or not await menus.is_menu(
+                    self.db, chat_id, "balance", message_id
+                ):
+                    raise Refused("outdated")
+                await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
                 return None
             case cb.CardRanks():
                 return await self._press_ranks(data, user_id, chat_id, admin, message_id)
@@ -589,6 +597,19 @@ class Presenter:
                 await self.send_rules(chat_id, data.kind, edit=message_id)
                 return None
         raise Refused("unknown_button")
+
+    async def _bound_hand(self, game_id: int, user_id: int, message_id: int | None) -> None:
+        """A hand is bound to one message: a press on another copy (a send that timed out
+        but was delivered all the same) is refused as outdated, and that copy is closed."""
+        bound = (await self.db.game(game_id)).hand_messages.get(user_id)
+        if message_id is None or bound is None or bound == message_id:
+            return
+        self.coalescer.request(
+            ("old hand", user_id, message_id),
+            self._buttons_dropper(user_id, message_id),
+            self._no_wait,
+        )
+        raise Refused("outdated")
 
     async def _press_act(self, data: cb.Act, user_id: int) -> str | None:
         arg: Any = data.arg
@@ -662,7 +683,8 @@ class Presenter:
         self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
     ) -> None:
         text, rows = await self._settings_root(chat_id)
-        await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
+        shown = await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
+        await menus.remember(self.db, chat_id, "settings", shown)
 
     async def _settings_root(self, chat_id: int) -> tuple[str, Rows]:
         lang = await self.chat_language(chat_id)
@@ -683,6 +705,8 @@ class Presenter:
         """/settings: the group's rank letters (its admins or the table's creator)."""
         if chat_id is None or chat_id > 0:
             raise Refused("not_allowed")
+        if not await menus.is_menu(self.db, chat_id, "settings", message_id):
+            raise Refused("outdated")
         if not await admin() and not await self.is_table_creator(chat_id, user_id):
             raise Refused("creator_or_admin_only")
         await self.set_chat_ranks(chat_id, data.ranks)
@@ -713,6 +737,8 @@ class Presenter:
     ) -> str | None:
         if chat_id is None or chat_id > 0:
             raise Refused("not_allowed")
+        if not await menus.is_menu(self.db, chat_id, "settings", message_id):
+            raise Refused("outdated")  # pressed on (or forged for) a message not a menu
         lang = await self.chat_language(chat_id)
         stukolka, starshina = await self._options_pair(chat_id)
         if data.game is None:
@@ -818,7 +844,9 @@ class Presenter:
         else:
             text = chat_render.balance_text(lang, players, names, money.pot, money.game_pot)
         rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
-        await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
+        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
+        if shown != edit:
+            await menus.remember(self.db, chat_id, "balance", shown)
 
     async def send_turn_timeout(
         self,
@@ -871,7 +899,11 @@ class Presenter:
                     pot_after=deal.summary.get("pot_after"),
                 )
             )
-        await self.messenger.send(chat_id, chat_render.history_text(lang, items), reply_to=reply_to)
+        text = chat_render.history_text(lang, items)
+        while len(text) > MAX_MESSAGE and len(items) > 1:
+            items.pop()  # the oldest deal goes: the message must fit
+            text = chat_render.history_text(lang, items)
+        await self.messenger.send(chat_id, text, reply_to=reply_to)
 
     async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
         lang = await self.chat_language(chat_id)
@@ -1052,6 +1084,12 @@ class Presenter:
     async def drain(self) -> None:
         """Wait until every message that is due has gone out (tests, shutdown)."""
         await self.coalescer.drain()
+
+
+def short_name(name: str) -> str:
+    """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
+    name = " ".join(name.split())
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
 
 
 def _renderer(kind: str) -> Any:

@@ -37,6 +37,7 @@ class StorageTrouble:
         self.failures = 0
         self._logged_at: float | None = None
         self._since_log = 0
+        self._told: dict[int, float] = {}
 
     def failed(self, error: BaseException, where: str) -> None:
         self.failures += 1
@@ -52,3 +53,14 @@ class StorageTrouble:
             )
             self._logged_at = now
             self._since_log = 0
+
+    def may_tell(self, chat_id: int) -> bool:
+        """Whether the chat may be told (once a minute at most: a chat's apology is not a
+        flood of its own)."""
+        now = self.clock()
+        if now - self._told.get(chat_id, -LOG_EVERY) < LOG_EVERY:
+            return False
+        self._told[chat_id] = now
+        if len(self._told) > 10_000:
+            self._told.clear()
+        return True

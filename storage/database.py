@@ -50,7 +50,7 @@ import aiosqlite
 
 from storage import chats, games, history, ledger
 from storage.cache import NoCache, ReadCache
-from storage.errors import GameNotFound, StorageError
+from storage.errors import DatabaseDamaged, GameNotFound, StorageError
 from storage.migrations import migrate
 from storage.records import (
     ActionJSON,
@@ -96,10 +96,38 @@ def _prepare(
 ) -> None:
     """Set the durable settings on a new connection and bring the schema up to date."""
     conn.row_factory = sqlite3.Row
+    _quick_check(conn, path)
     _use_wal(conn, path, busy_timeout)
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA foreign_keys = ON")
     migrate(conn)
+
+
+def _quick_check(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged file (``PRAGMA quick_check``: SQLite's structure, without the slow
+    index-to-table cross-check), with a message that says what to do."""
+    try:
+        rows = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+    except sqlite3.DatabaseError as error:
+        rows = [str(error)]
+    if rows != ["ok"]:
+        found = "; ".join(rows[:3])
+        raise DatabaseDamaged(
+            f"{path}: the database file is damaged ({found}). Restore it from a backup"
+            " (see storage/backup.py) or move it away; the bot does not start on it."
+        )
+
+
+def check_file(path: str | os.PathLike[str]) -> None:
+    """Raise ``DatabaseDamaged`` if the file at ``path`` exists and fails the quick check."""
+    file = Path(path)
+    if not file.exists():
+        return
+    conn = sqlite3.connect(file, isolation_level=None)
+    try:
+        _quick_check(conn, file)
+    finally:
+        conn.close()
 
 
 def _use_wal(conn: sqlite3.Connection, path: Path, busy_timeout: float) -> None:
@@ -145,6 +173,9 @@ class Database:
         #: writes waiting for the next batch, and the task that ships batches while any wait
         self._pending: list[_Write] = []
         self._shipper: asyncio.Task[None] | None = None
+        #: why the last batch of writes failed (a full disk, a read-only file, a lock held
+        #: too long), or None since one succeeded: the health check reports it
+        self.write_problem: str | None = None
 
     @classmethod
     async def open(
@@ -197,6 +228,8 @@ class Database:
             await asyncio.shield(self._shipper)
         try:
             await self._run(_optimize)
+        except sqlite3.OperationalError:
+            pass  # a full disk or a read-only file: the statistics wait for the next time
         finally:
             self._closed = True
             await self._connection.close()
@@ -276,10 +309,13 @@ class Database:
                     self._pending = []
                     raise
                 except Exception as error:
+                    self.write_problem = f"{type(error).__name__}: {error}"
                     for write in batch:
                         if not write.done.done():
                             write.done.set_exception(error)
                     continue
+                failed = [v for ok, v in outcomes if not ok and _is_failure(v)]
+                self.write_problem = f"{type(failed[0]).__name__}: {failed[0]}" if failed else None
                 self._cache.saw_data_version(before)
                 self._cache.saw_data_version(after)
                 for write, (ok, value) in zip(batch, outcomes, strict=True):
@@ -538,6 +574,15 @@ class Database:
         """Deals played, tricks, remizes paid and net balance of ``user_id`` in ``chat_id``."""
         return await self._run(_snapshot(history.player_totals), chat_id, user_id)
 
+    async def probe_write(self) -> bool:
+        """Try one harmless write (while writes fail, to see whether they work again); True
+        if it was committed."""
+        try:
+            await self._write(_probe)
+        except sqlite3.Error:
+            return False
+        return self.write_problem is None
+
     async def check_integrity(self) -> list[str]:
         """Problems found in the whole file (empty when sound); reads every page, so it is slow
         on a big file. Checks SQLite's own structure, foreign keys and that every chat's
@@ -614,6 +659,17 @@ def _then_game_row(
         return result, games.load_game_row(conn, game_id)
     except GameNotFound:
         return result, None
+
+
+def _is_failure(error: object) -> bool:
+    """A write's error that is the file failing (not a refused compare-and-set or a
+    constraint): sqlite3's operational errors (full, read-only, locked, I/O)."""
+    return isinstance(error, sqlite3.OperationalError)
+
+
+def _probe(conn: sqlite3.Connection) -> None:
+    """A write that changes nothing: the first chat's title set to itself."""
+    conn.execute("UPDATE chats SET title = title WHERE rowid = (SELECT MIN(rowid) FROM chats)")
 
 
 def _optimize(conn: sqlite3.Connection) -> None:

@@ -89,3 +89,8 @@ class SchemaTooNew(StorageError):
 
 class ReplayError(StorageError):
     """An action log that cannot be replayed (a gap in versions, no initial state)."""
+
+
+class DatabaseDamaged(StorageError):
+    """The database file fails SQLite's ``PRAGMA quick_check`` (or is not a database at all):
+    the bot refuses to start on it rather than play on a damaged ledger."""

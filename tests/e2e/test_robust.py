@@ -6,12 +6,19 @@ names, a hand message sent twice). Each test failed before its fix."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot import callback as cb
+from bot import health
+from game.randomplay import random_action
 from storage.database import Database
 
 from .fake_telegram import FakeTelegram
+from .fake_telegram.serialize import callback_query_json
 from .players import Table, start_bot_for
 from .resilience import check_books, seat_table, step_for
 from .test_resilience import active_game_id
@@ -165,4 +172,177 @@ async def test_an_empty_first_name_falls_back_to_the_username_or_a_number(
         names = await table.services.presenter.names([u.id for u in users])
         assert names[0] == "ghost"
         assert names[1].startswith("Игрок ") and names[1][6:].isdigit()
+        assert not bot.handler_errors
+
+
+async def test_a_read_only_database_pauses_the_table_politely_and_play_resumes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Defect 8: the database cannot be written for a while (``PRAGMA query_only``: SQLite
+    refuses every write, as for a read-only file); every press is answered with an apology,
+    the log says it once, the health check fails, and play goes on when writes work again."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        users = [fake.add_user(f"Игрок{i}", language_code="en") for i in range(3)]
+        group = fake.add_group("Картёжники", users)
+        table = await seat_table(fake, bot, group, users, "stukolka", seed=47)
+        services = table.services
+        db = services.db
+
+        def read_only(on: bool) -> Any:
+            def run(conn: sqlite3.Connection) -> None:
+                conn.execute(f"PRAGMA query_only = {int(on)}")
+
+            return db._run(run)
+
+        await read_only(True)
+        caplog.clear()
+        refused = 0
+        for _ in range(40):
+            choices = table.actionable()
+            if not choices:
+                break
+            user, message, data = choices[0]
+            query = fake.user_presses(user, message, data[0])
+            await bot.settle(timeout=20, quiet=0.0, raise_errors=False)
+            if query.answer is not None and "storage problem" in (query.answer.text or ""):
+                refused += 1
+            if refused >= 3:
+                break
+        assert refused >= 3, "the presses were not refused with the apology"
+        lines = [r for r in caplog.records if "storage problem" in r.getMessage()]
+        assert len(lines) == 1, [r.getMessage() for r in caplog.records][:5]
+        assert not [r for r in caplog.records if r.exc_info and r.levelname == "ERROR"]
+        # the failures reached the application's error handler (and were answered there)
+        assert all(isinstance(e, sqlite3.OperationalError) for e in bot.handler_errors)
+        bot.handler_errors.clear()
+        await health._touch(services)
+        assert health.problem(services.settings) is not None
+        await read_only(False)
+        await health._touch(services)
+        assert health.problem(services.settings) is None
+        deals = len(await db.last_deals(group.id))
+        for _ in range(300):
+            await step_for(table, users)
+            if len(await db.last_deals(group.id)) > deals:
+                break
+        assert len(await db.last_deals(group.id)) > deals, "play resumed"
+        await check_books(db, group.id, [(await active_game_id(table))])
+
+
+def forge(fake: FakeTelegram, user: Any, message: Any, data: str) -> Any:
+    """A press of ``data`` on ``message``, which shows no such button (a forged query)."""
+    query = fake.world.add_callback_query(user, message, data, fake.now())
+    fake._queue("callback_query", callback_query_json(query))
+    return query
+
+
+async def test_a_menu_press_acts_only_on_a_menu_of_its_kind(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        users = [fake.add_user(f"Игрок{i}", language_code="en") for i in range(3)]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(48))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(users[0], "/new stukolka")
+        lobby = table.group_messages()[-1]
+        await table.say(users[1], "/balance")
+        balance = table.group_messages()[-1]
+        await table.say(users[1], "/settings")
+        menu = table.group_messages()[-1]
+        lobby_text = lobby.text
+        settings = cb.encode(cb.Settings("stukolka", None, None))
+        page = cb.encode(cb.Page("settle"))
+        for data in (settings, page):
+            query = forge(fake, users[1], lobby, data)
+            await table.settle()
+            assert query.answer is not None and "outdated" in (query.answer.text or "")
+        query = forge(fake, users[1], balance, settings)
+        await table.settle()
+        assert "outdated" in (query.answer.text or "")
+        query = forge(fake, users[1], menu, page)
+        await table.settle()
+        assert "outdated" in (query.answer.text or "")
+        assert lobby.text == lobby_text and not lobby.history, "the lobby was not replaced"
+        # the menus themselves still work
+        await table.press(users[1], menu, menu.callback_data[0])
+        assert menu.history, "the settings menu was edited"
+        await table.press(users[1], balance, balance.callback_data[0])
+        assert balance.history, "the balance page was switched"
+        assert not bot.handler_errors
+
+
+async def test_a_hand_sent_twice_answers_only_on_its_own_message(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        users = [fake.add_user(f"Игрок{i}", language_code="en") for i in range(3)]
+        group = fake.add_group("Картёжники", users)
+        table = await seat_table(fake, bot, group, users, "stukolka", seed=49)
+        user, hand, data = table.actionable()[0]
+        # the same hand delivered a second time (its send timed out but went through)
+        rows = [[(label, d) for label, d in row if d is not None] for row in hand.buttons]
+        messenger = table.services.messenger
+        copy_id = await messenger.send(user.id, hand.text or "", rows)
+        assert copy_id is not None
+        copy = fake.message(fake.private_chat(user), copy_id)
+        db = table.services.db
+        version = (await active(db, group.id)).version
+        query = fake.user_presses(user, copy, data[0])
+        await table.settle()
+        assert query.answer is not None and "outdated" in (query.answer.text or "")
+        assert (await active(db, group.id)).version == version, "nothing was played"
+        assert not copy.callback_data, "the stray copy is closed"
+        await table.press(user, hand, data[0])
+        assert (await active(db, group.id)).version > version
+        assert not bot.handler_errors
+
+
+async def active(db: Database, chat_id: int) -> Any:
+    game = await db.active_game(chat_id)
+    assert game is not None
+    return game
+
+
+async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        users = [
+            fake.add_user(f"{i}" + "Щ" * 63, last_name="Ж" * 64, language_code="en")
+            for i in range(6)
+        ]
+        group = fake.add_group("Картёжники", users)
+        table = await seat_table(fake, bot, group, users, "stukolka", seed=50)
+        tables = table.services.tables
+        rng = random.Random(50)
+        # eight deals, played straight through the service (what the group sees is /history)
+        for _ in range(5000):
+            if len(await table.services.db.last_deals(group.id, 8)) >= 8:
+                break
+            loaded = await tables.active(group.id)
+            assert loaded is not None and loaded.rules is not None
+            seat = loaded.rules.to_act(loaded.engine)
+            assert seat is not None
+            action = random_action(
+                seat, loaded.rules.legal(loaded.engine), loaded.engine.hands[seat], rng
+            )
+            await tables.act(
+                loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
+            )
+        await table.settle()
+        before = len(table.group_messages())
+        await table.say(users[0], "/history")
+        messages = table.group_messages()
+        assert len(messages) == before + 1, "the group sees the history"
+        assert len(messages[-1].text or "") <= 4096
+        assert "Щ" * 40 not in (messages[-1].text or ""), "names are cut for display"
         assert not bot.handler_errors
