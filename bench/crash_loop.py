@@ -70,6 +70,7 @@ LOCKER = (
 class Report:
     kills: int = 0
     kills_after_commit: int = 0
+    kills_at_a_deal_end: int = 0  # the killing press (or timer) ended a deal
     presses: int = 0
     storage_apologies: int = 0
     locks: int = 0
@@ -290,6 +291,9 @@ class Loop:
         self.lockers.add(task)
         task.add_done_callback(self.lockers.discard)
 
+    def deals(self) -> int:
+        return int(read(self.database, "SELECT COUNT(*) FROM deals")[0][0])
+
     def version(self) -> int:
         return int(read(self.database, "SELECT COALESCE(MAX(version), 0) FROM games")[0][0])
 
@@ -306,7 +310,7 @@ class Loop:
                 query = await self.press()
                 if query is not None:
                     await self.answered(query)
-            before = self.version()
+            before, deals = self.version(), self.deals()
             query = await self.press()
             if query is not None:
                 await asyncio.sleep(self.rng.uniform(0.0, 0.06))
@@ -315,6 +319,7 @@ class Loop:
             await self.bot.kill()
             self.report.kills += 1
             self.report.kills_after_commit += self.version() > before
+            self.report.kills_at_a_deal_end += self.deals() > deals
             await self.bot.start()
         while self.lockers:
             await asyncio.gather(*list(self.lockers))

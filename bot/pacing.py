@@ -16,7 +16,10 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 
+from bot.storage_health import StorageTrouble, is_storage_error
+
 log = logging.getLogger(__name__)
+_storage = StorageTrouble()
 
 Job = Callable[[], Awaitable[None]]
 
@@ -205,8 +208,11 @@ class Coalescer:
                     await asyncio.sleep(self.retry_delays[failures])
                     failures += 1
                     self._dirty.setdefault(key, job)
-                except Exception:
-                    log.exception("refresh of %s failed", key)
+                except Exception as error:
+                    if is_storage_error(error):
+                        _storage.failed(error, "refresh")  # once a minute with its cause
+                    else:
+                        log.exception("refresh of %s failed", key)
         finally:
             self._tasks.pop(key, None)
 

@@ -20,7 +20,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.storage_health import StorageTrouble, is_storage_error
+
 log = logging.getLogger(__name__)
+_storage = StorageTrouble()
 
 #: seconds before the default move is tried again after its commit failed (a locked or full
 #: database): until it applies or the turn moves on, the table never waits for ever
@@ -75,7 +78,9 @@ class Timers:
             await self.on_timeout(game_id, turn)
         except Exception as error:
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-            if attempt == 0:
+            if is_storage_error(error):
+                _storage.failed(error, "turn timer")  # once a minute, not once per game
+            elif attempt == 0:
                 log.exception("the turn timer of game %s (turn %s) failed", game_id, turn)
             else:
                 log.warning("the turn timer of game %s failed again: %s", game_id, error)
