@@ -38,6 +38,7 @@ AWAY_AFTER_TIMEOUTS = 3
 #: the chat's own table settings, stored beside the games' options (not a game kind)
 TABLE_OPTIONS = "table"
 TURN_TIMEOUT_RANGE = (10, 3600)  # seconds a chat may give a decision with /timeout
+MAX_DUE_RESULTS = 8  # results kept to post while a group cannot be shown them
 MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change (then the timer goes on)
 
 
@@ -829,7 +830,9 @@ class TableService:
             deal=deal_no,
         )
         reply.results.append(result)
-        loaded.meta.due.append(due_result(result, rules.dump(step.state), closing))
+        # (a group that cannot be shown anything for a long while keeps only its last ones)
+        loaded.meta.due = [*loaded.meta.due, due_result(result, rules.dump(step.state), closing)]
+        loaded.meta.due = loaded.meta.due[-MAX_DUE_RESULTS:]
         loaded.meta.void_votes = []
         loaded.meta.autoplay = False
         specs = [
