@@ -351,9 +351,11 @@ class Presenter:
                 log.warning("results of game %s may not have been shown: %s", game_id, error)
             posted = [deal for deal, _ in pending[: len(texts)]]
             del pending[: len(texts)]
-            await self.tables.results_posted(game_id, posted)
-            if message_id is not None:
-                await self.db.set_table_message(game_id, None)
+            # one write: a crash between the two would take the result shown in the table
+            # message for the next deal's table and edit it away
+            await self.tables.results_posted(
+                game_id, posted, table_message_used=message_id is not None
+            )
             self._table_deal.pop(game_id, None)
             self._table_unknown.discard(game_id)
             return True

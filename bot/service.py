@@ -507,14 +507,20 @@ class TableService:
                 loaded, loaded.seats, Notice("leaves", {"user": user_id})
             )
 
-    async def results_posted(self, game_id: int, deals: list[int]) -> None:
-        """The group has seen the results of ``deals``: they are no longer due."""
+    async def results_posted(
+        self, game_id: int, deals: list[int], *, table_message_used: bool = False
+    ) -> None:
+        """The group has seen the results of ``deals``: they are no longer due. With
+        ``table_message_used`` they were shown in the table message, which the game forgets
+        in the same write (it shows a result now, not the table)."""
         async with self.lock(await self._chat_of(game_id)):
             game = await self.db.game(game_id)
             due = list(TableMeta.from_json(game.state.get("table")).due)
             left = [entry for entry in due if entry.get("deal") not in deals]
-            if len(left) != len(due):
-                await self.db.set_results_due(game_id, left)
+            if len(left) != len(due) or table_message_used:
+                await self.db.set_results_due(
+                    game_id, left, forget_table_message=table_message_used
+                )
 
     # ------------------------------------------------------------------ internals
 

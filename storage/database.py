@@ -493,9 +493,12 @@ class Database:
             game_id, games.commit_actions, game_id, expected_version, commits
         )
 
-    async def set_results_due(self, game_id: int, due: Sequence[object]) -> None:
-        """Replace the deal results the game still has to post (no new version)."""
-        await self._write_game(game_id, games.set_results_due, game_id, due)
+    async def set_results_due(
+        self, game_id: int, due: Sequence[object], *, forget_table_message: bool = False
+    ) -> None:
+        """Replace the deal results the game still has to post (no new version); with
+        ``forget_table_message``, forget its table message in the same write."""
+        await self._write_game(game_id, games.set_results_due, game_id, due, forget_table_message)
 
     async def game(self, game_id: int) -> Game:
         """The game with ``game_id``. Raises ``GameNotFound``."""

@@ -362,12 +362,16 @@ def commit_actions(
     return version
 
 
-def set_results_due(conn: sqlite3.Connection, game_id: int, due: Sequence[Any]) -> None:
+def set_results_due(
+    conn: sqlite3.Connection, game_id: int, due: Sequence[Any], forget_table_message: bool = False
+) -> None:
     """Replace the deal results a game still has to post (kept in its state's table part,
-    written without a new version: posting a result changes nothing of the game)."""
-    _update_game(
-        conn, game_id, "state = json_set(state, '$.table.due', json(?))", (dumps(list(due)),)
-    )
+    written without a new version: posting a result changes nothing of the game); with
+    ``forget_table_message``, its table message is forgotten in the same statement."""
+    assignment = "state = json_set(state, '$.table.due', json(?))"
+    if forget_table_message:
+        assignment += ", table_message_id = NULL"
+    _update_game(conn, game_id, assignment, (dumps(list(due)),))
 
 
 def results_due_rows(conn: sqlite3.Connection, since: float) -> list[sqlite3.Row]:

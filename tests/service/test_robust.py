@@ -125,8 +125,11 @@ async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
     due = game.state["table"]["due"]
     assert [d["deal"] for d in due] == [0]
     assert [g.game_id for g in await db.games_with_results_due()] == [game_id]
-    await service.results_posted(game_id, [0])
-    assert (await db.game(game_id)).state["table"]["due"] == []
+    await db.set_table_message(game_id, 77)
+    await service.results_posted(game_id, [0], table_message_used=True)
+    game = await db.game(game_id)
+    assert game.state["table"]["due"] == []
+    assert game.table_message_id is None, "the result's message is no longer the table's"
     assert await db.games_with_results_due() == []
 
 
