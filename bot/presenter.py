@@ -1056,8 +1056,24 @@ class Presenter:
     async def resume_all(self) -> None:
         """After a restart: re-arm every timer with the time that was left, post the results
         that were still due, refresh messages."""
-        due = {game.game_id: game for game in await self.db.games_with_results_due()}
+        unfrozen: set[int] = set()
         for game in await self.db.open_games():
+            if game.status == "active" and game.turn_deadline is None:
+                # frozen by an older version between a deal's end and the next deal: its
+                # result goes in its table message, then the next deal is shown
+                reply = await self.tables.unfreeze(game.game_id)
+                if reply is not None and reply.results:
+                    unfrozen.add(game.game_id)
+                    self._table_deal[game.game_id] = reply.results[0].deal
+                    await self.show(reply)
+        due = {
+            game.game_id: game
+            for game in await self.db.games_with_results_due()
+            if game.game_id not in unfrozen
+        }
+        for game in await self.db.open_games():
+            if game.game_id in unfrozen:
+                continue
             if game.status == "active":
                 await self._arm(game.game_id)
                 for user in game.seats:

@@ -507,6 +507,59 @@ class TableService:
                 loaded, loaded.seats, Notice("leaves", {"user": user_id})
             )
 
+    async def unfreeze(self, game_id: int) -> Reply | None:
+        """A table an older version left frozen between a deal's end and the next deal (the
+        two were separate commits): its result is posted and the next deal dealt, or the
+        table ends, as if the deal had just ended. None if the game is not in that state."""
+        async with self.lock(await self._chat_of(game_id)):
+            loaded = await self._game_or_refuse(game_id)
+            rules = loaded.rules
+            if loaded.game.status != "active" or loaded.engine is None or rules is None:
+                return None
+            if rules.to_act(loaded.engine) is not None:
+                return None
+            timeout = await self.turn_timeout_of(loaded.game.chat_id)
+            game_over = rules.game_over(loaded.engine)
+            deserted = self._deserted(loaded)
+            ending = (
+                game_over
+                or loaded.meta.stop
+                or deserted
+                or not self._seats_after_deal(loaded, rules)
+            )
+            reply = Reply(table_changed=True)
+            transfers: list[LedgerTransfer] = []
+            if ending and not game_over:
+                transfers = await self._game_pot_returned(loaded, [])
+                reply.notices.append(Notice("table_closed"))
+            before = await self.db.balances(loaded.game.chat_id)
+            balances, pot = _balances_after(before.players, before.pot, transfers)
+            result = DealResult(
+                rules.kind,
+                rules.public_view(loaded.engine),
+                loaded.seats,
+                game_over,
+                {},
+                balances=balances,
+                deal=max(loaded.meta.deals - 1, 0),
+            )
+            reply.results.append(result)
+            closing = [] if game_over or not ending else ["table_closed"]
+            loaded.meta.due = [
+                *loaded.meta.due,
+                due_result(result, rules.dump(loaded.engine), closing),
+            ]
+            if ending:
+                spec = self._spec(
+                    loaded, None, None, transfers, None, timeout, status="finished", fresh=True
+                )
+                await self._write(loaded, [spec])
+                reply.closed = True
+            else:
+                await self._write(loaded, [await self._next_deal(loaded, reply, pot, timeout)])
+            reply.game = loaded.game
+            return reply
+
     async def results_posted(
         self, game_id: int, deals: list[int], *, table_message_used: bool = False
     ) -> None:

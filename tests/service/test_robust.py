@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.service import Loaded, Refused, TableService
+from game.randomplay import random_action
 from storage.database import Database
 
 from .test_table_service import USERS, play_random, seated
@@ -261,3 +262,42 @@ async def test_a_deal_is_voided_only_when_every_player_agrees(
     assert {u: balances.players.get(u, 0) for u in USERS} == {u: 0 for u in USERS}
     assert balances.pot == 0 and balances.total == 0
     assert (await db.game(game_id)).status == "stopped"
+
+
+async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
+    service: TableService, db: Database
+) -> None:
+    """What the code before the fix left behind (a deal's end committed, the next deal not)
+    is completed when the bot starts again."""
+    loaded = await seated(service, USERS[:3])
+    game_id = loaded.game.game_id
+    rng = random.Random(9)
+    while True:
+        loaded = await current(service)
+        rules = loaded.rules
+        assert rules is not None
+        seat = to_act(loaded)
+        assert seat is not None
+        action = random_action(seat, rules.legal(loaded.engine), loaded.engine.hands[seat], rng)
+        if rules.apply(rules.load(rules.dump(loaded.engine)), action).deal_over:
+            break
+        await service.act(game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg)
+    assert await service.unfreeze(game_id) is None, "not frozen: nothing to do"
+    step = rules.apply(loaded.engine, action)
+    loaded.meta.turn += 1
+    loaded.meta.deals += 1
+    await service._commit(
+        loaded,
+        action,
+        loaded.seats[seat],
+        service._ledger(step, loaded.seats, 0),
+        service._deal_record(step, loaded.seats, 0),
+    )
+    frozen = await current(service)
+    assert to_act(frozen) is None and frozen.game.turn_deadline is None
+    reply = await service.unfreeze(game_id)
+    assert reply is not None and reply.new_deal and [r.deal for r in reply.results] == [0]
+    after = await current(service)
+    assert to_act(after) is not None and after.game.turn_deadline is not None
+    assert [d["deal"] for d in after.meta.due] == [0]
+    assert (await db.balances(-1)).total == 0
