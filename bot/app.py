@@ -11,12 +11,13 @@ import gc
 import logging
 
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
+from telegram.request import BaseRequest
 
 from bot.context import BotContext, Services
 from bot.handlers import register
 from bot.health import start_heartbeat, stop_heartbeat
-from bot.http import BotApiRequest, UpdatesRequest
 from bot.ratelimit import rate_limiter
+from bot.request import AiohttpRequest
 from bot.settings import Settings
 from storage.database import Database
 
@@ -64,6 +65,13 @@ async def _post_shutdown(application: Application) -> None:  # type: ignore[type
         await services.db.close()
 
 
+def _request(settings: Settings, pool_size: int) -> BaseRequest:
+    """The request object of the bot's calls (``pool_size`` connections; one for
+    ``getUpdates``), through ``PROXY_URL`` when it is set."""
+    proxy = settings.proxy_url.get_secret_value() if settings.proxy_url else None
+    return AiohttpRequest(pool_size, proxy=proxy)
+
+
 def build_application(settings: Settings, *, tune_gc: bool = False) -> Application:  # type: ignore[type-arg]
     """The bot as configured by ``settings``, handlers registered, not yet running.
 
@@ -74,8 +82,8 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
         .token(settings.bot_token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.telegram_file_base_url)
-        .request(BotApiRequest(connection_pool_size=256))
-        .get_updates_request(UpdatesRequest(connection_pool_size=1))
+        .request(_request(settings, 256))
+        .get_updates_request(_request(settings, 1))
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
         .post_init(_post_init)

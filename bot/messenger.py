@@ -15,11 +15,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    ReplyParameters,
+)
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
-from telegram.ext import BaseRateLimiter, ExtBot
 
-from bot.http import BotApiRequest
 from bot.pacing import Pacer, RetryLater
 from bot.ratelimit import maybe_performed
 
@@ -28,8 +33,8 @@ log = logging.getLogger(__name__)
 Rows = Sequence[Sequence[tuple[str, str]]]
 #: every message of the bot: HTML, and no link previews (the lobby's links would make one)
 MESSAGE_OPTIONS: dict[str, Any] = {
-    "parse_mode": "HTML",
-    "link_preview_options": {"is_disabled": True},
+    "parse_mode": ParseMode.HTML,
+    "link_preview_options": LinkPreviewOptions(is_disabled=True),
 }
 
 
@@ -39,22 +44,22 @@ class Shown:
     rows: tuple[tuple[tuple[str, str], ...], ...]
 
 
-def markup(rows: Rows | None) -> dict[str, Any] | None:
+def markup(rows: Rows | None) -> InlineKeyboardMarkup | None:
     """Inline buttons as the Bot API's ``reply_markup`` object (``url:`` data is a link)."""
     if not rows:
         return None
-    return {
-        "inline_keyboard": [
+    return InlineKeyboardMarkup(
+        [
             [
-                {"text": label, "url": data[4:]}
+                InlineKeyboardButton(label, url=data[4:])
                 if data.startswith("url:")
-                else {"text": label, "callback_data": data}
+                else InlineKeyboardButton(label, callback_data=data)
                 for label, data in row
             ]
             for row in rows
             if row
         ]
-    }
+    )
 
 
 #: messages whose content the messenger remembers: the tables and hands of some 700 open deals
@@ -123,13 +128,6 @@ class Messenger:
         on_migrated: Callable[[int, int], Awaitable[None]],
     ) -> None:
         self.bot = bot
-        request = bot.request
-        if not isinstance(request, BotApiRequest):
-            raise TypeError("the messenger posts through bot.http.BotApiRequest (see bot.app)")
-        self._request = request
-        self._limiter: BaseRateLimiter[Any] | None = (
-            bot.rate_limiter if isinstance(bot, ExtBot) else None
-        )
         self.pacer = pacer
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
@@ -139,30 +137,6 @@ class Messenger:
         self._shown: ShownCache = ShownCache(SHOWN_MESSAGES)
         #: messages being changed
         self._busy: dict[tuple[int, int], _Busy] = {}
-
-    async def _call(self, method: str, params: dict[str, Any]) -> Any:
-        """One Bot API request, through the bot's rate limiter (pacing, flood control,
-        retries) and its request object's ``post`` (PTB's mapping of errors to
-        ``TelegramError``s), but with plain dicts both ways: the bot sends and edits a few
-        messages per button press and needs only a message id back. Building PTB's objects
-        for each request and reply (``Message``, the keyboards, a ``RequestParameter`` per
-        parameter) was about a tenth of the bot's CPU under load. ``None`` values are left
-        out, as PTB's own methods do."""
-        data = {name: value for name, value in params.items() if value is not None}
-        limiter = self._limiter
-        if limiter is None:
-            return await self._post(method, data)
-        return await limiter.process_request(
-            callback=self._post,
-            args=(method, data),
-            kwargs={},
-            endpoint=method,
-            data=data,
-            rate_limit_args=None,
-        )
-
-    async def _post(self, method: str, data: dict[str, Any]) -> Any:
-        return await self._request.call(f"{self.bot.base_url}/{method}", data)
 
     async def send(
         self,
@@ -181,19 +155,19 @@ class Messenger:
         (whose ``maybe_done`` says whether the message may exist all the same). A message is
         never sent a second time here: the caller decides.
         """
-        params: dict[str, Any] = {
-            "chat_id": chat_id,
-            "text": text,
-            "reply_markup": markup(rows),
-            **MESSAGE_OPTIONS,
-        }
-        if reply_to is not None:
-            params["reply_parameters"] = {
-                "message_id": reply_to,
-                "allow_sending_without_reply": True,
-            }
+        replying = (
+            ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+            if reply_to is not None
+            else None
+        )
         try:
-            message = await self._call("sendMessage", params)
+            message = await self.bot.send_message(
+                chat_id,
+                text,
+                reply_markup=markup(rows),
+                reply_parameters=replying,
+                **MESSAGE_OPTIONS,
+            )
         except ChatMigrated as error:
             # the game follows the group; whoever shows the table shows it there
             await self.on_migrated(chat_id, error.new_chat_id)
@@ -211,7 +185,7 @@ class Messenger:
             if strict:
                 raise Undelivered(chat_id, maybe, error) from error
             return None
-        message_id = int(message["message_id"])
+        message_id = message.message_id
         self._shown[(chat_id, message_id)] = Shown(text, _frozen(rows))
         return message_id
 
@@ -232,15 +206,8 @@ class Messenger:
         if self._shown.get((chat_id, message_id)) == wanted:
             return True
         try:
-            await self._call(
-                "editMessageText",
-                {
-                    "chat_id": chat_id,
-                    "message_id": message_id,
-                    "text": text,
-                    "reply_markup": markup(rows),
-                    **MESSAGE_OPTIONS,
-                },
+            await self.bot.edit_message_text(
+                text, chat_id, message_id, reply_markup=markup(rows), **MESSAGE_OPTIONS
             )
         except BadRequest as error:
             if "not modified" in error.message.lower():
@@ -289,9 +256,7 @@ class Messenger:
         if shown is not None and not shown.rows:
             return
         try:
-            await self._call(
-                "editMessageReplyMarkup", {"chat_id": chat_id, "message_id": message_id}
-            )
+            await self.bot.edit_message_reply_markup(chat_id, message_id)
         except (BadRequest, Forbidden, ChatMigrated) as error:
             log.debug("buttons of %s/%s stay: %s", chat_id, message_id, error)
         except NetworkError as error:

@@ -32,8 +32,8 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, 
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.http import NotSent
 from bot.pacing import GROUP_SPACING, Pacer, SharedRate
+from bot.request import NOT_SENT
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -47,8 +47,6 @@ PACED = frozenset({"sendmessage", "editmessagetext", "editmessagereplymarkup"})
 OVERALL_PER_SECOND = 30
 #: the waits before the retries of a request that failed for a network reason
 BACKOFF = (0.3, 1.0, 2.0, 4.0)
-#: connection failures that mean the request never reached Telegram
-NOT_SENT = (NotSent,)  # bot.http: no connection (refused, not in time, pool full)
 
 
 def creates(endpoint: str) -> bool:

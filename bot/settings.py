@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.request import check_proxy_url
 
 
 class Settings(BaseSettings):
@@ -20,6 +22,9 @@ class Settings(BaseSettings):
     bot_token: str = Field(min_length=1)
     database_path: Path = Path("data") / "bot.sqlite3"
     telegram_api_base_url: str = "https://api.telegram.org/bot"
+    #: every Bot API request goes through this proxy: http://, https://, socks5://, socks5h://
+    #: or socks4://, with credentials in it if the proxy wants them (user:password@host:port)
+    proxy_url: SecretStr | None = None
     default_language: Literal["ru", "en"] = "ru"
     turn_timeout_seconds: float = Field(default=60.0, gt=0)
     log_level: str = "INFO"
@@ -30,11 +35,18 @@ class Settings(BaseSettings):
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
 
-    @field_validator("webhook_url", "webhook_secret", mode="before")
+    @field_validator("webhook_url", "webhook_secret", "proxy_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # `docker run -e WEBHOOK_URL=` and an empty line in .env mean "not set"
         return None if value == "" else value
+
+    @field_validator("proxy_url")
+    @classmethod
+    def _usable_proxy(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            check_proxy_url(value.get_secret_value())
+        return value
 
     @field_validator("log_level")
     @classmethod

@@ -4,10 +4,8 @@ and changes one message one request at a time."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from typing import Any
 
-from bot.http import BotApiRequest
 from bot.messenger import Messenger, Shown, ShownCache
 from bot.pacing import Pacer
 
@@ -26,29 +24,21 @@ def test_forgets_the_least_recently_used_beyond_its_limit() -> None:
     assert list(cache) == [(1, 3), (1, 2), (1, 4)]  # (1, 0) was the least recently used
 
 
-class SlowRequest(BotApiRequest):
-    """Records each request instead of sending it; edits take a while."""
+class SlowBot:
+    """Enough of a bot for the messenger: records each edit instead of sending it; edits of
+    the text take a while."""
 
     def __init__(self) -> None:
-        super().__init__()
         self.calls: list[tuple[str, Any]] = []
 
-    async def call(self, url: str, params: Mapping[str, Any]) -> Any:
-        method = url.rsplit("/", 1)[1]
-        self.calls.append((method, params.get("reply_markup")))
-        if method == "editMessageText":
-            await asyncio.sleep(0.05)
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int, **kw: Any) -> Any:
+        self.calls.append(("editMessageText", kw.get("reply_markup")))
+        await asyncio.sleep(0.05)
         return True
 
-
-class SlowBot:
-    """Enough of a bot for the messenger: its request object and base URL."""
-
-    base_url = "http://127.0.0.1:9/bot1:x"
-
-    def __init__(self) -> None:
-        self.request = SlowRequest()
-        self.calls = self.request.calls
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int) -> Any:
+        self.calls.append(("editMessageReplyMarkup", None))
+        return True
 
 
 def _messenger(bot: SlowBot) -> Messenger:
@@ -76,6 +66,6 @@ async def test_edits_of_one_message_go_in_the_order_they_were_asked() -> None:
     second = asyncio.create_task(messenger.edit(5, 9, "two", [[("B", "a:2")]]))
     other = asyncio.create_task(messenger.edit(5, 10, "elsewhere"))
     await asyncio.gather(first, second, other)
-    labels = [markup["inline_keyboard"][0][0]["text"] for _, markup in bot.calls if markup]
+    labels = [markup.inline_keyboard[0][0].text for _, markup in bot.calls if markup]
     assert labels == ["A", "B"]
     assert messenger._busy == {}  # nothing kept once no change is under way
