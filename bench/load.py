@@ -724,7 +724,7 @@ def read_stacks(raw: Path, pid: int) -> tuple[list[tuple[list[str], int]], Count
         frames = [f for f in stack.split(";") if f]
         thread = frames.pop(0) if frames and frames[0].startswith("thread (") else "?"
         tid = thread[len("thread (") :].split(")", 1)[0]
-        name = "main" if tid == str(pid) else "other threads (aiosqlite…)"
+        name = "main" if tid == str(pid) else "other threads (sqlite…)"
         threads[name] += int(count_text)
         if tid == str(pid):
             stacks.append((frames, int(count_text)))

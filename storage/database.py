@@ -1,13 +1,11 @@
 """``Database``: the one object the bot opens at start-up and closes at shutdown.
 
-It owns one SQLite connection, run by aiosqlite on its own thread. Each public method hands
+It owns one SQLite connection, on a thread of its own (``storage.worker``). Each public method hands
 that thread one plain function that does the whole job — a complete transaction, or a read
 snapshot — so a transaction is never split across awaits: no other coroutine's statement can
 land inside it, no lock is needed, and one commit costs one thread hop instead of one per
 statement (thread hops dominate here: a prototype went from about 960 to 3,800 commits a
-second). The hop goes through ``aiosqlite.Connection._execute``, the queueing primitive behind
-every aiosqlite call, which aiosqlite does not expose publicly; ``Database._run`` is the only
-place that touches it, so an aiosqlite upgrade that renames it fails every storage test at once.
+second).
 
 Durability. The file is in WAL mode with foreign keys on. ``synchronous`` defaults to
 ``FULL``: each commit is fsynced to the WAL, so an acknowledged commit survives a power cut or
@@ -40,13 +38,11 @@ import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Concatenate, Final, Literal, ParamSpec, TypeVar
-
-import aiosqlite
 
 from storage import chats, games, history, ledger
 from storage.cache import NoCache, ReadCache
@@ -68,6 +64,7 @@ from storage.records import (
     Transfer,
 )
 from storage.sql import read_transaction
+from storage.worker import Worker
 
 DEFAULT_PATH: Final = Path("data") / "bot.sqlite3"
 """Where the bot keeps its database unless settings say otherwise."""
@@ -159,13 +156,13 @@ class Database:
 
     def __init__(
         self,
-        connection: aiosqlite.Connection,
+        worker: Worker,
         raw: sqlite3.Connection,
         path: Path,
         cache_reads: bool = False,
     ) -> None:
         """Internal: use ``Database.open``."""
-        self._connection = connection
+        self._worker = worker
         self._raw = raw
         self._path = path
         self._closed = False
@@ -197,21 +194,22 @@ class Database:
             raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
         file = Path(path)
         file.parent.mkdir(parents=True, exist_ok=True)
-        opened: list[sqlite3.Connection] = []
-
-        def connector() -> sqlite3.Connection:
-            opened.append(sqlite3.connect(file, timeout=busy_timeout, isolation_level=None))
-            return opened[-1]
-
-        connection = aiosqlite.Connection(connector, iter_chunk_size=64)
-        await connection
-        database = cls(connection, opened[0], file, cache_reads)
+        worker = Worker()
+        try:
+            raw = await worker.run(
+                sqlite3.connect, file, timeout=busy_timeout, isolation_level=None
+            )
+        except BaseException:
+            await worker.stop()
+            raise
+        database = cls(worker, raw, file, cache_reads)
         try:
             await database._run(_prepare, file, synchronous, busy_timeout)
         except BaseException:
-            # Close through aiosqlite so its thread is gone before the caller moves on.
+            # the thread is gone before the caller moves on
             database._closed = True
-            await connection.close()
+            await worker.run(raw.close)
+            await worker.stop()
             raise
         return database
 
@@ -232,7 +230,8 @@ class Database:
             pass  # a full disk or a read-only file: the statistics wait for the next time
         finally:
             self._closed = True
-            await self._connection.close()
+            await self._worker.run(self._raw.close)
+            await self._worker.stop()
 
     async def __aenter__(self) -> Database:
         return self
@@ -268,10 +267,10 @@ class Database:
         if self._closed:
             raise StorageError("the database is closed")
         if not self._cache.enabled:
-            plain: Callable[..., Awaitable[_T]] = self._connection._execute
-            return await plain(function, self._raw, *args, **kwargs), False
-        execute: Callable[..., Awaitable[tuple[_T, int, int]]] = self._connection._execute
-        result, before, after = await execute(_with_data_version, self._raw, function, args, kwargs)
+            return await self._worker.run(function, self._raw, *args, **kwargs), False
+        result, before, after = await self._worker.run(
+            _with_data_version, self._raw, function, args, kwargs
+        )
         self._cache.saw_data_version(before)
         self._cache.saw_data_version(after)
         return result, before == after
@@ -298,11 +297,8 @@ class Database:
             while self._pending:
                 batch, self._pending = self._pending, []
                 jobs = [(w.function, w.args, w.kwargs) for w in batch]
-                execute: Callable[..., Awaitable[tuple[list[_Outcome], int, int]]] = (
-                    self._connection._execute
-                )
                 try:
-                    outcomes, before, after = await execute(_write_batch, self._raw, jobs)
+                    outcomes, before, after = await self._worker.run(_write_batch, self._raw, jobs)
                 except asyncio.CancelledError:
                     for write in [*batch, *self._pending]:
                         write.done.cancel()
