@@ -12,6 +12,7 @@ from telegram import Update
 
 from bot.app import build_application
 from bot.settings import Settings, load_settings
+from bot.startup import keep_secrets_out_of_the_log
 from storage.database import check_file
 from storage.errors import DatabaseDamaged
 
@@ -51,6 +52,7 @@ def main() -> None:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    keep_secrets_out_of_the_log(settings)
     # the heartbeat job would log two lines every 30 seconds
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     try:
@@ -71,9 +73,14 @@ def main() -> None:
             webhook_url=settings.webhook_url,
             secret_token=webhook_secret(settings),
             allowed_updates=Update.ALL_TYPES,
+            bootstrap_retries=-1,
         )
     else:
-        application.run_polling(allowed_updates=Update.ALL_TYPES)
+        # bootstrap_retries=-1: no network yet is retried with backoff (bot.startup)
+        application.run_polling(allowed_updates=Update.ALL_TYPES, bootstrap_retries=-1)
+    code = application.bot_data.get("exit_code")
+    if code:
+        raise SystemExit(code)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from bot.health import start_heartbeat, stop_heartbeat
 from bot.ratelimit import rate_limiter
 from bot.request import AiohttpRequest
 from bot.settings import Settings
+from bot.startup import BotApplication
 from storage.database import Database
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,9 @@ async def _post_stop(application: Application) -> None:  # type: ignore[type-arg
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
     stop_heartbeat(application.bot_data["settings"])
+    # closed by PTB's shutdown after a start, but not when the start itself failed
+    for request in application.bot_data["requests"]:
+        await request.shutdown()
     services: Services | None = application.bot_data.get("services")
     if services is not None:
         await services.close()
@@ -77,13 +81,15 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
 
     ``tune_gc``: freeze what exists once it has started (``tune_garbage_collector``); for the
     bot's own process, not for a test that builds many applications in one."""
+    requests = (_request(settings, 256), _request(settings, 1))
     builder = (
         ApplicationBuilder()
-        .token(settings.bot_token)
+        .application_class(BotApplication)
+        .token(settings.bot_token.get_secret_value())
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.telegram_file_base_url)
-        .request(_request(settings, 256))
-        .get_updates_request(_request(settings, 1))
+        .request(requests[0])
+        .get_updates_request(requests[1])
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
         .post_init(_post_init)
@@ -94,6 +100,7 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
     builder = builder.rate_limiter(rate_limiter(settings))  # type: ignore[arg-type]
     application = builder.build()
     application.bot_data["settings"] = settings
+    application.bot_data["requests"] = requests
     application.bot_data["tune_gc"] = tune_gc
     register(application)
     return application

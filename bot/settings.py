@@ -19,7 +19,8 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    bot_token: str = Field(min_length=1)
+    #: a SecretStr: shown as ********** in a repr, a log line or an error
+    bot_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("data") / "bot.sqlite3"
     telegram_api_base_url: str = "https://api.telegram.org/bot"
     #: every Bot API request goes through this proxy: http://, https://, socks5://, socks5h://

@@ -59,7 +59,9 @@ class FakeTelegram:
         callback_query_ttl: float | None = None,
         fault_seed: int = 0,
         clock: Callable[[], float] = time.time,
+        port: int = 0,
     ) -> None:
+        """``port``: where to listen on 127.0.0.1 (0: a free port the OS picks)."""
         bot_id = int(token.split(":", 1)[0])
         self.token = token
         self.world = World(
@@ -71,7 +73,7 @@ class FakeTelegram:
         )
         self.api = BotApi(self.world, self.updates, self.settings, self._loop_time)
         self.faults = FaultInjector(fault_seed)
-        self.server = FakeBotApiServer(self.api, self.faults, token, self._touch)
+        self.server = FakeBotApiServer(self.api, self.faults, token, self._touch, port=port)
         self.webhook = WebhookDelivery(lambda: self.api.webhook, self.updates, self.api.closing)
         self.api.on_webhook_change = self.webhook.webhook_changed
         self._changed = asyncio.Event()
@@ -80,7 +82,7 @@ class FakeTelegram:
     # --- life cycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start serving on 127.0.0.1 at a free port."""
+        """Start serving on 127.0.0.1 (at a free port unless one was given)."""
         await self.server.start()
         self._touch()
 

@@ -67,6 +67,7 @@ class FakeBotApiServer:
         token: str,
         on_activity: Callable[[], None],
         host: str = "127.0.0.1",
+        port: int = 0,
     ) -> None:
         self.api = api
         self.faults = faults
@@ -77,6 +78,7 @@ class FakeBotApiServer:
         self._on_activity = on_activity
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
+        self._wanted_port = port
 
     @property
     def root_url(self) -> str:
@@ -96,7 +98,7 @@ class FakeBotApiServer:
         return f"{self.root_url}/file/bot"
 
     async def start(self) -> None:
-        """Bind a free port on ``host`` and start serving."""
+        """Bind the port given (or a free one) on ``host`` and start serving."""
         self.api.closing.clear()
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
@@ -105,7 +107,7 @@ class FakeBotApiServer:
         # performed, and abandoned long polls are ended by the next getUpdates or by stop().
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, 0)
+        site = web.TCPSite(self._runner, self.host, self._wanted_port)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
         _LOGGER.debug("fake Bot API listening on %s", self.root_url)

@@ -1,0 +1,113 @@
+"""Start-up as a newcomer meets it: one clear line when the Bot API cannot be reached (and PTB's
+bootstrap retries, with backoff, until it can), one clear line and exit code 2 when Telegram
+rejects the token, and no secret in any log line.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from telegram.error import InvalidToken, NetworkError
+from telegram.ext import Application
+
+from bot.settings import Settings
+
+log = logging.getLogger("bot")
+
+#: the exit code of a bot whose token Telegram rejected (retrying would not help)
+TOKEN_REJECTED = 2
+#: what stands in a log line for a secret
+REDACTED = "<secret>"
+
+
+class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
+    """PTB's ``Application`` that says in one line why it cannot start.
+
+    ``run_polling``/``run_webhook`` (with ``bootstrap_retries=-1``) call ``initialize`` again
+    and again while it fails for a network reason, waiting longer each time (1 s, then 1.5
+    times more, at most 30 s): a container that starts before its network is up recovers by
+    itself. Only the first failure is logged. A token Telegram rejects ends the run instead:
+    ``SystemExit``, which ``run_polling`` takes as the order to shut down, and the exit code
+    in ``bot_data["exit_code"]`` for ``python -m bot``.
+    """
+
+    async def initialize(self) -> None:
+        try:
+            await super().initialize()
+        except InvalidToken:
+            log.error(
+                "Telegram rejected BOT_TOKEN (getMe: 401 Unauthorized): check the token "
+                "@BotFather gave (or /revoke and use the new one); not retrying"
+            )
+            self.bot_data["exit_code"] = TOKEN_REJECTED
+            raise SystemExit(TOKEN_REJECTED) from None
+        except NetworkError as error:
+            failures = self.bot_data.get("startup_failures", 0)
+            self.bot_data["startup_failures"] = failures + 1
+            if not failures:
+                log.error("%s", unreachable_line(self.bot_data["settings"], error))
+            raise
+        failures = self.bot_data.get("startup_failures", 0)
+        if failures:
+            log.info("Reached the Telegram Bot API after %s failed attempts", failures)
+
+
+def unreachable_line(settings: Settings, error: Exception) -> str:
+    host = urlsplit(settings.telegram_api_base_url).hostname or settings.telegram_api_base_url
+    if settings.proxy_url is not None:
+        route = "through the proxy in PROXY_URL"
+        advice = "check that the proxy is up and lets the bot through"
+    else:
+        route = "directly"
+        advice = "if this machine reaches Telegram only through a proxy, set PROXY_URL (README)"
+    return (
+        f"Cannot reach the Telegram Bot API at {host} {route} ({error}); retrying with "
+        f"backoff until it answers. {advice[0].upper()}{advice[1:]}."
+    )
+
+
+class RedactSecrets(logging.Filter):
+    """Replaces every secret in a log record (its message, its arguments, its traceback) by
+    ``REDACTED``: a library that logs a URL with the token in it, or an error that quotes
+    one, cannot leak it into the log."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__()
+        self.secrets = [secret for secret in secrets if secret]
+
+    def _clean(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = self._clean(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self._clean(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._clean(record.stack_info)
+        return True
+
+
+def secrets_of(settings: Settings) -> list[str]:
+    """What must never be logged: the token, and the proxy's password."""
+    found = [settings.bot_token.get_secret_value()]
+    if settings.proxy_url is not None:
+        password = urlsplit(settings.proxy_url.get_secret_value()).password
+        if password:
+            found += [password, unquote(password)]
+    return found
+
+
+def keep_secrets_out_of_the_log(settings: Settings) -> None:
+    """Put ``RedactSecrets`` on every handler of the root logger (call after it is set up)."""
+    redact = RedactSecrets(secrets_of(settings))
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redact)
