@@ -13,14 +13,17 @@ RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin
     && chown bot:bot /data
 
 WORKDIR /app
-COPY pyproject.toml ./
+COPY pyproject.toml requirements.lock ./
 COPY game ./game
 COPY storage ./storage
 COPY bot ./bot
 COPY locales ./locales
-# The same install as scripts/run.sh (the README's quick start).
+# The same install as scripts/run.sh (the README's quick start): the locked versions, hashes
+# checked, then the bot without dependencies.
 RUN python3 -m venv .venv \
-    && .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+       -r requirements.lock \
+    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 
 USER bot
 VOLUME /data

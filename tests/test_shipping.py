@@ -70,15 +70,13 @@ def docker_run_commands() -> list[list[str]]:
     return [words for run in arguments_of("RUN") for words in shell_commands(run)]
 
 
-def pip_install(commands: list[list[str]]) -> list[str]:
-    """The arguments after ``pip install`` of the one pip install in ``commands``."""
-    found = [
+def pip_installs(commands: list[list[str]]) -> list[list[str]]:
+    """The arguments after ``pip install`` of every pip install in ``commands``, in order."""
+    return [
         words[words.index("install") + 1 :]
         for words in commands
         if "pip" in words and "install" in words
     ]
-    assert len(found) == 1, found
-    return found[0]
 
 
 def program(words: list[str]) -> list[str]:
@@ -92,9 +90,64 @@ def program(words: list[str]) -> list[str]:
 
 def test_the_image_installs_the_bot_as_the_quick_start_does() -> None:
     run_sh, docker = run_script_commands(), docker_run_commands()
-    assert pip_install(docker) == pip_install(run_sh)
+    assert pip_installs(docker) == pip_installs(run_sh)
     venv = [program(w) for w in run_sh if "venv" in w]
     assert venv and all(command in [program(w) for w in docker] for command in venv)
+
+
+def script_commands(name: str) -> list[list[str]]:
+    text = (ROOT / "scripts" / name).read_text(encoding="utf-8")
+    return shell_commands(re.sub(r"\\\n", " ", text))
+
+
+def locked(lock: str) -> dict[str, list[str]]:
+    """A lock file's pins: each project name with its hashes."""
+    text = re.sub(r"\\\n", " ", (ROOT / lock).read_text(encoding="utf-8"))
+    pins: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            requirement, *options = line.split()
+            name, _, version = requirement.partition("==")
+            assert version, f"{lock}: {requirement} is not pinned to one version"
+            pins[canonical(name)] = [o.split("=", 1)[1] for o in options if o.startswith("--hash")]
+    return pins
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", re.split(r"[\[<>=!~; ]", name, maxsplit=1)[0]).lower()
+
+
+@pytest.mark.parametrize(
+    ("script", "lock", "extras"),
+    [("run.sh", "requirements.lock", ()), ("test.sh", "requirements-dev.lock", ("dev",))],
+)
+def test_installs_come_from_a_lock_file_with_hashes(
+    script: str, lock: str, extras: tuple[str, ...]
+) -> None:
+    installs = pip_installs(script_commands(script))
+    # the locked versions, every file checked against its hash; then the bot without deps
+    assert installs[0][-3:] == ["--require-hashes", "-r", lock], installs
+    assert installs[1][-3:] == ["--no-deps", "-e", "."], installs
+    assert len(installs) == 2
+    pins = locked(lock)
+    assert all(hashes and all(h.startswith("sha256:") for h in hashes) for hashes in pins.values())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = list(project["dependencies"])
+    for extra in extras:
+        wanted += project["optional-dependencies"][extra]
+    missing = {canonical(requirement) for requirement in wanted} - set(pins)
+    assert not missing, f"{lock} lacks {missing}: regenerate it (README, Dependencies)"
+    assert "pip-compile" in (ROOT / lock).read_text(encoding="utf-8")  # made by the tool
+
+
+def test_every_dependency_has_an_upper_bound() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        requirements += extra
+    for requirement in requirements:
+        assert "<" in requirement.split(";", 1)[0], f"{requirement} has no upper bound"
 
 
 def test_the_image_runs_python_m_bot_as_the_quick_start_does() -> None:
@@ -154,8 +207,8 @@ def test_the_image_copies_every_package_and_the_context_holds_nothing_else() -> 
         pattern.rstrip("*")
         for pattern in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
     }
-    copied = {arguments.split()[0] for arguments in arguments_of("COPY")}
-    assert copied == packages | {"pyproject.toml"}
+    copied = {source for arguments in arguments_of("COPY") for source in arguments.split()[:-1]}
+    assert copied == packages | {"pyproject.toml", "requirements.lock"}
     ignore = (ROOT / ".dockerignore").read_text().splitlines()
     assert "*" in ignore
     allowed = {line[1:].rstrip("/") for line in ignore if line.startswith("!")}
@@ -230,6 +283,8 @@ def test_the_readme_lists_every_setting_with_its_default() -> None:
         ".backup",
         "## What the group sees",
         "## Performance",
+        "pip-compile --quiet --generate-hashes",
+        "PROXY_URL",
         "## Project layout",
     ],
 )
