@@ -795,12 +795,14 @@ class TableService:
         ]
 
     def _deal_record(self, step: Step, seats: list[int], deal: int) -> DealRecord:
+        winner = step.summary.get("winner") if step.game_over else None
         return DealRecord(
             deal=deal,
             players=tuple(
                 DealPlayer(seats[r.seat], r.seat, r.tricks, r.active) for r in step.results
             ),
             summary=step.summary,
+            winner=seats[winner] if isinstance(winner, int) else None,
         )
 
     async def _commit_step(

@@ -1,7 +1,7 @@
 """Chats and players: upserts on every sighting, settings, and moving a chat to a new id.
 
 A Telegram group that becomes a supergroup gets a new chat id; ``migrate_chat`` carries its
-settings, games, ledger and deal history over in one transaction.
+settings, games, ledger, deal history and kept figures over in one transaction.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from storage.errors import ChatMigrationConflict, UnknownChat
 from storage.records import Chat, JSONObject, Player
 from storage.sql import OPEN_GAME, dumps, loads, write_transaction
+from storage.stats import move_chat
 
 
 def upsert_chat(conn: sqlite3.Connection, chat_id: int, title: str | None) -> Chat:
@@ -189,6 +190,7 @@ def migrate_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -
             conn.execute(
                 f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
+        move_chat(conn, old_chat_id, new_chat_id)
         conn.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
     return True
 

@@ -44,7 +44,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Concatenate, Final, Literal, ParamSpec, TypeVar
 
-from storage import chats, games, history, ledger
+from storage import chats, games, history, ledger, stats
 from storage.cache import NoCache, ReadCache
 from storage.errors import DatabaseDamaged, GameNotFound, StorageError
 from storage.migrations import migrate
@@ -64,6 +64,7 @@ from storage.records import (
     Transfer,
 )
 from storage.sql import read_transaction
+from storage.stats import PlayerStats, Standing
 from storage.worker import Worker
 
 DEFAULT_PATH: Final = Path("data") / "bot.sqlite3"
@@ -582,6 +583,24 @@ class Database:
             return False
         return self.write_problem is None
 
+    async def player_stats(
+        self, user_id: int, month: str, chat_id: int | None = None
+    ) -> PlayerStats:
+        """``user_id``'s figures by game kind in ``chat_id`` (None: every chat), all time and
+        in ``month`` (``'YYYY-MM'``, UTC; ``storage.stats.month_of`` gives it)."""
+        return await self._run(_snapshot(stats.player_stats), user_id, month, chat_id)
+
+    async def leaderboard(
+        self, chat_id: int, month: str | None = None, kind: str | None = None
+    ) -> list[Standing]:
+        """The chat's players by net chips, best first: all time or in ``month``, every game
+        or one ``kind``."""
+        return await self._run(stats.leaderboard, chat_id, month, kind)
+
+    async def kinds_played(self, chat_id: int) -> list[str]:
+        """The game kinds the chat has finished deals of."""
+        return await self._run(stats.kinds_played, chat_id)
+
     async def check_integrity(self) -> list[str]:
         """Problems found in the whole file (empty when sound); reads every page, so it is slow
         on a big file. Checks SQLite's own structure, foreign keys and that every chat's
@@ -680,8 +699,28 @@ def _integrity_problems(conn: sqlite3.Connection) -> list[str]:
         f"integrity: {row[0]}" for row in conn.execute("PRAGMA integrity_check") if row[0] != "ok"
     ]
     problems += [f"foreign key: {tuple(row)}" for row in conn.execute("PRAGMA foreign_key_check")]
-    for (chat_id,) in conn.execute("SELECT DISTINCT chat_id FROM ledger").fetchall():
-        total = ledger.balances(conn, chat_id).total
-        if total != 0:
-            problems.append(f"chat {chat_id}: balances and pots sum to {total}")
+    chats_with_money = conn.execute(
+        "SELECT chat_id FROM ledger UNION SELECT chat_id FROM balances"
+    ).fetchall()
+    for (chat_id,) in chats_with_money:
+        summed = ledger.balances_from_ledger(conn, chat_id)
+        if summed.total != 0:
+            problems.append(f"chat {chat_id}: balances and pots sum to {summed.total}")
+        kept = ledger.balances(conn, chat_id)
+        if _nonzero(kept) != _nonzero(summed):
+            problems.append(f"chat {chat_id}: kept balances differ from the ledger's sums")
+        nets = dict(
+            conn.execute(
+                "SELECT user_id, SUM(net) FROM player_stats WHERE chat_id = ? GROUP BY user_id",
+                (chat_id,),
+            ).fetchall()
+        )
+        if {u: n for u, n in nets.items() if n} != _nonzero(summed)[0]:
+            problems.append(f"chat {chat_id}: the players' monthly nets differ from the ledger")
     return problems
+
+
+def _nonzero(balances: Balances) -> tuple[dict[int, int], int, dict[int, int]]:
+    players = {user: amount for user, amount in balances.players.items() if amount}
+    pots = {game: amount for game, amount in balances.game_pots.items() if amount}
+    return players, balances.pot, pots

@@ -11,6 +11,7 @@ import sqlite3
 from storage.ledger import entries, user_net
 from storage.records import REMIZ_REASON, DealHistory, DealPlayer, DealRecord, PlayerTotals
 from storage.sql import dumps, loads
+from storage.stats import apply_deal
 
 
 def insert_deal(
@@ -37,6 +38,7 @@ def insert_deal(
             for player in record.players
         ],
     )
+    apply_deal(conn, chat_id=chat_id, game_id=game_id, record=record, now=now)
     return deal_id
 
 

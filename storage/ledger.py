@@ -1,8 +1,10 @@
 """The ledger: appending transfers and computing balances from them.
 
 A party is stored as a kind (``user``, ``pot``, ``game_pot``) and, for a user, his id; a game
-pot is identified by the row's ``game_id``. Balances are sums over the rows, never a stored
-figure: a user's balance is what he received minus what he paid, and the same for the pots.
+pot is identified by the row's ``game_id``. A user's balance is what he received minus what he
+paid, and the same for the pots. The commit that appends rows also adds them to the kept
+balances (``storage.stats``), which is what ``balances`` reads; ``balances_from_ledger`` sums
+the rows themselves, to check the kept figures against.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from storage.records import GAME_POT, POT, Balances, LedgerEntry, Party, Transfer
+from storage.stats import apply_transfers, kept_balances
 
 
 def encode_party(party: Party) -> tuple[str, int | None]:
@@ -80,6 +83,7 @@ def insert_transfers(
         " dst_user, amount, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
+    apply_transfers(conn, chat_id=chat_id, game_id=game_id, transfers=transfers, now=now)
 
 
 _BALANCES = """
@@ -100,6 +104,11 @@ GROUP BY kind, party
 
 def balances(conn: sqlite3.Connection, chat_id: int) -> Balances:
     """Every player's balance, the chat pot and the non-empty game pots of ``chat_id``."""
+    return kept_balances(conn, chat_id)
+
+
+def balances_from_ledger(conn: sqlite3.Connection, chat_id: int) -> Balances:
+    """``balances`` summed over the chat's whole ledger (slow on a long ledger: for checks)."""
     players: dict[int, int] = {}
     game_pots: dict[int, int] = {}
     pot = 0
@@ -129,15 +138,12 @@ def user_balances(conn: sqlite3.Connection, user_id: int) -> dict[int, int]:
 
 
 def user_net(conn: sqlite3.Connection, chat_id: int, user_id: int) -> int:
-    """What ``user_id`` received minus what he paid in ``chat_id``."""
+    """What ``user_id`` received minus what he paid in ``chat_id`` (his kept balance)."""
     row = conn.execute(
-        "SELECT COALESCE(SUM(CASE WHEN dst_user = :user THEN amount ELSE 0 END), 0)"
-        " - COALESCE(SUM(CASE WHEN src_user = :user THEN amount ELSE 0 END), 0)"
-        " FROM ledger WHERE chat_id = :chat AND (src_user = :user OR dst_user = :user)",
-        {"chat": chat_id, "user": user_id},
+        "SELECT amount FROM balances WHERE chat_id = ? AND kind = 'user' AND party = ?",
+        (chat_id, user_id),
     ).fetchone()
-    net: int = row[0]
-    return net
+    return 0 if row is None else int(row[0])
 
 
 _ENTRY_COLUMNS = (

@@ -226,10 +226,99 @@ WHERE kind = 'starshina' AND json_extract(options, '$.exchange') = 'updown'
     AND coalesce(json_extract(options, '$.trumps'), 'none') = 'none';
 """
 
+_PARTY = """CASE {side}_kind WHEN 'user' THEN {side}_user WHEN 'game_pot' THEN game_id ELSE 0 END"""
+
+_BALANCES_AND_STATS = f"""
+-- Every party's balance per chat, kept by the commit that appends the ledger rows (so a deal's
+-- end reads a few rows instead of summing the chat's whole ledger). A party is a user (his id),
+-- the chat pot (0) or a game pot (the game's id); the ledger stays the source of truth and
+-- ``Database.check_integrity`` compares the two.
+CREATE TABLE balances (
+    chat_id INTEGER NOT NULL REFERENCES chats (chat_id),
+    kind    TEXT NOT NULL CHECK (kind IN ('user', 'pot', 'game_pot')),
+    party   INTEGER NOT NULL,
+    amount  INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, kind, party)
+) WITHOUT ROWID;
+INSERT INTO balances (chat_id, kind, party, amount)
+SELECT chat_id, kind, party, SUM(amount) FROM (
+    SELECT chat_id, dst_kind AS kind, {_PARTY.format(side="dst")} AS party, amount FROM ledger
+    UNION ALL
+    SELECT chat_id, src_kind, {_PARTY.format(side="src")}, -amount FROM ledger
+) WHERE true GROUP BY chat_id, kind, party;
+
+-- Each player's figures per chat, game kind and month (UTC, 'YYYY-MM'), kept by the same
+-- commits: /stats and /top read a few rows per player, however long the chat has played.
+-- Money columns follow the ledger rows' months, play columns the deals' ends.
+CREATE TABLE player_stats (
+    chat_id      INTEGER NOT NULL REFERENCES chats (chat_id),
+    user_id      INTEGER NOT NULL REFERENCES players (user_id),
+    kind         TEXT NOT NULL,
+    month        TEXT NOT NULL,
+    net          INTEGER NOT NULL DEFAULT 0,
+    games        INTEGER NOT NULL DEFAULT 0,
+    games_won    INTEGER NOT NULL DEFAULT 0,
+    deals        INTEGER NOT NULL DEFAULT 0,
+    deals_active INTEGER NOT NULL DEFAULT 0,
+    tricks       INTEGER NOT NULL DEFAULT 0,
+    remizes      INTEGER NOT NULL DEFAULT 0,
+    remiz_paid   INTEGER NOT NULL DEFAULT 0,
+    pots_taken   INTEGER NOT NULL DEFAULT 0,
+    pot_chips    INTEGER NOT NULL DEFAULT 0,
+    best_deal    INTEGER,
+    worst_deal   INTEGER,
+    PRIMARY KEY (chat_id, user_id, kind, month)
+) WITHOUT ROWID;
+CREATE INDEX player_stats_by_user ON player_stats (user_id);
+
+INSERT INTO player_stats (chat_id, user_id, kind, month, net, remizes, remiz_paid, pots_taken,
+                          pot_chips)
+SELECT l.chat_id, l.user_id, g.kind, l.month, SUM(l.amount), SUM(l.remiz), SUM(l.remiz_paid),
+       SUM(l.pot), SUM(l.pot_chips)
+FROM (
+    SELECT chat_id, game_id, dst_user AS user_id, strftime('%Y-%m', created_at, 'unixepoch')
+               AS month, amount, 0 AS remiz, 0 AS remiz_paid,
+           reason IN ('pot_taken', 'game_pot') AS pot,
+           CASE WHEN reason IN ('pot_taken', 'game_pot') THEN amount ELSE 0 END AS pot_chips
+    FROM ledger WHERE dst_kind = 'user'
+    UNION ALL
+    SELECT chat_id, game_id, src_user, strftime('%Y-%m', created_at, 'unixepoch'), -amount,
+           reason = 'remiz', CASE WHEN reason = 'remiz' THEN amount ELSE 0 END, 0, 0
+    FROM ledger WHERE src_kind = 'user'
+) AS l JOIN games AS g USING (game_id)
+WHERE true GROUP BY l.chat_id, l.user_id, g.kind, l.month;
+
+INSERT INTO player_stats (chat_id, user_id, kind, month, games, games_won, deals, deals_active,
+                          tricks, best_deal, worst_deal)
+SELECT d.chat_id, p.user_id, g.kind, strftime('%Y-%m', d.ended_at, 'unixepoch') AS month,
+       COUNT(DISTINCT d.game_id), SUM(json_extract(d.summary, '$.winner') IS p.seat), COUNT(*),
+       SUM(p.active), SUM(p.tricks),
+       MAX(COALESCE(n.net, 0)), MIN(COALESCE(n.net, 0))
+FROM deals AS d
+JOIN deal_players AS p USING (deal_id)
+JOIN games AS g ON g.game_id = d.game_id
+LEFT JOIN (
+    SELECT game_id, deal, user_id, SUM(amount) AS net FROM (
+        SELECT game_id, deal, dst_user AS user_id, amount FROM ledger WHERE dst_kind = 'user'
+        UNION ALL
+        SELECT game_id, deal, src_user, -amount FROM ledger WHERE src_kind = 'user'
+    ) GROUP BY game_id, deal, user_id
+) AS n ON n.game_id = d.game_id AND n.deal = d.deal AND n.user_id = p.user_id
+WHERE true GROUP BY d.chat_id, p.user_id, g.kind, month
+ON CONFLICT (chat_id, user_id, kind, month) DO UPDATE SET
+    games = excluded.games, deals = excluded.deals, deals_active = excluded.deals_active,
+    games_won = excluded.games_won, tricks = excluded.tricks, best_deal = excluded.best_deal,
+    worst_deal = excluded.worst_deal;
+
+-- /history pages and an evening's deals are read by time; /export and a month's money too.
+CREATE INDEX deals_by_chat_time ON deals (chat_id, ended_at);
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
     Migration(3, "chat settings: the corrected defaults of RULES.md", _CORRECTED_DEFAULTS),
+    Migration(4, "kept balances and per-player monthly figures", _BALANCES_AND_STATS),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

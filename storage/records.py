@@ -112,11 +112,15 @@ class DealPlayer:
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
-    """Written with the commit that ends a deal: who sat, their tricks, and a free summary."""
+    """Written with the commit that ends a deal: who sat, their tricks, and a free summary.
+
+    ``winner``: the user who won the game this deal ended (Старшина), else None.
+    """
 
     deal: int
     players: tuple[DealPlayer, ...]
     summary: JSONObject = field(default_factory=dict)
+    winner: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +141,7 @@ class DealHistory:
 
 @dataclass(frozen=True, slots=True)
 class Balances:
-    """A chat's money, computed from its ledger.
+    """A chat's money: the kept balances, always equal to sums over its ledger.
 
     ``players`` has every user who ever paid or received in the chat (zero included);
     ``game_pots`` only the games whose own pot is not empty.

@@ -2,7 +2,8 @@
 
 After every kill the file must open and hold together: each game's log replays to its stored
 state, every acknowledged commit is there, every commit has exactly the transfers and deal
-record its action implies (nothing half-written), and each chat's money sums to zero.
+record its action implies (nothing half-written), and each chat's money sums to zero —
+with the kept balances and monthly figures equal to the ledger's sums (``check_integrity``).
 """
 
 from __future__ import annotations

@@ -63,11 +63,49 @@ def _seed_version_1(conn: sqlite3.Connection) -> None:
 
 
 def _seed_version_2(conn: sqlite3.Connection) -> None:
-    """Version 2 has the deal history too, empty here; the rows are version 1's."""
+    """Version 1's rows, and a finished game with one deal as version 2 stored it: B paid a
+    remiz of 2 into the pot and C took a trick of 1 from it (in November 2023, UTC)."""
     _seed_version_1(conn)
+    state = toy.new_state(list(USERS))
+    conn.execute(
+        "INSERT INTO games VALUES (2, ?, 'toy', 'finished', 1, ?, '{}', ?, ?, NULL, NULL, ?, ?)",
+        (CHAT, dumps(state), dumps(list(USERS)), A, NOW, NOW),
+    )
+    conn.execute(
+        "INSERT INTO actions VALUES (3, 2, 0, 'init', NULL, ?, NULL, ?, ?)",
+        (A, dumps(state), NOW),
+    )
+    conn.execute(
+        "INSERT INTO actions VALUES (4, 2, 1, 'action', 1, ?, ?, NULL, ?)",
+        (B, dumps({"seat": 1, "add": 6}), NOW),
+    )
+    conn.execute(
+        "INSERT INTO ledger VALUES (2, ?, 2, 1, 0, 'user', ?, 'pot', NULL, 2, 'remiz', ?)",
+        (CHAT, B, NOW),
+    )
+    conn.execute(
+        "INSERT INTO ledger VALUES (3, ?, 2, 1, 0, 'pot', NULL, 'user', ?, 1, 'trick', ?)",
+        (CHAT, C, NOW),
+    )
+    conn.execute("INSERT INTO deals VALUES (1, 2, 1, ?, 0, '{}', ?)", (CHAT, NOW))
+    for seat, user in enumerate(USERS):
+        conn.execute(
+            "INSERT INTO deal_players VALUES (1, ?, ?, ?, 1)", (user, seat, int(user == C))
+        )
 
 
-SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _seed_version_1, 2: _seed_version_2}
+def _seed_version_3(conn: sqlite3.Connection) -> None:
+    """Version 3 changed stored options only: the rows are version 2's."""
+    _seed_version_2(conn)
+
+
+SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _seed_version_1,
+    2: _seed_version_2,
+    3: _seed_version_3,
+}
+#: the balances and pot of each seed
+SEEDED_MONEY = {1: ({A: -1}, 1), 2: ({A: -1, B: -2, C: 1}, 2), 3: ({A: -1, B: -2, C: 1}, 2)}
 
 
 def _schema(path: Path) -> list[tuple[str, str, str]]:
@@ -126,7 +164,7 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
         assert (game.version, game.table_message_id, dict(game.hand_messages)) == (1, 7, {B: 8})
         assert replay(await db.action_log(game.game_id), toy.apply) == game.state
         balances = await db.balances(CHAT)
-        assert (dict(balances.players), balances.pot) == ({A: -1}, 1)
+        assert (dict(balances.players), balances.pot) == SEEDED_MONEY[version]
         assert await db.games_with_deadline_before(100.0) == [game]
 
         # The upgraded file takes new commits, deal records included.
@@ -139,8 +177,9 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
             transfers=toy.action_transfers(game.state, {"seat": 1, "add": 4}),
             deal=toy.deal_record(state),
         )
-        [deal] = await db.last_deals(CHAT, 5)
+        deal = (await db.last_deals(CHAT, 5))[0]
         assert [(t.src, t.dst) for t in deal.transfers] == [(A, POT), (POT, B)]
+        assert await db.check_integrity() == []
 
     assert _schema(path) == _schema(fresh)
 
@@ -228,3 +267,29 @@ async def test_several_processes_starting_at_once_on_a_fresh_file(tmp_path: Path
             for db in openers:
                 await db.close()
         assert user_version(path) == LATEST_VERSION
+
+
+async def test_version_4_fills_the_kept_balances_and_figures_from_the_history(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "v3.sqlite3"
+    _build(path, 3)
+    conn = raw(path)
+    _seed_version_3(conn)
+    conn.close()
+    async with await Database.open(path) as db:
+        assert await db.check_integrity() == []
+        month = "2023-11"  # NOW, 1_700_000_000, is 14 November 2023
+        b = await db.player_stats(B, month, CHAT)
+        c = await db.player_stats(C, month, CHAT)
+        toy_b, toy_c = b.all_time["toy"], c.all_time["toy"]
+        assert (toy_b.net, toy_b.deals, toy_b.games, toy_b.remizes, toy_b.remiz_paid) == (
+            -2,
+            1,
+            1,
+            1,
+            2,
+        )
+        assert (toy_b.best_deal, toy_b.worst_deal) == (-2, -2)
+        assert (toy_c.net, toy_c.tricks, toy_c.best_deal) == (1, 1, 1)
+        assert b.this_month == b.all_time
