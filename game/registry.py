@@ -193,6 +193,7 @@ class StukolkaRules(_ModuleRules):
                 "shleif": state.shleif,
                 "variant": state.options.variant,
                 "dealer": state.dealer,
+                **_tricks(state),
             }
         return step
 
@@ -249,7 +250,7 @@ class StarshinaRules(_ModuleRules):
             step.results = [
                 SeatResult(seat, record.tricks[seat], True) for seat in range(STARSHINA_PLAYERS)
             ]
-            step.summary = {**record.to_json(), "winner": state.winner}
+            step.summary = {**record.to_json(), "winner": state.winner, **_tricks(state)}
         return step
 
     def players(self, state: Any) -> int:
@@ -260,6 +261,16 @@ class StarshinaRules(_ModuleRules):
 
     def game_over(self, state: Any) -> bool:
         return bool(state.phase is starshina.Phase.GAME_OVER)
+
+
+def _tricks(state: Any) -> dict[str, Any]:
+    """The deal's tricks as the table saw them: each trick's cards in the order played, as
+    ``[seat, card]`` pairs, and who took it. Only played cards: a passer's dead cards, the
+    discards and the talon are never in here."""
+    return {
+        "tricks": [[[seat, card] for seat, card in trick] for trick in state.played],
+        "trick_winners": list(state.trick_winners),
+    }
 
 
 RULES: dict[str, GameRules] = {"stukolka": StukolkaRules(), "starshina": StarshinaRules()}

@@ -10,10 +10,10 @@ import sqlite3
 import time
 from collections.abc import Iterable
 
+from storage import evenings, stats
 from storage.errors import ChatMigrationConflict, UnknownChat
 from storage.records import Chat, JSONObject, Player
 from storage.sql import OPEN_GAME, dumps, loads, write_transaction
-from storage.stats import move_chat
 
 
 def upsert_chat(conn: sqlite3.Connection, chat_id: int, title: str | None) -> Chat:
@@ -190,7 +190,8 @@ def migrate_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -
             conn.execute(
                 f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
-        move_chat(conn, old_chat_id, new_chat_id)
+        stats.move_chat(conn, old_chat_id, new_chat_id)
+        evenings.move_chat(conn, old_chat_id, new_chat_id)
         conn.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
     return True
 

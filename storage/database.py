@@ -44,9 +44,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Concatenate, Final, Literal, ParamSpec, TypeVar
 
-from storage import chats, games, history, ledger, stats
+from storage import chats, evenings, games, history, ledger, stats
 from storage.cache import NoCache, ReadCache
 from storage.errors import DatabaseDamaged, GameNotFound, StorageError
+from storage.evenings import Evening, EveningSummary
 from storage.migrations import migrate
 from storage.records import (
     ActionJSON,
@@ -566,9 +567,66 @@ class Database:
         params = {"chat": chat_id, "game": game_id, "deal": deal}
         return await self._run(_snapshot(ledger.entries), where, params)
 
-    async def last_deals(self, chat_id: int, limit: int = 10) -> list[DealHistory]:
-        """The chat's last ``limit`` finished deals, newest first, with their transfers."""
-        return await self._run(_snapshot(history.last_deals), chat_id, limit)
+    async def last_deals(
+        self, chat_id: int, limit: int = 10, before: int | None = None
+    ) -> list[DealHistory]:
+        """The chat's last ``limit`` finished deals, newest first, with their transfers; with
+        ``before`` (a ``deal_id``), the ones that finished before that deal."""
+        return await self._run(_snapshot(history.last_deals), chat_id, limit, before)
+
+    async def deal(self, chat_id: int, deal_id: int) -> DealHistory | None:
+        """One finished deal of the chat with its transfers, or None."""
+        return await self._run(_snapshot(history.one_deal), chat_id, deal_id)
+
+    async def deal_count(self, chat_id: int, newer_than: int | None = None) -> int:
+        """How many deals the chat finished (only from deal ``newer_than`` on, if given)."""
+        if newer_than is None:
+            return await self._run(history.deal_count, chat_id)
+        return await self._run(history.deals_newer, chat_id, newer_than)
+
+    async def deal_after(self, chat_id: int, deal_id: int, places: int) -> int | None:
+        """The ``deal_id`` of the chat's deal ``places`` deals newer than ``deal_id``."""
+        return await self._run(history.deal_after, chat_id, deal_id, places)
+
+    async def export_rows(self, chat_id: int) -> list[tuple[object, ...]]:
+        """Every ledger row of the chat for a CSV export (see ``history.export_rows``)."""
+        return await self._run(_snapshot(history.export_rows), chat_id)
+
+    # Evenings.
+
+    async def evening_gap(self, chat_id: int) -> float:
+        """The pause in seconds that ends an evening in the chat."""
+        return await self._run(evenings.evening_gap, chat_id)
+
+    async def set_evening_gap(self, chat_id: int, seconds: float | None) -> None:
+        """Set the chat's evening gap (None: the default)."""
+        await self._write(evenings.set_evening_gap, chat_id, seconds)
+
+    async def open_evening(self, chat_id: int) -> Evening | None:
+        """The chat's evening that goes on, if any."""
+        return await self._run(evenings.open_evening, chat_id)
+
+    async def open_evenings(self) -> list[Evening]:
+        """Every evening that goes on."""
+        return await self._run(evenings.open_evenings)
+
+    async def unposted_evenings(self, chat_id: int | None = None) -> list[Evening]:
+        """Ended evenings whose summary is not posted yet, oldest first."""
+        return await self._run(evenings.unposted_evenings, chat_id)
+
+    async def end_evening(
+        self, evening_id: int, at: float, idle_since: float | None = None
+    ) -> Evening | None:
+        """End an evening that goes on (see ``evenings.end_evening``); None if it had ended
+        or, with ``idle_since``, a deal ended after that moment."""
+        return (await self._write(evenings.end_evening, evening_id, at, idle_since))[0]
+
+    async def mark_evening_posted(self, evening_id: int) -> None:
+        await self._write(evenings.mark_posted, evening_id)
+
+    async def evening_summary(self, evening: Evening) -> EveningSummary:
+        """The figures of ``evening`` from its deals and their ledger rows."""
+        return await self._run(_snapshot(evenings.evening_summary), evening)
 
     async def player_totals(self, chat_id: int, user_id: int) -> PlayerTotals:
         """Deals played, tricks, remizes paid and net balance of ``user_id`` in ``chat_id``."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from storage.evenings import note_deal
 from storage.ledger import entries, user_net
 from storage.records import REMIZ_REASON, DealHistory, DealPlayer, DealRecord, PlayerTotals
 from storage.sql import dumps, loads
@@ -25,9 +26,9 @@ def insert_deal(
 ) -> int:
     """Append a finished deal written by the commit that produced ``version``."""
     cursor = conn.execute(
-        "INSERT INTO deals (game_id, version, chat_id, deal, summary, ended_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, version, chat_id, record.deal, dumps(record.summary), now),
+        "INSERT INTO deals (game_id, version, chat_id, deal, summary, ended_at, winner)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, version, chat_id, record.deal, dumps(record.summary), now, record.winner),
     )
     deal_id = cursor.lastrowid
     assert deal_id is not None
@@ -39,17 +40,80 @@ def insert_deal(
         ],
     )
     apply_deal(conn, chat_id=chat_id, game_id=game_id, record=record, now=now)
+    note_deal(conn, chat_id, now)
     return deal_id
 
 
-def last_deals(conn: sqlite3.Connection, chat_id: int, limit: int) -> list[DealHistory]:
-    """The chat's ``limit`` most recently finished deals, newest first, with their transfers."""
+def last_deals(
+    conn: sqlite3.Connection, chat_id: int, limit: int, before: int | None = None
+) -> list[DealHistory]:
+    """The chat's ``limit`` most recently finished deals, newest first, with their transfers;
+    with ``before``, those finished before the deal with that ``deal_id`` (the next page)."""
     rows = conn.execute(
         "SELECT d.deal_id, d.game_id, d.chat_id, g.kind, d.deal, d.version, d.ended_at,"
         " d.summary FROM deals AS d JOIN games AS g USING (game_id)"
-        " WHERE d.chat_id = ? ORDER BY d.deal_id DESC LIMIT ?",
-        (chat_id, limit),
+        " WHERE d.chat_id = :chat AND d.deal_id < :before ORDER BY d.deal_id DESC LIMIT :limit",
+        {"chat": chat_id, "limit": limit, "before": (1 << 63) - 1 if before is None else before},
     ).fetchall()
+    return _histories(conn, rows)
+
+
+def one_deal(conn: sqlite3.Connection, chat_id: int, deal_id: int) -> DealHistory | None:
+    """The finished deal ``deal_id`` of ``chat_id`` (None if the chat has no such deal)."""
+    rows = conn.execute(
+        "SELECT d.deal_id, d.game_id, d.chat_id, g.kind, d.deal, d.version, d.ended_at,"
+        " d.summary FROM deals AS d JOIN games AS g USING (game_id)"
+        " WHERE d.deal_id = ? AND d.chat_id = ?",
+        (deal_id, chat_id),
+    ).fetchall()
+    found = _histories(conn, rows)
+    return found[0] if found else None
+
+
+def deals_newer(conn: sqlite3.Connection, chat_id: int, deal_id: int) -> int:
+    """How many of the chat's deals finished from ``deal_id`` on, that one included: the
+    deals on the history pages above the page of the deals before it."""
+    count: int = conn.execute(
+        "SELECT COUNT(*) FROM deals WHERE chat_id = ? AND deal_id >= ?", (chat_id, deal_id)
+    ).fetchone()[0]
+    return count
+
+
+def deal_after(conn: sqlite3.Connection, chat_id: int, deal_id: int, places: int) -> int | None:
+    """The ``deal_id`` of the chat's deal ``places`` deals newer than ``deal_id``, or None."""
+    row = conn.execute(
+        "SELECT deal_id FROM deals WHERE chat_id = ? AND deal_id >= ? ORDER BY deal_id"
+        " LIMIT 1 OFFSET ?",
+        (chat_id, deal_id, places),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def deal_count(conn: sqlite3.Connection, chat_id: int) -> int:
+    count: int = conn.execute(
+        "SELECT COUNT(*) FROM deals WHERE chat_id = ?", (chat_id,)
+    ).fetchone()[0]
+    return count
+
+
+_EXPORT = """
+SELECT l.entry_id, l.created_at, l.game_id, g.kind, l.deal, l.src_kind, l.src_user,
+       s.name, l.dst_kind, l.dst_user, t.name, l.amount, l.reason
+FROM ledger AS l JOIN games AS g ON g.game_id = l.game_id
+LEFT JOIN players AS s ON s.user_id = l.src_user
+LEFT JOIN players AS t ON t.user_id = l.dst_user
+WHERE l.chat_id = ? ORDER BY l.entry_id
+"""
+
+
+def export_rows(conn: sqlite3.Connection, chat_id: int) -> list[tuple[object, ...]]:
+    """Every ledger row of the chat, oldest first: entry id, time, game id, game kind, deal
+    (from 0), payer kind, payer id, payer name, payee kind, payee id, payee name, amount,
+    reason."""
+    return [tuple(row) for row in conn.execute(_EXPORT, (chat_id,))]
+
+
+def _histories(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[DealHistory]:
     history = []
     for row in rows:
         players = tuple(

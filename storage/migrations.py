@@ -310,8 +310,41 @@ ON CONFLICT (chat_id, user_id, kind, month) DO UPDATE SET
     games_won = excluded.games_won, tricks = excluded.tricks, best_deal = excluded.best_deal,
     worst_deal = excluded.worst_deal;
 
--- /history pages and an evening's deals are read by time; /export and a month's money too.
+-- An evening's deals are read by the time they ended.
 CREATE INDEX deals_by_chat_time ON deals (chat_id, ended_at);
+
+-- The user who won the game a deal ended (Старшина), for the games won of /stats and evenings.
+ALTER TABLE deals ADD COLUMN winner INTEGER REFERENCES players (user_id);
+UPDATE deals SET winner = (
+    SELECT p.user_id FROM deal_players AS p
+    WHERE p.deal_id = deals.deal_id AND p.seat = json_extract(deals.summary, '$.winner')
+);
+DROP TRIGGER deals_no_update;
+CREATE TRIGGER deals_no_update BEFORE UPDATE OF
+    deal_id, game_id, version, deal, summary, ended_at, winner
+ON deals
+BEGIN
+    SELECT RAISE(ABORT, 'deals are append-only');
+END;
+
+-- Evenings: a chat's runs of play with no pause longer than the chat's gap (seconds; NULL:
+-- the default). The commit that ends a deal extends the open evening, or ends it and opens
+-- the next one when the pause was longer; the bot ends one when the gap passes, at /stop or
+-- /evening, and marks it posted once its summary is sent. Its deals are the chat's deals
+-- that ended from started_at to last_at.
+ALTER TABLE chats ADD COLUMN evening_gap REAL CHECK (evening_gap IS NULL OR evening_gap > 0);
+CREATE TABLE evenings (
+    evening_id INTEGER PRIMARY KEY,
+    chat_id    INTEGER NOT NULL REFERENCES chats (chat_id),
+    started_at REAL NOT NULL,
+    last_at    REAL NOT NULL CHECK (last_at >= started_at),
+    deals      INTEGER NOT NULL CHECK (deals > 0),
+    ended_at   REAL,
+    posted     INTEGER NOT NULL DEFAULT 0 CHECK (posted IN (0, 1)),
+    CHECK (posted = 0 OR ended_at IS NOT NULL)
+);
+CREATE UNIQUE INDEX evenings_open ON evenings (chat_id) WHERE ended_at IS NULL;
+CREATE INDEX evenings_by_chat ON evenings (chat_id, posted);
 """
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (

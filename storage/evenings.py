@@ -1,0 +1,278 @@
+"""Evenings: a chat's run of play with no pause longer than its gap, and its summary.
+
+The commit that ends a deal calls ``note_deal``: it extends the chat's open evening, or, when
+the pause since that evening's last deal was longer than the gap, ends it there and opens the
+next. The bot ends an evening when the gap passes (``end_evening`` with ``idle_since``), at
+/stop or at /evening, posts its summary and marks it posted. An evening's deals are the chat's
+deals that ended from its ``started_at`` to its ``last_at`` (index ``deals_by_chat_time``); its
+money is the ledger rows of those deals, as the ``deal`` column tags them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Final
+
+from storage.records import GAME_POT, POT
+from storage.sql import write_transaction
+
+DEFAULT_EVENING_GAP: Final = 3 * 3600.0
+"""The pause, in seconds, that ends an evening in a chat that did not choose one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evening:
+    evening_id: int
+    chat_id: int
+    started_at: float
+    last_at: float
+    deals: int
+    ended_at: float | None
+    posted: bool
+    gap: float
+
+    @property
+    def due(self) -> float:
+        """When the gap after its last deal passes."""
+        return self.last_at + self.gap
+
+
+_COLUMNS = (
+    "e.evening_id, e.chat_id, e.started_at, e.last_at, e.deals, e.ended_at, e.posted,"
+    f" COALESCE(c.evening_gap, {DEFAULT_EVENING_GAP})"
+)
+
+
+def _evening(row: sqlite3.Row | tuple[object, ...] | None) -> Evening | None:
+    if row is None:
+        return None
+    values = tuple(row)
+    return Evening(
+        evening_id=int(values[0]),
+        chat_id=int(values[1]),
+        started_at=float(values[2]),
+        last_at=float(values[3]),
+        deals=int(values[4]),
+        ended_at=None if values[5] is None else float(values[5]),
+        posted=bool(values[6]),
+        gap=float(values[7]),
+    )
+
+
+def evening_gap(conn: sqlite3.Connection, chat_id: int) -> float:
+    """The chat's gap in seconds (the default if it chose none)."""
+    row = conn.execute("SELECT evening_gap FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+    return DEFAULT_EVENING_GAP if row is None or row[0] is None else float(row[0])
+
+
+def set_evening_gap(conn: sqlite3.Connection, chat_id: int, seconds: float | None) -> None:
+    """Set the chat's gap (None: the default)."""
+    with write_transaction(conn):
+        conn.execute("UPDATE chats SET evening_gap = ? WHERE chat_id = ?", (seconds, chat_id))
+
+
+def open_evening(conn: sqlite3.Connection, chat_id: int) -> Evening | None:
+    """The chat's evening that goes on, if any."""
+    return _evening(
+        conn.execute(
+            f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id)"
+            " WHERE e.chat_id = ? AND e.ended_at IS NULL",
+            (chat_id,),
+        ).fetchone()
+    )
+
+
+def unposted_evenings(conn: sqlite3.Connection, chat_id: int | None = None) -> list[Evening]:
+    """Ended evenings whose summary has not been posted, oldest first (one chat's, or all)."""
+    where = "e.posted = 0 AND e.ended_at IS NOT NULL"
+    if chat_id is not None:
+        where = "e.chat_id = :chat AND " + where
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id) WHERE {where}"
+        " ORDER BY e.evening_id",
+        {"chat": chat_id},
+    ).fetchall()
+    return [e for e in map(_evening, rows) if e is not None]
+
+
+def open_evenings(conn: sqlite3.Connection) -> list[Evening]:
+    """Every evening that goes on (to arm their timers after a restart)."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id)"
+        " WHERE e.ended_at IS NULL ORDER BY e.evening_id"
+    ).fetchall()
+    return [e for e in map(_evening, rows) if e is not None]
+
+
+def note_deal(conn: sqlite3.Connection, chat_id: int, ended_at: float) -> None:
+    """A deal of the chat ended at ``ended_at``: extend its evening or start the next one.
+    Runs inside the commit that writes the deal record."""
+    current = open_evening(conn, chat_id)
+    if current is not None and ended_at - current.last_at <= current.gap:
+        conn.execute(
+            "UPDATE evenings SET last_at = MAX(last_at, ?), deals = deals + 1 WHERE evening_id = ?",
+            (ended_at, current.evening_id),
+        )
+        return
+    if current is not None:
+        conn.execute(
+            "UPDATE evenings SET ended_at = ? WHERE evening_id = ?",
+            (current.due, current.evening_id),
+        )
+    conn.execute(
+        "INSERT INTO evenings (chat_id, started_at, last_at, deals) VALUES (?, ?, ?, 1)",
+        (chat_id, ended_at, ended_at),
+    )
+
+
+def end_evening(
+    conn: sqlite3.Connection, evening_id: int, at: float, idle_since: float | None = None
+) -> Evening | None:
+    """End the evening at ``at`` if it still goes on — and, with ``idle_since``, only if its
+    last deal ended no later than that (a deal since keeps it going). The evening as it was
+    ended, or None."""
+    with write_transaction(conn):
+        done = conn.execute(
+            "UPDATE evenings SET ended_at = MAX(?, last_at) WHERE evening_id = ?"
+            " AND ended_at IS NULL AND (? IS NULL OR last_at <= ?) RETURNING evening_id",
+            (at, evening_id, idle_since, idle_since),
+        ).fetchall()
+        if not done:
+            return None
+        return get_evening(conn, evening_id)
+
+
+def get_evening(conn: sqlite3.Connection, evening_id: int) -> Evening | None:
+    return _evening(
+        conn.execute(
+            f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id)"
+            " WHERE e.evening_id = ?",
+            (evening_id,),
+        ).fetchone()
+    )
+
+
+def mark_posted(conn: sqlite3.Connection, evening_id: int) -> None:
+    with write_transaction(conn):
+        conn.execute(
+            "UPDATE evenings SET posted = 1 WHERE evening_id = ? AND ended_at IS NOT NULL",
+            (evening_id,),
+        )
+
+
+def last_evening(conn: sqlite3.Connection, chat_id: int) -> Evening | None:
+    """The chat's latest evening, ended or not."""
+    return _evening(
+        conn.execute(
+            f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id)"
+            " WHERE e.chat_id = ? ORDER BY e.evening_id DESC LIMIT 1",
+            (chat_id,),
+        ).fetchone()
+    )
+
+
+def move_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> None:
+    """Inside ``migrate_chat``: the old chat's evenings go to the new id; if both have one
+    going on, the old one ends at its last deal (its summary is posted in the new chat)."""
+    if open_evening(conn, new_chat_id) is not None:
+        conn.execute(
+            "UPDATE evenings SET ended_at = last_at WHERE chat_id = ? AND ended_at IS NULL",
+            (old_chat_id,),
+        )
+    conn.execute("UPDATE evenings SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+
+
+# ------------------------------------------------------------------------------ the summary
+
+
+@dataclass(frozen=True, slots=True)
+class BiggestPot:
+    user_id: int
+    amount: int
+    deal_index: int  # which deal of the evening, from 1
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSummary:
+    """An evening's figures, from its deals and their ledger rows.
+
+    ``nets``: each player's net for the evening (everyone who sat a deal, zero included);
+    ``running``: each player's running net after each deal (a list as long as ``deals``);
+    ``remizes``: (count, chips) per player who paid any; ``biggest_pot``: the most one player
+    took from a pot (trick shares and whole pots) in one deal; ``games_won``: Старшина games.
+    ``pot_change``: how much the chat's pot and game pots grew over the evening's deals (so
+    ``sum(nets) == -pot_change``).
+    """
+
+    evening: Evening
+    deals: int
+    kinds: dict[str, int]
+    nets: dict[int, int]
+    running: dict[int, list[int]]
+    remizes: dict[int, tuple[int, int]]
+    biggest_pot: BiggestPot | None
+    games_won: dict[int, int]
+    pot_change: int
+
+
+def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummary:
+    """The summary of ``evening`` (its deals up to now if it goes on)."""
+    deals = conn.execute(
+        "SELECT d.deal_id, d.game_id, d.deal, d.winner, g.kind FROM deals AS d"
+        " JOIN games AS g USING (game_id)"
+        " WHERE d.chat_id = ? AND d.ended_at BETWEEN ? AND ? ORDER BY d.ended_at, d.deal_id",
+        (evening.chat_id, evening.started_at, evening.last_at),
+    ).fetchall()
+    nets: dict[int, int] = {}
+    running: dict[int, list[int]] = {}
+    remizes: dict[int, tuple[int, int]] = {}
+    games_won: dict[int, int] = {}
+    kinds: dict[str, int] = {}
+    biggest: BiggestPot | None = None
+    pot_change = 0
+    for index, (deal_id, game_id, number, winner, kind) in enumerate(deals, start=1):
+        kinds[kind] = kinds.get(kind, 0) + 1
+        for (user,) in conn.execute(
+            "SELECT user_id FROM deal_players WHERE deal_id = ?", (deal_id,)
+        ):
+            if user not in nets:
+                nets[user] = 0
+                running[user] = [0] * (index - 1)
+        if winner is not None:
+            games_won[winner] = games_won.get(winner, 0) + 1
+        taken: dict[int, int] = {}
+        for src_kind, src, dst_kind, dst, amount, reason in conn.execute(
+            "SELECT src_kind, src_user, dst_kind, dst_user, amount, reason FROM ledger"
+            " WHERE game_id = ? AND deal = ?",
+            (game_id, number),
+        ):
+            if src_kind == "user":
+                nets[src] = nets.get(src, 0) - amount
+                if reason == "remiz":
+                    count, chips = remizes.get(src, (0, 0))
+                    remizes[src] = (count + 1, chips + amount)
+            else:
+                pot_change -= amount
+            if dst_kind == "user":
+                nets[dst] = nets.get(dst, 0) + amount
+                if src_kind in (POT, GAME_POT):
+                    taken[dst] = taken.get(dst, 0) + amount
+            else:
+                pot_change += amount
+        for user, amount in taken.items():
+            if biggest is None or amount > biggest.amount:
+                biggest = BiggestPot(user, amount, index)
+        for user in nets:
+            running.setdefault(user, [0] * (index - 1)).append(nets[user])
+    return EveningSummary(
+        evening=evening,
+        deals=len(deals),
+        kinds=kinds,
+        nets=nets,
+        running=running,
+        remizes=remizes,
+        biggest_pot=biggest,
+        games_won=games_won,
+        pot_change=pot_change,
+    )
