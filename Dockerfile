@@ -5,12 +5,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PATH=/app/.venv/bin:$PATH \
-    DATABASE_PATH=/data/bot.sqlite3
+    DATABASE_PATH=/data/bot.sqlite3 \
+    MPLCONFIGDIR=/app/.matplotlib
 
 # The bot runs as an unprivileged user that owns only /data; the code stays root's, read-only.
 RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin/nologin bot \
     && mkdir /data \
     && chown bot:bot /data
+
+# DejaVu fonts for the evening's chart (Cyrillic), beside the copy matplotlib bundles.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
 COPY pyproject.toml requirements.lock ./
@@ -23,7 +29,9 @@ COPY locales ./locales
 RUN python3 -m venv .venv \
     && .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
        -r requirements.lock \
-    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e . \
+    && .venv/bin/python -c "import matplotlib.font_manager" \
+    && chown -R bot:bot /app/.matplotlib
 
 USER bot
 VOLUME /data

@@ -245,8 +245,31 @@ class CardRanks:
             raise BadCallback("unknown ranks")
 
 
+@dataclass(frozen=True, slots=True)
+class History:
+    """A /history page: the deals that finished before deal ``before`` (0: the newest)."""
+
+    before: int
+
+    def __post_init__(self) -> None:
+        _check_id(self.before)
+
+
+@dataclass(frozen=True, slots=True)
+class DealInfo:
+    """A finished deal's details, opened from the /history page ``page`` (its ``before``)."""
+
+    deal_id: int
+    page: int
+
+    def __post_init__(self) -> None:
+        _check_id(self.deal_id)
+        _check_id(self.page)
+
+
 Callback = (
     Act | Select | Look | Lobby | NewGame | Settings | Back | Page | RulesOf | CardRanks | Void
+    | History | DealInfo
 )
 
 
@@ -350,6 +373,10 @@ def encode(callback: Callback) -> str:
             fields = ["v", _RANKS_STYLES[ranks]]
         case Void(game_id, deal):
             fields = ["x", _b36(game_id), _b36(deal)]
+        case History(before):
+            fields = ["h", _b36(before)]
+        case DealInfo(deal_id, page):
+            fields = ["d", _b36(deal_id), _b36(page)]
     data = fields[0] + ":".join(fields[1:])
     if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
         raise BadCallback("callback data too long")
@@ -418,6 +445,10 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return CardRanks(_reverse(_RANKS_STYLES, ranks))  # type: ignore[arg-type]
         case "x", [game, deal]:
             return Void(_parse_b36(game, MAX_ID), _parse_b36(deal, MAX_ID))
+        case "h", [before]:
+            return History(_parse_b36(before, MAX_ID))
+        case "d", [deal_id, page]:
+            return DealInfo(_parse_b36(deal_id, MAX_ID), _parse_b36(page, MAX_ID))
     raise BadCallback("unknown kind of callback")
 
 

@@ -25,7 +25,11 @@ GROUP_COMMANDS: tuple[str, ...] = (
     "begin",
     "stop",
     "balance",
+    "stats",
+    "top",
     "history",
+    "evening",
+    "export",
     "settings",
     "rules",
     "help",
@@ -34,7 +38,7 @@ GROUP_COMMANDS: tuple[str, ...] = (
 )
 """The group menu, in the order a table uses them."""
 
-PRIVATE_COMMANDS: tuple[str, ...] = ("start", "help", "rules", "balance", "lang")
+PRIVATE_COMMANDS: tuple[str, ...] = ("start", "help", "rules", "balance", "stats", "lang")
 """The private-chat menu."""
 
 

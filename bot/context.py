@@ -13,10 +13,12 @@ from typing import Any
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.commands import publish_commands
+from bot.evenings import Evenings
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
 from bot.presenter import Presenter
 from bot.ratelimit import ChatRateLimiter
+from bot.screens.stats import StatsScreens
 from bot.service import TableService
 from bot.settings import Settings
 from bot.storage_health import StorageTrouble
@@ -34,6 +36,8 @@ class Services:
     messenger: Messenger
     presenter: Presenter
     timers: Timers
+    screens: StatsScreens
+    evenings: Evenings
     bot_username: str = ""
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
     #: storage failures (a full disk, a read-only file): logged once a minute, not per press
@@ -66,7 +70,10 @@ class Services:
         )
         holder["presenter"] = presenter
         timers.on_timeout = presenter.turn_timed_out
-        return Services(settings, db, tables, messenger, presenter, timers)
+        screens = StatsScreens(db, messenger, presenter.chat_language)
+        evenings = Evenings(db, messenger, presenter.coalescer, presenter.chat_language)
+        presenter.evenings = evenings
+        return Services(settings, db, tables, messenger, presenter, timers, screens, evenings)
 
     async def start(self) -> None:
         """After the bot is up: learn its username, re-arm timers, refresh open tables, publish
@@ -75,16 +82,19 @@ class Services:
         self.bot_username = me or ""
         self.presenter.bot_username = self.bot_username
         await self.presenter.resume_all()
+        await self.evenings.resume()
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
 
     async def stop(self) -> None:
         """The bot stops: no timer fires any more, the messages still due are sent."""
         await self.timers.stop()
+        await self.evenings.stop()
         await self.presenter.drain()
 
     async def close(self) -> None:
         """Before the database closes: no timer, and nothing left that could still send."""
         await self.timers.stop()
+        await self.evenings.stop()
         self.presenter.coalescer.cancel()
 
     async def saw_player(self, user_id: int, name: str, language: str | None) -> None:

@@ -28,7 +28,7 @@ from bot.messenger import answer
 from bot.render import chat as chat_render
 from bot.service import Refused
 from bot.storage_health import is_storage_error
-from locales import language
+from locales import language, t
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,9 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         "lang": cmd_lang,
         "kick": cmd_kick,
         "timeout": cmd_timeout,
+        "top": cmd_top,
+        "export": cmd_export,
+        "evening": cmd_evening,
     }
     # commands react to new messages only: an old message edited into /join seats nobody
     new = filters.UpdateType.MESSAGE
@@ -71,6 +74,7 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     application.add_handler(CommandHandler("help", cmd_help, filters=new))
     application.add_handler(CommandHandler("rules", cmd_rules, filters=new))
     application.add_handler(CommandHandler("lang", cmd_lang, filters=PRIVATE & new))
+    application.add_handler(CommandHandler("stats", cmd_stats, filters=new))
     application.add_handler(CallbackQueryHandler(on_callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     application.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -284,7 +288,41 @@ async def cmd_timeout(update: Update, context: BotContext) -> None:
 async def cmd_history(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.presenter.send_history(chat.id, reply_to=_command(update))
+        await context.services.screens.send_history(chat.id)
+
+
+async def cmd_top(update: Update, context: BotContext) -> None:
+    chat = update.effective_chat
+    if chat is not None:
+        await context.services.screens.send_top(chat.id)
+
+
+async def cmd_export(update: Update, context: BotContext) -> None:
+    """/export: the chat's ledger as a CSV document, for group admins."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    if not await is_admin(update, context):
+        await _refuse_in_chat(update, context, "admin_only")
+        return
+    await context.services.screens.send_export(chat.id, chat.title)
+
+
+async def cmd_evening(update: Update, context: BotContext) -> None:
+    """/evening: the evening's summary now; /evening gap [N]: the pause that ends one."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    services = context.services
+    args = [arg.lower() for arg in context.args or []]
+    if args and args[0] in ("gap", "пауза"):
+        admin = bool(len(args) > 1) and await is_admin(update, context)
+        text = await services.evenings.send_gap(chat.id, args[1] if len(args) > 1 else None, admin)
+        await services.messenger.send(chat.id, text)
+        return
+    if not await services.evenings.end_now(chat.id):
+        lang = await services.presenter.chat_language(chat.id)
+        await services.messenger.send(chat.id, t(lang, "evening.none"))
 
 
 async def cmd_settings(update: Update, context: BotContext) -> None:
@@ -320,6 +358,21 @@ async def cmd_balance(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is not None:
         await context.services.presenter.send_balance(*ids, reply_to=_command(update))
+
+
+async def cmd_stats(update: Update, context: BotContext) -> None:
+    """/stats: in a group, the sender's figures here, or those of the player whose message
+    it replies to; in private, the sender's figures across his chats."""
+    ids = _ids(update)
+    message = update.effective_message
+    if ids is None or message is None:
+        return
+    chat_id, user_id = ids
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    if chat_id < 0 and target is not None and not target.is_bot:
+        await context.services.screens.send_stats(chat_id, target.id, target.full_name)
+        return
+    await context.services.screens.send_stats(chat_id, user_id)
 
 
 async def cmd_help(update: Update, context: BotContext) -> None:
@@ -393,6 +446,18 @@ async def on_callback(update: Update, context: BotContext) -> None:
         data = cb.decode(query.data or "")
     except cb.BadCallback:
         await answer(query.answer, chat_render.refusal(lang, "unknown_button"))
+        return
+    if isinstance(data, cb.History | cb.DealInfo):
+        message = query.message
+        if message is not None:
+            screens = context.services.screens
+            if isinstance(data, cb.History):
+                await screens.send_history(message.chat.id, data.before, message.message_id)
+            else:
+                await screens.send_deal(
+                    message.chat.id, data.deal_id, data.page, message.message_id
+                )
+        await answer(query.answer, None)
         return
     try:
         text = await presenter.press(

@@ -17,6 +17,7 @@ from typing import Any
 
 from telegram import (
     Bot,
+    InputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     LinkPreviewOptions,
@@ -245,6 +246,35 @@ class Messenger:
         if message_id is not None and await self.edit(chat_id, message_id, text, rows):
             return message_id
         return await self.send(chat_id, text, rows, strict=strict, reply_to=reply_to)
+
+    async def send_file(
+        self, chat_id: int, kind: str, data: bytes, filename: str, caption: str | None = None
+    ) -> int | None:
+        """Send a file as a ``photo`` (sendPhoto) or a ``document`` (sendDocument), with an HTML
+        caption; the new message id, or None if it could not be sent (logged). Goes through
+        PTB's own method, which uploads it as multipart/form-data through the bot's request
+        object and rate limiter."""
+        upload = InputFile(data, filename=filename)
+        try:
+            if kind == "photo":
+                message = await self.bot.send_photo(
+                    chat_id, upload, caption=caption, parse_mode="HTML"
+                )
+            else:
+                message = await self.bot.send_document(
+                    chat_id, upload, caption=caption, parse_mode="HTML"
+                )
+        except ChatMigrated as error:
+            await self.on_migrated(chat_id, error.new_chat_id)
+            return None
+        except Forbidden:
+            if chat_id > 0:
+                await self.on_blocked(chat_id)
+            return None
+        except TelegramError as error:
+            log.warning("%s to %s not sent: %s", kind, chat_id, error)
+            return None
+        return message.message_id
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message whose moment is over (a finished deal's hand)."""

@@ -15,11 +15,11 @@ import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from bot import callback as cb
 from bot import keyboards, menus
+from bot.evenings import Evenings
 from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
@@ -56,7 +56,6 @@ DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
 #: results of deals that ended while the group waited for its pace go in one message
 RESULTS_JOINER = "\n\n· · ·\n\n"
 MAX_MESSAGE = 4000  # Telegram takes 4096 characters
-HISTORY_DEALS = 8
 #: the chat_options kind that holds a chat's display settings (the rank letters)
 DISPLAY = "display"
 MAX_NAME = 32  # characters of a player's name shown
@@ -100,6 +99,8 @@ class Presenter:
         #: the deal whose table the table message shows, and the results waiting to be shown
         self._table_deal: dict[int, int] = {}
         self._results: dict[int, list[tuple[int, str]]] = {}
+        #: told of every deal's end and every stopped table (bot.context wires it)
+        self.evenings: Evenings | None = None
 
     # ------------------------------------------------------------------ chats and people
 
@@ -252,6 +253,11 @@ class Presenter:
         await self._remember(game, lang, carried)
         if reply.lobby_changed or reply.table_changed or reply.results or reply.closed:
             self._refresh_group(game.game_id)
+        if self.evenings is not None:
+            if reply.results:
+                await self.evenings.deal_ended(game.chat_id)
+            if reply.closed and _stopped(game):
+                await self.evenings.end_now(game.chat_id, after_game=game.game_id)
 
     async def _arm(self, game_id: int) -> None:
         game = await self.db.game(game_id)
@@ -865,48 +871,6 @@ class Presenter:
         text = t(lang, "refuse.bad_timeout") if usage else t(lang, key, seconds=seconds)
         await self.messenger.send(chat_id, text, reply_to=reply_to)
 
-    async def send_history(self, chat_id: int, *, reply_to: int | None = None) -> None:
-        lang = await self.chat_language(chat_id)
-        deals = await self.db.last_deals(chat_id, HISTORY_DEALS)
-        users = {p.user_id for deal in deals for p in deal.players}
-        names = dict(zip(users, await self.names(list(users)), strict=True))
-        items = []
-        for deal in deals:
-            nets: dict[int, int] = {}
-            remiz: dict[int, int] = {}
-            for entry in deal.transfers:
-                if isinstance(entry.src, int):
-                    nets[entry.src] = nets.get(entry.src, 0) - entry.amount
-                    if entry.reason == "remiz":
-                        remiz[entry.src] = remiz.get(entry.src, 0) + entry.amount
-                if isinstance(entry.dst, int):
-                    nets[entry.dst] = nets.get(entry.dst, 0) + entry.amount
-            kind = deal.kind
-            if kind == "stukolka" and deal.summary.get("shleif") is not None:
-                kind = "shleif" if deal.summary.get("variant") == "shleif" else kind
-            items.append(
-                chat_render.HistoryDeal(
-                    ended_at=datetime.fromtimestamp(deal.ended_at, UTC),
-                    kind=kind,
-                    deal=deal.deal + 1,
-                    players=tuple(
-                        chat_render.HistoryPlayer(
-                            name=names[p.user_id],
-                            tricks=p.tricks if p.active else None,
-                            net=nets.get(p.user_id, 0),
-                            remiz=remiz.get(p.user_id, 0),
-                        )
-                        for p in deal.players
-                    ),
-                    pot_after=deal.summary.get("pot_after"),
-                )
-            )
-        text = chat_render.history_text(lang, items)
-        while len(text) > MAX_MESSAGE and len(items) > 1:
-            items.pop()  # the oldest deal goes: the message must fit
-            text = chat_render.history_text(lang, items)
-        await self.messenger.send(chat_id, text, reply_to=reply_to)
-
     async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
         lang = await self.chat_language(chat_id)
         await self.messenger.send(chat_id, chat_render.help_text(lang), reply_to=reply_to)
@@ -1108,6 +1072,11 @@ def short_name(name: str) -> str:
     """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
     name = " ".join(name.split())
     return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
+
+
+def _stopped(game: Game) -> bool:
+    """The table ended by /stop (at once, or after its deal), not by a game's own end."""
+    return game.status == "stopped" or bool(game.state.get("table", {}).get("stop"))
 
 
 def _renderer(kind: str) -> Any:

@@ -37,6 +37,7 @@ class Timers:
         self.clock = clock
         self.on_timeout: Callable[[int, int], Awaitable[None]] | None = None
         self._handles: dict[int, asyncio.TimerHandle] = {}
+        self._armed: dict[int, tuple[int, float]] = {}  # game → (turn, deadline)
         self._firing: set[asyncio.Task[Any]] = set()
         self._stopped = False
 
@@ -48,8 +49,15 @@ class Timers:
         loop = asyncio.get_running_loop()
         delay = max(0.0, deadline - self.clock())
         self._handles[game_id] = loop.call_later(delay, self._fire, game_id, turn)
+        self._armed[game_id] = (turn, deadline)
+
+    def clock_moved(self) -> None:
+        """The clock jumped (a test's clock): arm every timer again for its deadline."""
+        for game_id, (turn, deadline) in list(self._armed.items()):
+            self.arm(game_id, turn, deadline)
 
     def cancel(self, game_id: int) -> None:
+        self._armed.pop(game_id, None)
         handle = self._handles.pop(game_id, None)
         if handle is not None:
             handle.cancel()
@@ -66,6 +74,7 @@ class Timers:
 
     def _fire(self, game_id: int, turn: int, attempt: int = 0) -> None:
         self._handles.pop(game_id, None)
+        self._armed.pop(game_id, None)
         if self.on_timeout is None or self._stopped:
             return
         task = asyncio.get_running_loop().create_task(self._run(game_id, turn, attempt))

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.render.common import (
@@ -152,64 +151,6 @@ def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str],
 
 
 # ---------------------------------------------------------------- history
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryPlayer:
-    """One player of a past deal: his tricks (``None`` if he sat out) and his net money."""
-
-    name: str
-    tricks: int | None
-    net: int
-    remiz: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryDeal:
-    """A finished deal for /history. ``ended_at`` is shown as given (the caller converts it
-    to the chat's time zone); ``deal`` as the deal number within its game."""
-
-    ended_at: datetime
-    kind: str
-    deal: int
-    players: Sequence[HistoryPlayer] = field(default_factory=tuple)
-    pot_after: int | None = None
-
-
-def history_text(lang: str, deals: Sequence[HistoryDeal]) -> str:
-    """/history: the last deals, newest first as given: date, game, tricks, money."""
-    lines = [t(lang, "history.title")]
-    if not deals:
-        lines.append(t(lang, "history.empty"))
-    for deal in deals:
-        lines.append("")
-        lines.append(
-            t(
-                lang,
-                "history.deal",
-                date=deal.ended_at.strftime("%d.%m %H:%M"),
-                game=game_title(lang, deal.kind),
-                deal=deal.deal,
-            )
-        )
-        played = [p for p in deal.players if p.tricks is not None]
-        if played:
-            items = ", ".join(
-                t(lang, "history.tricks", name=esc(p.name), tricks=p.tricks) for p in played
-            )
-            lines.append(t(lang, "history.tricks_line", items=items))
-        money = []
-        for player in deal.players:
-            if not player.net and not player.remiz:
-                continue
-            item = t(lang, "history.net", name=esc(player.name), amount=signed(player.net))
-            if player.remiz:
-                item += " " + t(lang, "history.remiz", amount=player.remiz)
-            money.append(item)
-        lines.append(" · ".join(money) if money else t(lang, "history.no_money"))
-        if deal.pot_after is not None:
-            lines.append(t(lang, "history.pot_after", pot=deal.pot_after))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- rules, help, welcome
@@ -529,8 +470,6 @@ ANSWERS = ("joined", "left", "look", "done", "welcome_back", "selected")
 __all__ = [
     "ANSWERS",
     "REFUSALS",
-    "HistoryDeal",
-    "HistoryPlayer",
     "LobbyPlayer",
     "answer_text",
     "away_text",
@@ -540,7 +479,6 @@ __all__ = [
     "deep_link",
     "esc",
     "help_text",
-    "history_text",
     "joined_text",
     "language_set_text",
     "language_usage_text",

@@ -3,16 +3,12 @@ announcements and callback answers."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 
 from bot.render.chat import (
     ANSWER_LIMIT,
     ANSWERS,
     REFUSALS,
-    HistoryDeal,
-    HistoryPlayer,
     LobbyPlayer,
     answer_text,
     away_text,
@@ -20,7 +16,6 @@ from bot.render.chat import (
     balance_text,
     cancelled_text,
     help_text,
-    history_text,
     joined_text,
     language_set_text,
     left_text,
@@ -105,31 +100,6 @@ def test_balance_and_settle_up() -> None:
     assert "Вика → &lt;b&gt;Борис&lt;/b&gt;: 2" in text
     assert "Кон (3) остаётся на столе" in text
     assert "Everybody is square." in settle_up_text("en", {1: 0}, {1: "A"}, pot=0)
-
-
-def test_history() -> None:
-    deals = [
-        HistoryDeal(
-            ended_at=datetime(2024, 3, 9, 21, 5),
-            kind="shleif",
-            deal=4,
-            players=(
-                HistoryPlayer("Аня", 2, 8),
-                HistoryPlayer("Борис", 0, -12, remiz=12),
-                HistoryPlayer("<Вика>", None, 0),
-            ),
-            pot_after=15,
-        ),
-        HistoryDeal(ended_at=datetime(2024, 3, 9, 20, 0), kind="starshina", deal=1),
-    ]
-    text = history_text("ru", deals)
-    assert "<b>09.03 21:05</b> · Стуколка со шлейфом · сдача 4" in text
-    assert "Взятки: Аня 2, Борис 0" in text
-    assert "Аня +8 · Борис −12 (ремиз 12)" in text
-    assert "Кон после сдачи: 15" in text
-    assert "без расчётов" in text and "Старшина" in text
-    assert "&lt;Вика&gt;" not in text  # sat out and no money: not listed
-    assert "No deals yet." in history_text("en", [])
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -17,7 +17,7 @@ from typing import Any
 from . import errors
 from .errors import ApiError, bad_request, forbidden
 from .formatting import Entity, parse_text, utf16_length
-from .model import CallbackAnswer, Chat, ChatType, Membership, MemberStatus, Message, World
+from .model import CallbackAnswer, Chat, ChatType, Media, Membership, MemberStatus, Message, World
 from .params import Params
 from .serialize import (
     JSON,
@@ -30,6 +30,9 @@ from .update_queue import UpdateQueue
 from .webhook import Webhook, is_loopback_url
 
 MAX_MESSAGE_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
 MAX_CALLBACK_DATA_BYTES = 64
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_INLINE_BUTTONS = 100
@@ -99,6 +102,7 @@ class BotApi:
         self.closing = asyncio.Event()
         self.on_webhook_change: Callable[[], None] = lambda: None
         self._poll_interrupt: asyncio.Event | None = None
+        self._file_ids = 0
         self.methods: dict[str, tuple[str, Method]] = {
             name.lower(): (name, method)
             for name, method in {
@@ -111,6 +115,8 @@ class BotApi:
                 "getMyCommands": self.get_my_commands,
                 "deleteMyCommands": self.delete_my_commands,
                 "sendMessage": self.send_message,
+                "sendPhoto": self.send_photo,
+                "sendDocument": self.send_document,
                 "editMessageText": self.edit_message_text,
                 "editMessageReplyMarkup": self.edit_message_reply_markup,
                 "deleteMessage": self.delete_message,
@@ -420,6 +426,65 @@ class BotApi:
         )
         return message_json(message)
 
+    def _send_media(self, params: Params, kind: str) -> JSON:
+        """``sendPhoto`` / ``sendDocument`` with an uploaded file (multipart/form-data) and an
+        optional caption, checked as Telegram checks them."""
+        chat = self._writable_chat(params)
+        upload = params.values.get(kind)
+        if not isinstance(upload, bytes) or not upload:
+            raise bad_request(f"Bad Request: there is no {kind} in the request")
+        name = params.values.get(f"{kind}_filename") or f"{kind}"
+        width = height = 0
+        if kind == "photo":
+            if len(upload) > MAX_PHOTO_BYTES:
+                raise bad_request("Bad Request: PHOTO_TOO_BIG")
+            size = image_size(upload)
+            if size is None:
+                raise bad_request("Bad Request: IMAGE_PROCESS_FAILED")
+            width, height = size
+            if width + height > 10000 or max(width, height) > 20 * min(width, height):
+                raise bad_request("Bad Request: PHOTO_INVALID_DIMENSIONS")
+        elif len(upload) > MAX_DOCUMENT_BYTES:
+            raise bad_request("Bad Request: file is too big")
+        text: str | None = None
+        entities: tuple[Entity, ...] = ()
+        source: str | None = None
+        parse_mode: str | None = None
+        if params.optional_str("caption"):
+            caption = params.optional_str("caption") or ""
+            parse_mode = params.optional_str("parse_mode")
+            text, parsed = parse_text(caption, parse_mode)
+            entities, source = tuple(parsed), caption
+            if utf16_length(text) > MAX_CAPTION_LENGTH:
+                raise bad_request("Bad Request: message caption is too long")
+        self._file_ids += 1
+        media = Media(
+            kind=kind,
+            data=upload,
+            file_id=f"AgAC{self._file_ids:08d}fakefile{kind}",
+            file_name=str(name),
+            width=width,
+            height=height,
+        )
+        message = self.world.add_message(
+            chat,
+            self.world.bot,
+            text=text,
+            entities=entities,
+            source=source,
+            parse_mode=parse_mode,
+            media=media,
+        )
+        return message_json(message)
+
+    def send_photo(self, params: Params) -> JSON:
+        """``sendPhoto`` (an upload; file ids and URLs are not supported by the fake)."""
+        return self._send_media(params, "photo")
+
+    def send_document(self, params: Params) -> JSON:
+        """``sendDocument`` (an upload)."""
+        return self._send_media(params, "document")
+
     def _edit(
         self,
         message: Message,
@@ -516,3 +581,22 @@ def _check_button(button: Any) -> None:
         data = button["callback_data"]
         if not isinstance(data, str) or not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES:
             raise bad_request(errors.BUTTON_DATA_INVALID)
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG or JPEG image, or None if it is neither (or is cut short)."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data.startswith(b"\xff\xd8"):
+        index = 2
+        while index + 9 < len(data):
+            if data[index] != 0xFF:
+                return None
+            marker = data[index + 1]
+            length = int.from_bytes(data[index + 2 : index + 4], "big")
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height = int.from_bytes(data[index + 5 : index + 7], "big")
+                width = int.from_bytes(data[index + 7 : index + 9], "big")
+                return width, height
+            index += 2 + length
+    return None

@@ -92,6 +92,19 @@ class Revision:
     date: int
 
 
+@dataclass(frozen=True)
+class Media:
+    """An uploaded file: ``kind`` is ``photo`` or ``document``; ``width``/``height`` for a
+    photo (read from the image), the file's name for a document."""
+
+    kind: str
+    data: bytes
+    file_id: str
+    file_name: str | None = None
+    width: int = 0
+    height: int = 0
+
+
 @dataclass(eq=False, repr=False)
 class Message:
     """A message in a chat, with its current content and its edit history.
@@ -120,6 +133,8 @@ class Message:
     deleted: bool = False
     update_id: int | None = None
     """The update that brought this message to the bot, if it reached the bot."""
+    media: Media | None = None
+    """The photo or document the message carries (its ``text`` is then its caption)."""
 
     def __repr__(self) -> str:
         keyboard = f" buttons={self.buttons}" if self.inline_keyboard else ""
@@ -361,6 +376,7 @@ class World:
         sender_chat: Chat | None = None,
         service: dict[str, Any] | None = None,
         options: dict[str, Any] | None = None,
+        media: Media | None = None,
     ) -> Message:
         """Append a message to ``chat`` with the chat's next message id."""
         message = Message(
@@ -377,6 +393,7 @@ class World:
             reply_to=reply_to,
             service=service or {},
             options=options or {},
+            media=media,
         )
         chat.next_message_id += 1
         chat.messages[message.message_id] = message

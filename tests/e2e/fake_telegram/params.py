@@ -36,6 +36,7 @@ async def read_params(request: web.Request) -> dict[str, Any]:
         for key, value in form.items():
             if isinstance(value, web.FileField):
                 values[key] = value.file.read()
+                values[f"{key}_filename"] = value.filename
             else:
                 values[key] = value if isinstance(value, str) else bytes(value)
     return values

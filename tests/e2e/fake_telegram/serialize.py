@@ -116,10 +116,23 @@ def message_json(message: Message, *, with_reply: bool = True) -> JSON:
         data["from"] = user_json(message.sender)
     if message.sender_chat is not None:
         data["sender_chat"] = chat_json(message.sender_chat)
+    media = message.media
+    text_key, entities_key = "text", "entities"
+    if media is not None:
+        text_key, entities_key = "caption", "caption_entities"
+        file = {
+            "file_id": media.file_id,
+            "file_unique_id": media.file_id[-12:],
+            "file_size": len(media.data),
+        }
+        if media.kind == "photo":
+            data["photo"] = [{**file, "width": media.width, "height": media.height}]
+        else:
+            data["document"] = {**file, "file_name": media.file_name}
     if message.text is not None:
-        data["text"] = message.text
+        data[text_key] = message.text
         if message.entities:
-            data["entities"] = [dict(entity) for entity in message.entities]
+            data[entities_key] = [dict(entity) for entity in message.entities]
     if message.reply_markup is not None and message.inline_keyboard:
         data["reply_markup"] = {"inline_keyboard": message.inline_keyboard}
     if message.edit_date is not None:

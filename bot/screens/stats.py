@@ -1,0 +1,574 @@
+"""Scorekeeping screens: /stats, /top, /history with its pages and a deal's details, /export,
+and the evening's summary with its chart.
+
+The figures come from ``storage`` (kept monthly figures, the deal history, the evening's
+summary); this module only words them. The text functions are pure; ``StatsScreens`` reads the
+database and sends. Every text about a player is worded so it is right for anyone: names stand
+alone before a colon or a dash, never next to a verb in the past or in a declined form.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import math
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import UTC, datetime
+
+from bot import callback as cb
+from bot.chart import Line, draw_evening_chart
+from bot.messenger import Messenger, Rows
+from bot.render.common import cards, esc, game_title, signed
+from bot.settle_up import settle_up
+from game.cards import label
+from locales import t, tn
+from storage.database import Database
+from storage.evenings import EveningSummary
+from storage.records import DealHistory
+from storage.stats import Figures, PlayerStats, Standing, month_of
+
+HISTORY_PAGE = 6
+TOP_LINES = 10
+MEDALS = ("🥇", "🥈", "🥉")
+CSV_COLUMNS = (
+    "entry_id",
+    "time_utc",
+    "game_id",
+    "game",
+    "deal",
+    "from",
+    "from_id",
+    "to",
+    "to_id",
+    "amount",
+    "reason",
+)
+
+Names = Callable[[Sequence[int]], Awaitable[list[str]]]
+
+
+def _kind_of(kind: str, summary: Mapping[str, object]) -> str:
+    if kind == "stukolka" and summary.get("variant") == "shleif":
+        return "shleif"
+    return kind
+
+
+# ------------------------------------------------------------------------------ /stats
+
+
+def _figures_lines(lang: str, figures: Figures, by_kind: Mapping[str, Figures]) -> list[str]:
+    lines = [
+        t(
+            lang,
+            "stats.played",
+            games=tn(lang, "count.games", figures.games),
+            deals=tn(lang, "count.deals", figures.deals),
+        )
+    ]
+    if figures.deals:
+        percent = round(100 * figures.deals_active / figures.deals)
+        lines.append(
+            t(
+                lang,
+                "stats.in_play",
+                active=figures.deals_active,
+                deals=figures.deals,
+                percent=percent,
+            )
+        )
+    lines.append(t(lang, "stats.tricks", n=figures.tricks))
+    if figures.remizes:
+        lines.append(
+            t(
+                lang,
+                "stats.remizes",
+                count=tn(lang, "count.remizes", figures.remizes),
+                chips=tn(lang, "count.chips", figures.remiz_paid),
+            )
+        )
+    if figures.pots_taken:
+        lines.append(
+            t(
+                lang,
+                "stats.pots",
+                count=figures.pots_taken,
+                chips=tn(lang, "count.chips", figures.pot_chips),
+            )
+        )
+    if figures.best_deal is not None and figures.worst_deal is not None:
+        lines.append(
+            t(
+                lang,
+                "stats.best_worst",
+                best=signed(figures.best_deal),
+                worst=signed(figures.worst_deal),
+            )
+        )
+    starshina = by_kind.get("starshina")
+    if starshina is not None and starshina.games:
+        lines.append(t(lang, "stats.games_won", won=starshina.games_won, games=starshina.games))
+    if len(by_kind) > 1:
+        for kind, kind_figures in sorted(by_kind.items()):
+            lines.append(
+                t(lang, "stats.net_kind", game=game_title(lang, kind), net=signed(kind_figures.net))
+            )
+    lines.append(t(lang, "stats.net", net=signed(figures.net)))
+    return lines
+
+
+def stats_text(lang: str, name: str, stats: PlayerStats, *, private: bool) -> str:
+    """/stats: a player's figures, all time and this month, by game where he played several."""
+    if private:
+        title = t(
+            lang, "stats.title_private", name=esc(name), chats=tn(lang, "count.chats", stats.chats)
+        )
+    else:
+        title = t(lang, "stats.title_chat", name=esc(name))
+    lines = [title]
+    total = stats.total(stats.all_time)
+    if not total.deals and not total.net:
+        lines.append(t(lang, "stats.empty"))
+        return "\n".join(lines)
+    lines += ["", t(lang, "stats.all_time"), *_figures_lines(lang, total, stats.all_time)]
+    lines += ["", t(lang, "stats.this_month")]
+    month = stats.total(stats.this_month)
+    if month.deals or month.net:
+        lines += _figures_lines(lang, month, stats.this_month)
+    else:
+        lines.append(t(lang, "stats.month_empty"))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ /top
+
+
+def _board(lang: str, standings: Sequence[Standing], names: Mapping[int, str]) -> list[str]:
+    lines = []
+    for place, standing in enumerate(standings[:TOP_LINES], start=1):
+        marker = MEDALS[place - 1] if place <= len(MEDALS) and standing.net > 0 else f"{place}."
+        lines.append(
+            t(
+                lang,
+                "top.line",
+                place=marker,
+                name=esc(names.get(standing.user_id, str(standing.user_id))),
+                net=signed(standing.net),
+                deals=tn(lang, "count.deals", standing.deals),
+            )
+        )
+    return lines
+
+
+def top_text(
+    lang: str,
+    all_time: Sequence[Standing],
+    this_month: Sequence[Standing],
+    by_kind: Sequence[tuple[str, Sequence[Standing], Sequence[Standing]]],
+    names: Mapping[int, str],
+) -> str:
+    """/top: the chat's players by net chips, all time and this month; then per game kind
+    when the chat has played more than one."""
+    lines = [t(lang, "top.title")]
+    if not all_time:
+        lines.append(t(lang, "top.empty"))
+        return "\n".join(lines)
+    lines += ["", t(lang, "top.all_time"), *_board(lang, all_time, names)]
+    lines += ["", t(lang, "top.this_month")]
+    lines += _board(lang, this_month, names) or [t(lang, "top.month_empty")]
+    if len(by_kind) > 1:
+        for kind, kind_all, kind_month in by_kind:
+            lines += ["", t(lang, "top.kind", game=game_title(lang, kind))]
+            lines += [t(lang, "top.all_time"), *_board(lang, kind_all, names)]
+            if kind_month:
+                lines += [t(lang, "top.this_month"), *_board(lang, kind_month, names)]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ /history
+
+
+def _nets(deal: DealHistory) -> tuple[dict[int, int], dict[int, list[tuple[str, int]]]]:
+    """Each player's net of a deal and its parts by reason (paid as negative)."""
+    nets: dict[int, int] = {}
+    parts: dict[int, dict[str, int]] = {}
+    for entry in deal.transfers:
+        for party, sign in ((entry.src, -1), (entry.dst, 1)):
+            if isinstance(party, int):
+                nets[party] = nets.get(party, 0) + sign * entry.amount
+                by_reason = parts.setdefault(party, {})
+                by_reason[entry.reason] = by_reason.get(entry.reason, 0) + sign * entry.amount
+    return nets, {user: list(items.items()) for user, items in parts.items()}
+
+
+def history_page_text(
+    lang: str,
+    deals: Sequence[DealHistory],
+    names: Mapping[int, str],
+    page: int,
+    pages: int,
+) -> str:
+    """A /history page: each deal numbered for its 🔎 button, its game, tricks and money."""
+    lines = [t(lang, "history.title")]
+    if not deals:
+        lines.append(t(lang, "history.empty"))
+        return "\n".join(lines)
+    for index, deal in enumerate(deals, start=1):
+        nets, _ = _nets(deal)
+        ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m %H:%M")
+        lines.append("")
+        lines.append(
+            f"<b>{index}.</b> "
+            + t(
+                lang,
+                "history.deal",
+                date=ended,
+                game=game_title(lang, _kind_of(deal.kind, deal.summary)),
+                deal=deal.deal + 1,
+            )
+        )
+        played = [p for p in deal.players if p.active]
+        if played:
+            items = ", ".join(
+                t(lang, "history.tricks", name=esc(names.get(p.user_id, "?")), tricks=p.tricks)
+                for p in played
+            )
+            lines.append(t(lang, "history.tricks_line", items=items))
+        money = [
+            t(lang, "history.net", name=esc(names.get(user, "?")), amount=signed(net))
+            for user, net in nets.items()
+            if net
+        ]
+        lines.append(" · ".join(money) if money else t(lang, "history.no_money"))
+    lines += ["", t(lang, "history.hint"), t(lang, "history.page", page=page, pages=pages)]
+    return "\n".join(lines)
+
+
+def history_keyboard(
+    lang: str, deals: Sequence[DealHistory], before: int, newer: int | None, older: bool
+) -> Rows:
+    """🔎 buttons for each deal of the page, then the paging buttons. ``newer`` is the
+    ``before`` of the newer page (None on the first page)."""
+    opens = [
+        (t(lang, "history.open", n=index), cb.encode(cb.DealInfo(deal.deal_id, before)))
+        for index, deal in enumerate(deals, start=1)
+    ]
+    paging = []
+    if older and deals:
+        paging.append((t(lang, "history.older"), cb.encode(cb.History(deals[-1].deal_id))))
+    if newer is not None:
+        paging.append((t(lang, "history.newer"), cb.encode(cb.History(newer))))
+    rows = [opens[:3], opens[3:]] if len(opens) > 3 else [opens]
+    return [row for row in [*rows, paging] if row]
+
+
+def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
+    """A finished deal in full: its trump, each trick in the order played and who took it,
+    and each player's money by reason. Only what the table saw: played cards, never a passer's
+    dead cards, the discards or the talon."""
+    summary = deal.summary
+    kind = _kind_of(deal.kind, summary)
+    ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m.%Y %H:%M")
+    lines = [t(lang, "deal.title", game=game_title(lang, kind), deal=deal.deal + 1, date=ended)]
+    seat_user = {p.seat: p.user_id for p in deal.players}
+
+    def name(seat: int) -> str:
+        return esc(names.get(seat_user.get(seat, -1), "?"))
+
+    trump = summary.get("trump")
+    trump_card = summary.get("trump_card")
+    if isinstance(trump_card, str):
+        lines.append(t(lang, "deal.trump", trump=label(trump_card)))
+    elif isinstance(trump, str):
+        lines.append(t(lang, "deal.trump", trump=cards([f"A{trump}"])[-1]))
+    tricks = summary.get("tricks")
+    winners = summary.get("trick_winners")
+    if not isinstance(tricks, list) or not isinstance(winners, list):
+        lines.append(t(lang, "deal.not_recorded"))
+    elif not tricks:
+        lines.append(t(lang, "deal.no_play"))
+    elif len(tricks) > 3:
+        # Старшина's 16 tricks: who took how many, and then the tricks in short
+        taken = {p.user_id: p.tricks for p in deal.players}
+        items = ", ".join(f"{esc(names.get(user, '?'))} {count}" for user, count in taken.items())
+        lines.append(t(lang, "deal.tricks_of", items=items))
+        for number, (trick, winner) in enumerate(zip(tricks, winners, strict=False), start=1):
+            played = " ".join(label(card) for _, card in trick)
+            lines.append(t(lang, "deal.trick", n=number, winner=name(winner), cards=played))
+    else:
+        for number, (trick, winner) in enumerate(zip(tricks, winners, strict=False), start=1):
+            played = " · ".join(f"{name(seat)} {label(card)}" for seat, card in trick)
+            lines.append(t(lang, "deal.trick", n=number, winner=name(winner), cards=played))
+    nets, parts = _nets(deal)
+    lines += ["", t(lang, "deal.money")]
+    if not nets:
+        lines.append(t(lang, "deal.no_money"))
+    for user, net in nets.items():
+        reasons: list[str] = []
+        for reason, amount in parts.get(user, []):
+            key = f"deal.reason.{reason}"
+            try:
+                reasons.append(t(lang, key, amount=signed(amount)))
+            except KeyError:
+                reasons.append(
+                    t(lang, "deal.reason.other", reason=esc(reason), amount=signed(amount))
+                )
+        lines.append(
+            t(
+                lang,
+                "deal.money_line",
+                name=esc(names.get(user, "?")),
+                net=signed(net),
+                parts=", ".join(reasons),
+            )
+        )
+    before, after = summary.get("pot_before"), summary.get("pot_after")
+    if isinstance(before, int) and isinstance(after, int):
+        lines.append(t(lang, "deal.pot", before=before, after=after))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ /export
+
+
+def export_csv(rows: Sequence[tuple[object, ...]]) -> bytes:
+    """The ledger as CSV (UTF-8 with a byte-order mark, so spreadsheets read the Cyrillic):
+    one row per transfer, a party as a player's name and id, or ``pot`` / ``game_pot``."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for (
+        entry_id,
+        created_at,
+        game_id,
+        kind,
+        deal,
+        src_kind,
+        src_user,
+        src_name,
+        dst_kind,
+        dst_user,
+        dst_name,
+        amount,
+        reason,
+    ) in rows:
+        moment = datetime.fromtimestamp(float(created_at), UTC)  # type: ignore[arg-type]
+        writer.writerow(
+            (
+                entry_id,
+                moment.strftime("%Y-%m-%d %H:%M:%S"),
+                game_id,
+                kind,
+                int(deal) + 1,  # type: ignore[call-overload]
+                src_name if src_kind == "user" else src_kind,
+                src_user if src_kind == "user" else "",
+                dst_name if dst_kind == "user" else dst_kind,
+                dst_user if dst_kind == "user" else "",
+                amount,
+                reason,
+            )
+        )
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+
+
+# ------------------------------------------------------------------------------ the evening
+
+
+def _duration(lang: str, seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60)) if seconds > 0 else 0
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return t(lang, "evening.hours", h=hours, m=minutes)
+    return t(lang, "evening.minutes", m=minutes)
+
+
+def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> str:
+    """The evening's summary: nets, remizes, the biggest take, Старшина games won, and who
+    pays whom for the evening alone (``bot.settle_up``, the pot staying on the table)."""
+    evening = summary.evening
+    lines = [
+        t(
+            lang,
+            "evening.title",
+            deals=tn(lang, "count.deals", summary.deals),
+            duration=_duration(lang, evening.last_at - evening.started_at),
+        ),
+        "",
+        t(lang, "evening.nets"),
+    ]
+
+    def name(user: int) -> str:
+        return esc(names.get(user, str(user)))
+
+    order = sorted(summary.nets, key=lambda user: (-summary.nets[user], name(user)))
+    for place, user in enumerate(order):
+        net = summary.nets[user]
+        medal = "🏆 " if place == 0 and net > 0 else ""
+        lines.append(t(lang, "evening.net_line", medal=medal, name=name(user), net=signed(net)))
+    lines.append("")
+    if summary.remizes:
+        items = ", ".join(
+            t(
+                lang,
+                "evening.remiz_item",
+                name=name(user),
+                count=tn(lang, "count.remizes", count),
+                chips=tn(lang, "count.chips", chips),
+            )
+            for user, (count, chips) in sorted(summary.remizes.items(), key=lambda i: -i[1][1])
+        )
+        lines.append(t(lang, "evening.remizes", items=items))
+    else:
+        lines.append(t(lang, "evening.no_remizes"))
+    if summary.biggest_pot is not None:
+        biggest = summary.biggest_pot
+        lines.append(
+            t(
+                lang,
+                "evening.biggest",
+                amount=tn(lang, "count.chips", biggest.amount),
+                name=name(biggest.user_id),
+                deal=biggest.deal_index,
+            )
+        )
+    if summary.games_won:
+        items = ", ".join(
+            t(lang, "evening.won_item", name=name(user), n=count)
+            for user, count in sorted(summary.games_won.items(), key=lambda i: -i[1])
+        )
+        lines.append(t(lang, "evening.games_won", items=items))
+    lines += ["", t(lang, "evening.settle")]
+    balances = dict(sorted(summary.nets.items(), key=lambda item: name(item[0])))
+    from_pot = max(0, sum(balances.values()))
+    if from_pot:
+        # the winners took chips a pot held before the evening: nobody owes those
+        balances[-1] = -from_pot
+    payments = [p for p in settle_up(balances) if p.payer != -1]
+    for payer, payee, amount in payments:
+        lines.append(t(lang, "evening.pay", payer=name(payer), payee=name(payee), amount=amount))
+    if not payments:
+        lines.append(t(lang, "evening.square"))
+    if summary.pot_change > 0:
+        lines.append(
+            t(lang, "evening.left_in_pot", pot=tn(lang, "count.chips", summary.pot_change))
+        )
+    if from_pot:
+        lines.append(t(lang, "evening.from_pot", pot=tn(lang, "count.chips", from_pot)))
+    return "\n".join(lines)
+
+
+def evening_chart(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> bytes:
+    """The evening's chart as PNG (slow: call it off the event loop)."""
+    date = datetime.fromtimestamp(summary.evening.started_at, UTC).strftime("%d.%m.%Y")
+    lines = [Line(names.get(user, str(user)), running) for user, running in summary.running.items()]
+    return draw_evening_chart(
+        t(lang, "evening.chart_title", date=date, deals=tn(lang, "count.deals", summary.deals)),
+        lines,
+        x_label=t(lang, "evening.chart_x"),
+        y_label=t(lang, "evening.chart_y"),
+        net_label=t(lang, "evening.chart_legend", name="{name}", net="{net}"),
+    )
+
+
+# ------------------------------------------------------------------------------ sending
+
+
+class StatsScreens:
+    """Reads the figures and sends the scorekeeping screens."""
+
+    def __init__(
+        self,
+        db: Database,
+        messenger: Messenger,
+        language: Callable[[int], Awaitable[str]],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.messenger = messenger
+        self.language = language
+        self.clock = clock
+
+    async def _names(self, users: Sequence[int]) -> dict[int, str]:
+        players = await self.db.players(users)
+        return {user: players[user].name if user in players else str(user) for user in users}
+
+    async def send_stats(self, chat_id: int, user_id: int, name: str | None = None) -> None:
+        """/stats in a group (``user_id``'s figures in it) or in private (across his chats)."""
+        lang = await self.language(chat_id)
+        private = chat_id > 0
+        stats = await self.db.player_stats(
+            user_id, month_of(self.clock()), None if private else chat_id
+        )
+        shown = name or (await self._names([user_id]))[user_id]
+        await self.messenger.send(chat_id, stats_text(lang, shown, stats, private=private))
+
+    async def send_top(self, chat_id: int) -> None:
+        lang = await self.language(chat_id)
+        month = month_of(self.clock())
+        all_time = await self.db.leaderboard(chat_id)
+        this_month = await self.db.leaderboard(chat_id, month)
+        by_kind = []
+        for kind in await self.db.kinds_played(chat_id):
+            by_kind.append(
+                (
+                    kind,
+                    await self.db.leaderboard(chat_id, kind=kind),
+                    await self.db.leaderboard(chat_id, month, kind),
+                )
+            )
+        names = await self._names([s.user_id for s in all_time])
+        await self.messenger.send(chat_id, top_text(lang, all_time, this_month, by_kind, names))
+
+    async def send_history(self, chat_id: int, before: int = 0, edit: int | None = None) -> None:
+        """A /history page: the deals before deal ``before`` (0: the newest), new or edited."""
+        lang = await self.language(chat_id)
+        deals = await self.db.last_deals(chat_id, HISTORY_PAGE + 1, before or None)
+        older = len(deals) > HISTORY_PAGE
+        deals = deals[:HISTORY_PAGE]
+        total = await self.db.deal_count(chat_id)
+        newer_count = await self.db.deal_count(chat_id, before) if before else 0
+        pages = max(1, math.ceil(total / HISTORY_PAGE))
+        page = newer_count // HISTORY_PAGE + 1
+        newer: int | None = None
+        if before:
+            # the page above ends with deal ``before``: it holds the deals older than the one
+            # HISTORY_PAGE places newer than that (or is the first page)
+            newer = await self.db.deal_after(chat_id, before, HISTORY_PAGE) or 0
+        users = sorted({p.user_id for deal in deals for p in deal.players})
+        names = await self._names(users)
+        text = history_page_text(lang, deals, names, page, pages)
+        rows = history_keyboard(lang, deals, before, newer, older)
+        await self.messenger.show(chat_id, edit, text, rows)
+
+    async def send_deal(self, chat_id: int, deal_id: int, page: int, edit: int | None) -> None:
+        lang = await self.language(chat_id)
+        deal = await self.db.deal(chat_id, deal_id)
+        back = [[(t(lang, "history.back"), cb.encode(cb.History(page)))]]
+        if deal is None:
+            await self.messenger.show(chat_id, edit, t(lang, "history.gone"), back)
+            return
+        names = await self._names([p.user_id for p in deal.players])
+        for entry in deal.transfers:
+            for party in (entry.src, entry.dst):
+                if isinstance(party, int) and party not in names:
+                    names.update(await self._names([party]))
+        await self.messenger.show(chat_id, edit, deal_text(lang, deal, names), back)
+
+    async def send_export(self, chat_id: int, title: str | None) -> None:
+        lang = await self.language(chat_id)
+        rows = await self.db.export_rows(chat_id)
+        if not rows:
+            await self.messenger.send(chat_id, t(lang, "export.empty"))
+            return
+        data = await asyncio.to_thread(export_csv, rows)
+        stamp = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
+        caption = t(
+            lang,
+            "export.caption",
+            title=esc(title or str(chat_id)),
+            rows=tn(lang, "export.rows", len(rows)),
+        )
+        await self.messenger.send_file(
+            chat_id, "document", data, f"ledger-{abs(chat_id)}-{stamp}.csv", caption
+        )

@@ -1,0 +1,212 @@
+"""End to end (issue 16): an evening of several deals ends by the gap (a clock the test moves)
+and by /evening, its summary's figures equal the ledger's and its chart arrives as a PNG
+photo; /stats, /top, /history with its pages and a deal's details, and /export, in ru and en."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import re
+import sqlite3
+import time
+from pathlib import Path
+
+from bot import callback as cb
+from bot.render.common import signed
+
+from .fake_telegram import FakeTelegram
+from .players import Table, start_bot_for
+from .test_games import open_table
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def buttons(message: object) -> list[tuple[str, str]]:
+    return [button for row in message.buttons for button in row]  # type: ignore[attr-defined]
+
+
+async def _play_deals(table: Table, count: int) -> None:
+    """Press until ``count`` more deals have ended."""
+    db = table.services.db
+    target = await db.deal_count(table.group.id) + count
+    while await db.deal_count(table.group.id) < target:
+        assert await table.step()
+
+
+def _photos(table: Table) -> list[object]:
+    return [m for m in table.group_messages() if m.media is not None and m.media.kind == "photo"]
+
+
+async def _ledger_nets(table: Table, evening_id: int) -> dict[str, int]:
+    """Each player's net over the evening's deals, summed here from the ledger's rows."""
+    db = table.services.db
+    [evening] = [e for e in await db.unposted_evenings() if e.evening_id == evening_id] or [None]
+    assert evening is None  # posted
+    conn = sqlite3.connect(db.path)  # the file itself, behind the API's back
+    started, last = conn.execute(
+        "SELECT started_at, last_at FROM evenings WHERE evening_id = ?", (evening_id,)
+    ).fetchone()
+    deals = conn.execute(
+        "SELECT game_id, deal FROM deals WHERE chat_id = ? AND ended_at BETWEEN ? AND ?",
+        (table.group.id, started, last),
+    ).fetchall()
+    conn.close()
+    nets: dict[int, int] = {}
+    for game_id, deal in deals:
+        for entry in await db.transfers(table.group.id, game_id=game_id, deal=deal):
+            if isinstance(entry.src, int):
+                nets[entry.src] = nets.get(entry.src, 0) - entry.amount
+            if isinstance(entry.dst, int):
+                nets[entry.dst] = nets.get(entry.dst, 0) + entry.amount
+    players = await db.players(list(nets))
+    return {players[user].name: net for user, net in nets.items()}
+
+
+def _summary_nets(text: str, names: list[str]) -> dict[str, int]:
+    nets = {}
+    for name in names:
+        match = re.search(rf"{re.escape(name)}: ([+−]?\d+)", text)
+        assert match, (name, text)
+        nets[name] = int(match.group(1).replace("−", "-").replace("+", ""))
+    return nets
+
+
+async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figures(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 16)
+        services = table.services
+        names = [user.first_name for user in table.users]
+        offset = [0.0]
+        services.evenings.timers.clock = lambda: time.time() + offset[0]
+        await _play_deals(table, 4)
+        await table.settle()
+        evening = await services.db.open_evening(table.group.id)
+        assert evening is not None and evening.deals >= 4
+        assert not _photos(table)
+        # the gap passes with nobody playing: the summary and the chart come by themselves
+        offset[0] = evening.gap + 60
+        services.evenings.timers.clock_moved()
+        for _ in range(200):
+            await table.settle()
+            if _photos(table):
+                break
+            await asyncio.sleep(0.05)
+        [photo] = _photos(table)
+        summary = next(
+            m for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
+        )
+        assert summary.message_id < photo.message_id  # type: ignore[attr-defined]
+        assert _summary_nets(summary.text, names) == await _ledger_nets(table, evening.evening_id)
+        assert "Кто кому платит за вечер" in summary.text
+        media = photo.media  # type: ignore[attr-defined]
+        assert media.data.startswith(PNG) and 20_000 < len(media.data) < 1_000_000
+        assert (media.width, media.height) == (1200, 800)
+        assert (await services.db.unposted_evenings()) == []
+        # a new evening with the next deals (the clock back to now); /evening ends it at once
+        offset[0] = 0.0
+        await table.say(table.users[0], "/lang en")
+        await _play_deals(table, 6)
+        await table.settle()
+        second = await services.db.open_evening(table.group.id)
+        assert second is not None and second.evening_id != evening.evening_id
+        await table.say(table.users[1], "/evening")
+        for _ in range(200):
+            if len(_photos(table)) == 2:
+                break
+            await table.settle()
+            await asyncio.sleep(0.05)
+        assert len(_photos(table)) == 2
+        text = next(
+            m.text
+            for m in reversed(table.group_messages())
+            if m.text and "evening's summary" in m.text
+        )
+        assert _summary_nets(text, names) == await _ledger_nets(table, second.evening_id)
+        assert "Who pays whom for the evening" in text
+        stored = await services.db.evening_summary(second)
+        assert stored.deals >= 5
+        # nothing left to post: /evening says so
+        await table.say(table.users[1], "/evening")
+        assert "No evening yet" in (table.group_messages()[-1].text or "")
+        assert not bot.handler_errors
+
+
+async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 23)
+        db = table.services.db
+        chat = table.group.id
+        await _play_deals(table, 8)
+        await table.settle()
+        alice, bob, carol = table.users
+        balances = await db.balances(chat)
+        for lang, words in (
+            ("ru", ("Статистика", "Итог", "Лидеры")),
+            ("en", ("Statistics", "Net", "Leaderboard")),
+        ):
+            await table.say(alice, f"/lang {lang}")
+            await table.say(alice, "/stats")
+            text = table.group_messages()[-1].text or ""
+            assert words[0] in text and alice.first_name in text
+            assert f"{words[1]}: {signed(balances.players[alice.id])}" in text
+            # another player's figures, by replying to his message
+            fake.user_sends(bob, table.group, "я тут")
+            reply_to = fake.messages(table.group)[-1]
+            fake.user_sends(alice, table.group, "/stats", reply_to=reply_to)
+            await table.settle()
+            text = table.group_messages()[-1].text or ""
+            assert bob.first_name in text and signed(balances.players[bob.id]) in text
+            await table.say(carol, "/top")
+            text = table.group_messages()[-1].text or ""
+            assert words[2] in text
+            best = max(balances.players, key=lambda u: balances.players[u])
+            first_line = next(
+                line for line in text.splitlines() if signed(balances.players[best]) in line
+            )
+            assert next(u.first_name for u in table.users if u.id == best) in first_line
+        # private /stats: across the chats
+        fake.user_sends(alice, fake.private_chat(alice), "/stats")
+        await table.settle()
+        private = fake.messages(fake.private_chat(alice), from_bot=True)[-1].text or ""
+        assert "1 chat" in private or "1 чат" in private
+        # /history: a page of six, the older page, a deal's details, back
+        await table.say(bob, "/history")
+        page = table.group_messages()[-1]
+        assert "Page 1 of 2" in (page.text or "")
+        older = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
+        await table.press(bob, page, older)
+        page = fake.message(table.group, page.message_id)
+        assert "Page 2 of 2" in (page.text or "")
+        newer = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
+        details = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.DealInfo))
+        await table.press(bob, page, details)
+        shown = fake.message(table.group, page.message_id)
+        assert "deal" in (shown.text or "") and "Money" in (shown.text or "")
+        assert "Trick 1 →" in (shown.text or "") or "No tricks" in (shown.text or "")
+        back = next(d for label, d in buttons(shown) if isinstance(cb.decode(d), cb.History))
+        await table.press(bob, shown, back)
+        page = fake.message(table.group, page.message_id)
+        assert "Page 2 of 2" in (page.text or "")
+        await table.press(bob, page, newer)
+        assert "Page 1 of 2" in (fake.message(table.group, page.message_id).text or "")
+        # /export: admins only; the creator of the group is one
+        await table.say(bob, "/export")
+        assert table.group_messages()[-1].media is None
+        await table.say(alice, "/export")
+        document = table.group_messages()[-1]
+        assert document.media is not None and document.media.kind == "document"
+        rows = list(csv.reader(io.StringIO(document.media.data.decode("utf-8-sig"))))
+        assert rows[0][0] == "entry_id"
+        entries = await db.transfers(chat)
+        assert len(rows) - 1 == len(entries)
+        total: dict[str, int] = {}
+        for row in rows[1:]:
+            amount = int(row[9])
+            total[row[5]] = total.get(row[5], 0) - amount
+            total[row[7]] = total.get(row[7], 0) + amount
+        for user in table.users:
+            assert total.get(user.first_name, 0) == balances.players.get(user.id, 0)
+        assert not bot.handler_errors
