@@ -84,13 +84,15 @@ def open_evening(conn: sqlite3.Connection, chat_id: int) -> Evening | None:
 
 
 def unposted_evenings(conn: sqlite3.Connection, chat_id: int | None = None) -> list[Evening]:
-    """Ended evenings whose summary has not been posted, oldest first (one chat's, or all)."""
+    """Ended evenings whose summary has not been posted, oldest first in each chat (one
+    chat's, or every chat's)."""
+    # spelt as the partial index evenings_unposted, so the planner can use it
     where = "e.posted = 0 AND e.ended_at IS NOT NULL"
     if chat_id is not None:
         where = "e.chat_id = :chat AND " + where
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id) WHERE {where}"
-        " ORDER BY e.evening_id",
+        " ORDER BY e.chat_id, e.evening_id",
         {"chat": chat_id},
     ).fetchall()
     return [e for e in map(_evening, rows) if e is not None]
@@ -100,7 +102,7 @@ def open_evenings(conn: sqlite3.Connection) -> list[Evening]:
     """Every evening that goes on (to arm their timers after a restart)."""
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id)"
-        " WHERE e.ended_at IS NULL ORDER BY e.evening_id"
+        " WHERE e.ended_at IS NULL ORDER BY e.chat_id"
     ).fetchall()
     return [e for e in map(_evening, rows) if e is not None]
 
@@ -159,17 +161,6 @@ def mark_posted(conn: sqlite3.Connection, evening_id: int) -> None:
             "UPDATE evenings SET posted = 1 WHERE evening_id = ? AND ended_at IS NOT NULL",
             (evening_id,),
         )
-
-
-def last_evening(conn: sqlite3.Connection, chat_id: int) -> Evening | None:
-    """The chat's latest evening, ended or not."""
-    return _evening(
-        conn.execute(
-            f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id)"
-            " WHERE e.chat_id = ? ORDER BY e.evening_id DESC LIMIT 1",
-            (chat_id,),
-        ).fetchone()
-    )
 
 
 def move_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> None:

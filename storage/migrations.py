@@ -344,7 +344,8 @@ CREATE TABLE evenings (
     CHECK (posted = 0 OR ended_at IS NOT NULL)
 );
 CREATE UNIQUE INDEX evenings_open ON evenings (chat_id) WHERE ended_at IS NULL;
-CREATE INDEX evenings_by_chat ON evenings (chat_id, posted);
+CREATE INDEX evenings_unposted ON evenings (chat_id, evening_id)
+    WHERE posted = 0 AND ended_at IS NOT NULL;
 """
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (
