@@ -131,6 +131,9 @@ def stats_text(lang: str, name: str, stats: PlayerStats, *, private: bool) -> st
     if not total.deals and not total.net:
         lines.append(t(lang, "stats.empty"))
         return "\n".join(lines)
+    if stats.this_month == stats.all_time:
+        lines += ["", t(lang, "stats.all_this_month")]
+        return "\n".join([*lines, *_figures_lines(lang, total, stats.all_time)])
     lines += ["", t(lang, "stats.all_time"), *_figures_lines(lang, total, stats.all_time)]
     lines += ["", t(lang, "stats.this_month")]
     month = stats.total(stats.this_month)
@@ -174,12 +177,18 @@ def top_text(
     if not all_time:
         lines.append(t(lang, "top.empty"))
         return "\n".join(lines)
-    lines += ["", t(lang, "top.all_time"), *_board(lang, all_time, names)]
-    lines += ["", t(lang, "top.this_month")]
-    lines += _board(lang, this_month, names) or [t(lang, "top.month_empty")]
+    if list(this_month) == list(all_time):
+        lines += ["", t(lang, "top.all_this_month"), *_board(lang, all_time, names)]
+    else:
+        lines += ["", t(lang, "top.all_time"), *_board(lang, all_time, names)]
+        lines += ["", t(lang, "top.this_month")]
+        lines += _board(lang, this_month, names) or [t(lang, "top.month_empty")]
     if len(by_kind) > 1:
         for kind, kind_all, kind_month in by_kind:
             lines += ["", t(lang, "top.kind", game=game_title(lang, kind))]
+            if list(kind_month) == list(kind_all):
+                lines += [t(lang, "top.all_this_month"), *_board(lang, kind_all, names)]
+                continue
             lines += [t(lang, "top.all_time"), *_board(lang, kind_all, names)]
             if kind_month:
                 lines += [t(lang, "top.this_month"), *_board(lang, kind_month, names)]

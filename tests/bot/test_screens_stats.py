@@ -1,0 +1,142 @@
+"""The scorekeeping screens as pure functions: plural forms, the evening's settle-up, a deal's
+details showing only played cards, the CSV export, the chart's picture."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import re
+
+import pytest
+
+from bot import callback as cb
+from bot.chart import Line, _spread, draw_evening_chart
+from bot.screens.stats import (
+    deal_text,
+    evening_text,
+    export_csv,
+    history_keyboard,
+    stats_text,
+    top_text,
+)
+from storage.evenings import BiggestPot, Evening, EveningSummary
+from storage.records import POT, DealHistory, DealPlayer, LedgerEntry
+from storage.stats import Figures, PlayerStats, Standing
+
+CARD = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+NAMES = {1: "Аня", 2: "Борис", 3: "Вика"}
+
+
+def _evening(nets: dict[int, int], pot_change: int) -> EveningSummary:
+    evening = Evening(7, -100, 1_000.0, 1_000.0 + 2 * 3600 + 25 * 60, 12, None, False, 3 * 3600)
+    return EveningSummary(
+        evening=evening,
+        deals=12,
+        kinds={"stukolka": 12},
+        nets=nets,
+        running={user: [net] for user, net in nets.items()},
+        remizes={2: (3, 27)},
+        biggest_pot=BiggestPot(1, 21, 5),
+        games_won={},
+        pot_change=pot_change,
+    )
+
+
+def test_evening_text_settles_the_evening_alone() -> None:
+    text = evening_text("ru", _evening({1: 30, 2: -12, 3: -24}, 6), NAMES)
+    assert "12 сдач · 2 ч 25 мин" in text
+    assert "🏆 Аня: <b>+30</b>" in text
+    assert "Борис — 3 ремиза на 27 фишек" in text
+    assert "Самый большой куш: 21 фишка — Аня, сдача 5" in text
+    assert "Вика → Аня: 24" in text and "Борис → Аня: 6" in text
+    assert "в кону прибавилось 6 фишек" in text
+    # the winners took more than the losers paid: the rest came from an older pot
+    text = evening_text("en", _evening({1: 10, 2: 3, 3: -5}, -8), NAMES)
+    payments = re.findall(r"(\w+) → (\w+): (\d+)", text.split("Who pays whom")[1])
+    assert {payer for payer, _, _ in payments} == {"Вика"}
+    assert sum(int(amount) for _, _, amount in payments) == 5
+    assert "8 chips of the winnings came from a pot filled before the evening" in text
+    assert "1 remiz" not in text and "3 remizes, 27 chips" in text
+
+
+@pytest.mark.parametrize(
+    ("deals", "ru", "en"),
+    [(1, "1 сдача", "1 deal"), (3, "3 сдачи", "3 deals"), (11, "11 сдач", "11 deals")],
+)
+def test_stats_text_counts_with_the_right_plural(deals: int, ru: str, en: str) -> None:
+    figures = Figures(net=-5, games=1, deals=deals, deals_active=1, tricks=2, best_deal=3)
+    stats = PlayerStats(1, "2026-12", {"stukolka": figures}, {"stukolka": figures}, 1)
+    assert ru in stats_text("ru", "Аня", stats, private=False)
+    assert en in stats_text("en", "Аня", stats, private=False)
+    assert "Итог: <b>−5</b>" in stats_text("ru", "Аня", stats, private=False)
+    empty = PlayerStats(1, "2026-12", {}, {}, 0)
+    assert "Сыгранных сдач пока нет" in stats_text("ru", "Аня", empty, private=True)
+
+
+def test_top_text_puts_medals_on_winners_only() -> None:
+    board = [Standing(1, 12, 30), Standing(2, 0, 30), Standing(3, -12, 30)]
+    text = top_text("ru", board, [], [], NAMES)
+    assert "🥇 Аня: <b>+12</b> · 30 сдач" in text
+    assert "2. Борис" in text and "3. Вика" in text
+    assert "В этом месяце сдач не было." in text
+
+
+def _deal(summary: dict[str, object]) -> DealHistory:
+    transfers = (
+        LedgerEntry(1, -100, 5, 3, 0, 1, POT, 3, "ante", 0.0),
+        LedgerEntry(2, -100, 5, 9, 0, POT, 2, 2, "trick", 0.0),
+        LedgerEntry(3, -100, 5, 9, 0, 3, POT, 3, "remiz", 0.0),
+    )
+    players = (DealPlayer(1, 0, 0, True), DealPlayer(2, 1, 3, True), DealPlayer(3, 2, 0, False))
+    return DealHistory(11, 5, -100, "stukolka", 0, 9, 0.0, summary, players, transfers)
+
+
+def test_deal_text_shows_only_the_cards_the_table_saw() -> None:
+    tricks = [[[1, "AH"], [0, "2H"]], [[1, "KH"], [0, "3C"]], [[1, "QS"], [0, "4S"]]]
+    summary = {"trump": "H", "trump_card": "7H", "tricks": tricks, "trick_winners": [1, 1, 1]}
+    text = deal_text("ru", _deal(summary), NAMES)
+    shown = {rank + suit for rank, suit in CARD.findall(text)}
+    allowed = {"A♥", "2♥", "K♥", "3♣", "Q♠", "4♠", "7♥"}
+    assert shown == allowed
+    assert "Взятка 1 → Борис: Борис A♥ · Аня 2♥" in text
+    assert "Аня: <b>−3</b> (ставка −3)" in text and "Вика: <b>−3</b> (ремиз −3)" in text
+    old = deal_text("en", _deal({"trump": "H"}), NAMES)
+    assert "were not recorded" in old
+
+
+def test_history_buttons_fit_in_callback_data() -> None:
+    deals = [_deal({})] * 6
+    rows = history_keyboard("ru", deals, 2**62, 2**62, True)
+    for row in rows:
+        for _, data in row:
+            assert len(data.encode()) <= 64
+            assert isinstance(cb.decode(data), cb.History | cb.DealInfo)
+
+
+def test_export_is_csv_with_names_and_pots() -> None:
+    rows = [
+        (1, 1_764_600_000.0, 5, "stukolka", 0, "user", 1, 'Аня, "А"', "pot", None, None, 3, "ante"),
+        (2, 1_764_600_060.0, 5, "stukolka", 0, "pot", None, None, "user", 2, "Борис", 3, "trick"),
+    ]
+    data = export_csv(rows)
+    assert data.startswith("\ufeff".encode())
+    parsed = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert parsed[0][:3] == ["entry_id", "time_utc", "game_id"]
+    assert parsed[1][5:] == ['Аня, "А"', "1", "pot", "", "3", "ante"]
+    assert parsed[2][4] == "1"  # deals are numbered from 1, as people count them
+
+
+def test_chart_is_a_phone_sized_png_and_end_labels_do_not_overlap() -> None:
+    png = draw_evening_chart(
+        "Вечер",
+        [Line("Аня", [3, 5]), Line("Борис", [-3, -5])],
+        x_label="Сдача",
+        y_label="Фишки",
+        net_label="{name}: {net}",
+    )
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (1200, 800)
+    heights = _spread([5, 5, 4, -3], 20)
+    ordered = sorted(heights)
+    assert all(b - a >= 0.9 for a, b in itertools.pairwise(ordered))
