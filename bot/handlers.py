@@ -449,14 +449,16 @@ async def on_callback(update: Update, context: BotContext) -> None:
         return
     if isinstance(data, cb.History | cb.DealInfo):
         message = query.message
-        if message is not None:
-            screens = context.services.screens
-            if isinstance(data, cb.History):
-                await screens.send_history(message.chat.id, data.before, message.message_id)
-            else:
-                await screens.send_deal(
-                    message.chat.id, data.deal_id, data.page, message.message_id
-                )
+        screens = context.services.screens
+        if message is None or not await screens.is_history_message(
+            message.chat.id, message.message_id
+        ):
+            await answer(query.answer, chat_render.refusal(lang, "unknown_button"))
+            return
+        if isinstance(data, cb.History):
+            await screens.send_history(message.chat.id, data.before, message.message_id)
+        else:
+            await screens.send_deal(message.chat.id, data.deal_id, data.page, message.message_id)
         await answer(query.answer, None)
         return
     try:

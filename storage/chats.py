@@ -191,6 +191,8 @@ def migrate_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -
                 f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
         stats.move_chat(conn, old_chat_id, new_chat_id)
+        # the old group's messages cannot be edited in the supergroup
+        conn.execute("DELETE FROM history_messages WHERE chat_id = ?", (old_chat_id,))
         evenings.move_chat(conn, old_chat_id, new_chat_id)
         conn.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
     return True

@@ -346,6 +346,15 @@ CREATE TABLE evenings (
 CREATE UNIQUE INDEX evenings_open ON evenings (chat_id) WHERE ended_at IS NULL;
 CREATE INDEX evenings_unposted ON evenings (chat_id, evening_id)
     WHERE posted = 0 AND ended_at IS NOT NULL;
+
+-- The /history messages the bot sent: only these are edited by the paging and 🔎 buttons
+-- (button data can be forged, and pressed on any message).
+CREATE TABLE history_messages (
+    chat_id    INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (chat_id, message_id)
+) WITHOUT ROWID;
 """
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (

@@ -548,7 +548,14 @@ class StatsScreens:
         names = await self._names(users)
         text = history_page_text(lang, deals, names, page, pages)
         rows = history_keyboard(lang, deals, before, newer, older)
-        await self.messenger.show(chat_id, edit, text, rows)
+        shown = await self.messenger.show(chat_id, edit, text, rows)
+        if edit is None and shown is not None:
+            await self.db.remember_history_message(chat_id, shown)
+
+    async def is_history_message(self, chat_id: int, message_id: int) -> bool:
+        """Whether the paging and 🔎 buttons may edit this message: only a /history message
+        the bot sent (button data can be forged, and pressed on a table or a hand)."""
+        return await self.db.is_history_message(chat_id, message_id)
 
     async def send_deal(self, chat_id: int, deal_id: int, page: int, edit: int | None) -> None:
         lang = await self.language(chat_id)

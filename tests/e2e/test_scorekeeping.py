@@ -17,6 +17,7 @@ from bot.render.common import signed
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
+from .test_fuzz import forge_press
 from .test_games import open_table
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -192,6 +193,20 @@ async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Pa
         assert "Page 2 of 2" in (page.text or "")
         await table.press(bob, page, newer)
         assert "Page 1 of 2" in (fake.message(table.group, page.message_id).text or "")
+        # the same buttons forged onto the table's other messages change nothing
+        table_message = next(
+            m for m in table.group_messages() if m.text and m.message_id != page.message_id
+        )
+        before_text = fake.message(table.group, table_message.message_id).text
+        forge_press(fake, bob, table_message, details)
+        hand = table.hand_message(bob)
+        assert hand is not None
+        hand_text = hand.text
+        forge_press(fake, bob, hand, older)
+        await table.settle()
+        assert fake.message(table.group, table_message.message_id).text == before_text
+        assert fake.message(fake.private_chat(bob), hand.message_id).text == hand_text
+        assert not fake.unanswered_callback_queries()
         # /export: admins only; the creator of the group is one
         await table.say(bob, "/export")
         assert table.group_messages()[-1].media is None
