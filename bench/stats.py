@@ -16,7 +16,10 @@ that file through ``storage.Database`` as the bot reads it:
 and prints the database's size. Each figure is the median of ``--repeat`` runs, the text
 rendering included; the chart's first drawing (matplotlib's start-up) is printed apart.
 
-    .venv/bin/python bench/stats.py [--deals N] [--repeat R] [--keep FILE]
+    .venv/bin/python bench/stats.py [--deals N] [--repeat R] [--keep FILE] [--chart PNG]
+
+``--chart`` also writes the last evening's chart (docs/evening-chart.png is
+``--deals 2000 --chart docs/evening-chart.png``: the deals follow from ``--seed``).
 
 Not a test: it prints figures. Targets: each read under 200 ms, the chart under 1 s.
 """
@@ -257,7 +260,7 @@ async def _timed(repeat: int, job: Callable[[], Awaitable[object]]) -> tuple[flo
     return statistics.median(times) * 1000, result
 
 
-async def measure(path: Path, repeat: int) -> list[tuple[str, str]]:
+async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     names = dict(PLAYERS)
     user = next(iter(PLAYERS))
@@ -329,6 +332,8 @@ async def measure(path: Path, repeat: int) -> list[tuple[str, str]]:
         started = time.perf_counter()
         png = await asyncio.to_thread(screens.evening_chart, "ru", evening_figures, names)
         cold = (time.perf_counter() - started) * 1000
+        if chart is not None:
+            chart.write_bytes(png)
         warm, _ = await _timed(
             repeat,
             lambda: asyncio.to_thread(screens.evening_chart, "ru", evening_figures, names),
@@ -377,6 +382,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--keep", type=Path, help="keep the filled database in this file")
+    parser.add_argument("--chart", type=Path, help="write the last evening's chart here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = args.keep or Path(folder) / "stats.sqlite3"
@@ -385,8 +391,7 @@ def main() -> None:
         started = time.perf_counter()
         fill(path, args.deals, args.seed)
         print(f"filled {args.deals:,} deals in {time.perf_counter() - started:.0f} s")
-        width = 0
-        rows = asyncio.run(measure(path, args.repeat))
+        rows = asyncio.run(measure(path, args.repeat, args.chart))
         width = max(len(label) for label, _ in rows)
         for label, figure in rows:
             print(f"{label:<{width}}  {figure}")
