@@ -288,13 +288,13 @@ async def cmd_timeout(update: Update, context: BotContext) -> None:
 async def cmd_history(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.screens.send_history(chat.id)
+        await context.services.screens.send_history(chat.id, reply_to=_command(update))
 
 
 async def cmd_top(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.screens.send_top(chat.id)
+        await context.services.screens.send_top(chat.id, reply_to=_command(update))
 
 
 async def cmd_export(update: Update, context: BotContext) -> None:
@@ -305,7 +305,7 @@ async def cmd_export(update: Update, context: BotContext) -> None:
     if not await is_admin(update, context):
         await _refuse_in_chat(update, context, "admin_only")
         return
-    await context.services.screens.send_export(chat.id, chat.title)
+    await context.services.screens.send_export(chat.id, chat.title, reply_to=_command(update))
 
 
 async def cmd_evening(update: Update, context: BotContext) -> None:
@@ -318,11 +318,11 @@ async def cmd_evening(update: Update, context: BotContext) -> None:
     if args and args[0] in ("gap", "пауза"):
         admin = bool(len(args) > 1) and await is_admin(update, context)
         text = await services.evenings.send_gap(chat.id, args[1] if len(args) > 1 else None, admin)
-        await services.messenger.send(chat.id, text)
+        await services.messenger.send(chat.id, text, reply_to=_command(update))
         return
     if not await services.evenings.end_now(chat.id):
         lang = await services.presenter.chat_language(chat.id)
-        await services.messenger.send(chat.id, t(lang, "evening.none"))
+        await services.messenger.send(chat.id, t(lang, "evening.none"), reply_to=_command(update))
 
 
 async def cmd_settings(update: Update, context: BotContext) -> None:
@@ -370,9 +370,11 @@ async def cmd_stats(update: Update, context: BotContext) -> None:
     chat_id, user_id = ids
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if chat_id < 0 and target is not None and not target.is_bot:
-        await context.services.screens.send_stats(chat_id, target.id, target.full_name)
+        await context.services.screens.send_stats(
+            chat_id, target.id, target.full_name, reply_to=_command(update)
+        )
         return
-    await context.services.screens.send_stats(chat_id, user_id)
+    await context.services.screens.send_stats(chat_id, user_id, reply_to=_command(update))
 
 
 async def cmd_help(update: Update, context: BotContext) -> None:

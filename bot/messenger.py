@@ -17,9 +17,9 @@ from typing import Any
 
 from telegram import (
     Bot,
-    InputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputFile,
     LinkPreviewOptions,
     ReplyParameters,
 )
@@ -248,21 +248,33 @@ class Messenger:
         return await self.send(chat_id, text, rows, strict=strict, reply_to=reply_to)
 
     async def send_file(
-        self, chat_id: int, kind: str, data: bytes, filename: str, caption: str | None = None
+        self,
+        chat_id: int,
+        kind: str,
+        data: bytes,
+        filename: str,
+        caption: str | None = None,
+        *,
+        reply_to: int | None = None,
     ) -> int | None:
         """Send a file as a ``photo`` (sendPhoto) or a ``document`` (sendDocument), with an HTML
-        caption; the new message id, or None if it could not be sent (logged). Goes through
-        PTB's own method, which uploads it as multipart/form-data through the bot's request
-        object and rate limiter."""
+        caption (``reply_to`` as for ``send``); the new message id, or None if it could not be
+        sent (logged). Goes through PTB's own method, which uploads it as multipart/form-data
+        through the bot's request object and rate limiter."""
         upload = InputFile(data, filename=filename)
+        reply = (
+            None
+            if reply_to is None
+            else ReplyParameters(reply_to, allow_sending_without_reply=True)
+        )
         try:
             if kind == "photo":
                 message = await self.bot.send_photo(
-                    chat_id, upload, caption=caption, parse_mode="HTML"
+                    chat_id, upload, caption=caption, parse_mode="HTML", reply_parameters=reply
                 )
             else:
                 message = await self.bot.send_document(
-                    chat_id, upload, caption=caption, parse_mode="HTML"
+                    chat_id, upload, caption=caption, parse_mode="HTML", reply_parameters=reply
                 )
         except ChatMigrated as error:
             await self.on_migrated(chat_id, error.new_chat_id)

@@ -502,7 +502,9 @@ class StatsScreens:
         players = await self.db.players(users)
         return {user: players[user].name if user in players else str(user) for user in users}
 
-    async def send_stats(self, chat_id: int, user_id: int, name: str | None = None) -> None:
+    async def send_stats(
+        self, chat_id: int, user_id: int, name: str | None = None, *, reply_to: int | None = None
+    ) -> None:
         """/stats in a group (``user_id``'s figures in it) or in private (across his chats)."""
         lang = await self.language(chat_id)
         private = chat_id > 0
@@ -510,9 +512,10 @@ class StatsScreens:
             user_id, month_of(self.clock()), None if private else chat_id
         )
         shown = name or (await self._names([user_id]))[user_id]
-        await self.messenger.send(chat_id, stats_text(lang, shown, stats, private=private))
+        text = stats_text(lang, shown, stats, private=private)
+        await self.messenger.send(chat_id, text, reply_to=reply_to)
 
-    async def send_top(self, chat_id: int) -> None:
+    async def send_top(self, chat_id: int, *, reply_to: int | None = None) -> None:
         lang = await self.language(chat_id)
         month = month_of(self.clock())
         all_time = await self.db.leaderboard(chat_id)
@@ -527,10 +530,19 @@ class StatsScreens:
                 )
             )
         names = await self._names([s.user_id for s in all_time])
-        await self.messenger.send(chat_id, top_text(lang, all_time, this_month, by_kind, names))
+        text = top_text(lang, all_time, this_month, by_kind, names)
+        await self.messenger.send(chat_id, text, reply_to=reply_to)
 
-    async def send_history(self, chat_id: int, before: int = 0, edit: int | None = None) -> None:
-        """A /history page: the deals before deal ``before`` (0: the newest), new or edited."""
+    async def send_history(
+        self,
+        chat_id: int,
+        before: int = 0,
+        edit: int | None = None,
+        *,
+        reply_to: int | None = None,
+    ) -> None:
+        """A /history page: the deals before deal ``before`` (0: the newest), new (a reply to
+        ``reply_to``) or edited into message ``edit``."""
         lang = await self.language(chat_id)
         deals = await self.db.last_deals(chat_id, HISTORY_PAGE + 1, before or None)
         older = len(deals) > HISTORY_PAGE
@@ -548,7 +560,7 @@ class StatsScreens:
         names = await self._names(users)
         text = history_page_text(lang, deals, names, page, pages)
         rows = history_keyboard(lang, deals, before, newer, older)
-        shown = await self.messenger.show(chat_id, edit, text, rows)
+        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
         if edit is None and shown is not None:
             await self.db.remember_history_message(chat_id, shown)
 
@@ -571,11 +583,13 @@ class StatsScreens:
                     names.update(await self._names([party]))
         await self.messenger.show(chat_id, edit, deal_text(lang, deal, names), back)
 
-    async def send_export(self, chat_id: int, title: str | None) -> None:
+    async def send_export(
+        self, chat_id: int, title: str | None, *, reply_to: int | None = None
+    ) -> None:
         lang = await self.language(chat_id)
         rows = await self.db.export_rows(chat_id)
         if not rows:
-            await self.messenger.send(chat_id, t(lang, "export.empty"))
+            await self.messenger.send(chat_id, t(lang, "export.empty"), reply_to=reply_to)
             return
         data = await asyncio.to_thread(export_csv, rows)
         stamp = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
@@ -586,5 +600,10 @@ class StatsScreens:
             rows=tn(lang, "export.rows", len(rows)),
         )
         await self.messenger.send_file(
-            chat_id, "document", data, f"ledger-{abs(chat_id)}-{stamp}.csv", caption
+            chat_id,
+            "document",
+            data,
+            f"ledger-{abs(chat_id)}-{stamp}.csv",
+            caption,
+            reply_to=reply_to,
         )

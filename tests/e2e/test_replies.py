@@ -73,7 +73,20 @@ async def test_commands_are_answered_as_replies_and_start_bot_first_names_who(
         )
 
         # every command that answers in the group answers as a reply
-        for text in ("/balance", "/history", "/settings", "/rules", "/help", "/timeout", "/new"):
+        for text in (
+            "/balance",
+            "/history",
+            "/settings",
+            "/rules",
+            "/help",
+            "/timeout",
+            "/new",
+            "/stats",
+            "/top",
+            "/export",
+            "/evening",
+            "/evening gap",
+        ):
             command = await _say(table, alice, text)
             _answer_to(table, command)
         # a refusal for someone who is not the creator, as a reply too

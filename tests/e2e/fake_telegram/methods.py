@@ -430,6 +430,7 @@ class BotApi:
         """``sendPhoto`` / ``sendDocument`` with an uploaded file (multipart/form-data) and an
         optional caption, checked as Telegram checks them."""
         chat = self._writable_chat(params)
+        reply_to = self._replied_message(chat, params)
         upload = params.values.get(kind)
         if not isinstance(upload, bytes) or not upload:
             raise bad_request(f"Bad Request: there is no {kind} in the request")
@@ -474,6 +475,7 @@ class BotApi:
             source=source,
             parse_mode=parse_mode,
             media=media,
+            reply_to=reply_to,
         )
         return message_json(message)
 
