@@ -268,8 +268,19 @@ class DealInfo:
 
 
 Callback = (
-    Act | Select | Look | Lobby | NewGame | Settings | Back | Page | RulesOf | CardRanks | Void
-    | History | DealInfo
+    Act
+    | Select
+    | Look
+    | Lobby
+    | NewGame
+    | Settings
+    | Back
+    | Page
+    | RulesOf
+    | CardRanks
+    | Void
+    | History
+    | DealInfo
 )
 
 
