@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.messenger import Messenger
 from bot.pacing import Coalescer
-from bot.screens.stats import evening_chart, evening_text
+from bot.screens.stats import display_names, evening_chart, evening_text
 from bot.timers import Timers
 from locales import t
 from storage.database import Database
@@ -117,10 +117,7 @@ class Evenings:
         summary = await self.db.evening_summary(evening)
         if not summary.deals:
             return
-        players = await self.db.players(list(summary.nets))
-        names = {
-            user: players[user].name if user in players else str(user) for user in summary.nets
-        }
+        names = await display_names(self.db, list(summary.nets))
         await self.messenger.send(chat_id, evening_text(lang, summary, names))
         chart = await asyncio.to_thread(evening_chart, lang, summary, names)
         await self.messenger.pacer.ready(chat_id)

@@ -483,6 +483,21 @@ def evening_chart(lang: str, summary: EveningSummary, names: Mapping[int, str]) 
 # ------------------------------------------------------------------------------ sending
 
 
+def short_name(name: str) -> str:
+    """A player's name as every screen shows it (cut to the presenter's ``MAX_NAME``)."""
+    from bot.presenter import short_name as cut  # the presenter imports this module
+
+    return cut(name)
+
+
+async def display_names(db: Database, users: Sequence[int]) -> dict[int, str]:
+    """Each user's display name (cut as the table cuts it; the id for an unknown user)."""
+    players = await db.players(users)
+    return {
+        user: short_name(players[user].name) if user in players else str(user) for user in users
+    }
+
+
 class StatsScreens:
     """Reads the figures and sends the scorekeeping screens."""
 
@@ -499,8 +514,7 @@ class StatsScreens:
         self.clock = clock
 
     async def _names(self, users: Sequence[int]) -> dict[int, str]:
-        players = await self.db.players(users)
-        return {user: players[user].name if user in players else str(user) for user in users}
+        return await display_names(self.db, users)
 
     async def send_stats(
         self, chat_id: int, user_id: int, name: str | None = None, *, reply_to: int | None = None
@@ -511,7 +525,7 @@ class StatsScreens:
         stats = await self.db.player_stats(
             user_id, month_of(self.clock()), None if private else chat_id
         )
-        shown = name or (await self._names([user_id]))[user_id]
+        shown = short_name(name) if name else (await self._names([user_id]))[user_id]
         text = stats_text(lang, shown, stats, private=private)
         await self.messenger.send(chat_id, text, reply_to=reply_to)
 
