@@ -17,6 +17,7 @@ and prints the database's size. Each figure is the median of ``--repeat`` runs, 
 rendering included; the chart's first drawing (matplotlib's start-up) is printed apart.
 
     .venv/bin/python bench/stats.py [--deals N] [--repeat R] [--keep FILE] [--chart PNG]
+    .venv/bin/python bench/stats.py --reuse FILE   # measure a file kept by --keep again
 
 ``--chart`` also writes the last evening's chart (docs/evening-chart.png is
 ``--deals 2000 --chart docs/evening-chart.png``: the deals follow from ``--seed``).
@@ -348,7 +349,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         async def export() -> bytes:
             return screens.export_csv(await db.export_rows(CHAT))
 
-        milliseconds, data = await _timed(max(1, repeat // 5), export)
+        milliseconds, data = await _timed(1, export)
         assert isinstance(data, bytes)
         rows.append((f"/export ({len(data) / 1e6:.1f} MB of CSV)", f"{milliseconds:.0f} ms"))
 
@@ -376,6 +377,12 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
     return rows
 
 
+def report(rows: list[tuple[str, str]]) -> None:
+    width = max(len(label) for label, _ in rows)
+    for label, figure in rows:
+        print(f"{label:<{width}}  {figure}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100_000)
@@ -383,7 +390,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--keep", type=Path, help="keep the filled database in this file")
     parser.add_argument("--chart", type=Path, help="write the last evening's chart here")
+    parser.add_argument(
+        "--reuse", type=Path, help="measure a file an earlier run kept (--keep), no fill"
+    )
     args = parser.parse_args()
+    if args.reuse is not None:
+        report(asyncio.run(measure(args.reuse, args.repeat, args.chart)))
+        return
     with tempfile.TemporaryDirectory() as folder:
         path = args.keep or Path(folder) / "stats.sqlite3"
         if path.exists():
@@ -391,10 +404,7 @@ def main() -> None:
         started = time.perf_counter()
         fill(path, args.deals, args.seed)
         print(f"filled {args.deals:,} deals in {time.perf_counter() - started:.0f} s")
-        rows = asyncio.run(measure(path, args.repeat, args.chart))
-        width = max(len(label) for label, _ in rows)
-        for label, figure in rows:
-            print(f"{label:<{width}}  {figure}")
+        report(asyncio.run(measure(path, args.repeat, args.chart)))
 
 
 if __name__ == "__main__":
