@@ -57,7 +57,8 @@ What is measured (presses made inside the window)
                 mean latency is about groups / moves per second, so a latency target is read
                 at a given ``--rate``, and the most moves per second without ``--rate``.
     requests    the bot's Bot API requests while the window was open (``getUpdates`` left
-                out) per answered press: to groups, to private chats, ``answerCallbackQuery``;
+                out) per answered press: to groups, to private chats, ``answerCallbackQuery``,
+                ``pings`` (a turn after a wait: its new hand message and the old one deleted);
                 failed ones by error.
     memory      VmHWM (the peak resident set) of the bot process; VmRSS every 0.5 s; per
                 active game = (median VmRSS in the window − VmRSS idle) / groups.
@@ -995,6 +996,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 continue
             if entry.method == "answerCallbackQuery":
                 kinds["callback"] += 1
+            elif entry.method == "deleteMessage" and entry.chat_id is not None:
+                # a turn after a wait: a new hand message (counted here too) and the old deleted
+                kinds["pings"] += 2
+                kinds["private"] -= 1
             elif entry.chat_id is not None and entry.chat_id < 0:
                 kinds["group"] += 1
             elif entry.chat_id is not None:

@@ -185,6 +185,10 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     presenter = context.services.presenter
     argument = (context.args or [""])[0].lower() if context.args else ""
     if not argument:
+        if await context.services.tables.active(chat_id) is not None:
+            # a table is open: no game to choose (the picker's buttons could not work)
+            await _refuse_in_chat(update, context, "table_exists")
+            return
         await presenter.send_new_game_chooser(chat_id, reply_to=_command(update))
         return
     choice = GAME_ALIASES.get(argument)

@@ -288,6 +288,11 @@ class Messenger:
             return None
         return message.message_id
 
+    def shown(self, chat_id: int, message_id: int) -> Shown | None:
+        """What a message is known to show (None if not remembered)."""
+        shown: Shown | None = self._shown.get((chat_id, message_id))
+        return shown
+
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message whose moment is over (a finished deal's hand)."""
         async with self._one_at_a_time((chat_id, message_id)):
@@ -305,6 +310,21 @@ class Messenger:
             raise Undelivered(chat_id, True, error) from error
         # its moment is over: it is not edited again, so what it shows need not be kept
         self._shown.pop((chat_id, message_id), None)
+
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        """Delete a message (a hand message replaced by a new one that notifies); False if
+        Telegram refused (too old, already gone)."""
+        async with self._one_at_a_time((chat_id, message_id)):
+            try:
+                await self.bot.delete_message(chat_id, message_id)
+            except (BadRequest, Forbidden, ChatMigrated) as error:
+                log.debug("message %s/%s stays: %s", chat_id, message_id, error)
+                return False
+            except NetworkError as error:
+                raise Undelivered(chat_id, True, error) from error
+            finally:
+                self._shown.pop((chat_id, message_id), None)
+            return True
 
     @contextlib.asynccontextmanager
     async def _one_at_a_time(self, key: tuple[int, int]) -> AsyncIterator[None]:

@@ -10,8 +10,10 @@ itself is ``bot.render`` and ``bot.keyboards``; the rules are reached only throu
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -20,12 +22,13 @@ from typing import Any
 from bot import callback as cb
 from bot import keyboards, menus
 from bot.evenings import Evenings
-from bot.messenger import Messenger, Rows, Undelivered
-from bot.pacing import Coalescer
+from bot.messenger import Messenger, Rows, Shown, Undelivered
+from bot.pacing import Coalescer, Pacer
 from bot.render import chat as chat_render
 from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
 from bot.render.common import GameKind, esc, use_ranks
+from bot.screens import hand as hand_screen
 from bot.screens import money as money_screen
 from bot.service import (
     DealResult,
@@ -101,6 +104,21 @@ class Presenter:
         self._results: dict[int, list[tuple[int, str]]] = {}
         #: told of every deal's end and every stopped table (bot.context wires it)
         self.evenings: Evenings | None = None
+        #: lobby messages of started games whose buttons are still to be taken off
+        self._lobbies: dict[int, int] = {}
+        #: private hand messages of players who are not to act are edited at most once every
+        #: ``HAND_SPACING`` seconds each (the one to act gets his at once); off when the
+        #: groups are not paced either (tests, a local Bot API server)
+        group_pacer = getattr(messenger, "pacer", None)
+        paced = group_pacer is not None and group_pacer.spacing > 0
+        spacing = hand_screen.HAND_SPACING if paced else 0.0
+        self.hand_pacer = Pacer(spacing, per_window=hand_screen.HAND_PER_MINUTE)
+        #: a turn that comes after this many seconds of waiting comes as a new hand message
+        #: (which notifies) in place of the old one
+        self.ping_after = hand_screen.PING_AFTER
+        #: (game, user) → when his wait began (he is not to act), or None while he is to act;
+        #: lost on a restart, which only means one turn is not pinged
+        self._waiting: dict[tuple[int, int], float | None] = {}
 
     # ------------------------------------------------------------------ chats and people
 
@@ -219,9 +237,13 @@ class Presenter:
         else:
             await self._arm(game.game_id)
         hands = set(reply.hands)
+        if reply.results:
+            await self._end_hands(game.game_id, reply.results[0])
+        elif reply.closed:
+            await self._stop_hands(game.game_id)
         if reply.new_deal:
             await self._forget_hands(game.game_id)
-        if reply.table_changed and not reply.closed:
+        if reply.table_changed and not reply.closed and game.status == "active":
             # a move can change a waiting player's hand too (the tricks he has won, the phase,
             # the pot): each is rendered again, and the messenger skips the edits that change
             # nothing. (Rendering hands was 14% of the bot's main thread under bench/load.py;
@@ -246,7 +268,11 @@ class Presenter:
                 ]
                 pending.append((result.deal, await self._result_text(game, lang, result, footer)))
         elif reply.new_deal:
-            # the first deal: its table is a new message, the lobby stays as it was
+            # the first deal: its table is a new message; the lobby loses its buttons in the
+            # first of the group's slots that the table does not need (``_group_step``)
+            lobby = (await self.db.game(game.game_id)).table_message_id
+            if lobby is not None:
+                self._lobbies[game.game_id] = lobby
             await self.db.set_table_message(game.game_id, None)
             self._table_unknown.discard(game.game_id)
             self._table_deal.pop(game.game_id, None)
@@ -372,8 +398,16 @@ class Presenter:
         deal = (await self.tables.snapshot(game)).meta.deals
         if game.status == "active" and self._table_deal.get(game_id, deal) != deal:
             return False  # the deal has ended: its result is on its way here
+        lobby = self._lobbies.get(game_id)
+        if lobby is not None and game.table_message_id is not None:
+            text, rows = await self._table_content(game)
+            current = self.messenger.shown(game.chat_id, game.table_message_id)
+            if current is not None and _same_but_countdown(current, text, rows):
+                del self._lobbies[game_id]
+                await self.messenger.drop_buttons(game.chat_id, lobby)
+                return False
         await self._show_table_now(game_id)
-        return False
+        return lobby is not None  # come back for the lobby's buttons
 
     @staticmethod
     async def _no_wait() -> None:
@@ -412,6 +446,8 @@ class Presenter:
             return text, keyboards.lobby_keyboard(lang, game.game_id, can_begin=can_begin)
         assert loaded.rules is not None
         view = loaded.rules.public_view(loaded.engine)
+        if game.status != "active":
+            view = dataclasses.replace(view, to_act=None)  # nobody's turn at a closed table
         away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
         seconds = _seconds_left(game)
         renderer = _renderer(game.kind)
@@ -459,12 +495,85 @@ class Presenter:
         """A finished deal's result, shown in place of its table message."""
         names = await self.names(result.seats)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
+        money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
         kind = _display_kind(game)
         renderer = _renderer(result.kind)
-        text: str = renderer.result_text(lang, result.view, names, balances, kind=kind)
+        text: str = renderer.result_text(lang, result.view, names, balances, kind=kind, money=money)
         if footer:
             text += "\n\n" + "\n".join(footer)
         return text
+
+    async def _end_hands(self, game_id: int, result: DealResult) -> None:
+        """A deal ended: each player's hand message of it becomes his outcome, without buttons
+        (the next deal, if any, gets new hand messages)."""
+        game = await self.db.game(game_id)
+        shown = [
+            (user, message_id) for user, message_id in game.hand_messages.items() if message_id
+        ]
+        names = await self.names(result.seats)
+        renderer = _renderer(result.kind)
+        kind = _display_kind(game)
+        jobs = []
+        for user, message_id in shown:
+            if user not in result.seats:
+                continue
+            seat = result.seats.index(user)
+            lang = await self.chat_language(user)
+            use_ranks(lang, await self.chat_ranks(game.chat_id))
+            played = next((p for p in result.players if p.seat == seat), None)
+            text = hand_screen.outcome_text(
+                lang,
+                renderer,
+                result.view,
+                names,
+                seat,
+                kind=kind,
+                tricks=played.tricks if played is not None and played.active else None,
+                money=result.money.get(user, {}),
+                balance=result.balances.get(user, 0),
+            )
+            jobs.append((user, message_id, text))
+        await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
+        for user, message_id, text in jobs:
+            self._waiting.pop((game_id, user), None)
+            self.coalescer.request(
+                ("old hand", user, message_id),
+                self._final_edit(user, message_id, text),
+                self._no_wait,
+            )
+
+    async def _stop_hands(self, game_id: int) -> None:
+        """A table closed without a result (/stop now): each hand message keeps its cards,
+        loses its prompt and buttons, and says the table is closed."""
+        game = await self.db.game(game_id)
+        loaded = await self.tables.snapshot(game)
+        jobs = []
+        for user, message_id in game.hand_messages.items():
+            if not message_id:
+                continue
+            lang = await self.chat_language(user)
+            use_ranks(lang, await self.chat_ranks(game.chat_id))
+            text, _ = await self._hand_content(loaded, user)
+            jobs.append((user, message_id, hand_screen.stopped_text(lang, text)))
+        await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
+        for user, message_id, text in jobs:
+            self._waiting.pop((game_id, user), None)
+            self.coalescer.request(
+                ("old hand", user, message_id),
+                self._final_edit(user, message_id, text),
+                self._no_wait,
+            )
+
+    def _final_edit(
+        self, chat_id: int, message_id: int, text: str
+    ) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            if await self.messenger.edit(chat_id, message_id, text, None):
+                self.messenger.done_with(chat_id, message_id)
+            else:
+                await self.messenger.drop_buttons(chat_id, message_id)
+
+        return job
 
     async def _forget_hands(self, game_id: int) -> None:
         """A new deal: each player gets a new hand message; the old ones lose their buttons."""
@@ -488,10 +597,34 @@ class Presenter:
     # ------------------------------------------------------------------ hand messages
 
     def _refresh_hand(self, game_id: int, user_id: int) -> None:
+        """Bring a hand message up to date: at once for the player to act and for one whose
+        buttons are out of date, else at his chat's pace (``hand_pacer``), rendered when it is
+        sent so it shows the latest state."""
+
+        async def slot_due() -> None:
+            if self.hand_pacer.spacing <= 0 or await self._at_once(game_id, user_id):
+                return
+            await self.hand_pacer.ready(user_id)
+
         async def job() -> None:
             await self._show_hand_now(game_id, user_id)
 
-        self.coalescer.request(("hand", game_id, user_id), job, self._no_wait)
+        self.coalescer.request(("hand", game_id, user_id), job, slot_due)
+
+    async def _at_once(self, game_id: int, user_id: int) -> bool:
+        """Whether his hand message must change now: he is to act, or it shows buttons (he
+        has just acted: they no longer work)."""
+        game = await self.db.game(game_id)
+        message_id = game.hand_messages.get(user_id)
+        if message_id is not None:
+            shown = self.messenger.shown(user_id, message_id)
+            if shown is None or shown.rows:
+                return True
+        loaded = await self.tables.snapshot(game)
+        if loaded.rules is None or loaded.engine is None:
+            return False
+        seat = loaded.rules.to_act(loaded.engine)
+        return seat is not None and loaded.seats[seat] == user_id
 
     async def _hand_content(self, loaded: Loaded, user_id: int) -> tuple[str, Rows | None]:
         game = loaded.game
@@ -504,9 +637,12 @@ class Presenter:
         kind = _display_kind(game)
         seconds = _seconds_left(game) if loaded.rules.to_act(loaded.engine) == seat else None
         renderer = _renderer(game.kind)
-        text = renderer.hand_text(lang, view, names, kind=kind, seconds=seconds)
         if game.status != "active":
-            return text, None
+            # nothing to decide at a closed table: no prompt, nobody's turn
+            table = dataclasses.replace(view.table, to_act=None)
+            view = dataclasses.replace(view, legal=(), table=table)
+            return renderer.hand_text(lang, view, names, kind=kind), None
+        text = renderer.hand_text(lang, view, names, kind=kind, seconds=seconds)
         turn = loaded.meta.turn
         saved = self._masks.get((game.game_id, user_id))
         mask = saved[1] if saved and saved[0] == turn else 0
@@ -523,19 +659,35 @@ class Presenter:
     ) -> None:
         game = await self.db.game(game_id)
         loaded = await self.tables.snapshot(game)
-        if user_id not in loaded.seats:
-            return
+        if user_id not in loaded.seats or loaded.engine is None:
+            return  # a lobby has no hands to show
         if user_id in loaded.meta.away and not await self._reachable(user_id):
             return  # he blocked the bot: nothing to write until he starts it again
+        message_id = game.hand_messages.get(user_id)
+        if message_id is None and game.status != "active":
+            return  # a closed table's hands were written for the last time as it closed
         use_ranks(await self.chat_language(user_id), await self.chat_ranks(game.chat_id))
         text, rows = await self._hand_content(loaded, user_id)
-        message_id = game.hand_messages.get(user_id)
+        key = (game_id, user_id)
+        seat = loaded.rules.to_act(loaded.engine) if loaded.rules and loaded.engine else None
+        to_act = seat is not None and loaded.seats[seat] == user_id and game.status == "active"
+        now = time.monotonic()
+        since = self._waiting.get(key, now)
+        replaced = None
+        waited = since is not None and now - since >= self.ping_after
+        if to_act and waited and message_id is not None:
+            # his turn after a wait: a new message, which notifies, in place of the old
+            replaced, message_id = message_id, None
         shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
+        self.hand_pacer.record(user_id)
         if shown is None:
             await self._unreachable(game_id, user_id)
             return
+        self._waiting[key] = None if to_act else (since if since is not None else now)
         if shown != message_id:
             await self.db.set_hand_message(game_id, user_id, shown)
+        if replaced is not None:
+            await self.messenger.delete(user_id, replaced)
 
     # ------------------------------------------------------------------ presses
 
@@ -1077,6 +1229,17 @@ def short_name(name: str) -> str:
 def _stopped(game: Game) -> bool:
     """The table ended by /stop (at once, or after its deal), not by a game's own end."""
     return game.status == "stopped" or bool(game.state.get("table", {}).get("stop"))
+
+
+_COUNTDOWN = re.compile(r"⏳\s*\d+")
+
+
+def _same_but_countdown(shown: Shown, text: str, rows: Rows | None) -> bool:
+    """Whether a message shows ``text`` and ``rows`` but for the turn's countdown (which
+    alone is not worth a group's request)."""
+    if shown.rows != tuple(tuple(row) for row in rows or ()):
+        return False
+    return _COUNTDOWN.sub("⏳", shown.text) == _COUNTDOWN.sub("⏳", text)
 
 
 def _renderer(kind: str) -> Any:

@@ -21,7 +21,7 @@ from typing import Any
 
 from game.cards import shuffled_deck
 from game.core import GAME_POT, POT, Action, IllegalAction, Transfer
-from game.registry import GameRules, Step, rules_for
+from game.registry import GameRules, SeatResult, Step, rules_for
 from game.starshina import next_game_dealer
 from storage.database import Database
 from storage.errors import ActiveGameExists, GameClosed, GameNotFound, StaleVersion
@@ -97,6 +97,10 @@ class DealResult:
     summary: dict[str, Any]
     balances: dict[int, int] = field(default_factory=dict)  # user → balance when it ended
     deal: int = 0  # its number at the table, from 0
+    #: user → reason → chips the deal moved for him (the ledger of the deal, its ante included):
+    #: the sum over reasons is his balance change over the deal
+    money: dict[int, dict[str, int]] = field(default_factory=dict)
+    players: tuple[SeatResult, ...] = ()  # each seat's tricks, and whether he played
 
 
 @dataclass
@@ -881,6 +885,12 @@ class TableService:
             transfers = transfers + await self._game_pot_returned(loaded, transfers)
         before = await self.db.balances(loaded.game.chat_id)
         balances, pot = _balances_after(before.players, before.pot, transfers)
+        money = await self._deal_money(loaded.game, deal_no)
+        for entry in transfers:
+            for party, sign in ((entry.src, -1), (entry.dst, 1)):
+                if isinstance(party, int):
+                    parts = money.setdefault(party, {})
+                    parts[entry.reason] = parts.get(entry.reason, 0) + sign * entry.amount
         result = DealResult(
             rules.kind,
             rules.public_view(step.state),
@@ -889,6 +899,8 @@ class TableService:
             step.summary,
             balances=balances,
             deal=deal_no,
+            money=money,
+            players=tuple(step.results),
         )
         reply.results.append(result)
         # (a group that cannot be shown anything for a long while keeps only its last ones)
@@ -917,6 +929,17 @@ class TableService:
         if ending:
             reply.closed = True
             reply.notices.append(Notice("game_over" if step.game_over else "table_closed"))
+
+    async def _deal_money(self, game: Game, deal: int) -> dict[int, dict[str, int]]:
+        """What a deal has moved so far for each player, by reason, from its ledger entries."""
+        money: dict[int, dict[str, int]] = {}
+        entries = await self.db.transfers(game.chat_id, game_id=game.game_id, deal=deal)
+        for entry in entries:
+            for party, sign in ((entry.src, -1), (entry.dst, 1)):
+                if isinstance(party, int):
+                    parts = money.setdefault(party, {})
+                    parts[entry.reason] = parts.get(entry.reason, 0) + sign * entry.amount
+        return money
 
     @staticmethod
     def _deserted(loaded: Loaded) -> bool:
@@ -1044,6 +1067,8 @@ def due_result(result: DealResult, engine: dict[str, Any], closing: list[str]) -
         "summary": result.summary,
         "balances": [[user, amount] for user, amount in result.balances.items()],
         "closing": closing,
+        "money": [[user, parts] for user, parts in result.money.items()],
+        "players": [[p.seat, p.tricks, p.active] for p in result.players],
     }
 
 
@@ -1058,5 +1083,10 @@ def result_from_due(data: dict[str, Any]) -> tuple[DealResult, list[str]]:
         dict(data["summary"]),
         balances={int(user): int(amount) for user, amount in data["balances"]},
         deal=int(data["deal"]),
+        money={int(user): dict(parts) for user, parts in data.get("money", [])},
+        players=tuple(
+            SeatResult(int(seat), int(tricks), bool(active))
+            for seat, tricks, active in data.get("players", [])
+        ),
     )
     return result, [str(key) for key in data.get("closing", [])]

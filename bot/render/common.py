@@ -184,6 +184,39 @@ def tricks_count(lang: str, n: int) -> str:
     return tn(lang, "n.tricks", n)
 
 
+#: the order the parts of a deal's money are listed in
+MONEY_REASONS = (
+    "ante",
+    "trick",
+    "pot_taken",
+    "remiz",
+    "diff",
+    "game_pot",
+    "missed_target",
+    "void",
+)
+
+
+#: a part that needs no naming when it is the only one (the tricks of a trick line)
+_SELF_EVIDENT = frozenset({"trick", "diff"})
+
+
+def money_text(lang: str, parts: Mapping[str, int]) -> str:
+    """A player's net chips for a deal, equal to his balance change, with its parts where they
+    differ from it, or when a lone part is not the tricks': ``+3 (ставка −1 · взятки +4)``,
+    ``−3 (ставка −3)``; ``0`` when the deal moved nothing."""
+    net = sum(parts.values())
+    shown = [(reason, amount) for reason, amount in parts.items() if amount]
+    shown.sort(key=lambda item: MONEY_REASONS.index(item[0]) if item[0] in MONEY_REASONS else 99)
+    text = t(lang, "money.net", amount=signed(net))
+    if len(shown) > 1 or (shown and shown[0][0] not in _SELF_EVIDENT):
+        details = " · ".join(
+            t(lang, f"money.{reason}", amount=signed(amount)) for reason, amount in shown
+        )
+        text += " " + t(lang, "money.parts", parts=details)
+    return text
+
+
 def seconds_left(lang: str, seconds: int | None) -> str:
     """`` · ⏳ 25 с`` or nothing."""
     if seconds is None:

@@ -12,6 +12,7 @@ from bot.render.common import (
     cards,
     game_title,
     label,
+    money_text,
     plain_name,
     rank_label,
     seat_name,
@@ -244,6 +245,31 @@ def _prompt(lang: str, view: SeatView, names: Sequence[str]) -> str:
             return ""
 
 
+def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | None) -> list[str]:
+    """What a private message shows of the table: the game pot, each player's tricks against
+    his target, the exchange as counts, the trick on the table and the last trick; ``me`` is
+    the reader's seat, marked «вы»."""
+    lines = []
+    if view.game_pot:
+        lines.append(t(lang, "starshina.game_pot", pot=view.game_pot))
+    lines.append("")
+    for seat in speaking_order(view):
+        line = _seat_line(lang, view, view.seats[seat], names, ())
+        if seat == me:
+            head = seat_name(names, seat)
+            if seat == view.dealer:
+                head += " " + t(lang, "seat.dealer_mark")
+            line = line.replace(head, head + " " + t(lang, "seat.you_mark"), 1)
+        lines.append(line)
+    if view.phase in (Phase.EXCHANGE_GIVE, Phase.RING_RETURN):
+        lines += _exchange_lines(lang, view, names)
+    tricks = _tricks(lang, view, names)
+    if tricks:
+        lines.append("")
+        lines += tricks
+    return lines
+
+
 def hand_text(
     lang: str,
     view: SeatView,
@@ -252,19 +278,14 @@ def hand_text(
     kind: str = "starshina",
     seconds: int | None = None,
 ) -> str:
-    """A player's private message: deal, trump, his target and tricks, his cards one suit a
-    line, the exchange he took part in, the dealer's discards, and what he must do now.
-
-    The tricks and whose turn it is are shown only when he must act (see
-    ``bot.render.stukolka.hand_text``: others' moves do not edit his message)."""
+    """A player's private message, the whole table for him: deal, trump, the game pot, each
+    player's target and tricks, the trick on the table and the last one, his cards one suit a
+    line, the exchange he took part in, the dealer's discards, and what he must do now (why a
+    card is forced) or whose turn it is."""
     table = view.table
-    me = table.seats[view.seat]
-    lines = [
-        _title(lang, table, kind),
-        trump_line(lang, table),
-        t(lang, "starshina.you", tricks=tricks_count(lang, me.tricks), target=me.target),
-        "",
-    ]
+    lines = [_title(lang, table, kind), trump_line(lang, table)]
+    lines += context_lines(lang, table, names, view.seat)
+    lines.append("")
     lines += hand_by_suit(view.hand, table.trump) or ["—"]
     exchange = _exchange_private(lang, view, names)
     if exchange:
@@ -273,18 +294,28 @@ def hand_text(
     if view.discards:
         lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
     prompt = _prompt(lang, view, names)
-    tricks = _tricks(lang, table, names) if prompt else []
-    if tricks:
-        lines.append("")
-        lines += tricks
     if prompt:
         lines.append("")
         lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
+        plays = sum(1 for entry in view.legal if entry.verb == "play")
+        if table.phase is Phase.PLAY and table.trick and plays < len(view.hand):
+            lines.append(t(lang, "play_rule.must_follow_suit"))
     elif table.to_act is not None:
         lines.append("")
-        lines.append(t(lang, "hand.waiting"))
+        lines.append(t(lang, "turn.whose", name=seat_name(names, table.to_act)))
     elif table.phase is Phase.GAME_OVER:
         lines.append(phase_line(lang, table, names))
+    return "\n".join(lines)
+
+
+def outcome_text(lang: str, view: PublicView, names: Sequence[str], seat: int, kind: str) -> str:
+    """The head of a finished deal's hand message: the table as the deal left it (the final
+    trick among it); ``bot.screens.hand`` adds his money."""
+    lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
+    lines.append(trump_line(lang, view))
+    lines += context_lines(lang, view, names, seat)
+    if view.phase is Phase.GAME_OVER:
+        lines.append(phase_line(lang, view, names))
     return "\n".join(lines)
 
 
@@ -321,6 +352,7 @@ def result_text(
     balances: Mapping[int, int],
     *,
     kind: str = "starshina",
+    money: Mapping[int, Mapping[str, int]] | None = None,
 ) -> str:
     """The result of a finished deal — tricks against targets, diffs, the deal's money — and,
     when the game is over, its winner, how he won and each player's money over the game;
@@ -344,12 +376,18 @@ def result_text(
                 diff=signed(diff),
             )
         ]
-        money = _net(diff_money, seat_no)
-        if money:
-            parts.append(t(lang, "starshina.result_money", amount=signed(money)))
+        if money is not None:
+            parts.append(money_text(lang, money.get(seat_no, {})))
+        elif _net(diff_money, seat_no):
+            amount = signed(_net(diff_money, seat_no))
+            parts.append(t(lang, "starshina.result_money", amount=amount))
         lines.append(
             t(lang, "result.seat", name=seat_name(names, seat_no), details=" · ".join(parts))
         )
+    final = _tricks(lang, view, names)
+    if final:
+        lines.append("")
+        lines += final
     if view.phase is Phase.GAME_OVER and view.winner is not None:
         winner = view.winner
         lines.append("")

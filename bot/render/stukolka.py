@@ -11,10 +11,10 @@ from bot.render.common import (
     cards,
     game_title,
     label,
+    money_text,
     plain_name,
     seat_name,
     seconds_left,
-    signed,
     suit,
     tricks_count,
 )
@@ -198,6 +198,29 @@ def _prompt(lang: str, view: SeatView) -> str:
             return t(lang, "prompt.deal_over")
 
 
+def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | None) -> list[str]:
+    """What a private message shows of the table: the pot and what a trick pays, the ремиз at
+    stake, every seat (who knocked, passed or bought how many, each one's tricks), the trick on
+    the table and the last trick. ``me`` is the reader's seat, marked «вы»."""
+    lines = [pot_line(lang, view)]
+    if view.remiz and view.phase is not Phase.DEAL_OVER:
+        lines[0] += " · " + t(lang, "hand.remiz_at_stake", amount=view.remiz)
+    lines.append("")
+    for seat in speaking_order(view):
+        line = _seat_line(lang, view, view.seats[seat], names, ())
+        if seat == me:
+            head = seat_name(names, seat)
+            if seat == view.dealer:
+                head += " " + t(lang, "seat.dealer_mark")
+            line = line.replace(head, head + " " + t(lang, "seat.you_mark"), 1)
+        lines.append(line)
+    trick = _trick(lang, view, names)
+    if trick:
+        lines.append("")
+        lines += trick
+    return lines
+
+
 def hand_text(
     lang: str,
     view: SeatView,
@@ -206,40 +229,47 @@ def hand_text(
     kind: str,
     seconds: int | None = None,
 ) -> str:
-    """A player's private message: the essentials of the table, his cards (or that they lie
-    face down), the шлейф card for the шлейф dealer, and what he must do now.
-
-    Only what is his changes it while others move: the trick and whose turn it is are shown
-    when he must act (the group's table shows them all the time), so a move edits the hand
-    messages of the one who moved and the one who moves next, not every player's."""
+    """A player's private message, the whole table for him: trump, the pot and what a trick
+    pays, the ремиз at stake, every seat's status and tricks, the trick on the table and the
+    last one, his cards (or that they lie face down), the шлейф card for the шлейф dealer,
+    and what he must do now (why a card is forced) or whose turn it is."""
     table = view.table
-    lines = [
-        _title(lang, table, kind) + " · " + t(lang, "hand.pot", pot=table.pot),
-        trump_line(lang, table),
-    ]
+    lines = [_title(lang, table, kind), trump_line(lang, table)]
+    lines += context_lines(lang, table, names, view.seat)
+    lines.append("")
     if view.hand is not None:
         lines.append(t(lang, "hand.cards", cards=cards(view.hand, table.trump) or "—"))
     elif view.hand_count:
         dark = any(entry.verb == "dark" for entry in view.legal)
-        key = "hand.face_down_dark" if dark else "hand.face_down"
+        seat = table.seats[view.seat]
+        if seat.role is Role.DARK:
+            key = "hand.face_down_blind"
+        else:
+            key = "hand.face_down_dark" if dark else "hand.face_down"
         lines.append(t(lang, key, n=view.hand_count))
     if view.shleif_card is not None:
         lines.append(t(lang, "hand.shleif_card", card=label(view.shleif_card)))
     if view.discards:
         lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
-    seat = table.seats[view.seat]
-    you = [t(lang, f"role_you.{seat.role.value}")] if seat.role is not Role.NONE else []
-    if table.phase in _PLAYING and seat.role in _ACTIVE and table.outcome is not Outcome.LONE:
-        you.append(tricks_count(lang, seat.tricks))
-    if you:
-        lines.append(t(lang, "hand.you", status=" · ".join(you)))
     prompt = _prompt(lang, view)
     if prompt:
-        lines += _trick(lang, table, names)
         lines.append("")
         lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
+        if view.restriction:
+            lines.append(t(lang, f"play_rule.{view.restriction}"))
     elif table.to_act is not None:
-        lines.append(t(lang, "hand.waiting"))
+        lines.append("")
+        lines.append(t(lang, "turn.whose", name=seat_name(names, table.to_act)))
+    return "\n".join(lines)
+
+
+def outcome_text(lang: str, view: PublicView, names: Sequence[str], seat: int, kind: str) -> str:
+    """The head of a finished deal's hand message: the table as the deal left it (the final
+    trick among it); ``bot.screens.hand`` adds his money."""
+    lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
+    if view.trump is not None:
+        lines.append(trump_line(lang, view))
+    lines += context_lines(lang, view, names, seat)
     return "\n".join(lines)
 
 
@@ -253,44 +283,46 @@ def result_text(
     balances: Mapping[int, int],
     *,
     kind: str,
+    money: Mapping[int, Mapping[str, int]] | None = None,
 ) -> str:
-    """The result of a finished deal: tricks and money per player, remizes, a lone player or
-    nobody, the pot carried over, the шлейф card, and the balances after the deal
-    (``balances[seat]``, the chat's running totals)."""
+    """The result of a finished deal: each player's tricks and net chips for the deal (with its
+    parts — ante, tricks, ремиз — where they differ; ``money[seat]`` by reason, the deal's
+    ledger), a lone player or nobody, the final trick and who took it, the pot carried over,
+    the шлейф card, and the balances after the deal (``balances[seat]``)."""
+    money = money or {}
     lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
     if view.trump is not None:
         lines.append(trump_line(lang, view))
     lines.append(t(lang, "result.pot", pot=view.pot))
     lines.append("")
-    settled = [transfer for transfer in view.transfers if transfer.reason != "ante"]
     if view.outcome is Outcome.NOBODY:
         lines.append(t(lang, "result.nobody", pot=view.pot))
     elif view.outcome is Outcome.LONE:
         (lone,) = [seat.seat for seat in view.seats if seat.role in _ACTIVE]
         lines.append(t(lang, "result.lone", name=seat_name(names, lone), pot=view.pot))
-    else:
-        for seat_no in speaking_order(view):
-            seat = view.seats[seat_no]
-            if seat.role not in _ACTIVE:
-                continue
-            won = sum(x.amount for x in settled if x.dst == seat_no and x.reason == "trick")
-            remiz = sum(x.amount for x in settled if x.src == seat_no and x.reason == "remiz")
-            parts = [tricks_count(lang, seat.tricks)]
+    for seat_no in speaking_order(view):
+        seat = view.seats[seat_no]
+        parts = []
+        if seat.role in _ACTIVE and view.outcome is Outcome.PLAYED:
+            parts.append(tricks_count(lang, seat.tricks))
             if seat.role is Role.DEFENDER:
                 parts.append(t(lang, "result.defended"))
-            elif won:
-                parts.append(signed(won))
-            if remiz:
-                parts.append(t(lang, "result.remiz", amount=remiz))
-            lines.append(
-                t(lang, "result.seat", name=seat_name(names, seat_no), details=" · ".join(parts))
-            )
-        passed = [seat.seat for seat in view.seats if seat.role is Role.PASS]
-        if passed:
-            lines.append(
-                t(lang, "result.passed", names=", ".join(plain_name(names, s) for s in passed))
-            )
+        elif seat.role is Role.PASS:
+            parts.append(t(lang, "role.pass"))
+        mine = money.get(seat_no, {})
+        if mine or parts:
+            parts.append(money_text(lang, mine))
+        if parts:
+            name = seat_name(names, seat_no)
+            if seat_no == view.dealer:
+                name += " " + t(lang, "seat.dealer_mark")
+            lines.append(t(lang, "result.seat", name=name, details=" · ".join(parts)))
+    final = _trick(lang, view, names)
+    if final:
+        lines.append("")
+        lines += final
     pot_after = view.pot_after if view.pot_after is not None else view.pot
+    lines.append("")
     if pot_after:
         lines.append(t(lang, "result.pot_carried", pot=pot_after))
     else:

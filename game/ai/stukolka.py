@@ -238,7 +238,9 @@ def determinize(view: SeatView, rng: random.Random) -> StukolkaState:
     if face_up is not None and taker is not None and taker in holders:
         played_it = any(card == face_up for trick in table.played for _, card in trick)
         if not played_it and face_up not in (card for _, card in table.trick):
-            fixed[holders.index(taker)].append(face_up)
+            # with him, unless his hand is empty: then he dropped it (a purchase, a разрез)
+            if seats[taker].cards:
+                fixed[holders.index(taker)].append(face_up)
             unseen.append(face_up)
     # the шлейф card the dealer keeps apart is a trump nobody else has seen
     held_apart = table.shleif is True and seats[table.dealer].bought is None and dealt

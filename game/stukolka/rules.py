@@ -148,6 +148,11 @@ def _deal(state: StukolkaState, *, shleif: bool, events: list[Event]) -> None:
     state.phase = Phase.KNOCK
     state.to_act = order[0]
     state.queue = order[1:]
+    # §1.2, §3: a player who can never go dark has nothing to gain from unseen cards: his
+    # hand is simply shown (classic without ``dark_in_classic``; the шлейф dealer)
+    for seat in range(players):
+        if not dark_allowed(state, seat) or state.roles[seat] is Role.SHLEIF_DEALER:
+            state.looked[seat] = True
 
 
 # ---------------------------------------------------------------- legality
@@ -265,6 +270,20 @@ def legal_plays(state: StukolkaState, seat: int) -> list[str]:
     return [forced[0]] if forced else list(hand)
 
 
+def play_restriction(state: StukolkaState, seat: int) -> str | None:
+    """§1.5: why ``seat`` may not play every card of his hand now — the reason the first card
+    he may not play breaks (``must_lead_trump_ace``, ``must_follow_suit``, …) — or None."""
+    hand = state.hands[seat]
+    allowed = legal_plays(state, seat)
+    barred = [card for card in hand if card not in allowed]
+    if not barred:
+        return None
+    if not state.trick:
+        forced = _compulsory_lead(state, hand)
+        return forced[1] if forced else None
+    return _follow_reason(state, hand, barred[0])
+
+
 # ---------------------------------------------------------------- applying
 
 
@@ -328,7 +347,8 @@ def _apply_knock(state: StukolkaState, action: Action) -> list[Event]:
     if action.arg is not None:
         raise IllegalAction("malformed")
     if action.verb == "dark" and not dark_allowed(state, seat):
-        raise IllegalAction("already_looked" if state.looked[seat] else "dark_not_allowed")
+        possible = state.options.shleif or state.options.dark_in_classic
+        raise IllegalAction("already_looked" if possible else "dark_not_allowed")
     if action.verb == "pass":
         state.roles[seat] = Role.PASS
     else:

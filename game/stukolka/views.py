@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from game.core import Legal, Transfer
 from game.stukolka.options import StukolkaOptions
-from game.stukolka.rules import dark_blind, legal_actions
+from game.stukolka.rules import dark_blind, legal_actions, play_restriction
 from game.stukolka.state import Outcome, Phase, Role, StukolkaState
 
 
@@ -58,6 +58,7 @@ class PublicView:
     razrez_last: int | None
     played: tuple[tuple[tuple[int, str], ...], ...]  # every completed trick of the deal
     trump_card_taker: int | None  # who drew the face-up trump card from the stock
+    remiz: int = 0  # what a remiz costs in this deal: the pot, capped by ``remiz_cap`` (§1.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ class SeatView:
     discards: tuple[str, ...]
     legal: tuple[Legal, ...]
     may_look: bool
+    #: why he may not play every card of his hand now (a reason code of §1.5), or None
+    restriction: str | None = None
 
 
 def public_view(state: StukolkaState) -> PublicView:
@@ -116,6 +119,9 @@ def public_view(state: StukolkaState) -> PublicView:
         razrez_last=state.razrez_last,
         played=tuple(tuple(trick) for trick in state.played),
         trump_card_taker=_trump_card_taker(state),
+        remiz=state.pot
+        if state.options.remiz_cap is None
+        else min(state.pot, state.options.remiz_cap),
     )
 
 
@@ -151,4 +157,7 @@ def seat_view(state: StukolkaState, seat: int) -> SeatView:
         may_look=not looked
         and not dark_blind(state, seat)
         and state.phase not in (Phase.CHOOSE, Phase.DEAL_OVER),
+        restriction=play_restriction(state, seat)
+        if state.phase is Phase.PLAY and state.to_act == seat
+        else None,
     )

@@ -12,7 +12,7 @@ import pytest
 
 from bot.keyboards import SETTING_CHOICES
 from bot.render.chat import ANSWERS, REFUSALS
-from bot.render.common import option_names, value_token
+from bot.render.common import MONEY_REASONS, option_names, value_token
 from game.starshina.state import EndReason
 from game.starshina.state import Phase as StarshinaPhase
 from game.stukolka.state import Phase, Role
@@ -109,8 +109,18 @@ def test_every_key_family_used_in_code_has_keys() -> None:
 
 def test_dynamic_key_families_are_complete() -> None:
     keys = set(catalogue(DEFAULT_LANGUAGE))
-    expected = {f"role.{role.value}" for role in Role} | {
-        f"role_you.{role.value}" for role in Role if role is not Role.NONE
+    expected = {f"role.{role.value}" for role in Role}
+    expected |= {f"money.{reason}" for reason in MONEY_REASONS}
+    expected |= {
+        f"play_rule.{reason}"
+        for reason in (
+            "must_lead_trump_ace",
+            "must_lead_trump_king",
+            "must_follow_suit",
+            "must_beat",
+            "must_trump",
+            "must_overtrump",
+        )
     }
     expected |= {f"phase.{phase.value}" for phase in Phase}
     expected |= {

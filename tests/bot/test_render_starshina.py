@@ -4,8 +4,6 @@ deal's money and the game's winner."""
 
 from __future__ import annotations
 
-import itertools
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +19,7 @@ from game.cards import FULL_DECK, label
 from game.starshina import StarshinaOptions, public_view, seat_view
 from game.starshina.state import Phase
 from game.starshina.views import PublicView
+from locales import t, tn
 from tests.bot.states import NAMES, starshina_game, starshina_options
 
 NAMES3 = NAMES[:3]
@@ -54,23 +53,24 @@ def test_group_texts_show_no_hidden_card(options: StarshinaOptions, seed: int) -
 
 @settings(max_examples=10, deadline=None)
 @given(starshina_options, st.integers(0, 2**32))
-def test_others_moves_leave_a_waiting_hand_as_it_was(options: StarshinaOptions, seed: int) -> None:
-    """A move edits the mover's and the next mover's hand messages, not the others': a seat
-    that waits before and after a trick card played by someone else, with its own cards and
-    tricks unchanged, reads the same text (so the bot has nothing to send it)."""
+def test_a_waiting_hand_shows_the_whole_table(options: StarshinaOptions, seed: int) -> None:
+    """The private chat is the whole table (issue 17): a seat that waits during the play reads
+    every player's tricks against his target, the cards on the table and whose turn it is."""
     states = starshina_game(options, seed, max_steps=200)
     compared = 0
-    for before, after in itertools.pairwise(states):
-        if before.phase is not Phase.PLAY or after.phase is not Phase.PLAY:
+    for state in states:
+        if state.phase is not Phase.PLAY or state.to_act is None:
             continue
         for seat in range(3):
-            if seat in (before.to_act, after.to_act):
+            if seat == state.to_act:
                 continue
-            old, new = seat_view(before, seat), seat_view(after, seat)
-            if old.hand != new.hand or old.table.seats[seat].tricks != new.table.seats[seat].tricks:
-                continue
-            assert hand_text("ru", old, NAMES3) == hand_text("ru", new, NAMES3)
-            assert "Сейчас ходят другие" in hand_text("ru", new, NAMES3)
+            text = hand_text("ru", seat_view(state, seat), NAMES3)
+            assert f"Ход: <b>{NAMES3[state.to_act]}</b>" in text
+            for summary in seat_view(state, seat).table.seats:
+                tricks = tn("ru", "n.tricks", summary.tricks)
+                assert t("ru", "starshina.tricks_of", tricks=tricks, target=summary.target) in text
+            for _, card in state.trick:
+                assert label(card) in text
             compared += 1
     assert compared or not any(state.phase is Phase.PLAY for state in states)
 

@@ -130,14 +130,15 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
     state = _classic_ace_lead()
     names = ["Дилер", "Ника", "Вова"]
     text = hand_text("ru", seat_view(state, 1), names, kind="stukolka", seconds=9)
-    assert "рубашкой вверх" in text and "Стучите или пас?" in text and "9 с" in text
-    apply(state, Action(1, "look"))
+    # dark is impossible in this classic deal: the hand is simply shown at once
+    assert "Стучите или пас?" in text and "9 с" in text and "рубашкой" not in text
     text = hand_text("ru", seat_view(state, 1), names, kind="stukolka")
     assert "Ваши карты: <b>A♥️ K♥️ 7♦️</b>" in text
     assert "Ход" not in text.split("\n")[0]
     text = hand_text("ru", seat_view(state, 2), names, kind="stukolka")
-    # whose turn it is shows in the group's table; his own message only says others move
-    assert "Сейчас ходят другие" in text and "Ника" not in text and "A♥" not in text
+    # the private chat is the whole table: whose turn it is, each seat, the ремиз at stake
+    assert "Ход: <b>Ника</b>" in text and "A♥" not in text
+    assert "за взятку 1 · ремиз 3" in text and "<b>Вова</b> (вы)" in text
     for action in [
         Action(1, "knock"),
         Action(2, "knock"),
@@ -148,41 +149,42 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
         apply(state, action)
     text = hand_text("en", seat_view(state, 1), names, kind="stukolka")
     assert "Your turn: choose a card." in text and "Dropped: 7♦️" in text
-    passer = hand_text("ru", seat_view(state, 0), names, kind="stukolka")
+    assert "The trump ace must be led." in text  # the forced card explained
+    assert "knocks · bought 1 card" in text or "bought 1 card" in text
     while state.phase is not Phase.DEAL_OVER:
         seat = state.to_act
         assert seat is not None
         from game.stukolka import legal_actions
 
-        waiting = hand_text("ru", seat_view(state, 1 - seat + 2), names, kind="stukolka")
-        mine = hand_text("ru", seat_view(state, seat), names, kind="stukolka")
-        assert "👉" in mine
-        cards_before = seat_view(state, 1 - seat + 2).hand
-        tricks_before = len(public_view(state).trick_winners)
         apply(state, Action(seat, "play", legal_actions(state)[0].arg))
-        # others' moves leave a waiting player's message as it was (nothing to edit), as
-        # long as he still waits and no trick was won in between
-        other = 1 - seat + 2
-        if (
-            state.to_act not in (other, None)
-            and len(public_view(state).trick_winners) == tricks_before
-            and seat_view(state, other).hand == cards_before
-        ):
-            assert hand_text("ru", seat_view(state, other), names, kind="stukolka") == waiting
-        # a passer's message does not move at all while the others play (the deal's end,
-        # shown to everyone once, does)
-        if state.phase is not Phase.DEAL_OVER:
-            assert hand_text("ru", seat_view(state, 0), names, kind="stukolka") == passer
+        if state.phase is Phase.DEAL_OVER:
+            break
+        view = public_view(state)
+        # a waiting player sees the cards on the table and the last trick, and whose turn
+        for reader in range(3):
+            if reader == state.to_act:
+                continue
+            waiting = hand_text("ru", seat_view(state, reader), names, kind="stukolka")
+            assert f"Ход: <b>{names[state.to_act]}</b>" in waiting
+            for _, card in (*view.trick, *view.last_trick):
+                assert label(card) in waiting
     final = public_view(state)
     assert final.outcome is Outcome.PLAYED
-    text = result_text("ru", final, names, {1: 3, 2: -3, 0: -3}, kind="stukolka")
-    assert "<b>Ника</b>: 3 взятки · +3" in text
-    assert "<b>Вова</b>: 0 взяток · ремиз 3" in text
-    assert "Пас: Дилер" in text
+    money: dict[int, dict[str, int]] = {}
+    for transfer in final.transfers:
+        for party, sign in ((transfer.src, -1), (transfer.dst, 1)):
+            if isinstance(party, int):
+                parts = money.setdefault(party, {})
+                parts[transfer.reason] = parts.get(transfer.reason, 0) + sign * transfer.amount
+    text = result_text("ru", final, names, {1: 3, 2: -3, 0: -3}, kind="stukolka", money=money)
+    assert "<b>Ника</b>: 3 взятки · <b>+3</b>" in text
+    assert "<b>Вова</b>: 0 взяток · <b>−3</b> (ремиз −3)" in text
+    assert "<b>Дилер</b> (сдаёт): пас · <b>−3</b> (ставка −3)" in text  # the dealer's ante
+    assert "Взятка 3 — Ника:" in text  # the final trick and who took it
     assert "В кону остаётся 3" in text
     assert text.index("Ника: +3") < text.index("Вова: −3")
-    text = result_text("en", final, names, {1: 3}, kind="stukolka")
-    assert "remiz 3" in text and "3 tricks" in text and "Balances" in text
+    text = result_text("en", final, names, {1: 3}, kind="stukolka", money=money)
+    assert "(remiz −3)" in text and "3 tricks" in text and "Balances" in text
 
 
 def test_lone_player_and_nobody() -> None:

@@ -239,6 +239,9 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         ]
         pacer.spacing = spacing
         services = tables[0].services
+        # the players here wait for every hand refresh of their game before the next press:
+        # waiting players' hands (paced, tests/e2e/test_hand.py) would make them slow
+        services.presenter.hand_pacer.spacing = 0.0
         game_ids = [(await services.db.active_game(t.group.id)).game_id for t in tables]  # type: ignore[union-attr]
         loop = asyncio.get_running_loop()
         watch = Watch(loop)

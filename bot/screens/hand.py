@@ -1,0 +1,54 @@
+"""The private hand message around the game's own renderer: the outcome written into it when
+its deal ends (his tricks, his net for the deal with its parts, a ремиз, his balance, no
+buttons) and the line a stopped table leaves in it. Pure functions; per-game texts come from
+the game's render module (``bot.render.stukolka`` / ``bot.render.starshina``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.render.common import money_text, signed
+from locales import t, tn
+
+#: how long a player must have waited for his turn to be notified when it comes (seconds):
+#: long enough that quick consecutive turns (a trick led back to him) do not ping, short enough
+#: that a player who looked away is called back well within a turn's time
+PING_AFTER = 10.0
+#: a waiting player's hand message is edited at most once every this many seconds
+HAND_SPACING = 5.0
+HAND_PER_MINUTE = 30
+
+
+def outcome_text(
+    lang: str,
+    renderer: Any,
+    view: Any,
+    names: Sequence[str],
+    seat: int,
+    *,
+    kind: str,
+    tricks: int | None,
+    money: Mapping[str, int],
+    balance: int,
+) -> str:
+    """A finished deal's hand message: the table as the deal left it, then his outcome —
+    tricks (``None`` when he sat out), net chips for the deal (equal to his balance change,
+    with its parts), a ремиз, and his balance after the deal."""
+    head: str = renderer.outcome_text(lang, view, names, seat, kind)
+    details = []
+    if tricks is not None:
+        details.append(tn(lang, "n.tricks", tricks))
+    details.append(money_text(lang, money))
+    lines = [
+        head,
+        "",
+        t(lang, "outcome.you", details=" · ".join(details)),
+        t(lang, "outcome.balance", amount=signed(balance)),
+    ]
+    return "\n".join(lines)
+
+
+def stopped_text(lang: str, text: str) -> str:
+    """A hand message of a table that was stopped: as it was, without a prompt, and why."""
+    return text + "\n\n" + t(lang, "outcome.stopped")

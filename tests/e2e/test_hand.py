@@ -1,0 +1,251 @@
+"""End to end, issue 17: the private chat is the player's whole table and every deal ends in
+every chat. Played against the fake Bot API with the buttons the bot really sent:
+
+- each deal's hand message becomes the player's outcome, without buttons, and the net it shows
+  equals his balance change over the deal (and the deal's ledger), for every deal of a long
+  random game; the group result names the final trick;
+- no message of an earlier deal (or of a closed table) keeps a live button;
+- a turn that comes after a wait comes as a new hand message (which notifies), the old one
+  deleted; quick turns do not;
+- a dark player sees no card face and has no look button from his declaration to the end of
+  his purchase;
+- /stop now leaves no live button and no «Ход: …»; /new during a game offers no game picker;
+  nobody gets «Стол закрыт.» in private while the lobby fills.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import re
+from pathlib import Path
+
+from bot import callback as cb
+from game.stukolka.state import Phase, Role
+from storage.database import Database
+
+from .fake_telegram import FakeTelegram, Message
+from .players import Table, cards_in, start_bot_for
+from .test_games import open_table
+
+GAME_BUTTONS = (cb.Act, cb.Select, cb.Look)
+NET = re.compile(r"Ваш итог: (?:\d+ взят\w* · )?([+−]?\d+)")
+BALANCE = re.compile(r"Ваш баланс: ([+−]?\d+)")
+
+
+def _number(text: str) -> int:
+    return int(text.replace("−", "-"))
+
+
+def _live(message: Message) -> bool:
+    """Whether a message offers a button that acts on a game (a callback, not a link)."""
+    return any(isinstance(cb.decode(data), GAME_BUTTONS) for data in message.callback_data)
+
+
+async def _current_hands(db: Database, chat_id: int) -> set[tuple[int, int]]:
+    game = await db.active_game(chat_id)
+    if game is None:
+        return set()
+    return {(user, mid) for user, mid in game.hand_messages.items() if mid}
+
+
+async def _check_only_current_hands_live(table: Table) -> None:
+    current = await _current_hands(table.services.db, table.group.id)
+    for user in table.users:
+        for message in table.fake.messages(table.fake.private_chat(user), from_bot=True):
+            if _live(message):
+                assert (user.id, message.message_id) in current, message.text
+
+
+async def test_every_deal_ends_in_every_chat_and_the_money_adds_up(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 4, "shleif", 17)
+        db = table.services.db
+        chat_id = table.group.id
+        game = await db.active_game(chat_id)
+        assert game is not None
+        for _ in range(3000):
+            if len(await db.last_deals(chat_id, 100)) >= 10:
+                break
+            assert await table.step()
+            await _check_only_current_hands_live(table)
+        await table.say(table.users[0], "/stop")
+        await table.play_until(lambda: not table.actionable((*GAME_BUTTONS,)))
+        assert await db.active_game(chat_id) is None
+        deals = sorted(await db.last_deals(chat_id, 100), key=lambda d: d.deal)
+        assert len(deals) >= 10
+        ledger = await db.transfers(chat_id, game_id=game.game_id)
+        # every private chat: one outcome per deal, no buttons, net = balance change = ledger
+        for user in table.users:
+            messages = fake.messages(fake.private_chat(user), from_bot=True)
+            outcomes = [m for m in messages if m.text and "Ваш итог" in m.text]
+            assert len(outcomes) == len(deals), [m.text for m in outcomes]
+            before = 0
+            for deal, message in zip(deals, outcomes, strict=True):
+                assert not message.buttons
+                assert f"сдача {deal.deal + 1} окончена" in (message.text or "")
+                net = _number(NET.search(message.text or "").group(1))  # type: ignore[union-attr]
+                balance = _number(BALANCE.search(message.text or "").group(1))  # type: ignore[union-attr]
+                assert net == balance - before, message.text
+                moved = sum(
+                    (e.amount if e.dst == user.id else 0) - (e.amount if e.src == user.id else 0)
+                    for e in ledger
+                    if e.deal == deal.deal
+                )
+                assert net == moved, message.text
+                before = balance
+        # the group: each played deal's result names its final trick and who took it
+        results = [m.text or "" for m in table.group_messages() if "окончена" in (m.text or "")]
+        played = [d for d in deals if d.summary.get("outcome") == "played"]
+        assert played and sum("Взятка 3 —" in text for text in results) == len(played)
+        # a closed table: no live button anywhere
+        for chat in [table.group, *(fake.private_chat(u) for u in table.users)]:
+            assert not any(_live(m) for m in fake.messages(chat, from_bot=True))
+        assert not bot.handler_errors
+
+
+async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 4)
+        presenter = table.services.presenter
+        db = table.services.db
+        chat_id = table.group.id
+        # quick turns: nobody waited long, every hand stays one message
+        presenter.ping_after = 3600
+        for _ in range(3):
+            assert await table.step()
+        counts = {
+            u.id: len(fake.messages(fake.private_chat(u), from_bot=True)) for u in table.users
+        }
+        # now each turn comes after a wait
+        presenter.ping_after = 0.2
+        pinged = 0
+        for _ in range(6):
+            game = await db.active_game(chat_id)
+            if game is None or not table.actionable():
+                break
+            before = dict(game.hand_messages)
+            await asyncio.sleep(0.3)
+            user, message, data = table.actionable()[0]
+            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            await table.press(user, message, acts[0])
+            after = await db.active_game(chat_id)
+            if after is None or after.state["table"]["deals"] != game.state["table"]["deals"]:
+                break
+            for other in table.users:
+                old, new = before.get(other.id), after.hand_messages.get(other.id)
+                if other.id != user.id and old and new and old != new:
+                    # a new message (it notifies), the old one deleted
+                    assert fake.message(fake.private_chat(other), old).deleted
+                    assert _live(fake.message(fake.private_chat(other), new))
+                    pinged += 1
+        assert pinged
+        assert all(
+            len(fake.messages(fake.private_chat(u), from_bot=True)) >= counts[u.id]
+            for u in table.users
+        )
+        assert not bot.handler_errors
+
+
+async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 4, "shleif", 23)
+        db = table.services.db
+        chat_id = table.group.id
+        rng = random.Random(5)
+        blind_checks = 0
+        for _ in range(600):
+            if len(await db.last_deals(chat_id, 100)) >= 6:
+                break
+            candidates = table.actionable() or table.actionable((cb.Look,))
+            assert candidates
+            user, message, data = rng.choice(candidates)
+            darks = [d for d in data if getattr(cb.decode(d), "verb", None) == "dark"]
+            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            choice = darks[0] if darks and rng.random() < 0.8 else rng.choice(acts or data)
+            await table.press(user, message, choice)
+            game = await db.active_game(chat_id)
+            assert game is not None
+            loaded = await table.services.tables.snapshot(game)
+            state = loaded.engine
+            for seat, player in enumerate(loaded.seats):
+                if state.roles[seat] is not Role.DARK or state.bought[seat] is not None:
+                    continue
+                if state.phase is Phase.DEAL_OVER:
+                    continue
+                hand = fake.message(
+                    fake.private_chat(fake.world.users[player]), game.hand_messages[player]
+                )
+                public = {state.trump_card} if state.shleif is False else set()
+                for revision in [*hand.history, hand]:
+                    assert not cards_in(revision.text or "") - public, revision.text
+                decoded = [cb.decode(d) for d in hand.callback_data]
+                assert not any(isinstance(c, cb.Look | cb.Select) for c in decoded)
+                assert not any(isinstance(c, cb.Act) and c.verb == "play" for c in decoded)
+                blind_checks += 1
+        assert blind_checks
+        assert not bot.handler_errors
+
+
+async def test_stop_now_new_and_lobby_leave_no_dead_controls(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 8)
+        group = table.group
+        # while the lobby filled nobody was told in private that a table is closed
+        for user in table.users:
+            texts = [m.text or "" for m in fake.messages(fake.private_chat(user), from_bot=True)]
+            assert not any("Стол закрыт" in text for text in texts)
+        for _ in range(4):
+            assert await table.step()
+        # /new during a game: a refusal, not a game picker whose buttons could not work
+        before = len(table.group_messages())
+        await table.say(table.users[1], "/new")
+        new = table.group_messages()[before:]
+        assert new and not any(m.callback_data for m in new)
+        await table.say(table.users[0], "/stop now")
+        # the bot plays the deal out (RULES §5): every message ends without a live button, the
+        # table says nobody's turn, each hand shows its outcome
+        for chat in [group, *(fake.private_chat(u) for u in table.users)]:
+            for message in fake.messages(chat, from_bot=True):
+                assert not _live(message), message.text
+        assert not any("Ход:" in (m.text or "") for m in table.group_messages()[-2:])
+        for user in table.users:
+            texts = [m.text or "" for m in fake.messages(fake.private_chat(user), from_bot=True)]
+            hand = [text for text in texts if "сдача 1" in text]
+            assert hand and "👉" not in hand[-1] and "Ваш итог" in hand[-1]
+        assert not bot.handler_errors
+
+
+async def test_waiting_hands_are_paced_and_the_one_to_act_is_not(tmp_path: Path) -> None:
+    """Private edits: the player to act gets his at once (the game moves at the speed of the
+    presses), and so does one whose message shows buttons that no longer work; a waiting
+    player's message is edited at most once every ``spacing`` seconds."""
+    spacing = 0.6
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 4, "stukolka", 12)
+        table.services.presenter.hand_pacer.spacing = spacing
+        start = fake.now()
+        for _ in range(10):
+            for _ in range(200):  # the one to act has his buttons at once, not after a pause
+                if table.actionable():
+                    break
+                await asyncio.sleep(0.005)
+            user, message, data = table.actionable()[0]
+            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            fake.user_presses(user, message, acts[0] if acts else data[0])
+            await bot.settle(timeout=20, quiet=0.0)
+        assert fake.now() - start < 10 * spacing  # nobody waited for a waiting player's slot
+        await table.services.presenter.drain()
+        for user in table.users:
+            chat = fake.private_chat(user)
+            edits = [r for r in fake.requests("editMessageText", chat=chat, since=start) if r.ok]
+            waiting = [
+                (before, after)
+                for before, after in itertools.pairwise(edits)
+                if "callback_data" not in str(after.params.get("reply_markup"))
+                and "callback_data" not in str(before.params.get("reply_markup"))
+            ]
+            for before, after in waiting:
+                assert after.time - before.time >= spacing - 0.05, (before.params, after.params)
+        assert not bot.handler_errors
