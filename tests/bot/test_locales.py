@@ -234,3 +234,21 @@ def test_every_catalogue_key_is_used() -> None:
         if f'"{key}"' not in source and not any(key.startswith(prefix) for prefix in families)
     ]
     assert not unused, unused
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_key_is_written_twice(lang: str) -> None:
+    """JSON keeps the last of two equal keys silently: an earlier text would be dead, and which
+    one shows would depend on the order of lines (two engineers adding the same key)."""
+    import json
+
+    repeated: list[str] = []
+
+    def collect(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        keys = [key for key, _ in pairs]
+        repeated.extend(sorted({key for key in keys if keys.count(key) > 1}))
+        return dict(pairs)
+
+    text = (ROOT / "locales" / f"{lang}.json").read_text(encoding="utf-8")
+    json.loads(text, object_pairs_hook=collect)
+    assert repeated == []
