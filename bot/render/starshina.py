@@ -293,6 +293,8 @@ def hand_text(
         lines += exchange
     if view.discards:
         lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
+    if view.from_kitty:
+        lines.append(t(lang, "hand.from_kitty", cards=cards(view.from_kitty, table.trump)))
     prompt = _prompt(lang, view, names)
     if prompt:
         lines.append("")

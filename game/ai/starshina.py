@@ -188,6 +188,7 @@ def determinize(view: SeatView, rng: random.Random) -> StarshinaState:
         hands=hands,
         kitty=[],
         discards=list(view.discards) or places[-1],
+        kitty_taken=list(view.from_kitty),
         queue=[],
         exchanged=[],
         trick=list(table.trick),

@@ -85,6 +85,7 @@ def new_game(
         hands=[[] for _ in range(PLAYERS)],
         kitty=[],
         discards=[],
+        kitty_taken=[],
         queue=[],
         exchanged=[],
         trick=[],
@@ -122,6 +123,7 @@ def _deal(state: StarshinaState, cards: list[str], events: list[Event]) -> None:
     state.hands = deal_hands(cards, PLAYERS, dealer, HAND_SIZE)
     state.kitty = cards[PLAYERS * HAND_SIZE :]
     state.discards = []
+    state.kitty_taken = []
     state.trump = None
     state.exchanged = []
     state.trick = []
@@ -348,6 +350,7 @@ def _apply_kitty(state: StarshinaState, action: Action) -> list[Event]:
     kitty = state.kitty
     state.hands[action.seat] = [card for card in hand if card not in cards] + kitty
     state.discards = list(cards)
+    state.kitty_taken = list(kitty)
     state.kitty = []
     leader = left_of(state.dealer)
     state.phase = Phase.PLAY

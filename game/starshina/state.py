@@ -103,6 +103,7 @@ class StarshinaState:
     hands: list[list[str]] = field(repr=False)
     kitty: list[str] = field(repr=False)  # face down; empty once the dealer has taken it
     discards: list[str] = field(repr=False)  # the dealer's four, out of play
+    kitty_taken: list[str] = field(repr=False)  # the kitty's cards once the dealer has them
     queue: list[tuple[int, int]]  # exchange cards still to give, (giver, receiver), next first
     exchanged: list[Exchanged]  # this deal's exchange so far; the cards are repr=False
     trick: list[tuple[int, str]]  # the trick on the table: (seat, card) in play order
@@ -130,6 +131,7 @@ class StarshinaState:
             "hands": [list(hand) for hand in self.hands],
             "kitty": list(self.kitty),
             "discards": list(self.discards),
+            "kitty_taken": list(self.kitty_taken),
             "queue": [[giver, receiver] for giver, receiver in self.queue],
             "exchanged": [item.to_json() for item in self.exchanged],
             "trick": [[seat, card] for seat, card in self.trick],
@@ -158,6 +160,7 @@ class StarshinaState:
             hands=[list(hand) for hand in data["hands"]],
             kitty=list(data["kitty"]),
             discards=list(data["discards"]),
+            kitty_taken=list(data.get("kitty_taken", ())),  # absent in states stored before
             queue=[(giver, receiver) for giver, receiver in data["queue"]],
             exchanged=[Exchanged.from_json(item) for item in data["exchanged"]],
             trick=[(seat, card) for seat, card in data["trick"]],

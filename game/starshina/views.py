@@ -67,7 +67,7 @@ class PublicView:
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """What one seat may see: the table, his hand, the exchanges he took part in, and (the
-    dealer) his discards."""
+    dealer) his discards and the cards the kitty gave him."""
 
     seat: int
     table: PublicView
@@ -75,6 +75,7 @@ class SeatView:
     exchanged: tuple[Exchanged, ...]
     discards: tuple[str, ...]
     legal: tuple[Legal, ...]
+    from_kitty: tuple[str, ...] = ()
 
 
 def _passed(state: StarshinaState) -> tuple[Passed, ...]:
@@ -134,4 +135,5 @@ def seat_view(state: StarshinaState, seat: int) -> SeatView:
         exchanged=tuple(item for item in state.exchanged if seat in (item.giver, item.receiver)),
         discards=tuple(state.discards) if seat == state.dealer else (),
         legal=tuple(legal_actions(state)) if state.to_act == seat else (),
+        from_kitty=tuple(state.kitty_taken) if seat == state.dealer else (),
     )

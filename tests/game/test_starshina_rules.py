@@ -238,6 +238,15 @@ def test_kitty_discards_are_out_of_play_and_private() -> None:
         assert view.discards == () and view.table.discard_count == 4
         assert not set(dealer_hand[:4]) & set(re.findall(r"'(\w\w)'", repr(view)))
     assert starshina.seat_view(state, 0).discards == tuple(dealer_hand[:4])
+    # the dealer is told which cards came from the kitty; nobody else sees them
+    assert starshina.seat_view(state, 0).from_kitty == tuple(deck[48:])
+    for seat in (1, 2):
+        assert starshina.seat_view(state, seat).from_kitty == ()
+        assert not set(deck[48:]) & set(
+            re.findall(r"'(\w\w)'", repr(starshina.seat_view(state, seat)))
+        )
+    again = starshina.StarshinaState.from_json(state.to_json())
+    assert again.kitty_taken == deck[48:]
 
 
 @pytest.mark.parametrize(
