@@ -149,14 +149,20 @@ async def start_bot_for(
     fake: FakeTelegram, path: Path, **overrides: Any
 ) -> AsyncIterator[RunningApplication]:
     """The real bot polling ``fake``; PTB runs ``post_init``/``post_shutdown`` only from
-    ``run_polling``, so they are called here around the test's own polling loop."""
+    ``run_polling``, so they are called here around the test's own polling loop, in its
+    order (``post_shutdown`` once the application has shut down)."""
     application = build_application(settings_for(fake, path, **overrides))
-    async with running(application, fake) as bot:
-        assert application.post_init is not None and application.post_shutdown is not None
-        await application.post_init(application)
-        try:
+    assert application.post_init is not None and application.post_shutdown is not None
+    initialised = False
+    try:
+        async with running(application, fake) as bot:
+            await application.post_init(application)
+            initialised = True
             yield bot
-        finally:
+    finally:
+        # after the updater and the application have stopped, as run_polling orders it: the
+        # updater's last getUpdates must not find the request objects already closed
+        if initialised:
             await application.post_shutdown(application)
 
 
