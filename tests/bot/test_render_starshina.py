@@ -92,7 +92,9 @@ def test_hand_texts(options: StarshinaOptions, seed: int) -> None:
             exchanged = {item.card for item in view.exchanged} | {
                 item.returned for item in view.exchanged if item.returned
             }
-            allowed = _public_cards(view.table) | exchanged | set(view.discards)
+            allowed = (
+                _public_cards(view.table) | exchanged | set(view.discards) | set(view.from_kitty)
+            )
             assert not _shown(text, set(FULL_DECK) - allowed - set(view.hand))
 
 
