@@ -91,6 +91,17 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     return f"<b>{esc(names[seat])}</b>"
 
 
+def mark_own_seat(lang: str, line: str, names: Sequence[str], seat: int, *, dealer: bool) -> str:
+    """A player's own seat line in his private table: «(вы)» after his name, or one bracket
+    «(сдаёт, вы)» where he deals."""
+    name = seat_name(names, seat)
+    if dealer:
+        dealer_mark = t(lang, "seat.dealer_mark")
+        both = t(lang, "seat.dealer_you_mark")
+        return line.replace(f"{name} {dealer_mark}", f"{name} {both}", 1)
+    return line.replace(name, f"{name} " + t(lang, "seat.you_mark"), 1)
+
+
 def plain_name(names: Sequence[str], seat: int) -> str:
     """The escaped display name of ``seat``, not bold."""
     return esc(names[seat])

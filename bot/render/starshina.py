@@ -12,6 +12,7 @@ from bot.render.common import (
     cards,
     game_title,
     label,
+    mark_own_seat,
     money_text,
     plain_name,
     rank_label,
@@ -256,10 +257,7 @@ def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | N
     for seat in speaking_order(view):
         line = _seat_line(lang, view, view.seats[seat], names, ())
         if seat == me:
-            head = seat_name(names, seat)
-            if seat == view.dealer:
-                head += " " + t(lang, "seat.dealer_mark")
-            line = line.replace(head, head + " " + t(lang, "seat.you_mark"), 1)
+            line = mark_own_seat(lang, line, names, seat, dealer=seat == view.dealer)
         lines.append(line)
     if view.phase in (Phase.EXCHANGE_GIVE, Phase.RING_RETURN):
         lines += _exchange_lines(lang, view, names)

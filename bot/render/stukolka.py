@@ -11,6 +11,7 @@ from bot.render.common import (
     cards,
     game_title,
     label,
+    mark_own_seat,
     money_text,
     plain_name,
     seat_name,
@@ -209,10 +210,7 @@ def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | N
     for seat in speaking_order(view):
         line = _seat_line(lang, view, view.seats[seat], names, ())
         if seat == me:
-            head = seat_name(names, seat)
-            if seat == view.dealer:
-                head += " " + t(lang, "seat.dealer_mark")
-            line = line.replace(head, head + " " + t(lang, "seat.you_mark"), 1)
+            line = mark_own_seat(lang, line, names, seat, dealer=seat == view.dealer)
         lines.append(line)
     trick = _trick(lang, view, names)
     if trick:
