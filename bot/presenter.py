@@ -863,12 +863,8 @@ class Presenter:
         message_id: int | None,
     ) -> str | None:
         """/settings: the group's rank letters (its admins or the table's creator)."""
-        if chat_id is None or chat_id > 0:
-            raise Refused("not_allowed")
-        if not await menus.is_menu(self.db, chat_id, "settings", message_id):
-            raise Refused("outdated")
-        if not await admin() and not await self.is_table_creator(chat_id, user_id):
-            raise Refused("creator_or_admin_only")
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        await self._may_change_settings(chat_id, user_id, admin)
         await self.set_chat_ranks(chat_id, data.ranks)
         text, rows = await self._settings_root(chat_id)
         await self.messenger.show(chat_id, message_id, text, rows)
@@ -879,6 +875,22 @@ class Presenter:
                     self._refresh_hand(game.game_id, user)
         lang = await self.chat_language(chat_id)
         return chat_render.ranks_changed_text(lang, data.ranks)
+
+    async def _settings_menu_of(self, chat_id: int | None, message_id: int | None) -> int:
+        """The group whose settings menu ``message_id`` is; refused for a private chat, and
+        for a press on (or forged for) a message that is not a settings menu."""
+        if chat_id is None or chat_id > 0:
+            raise Refused("not_allowed")
+        if not await menus.is_menu(self.db, chat_id, "settings", message_id):
+            raise Refused("outdated")
+        return chat_id
+
+    async def _may_change_settings(
+        self, chat_id: int, user_id: int, admin: Callable[[], Awaitable[bool]]
+    ) -> None:
+        """Settings change by the chat's admins or the table's creator only."""
+        if not await admin() and not await self.is_table_creator(chat_id, user_id):
+            raise Refused("creator_or_admin_only")
 
     async def _settings_note(self, chat_id: int, lang: str) -> str:
         """A running game keeps its options: the menu says a change waits for the next game."""
@@ -895,10 +907,7 @@ class Presenter:
         admin: Callable[[], Awaitable[bool]],
         message_id: int | None,
     ) -> str | None:
-        if chat_id is None or chat_id > 0:
-            raise Refused("not_allowed")
-        if not await menus.is_menu(self.db, chat_id, "settings", message_id):
-            raise Refused("outdated")  # pressed on (or forged for) a message not a menu
+        chat_id = await self._settings_menu_of(chat_id, message_id)
         lang = await self.chat_language(chat_id)
         stukolka, starshina = await self._options_pair(chat_id)
         if data.game is None:
@@ -926,8 +935,7 @@ class Presenter:
             )
             await self.messenger.show(chat_id, message_id, text, rows)
             return None
-        if not await admin() and not await self.is_table_creator(chat_id, user_id):
-            raise Refused("creator_or_admin_only")
+        await self._may_change_settings(chat_id, user_id, admin)
         try:
             value = keyboards.setting_value(data.game, data.option, data.value)
         except cb.BadCallback:
@@ -957,8 +965,7 @@ class Presenter:
         values = keyboards.SETTING_PRESETS.get(game, {}).get(preset)
         if values is None:
             raise Refused("unknown_button")
-        if not await admin() and not await self.is_table_creator(chat_id, user_id):
-            raise Refused("creator_or_admin_only")
+        await self._may_change_settings(chat_id, user_id, admin)
         await self.tables.choose_options(chat_id, game, values)
         lang = await self.chat_language(chat_id)
         stukolka, starshina = await self._options_pair(chat_id)
