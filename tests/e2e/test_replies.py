@@ -143,8 +143,9 @@ async def test_private_balance_with_no_money_says_so(tmp_path: Path) -> None:
 
 
 SUIT_WITHOUT_EMOJI = re.compile("[♠♥♦♣](?!\ufe0f)")
-LATIN_COURT = re.compile("[JQKA][♠♥♦♣]")
-RUSSIAN_COURT = re.compile("[ВДКТ][♠♥♦♣]")
+# a court card as «K♠️», or as a rank in a hand's suit row «♠️ A Q 10»
+LATIN_COURT = re.compile("[JQKA][♠♥♦♣]|^[♠♥♦♣]\ufe0f?(?: \\S+)* [JQKA](?: |$)", re.M)
+RUSSIAN_COURT = re.compile("[ВДКТ][♠♥♦♣]|^[♠♥♦♣]\ufe0f?(?: \\S+)* [ВДКТ](?: |$)", re.M)
 
 
 def _all_texts(table: Table) -> list[str]:
