@@ -23,6 +23,9 @@ tag    kind                        fields
 ``r``  ``RulesOf``                 game kind code (the private /rules chooser)
 ``v``  ``CardRanks``               ``l`` (J Q K A) or ``r`` (В Д К Т), a group's setting
 ``x``  ``Void``                    game, deal (a player agrees to void a stopped table's deal)
+``h``  ``History``                 the /history page: deals before this one (``0``: the newest)
+``d``  ``DealInfo``                deal, the /history page it was opened from
+``e``  ``EveningGap``              hours (``0`` opens the choice), a group's evening setting
 =====  ==========================  ===========================================================
 
 A later version takes other tag letters (upper case), so old buttons still decode or fail
@@ -245,6 +248,21 @@ class CardRanks:
             raise BadCallback("unknown ranks")
 
 
+#: the pauses (hours without a deal) after which an evening may end, as /settings offers them
+GAP_CHOICES: Final[tuple[int, ...]] = (1, 2, 3, 4, 6, 8, 12)
+
+
+@dataclass(frozen=True, slots=True)
+class EveningGap:
+    """/settings: how many hours without a deal end a group's evening (``0``: show the choice)."""
+
+    hours: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.hours, bool) or (self.hours != 0 and self.hours not in GAP_CHOICES):
+            raise BadCallback("not an evening gap the settings offer")
+
+
 @dataclass(frozen=True, slots=True)
 class History:
     """A /history page: the deals that finished before deal ``before`` (0: the newest)."""
@@ -281,6 +299,7 @@ Callback = (
     | Void
     | History
     | DealInfo
+    | EveningGap
 )
 
 
@@ -388,6 +407,8 @@ def encode(callback: Callback) -> str:
             fields = ["h", _b36(before)]
         case DealInfo(deal_id, page):
             fields = ["d", _b36(deal_id), _b36(page)]
+        case EveningGap(hours):
+            fields = ["e", _b36(hours)]
     data = fields[0] + ":".join(fields[1:])
     if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
         raise BadCallback("callback data too long")
@@ -460,6 +481,8 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return History(_parse_b36(before, MAX_ID))
         case "d", [deal_id, page]:
             return DealInfo(_parse_b36(deal_id, MAX_ID), _parse_b36(page, MAX_ID))
+        case "e", [hours]:
+            return EveningGap(_parse_b36(hours, max(GAP_CHOICES)))
     raise BadCallback("unknown kind of callback")
 
 

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.messenger import Messenger
 from bot.pacing import Coalescer
+from bot.render.common import hours_text
 from bot.screens.stats import display_names, evening_chart, evening_text
 from bot.timers import Timers
 from locales import t
@@ -130,18 +131,18 @@ class Evenings:
         lang = await self.language(chat_id)
         if hours is None:
             gap = await self.db.evening_gap(chat_id)
-            return t(lang, "evening.gap_current", hours=_hours(gap))
+            return t(lang, "evening.gap_current", hours=hours_text(gap))
         if not hours.isdigit() or not GAP_HOURS[0] <= int(hours) <= GAP_HOURS[1]:
             return t(lang, "evening.gap_usage")
         if not admin:
             return t(lang, "refuse.admin_only")
-        await self.db.set_evening_gap(chat_id, int(hours) * 3600.0)
+        await self.set_gap(chat_id, int(hours))
+        return t(lang, "evening.gap_set", hours=int(hours))
+
+    async def set_gap(self, chat_id: int, hours: int) -> None:
+        """Store the chat's gap and move its running evening's end to match (/evening gap N
+        and the /settings choice)."""
+        await self.db.set_evening_gap(chat_id, hours * 3600.0)
         evening = await self.db.open_evening(chat_id)
         if evening is not None:
             self.timers.arm(chat_id, evening.evening_id, evening.due)
-        return t(lang, "evening.gap_set", hours=int(hours))
-
-
-def _hours(seconds: float) -> str:
-    hours = seconds / 3600
-    return str(int(hours)) if hours == int(hours) else f"{hours:.1f}"

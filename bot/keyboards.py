@@ -18,10 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from bot.callback import (
+    GAP_CHOICES,
     Act,
     Back,
     BadCallback,
     CardRanks,
+    EveningGap,
     Lobby,
     Look,
     NewGame,
@@ -365,10 +367,12 @@ def setting_value(game: str, option: str, token: str) -> object:
 
 
 def settings_root_keyboard(lang: str, ranks: str | None = None) -> Keyboard:
-    """The top of /settings: one button per game; in Russian, the rank letters (J Q K A or
-    В Д К Т, the current one marked; ``ranks`` the chat's stored choice)."""
+    """The top of /settings: one button per game; the evening's gap, which opens its choice;
+    in Russian, the rank letters (J Q K A or В Д К Т, the current one marked; ``ranks`` the
+    chat's stored choice)."""
     games: tuple[SettingsGame, ...] = ("stukolka", "starshina")
     rows = [[(game_title(lang, game), encode(Settings(game)))] for game in games]
+    rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
     if lang == "ru":
         current = ranks_style(lang, ranks)
         choices: tuple[RanksName, ...] = ("russian", "latin")
@@ -382,6 +386,20 @@ def settings_root_keyboard(lang: str, ranks: str | None = None) -> Keyboard:
                 for style in choices
             ]
         )
+    return rows
+
+
+def evening_gap_keyboard(lang: str, gap: float) -> Keyboard:
+    """The pauses that may end an evening, the chat's current one (``gap`` seconds) marked,
+    and a way back to the top of /settings."""
+    buttons = []
+    for hours in GAP_CHOICES:
+        text = t(lang, "btn.gap_hours", hours=hours)
+        if hours * 3600 == gap:
+            text = f"{SELECTED_MARK} {text}"
+        buttons.append((text, encode(EveningGap(hours))))
+    rows = _rows(buttons, 4)
+    rows.append([(t(lang, "btn.settings_back"), encode(Settings()))])
     return rows
 
 
@@ -438,6 +456,7 @@ __all__ = [
     "back_keyboard",
     "balance_keyboard",
     "current_preset",
+    "evening_gap_keyboard",
     "lobby_keyboard",
     "new_game_keyboard",
     "option_token",

@@ -751,6 +751,8 @@ class Presenter:
                 return None
             case cb.CardRanks():
                 return await self._press_ranks(data, user_id, chat_id, admin, message_id)
+            case cb.EveningGap():
+                return await self._press_gap(data, user_id, chat_id, admin, message_id)
             case cb.RulesOf():
                 if chat_id is None or chat_id < 0:
                     raise Refused("not_allowed")
@@ -850,7 +852,8 @@ class Presenter:
         lang = await self.chat_language(chat_id)
         stukolka, starshina = await self._options_pair(chat_id)
         ranks = await self.chat_ranks(chat_id)
-        text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks)
+        gap = await self.db.evening_gap(chat_id)
+        text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks, gap=gap)
         text += await self._settings_note(chat_id, lang)
         return text, keyboards.settings_root_keyboard(lang, ranks)
 
@@ -875,6 +878,31 @@ class Presenter:
                     self._refresh_hand(game.game_id, user)
         lang = await self.chat_language(chat_id)
         return chat_render.ranks_changed_text(lang, data.ranks)
+
+    async def _press_gap(
+        self,
+        data: cb.EveningGap,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+        message_id: int | None,
+    ) -> str | None:
+        """/settings: the pause that ends the group's evening; ``0`` opens its choice (anyone
+        may look), a number of hours sets it (its admins or the table's creator)."""
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        lang = await self.chat_language(chat_id)
+        answer = None
+        if data.hours:
+            await self._may_change_settings(chat_id, user_id, admin)
+            assert self.evenings is not None
+            await self.evenings.set_gap(chat_id, data.hours)
+            answer = chat_render.evening_gap_set_text(lang, data.hours)
+        gap = await self.db.evening_gap(chat_id)
+        text = chat_render.evening_gap_text(lang, gap)
+        await self.messenger.show(
+            chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap)
+        )
+        return answer
 
     async def _settings_menu_of(self, chat_id: int | None, message_id: int | None) -> int:
         """The group whose settings menu ``message_id`` is; refused for a private chat, and

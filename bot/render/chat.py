@@ -13,6 +13,7 @@ from bot.render.common import (
     Options,
     esc,
     game_title,
+    hours_text,
     label,
     option_label,
     options_summary,
@@ -238,9 +239,11 @@ def settings_text(
     option: str | None = None,
     *,
     ranks: str | None = None,
+    gap: float | None = None,
 ) -> str:
-    """The settings menu message: the top menu (with, in Russian, the rank letters the chat
-    reads: ``ranks`` its stored choice), a game's options, or one option's values."""
+    """The settings menu message: the top menu (with the pause that ends the chat's evening,
+    ``gap`` seconds, and, in Russian, the rank letters the chat reads: ``ranks`` its stored
+    choice), a game's options, or one option's values."""
     if game is None:
         shown = ranks_style(lang, ranks)
         letters = [t(lang, "settings.ranks", value=t(lang, f"btn.ranks.{shown}"))]
@@ -260,6 +263,7 @@ def settings_text(
                     game=game_title(lang, "starshina"),
                     summary=options_summary(lang, starshina),
                 ),
+                *([] if gap is None else [t(lang, "settings.evening_gap", hours=hours_text(gap))]),
                 *(letters if lang == "ru" else []),
                 "",
                 t(lang, "settings.who"),
@@ -280,6 +284,21 @@ def settings_text(
             t(lang, f"help.{game}.{option}"),
         ]
     )
+
+
+def evening_gap_text(lang: str, gap: float) -> str:
+    """The evening's gap menu: the chat's current pause and what it does."""
+    return "\n".join(
+        [
+            t(lang, "settings.evening_gap_title", hours=hours_text(gap)),
+            t(lang, "settings.evening_gap_help"),
+        ]
+    )
+
+
+def evening_gap_set_text(lang: str, hours: int) -> str:
+    """The callback answer after the evening's gap was chosen."""
+    return _answer(t(lang, "evening.gap_set", hours=hours))
 
 
 def preset_chosen_text(lang: str, game: str, preset: str) -> str:

@@ -228,6 +228,12 @@ def money_text(lang: str, parts: Mapping[str, int]) -> str:
     return text
 
 
+def hours_text(seconds: float) -> str:
+    """A pause in hours as the settings show it: ``3``, or ``1.5`` for a stored half hour."""
+    hours = seconds / 3600
+    return str(int(hours)) if hours == int(hours) else f"{hours:.1f}"
+
+
 def seconds_left(lang: str, seconds: int | None) -> str:
     """`` · ⏳ 25 с`` or nothing."""
     if seconds is None:

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.callback import (
+    GAP_CHOICES,
     MAX_BYTES,
     MAX_ID,
     MAX_MASK,
@@ -18,6 +19,7 @@ from bot.callback import (
     BadCallback,
     Callback,
     CardRanks,
+    EveningGap,
     Lobby,
     Look,
     NewGame,
@@ -83,6 +85,7 @@ callbacks: st.SearchStrategy[Callback] = st.one_of(
     st.builds(Page, st.sampled_from(["balance", "settle"])),
     st.builds(RulesOf, st.sampled_from(["stukolka", "shleif", "starshina"])),
     st.builds(CardRanks, st.sampled_from(["latin", "russian"])),
+    st.builds(EveningGap, st.sampled_from((0, *GAP_CHOICES))),
 )
 
 
@@ -232,3 +235,13 @@ def test_constructors_validate() -> None:
 @given(st.sets(st.integers(0, 31)))
 def test_masks(indices: set[int]) -> None:
     assert mask_indices(mask_of(indices)) == sorted(indices)
+
+
+def test_an_evening_gap_is_one_the_settings_offer() -> None:
+    assert encode(EveningGap(6)) == "e6" and encode(EveningGap(12)) == "ec"
+    assert decode("e0") == EveningGap(0)
+    for forged in ("e5", "ed", "e-1", "e", "e00", "e6:1"):
+        with pytest.raises(BadCallback):
+            decode(forged)
+    with pytest.raises(BadCallback):
+        EveningGap(True)  # type: ignore[arg-type]

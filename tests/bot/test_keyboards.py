@@ -10,7 +10,18 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.callback import Act, CardRanks, Look, Select, Settings, decode, mask_indices
+from bot.callback import (
+    GAP_CHOICES,
+    Act,
+    CardRanks,
+    EveningGap,
+    Look,
+    Select,
+    Settings,
+    decode,
+    encode,
+    mask_indices,
+)
 from bot.keyboards import (
     PRESET,
     SETTING_CHOICES,
@@ -18,6 +29,7 @@ from bot.keyboards import (
     Keyboard,
     back_keyboard,
     balance_keyboard,
+    evening_gap_keyboard,
     lobby_keyboard,
     new_game_keyboard,
     option_token,
@@ -359,3 +371,16 @@ def test_starshina_card_buttons_are_in_rows_by_suit() -> None:
                 suits = {text.removeprefix("✓ ")[-2:] for text, _ in row}
                 assert len(suits) == 1, row
     assert {"play", "kitty"} <= seen
+
+
+def test_the_evenings_gap_opens_from_the_top_of_settings_and_marks_the_current_pause() -> None:
+    root = settings_root_keyboard("ru")
+    assert ("🌙 Итоги вечера", encode(EveningGap(0))) in [button for row in root for button in row]
+    rows = evening_gap_keyboard("en", 6 * 3600.0)
+    choices = [decode(data) for row in rows[:-1] for _, data in row]
+    assert choices == [EveningGap(hours) for hours in GAP_CHOICES]
+    marked = [text for row in rows for text, _ in row if text.startswith("✓")]
+    assert marked == ["✓ 6 h"]
+    assert decode(rows[-1][0][1]) == Settings()
+    # a pause set by /evening gap that the menu does not offer: nothing marked
+    assert not [t for row in evening_gap_keyboard("en", 5 * 3600.0) for t, _ in row if "✓" in t]

@@ -10,12 +10,15 @@ import io
 import re
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot import callback as cb
 from bot.render.common import signed
+from locales import tn
 
 from .fake_telegram import FakeTelegram
+from .fake_telegram.model import Message, User
 from .players import Table, start_bot_for
 from .test_fuzz import forge_press
 from .test_games import open_table
@@ -135,6 +138,57 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert not bot.handler_errors
 
 
+@dataclass(frozen=True)
+class HistoryWords:
+    """What /history's screens say in one language."""
+
+    first: str
+    second: str
+    deal: str
+    money: str
+    tricks: tuple[str, str]  # a played deal's first trick, or a deal without play
+
+
+HISTORY_WORDS = {
+    "ru": HistoryWords(
+        "Страница 1 из 2", "Страница 2 из 2", "сдача", "Расчёт", ("Взятка 1 →", "Без розыгрыша.")
+    ),
+    "en": HistoryWords(
+        "Page 1 of 2", "Page 2 of 2", "deal", "Money", ("Trick 1 →", "No tricks were played.")
+    ),
+}
+
+
+async def _walk_history(table: Table, user: User, words: HistoryWords) -> tuple[Message, str, str]:
+    """/history, its older page, a deal's details and back, the newer page again: each screen
+    in the chat's language. Returns the page message, its older-page and details buttons."""
+    fake = table.fake
+    await table.say(user, "/history")
+    page = table.group_messages()[-1]
+    assert words.first in (page.text or "")
+    older = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
+    await table.press(user, page, older)
+    page = fake.message(table.group, page.message_id)
+    assert words.second in (page.text or "")
+    newer = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
+    details = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.DealInfo))
+    await table.press(user, page, details)
+    shown = fake.message(table.group, page.message_id).text or ""
+    assert words.deal in shown and words.money in shown, shown
+    assert any(line in shown for line in words.tricks), shown
+    back = next(
+        d
+        for label, d in buttons(fake.message(table.group, page.message_id))
+        if isinstance(cb.decode(d), cb.History)
+    )
+    await table.press(user, fake.message(table.group, page.message_id), back)
+    page = fake.message(table.group, page.message_id)
+    assert words.second in (page.text or "")
+    await table.press(user, page, newer)
+    assert words.first in (fake.message(table.group, page.message_id).text or "")
+    return page, older, details
+
+
 async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 23)
@@ -173,26 +227,10 @@ async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Pa
         await table.settle()
         private = fake.messages(fake.private_chat(alice), from_bot=True)[-1].text or ""
         assert "1 chat" in private or "1 чат" in private
-        # /history: a page of six, the older page, a deal's details, back
-        await table.say(bob, "/history")
-        page = table.group_messages()[-1]
-        assert "Page 1 of 2" in (page.text or "")
-        older = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
-        await table.press(bob, page, older)
-        page = fake.message(table.group, page.message_id)
-        assert "Page 2 of 2" in (page.text or "")
-        newer = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
-        details = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.DealInfo))
-        await table.press(bob, page, details)
-        shown = fake.message(table.group, page.message_id)
-        assert "deal" in (shown.text or "") and "Money" in (shown.text or "")
-        assert "Trick 1 →" in (shown.text or "") or "No tricks" in (shown.text or "")
-        back = next(d for label, d in buttons(shown) if isinstance(cb.decode(d), cb.History))
-        await table.press(bob, shown, back)
-        page = fake.message(table.group, page.message_id)
-        assert "Page 2 of 2" in (page.text or "")
-        await table.press(bob, page, newer)
-        assert "Page 1 of 2" in (fake.message(table.group, page.message_id).text or "")
+        # /history: a page of six, the older page, a deal's details, back; in both languages
+        for lang, screen in HISTORY_WORDS.items():
+            await table.say(alice, f"/lang {lang}")
+            page, older, details = await _walk_history(table, bob, screen)
         # the same buttons forged onto the table's other messages change nothing
         table_message = next(
             m for m in table.group_messages() if m.text and m.message_id != page.message_id
@@ -207,21 +245,104 @@ async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Pa
         assert fake.message(table.group, table_message.message_id).text == before_text
         assert fake.message(fake.private_chat(bob), hand.message_id).text == hand_text
         assert not fake.unanswered_callback_queries()
-        # /export: admins only; the creator of the group is one
-        await table.say(bob, "/export")
-        assert table.group_messages()[-1].media is None
-        await table.say(alice, "/export")
-        document = table.group_messages()[-1]
-        assert document.media is not None and document.media.kind == "document"
-        rows = list(csv.reader(io.StringIO(document.media.data.decode("utf-8-sig"))))
-        assert rows[0][0] == "entry_id"
-        entries = await db.transfers(chat)
-        assert len(rows) - 1 == len(entries)
-        total: dict[str, int] = {}
-        for row in rows[1:]:
-            amount = int(row[9])
-            total[row[5]] = total.get(row[5], 0) - amount
-            total[row[7]] = total.get(row[7], 0) + amount
-        for user in table.users:
-            assert total.get(user.first_name, 0) == balances.players.get(user.id, 0)
+        # /export: admins only (the creator of the group is one); in both languages
+        for lang, caption in (("ru", "Касса чата"), ("en", "The ledger of")):
+            await table.say(alice, f"/lang {lang}")
+            await table.say(bob, "/export")
+            assert table.group_messages()[-1].media is None
+            await table.say(alice, "/export")
+            document = table.group_messages()[-1]
+            assert document.media is not None and document.media.kind == "document"
+            rows = list(csv.reader(io.StringIO(document.media.data.decode("utf-8-sig"))))
+            assert rows[0][0] == "entry_id"
+            entries = await db.transfers(chat)
+            assert len(rows) - 1 == len(entries)
+            assert caption in (document.text or "")
+            assert tn(lang, "export.rows", len(entries)) in (document.text or "")
+            total: dict[str, int] = {}
+            for row in rows[1:]:
+                amount = int(row[9])
+                total[row[5]] = total.get(row[5], 0) - amount
+                total[row[7]] = total.get(row[7], 0) + amount
+            for user in table.users:
+                assert total.get(user.first_name, 0) == balances.players.get(user.id, 0)
+        assert not bot.handler_errors
+
+
+def _button(message: object, wanted: object) -> str:
+    for _, data in buttons(message):
+        if cb.decode(data) == wanted:
+            return data
+    raise AssertionError(f"no button {wanted} on the message")
+
+
+async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 31)
+        services = table.services
+        chat = table.group.id
+        alice, bob, carol = table.users  # alice created the group and the table
+        offset = [0.0]
+        services.evenings.timers.clock = lambda: time.time() + offset[0]
+        await table.say(alice, "/settings")
+        menu = table.group_messages()[-1]
+        assert "Итоги вечера: после 3 ч без игры" in (menu.text or "")
+        # anyone may open the choice; only an admin or the table's creator may change it
+        fake.user_presses(carol, menu, _button(menu, cb.EveningGap(0)))
+        await table.settle()
+        menu = fake.message(table.group, menu.message_id)
+        assert "🌙 Итоги вечера: после 3 ч без игры" in (menu.text or "")
+        labels = [label for label, _ in buttons(menu)]
+        assert "✓ 3 ч" in labels and "6 ч" in labels and "⬅️ Назад" in labels
+        refused = fake.user_presses(carol, menu, _button(menu, cb.EveningGap(6)))
+        await table.settle()
+        assert refused.answer is not None and "тот, кто открыл стол" in (refused.answer.text or "")
+        assert await services.db.evening_gap(chat) == 3 * 3600
+        # a press forged onto another message of the group is outdated, and changes nothing
+        forge_press(fake, alice, table.group_messages()[0], cb.encode(cb.EveningGap(8)))
+        await table.settle()
+        assert await services.db.evening_gap(chat) == 3 * 3600
+        chosen = fake.user_presses(alice, menu, _button(menu, cb.EveningGap(6)))
+        await table.settle()
+        assert chosen.answer is not None
+        assert chosen.answer.text == "Готово: вечер заканчивается после 6 ч без игры."
+        assert await services.db.evening_gap(chat) == 6 * 3600
+        menu = fake.message(table.group, menu.message_id)
+        labels = [label for label, _ in buttons(menu)]
+        assert "✓ 6 ч" in labels and "3 ч" in labels
+        fake.user_presses(alice, menu, _button(menu, cb.Settings()))
+        await table.settle()
+        menu = fake.message(table.group, menu.message_id)
+        assert "Итоги вечера: после 6 ч без игры" in (menu.text or "")
+        # the evening then ends after six hours without play, not after the old three
+        await _play_deals(table, 2)
+        await table.settle()
+        evening = await services.db.open_evening(chat)
+        assert evening is not None and evening.gap == 6 * 3600
+        offset[0] = 3 * 3600 + 60
+        services.evenings.timers.clock_moved()
+        await asyncio.sleep(0.3)
+        await table.settle()
+        assert not _photos(table) and await services.db.open_evening(chat) is not None
+        offset[0] = 6 * 3600 + 60
+        services.evenings.timers.clock_moved()
+        for _ in range(200):
+            await table.settle()
+            if _photos(table):
+                break
+            await asyncio.sleep(0.05)
+        assert len(_photos(table)) == 1
+        # in English the menu says the same
+        await table.say(alice, "/lang en")
+        await table.say(alice, "/settings")
+        menu = table.group_messages()[-1]
+        assert "Evening summary: after 6 h without play" in (menu.text or "")
+        fake.user_presses(bob, menu, _button(menu, cb.EveningGap(0)))
+        await table.settle()
+        menu = fake.message(table.group, menu.message_id)
+        assert "An evening ends when nobody plays" in (menu.text or "")
+        assert "✓ 6 h" in [label for label, _ in buttons(menu)]
+        assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
