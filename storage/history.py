@@ -123,15 +123,23 @@ SELECT l.entry_id, l.created_at, l.game_id, g.kind, l.deal, l.src_kind, l.src_us
 FROM ledger AS l JOIN games AS g ON g.game_id = l.game_id
 LEFT JOIN players AS s ON s.user_id = l.src_user
 LEFT JOIN players AS t ON t.user_id = l.dst_user
-WHERE l.chat_id = ? ORDER BY l.entry_id
+WHERE l.chat_id = ? AND l.entry_id > ? AND l.entry_id <= ? ORDER BY l.entry_id LIMIT ?
 """
 
 
-def export_rows(conn: sqlite3.Connection, chat_id: int) -> list[tuple[object, ...]]:
-    """Every ledger row of the chat, oldest first: entry id, time, game id, game kind, deal
-    (from 0), payer kind, payer id, payer name, payee kind, payee id, payee name, amount,
-    reason."""
-    return [tuple(row) for row in conn.execute(_EXPORT, (chat_id,))]
+def last_entry(conn: sqlite3.Connection, chat_id: int) -> int:
+    """The chat's newest ledger entry id (0 if it has none): where an export stops."""
+    row = conn.execute("SELECT MAX(entry_id) FROM ledger WHERE chat_id = ?", (chat_id,)).fetchone()
+    return 0 if row is None or row[0] is None else int(row[0])
+
+
+def export_rows(
+    conn: sqlite3.Connection, chat_id: int, after: int, upto: int, limit: int
+) -> list[tuple[object, ...]]:
+    """At most ``limit`` ledger rows of the chat with ids in (``after``, ``upto``], oldest
+    first: entry id, time, game id, game kind, deal (from 0), payer kind, payer id, payer
+    name, payee kind, payee id, payee name, amount, reason."""
+    return [tuple(row) for row in conn.execute(_EXPORT, (chat_id, after, upto, limit))]
 
 
 def _histories(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[DealHistory]:

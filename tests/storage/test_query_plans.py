@@ -98,7 +98,7 @@ def test_every_scorekeeping_query_uses_an_index(tmp_path: Path) -> None:
         history.deal_count(conn, CHAT)
         history.deals_newer(conn, CHAT, deals[-1].deal_id)
         history.deal_after(conn, CHAT, deals[-1].deal_id, 3)
-        history.export_rows(conn, CHAT)
+        history.export_rows(conn, CHAT, 0, history.last_entry(conn, CHAT), 100)
         stats.deal_nets(conn, deals[0].game_id, deals[0].deal)
         evening = evenings.open_evening(conn, CHAT)
         assert evening is not None
@@ -144,3 +144,42 @@ def test_the_commit_that_ends_a_deal_updates_the_kept_figures_by_index(tmp_path:
     plans = _plans(path, run)
     scans = {s: [p for p in steps if FULL_SCAN.match(p)] for s, steps in plans.items()}
     assert {s: steps for s, steps in scans.items() if steps} == {}
+
+
+async def test_an_export_reads_the_ledger_in_pages_every_row_once_and_only_rows_up_to_its_start(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "pages.sqlite3"
+    await _filled(path)
+    async with await Database.open(path) as db:
+        whole = await db.export_rows(CHAT)
+        assert len(whole) == 2 * 4 * 4  # two games, four deals, four transfers each
+        for page in (1, 3, 7, len(whole), len(whole) + 1):
+            assert await db.export_rows(CHAT, page) == whole
+        ids = [int(row[0]) for row in whole]  # type: ignore[call-overload]
+        assert ids == sorted(set(ids))
+        # a row written while an export runs (between two of its trips) is not in it
+        original = history.export_rows
+        written: list[bool] = []
+
+        def page_then_a_new_row(conn: sqlite3.Connection, *args: int) -> list[tuple[object, ...]]:
+            rows = original(conn, *args)
+            if not written:
+                game = conn.execute("SELECT MAX(game_id) FROM games").fetchone()[0]
+                conn.execute(
+                    "INSERT INTO ledger (chat_id, game_id, version, deal, src_kind, src_user,"
+                    " dst_kind, dst_user, amount, reason, created_at) SELECT chat_id, game_id,"
+                    " version, deal, src_kind, src_user, dst_kind, dst_user, amount, reason,"
+                    " created_at FROM ledger"
+                    " WHERE game_id = ? ORDER BY entry_id DESC LIMIT 1",
+                    (game,),
+                )
+                written.append(True)
+            return rows
+
+        history.export_rows = page_then_a_new_row  # type: ignore[assignment]
+        try:
+            assert await db.export_rows(CHAT, 5) == whole
+        finally:
+            history.export_rows = original
+        assert written and len(await db.export_rows(CHAT)) == len(whole) + 1
