@@ -24,7 +24,7 @@ from typing import Any
 
 from game import starshina, stukolka
 from game.ai import LEVELS, Budget, choose
-from game.cards import FULL_DECK, label, shuffle, sort_hand
+from game.cards import FULL_DECK, SUIT_SYMBOL, label, shuffle, sort_hand
 from game.core import Action, Event, Legal, Transfer
 
 HUMAN = 0
@@ -39,7 +39,7 @@ class Quit(Exception):
 
 def name(seat: int | str) -> str:
     if isinstance(seat, str):
-        return {"pot": "банк", "game_pot": "банк партии"}.get(seat, seat)
+        return {"pot": "кон", "game_pot": "банк партии"}.get(seat, seat)
     return "Вы" if seat == HUMAN else f"🤖 {seat}"
 
 
@@ -47,35 +47,226 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(label(card) for card in cards) or "—"
 
 
-def _value(key: str, value: Any) -> str:
-    if isinstance(value, str) and len(value) == 2 and value[0] in "23456789TJQKA":
-        return label(value)
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return _cards(value)
-    if key in ("seat", "leader") and isinstance(value, int):
-        return name(value)
-    return str(value)
+def _suit(letter: str | None) -> str:
+    return SUIT_SYMBOL.get(letter or "", "нет")
+
+
+def plural(n: int, one: str, few: str, many: str) -> str:
+    """``n`` and the Russian form of its noun: 1 карта, 2 карты, 5 карт, 21 карта."""
+    if n % 10 == 1 and n % 100 != 11:
+        form = one
+    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        form = few
+    else:
+        form = many
+    return f"{n} {form}"
+
+
+def _count(n: int) -> str:
+    return plural(n, "карта", "карты", "карт")
+
+
+def _accusative(n: int) -> str:
+    return plural(n, "карту", "карты", "карт")
+
+
+#: a Стуколка seat's role: how it reads after a computer's name, and after «Вы»
+ROLES = {
+    "none": ("ждёт", "ждёте"),
+    "knock": ("стучит", "стучите"),
+    "pass": ("пас", "пас"),
+    "dark": ("втемную", "втемную"),
+    "shleif_dealer": ("играет со шлейфом", "играете со шлейфом"),
+    "razrez": ("в разрез", "в разрез"),
+    "defender": ("защищает кон", "защищаете кон"),
+}
+REASONS = {
+    "ante": "ставка",
+    "trick": "взятка",
+    "remiz": "ремиз",
+    "pot_taken": "весь кон",
+    "game_pot": "банк партии",
+    "missed_target": "недобор",
+    "diff": "разница",
+    "void": "возврат",
+}
+#: what a seat says (after a colon) or does (after its name: a computer's form, then the
+#: form after «Вы»), for the events that carry nothing but the seat
+SAYS = {
+    "knock": "«Стучу!»",
+    "pass": "«Пас»",
+    "dark": "«Втемную!»",
+    "razrez": "«В разрез»",
+    "no_razrez": "«Без разреза»",
+}
+DOES = {
+    "open": ("открывает козырь", "открываете козырь"),
+    "shleif": ("играет со шлейфом", "играете со шлейфом"),
+    "look": ("смотрит карты", "смотрите карты"),
+    "dropped": ("сносит карту", "сносите карту"),
+    "defends": ("защищает кон", "защищаете кон"),
+    "kitty_taken": ("сносит 4 карты и берёт прикуп", "сносите 4 карты и берёте прикуп"),
+    "choose": ("выбирает: шлейф или открыть козырь", "выбираете: шлейф или открыть козырь"),
+    "bought": ("покупает", "покупаете"),
+    "no_purchase": ("остаётся при своих картах", "остаётесь при своих картах"),
+    "trick_won": ("берёт взятку", "берёте взятку"),
+    "gives": ("отдаёт", "отдаёте"),
+    "returns": ("возвращает", "возвращаете"),
+}
+
+
+def _does(seat: int, what: str) -> str:
+    """``seat``'s name and the verb in its person: «🤖 1 берёт», «Вы берёте»."""
+    third, second = DOES[what]
+    return f"{name(seat)} {second if seat == HUMAN else third}"
+
+
+def _money(transfers: Sequence[Any]) -> str:
+    lines = []
+    for move in (Transfer.from_json(item) for item in transfers):
+        reason = REASONS.get(move.reason, move.reason)
+        lines.append(f"{name(move.src)} → {name(move.dst)}: {move.amount} ({reason})")
+    return "; ".join(lines)
+
+
+def _by_seat(values: Sequence[int], signed: bool = False) -> str:
+    return ", ".join(
+        f"{name(seat)} {value:+d}" if signed else f"{name(seat)} {value}"
+        for seat, value in enumerate(values)
+    )
+
+
+def _text(kind: str, data: dict[str, Any]) -> str:
+    """An event in words, or ``""`` for a kind this screen does not know."""
+    seat: int = data["seat"] if isinstance(data.get("seat"), int) else -1
+    who = name(seat) if seat >= 0 else ""
+    match kind:
+        case _ if kind in SAYS and who:
+            return f"{who}: {SAYS[kind]}"
+        case _ if kind in DOES and who and len(data) == 1:
+            return _does(seat, kind)
+        case "game_started":
+            return f"Партия началась, первым сдающий: {name(data['dealer'])}."
+        case "antes":
+            return f"Ставки: {_money(data['transfers'])}."
+        case "deal_started":
+            targets = ", ".join(
+                f"{name(seat)} {target}" for seat, target in enumerate(data["targets"])
+            )
+            ring = ", ".join(f"{name(a)} → {name(b)}" for a, b in data.get("exchange") or ())
+            exchange = f"; обмен: {ring}" if ring else ""
+            return (
+                f"Сдача {data['deal_no'] + 1}, сдающий: {name(data['dealer'])}. "
+                f"Нормы взяток: {targets}{exchange}."
+            )
+        case "choose":
+            return f"{_does(seat, 'choose')} (в кону {data['pot']})."
+        case "trump" if data.get("shleif"):
+            return f"Козырь {_suit(data['suit'])}: шлейф у сдающего, его карта закрыта."
+        case "trump":
+            return f"Козырь {_suit(data['suit'])}: {label(data['card'])} открыта на колоде."
+        case "shleif_card":
+            return f"Ваша шлейфовая карта: {label(data['card'])}."
+        case "bought" if data["count"] == 0:
+            return _does(seat, "no_purchase")
+        case "bought":
+            return f"{_does(seat, 'bought')} {_accusative(data['count'])}"
+        case "drew" if not data["cards"]:
+            return "Вы оставили свои карты."
+        case "drew":
+            dropped = _cards(data["discarded"])
+            return f"Вы сбросили {dropped} и купили {_cards(data['cards'])}."
+        case "drop":
+            return f"Вы снесли {label(data['card'])}."
+        case "play_starts" if "active" in data:
+            players = ", ".join(name(seat) for seat in data["active"])
+            return f"Розыгрыш: играют {players}; первым ходит {name(data['leader'])}."
+        case "play_starts":
+            return (
+                f"Розыгрыш: козырь {_suit(data.get('trump'))}; первым ходит {name(data['leader'])}."
+            )
+        case "card_played":
+            return f"{who}: {label(data['card'])}"
+        case "trick_won":
+            return f"{_does(seat, 'trick_won')} {data['trick_no'] + 1}"
+        case "card_given":
+            return f"{_does(seat, 'gives')} карту игроку {name(data['to'])}"
+        case "card_returned":
+            forced = " (старшую той же масти)" if data.get("forced") else ""
+            return f"{_does(seat, 'returns')} карту{forced} игроку {name(data['to'])}"
+        case "received":
+            return f"Вы получили {label(data['card'])} от игрока {name(data['from'])}."
+        case "returned":
+            return f"Вы вернули {label(data['card'])} игроку {name(data['to'])}."
+        case "trump_named":
+            return f"{who}: козырь {_suit(data['suit'])}"
+        case "kitty":
+            return (
+                f"Вы снесли {_cards(data['discarded'])} и взяли из прикупа {_cards(data['cards'])}."
+            )
+        case "deal_settled":
+            return _settled(data)
+        case "game_over":
+            why = "12 взяток" if data.get("reason") == "twelve" else "последняя сдача"
+            return f"Партия окончена ({why}). Победа: {name(data['winner'])}."
+    return ""
+
+
+def _settled(data: dict[str, Any]) -> str:
+    parts = ["Сдача окончена."]
+    outcome = data.get("outcome")
+    if outcome == "nobody":
+        parts.append("Играть никто не стал.")
+    elif outcome == "lone":
+        parts.append("Играл один: кон без розыгрыша.")
+    if "tricks" in data and outcome != "nobody":
+        parts.append(f"Взятки: {_by_seat(data['tricks'])}.")
+    if "diffs" in data:
+        parts.append(f"Разница с нормой: {_by_seat(data['diffs'], signed=True)}.")
+    if data.get("transfers"):
+        parts.append(f"Расчёт: {_money(data['transfers'])}.")
+    if "pot_after" in data:
+        parts.append(f"В кону: {data['pot_after']}.")
+    return " ".join(parts)
 
 
 def describe(event: Event) -> str:
-    """One line for an event, any kind: who did what, cards as people read them."""
+    """One line for an event: who did what, in words, cards as people read them. A kind this
+    screen has no words for is shown with its data, so nothing the seat may see is lost."""
     data = dict(event.data)
-    seat = data.pop("seat", None)
-    who = f"{name(seat)}: " if isinstance(seat, int) else ""
-    if "transfers" in data:
-        moves = [Transfer.from_json(item) for item in data.pop("transfers")]
-        data["money"] = "; ".join(
-            f"{name(move.src)} → {name(move.dst)} {move.amount} ({move.reason})" for move in moves
-        )
-    details = ", ".join(f"{key} {_value(key, value)}" for key, value in data.items())
+    text = _text(event.kind, data)
+    if not text:
+        seat = data.pop("seat", None)
+        who = f"{name(seat)}: " if isinstance(seat, int) else ""
+        details = ", ".join(f"{key} {value}" for key, value in data.items())
+        text = f"{who}{event.kind}{' — ' + details if details else ''}"
     private = " (видно только вам)" if event.to is not None else ""
-    return f"  · {who}{event.kind}{' — ' + details if details else ''}{private}"
+    return f"  · {text}{private}"
+
+
+VERBS = {
+    "knock": "Стучу!",
+    "pass": "Пас",
+    "dark": "Втемную",
+    "open": "Открыть козырь",
+    "shleif": "Шлейф",
+    "razrez": "В разрез",
+    "no_razrez": "Без разреза",
+    "discard": "Купить",
+    "kitty": "Снести 4 карты и взять прикуп",
+}
+CARD_VERBS = {"play": "", "drop": "Снести ", "give": "Отдать ", "return": "Вернуть "}
 
 
 def _legal_label(entry: Legal) -> str:
-    if entry.pick is not None:
-        return f"{entry.verb} ({entry.pick[0]}–{entry.pick[1]} карт)"
-    return entry.verb if entry.arg is None else f"{entry.verb} {_value('card', entry.arg)}"
+    if entry.verb == "trump":
+        return f"Козырь {_suit(str(entry.arg))}"
+    if entry.verb in CARD_VERBS and entry.arg is not None:
+        return CARD_VERBS[entry.verb] + label(str(entry.arg))
+    text = VERBS.get(entry.verb, entry.verb)
+    if entry.pick is not None and entry.verb == "discard":
+        return f"{text} (сбросить от {entry.pick[0]} до {entry.pick[1]} карт)"
+    return text
 
 
 class Table:
@@ -144,29 +335,36 @@ def render(table: Table) -> str:
     lines = [""]
     if table.game == "starshina":
         lines.append(
-            f"Сдача {public.deal_no + 1}, сдаёт {name(public.dealer)}, "
-            f"козырь {public.trump or 'нет'}, банк партии {public.game_pot}"
+            f"Сдача {public.deal_no + 1}, сдающий: {name(public.dealer)}, "
+            + (f"козырь {_suit(public.trump)}" if public.trump else "без козыря")
+            + f", банк партии {public.game_pot}"
         )
         for seat in public.seats:
             lines.append(
-                f"  {name(seat.seat)}: карт {seat.cards}, цель {seat.target}, "
-                f"взяток {seat.tricks}, итог партии {seat.total_diff:+d}"
+                f"  {name(seat.seat)}: {_count(seat.cards)}, норма {seat.target}, "
+                f"взяток {seat.tricks}, за партию {seat.total_diff:+d}"
             )
         hand = sort_hand(view.hand, public.trump)
     else:
-        trump_card = label(public.trump_card) if public.trump_card else "скрыта"
+        if public.trump is None:
+            trump = "ещё не открыт"
+        elif public.trump_card:
+            trump = f"{_suit(public.trump)} ({label(public.trump_card)})"
+        else:
+            trump = f"{_suit(public.trump)}, шлейф у сдающего"
         lines.append(
-            f"Сдача {public.deal_no + 1}, сдаёт {name(public.dealer)}, банк {public.pot}, "
-            f"козырь {public.trump or '—'} (карта {trump_card}), в колоде {public.stock_count}"
+            f"Сдача {public.deal_no + 1}, сдающий: {name(public.dealer)}, в кону {public.pot}, "
+            f"козырь {trump}"
+            + (f", в колоде {_count(public.stock_count)}" if public.stock_count else "")
         )
         for seat in public.seats:
-            bought = "—" if seat.bought is None else seat.bought
+            bought = "" if seat.bought is None else f", покупка: {seat.bought}"
             lines.append(
-                f"  {name(seat.seat)}: {seat.role}, карт {seat.cards}, купил {bought}, "
-                f"взяток {seat.tricks}"
+                f"  {name(seat.seat)}: {_role(seat.seat, str(seat.role))}, "
+                f"{_count(seat.cards)}{bought}, взяток {seat.tricks}"
             )
         hand = sort_hand(view.hand, public.trump) if view.hand is not None else []
-        if view.hand is None:
+        if view.hand is None and public.seats[HUMAN].cards:
             lines.append("Ваши карты: не открыты")
         if view.shleif_card:
             lines.append(f"Шлейфовая карта у вас: {label(view.shleif_card)}")
@@ -181,6 +379,11 @@ def render(table: Table) -> str:
         lines.append(f"Ваш снос: {_cards(view.discards)}")
     lines.append(f"Счёт: {', '.join(f'{name(s)} {b:+d}' for s, b in enumerate(table.balances))}")
     return "\n".join(lines)
+
+
+def _role(seat: int, role: str) -> str:
+    third, second = ROLES.get(role, (role, role))
+    return second if seat == HUMAN else third
 
 
 def _trick(trick: Sequence[tuple[int, str]]) -> str:
@@ -208,7 +411,7 @@ def human_move(table: Table, read: Read, write: Write) -> list[Event]:
     legal = sorted(view.legal, key=lambda e: order.get(str(e.arg), -1))  # as the hand is shown
     options: list[tuple[str, Legal | None]] = [(_legal_label(e), e) for e in legal]
     if getattr(view, "may_look", False):
-        options.append(("посмотреть карты (look)", None))
+        options.append(("Посмотреть карты", None))
     write("Ваш ход: " + "  ".join(f"[{i}] {text}" for i, (text, _) in enumerate(options, 1)))
     while True:
         answer = _ask(read, "> ")
@@ -230,30 +433,31 @@ def _pick(table: Table, entry: Legal, read: Read, write: Write) -> list[Event]:
     assert entry.pick is not None
     fewest, most = entry.pick
     while True:
-        answer = _ask(read, f"Номера карт ({fewest}–{most}, через пробел; пусто — ни одной): ")
+        answer = _ask(read, f"Номера карт через пробел — {_how_many(fewest, most)}: ")
         numbers = answer.replace(",", " ").split()
         if all(n.isdigit() and 1 <= int(n) <= len(hand) for n in numbers):
             cards = tuple(dict.fromkeys(hand[int(n) - 1] for n in numbers))
             if fewest <= len(cards) <= most:
                 return list(table.rules.apply(table.state, Action(HUMAN, entry.verb, cards)))
-        write(f"Нужно от {fewest} до {most} номеров карт из вашей руки.")
+        write(f"Нужны номера карт из вашей руки: {_how_many(fewest, most)}.")
+
+
+def _how_many(fewest: int, most: int) -> str:
+    if fewest == most:
+        return f"ровно {fewest}"
+    if fewest == 0:
+        return f"не больше {most} (пусто — ни одной)"
+    return f"от {fewest} до {most}"
 
 
 def _seen(events: Sequence[Event]) -> list[Event]:
     return [event for event in events if event.to is None or event.to == HUMAN]
 
 
-def _settle(table: Table, write: Write) -> None:
+def _settle(table: Table) -> None:
+    """Add the deal's money to the balances on the screen (Старшина: the game's, at its end)."""
     state = table.state
-    if table.game == "starshina":
-        if table.game_over:
-            for transfer in state.transfers:
-                for seat in range(3):
-                    if transfer.src == seat:
-                        table.balances[seat] -= transfer.amount
-                    if transfer.dst == seat:
-                        table.balances[seat] += transfer.amount
-            write(f"Партия окончена: выиграл {name(state.winner)}.")
+    if table.game == "starshina" and not table.game_over:
         return
     for transfer in state.transfers:
         for seat in range(table.players):
@@ -271,7 +475,7 @@ def run(table: Table, read: Read, write: Write) -> int:
             for event in _seen(events):
                 write(describe(event))
             if table.deal_over:
-                _settle(table, write)
+                _settle(table)
                 write(render(table))
                 if table.game_over:
                     return 0

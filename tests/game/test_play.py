@@ -17,12 +17,14 @@ ROOT = Path(__file__).resolve().parents[2]
 CARD_LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 BY_LABEL = {label(card): card for card in FULL_DECK}
 CARD_CODE = re.compile(r"'([2-9TJQKA][SHDC])'")
+ENGINE_WORD = re.compile(r"\b[a-z_]{2,}\b")
 
 
 def _answer(prompt: str) -> str:
     if prompt.startswith("Номера карт"):
-        low = prompt.split("(")[1].split("–")[0]
-        return " ".join(str(number) for number in range(1, int(low) + 1))
+        low = re.search(r"ровно (\d+)|от (\d+)", prompt)
+        fewest = 0 if low is None else int(low.group(1) or low.group(2))
+        return " ".join(str(number) for number in range(1, fewest + 1))
     return "1" if prompt == "> " else ""
 
 
@@ -55,6 +57,8 @@ def test_the_screen_shows_only_what_the_seat_may_see(game: str, players: int, pr
 
     assert run(table, read, write) == 0
     text = "\n".join(screens)
+    # every line in Russian words: no engine name (knock, card_played, …) reaches the screen
+    assert not ENGINE_WORD.findall(text), sorted(set(ENGINE_WORD.findall(text)))
     assert "Ваши карты" in text
     assert "Ваш ход" in text
     assert asked > 5
@@ -71,7 +75,7 @@ def test_private_events_of_other_seats_never_reach_the_screen() -> None:
     run(table, read, lines.append)
     assert lines
     for line in lines:
-        assert "drew" not in line or "(видно только вам)" in line
+        assert "купили" not in line or "(видно только вам)" in line
 
 
 @pytest.mark.parametrize("game", ["stukolka", "shleif", "starshina"])
