@@ -597,9 +597,7 @@ class Database:
         """The ``deal_id`` of the chat's deal ``places`` deals newer than ``deal_id``."""
         return await self._run(history.deal_after, chat_id, deal_id, places)
 
-    async def export_rows(
-        self, chat_id: int, page: int = EXPORT_PAGE
-    ) -> list[tuple[object, ...]]:
+    async def export_rows(self, chat_id: int, page: int = EXPORT_PAGE) -> list[tuple[object, ...]]:
         """Every ledger row of the chat up to now, for a CSV export (see
         ``history.export_rows``). Read ``page`` rows per trip to the storage thread, so the
         other chats' moves go through between the trips of a long export; rows written
