@@ -199,5 +199,10 @@ def migrate_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -
 
 
 def _has_open_game(conn: sqlite3.Connection, chat_id: int) -> bool:
-    row = conn.execute(f"SELECT 1 FROM games WHERE chat_id = ? AND {OPEN_GAME}", (chat_id,))
+    """Whether the chat has an open game outside any forum topic (a group that moves has no
+    topics, so only such a game could clash with its own)."""
+    row = conn.execute(
+        f"SELECT 1 FROM games WHERE chat_id = ? AND thread_id IS NULL AND {OPEN_GAME}",
+        (chat_id,),
+    )
     return row.fetchone() is not None

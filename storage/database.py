@@ -423,10 +423,13 @@ class Database:
         options: JSONObject | None = None,
         status: GameStatus = "lobby",
         turn_deadline: float | None = None,
+        thread_id: int | None = None,
     ) -> Game:
-        """Create a game at version 0 in ``chat_id``, logging ``state`` as its initial state.
+        """Create a game at version 0 in ``chat_id`` (in its forum topic ``thread_id``, if
+        given), logging ``state`` as its initial state.
 
-        Raises ``ActiveGameExists``, ``UnknownChat``, ``UnknownPlayer``.
+        Raises ``ActiveGameExists`` (that topic has an open game), ``UnknownChat``,
+        ``UnknownPlayer``.
         """
         game, _ = await self._write(
             games.create_game,
@@ -438,6 +441,7 @@ class Database:
             options={} if options is None else options,
             status=status,
             turn_deadline=turn_deadline,
+            thread_id=thread_id,
         )
         return game
 
@@ -510,10 +514,15 @@ class Database:
             self._cache.keep_game(game)
         return game
 
-    async def active_game(self, chat_id: int) -> Game | None:
-        """The chat's game in the lobby or in play, if any."""
-        found = self._games_from(*await self._trip(games.active_game_rows, chat_id))
+    async def active_game(self, chat_id: int, thread_id: int | None = None) -> Game | None:
+        """The game in the lobby or in play in the chat's topic ``thread_id`` (None: a chat
+        without topics, or its General topic), if any."""
+        found = self._games_from(*await self._trip(games.active_game_rows, chat_id, thread_id))
         return found[0] if found else None
+
+    async def chat_open_games(self, chat_id: int) -> list[Game]:
+        """The chat's games in a lobby or in play, one per topic, oldest first."""
+        return self._games_from(*await self._trip(games.chat_open_game_rows, chat_id))
 
     async def open_games(self) -> list[Game]:
         """Every game in a lobby or in play (to resume them after a restart)."""

@@ -42,7 +42,8 @@ class GameClosed(StorageError):
 
 
 class ActiveGameExists(StorageError):
-    """The chat already has a game in the lobby or in play (one at a time per chat)."""
+    """The chat (or its forum topic) already has a game in the lobby or in play (one at a time
+    per chat and topic)."""
 
     def __init__(self, chat_id: int, game_id: int) -> None:
         super().__init__(f"chat {chat_id} already has open game {game_id}")

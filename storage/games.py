@@ -39,13 +39,16 @@ from storage.records import (
 from storage.sql import OPEN_GAME, dumps, loads, write_transaction
 
 _GAME_COLUMNS = (
-    "game_id, chat_id, kind, status, version, state, options, seats, created_by,"
+    "game_id, chat_id, thread_id, kind, status, version, state, options, seats, created_by,"
     " table_message_id, turn_deadline, created_at, updated_at,"
     " (SELECT json_group_object(user_id, message_id) FROM game_messages AS m"
     " WHERE m.game_id = games.game_id) AS hand_messages"
 )
 """A game's columns and its hand messages (a JSON object), read by one statement: a single
 SELECT sees one snapshot, so it needs no read transaction around it."""
+
+_IN_TABLE = "chat_id = ? AND thread_id IS ?"
+"""The games of one table: a chat and its topic (None: no topic)."""
 
 
 def create_game(
@@ -59,10 +62,12 @@ def create_game(
     options: JSONObject,
     status: GameStatus,
     turn_deadline: float | None,
+    thread_id: int | None = None,
 ) -> Game:
-    """Insert a game at version 0 and log its initial state.
+    """Insert a game at version 0 in the chat's topic ``thread_id`` (None: no topic) and log
+    its initial state.
 
-    Raises ``ActiveGameExists`` if the chat already has an open game, ``UnknownChat`` and
+    Raises ``ActiveGameExists`` if that topic already has an open game, ``UnknownChat`` and
     ``UnknownPlayer`` for ids the bot has not recorded yet.
     """
     if status not in OPEN_STATUSES:
@@ -77,16 +82,17 @@ def create_game(
         if missing:
             raise UnknownPlayer(missing)
         row = conn.execute(
-            f"SELECT game_id FROM games WHERE chat_id = ? AND {OPEN_GAME}", (chat_id,)
+            f"SELECT game_id FROM games WHERE {_IN_TABLE} AND {OPEN_GAME}", (chat_id, thread_id)
         ).fetchone()
         if row is not None:
             raise ActiveGameExists(chat_id, row["game_id"])
         cursor = conn.execute(
-            "INSERT INTO games (chat_id, kind, status, version, state, options, seats,"
+            "INSERT INTO games (chat_id, thread_id, kind, status, version, state, options, seats,"
             " created_by, turn_deadline, created_at, updated_at)"
-            " VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
             (
                 chat_id,
+                thread_id,
                 kind,
                 status,
                 state_text,
@@ -224,8 +230,16 @@ def load_game_row(conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
     return rows[0]
 
 
-def active_game_rows(conn: sqlite3.Connection, chat_id: int) -> list[sqlite3.Row]:
-    """The row of the chat's open (lobby or active) game, if any."""
+def active_game_rows(
+    conn: sqlite3.Connection, chat_id: int, thread_id: int | None = None
+) -> list[sqlite3.Row]:
+    """The row of the open (lobby or active) game in the chat's topic ``thread_id`` (None: the
+    chat without topics, or its General topic), if any."""
+    return game_rows(conn, f"{_IN_TABLE} AND {OPEN_GAME}", (chat_id, thread_id))
+
+
+def chat_open_game_rows(conn: sqlite3.Connection, chat_id: int) -> list[sqlite3.Row]:
+    """The rows of the chat's open games, one per topic, oldest first."""
     return game_rows(conn, f"chat_id = ? AND {OPEN_GAME}", (chat_id,))
 
 
@@ -343,6 +357,7 @@ def game_from_row(row: sqlite3.Row) -> Game:
         turn_deadline=row["turn_deadline"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        thread_id=row["thread_id"],
     )
 
 

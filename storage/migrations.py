@@ -357,11 +357,23 @@ CREATE TABLE history_messages (
 ) WITHOUT ROWID;
 """
 
+# Forum topics: in a supergroup with topics each topic holds a table of its own. A game
+# remembers its topic (``thread_id``, Telegram's ``message_thread_id``; NULL: a chat without
+# topics, or the General topic of one), and "one open game per chat" becomes one per chat and
+# topic. Every game written so far was played where there were no topics: NULL is right for it.
+_FORUM_TOPICS = """
+ALTER TABLE games ADD COLUMN thread_id INTEGER CHECK (thread_id IS NULL OR thread_id > 0);
+DROP INDEX games_one_open_per_chat;
+CREATE UNIQUE INDEX games_one_open_per_table ON games (chat_id, ifnull(thread_id, 0))
+    WHERE status IN ('lobby', 'active');
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
     Migration(3, "chat settings: the corrected defaults of RULES.md", _CORRECTED_DEFAULTS),
     Migration(4, "kept balances and per-player monthly figures", _BALANCES_AND_STATS),
+    Migration(5, "forum topics: a game's topic, one open game per chat and topic", _FORUM_TOPICS),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

@@ -226,6 +226,9 @@ class Game:
     turn_deadline: float | None
     created_at: float
     updated_at: float
+    thread_id: int | None = None
+    """The forum topic the table is in (Telegram's ``message_thread_id``); None: a chat
+    without topics, or the General topic of one."""
     _state: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property

@@ -35,7 +35,11 @@ def _seed_version_1(conn: sqlite3.Connection) -> None:
     """A chat with settings, three players and a game one action in, as version 1 stored it."""
     state0 = toy.new_state(list(USERS))
     state1 = toy.apply(state0, FIRST_ACTION)
-    conn.execute("INSERT INTO chats VALUES (?, 'friends', 'ru', ?, ?)", (CHAT, NOW, NOW))
+    conn.execute(
+        "INSERT INTO chats (chat_id, title, language, created_at, updated_at)"
+        " VALUES (?, 'friends', 'ru', ?, ?)",
+        (CHAT, NOW, NOW),
+    )
     conn.execute(
         "INSERT INTO chat_options VALUES (?, 'stukolka', '{\"stake\": 6}', ?)", (CHAT, NOW)
     )
@@ -87,7 +91,11 @@ def _seed_version_2(conn: sqlite3.Connection) -> None:
         "INSERT INTO ledger VALUES (3, ?, 2, 1, 0, 'pot', NULL, 'user', ?, 1, 'trick', ?)",
         (CHAT, C, NOW),
     )
-    conn.execute("INSERT INTO deals VALUES (1, 2, 1, ?, 0, '{}', ?)", (CHAT, NOW))
+    conn.execute(
+        "INSERT INTO deals (deal_id, game_id, version, chat_id, deal, summary, ended_at)"
+        " VALUES (1, 2, 1, ?, 0, '{}', ?)",
+        (CHAT, NOW),
+    )
     for seat, user in enumerate(USERS):
         conn.execute(
             "INSERT INTO deal_players VALUES (1, ?, ?, ?, 1)", (user, seat, int(user == C))
@@ -99,13 +107,33 @@ def _seed_version_3(conn: sqlite3.Connection) -> None:
     _seed_version_2(conn)
 
 
+def _seed_version_4(conn: sqlite3.Connection) -> None:
+    """Version 3's rows, and the figures version 4 keeps beside the ledger: each party's
+    balance and each player's monthly net (November 2023)."""
+    _seed_version_3(conn)
+    for kind, party, amount in (("user", A, -1), ("user", B, -2), ("user", C, 1), ("pot", 0, 2)):
+        conn.execute("INSERT INTO balances VALUES (?, ?, ?, ?)", (CHAT, kind, party, amount))
+    for user, net in ((A, -1), (B, -2), (C, 1)):
+        conn.execute(
+            "INSERT INTO player_stats (chat_id, user_id, kind, month, net)"
+            " VALUES (?, ?, 'toy', '2023-11', ?)",
+            (CHAT, user, net),
+        )
+
+
 SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _seed_version_1,
     2: _seed_version_2,
     3: _seed_version_3,
+    4: _seed_version_4,
 }
 #: the balances and pot of each seed
-SEEDED_MONEY = {1: ({A: -1}, 1), 2: ({A: -1, B: -2, C: 1}, 2), 3: ({A: -1, B: -2, C: 1}, 2)}
+SEEDED_MONEY = {
+    1: ({A: -1}, 1),
+    2: ({A: -1, B: -2, C: 1}, 2),
+    3: ({A: -1, B: -2, C: 1}, 2),
+    4: ({A: -1, B: -2, C: 1}, 2),
+}
 
 
 def _schema(path: Path) -> list[tuple[str, str, str]]:
@@ -161,6 +189,7 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
         assert await db.chat_options(CHAT, "stukolka") == {"stake": 6}
         game = await db.active_game(CHAT)
         assert game is not None
+        assert game.thread_id is None  # played where there were no topics
         assert (game.version, game.table_message_id, dict(game.hand_messages)) == (1, 7, {B: 8})
         assert replay(await db.action_log(game.game_id), toy.apply) == game.state
         balances = await db.balances(CHAT)

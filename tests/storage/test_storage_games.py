@@ -71,6 +71,32 @@ async def test_one_open_game_per_chat(table: Database) -> None:
     assert (await table.active_game(CHAT)) == second
 
 
+async def test_one_open_game_per_forum_topic(table: Database) -> None:
+    """A supergroup with topics holds a table per topic (thread id), and its General topic
+    (no thread id) one more; the money stays the chat's."""
+    general = await table.create_game(CHAT, "stukolka", {}, created_by=A)
+    first = await table.create_game(CHAT, "stukolka", {}, created_by=A, thread_id=7)
+    second = await table.create_game(CHAT, "starshina", {}, created_by=B, thread_id=9)
+    with pytest.raises(ActiveGameExists) as error:
+        await table.create_game(CHAT, "starshina", {}, created_by=C, thread_id=7)
+    assert error.value.game_id == first.game_id
+    assert (first.thread_id, second.thread_id, general.thread_id) == (7, 9, None)
+    assert await table.active_game(CHAT, 7) == first
+    assert await table.active_game(CHAT, 9) == second
+    assert await table.active_game(CHAT) == general
+    assert await table.active_game(CHAT, 8) is None
+    assert await table.chat_open_games(CHAT) == [general, first, second]
+    transfer = Transfer(A, POT, 3, "ante", deal=0)
+    await table.commit_action(first.game_id, 0, {}, ["ante"], transfers=[transfer])
+    await table.commit_action(second.game_id, 0, {}, ["ante"], transfers=[transfer])
+    balances = await table.balances(CHAT)
+    assert (balances.players[A], balances.pot) == (-6, 6)
+    await table.commit_action(first.game_id, 1, {}, ["stop"], status="stopped")
+    assert await table.chat_open_games(CHAT) == [general, await table.game(second.game_id)]
+    again = await table.create_game(CHAT, "stukolka", {}, created_by=C, thread_id=7)
+    assert await table.active_game(CHAT, 7) == again
+
+
 async def test_unknown_chat_and_players_are_refused(table: Database) -> None:
     with pytest.raises(UnknownChat):
         await table.create_game(-5, "stukolka", {})
