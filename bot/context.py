@@ -56,8 +56,15 @@ class Services:
         async def on_migrated(old: int, new: int) -> None:
             await holder["presenter"].chat_migrated(old, new)
 
+        async def on_topic_lost(chat_id: int, thread: int) -> None:
+            await holder["presenter"].topic_lost(chat_id, thread)
+
         messenger = Messenger(
-            application.bot, pacer, on_blocked=on_blocked, on_migrated=on_migrated
+            application.bot,
+            pacer,
+            on_blocked=on_blocked,
+            on_migrated=on_migrated,
+            on_topic_lost=on_topic_lost,
         )
         timers = Timers()
         presenter = Presenter(

@@ -77,6 +77,9 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     application.add_handler(CommandHandler("stats", cmd_stats, filters=new))
     application.add_handler(CallbackQueryHandler(on_callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    application.add_handler(
+        MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_forum_topic_closed)
+    )
     application.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_error_handler(on_error)
 
@@ -136,6 +139,16 @@ def _ids(update: Update) -> tuple[int, int] | None:
     return chat.id, user.id
 
 
+def _thread(update: Update) -> int | None:
+    """The forum topic the update's message is in: each topic of a supergroup with topics
+    holds a table of its own. None for a chat without topics and for the General topic (a
+    reply in a group without topics has a ``message_thread_id`` too: it is not a topic)."""
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
 def _command(update: Update) -> int | None:
     """The group command message to answer as a reply (None in private, where every answer
     follows its command anyway)."""
@@ -184,8 +197,9 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     chat_id, user_id = ids
     presenter = context.services.presenter
     argument = (context.args or [""])[0].lower() if context.args else ""
+    thread = _thread(update)
     if not argument:
-        if await context.services.tables.active(chat_id) is not None:
+        if await context.services.tables.active(chat_id, thread) is not None:
             # a table is open: no game to choose (the picker's buttons could not work)
             await _refuse_in_chat(update, context, "table_exists")
             return
@@ -195,20 +209,23 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     if choice is None:
         await _refuse_in_chat(update, context, "unknown_game")
         return
-    await _run(update, context, context.services.tables.new_table(chat_id, user_id, choice))
+    await _run(
+        update, context, context.services.tables.new_table(chat_id, user_id, choice, thread=thread)
+    )
 
 
 async def cmd_join(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is not None:
         reachable = await context.services.presenter.is_reachable(ids[1])
-        await _run(update, context, context.services.tables.join(*ids, reachable=reachable))
+        tables = context.services.tables
+        await _run(update, context, tables.join(*ids, reachable=reachable, thread=_thread(update)))
 
 
 async def cmd_leave(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is not None:
-        await _run(update, context, context.services.tables.leave(*ids))
+        await _run(update, context, context.services.tables.leave(*ids, thread=_thread(update)))
 
 
 async def cmd_begin(update: Update, context: BotContext) -> None:
@@ -216,8 +233,13 @@ async def cmd_begin(update: Update, context: BotContext) -> None:
     if ids is None:
         return
     presenter = context.services.presenter
-    reachable = await presenter.reachable_map(ids[0])
-    await _run(update, context, context.services.tables.begin(*ids, reachable.__getitem__))
+    thread = _thread(update)
+    reachable = await presenter.reachable_map(ids[0], thread)
+    await _run(
+        update,
+        context,
+        context.services.tables.begin(*ids, reachable.__getitem__, thread=thread),
+    )
 
 
 async def cmd_stop(update: Update, context: BotContext) -> None:
@@ -227,7 +249,11 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
     args = context.args or []
     now = bool(args) and args[0].lower() in ("now", "сейчас", "void")
     admin = await is_admin(update, context)
-    await _run(update, context, context.services.tables.stop(*ids, admin, now=now))
+    await _run(
+        update,
+        context,
+        context.services.tables.stop(*ids, admin, now=now, thread=_thread(update)),
+    )
 
 
 async def cmd_kick(update: Update, context: BotContext) -> None:
@@ -249,7 +275,7 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
         if not (digits.isascii() and digits.isdigit()):
             await _refuse_in_chat(update, context, "kick_usage")
             return
-        seated = await presenter.seat_at(chat_id, int(number))
+        seated = await presenter.seat_at(chat_id, int(number), _thread(update))
         if seated is None:
             await _refuse_in_chat(update, context, "no_such_seat")
             return
@@ -260,7 +286,7 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
         update,
         context,
         context.services.tables.remove_player(
-            chat_id, by_user, admin, user_id, reachable=reachable
+            chat_id, by_user, admin, user_id, reachable=reachable, thread=_thread(update)
         ),
     )
 
@@ -275,7 +301,9 @@ async def cmd_timeout(update: Update, context: BotContext) -> None:
     if context.args:
         admin = await is_admin(update, context)
         try:
-            await services.tables.set_turn_timeout(chat_id, user_id, admin, context.args[0])
+            await services.tables.set_turn_timeout(
+                chat_id, user_id, admin, context.args[0], thread=_thread(update)
+            )
         except Refused as refusal:
             if refusal.reason == "bad_timeout":
                 await services.presenter.send_turn_timeout(
@@ -421,6 +449,16 @@ async def on_migrate(update: Update, context: BotContext) -> None:
         )
 
 
+async def on_forum_topic_closed(update: Update, context: BotContext) -> None:
+    """A forum topic was closed: its table closes cleanly (the deal played out and settled);
+    the group's tables in other topics play on. (A deleted topic sends no update: the first
+    send refused with "message thread not found" closes its table the same way.)"""
+    message = update.effective_message
+    if message is None or message.message_thread_id is None:
+        return
+    await context.services.presenter.topic_lost(message.chat_id, message.message_thread_id)
+
+
 async def on_my_chat_member(update: Update, context: BotContext) -> None:
     """A user blocked the bot in private: play for him at once rather than at his next 403.
     The bot left or was removed from a group: its table closes."""
@@ -474,6 +512,7 @@ async def on_callback(update: Update, context: BotContext) -> None:
             chat.id if chat else None,
             lambda: is_admin(update, context),
             query.message.message_id if query.message is not None else None,
+            _thread(update),
         )
     except Refused as refusal:
         await answer(query.answer, await _refusal_text(context, lang, refusal, html=False))

@@ -127,11 +127,14 @@ class Messenger:
         *,
         on_blocked: Callable[[int], Awaitable[None]],
         on_migrated: Callable[[int, int], Awaitable[None]],
+        on_topic_lost: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         self.bot = bot
         self.pacer = pacer
         self.on_blocked = on_blocked
         self.on_migrated = on_migrated
+        #: a forum topic the bot cannot write to any more (closed, or deleted): its table closes
+        self.on_topic_lost = on_topic_lost
         #: what each recent message shows, to skip edits that would change nothing; the
         #: least recently used are forgotten (then an edit is sent and Telegram says "not
         #: modified", which is harmless), so a bot that runs for months does not grow
@@ -147,10 +150,13 @@ class Messenger:
         *,
         strict: bool = False,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> int | None:
         """Send a message; the new message id, or None if it cannot be sent (the user blocked
-        the bot, the group moved, Telegram refused it). ``reply_to``: the message (a command)
-        this one answers; it is sent all the same if that message is gone.
+        the bot, the group moved, the topic is closed or gone, Telegram refused it).
+        ``reply_to``: the message (a command) this one answers; it is sent all the same if that
+        message is gone. ``thread``: the forum topic to send it to (None: the chat itself, or
+        the General topic of a chat with topics).
 
         A network failure is logged and gives None, or with ``strict`` raises ``Undelivered``
         (whose ``maybe_done`` says whether the message may exist all the same). A message is
@@ -165,6 +171,7 @@ class Messenger:
             message = await self.bot.send_message(
                 chat_id,
                 text,
+                message_thread_id=thread,
                 reply_markup=markup(rows),
                 reply_parameters=replying,
                 **MESSAGE_OPTIONS,
@@ -179,6 +186,8 @@ class Messenger:
             return None
         except BadRequest as error:
             log.warning("send to %s refused: %s", chat_id, error.message)
+            if thread is not None and _topic_lost(error):
+                await self._topic_lost(chat_id, thread)
             return None
         except NetworkError as error:
             maybe = maybe_performed(error)
@@ -239,13 +248,19 @@ class Messenger:
         *,
         strict: bool = False,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> int | None:
         """Edit ``message_id`` if there is one and it can be edited, else send a new message
-        (``strict`` and ``reply_to`` as for ``send``). A failed edit raises ``Undelivered``: it
-        is not replaced by a new message, which would show the same thing twice."""
+        (``strict``, ``reply_to`` and ``thread`` as for ``send``). A failed edit raises
+        ``Undelivered``: it is not replaced by a new message, which would show the same thing
+        twice."""
         if message_id is not None and await self.edit(chat_id, message_id, text, rows):
             return message_id
-        return await self.send(chat_id, text, rows, strict=strict, reply_to=reply_to)
+        return await self.send(chat_id, text, rows, strict=strict, reply_to=reply_to, thread=thread)
+
+    async def _topic_lost(self, chat_id: int, thread: int) -> None:
+        if self.on_topic_lost is not None:
+            await self.on_topic_lost(chat_id, thread)
 
     async def send_file(
         self,
@@ -353,6 +368,12 @@ class Messenger:
         """Drop what is remembered of a chat's messages (after a migration)."""
         for key in [key for key in self._shown if key[0] == chat_id]:
             del self._shown[key]
+
+
+def _topic_lost(error: BadRequest) -> bool:
+    """A send refused because its forum topic is closed or deleted."""
+    text = error.message.lower()
+    return "thread not found" in text or "topic_closed" in text or "topic_deleted" in text
 
 
 def _bot_removed(error: Forbidden) -> bool:

@@ -191,20 +191,21 @@ class Presenter:
         players = await self.db.players(user_ids)
         return [short_name(players[u].name if u in players else str(u)) for u in user_ids]
 
-    async def reachable_map(self, chat_id: int) -> dict[int, bool]:
-        loaded = await self.tables.active(chat_id)
+    async def reachable_map(self, chat_id: int, thread: int | None = None) -> dict[int, bool]:
+        loaded = await self.tables.active(chat_id, thread)
         if loaded is None:
             return {}
         players = await self.db.players(loaded.seats)
         return {u: bool(players.get(u) and players[u].started) for u in loaded.seats}
 
     async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
-        loaded = await self.tables.active(chat_id)
-        return loaded is not None and loaded.game.created_by == user_id
+        """Whether he opened a table open in the chat (in any of its forum topics)."""
+        return any(game.created_by == user_id for game in await self.db.chat_open_games(chat_id))
 
-    async def seat_at(self, chat_id: int, number: int) -> int | None:
-        """The player at seat ``number`` (from 1) of the chat's table, if there is one."""
-        loaded = await self.tables.active(chat_id)
+    async def seat_at(self, chat_id: int, number: int, thread: int | None = None) -> int | None:
+        """The player at seat ``number`` (from 1) of the table of the chat's forum topic
+        ``thread`` (None: no topic), if there is one."""
+        loaded = await self.tables.active(chat_id, thread)
         if loaded is None or not 1 <= number <= len(loaded.seats):
             return None
         return loaded.seats[number - 1]
@@ -283,7 +284,10 @@ class Presenter:
             if reply.results:
                 await self.evenings.deal_ended(game.chat_id)
             if reply.closed and _stopped(game):
-                await self.evenings.end_now(game.chat_id, after_game=game.game_id)
+                # the evening is the group's: it ends with the last of its topics' tables
+                others = await self.db.chat_open_games(game.chat_id)
+                if not any(other.game_id != game.game_id for other in others):
+                    await self.evenings.end_now(game.chat_id, after_game=game.game_id)
 
     async def _arm(self, game_id: int) -> None:
         game = await self.db.game(game_id)
@@ -374,7 +378,12 @@ class Presenter:
             message_id = game.table_message_id if known else None
             try:
                 shown = await self.messenger.show(
-                    game.chat_id, message_id, RESULTS_JOINER.join(texts), None, strict=True
+                    game.chat_id,
+                    message_id,
+                    RESULTS_JOINER.join(texts),
+                    None,
+                    strict=True,
+                    thread=game.thread_id,
                 )
                 self.messenger.done_with(game.chat_id, shown)
             except Undelivered as error:
@@ -478,7 +487,7 @@ class Presenter:
         text, rows = await self._table_content(game)
         try:
             message_id = await self.messenger.show(
-                game.chat_id, game.table_message_id, text, rows, strict=True
+                game.chat_id, game.table_message_id, text, rows, strict=True, thread=game.thread_id
             )
         except Undelivered as error:
             if game.table_message_id is None and error.maybe_done:
@@ -698,11 +707,13 @@ class Presenter:
         chat_id: int | None,
         admin: Callable[[], Awaitable[bool]],
         message_id: int | None = None,
+        thread: int | None = None,
     ) -> str | None:
-        """Handle a decoded button press on ``message_id``; the short answer text (or None).
-        Menus (settings, balance pages) are edited in place. Raises Refused."""
+        """Handle a decoded button press on ``message_id`` (in the forum topic ``thread``, if
+        any); the short answer text (or None). Menus (settings, balance pages) are edited in
+        place. Raises Refused."""
         try:
-            return await self._press(data, user_id, chat_id, admin, message_id)
+            return await self._press(data, user_id, chat_id, admin, message_id, thread)
         except GameNotFound:
             # well-formed data for a game that does not exist (forged, or a wiped database)
             raise Refused("unknown_game") from None
@@ -714,6 +725,7 @@ class Presenter:
         chat_id: int | None,
         admin: Callable[[], Awaitable[bool]],
         message_id: int | None,
+        thread: int | None = None,
     ) -> str | None:
         if isinstance(data, cb.Act | cb.Select | cb.Look):
             await self._bound_hand(data.game_id, user_id, message_id)
@@ -731,7 +743,9 @@ class Presenter:
             case cb.NewGame():
                 if chat_id is None or chat_id > 0:
                     raise Refused("not_allowed")
-                await self.show(await self.tables.new_table(chat_id, user_id, data.kind))
+                await self.show(
+                    await self.tables.new_table(chat_id, user_id, data.kind, thread=thread)
+                )
                 return None
             case cb.Back():
                 reply = await self.tables.back(data.game_id, user_id)
@@ -814,23 +828,24 @@ class Presenter:
             # an old lobby's buttons: /join, /leave and /stop still work while it runs
             raise Refused("game_running" if game.status == "active" else "game_over")
         lang = await self.user_language(user_id, None)
+        chat, thread = game.chat_id, game.thread_id
         match data.action:
             case "join":
-                await self.show(await self.tables.join(game.chat_id, user_id))
+                await self.show(await self.tables.join(chat, user_id, thread=thread))
                 return chat_render.answer_text(lang, "joined")
             case "leave":
-                await self.show(await self.tables.leave(game.chat_id, user_id))
+                await self.show(await self.tables.leave(chat, user_id, thread=thread))
                 return chat_render.answer_text(lang, "left")
             case "begin":
-                reachable = await self.reachable_map(game.chat_id)
+                reachable = await self.reachable_map(chat, thread)
                 await self.show(
                     await self.tables.begin(
-                        game.chat_id, user_id, lambda u: reachable.get(u, False)
+                        chat, user_id, lambda u: reachable.get(u, False), thread=thread
                     )
                 )
                 return None
             case "cancel":
-                await self.show(await self.tables.stop(game.chat_id, user_id, await admin()))
+                await self.show(await self.tables.stop(chat, user_id, await admin(), thread=thread))
                 return None
         raise Refused("unknown_button")
 
@@ -922,8 +937,8 @@ class Presenter:
 
     async def _settings_note(self, chat_id: int, lang: str) -> str:
         """A running game keeps its options: the menu says a change waits for the next game."""
-        active = await self.db.active_game(chat_id)
-        if active is None or active.status != "active":
+        games = await self.db.chat_open_games(chat_id)
+        if not any(game.status == "active" for game in games):
             return ""
         return "\n\n" + t(lang, "settings.running_game")
 
@@ -1030,7 +1045,7 @@ class Presenter:
             own = await money_screen.own_balances(self.db, user_id)
             await self.messenger.send(chat_id, chat_render.own_balances_text(lang, own))
             return
-        money = await money_screen.group_money(self.db, self.tables, chat_id)
+        money = await money_screen.group_money(self.db, chat_id)
         players = money.balances
         names_list = await self.names(list(players))
         names = dict(zip(players, names_list, strict=True))
@@ -1129,10 +1144,21 @@ class Presenter:
                 await self._unreachable(game.game_id, user_id)
 
     async def group_lost(self, chat_id: int) -> None:
-        """The bot left or was removed from the group: its table closes (settled as /stop
-        now would), its timer stops, nothing more is sent there, and each player's hand
+        """The bot left or was removed from the group: its tables close (settled as /stop
+        now would), their timers stop, nothing more is sent there, and each player's hand
         message is closed with a note."""
-        reply = await self.tables.close_lost(chat_id)
+        for game in await self.db.chat_open_games(chat_id):
+            await self._table_lost(chat_id, game.thread_id, "bot_removed")
+
+    async def topic_lost(self, chat_id: int, thread: int) -> None:
+        """The forum topic of a table was closed (Telegram's forum_topic_closed), or cannot be
+        written to any more (closed, or deleted: a send is refused): its table closes as when
+        the bot leaves the group — the deal is played out by the default moves and settled,
+        nothing is lost, and each player's hand says why. The group's other tables play on."""
+        await self._table_lost(chat_id, thread, "topic_closed")
+
+    async def _table_lost(self, chat_id: int, thread: int | None, reason: str) -> None:
+        reply = await self.tables.close_lost(chat_id, thread, reason)
         if reply is None or reply.game is None:
             return
         game = reply.game
@@ -1146,16 +1172,18 @@ class Presenter:
             if message_id:
                 self.coalescer.request(
                     ("hand", game.game_id, user),
-                    self._lost_hand(game, user, message_id),
+                    self._lost_hand(game, user, message_id, reason),
                     self._no_wait,
                 )
 
-    def _lost_hand(self, game: Game, user: int, message_id: int) -> Callable[[], Awaitable[None]]:
+    def _lost_hand(
+        self, game: Game, user: int, message_id: int, reason: str
+    ) -> Callable[[], Awaitable[None]]:
         async def job() -> None:
             loaded = await self.tables.snapshot(game)
             text, _ = await self._hand_content(loaded, user)
             lang = await self.chat_language(user)
-            note = t(lang, "announce.bot_removed")
+            note = t(lang, f"announce.{reason}")
             await self.messenger.show(user, message_id, f"{text}\n\n{note}", None)
 
         return job
@@ -1166,7 +1194,9 @@ class Presenter:
             return  # already played for
         lang = await self.chat_language(reply.game.chat_id)
         await self.messenger.send(
-            reply.game.chat_id, chat_render.private_hint_text(lang, self.bot_username)
+            reply.game.chat_id,
+            chat_render.private_hint_text(lang, self.bot_username),
+            thread=reply.game.thread_id,
         )
         await self.show(reply)
 

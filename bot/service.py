@@ -201,8 +201,10 @@ class TableService:
             self._snapshots.pop(game.game_id, None)
         return loaded
 
-    async def active(self, chat_id: int) -> Loaded | None:
-        game = await self.db.active_game(chat_id)
+    async def active(self, chat_id: int, thread: int | None = None) -> Loaded | None:
+        """The open table of the chat's forum topic ``thread`` (None: a chat without topics,
+        or its General topic), if any."""
+        game = await self.db.active_game(chat_id, thread)
         return None if game is None else await self.load(game)
 
     async def chat_options(self, chat_id: int, kind: str) -> dict[str, Any]:
@@ -226,8 +228,11 @@ class TableService:
 
     # ------------------------------------------------------------------ lobby
 
-    async def new_table(self, chat_id: int, user_id: int, choice: str) -> Reply:
-        """/new: open a lobby with the creator seated."""
+    async def new_table(
+        self, chat_id: int, user_id: int, choice: str, *, thread: int | None = None
+    ) -> Reply:
+        """/new: open a lobby with the creator seated, in the forum topic ``thread`` if the
+        command came from one (each topic holds a table of its own)."""
         if choice not in CHOICES:
             raise Refused("unknown_game")
         kind, preset = CHOICES[choice]
@@ -244,6 +249,7 @@ class TableService:
                     seats=[user_id],
                     options=options,
                     status="lobby",
+                    thread_id=thread,
                 )
             except ActiveGameExists:
                 raise Refused("table_exists") from None
@@ -251,11 +257,13 @@ class TableService:
                 await self.choose_options(chat_id, kind, preset)
             return Reply(game=game, lobby_changed=True)
 
-    async def join(self, chat_id: int, user_id: int, *, reachable: bool = True) -> Reply:
+    async def join(
+        self, chat_id: int, user_id: int, *, reachable: bool = True, thread: int | None = None
+    ) -> Reply:
         """/join: a seat in the lobby, or (Стуколка) at the next deal — only for a player the
         bot can write to, who would otherwise be auto-played without seeing his cards."""
         async with self.lock(chat_id):
-            loaded = await self._require_active(chat_id)
+            loaded = await self._require_active(chat_id, thread)
             rules = loaded.rules
             assert rules is not None
             seats = loaded.seats
@@ -283,9 +291,9 @@ class TableService:
                 loaded, seats, Notice("joins_next_deal", {"user": user_id})
             )
 
-    async def leave(self, chat_id: int, user_id: int) -> Reply:
+    async def leave(self, chat_id: int, user_id: int, *, thread: int | None = None) -> Reply:
         async with self.lock(chat_id):
-            loaded = await self._require_active(chat_id)
+            loaded = await self._require_active(chat_id, thread)
             seats = loaded.seats
             if user_id in loaded.meta.joining:
                 loaded.meta.joining.remove(user_id)
@@ -302,10 +310,17 @@ class TableService:
             reply = await self._advance(loaded, [Notice("leaves", {"user": user_id})])
             return reply
 
-    async def begin(self, chat_id: int, user_id: int, reachable: Callable[[int], bool]) -> Reply:
+    async def begin(
+        self,
+        chat_id: int,
+        user_id: int,
+        reachable: Callable[[int], bool],
+        *,
+        thread: int | None = None,
+    ) -> Reply:
         """/begin: deal the first deal when the count fits and everyone can get his cards."""
         async with self.lock(chat_id):
-            loaded = await self._require_active(chat_id)
+            loaded = await self._require_active(chat_id, thread)
             rules = loaded.rules
             assert rules is not None
             if loaded.game.status != "lobby":
@@ -318,7 +333,9 @@ class TableService:
             unreached = [seat for seat in seats if not reachable(seat)]
             if unreached:
                 raise Refused("start_bot_first", unreached)
-            pot = (await self.db.balances(chat_id)).pot if rules.kind == "stukolka" else 0
+            pot = 0
+            if rules.kind == "stukolka":
+                pot = await self._free_pot(loaded, (await self.db.balances(chat_id)).pot)
             dealer = await self._first_dealer(chat_id, rules, seats)
             step = rules.start(
                 dict(loaded.game.options),
@@ -345,13 +362,21 @@ class TableService:
                         return seats.index(user)
         return secrets.randbelow(len(seats))
 
-    async def stop(self, chat_id: int, user_id: int, is_admin: bool, *, now: bool = False) -> Reply:
+    async def stop(
+        self,
+        chat_id: int,
+        user_id: int,
+        is_admin: bool,
+        *,
+        now: bool = False,
+        thread: int | None = None,
+    ) -> Reply:
         """/stop by the creator or an admin (RULES.md §5 "Stopping"): a deal in progress is
         played out and settled — by the players, or with ``now`` at once by the default moves —
         and the table ends with it. The deal is voided only when every player agrees
         (``vote_void``)."""
         async with self.lock(chat_id):
-            loaded = await self._require_active(chat_id)
+            loaded = await self._require_active(chat_id, thread)
             if not is_admin and user_id != loaded.game.created_by:
                 raise Refused("creator_or_admin_only")
             if loaded.game.status == "lobby" or loaded.engine is None:
@@ -362,22 +387,26 @@ class TableService:
                 return await self._advance(loaded, [Notice("stop_now")])
             return await self._commit_meta(loaded, loaded.seats, Notice("stop_after_deal"))
 
-    async def close_lost(self, chat_id: int) -> Reply | None:
-        """The bot is no longer in the group: its table closes as ``/stop now`` would close
-        it (a lobby is cancelled; a deal in progress is played out by the default moves and
-        settled; a Старшина game gives its pot back). None if the chat has no open table."""
+    async def close_lost(
+        self, chat_id: int, thread: int | None = None, reason: str = "bot_removed"
+    ) -> Reply | None:
+        """The table can no longer be shown — the bot is no longer in the group
+        (``bot_removed``), or the table's forum topic was closed or deleted
+        (``topic_closed``): it closes as ``/stop now`` would close it (a lobby is cancelled; a
+        deal in progress is played out by the default moves and settled; a Старшина game gives
+        its pot back). None if there is no open table there."""
         async with self.lock(chat_id):
-            loaded = await self.active(chat_id)
+            loaded = await self.active(chat_id, thread)
             if loaded is None:
                 return None
             if loaded.game.status == "lobby" or loaded.engine is None:
-                return await self._close(loaded, "stopped", Notice("bot_removed"))
+                return await self._close(loaded, "stopped", Notice(reason))
             loaded.meta.stop = True
             loaded.meta.autoplay = True
-            reply = await self._advance(loaded, [Notice("bot_removed")])
+            reply = await self._advance(loaded, [Notice(reason)])
             if not reply.closed:  # (the auto-play bound was reached: close it as it stands)
                 current = await self.load(await self.db.game(loaded.game.game_id))
-                return await self._close(current, "stopped", Notice("bot_removed"))
+                return await self._close(current, "stopped", Notice(reason))
             return reply
 
     async def vote_void(self, game_id: int, user_id: int, deal: int) -> Reply:
@@ -486,12 +515,19 @@ class TableService:
             return await self._advance(loaded, [Notice("unreachable", {"user": user_id})])
 
     async def remove_player(
-        self, chat_id: int, by_user: int, is_admin: bool, user_id: int, *, reachable: bool = True
+        self,
+        chat_id: int,
+        by_user: int,
+        is_admin: bool,
+        user_id: int,
+        *,
+        reachable: bool = True,
+        thread: int | None = None,
     ) -> Reply:
         """The creator or an admin removes a player: from the lobby one the bot cannot write
         to (he never started it), at once; during a game an away player, after the deal."""
         async with self.lock(chat_id):
-            loaded = await self._require_active(chat_id)
+            loaded = await self._require_active(chat_id, thread)
             if not is_admin and by_user != loaded.game.created_by:
                 raise Refused("creator_or_admin_only")
             if loaded.game.status == "lobby":
@@ -594,8 +630,22 @@ class TableService:
         except GameNotFound:
             raise Refused("unknown_game") from None
 
-    async def _require_active(self, chat_id: int) -> Loaded:
-        loaded = await self.active(chat_id)
+    async def _free_pot(self, loaded: Loaded, chat_pot: int) -> int:
+        """What a new deal of ``loaded`` may play for out of the chat's pot ``chat_pot``: the
+        pot is the group's, shared by the tables of its forum topics, and a deal in progress
+        at another table holds the chips it plays for (its P, RULES.md §1.1) until it ends.
+        So two tables never pay out the same chips, and the pot never goes below zero."""
+        held = 0
+        for game in await self.db.chat_open_games(loaded.game.chat_id):
+            if game.game_id == loaded.game.game_id or game.status != "active":
+                continue
+            other = await self.snapshot(game)
+            if other.rules is not None and other.engine is not None:
+                held += other.rules.pot_in_play(other.engine)
+        return max(0, chat_pot - held)
+
+    async def _require_active(self, chat_id: int, thread: int | None) -> Loaded:
+        loaded = await self.active(chat_id, thread)
         if loaded is None:
             raise Refused("no_game")
         return loaded
@@ -653,10 +703,11 @@ class TableService:
         return cached
 
     async def set_turn_timeout(
-        self, chat_id: int, user_id: int, is_admin: bool, seconds: str
+        self, chat_id: int, user_id: int, is_admin: bool, seconds: str, *, thread: int | None = None
     ) -> int:
-        """/timeout N by a chat admin or whoever opened the table; from the next decision on."""
-        active = await self.active(chat_id)
+        """/timeout N by a chat admin or whoever opened the table (of the topic it is sent in);
+        for the whole chat, from the next decision on."""
+        active = await self.active(chat_id, thread)
         if not is_admin and (active is None or active.game.created_by != user_id):
             raise Refused("creator_or_admin_only")
         if not seconds.isdecimal() or not (
@@ -985,7 +1036,7 @@ class TableService:
                 len(seats),
                 deck,
                 dealer=seats.index(dealer_user),
-                pot=pot,
+                pot=await self._free_pot(loaded, pot),
                 deal_no=loaded.meta.deals,
             )
         else:

@@ -87,6 +87,11 @@ class GameRules(Protocol):
 
     def game_over(self, state: Any) -> bool: ...
 
+    def pot_in_play(self, state: Any) -> int:
+        """The chips of the chat's pot the deal in progress plays for (0 between deals, and
+        for a game with a pot of its own): another table of the same chat must not deal for
+        them too."""
+
 
 class _ModuleRules:
     """What both games do the same way: the rules module's functions and the state fields
@@ -207,6 +212,9 @@ class StukolkaRules(_ModuleRules):
     def game_over(self, state: Any) -> bool:
         return False
 
+    def pot_in_play(self, state: Any) -> int:
+        return 0 if self.deal_over(state) else int(state.pot)
+
 
 class StarshinaRules(_ModuleRules):
     """Старшина: one game of several deals among three, until someone takes 12 tricks."""
@@ -258,6 +266,9 @@ class StarshinaRules(_ModuleRules):
 
     def deal_over(self, state: Any) -> bool:
         return state.phase in (starshina.Phase.DEAL_OVER, starshina.Phase.GAME_OVER)
+
+    def pot_in_play(self, state: Any) -> int:
+        return 0  # its game pot is its own
 
     def game_over(self, state: Any) -> bool:
         return bool(state.phase is starshina.Phase.GAME_OVER)

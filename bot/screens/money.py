@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service import TableService
 from storage.database import Database
 
 
@@ -19,14 +18,14 @@ class GroupMoney:
     game_pot: int
 
 
-async def group_money(db: Database, tables: TableService, chat_id: int) -> GroupMoney:
-    """Everyone who ever paid or received in the chat, and everyone at its table now (or, with
-    no table open, at its last deal), a player with no money yet as 0."""
+async def group_money(db: Database, chat_id: int) -> GroupMoney:
+    """Everyone who ever paid or received in the chat, and everyone at its tables now (one per
+    forum topic; or, with no table open, at its last deal), a player with no money yet as 0."""
     money = await db.balances(chat_id)
     balances = dict(money.players)
-    loaded = await tables.active(chat_id)
-    if loaded is not None:
-        seated = list(loaded.seats)
+    open_games = await db.chat_open_games(chat_id)
+    if open_games:
+        seated = [user for game in open_games for user in game.seats]
     else:
         last = await db.last_deals(chat_id, 1)
         seated = [player.user_id for player in last[0].players] if last else []
