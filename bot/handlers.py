@@ -423,7 +423,7 @@ async def cmd_rules(update: Update, context: BotContext) -> None:
         return
     argument = (context.args or [""])[0].lower() if context.args else ""
     await context.services.presenter.send_rules(
-        chat.id, GAME_ALIASES.get(argument), reply_to=_command(update)
+        chat.id, GAME_ALIASES.get(argument), reply_to=_command(update), thread=_thread(update)
     )
 
 

@@ -1084,17 +1084,19 @@ class Presenter:
         *,
         reply_to: int | None = None,
         edit: int | None = None,
+        thread: int | None = None,
     ) -> None:
         """/rules [game]: a game's rules as this chat's options make them. In a group with no
-        game named, the open table's game or all three; in private, which game is asked first
-        (``edit``: the chooser's message, which then shows the rules)."""
+        game named, the game of the open table (of the forum topic ``thread``, if any) or all
+        three; in private, which game is asked first (``edit``: the chooser's message, which
+        then shows the rules)."""
         lang = await self.chat_language(chat_id)
         if kind is None and chat_id > 0:
             rows = keyboards.rules_keyboard(lang)
             await self.messenger.send(chat_id, chat_render.rules_choose_text(lang), rows)
             return
         stukolka, starshina = await self._options_pair(chat_id)
-        loaded = await self.tables.active(chat_id) if chat_id < 0 else None
+        loaded = await self.tables.active(chat_id, thread) if chat_id < 0 else None
         if kind is None:
             kind = _display_kind(loaded.game) if loaded else None
         kinds = [kind] if kind else ["stukolka", "shleif", "starshina"]

@@ -480,6 +480,52 @@ async def test_chats_members_and_actions(fake_telegram: FakeTelegram, bot: Bot) 
     assert [u.kind for u in tg.updates.pending] == ["my_chat_member"]
 
 
+async def test_forum_topics(fake_telegram: FakeTelegram, bot: Bot) -> None:
+    """A supergroup with topics: a message goes to the topic named by message_thread_id or to
+    the topic of the message it replies to; PTB reads the topic back; a closed topic takes
+    nothing new (TOPIC_CLOSED), a deleted one is "message thread not found"; the topic's
+    service messages reach the bot. A reply in a supergroup without topics has a thread id
+    but is no topic message."""
+    tg = fake_telegram
+    alice, bob = tg.add_user("Alice"), tg.add_user("Bob")
+    forum = tg.add_group("Клуб", [alice, bob], supergroup=True, forum=True)
+    assert (await bot.get_chat(forum.id)).is_forum
+    topic = tg.create_topic(forum, "Стол 1", by=alice)
+    created = Update.de_json(tg.updates.pending[-1].to_json(), bot)
+    assert created.message is not None and created.message.forum_topic_created is not None
+    assert created.message.message_thread_id == topic.thread_id
+    sent = await bot.send_message(forum.id, "в теме", message_thread_id=topic.thread_id)
+    assert (sent.message_thread_id, sent.is_topic_message) == (topic.thread_id, True)
+    command = tg.user_sends(bob, forum, "/deal", topic=topic)
+    reply = await bot.send_message(forum.id, "ответ", reply_to_message_id=command.message_id)
+    assert reply.message_thread_id == topic.thread_id
+    general = await bot.send_message(forum.id, "в общем")
+    assert general.message_thread_id is None and not general.is_topic_message
+    assert [m.text for m in tg.topic_messages(forum, topic)] == ["в теме", "ответ"]
+    assert [m.text for m in tg.topic_messages(forum, None)] == ["в общем"]
+
+    tg.close_topic(forum, topic, by=alice)
+    closed = Update.de_json(tg.updates.pending[-1].to_json(), bot)
+    assert closed.message is not None and closed.message.forum_topic_closed is not None
+    with pytest.raises(BadRequest, match=r"(?i)topic_closed"):
+        await bot.send_message(forum.id, "x", message_thread_id=topic.thread_id)
+    with pytest.raises(SimulationError):
+        tg.user_sends(bob, forum, "/deal", topic=topic)
+    tg.reopen_topic(forum, topic, by=alice)
+    await bot.send_message(forum.id, "снова", message_thread_id=topic.thread_id)
+    tg.delete_topic(forum, topic)
+    assert tg.topic_messages(forum, topic) == []
+    with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
+        await bot.send_message(forum.id, "x", message_thread_id=topic.thread_id)
+
+    plain = tg.add_group("Без тем", [alice, bob], supergroup=True)
+    first = await bot.send_message(plain.id, "вопрос")
+    answer = tg.user_sends(bob, plain, "/deal", reply_to=tg.message(plain, first.message_id))
+    parsed = Update.de_json(tg.updates.pending[-1].to_json(), bot).message
+    assert parsed is not None and parsed.message_id == answer.message_id
+    assert parsed.message_thread_id == first.message_id and not parsed.is_topic_message
+
+
 async def test_commands_are_stored_per_scope_and_language(
     fake_telegram: FakeTelegram, bot: Bot
 ) -> None:

@@ -27,6 +27,7 @@ from .model import (
     MemberStatus,
     Message,
     Revision,
+    Topic,
     User,
 )
 from .ptb import RunningApplication, application_builder, running
@@ -54,6 +55,7 @@ __all__ = [
     "RunningApplication",
     "ServerError",
     "SimulationError",
+    "Topic",
     "User",
     "application_builder",
     "running",

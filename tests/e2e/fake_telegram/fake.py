@@ -27,6 +27,7 @@ from .model import (
     ChatType,
     MemberStatus,
     Message,
+    Topic,
     User,
     World,
 )
@@ -171,8 +172,10 @@ class FakeTelegram:
         supergroup: bool = False,
         username: str | None = None,
         bot_is_admin: bool = False,
+        forum: bool = False,
     ) -> Chat:
-        """A group (or supergroup) holding ``members`` and the bot.
+        """A group (or supergroup) holding ``members`` and the bot; a ``forum`` is a
+        supergroup with topics (``create_topic``).
 
         The creator defaults to the first member; ``anonymous_admins`` post as the group.
         """
@@ -185,6 +188,7 @@ class FakeTelegram:
             supergroup=supergroup,
             username=username,
             bot_status=MemberStatus.ADMINISTRATOR if bot_is_admin else MemberStatus.MEMBER,
+            forum=forum,
         )
 
     def private_chat(self, user: User) -> Chat:
@@ -228,8 +232,12 @@ class FakeTelegram:
         *,
         reply_to: Message | None = None,
         as_anonymous_admin: bool = False,
+        topic: Topic | None = None,
     ) -> Message:
         """``user`` writes ``text`` in ``chat``; queues a ``message`` update if the bot sees it.
+
+        In a supergroup with topics, ``topic`` is the topic written in (None: General, or the
+        topic of the message replied to).
 
         A leading ``/command`` or ``/command@botname`` gets a ``bot_command`` entity so
         ``CommandHandler`` matches. In groups with privacy mode on (the default), the bot only
@@ -254,6 +262,15 @@ class FakeTelegram:
             if membership is None or not membership.is_anonymous:
                 raise SimulationError(f"{user.full_name} is not an anonymous admin of {target!r}")
             sender, sender_chat = self.world.anonymous_admin, target
+        thread = topic.thread_id if topic is not None else None
+        if thread is None and reply_to is not None:
+            thread = reply_to.thread_id
+        if thread is not None:
+            found = target.topics.get(thread)
+            if found is None or found.deleted:
+                raise SimulationError(f"{target!r} has no topic {thread}")
+            if found.closed and not target.status_of(user).is_admin:
+                raise SimulationError(f"topic {found.name!r} is closed")
         entities = []
         addressee = None
         command = _COMMAND.match(text)
@@ -268,6 +285,7 @@ class FakeTelegram:
             entities=entities,
             reply_to=reply_to,
             sender_chat=sender_chat,
+            thread_id=thread,
         )
         if self._bot_sees(target, message, addressee):
             message.update_id = self._queue("message", message_json(message))
@@ -405,6 +423,67 @@ class FakeTelegram:
         )
         welcome.update_id = self._queue("message", message_json(welcome))
         return supergroup
+
+    # --- forum topics -----------------------------------------------------------------------
+
+    def _topic_event(self, chat: Chat, topic: Topic, by: User | None, service: str) -> Message:
+        """A topic's service message (created, closed, reopened), sent in the topic and
+        delivered to the bot as Telegram delivers service messages, privacy mode or not."""
+        actor = by or next(
+            self.world.users[user_id]
+            for user_id, membership in chat.members.items()
+            if membership.status is MemberStatus.CREATOR
+        )
+        payload: dict[str, Any] = {}
+        if service == "forum_topic_created":
+            payload = {"name": topic.name, "icon_color": 7322096}
+        message = self.world.add_message(
+            chat, actor, service={service: payload}, thread_id=topic.thread_id
+        )
+        if chat.bot_status.is_present:
+            message.update_id = self._queue("message", message_json(message))
+        return message
+
+    def create_topic(self, chat: ChatRef, name: str, *, by: User | None = None) -> Topic:
+        """A new topic in a supergroup with topics; its thread id is the id of the service
+        message that opens it, as in Telegram."""
+        group = self.chat(chat)
+        if not group.is_forum:
+            raise SimulationError(f"{group!r} has no topics")
+        topic = Topic(thread_id=group.next_message_id, name=name)
+        group.topics[topic.thread_id] = topic
+        created = self._topic_event(group, topic, by, "forum_topic_created")
+        assert created.message_id == topic.thread_id
+        return topic
+
+    def close_topic(self, chat: ChatRef, topic: Topic, *, by: User | None = None) -> Message:
+        """An admin closes a topic: it takes no new messages (TOPIC_CLOSED), and the bot gets
+        the ``forum_topic_closed`` service message."""
+        group = self.chat(chat)
+        topic.closed = True
+        return self._topic_event(group, topic, by, "forum_topic_closed")
+
+    def reopen_topic(self, chat: ChatRef, topic: Topic, *, by: User | None = None) -> Message:
+        """An admin reopens a closed topic (``forum_topic_reopened``)."""
+        group = self.chat(chat)
+        topic.closed = False
+        return self._topic_event(group, topic, by, "forum_topic_reopened")
+
+    def delete_topic(self, chat: ChatRef, topic: Topic) -> None:
+        """An admin deletes a topic with all its messages. Telegram tells the bot nothing:
+        its next message there is refused with "message thread not found"."""
+        group = self.chat(chat)
+        topic.deleted = True
+        for message in group.messages.values():
+            if message.thread_id == topic.thread_id:
+                message.deleted = True
+
+    def topic_messages(
+        self, chat: ChatRef, topic: Topic | None, *, from_bot: bool | None = True
+    ) -> list[Message]:
+        """The (not deleted) messages of one topic (None: General), by default the bot's."""
+        thread = topic.thread_id if topic is not None else None
+        return [m for m in self.messages(chat, from_bot=from_bot) if m.thread_id == thread]
 
     # --- reading what the bot did ---------------------------------------------------------
 

@@ -406,13 +406,37 @@ class BotApi:
             raise bad_request(errors.MESSAGE_TO_REPLY_NOT_FOUND)
         return message
 
+    def _thread(self, chat: Chat, params: Params, reply_to: Message | None) -> int | None:
+        """The forum topic a new message goes to: ``message_thread_id``, else the topic of
+        the message it replies to; None (General, or a chat without topics) if neither. A
+        deleted topic is "message thread not found", a closed one takes nothing new."""
+        thread = params.optional_int("message_thread_id")
+        if thread is None and reply_to is not None:
+            thread = reply_to.thread_id
+        if thread is None or not chat.is_forum:
+            return None
+        topic = chat.topics.get(thread)
+        if topic is None or topic.deleted:
+            raise bad_request(errors.THREAD_NOT_FOUND)
+        if topic.closed:
+            raise bad_request(errors.TOPIC_CLOSED)
+        return thread
+
     def send_message(self, params: Params) -> JSON:
-        """``sendMessage``."""
+        """``sendMessage`` (to a forum topic with ``message_thread_id``)."""
         chat = self._writable_chat(params)
         text, entities, source, parse_mode = self._text(params)
         markup = self._reply_markup(params, inline_only=False)
         reply_to = self._replied_message(chat, params)
-        consumed = {"chat_id", "text", "parse_mode", "entities", "reply_markup"}
+        thread = self._thread(chat, params, reply_to)
+        consumed = {
+            "chat_id",
+            "text",
+            "parse_mode",
+            "entities",
+            "reply_markup",
+            "message_thread_id",
+        }
         message = self.world.add_message(
             chat,
             self.world.bot,
@@ -423,6 +447,7 @@ class BotApi:
             reply_markup=markup,
             reply_to=reply_to,
             options={k: v for k, v in params.values.items() if k not in consumed},
+            thread_id=thread,
         )
         return message_json(message)
 
@@ -431,6 +456,7 @@ class BotApi:
         optional caption, checked as Telegram checks them."""
         chat = self._writable_chat(params)
         reply_to = self._replied_message(chat, params)
+        thread = self._thread(chat, params, reply_to)
         upload = params.values.get(kind)
         if not isinstance(upload, bytes) or not upload:
             raise bad_request(f"Bad Request: there is no {kind} in the request")
@@ -476,6 +502,7 @@ class BotApi:
             parse_mode=parse_mode,
             media=media,
             reply_to=reply_to,
+            thread_id=thread,
         )
         return message_json(message)
 

@@ -135,6 +135,8 @@ class Message:
     """The update that brought this message to the bot, if it reached the bot."""
     media: Media | None = None
     """The photo or document the message carries (its ``text`` is then its caption)."""
+    thread_id: int | None = None
+    """The forum topic the message is in (None: a chat without topics, or General)."""
 
     def __repr__(self) -> str:
         keyboard = f" buttons={self.buttons}" if self.inline_keyboard else ""
@@ -179,6 +181,18 @@ class Message:
         )
 
 
+@dataclass(eq=False)
+class Topic:
+    """A forum topic of a supergroup with topics: ``thread_id`` is the id of the service
+    message that created it (Telegram's ``message_thread_id``). A closed topic takes no new
+    messages but keeps its own; a deleted one is gone with its messages."""
+
+    thread_id: int
+    name: str
+    closed: bool = False
+    deleted: bool = False
+
+
 @dataclass(eq=False, repr=False)
 class Chat:
     """A private chat (id = the user's id), a group (negative id) or a supergroup (-100...).
@@ -198,6 +212,9 @@ class Chat:
     migrated_from: Chat | None = None
     messages: dict[int, Message] = field(default_factory=dict)
     next_message_id: int = 1
+    is_forum: bool = False
+    """A supergroup with topics (``topics``, by thread id; General has none)."""
+    topics: dict[int, Topic] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         name = self.title if self.title is not None else (self.user and self.user.full_name)
@@ -307,8 +324,12 @@ class World:
         supergroup: bool = False,
         username: str | None = None,
         bot_status: MemberStatus = MemberStatus.MEMBER,
+        forum: bool = False,
     ) -> Chat:
-        """Create a group with the bot in it; the creator defaults to the first member."""
+        """Create a group with the bot in it; the creator defaults to the first member. A
+        ``forum`` is a supergroup with topics."""
+        if forum and not supergroup:
+            raise ValueError("only a supergroup can have topics")
         chat_id = self.new_group_id(supergroup)
         chat = Chat(
             id=chat_id,
@@ -316,6 +337,7 @@ class World:
             title=title,
             username=username,
             bot_status=bot_status,
+            is_forum=forum,
         )
         member_list = list(members)
         anonymous = {user.id for user in anonymous_admins}
@@ -377,8 +399,10 @@ class World:
         service: dict[str, Any] | None = None,
         options: dict[str, Any] | None = None,
         media: Media | None = None,
+        thread_id: int | None = None,
     ) -> Message:
-        """Append a message to ``chat`` with the chat's next message id."""
+        """Append a message to ``chat`` (in its topic ``thread_id``, if given) with the chat's
+        next message id."""
         message = Message(
             chat=chat,
             message_id=chat.next_message_id,
@@ -394,6 +418,7 @@ class World:
             service=service or {},
             options=options or {},
             media=media,
+            thread_id=thread_id,
         )
         chat.next_message_id += 1
         chat.messages[message.message_id] = message

@@ -62,6 +62,8 @@ def chat_json(chat: Chat) -> JSON:
         data["title"] = chat.title
         if chat.username is not None:
             data["username"] = chat.username
+        if chat.is_forum:
+            data["is_forum"] = True
     return data
 
 
@@ -82,7 +84,7 @@ def chat_full_info_json(chat: Chat) -> JSON:
     if chat.type is ChatType.PRIVATE and chat.user is not None and chat.user.language_code:
         data["language_code"] = chat.user.language_code
     if chat.migrated_to is None and chat.type is ChatType.SUPERGROUP:
-        data["is_forum"] = False
+        data["is_forum"] = chat.is_forum
     return data
 
 
@@ -139,6 +141,13 @@ def message_json(message: Message, *, with_reply: bool = True) -> JSON:
         data["edit_date"] = message.edit_date
     if message.reply_to is not None and with_reply:
         data["reply_to_message"] = message_json(message.reply_to, with_reply=False)
+    if message.thread_id is not None:
+        data["message_thread_id"] = message.thread_id
+        data["is_topic_message"] = True
+    elif message.reply_to is not None and message.chat.type is ChatType.SUPERGROUP:
+        # a reply in a supergroup without topics has a thread id too (its reply thread):
+        # it is no topic, and says so by lacking is_topic_message
+        data["message_thread_id"] = message.reply_to.message_id
     data.update(message.service)
     return data
 

@@ -1,0 +1,252 @@
+"""Issue 18, item 3: forum topics. In a supergroup with topics each topic holds a table of its
+own: /new in a topic opens that topic's table, every message of the table goes to that topic,
+commands in a topic act on its table, and /balance and the pot stay the group's. A topic
+closed or deleted mid-game closes its table cleanly, and the group's other table plays on."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+from bot import callback as cb
+from storage import POT
+from storage.database import Database
+
+from .fake_telegram import Chat, FakeTelegram, Message, RunningApplication, Topic, User
+from .players import Table, start_bot_for
+from .resilience import check_books
+
+NAMES_A = ("Вера", "Алиса", "Боря")
+NAMES_B = ("Галя", "Дима", "Женя")
+
+
+class TopicTable(Table):
+    """A table in one forum topic: its players write their commands there."""
+
+    topic: Topic
+
+    async def say(self, user: User, text: str) -> None:
+        self.fake.user_sends(user, self.group, text, topic=self.topic)
+        await self.settle()
+
+    def group_messages(self) -> list[Message]:
+        return self.fake.topic_messages(self.group, self.topic)
+
+
+def _table(
+    fake: FakeTelegram, bot: RunningApplication, group: Chat, topic: Topic, users: list[User]
+) -> TopicTable:
+    table = TopicTable(fake, bot, group, users, random.Random(topic.thread_id))
+    table.topic = topic
+    return table
+
+
+async def _begin(table: TopicTable, game_id: int) -> None:
+    lobby = next(
+        m
+        for m in reversed(table.group_messages())
+        if cb.encode(cb.Lobby(game_id, "begin")) in m.callback_data
+    )
+    await table.press(table.users[0], lobby, cb.encode(cb.Lobby(game_id, "begin")))
+
+
+async def _open(table: TopicTable, choice: str) -> int:
+    first, *others = table.users
+    await table.say(first, f"/new {choice}")
+    lobby = table.group_messages()[-1]
+    game_ids = {c.game_id for c in map(cb.decode, lobby.callback_data) if isinstance(c, cb.Lobby)}
+    assert len(game_ids) == 1, f"the lobby is in the topic: {lobby!r}"
+    [game_id] = game_ids
+    for user in others:
+        await table.press(user, lobby, cb.encode(cb.Lobby(game_id, "join")))
+    await _begin(table, game_id)
+    return game_id
+
+
+async def _world(
+    fake: FakeTelegram, bot: RunningApplication
+) -> tuple[Chat, TopicTable, TopicTable]:
+    users_a = [fake.add_user(name) for name in NAMES_A]
+    users_b = [fake.add_user(name) for name in NAMES_B]
+    group = fake.add_group(
+        "Картёжники", [*users_a, *users_b], admins=[users_a[0]], supergroup=True, forum=True
+    )
+    for user in [*users_a, *users_b]:
+        fake.user_starts_bot(user)
+    first = fake.create_topic(group, "Стол у окна", by=users_a[0])
+    second = fake.create_topic(group, "Стол у двери", by=users_a[0])
+    return (
+        group,
+        _table(fake, bot, group, first, users_a),
+        _table(fake, bot, group, second, users_b),
+    )
+
+
+async def _deals(db: Database, chat_id: int, game_id: int) -> int:
+    return sum(1 for deal in await db.last_deals(chat_id, 1000) if deal.game_id == game_id)
+
+
+def _own_texts(table: TopicTable, others: tuple[str, ...], group_wide: set[int]) -> list[str]:
+    """Every text each bot message of the topic showed; none names the other table's players
+    (but the group-wide answers with ids ``group_wide``, such as /balance)."""
+    found = []
+    for message in table.group_messages():
+        if message.message_id in group_wide:
+            continue
+        for text in [r.text or "" for r in message.history] + [message.text or ""]:
+            assert not any(name in text for name in others), (table.topic.name, text)
+            found.append(text)
+    return found
+
+
+async def _pot_never_negative(db: Database, chat_id: int) -> None:
+    """The group's pot, summed over its ledger in order, never went below zero: the two
+    tables never paid out the same chips of it."""
+    pot = 0
+    for transfer in await db.transfers(chat_id):
+        pot += (transfer.dst == POT) * transfer.amount - (transfer.src == POT) * transfer.amount
+        assert pot >= 0, transfer
+
+
+async def test_two_tables_in_two_topics_play_at_once_each_in_its_own_topic(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
+    ):
+        group, window, door = await _world(fake, bot)
+        await window.settle()
+        db: Database = window.services.db
+        game_a = await _open(window, "stukolka")
+        game_b = await _open(door, "shleif")
+        assert (await db.game(game_a)).thread_id == window.topic.thread_id
+        assert (await db.game(game_b)).thread_id == door.topic.thread_id
+
+        # a second /new in a topic meets that topic's table, not the other's
+        await window.say(window.users[1], "/new starshina")
+        assert "стол" in (window.group_messages()[-1].text or "").lower()
+        assert (await db.active_game(group.id, window.topic.thread_id)).game_id == game_a  # type: ignore[union-attr]
+
+        # both play at once: presses alternate at random between the two tables
+        rng = random.Random(5)
+        order: list[int] = []
+        for _ in range(3000):
+            a, b = await _deals(db, group.id, game_a), await _deals(db, group.id, game_b)
+            if a >= 4 and b >= 4:
+                break
+            tables = [t for t, n in ((window, a), (door, b)) if n < 4] or [window, door]
+            table = rng.choice(tables)
+            if not await table.step():
+                await table.settle()
+            order.append(game_a if table is window else game_b)
+            statuses = {(await db.game(game)).status for game in (game_a, game_b)}
+            assert statuses == {"active"}, "both tables are in play all along"
+        else:
+            raise AssertionError("the tables did not get through four deals each")
+        switches = sum(1 for x, y in itertools.pairwise(order) if x != y)
+        assert switches >= 20, "the presses went to one table, then the other, many times"
+
+        # /balance in a topic: the group's money, both tables' players and one pot
+        await door.say(door.users[0], "/balance")
+        balance_message = door.group_messages()[-1]
+        balance = balance_message.text or ""
+        for name in (*NAMES_A, *NAMES_B):
+            assert name in balance, balance
+        money = await db.balances(group.id)
+        assert money.total == 0 and money.pot >= 0
+        await _pot_never_negative(db, group.id)
+
+        # /stop in the window's topic stops the window's table; the door's plays on
+        await window.say(window.users[0], "/stop now")
+        assert (await db.game(game_a)).status in ("finished", "stopped")
+        assert (await db.game(game_b)).status == "active"
+        before = await _deals(db, group.id, game_b)
+        for _ in range(400):
+            if await _deals(db, group.id, game_b) > before:
+                break
+            if not await door.step():
+                await door.settle()
+        assert await _deals(db, group.id, game_b) > before, "the other table plays on"
+
+        # every message of a table is in its own topic, none in General
+        assert fake.topic_messages(group, None) == []
+        texts_a = _own_texts(window, NAMES_B, set())
+        texts_b = _own_texts(door, NAMES_A, {balance_message.message_id})
+        assert sum("Вера" in text for text in texts_a) > 4
+        assert sum("Галя" in text for text in texts_b) > 4
+        for request in fake.requests("sendMessage", chat=group):
+            params = request.params
+            assert str(params.get("message_thread_id")) in (
+                str(window.topic.thread_id),
+                str(door.topic.thread_id),
+            ) or params.get("reply_parameters"), params
+        await check_books(db, group.id, [game_a, game_b])
+        assert await db.check_integrity() == []
+        assert not bot.handler_errors
+
+
+async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
+    ):
+        group, window, door = await _world(fake, bot)
+        await window.settle()
+        db: Database = window.services.db
+        game_a = await _open(window, "stukolka")
+        game_b = await _open(door, "stukolka")
+        for _ in range(6):
+            await window.step(look_chance=0.0)
+            await door.step(look_chance=0.0)
+        assert await _deals(db, group.id, game_a) == 0, "the window's first deal is under way"
+
+        # an admin closes the window's topic mid-deal: Telegram tells the bot
+        sent = len(fake.topic_messages(group, window.topic))
+        fake.close_topic(group, window.topic, by=window.users[0])
+        await window.settle()
+        closed = await db.game(game_a)
+        assert closed.status in ("finished", "stopped")
+        assert closed.turn_deadline is None
+        assert await _deals(db, group.id, game_a) == 1, "the deal was played out and settled"
+        for user in window.users:
+            hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
+            assert not hand.callback_data, "the hand is closed"
+            assert "Тема группы закрыта" in (hand.text or "")
+        assert len(fake.topic_messages(group, window.topic)) == sent, "nothing more there"
+        assert not fake.requests("sendMessage", chat=group, ok=False)
+        assert (await db.game(game_b)).status == "active", "the other topic's table plays on"
+
+        # the door's topic is deleted: no update comes; the next send there is refused and
+        # closes its table the same way
+        before = await _deals(db, group.id, game_b)
+        fake.delete_topic(group, door.topic)
+        for _ in range(200):
+            if (await db.game(game_b)).status not in ("lobby", "active"):
+                break
+            if not await door.step(look_chance=0.0):
+                await door.settle()
+        game = await db.game(game_b)
+        assert game.status in ("finished", "stopped")
+        assert await _deals(db, group.id, game_b) >= before
+        refused = [r for r in fake.requests("sendMessage", chat=group, ok=False)]
+        assert refused and len(refused) <= 2, "the first refusal closes the table"
+        for user in door.users:
+            hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
+            assert not hand.callback_data
+            assert "Тема группы закрыта" in (hand.text or "")
+
+        # nothing lost: the books balance, both logs replay, the pot never went negative
+        await check_books(db, group.id, [game_a, game_b])
+        await _pot_never_negative(db, group.id)
+        assert await db.check_integrity() == []
+
+        # a new table in the reopened topic works again
+        fake.reopen_topic(group, window.topic, by=window.users[0])
+        await window.say(window.users[0], "/new stukolka")
+        game = await db.active_game(group.id, window.topic.thread_id)
+        assert game is not None and game.game_id not in (game_a, game_b)
+        assert not bot.handler_errors
