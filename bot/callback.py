@@ -81,8 +81,15 @@ VERBS: Final[dict[str, tuple[str, ArgKind]]] = {
 _VERB_BY_CODE: Final = {code: verb for verb, (code, _) in VERBS.items()}
 MASK_VERBS: Final = frozenset(verb for verb, (_, kind) in VERBS.items() if kind is ArgKind.MASK)
 
-LobbyAction = Literal["join", "leave", "begin", "cancel"]
-_LOBBY: Final[dict[str, str]] = {"join": "j", "leave": "l", "begin": "b", "cancel": "c"}
+LobbyAction = Literal["join", "leave", "begin", "cancel", "computer", "novice"]
+_LOBBY: Final[dict[str, str]] = {
+    "join": "j",
+    "leave": "l",
+    "begin": "b",
+    "cancel": "c",
+    "computer": "r",  # seat a strong computer
+    "novice": "n",  # seat an easy one
+}
 
 GameKind = Literal["stukolka", "shleif", "starshina"]
 _NEW_GAME: Final[dict[str, str]] = {"stukolka": "k", "shleif": "s", "starshina": "t"}
@@ -148,7 +155,8 @@ class Look:
 
 @dataclass(frozen=True, slots=True)
 class Lobby:
-    """A lobby button: join, leave, begin (the creator) or cancel (the creator or an admin)."""
+    """A lobby button: join, leave, begin (the creator), cancel (the creator or an admin),
+    or seat a computer (``computer`` strong, ``novice`` easy; anyone at the table)."""
 
     game_id: int
     action: LobbyAction

@@ -13,6 +13,7 @@ from typing import Any
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.commands import publish_commands
+from bot.computers import Thinker
 from bot.evenings import Evenings
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
@@ -45,7 +46,12 @@ class Services:
 
     @staticmethod
     def create(application: Application, settings: Settings, db: Database) -> Services:  # type: ignore[type-arg]
-        tables = TableService(db, turn_timeout=settings.turn_timeout_seconds)
+        tables = TableService(
+            db,
+            turn_timeout=settings.turn_timeout_seconds,
+            computer_pause=settings.computer_pause_seconds,
+            thinker=Thinker(settings.computer_workers),
+        )
         limiter = application.bot.rate_limiter
         pacer = limiter.pacer if isinstance(limiter, ChatRateLimiter) else Pacer(0.0)
         holder: dict[str, Any] = {}
@@ -103,6 +109,7 @@ class Services:
         await self.timers.stop()
         await self.evenings.stop()
         self.presenter.coalescer.cancel()
+        self.tables.thinker.close()
 
     async def saw_player(self, user_id: int, name: str, language: str | None) -> None:
         """Record a user once per name change (every update would be a write otherwise)."""

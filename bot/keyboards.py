@@ -247,15 +247,23 @@ def _suit_rows(cards: Sequence[str], button: Callable[[str], Button]) -> Keyboar
 
 
 def lobby_keyboard(
-    lang: str, game_id: int, *, can_begin: bool, can_cancel: bool = True
+    lang: str, game_id: int, *, can_begin: bool, can_cancel: bool = True, room: bool = False
 ) -> Keyboard:
-    """Join / Leave, then Begin (only when the table may start) and Cancel."""
+    """Join / Leave, the computers to seat while there is ``room``, then Begin (only when the
+    table may start) and Cancel."""
     rows: Keyboard = [
         [
             (t(lang, "btn.join"), encode(Lobby(game_id, "join"))),
             (t(lang, "btn.leave"), encode(Lobby(game_id, "leave"))),
         ]
     ]
+    if room:
+        rows.append(
+            [
+                (t(lang, "btn.add_computer"), encode(Lobby(game_id, "computer"))),
+                (t(lang, "btn.add_novice"), encode(Lobby(game_id, "novice"))),
+            ]
+        )
     last = []
     if can_begin:
         last.append((t(lang, "btn.begin"), encode(Lobby(game_id, "begin"))))

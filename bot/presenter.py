@@ -21,6 +21,7 @@ from typing import Any
 
 from bot import callback as cb
 from bot import keyboards, menus
+from bot.computers import is_computer
 from bot.evenings import Evenings
 from bot.messenger import Messenger, Rows, Shown, Undelivered
 from bot.pacing import Coalescer, Pacer
@@ -196,7 +197,9 @@ class Presenter:
         if loaded is None:
             return {}
         players = await self.db.players(loaded.seats)
-        return {u: bool(players.get(u) and players[u].started) for u in loaded.seats}
+        return {
+            u: is_computer(u) or bool(players.get(u) and players[u].started) for u in loaded.seats
+        }
 
     async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
         """Whether he opened a table open in the chat (in any of its forum topics)."""
@@ -320,6 +323,8 @@ class Presenter:
                     name=esc(name),
                     move=chat_render.move_text(lang, action),
                 )
+            case "now_away" if notice.params.get("computer"):
+                return t(lang, "announce.away_computer", name=esc(name))
             case "now_away":
                 return chat_render.away_text(lang, name)
             case "is_back":
@@ -334,8 +339,12 @@ class Presenter:
                 return chat_render.joined_text(lang, name)
             case "void_vote":
                 return t(lang, "announce.void_vote", name=esc(name))
+            case "unreachable" if notice.params.get("computer"):
+                return t(lang, "announce.unreachable_computer", name=esc(name))
             case "unreachable":
                 return t(lang, "announce.unreachable", name=esc(name))
+            case "computer_joins":
+                return t(lang, "announce.computer_joins", name=esc(name))
             case _:
                 return t(lang, f"announce.{notice.key}")
 
@@ -432,7 +441,7 @@ class Presenter:
             lobby = [
                 chat_render.LobbyPlayer(
                     name=names[i],
-                    reachable=bool(players.get(u) and players[u].started),
+                    reachable=is_computer(u) or bool(players.get(u) and players[u].started),
                     start_payload=f"g{game.game_id}",
                 )
                 for i, u in enumerate(loaded.seats)
@@ -452,7 +461,10 @@ class Presenter:
             can_begin = rules.min_players <= len(loaded.seats) <= rules.max_players and all(
                 lobby_player.reachable for lobby_player in lobby
             )
-            return text, keyboards.lobby_keyboard(lang, game.game_id, can_begin=can_begin)
+            room = len(loaded.seats) < rules.max_players
+            return text, keyboards.lobby_keyboard(
+                lang, game.game_id, can_begin=can_begin, room=room
+            )
         assert loaded.rules is not None
         view = loaded.rules.public_view(loaded.engine)
         if game.status != "active":
@@ -608,7 +620,9 @@ class Presenter:
     def _refresh_hand(self, game_id: int, user_id: int) -> None:
         """Bring a hand message up to date: at once for the player to act and for one whose
         buttons are out of date, else at his chat's pace (``hand_pacer``), rendered when it is
-        sent so it shows the latest state."""
+        sent so it shows the latest state. A computer has none."""
+        if is_computer(user_id):
+            return
 
         async def slot_due() -> None:
             if self.hand_pacer.spacing <= 0 or await self._at_once(game_id, user_id):
@@ -847,6 +861,10 @@ class Presenter:
             case "cancel":
                 await self.show(await self.tables.stop(chat, user_id, await admin(), thread=thread))
                 return None
+            case "computer" | "novice":
+                level = "strong" if data.action == "computer" else "easy"
+                await self.show(await self.tables.add_computer(chat, user_id, level, thread=thread))
+                return chat_render.answer_text(lang, "computer_seated")
         raise Refused("unknown_button")
 
     # ------------------------------------------------------------------ settings

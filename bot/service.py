@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.computers import EASY_IDS, STRONG_IDS, Thinker, computer_level, computer_name, is_computer
+from game.ai import looks_first
 from game.cards import shuffled_deck
 from game.core import GAME_POT, POT, Action, IllegalAction, Transfer
 from game.registry import GameRules, SeatResult, Step, rules_for
@@ -40,6 +42,9 @@ TABLE_OPTIONS = "table"
 TURN_TIMEOUT_RANGE = (10, 3600)  # seconds a chat may give a decision with /timeout
 MAX_DUE_RESULTS = 8  # results kept to post while a group cannot be shown them
 MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change (then the timer goes on)
+#: how an away player is played (a chat setting, in TABLE_OPTIONS, taken when a table opens):
+#: by the strong computer in his own interest, or by the plain default moves of RULES.md §5
+AWAY_PLAY = ("computer", "default")
 
 
 class Refused(Exception):
@@ -72,6 +77,8 @@ class TableMeta:
     #: results of finished deals not yet posted to the group, written with the move that ended
     #: the deal, removed once posted (``TableService.results_posted``); see ``due_result``
     due: list[dict[str, Any]] = field(default_factory=list)
+    #: who plays for an away player: the strong ``computer`` or the ``default`` moves
+    away_play: str = "computer"
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> TableMeta:
@@ -163,8 +170,13 @@ class TableService:
         turn_timeout: float,
         clock: Callable[[], float] = time.time,
         seed: Callable[[], str] = new_seed,
+        computer_pause: float = 1.5,
+        thinker: Thinker | None = None,
     ) -> None:
         self.db = db
+        #: seconds a computer waits before its move, so the people can follow the table
+        self.computer_pause = computer_pause
+        self.thinker = thinker or Thinker()
         self.turn_timeout = turn_timeout
         self.clock = clock
         self.seed = seed
@@ -240,11 +252,12 @@ class TableService:
             options = await self.chat_options(chat_id, kind)
             options.update(preset)
             options = rules_for(kind).check_options(options)
+            meta = TableMeta(away_play=await self.away_play_of(chat_id))
             try:
                 game = await self.db.create_game(
                     chat_id,
                     kind,
-                    {"engine": None, "table": asdict(TableMeta())},
+                    {"engine": None, "table": asdict(meta)},
                     created_by=user_id,
                     seats=[user_id],
                     options=options,
@@ -302,13 +315,35 @@ class TableService:
                 raise Refused("not_at_table")
             if loaded.game.status == "lobby":
                 seats.remove(user_id)
-                if not seats:
+                if all(is_computer(user) for user in seats):  # a table needs one person
                     return await self._close(loaded, "stopped", Notice("table_cancelled"))
                 return await self._commit_meta(loaded, seats)
             if user_id not in loaded.meta.leaving:
                 loaded.meta.leaving.append(user_id)
             reply = await self._advance(loaded, [Notice("leaves", {"user": user_id})])
             return reply
+
+    async def add_computer(
+        self, chat_id: int, user_id: int, level: str, *, thread: int | None = None
+    ) -> Reply:
+        """«🤖 Добавить компьютер»: a player at the lobby seats a computer of ``level``."""
+        async with self.lock(chat_id):
+            loaded = await self._require_active(chat_id, thread)
+            rules = loaded.rules
+            assert rules is not None
+            if loaded.game.status != "lobby":
+                raise Refused("game_running")
+            if user_id not in loaded.game.seats:
+                raise Refused("not_at_table")
+            seats = loaded.seats
+            if len(seats) >= rules.max_players:
+                raise Refused("table_full")
+            ids = STRONG_IDS if level == "strong" else EASY_IDS
+            computer = next(user for user in ids if user not in seats)
+            await self.db.upsert_player(computer, computer_name(computer))
+            return await self._commit_meta(
+                loaded, [*seats, computer], Notice("computer_joins", {"user": computer})
+            )
 
     async def begin(
         self,
@@ -330,7 +365,7 @@ class TableService:
             seats = loaded.seats
             if not rules.min_players <= len(seats) <= rules.max_players:
                 raise Refused("not_enough_players")
-            unreached = [seat for seat in seats if not reachable(seat)]
+            unreached = [seat for seat in seats if not is_computer(seat) and not reachable(seat)]
             if unreached:
                 raise Refused("start_bot_first", unreached)
             pot = 0
@@ -475,6 +510,9 @@ class TableService:
                 return None
             rules = loaded.rules
             assert rules is not None
+            seat = rules.to_act(loaded.engine)
+            if seat is not None and self._computer_plays(loaded, loaded.seats[seat]):
+                return await self._computer_move(loaded, seat)
             action = rules.default_action(loaded.engine)
             if action is None:
                 return None
@@ -485,7 +523,7 @@ class TableService:
             reply.notices.append(Notice("timeout_move", move_params(user, action)))
             if count >= AWAY_AFTER_TIMEOUTS and user not in loaded.meta.away:
                 loaded.meta.away.append(user)
-                reply.notices.append(Notice("now_away", {"user": user}))
+                reply.notices.append(self._away_notice(loaded, "now_away", user))
             step = rules.apply(loaded.engine, action)
             return await self._commit_step(loaded, step, action, None, reply)
 
@@ -497,6 +535,7 @@ class TableService:
                 raise Refused("not_away")
             loaded.meta.away.remove(user_id)
             loaded.meta.timeouts.pop(str(user_id), None)
+            loaded.meta.clock_user = None  # his own turn gets his own time, not the computer's
             reply = await self._commit_meta(
                 loaded, loaded.seats, Notice("is_back", {"user": user_id})
             )
@@ -512,7 +551,8 @@ class TableService:
             if user_id not in loaded.game.seats:
                 return None
             loaded.meta.away.append(user_id)
-            return await self._advance(loaded, [Notice("unreachable", {"user": user_id})])
+            loaded.meta.clock_user = None  # the computer takes over his turn after its pause
+            return await self._advance(loaded, [self._away_notice(loaded, "unreachable", user_id)])
 
     async def remove_player(
         self,
@@ -533,13 +573,15 @@ class TableService:
             if loaded.game.status == "lobby":
                 if user_id not in loaded.game.seats:
                     raise Refused("not_at_table")
-                if reachable:
+                if reachable and not is_computer(user_id):
                     raise Refused("kick_not_away")
                 seats = [user for user in loaded.seats if user != user_id]
                 if not seats:
                     return await self._close(loaded, "stopped", Notice("table_cancelled"))
                 return await self._commit_meta(loaded, seats, Notice("removed", {"user": user_id}))
-            if user_id not in loaded.meta.away:
+            if user_id not in loaded.meta.away and not (
+                is_computer(user_id) and user_id in loaded.game.seats
+            ):
                 raise Refused("kick_not_away")
             if user_id not in loaded.meta.leaving:
                 loaded.meta.leaving.append(user_id)
@@ -686,6 +728,8 @@ class TableService:
         if not fresh and user == meta.clock_user and kept is not None:
             return kept
         meta.clock_user = user
+        if self._computer_plays(loaded, user):
+            return self.clock() + self.computer_pause
         return self.clock() + timeout
 
     # ------------------------------------------------------------------ the chat's turn time
@@ -719,6 +763,21 @@ class TableService:
         await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
         self._turn_timeouts.pop(chat_id, None)
         return int(seconds)
+
+    async def away_play_of(self, chat_id: int) -> str:
+        """Who plays for an away player at this chat's next table (``AWAY_PLAY``)."""
+        stored = await self.db.chat_options(chat_id, TABLE_OPTIONS) or {}
+        value = stored.get("away_play")
+        return value if value in AWAY_PLAY else AWAY_PLAY[0]
+
+    async def set_away_play(self, chat_id: int, value: str) -> None:
+        """The /settings choice of who plays for an away player, from the next table on (a
+        running game keeps what it started with, as it keeps its options)."""
+        if value not in AWAY_PLAY:
+            raise Refused("not_allowed")
+        stored = dict(await self.db.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored["away_play"] = value
+        await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
 
     def forget_chat(self, chat_id: int) -> None:
         """A chat moved (supergroup): its settings are read again under the new id."""
@@ -994,9 +1053,10 @@ class TableService:
 
     @staticmethod
     def _deserted(loaded: Loaded) -> bool:
-        """Everyone who would play the next deal is away: the bot would only play itself, so
-        the table ends with the deal instead of dealing to an empty room for ever."""
-        staying = [u for u in loaded.seats if u not in loaded.meta.leaving]
+        """Every person who would play the next deal is away (computers do not count): the
+        bot would only play itself, so the table ends with the deal instead of dealing to an
+        empty room for ever."""
+        staying = [u for u in loaded.seats if u not in loaded.meta.leaving and not is_computer(u)]
         return all(u in loaded.meta.away for u in staying + loaded.meta.joining)
 
     def _seats_after_deal(self, loaded: Loaded, rules: GameRules) -> bool:
@@ -1060,9 +1120,49 @@ class TableService:
         user = loaded.seats[seat]
         if loaded.meta.autoplay:
             return rules.default_action(loaded.engine)
+        if self._computer_plays(loaded, user):
+            return None  # its turn timer brings the computer's move, after a short pause
         if user not in loaded.meta.away and user not in loaded.meta.leaving:
             return None
         return rules.default_action(loaded.engine)
+
+    @staticmethod
+    def _computer_plays(loaded: Loaded, user: int) -> bool:
+        """Whether a computer makes this seat's moves: a computer seat (to the end of its
+        deal, even once removed), or an away player at a table where the computer plays for
+        the away (``TableMeta.away_play``) — unless he is leaving, or /stop now plays all."""
+        if loaded.meta.autoplay:
+            return False
+        if is_computer(user):
+            return True
+        return (
+            loaded.meta.away_play == "computer"
+            and user in loaded.meta.away
+            and user not in loaded.meta.leaving
+        )
+
+    @staticmethod
+    def _away_notice(loaded: Loaded, key: str, user: int) -> Notice:
+        """The one announcement that a player is away, saying who plays for him now."""
+        return Notice(key, {"user": user, "computer": loaded.meta.away_play == "computer"})
+
+    async def _computer_move(self, loaded: Loaded, seat: int) -> Reply:
+        """A computer's turn (its pause is over): it looks at its cards if it has not, then
+        makes the move its level chooses, thought out off the event loop (``Thinker``). An
+        away player is played by the strong level, in his own interest."""
+        rules = loaded.rules
+        assert rules is not None
+        user = loaded.seats[seat]
+        reply = Reply(table_changed=True, hands={user})
+        view = rules.seat_view(loaded.engine, seat)
+        if looks_first(view):
+            look = Action(seat, "look")
+            await self._commit_step(loaded, rules.apply(loaded.engine, look), look, None, reply)
+            view = rules.seat_view(loaded.engine, seat)
+        level = computer_level(user) if is_computer(user) else "strong"
+        action = await self.thinker.decide(view, level)
+        step = rules.apply(loaded.engine, action)
+        return await self._commit_step(loaded, step, action, None, reply)
 
     async def _advance(self, loaded: Loaded, notices: list[Notice]) -> Reply:
         """Commit a change of the table's own (someone leaves, goes away) and auto-play if the

@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     proxy_url: SecretStr | None = None
     default_language: Literal["ru", "en"] = "ru"
     turn_timeout_seconds: float = Field(default=60.0, gt=0)
+    #: a computer's pause before its move, so the people at the table can follow it
+    computer_pause_seconds: float = Field(default=1.5, ge=0)
+    #: worker processes for the strong computer's search (0: the easy rules on the loop)
+    computer_workers: int = Field(default=1, ge=0)
     log_level: str = "INFO"
     rate_limiter: bool = True
     webhook_url: str | None = None

@@ -484,7 +484,7 @@ def answer_text(lang: str, key: str) -> str:
     return _answer(t(lang, f"answer.{key}"))
 
 
-ANSWERS = ("joined", "left", "look", "done", "welcome_back", "selected")
+ANSWERS = ("joined", "left", "look", "done", "welcome_back", "selected", "computer_seated")
 
 __all__ = [
     "ANSWERS",

@@ -21,6 +21,20 @@ from game.starshina.views import SeatView as StarshinaView
 from game.stukolka.views import SeatView as StukolkaView
 
 LEVELS = ("random", "easy", "strong")
+#: time per strong decision (ms) and the worlds sampled even past it, by game: what the arena
+#: measures (README: p99 within 150 ms for Стуколка, 400 ms for Старшина)
+STUKOLKA_BUDGET = (60.0, 4)
+STARSHINA_BUDGET = (250.0, 1)
+
+
+def looks_first(view: StukolkaView | StarshinaView) -> bool:
+    """Whether the computer looks at its cards before it acts (it never plays dark)."""
+    return isinstance(view, StukolkaView) and view.may_look
+
+
+def decision_budget(view: StukolkaView | StarshinaView) -> tuple[float, int]:
+    """Milliseconds a strong decision in the seat of ``view`` may take, and its least samples."""
+    return STUKOLKA_BUDGET if isinstance(view, StukolkaView) else STARSHINA_BUDGET
 
 
 def choose(
@@ -41,4 +55,4 @@ def choose(
     return starshina.easy(view, rng) if level == "easy" else starshina.random_player(view, rng)
 
 
-__all__ = ["LEVELS", "Budget", "choose"]
+__all__ = ["LEVELS", "Budget", "choose", "decision_budget", "looks_first"]

@@ -1,0 +1,111 @@
+"""Computer players at a table (issue 15): who they are, and thinking off the event loop.
+
+A computer seat is a player like any other for storage and the ledger: a row in ``players``
+with a negative id (Telegram user ids are positive, so the two never meet), seated by its id,
+paying and receiving chips like anyone. Its level lives in the table's ``TableMeta.computers``.
+
+The strong player is a Monte-Carlo search that takes tens to hundreds of milliseconds of CPU
+per decision. It runs in a separate process (``Thinker``), so a table of computers cannot
+hold up the event loop, and with it every other group: a thread would not do, the search is
+pure Python and would hold the GIL. The pool has a bounded number of workers and a bounded
+queue: when more decisions wait than the bound, the next one is made by the easy rules of
+thumb at once, so one busy table cannot starve the others and no table waits for long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from game.ai import Budget, choose, decision_budget
+from game.core import Action
+
+log = logging.getLogger(__name__)
+
+#: the ids of computer seats, by level: -1 is «🤖 Компьютер 1» (strong), -11 «🤖 Новичок 1»
+#: (easy). Each keeps its balance in a chat across games, like a person.
+STRONG_IDS = tuple(range(-1, -10, -1))
+EASY_IDS = tuple(range(-11, -20, -1))
+COMPUTER_IDS = STRONG_IDS + EASY_IDS
+LEVELS = ("strong", "easy")
+#: decisions that may wait for a worker before further ones are made by the easy level
+MAX_WAITING = 8
+
+
+def is_computer(user_id: int) -> bool:
+    return user_id in COMPUTER_IDS
+
+
+def computer_level(user_id: int) -> str:
+    return "strong" if user_id in STRONG_IDS else "easy"
+
+
+def computer_name(user_id: int) -> str:
+    """The stored name of a computer seat: the robot mark, its level and its number. (Names
+    are not translated, as no player's is; the 🤖 says it is a computer in any language.)"""
+    if user_id in STRONG_IDS:
+        return f"🤖 Компьютер {-user_id}"
+    return f"🤖 Новичок {-user_id - 10}"
+
+
+def _decide(view: Any, level: str, seed: int, milliseconds: float, min_samples: int) -> Action:
+    """One decision, in a worker process: the strong search stops at its time budget."""
+    deadline = time.perf_counter() + milliseconds / 1000
+    budget = Budget(stop=lambda: time.perf_counter() > deadline, min_samples=min_samples)
+    return choose(view, level, random.Random(seed), budget)
+
+
+class Thinker:
+    """Makes computer decisions: the strong ones in a small process pool, the easy ones (and
+    any beyond ``MAX_WAITING`` waiting ones) at once on the caller's thread."""
+
+    def __init__(self, workers: int = 1, *, seed: int | None = None) -> None:
+        self.workers = workers
+        self._pool: Executor | None = None
+        self._waiting = 0
+        self._rng = random.Random(seed)
+        self.decisions = 0  # made by the pool (for the benches)
+        self.fallbacks = 0  # made by the easy rules because the pool was busy or broken
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # forkserver: a worker is not a fork of this process and its threads
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["game.ai"])
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self._pool
+
+    async def decide(self, view: Any, level: str) -> Action:
+        """The computer's action in the seat of ``view`` (whose turn it is)."""
+        seed = self._rng.getrandbits(32)
+        if level != "strong" or self.workers <= 0 or self._waiting >= MAX_WAITING:
+            if level == "strong":
+                self.fallbacks += 1
+            return choose(view, "easy", random.Random(seed))
+        milliseconds, min_samples = decision_budget(view)
+        self._waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            action: Action = await loop.run_in_executor(
+                self._executor(), _decide, view, level, seed, milliseconds, min_samples
+            )
+            self.decisions += 1
+            return action
+        except BrokenProcessPool:
+            log.warning("the computer players' worker died; a new one starts")
+            self.close()
+            self.fallbacks += 1
+            return choose(view, "easy", random.Random(seed))
+        finally:
+            self._waiting -= 1
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,210 @@
+"""End to end, issue 15: computer players in the real bot against the fake Telegram.
+
+A Старшина game of two people and a computer seated from the lobby, played to the end; a
+Стуколка table with a computer seat over several deals; an away player handed to the computer
+and back. (The restart while a computer is to move is in ``test_restart_computer.py``.) The
+strong computer thinks in its worker process here, as in production."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from bot import callback as cb
+from bot.computers import EASY_IDS, STRONG_IDS, is_computer
+
+from .fake_telegram import FakeTelegram, Message, User
+from .players import Table, start_bot_for
+from .resilience import check_books, texts
+
+PAUSE = 0.05  # the computers' pause before a move (1.5 s in production)
+
+
+def lobby_button(message: Message, action: str) -> str:
+    return next(
+        d
+        for d in message.callback_data
+        if isinstance(cb.decode(d), cb.Lobby) and cb.decode(d).action == action  # type: ignore[union-attr]
+    )
+
+
+async def seat_table(
+    fake: FakeTelegram, bot: Any, people: int, choice: str, computers: list[str], seed: int
+) -> Table:
+    """``people`` who started the bot open ``/new choice``, seat ``computers`` (lobby actions
+    ``computer`` or ``novice``) with the lobby's buttons, and begin."""
+    users = [fake.add_user(f"Игрок{i}") for i in range(people)]
+    group = fake.add_group("Картёжники", users)
+    table = Table(fake, bot, group, users, random.Random(seed))
+    for user in users:
+        fake.user_starts_bot(user)
+    await table.settle()
+    await table.say(users[0], "/new " + choice)
+    lobby = table.group_messages()[-1]
+    for user in users[1:]:
+        await table.press(user, lobby, lobby_button(lobby, "join"))
+    for number, action in enumerate(computers):
+        lobby = fake.message(group, lobby.message_id)
+        await table.press(users[number % people], lobby, lobby_button(lobby, action))
+    lobby = fake.message(group, lobby.message_id)
+    assert ("🤖" in (lobby.text or "")) == bool(computers)
+    await table.press(users[0], lobby, lobby_button(lobby, "begin"))
+    return table
+
+
+async def play(table: Table, done: Any, limit: int = 4000) -> None:
+    """People press random buttons; while nobody has one (a computer is thinking or pausing),
+    wait for the computer's move."""
+    for _ in range(limit):
+        if await done():
+            return
+        if not await table.step():
+            await asyncio.sleep(PAUSE)
+            await table.settle()
+    raise AssertionError("the game did not get there within the press limit")
+
+
+def group_text(table: Table) -> str:
+    """Every text the group was shown, each message's earlier versions included."""
+    return "\n".join(text for m in table.group_messages() for text in texts(m))
+
+
+async def test_starshina_two_people_and_a_computer_to_the_end(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+    ):
+        table = await seat_table(fake, bot, 2, "starshina", ["computer"], seed=11)
+        db = table.services.db
+        computer = STRONG_IDS[0]
+        game = await db.active_game(table.group.id)
+        assert game is not None and computer in game.seats
+
+        async def over() -> bool:
+            return await db.active_game(table.group.id) is None
+
+        await play(table, over)
+        await table.settle()
+        deals = await db.last_deals(table.group.id, 100)
+        assert deals and deals[0].kind == "starshina"
+        assert any(p.user_id == computer for p in deals[0].players)
+        text = group_text(table)
+        assert "🤖 Компьютер 1" in text
+        # the computer thought in its worker process; nothing fell back to the easy rules
+        thinker = table.services.tables.thinker
+        assert thinker.decisions > 10 and thinker.fallbacks == 0
+        # it never got a private message (it has no chat), and no request failed
+        assert not [r for r in fake.requests() if r.chat_id in STRONG_IDS]
+        assert not [r for r in fake.requests(ok=False) if r.status is not None]
+        await check_books(db, table.group.id)
+        balances = await db.balances(table.group.id)
+        assert computer in balances.players and balances.total == 0
+        await table.say(table.users[0], "/balance")
+        balance = table.group_messages()[-1].text or ""
+        assert "🤖 Компьютер 1" in balance
+
+
+async def test_stukolka_with_a_computer_over_several_deals(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+    ):
+        table = await seat_table(fake, bot, 2, "stukolka", ["novice", "computer"], seed=12)
+        db = table.services.db
+        game = await db.active_game(table.group.id)
+        assert game is not None
+        assert [u for u in game.seats if is_computer(u)] == [EASY_IDS[0], STRONG_IDS[0]]
+
+        async def three_deals() -> bool:
+            return len(await db.last_deals(table.group.id, 100)) >= 3
+
+        await play(table, three_deals)
+        deals = await db.last_deals(table.group.id, 100)
+        for deal in deals:
+            assert {p.user_id for p in deal.players} >= {EASY_IDS[0], STRONG_IDS[0]}
+        # the people read the computers by name, with the robot mark
+        text = group_text(table)
+        assert "🤖 Новичок 1" in text and "🤖 Компьютер 1" in text
+        hand = (
+            table.hand_message(table.users[0])
+            or fake.messages(fake.private_chat(table.users[0]), from_bot=True)[-1]
+        )
+        assert "🤖" in (hand.text or "")
+        await check_books(db, table.group.id)
+
+
+async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(
+            fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE, turn_timeout_seconds=0.6
+        ) as bot,
+    ):
+        table = await seat_table(fake, bot, 3, "stukolka", [], seed=13)
+        db = table.services.db
+        sleeper: User = table.users[2]
+        awake = table.users[:2]
+        table.users = awake  # only these two press; the third lets his turns run out
+
+        async def away() -> bool:
+            game = await db.active_game(table.group.id)
+            assert game is not None
+            return sleeper.id in game.state["table"]["away"]
+
+        await play(table, away)
+        game = await db.active_game(table.group.id)
+        assert game is not None
+        timeouts = game.state["table"]["timeouts"][str(sleeper.id)]
+        await table.settle()
+        # announced once (the service's test checks that no later move repeats it)
+        assert "до возвращения за игрока играет 🤖 компьютер" in group_text(table)
+
+        # the computer plays his turns now: several of them, none of them a timeout
+        moves_before = len(await db.action_log(game.game_id))
+
+        async def his_moves() -> int:
+            current = await db.active_game(table.group.id)
+            assert current is not None
+            log = await db.action_log(current.game_id)
+            return sum(1 for e in log if e.user_id is None and e.kind == "action")
+
+        start = await his_moves()
+
+        async def computer_played() -> bool:
+            return await his_moves() >= start + 4
+
+        await play(table, computer_played)
+        game = await db.active_game(table.group.id)
+        assert game is not None
+        assert game.state["table"]["timeouts"][str(sleeper.id)] == timeouts
+        assert len(await db.action_log(game.game_id)) > moves_before
+
+        # he is back: the button in his private chat gives him his seat again
+        hand = fake.messages(fake.private_chat(sleeper), from_bot=True)[-1]
+        back = next(d for d in hand.callback_data if isinstance(cb.decode(d), cb.Back))
+        await table.press(sleeper, hand, back)
+        game = await db.active_game(table.group.id)
+        assert game is not None and sleeper.id not in game.state["table"]["away"]
+        assert "снова за столом" in group_text(table)
+        # and he gets buttons to play from again when his turn comes
+        table.users = [*awake, sleeper]
+
+        async def his_turn() -> bool:
+            return any(user.id == sleeper.id for user, _, _ in table.actionable())
+
+        for _ in range(400):
+            if await his_turn():
+                break
+            if not any(u.id != sleeper.id for u, _, _ in table.actionable()):
+                await asyncio.sleep(PAUSE)
+                await table.settle()
+                continue
+            user, message, data = next(
+                (u, m, d) for u, m, d in table.actionable() if u.id != sleeper.id
+            )
+            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            await table.press(user, message, table.rng.choice(acts or data))
+        assert await his_turn()
+        await check_books(db, table.group.id)
