@@ -22,6 +22,8 @@ tag    kind                        fields
 ``p``  ``Page``                    page code
 ``r``  ``RulesOf``                 game kind code (the private /rules chooser)
 ``v``  ``CardRanks``               ``l`` (J Q K A) or ``r`` (В Д К Т), a group's setting
+``w``  ``AwayPlay``                ``c`` (the computer) or ``d`` (the default moves) plays for
+                                   an away player: a group's setting
 ``x``  ``Void``                    game, deal (a player agrees to void a stopped table's deal)
 ``h``  ``History``                 the /history page: deals before this one (``0``: the newest)
 ``d``  ``DealInfo``                deal, the /history page it was opened from
@@ -271,6 +273,22 @@ class EveningGap:
             raise BadCallback("not an evening gap the settings offer")
 
 
+AwayPlayName = Literal["computer", "default"]
+_AWAY_PLAY: Final[dict[str, str]] = {"computer": "c", "default": "d"}
+
+
+@dataclass(frozen=True, slots=True)
+class AwayPlay:
+    """/settings: who plays for a player who is away, the strong computer or the default
+    moves (RULES.md §5)."""
+
+    play: AwayPlayName
+
+    def __post_init__(self) -> None:
+        if self.play not in _AWAY_PLAY:
+            raise BadCallback("unknown away play")
+
+
 @dataclass(frozen=True, slots=True)
 class History:
     """A /history page: the deals that finished before deal ``before`` (0: the newest)."""
@@ -304,6 +322,7 @@ Callback = (
     | Page
     | RulesOf
     | CardRanks
+    | AwayPlay
     | Void
     | History
     | DealInfo
@@ -409,6 +428,8 @@ def encode(callback: Callback) -> str:
             fields = ["r", _NEW_GAME[kind]]
         case CardRanks(ranks):
             fields = ["v", _RANKS_STYLES[ranks]]
+        case AwayPlay(play):
+            fields = ["w", _AWAY_PLAY[play]]
         case Void(game_id, deal):
             fields = ["x", _b36(game_id), _b36(deal)]
         case History(before):
@@ -483,6 +504,8 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return RulesOf(_reverse(_NEW_GAME, kind))  # type: ignore[arg-type]
         case "v", [ranks]:
             return CardRanks(_reverse(_RANKS_STYLES, ranks))  # type: ignore[arg-type]
+        case "w", [play]:
+            return AwayPlay(_reverse(_AWAY_PLAY, play))  # type: ignore[arg-type]
         case "x", [game, deal]:
             return Void(_parse_b36(game, MAX_ID), _parse_b36(deal, MAX_ID))
         case "h", [before]:

@@ -20,6 +20,8 @@ from typing import Final
 from bot.callback import (
     GAP_CHOICES,
     Act,
+    AwayPlay,
+    AwayPlayName,
     Back,
     BadCallback,
     CardRanks,
@@ -374,13 +376,25 @@ def setting_value(game: str, option: str, token: str) -> object:
     raise BadCallback("not a value the settings menu offers")
 
 
-def settings_root_keyboard(lang: str, ranks: str | None = None) -> Keyboard:
+def settings_root_keyboard(
+    lang: str, ranks: str | None = None, away_play: str = "computer"
+) -> Keyboard:
     """The top of /settings: one button per game; the evening's gap, which opens its choice;
-    in Russian, the rank letters (J Q K A or В Д К Т, the current one marked; ``ranks`` the
-    chat's stored choice)."""
+    who plays for an away player (the current choice marked); in Russian, the rank letters
+    (J Q K A or В Д К Т, the current one marked; ``ranks`` the chat's stored choice)."""
     games: tuple[SettingsGame, ...] = ("stukolka", "starshina")
     rows = [[(game_title(lang, game), encode(Settings(game)))] for game in games]
     rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
+    plays: tuple[AwayPlayName, ...] = ("computer", "default")
+    rows.append(
+        [
+            (
+                (f"{SELECTED_MARK} " if play == away_play else "") + t(lang, f"btn.away.{play}"),
+                encode(AwayPlay(play)),
+            )
+            for play in plays
+        ]
+    )
     if lang == "ru":
         current = ranks_style(lang, ranks)
         choices: tuple[RanksName, ...] = ("russian", "latin")

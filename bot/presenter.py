@@ -781,6 +781,8 @@ class Presenter:
                 return await self._press_ranks(data, user_id, chat_id, admin, message_id)
             case cb.EveningGap():
                 return await self._press_gap(data, user_id, chat_id, admin, message_id)
+            case cb.AwayPlay():
+                return await self._press_away_play(data, user_id, chat_id, admin, message_id)
             case cb.RulesOf():
                 if chat_id is None or chat_id < 0:
                     raise Refused("not_allowed")
@@ -886,9 +888,11 @@ class Presenter:
         stukolka, starshina = await self._options_pair(chat_id)
         ranks = await self.chat_ranks(chat_id)
         gap = await self.db.evening_gap(chat_id)
+        away_play = await self.tables.away_play_of(chat_id)
         text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks, gap=gap)
+        text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
         text += await self._settings_note(chat_id, lang)
-        return text, keyboards.settings_root_keyboard(lang, ranks)
+        return text, keyboards.settings_root_keyboard(lang, ranks, away_play)
 
     async def _press_ranks(
         self,
@@ -936,6 +940,23 @@ class Presenter:
             chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap)
         )
         return answer
+
+    async def _press_away_play(
+        self,
+        data: cb.AwayPlay,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+        message_id: int | None,
+    ) -> str | None:
+        """/settings: who plays for an away player at the group's next table (its admins or
+        the table's creator)."""
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        await self._may_change_settings(chat_id, user_id, admin)
+        await self.tables.set_away_play(chat_id, data.play)
+        text, rows = await self._settings_root(chat_id)
+        await self.messenger.show(chat_id, message_id, text, rows)
+        return chat_render.answer_text(await self.chat_language(chat_id), "done")
 
     async def _settings_menu_of(self, chat_id: int | None, message_id: int | None) -> int:
         """The group whose settings menu ``message_id`` is; refused for a private chat, and

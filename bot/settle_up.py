@@ -53,6 +53,18 @@ def settle_up(balances: Mapping[K, int]) -> list[Payment[K]]:
     return payments
 
 
+def settle_people(balances: Mapping[K, int]) -> list[Payment[K]]:
+    """Like ``settle_up``, among people whose balances need not sum to ``-pot``: computers
+    (``bot.computers``) hold the rest, and nobody pays or is paid by a computer. While the
+    people are down in sum, every creditor is paid in full and the debtors are left owing the
+    pot and what the computers are up; once they are up in sum (the computers lost to them),
+    every debtor pays in full and the creditors are left short by what the computers lost."""
+    if sum(balances.values()) <= 0:
+        return settle_up(balances)
+    mirrored = settle_up({key: -amount for key, amount in balances.items()})
+    return [Payment(payee, payer, amount) for payer, payee, amount in mirrored]
+
+
 def after(balances: Mapping[K, int], payments: list[Payment[K]]) -> dict[K, int]:
     """The balances once ``payments`` are made (for tests and for showing what is left)."""
     result = dict(balances)

@@ -9,6 +9,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.computers import is_computer
 from bot.render.common import (
     Options,
     esc,
@@ -22,7 +23,7 @@ from bot.render.common import (
     suit,
     value_label,
 )
-from bot.settle_up import settle_up
+from bot.settle_up import settle_people
 from game.cards import CARD_SET, SUITS
 from game.core import Action
 from game.starshina.options import PLAYERS as STARSHINA_PLAYERS
@@ -136,8 +137,11 @@ def own_balances_text(lang: str, items: Sequence[tuple[str | None, int]]) -> str
 
 
 def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str], pot: int) -> str:
-    """Settle-up: who pays whom (``bot.settle_up``); the pot stays on the table."""
-    payments = settle_up(balances)
+    """Settle-up: who pays whom among the people (``bot.settle_up``); the pot stays on the
+    table, and where the computers stand is said apart: nobody pays or is paid by one."""
+    people = {key: amount for key, amount in balances.items() if not _computer(key)}
+    computers = {key: amount for key, amount in balances.items() if _computer(key) and amount}
+    payments = settle_people(people)
     lines = [t(lang, "settle.title")]
     if not payments:
         lines.append(t(lang, "settle.nothing"))
@@ -148,7 +152,18 @@ def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str],
     if pot:
         lines.append("")
         lines.append(t(lang, "settle.pot", pot=pot))
+    if computers:
+        standing = ", ".join(
+            f"{esc(names[key])} {signed(amount)}"
+            for key, amount in sorted(computers.items(), key=lambda item: -item[1])
+        )
+        lines.append("")
+        lines.append(t(lang, "settle.computers", computers=standing))
     return "\n".join(lines)
+
+
+def _computer(key: object) -> bool:
+    return isinstance(key, int) and is_computer(key)
 
 
 # ---------------------------------------------------------------- history

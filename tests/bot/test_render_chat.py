@@ -231,3 +231,18 @@ def test_own_balances_in_private() -> None:
     assert "Друзья &lt;3: +12" in text
     assert "группа без названия: −4" in text and "Дача: 0" in text
     assert "no money" in own_balances_text("en", [])
+
+
+def test_settle_up_leaves_the_computers_out_and_says_where_they_stand() -> None:
+    from bot.computers import EASY_IDS, STRONG_IDS
+
+    strong, easy = STRONG_IDS[0], EASY_IDS[0]
+    names = {1: "Аня", 2: "Борис", strong: "🤖 Компьютер 1", easy: "🤖 Новичок 1"}
+    # the strong computer is up 12 and the easy one down 4: the people are down 8 in sum
+    balances = {1: 10, 2: -18, strong: 12, easy: -4}
+    text = settle_up_text("ru", balances, names, pot=0)
+    assert "Борис → Аня: 10" in text
+    assert "🤖 Компьютер 1 →" not in text and "→ 🤖" not in text
+    assert "Их счёт: 🤖 Компьютер 1 +12, 🤖 Новичок 1 −4." in text
+    english = settle_up_text("en", {1: 5, 2: 0, strong: -5}, names, pot=0)
+    assert "→" not in english and "Where they stand: 🤖 Компьютер 1 −5." in english

@@ -61,3 +61,31 @@ def test_examples() -> None:
 def test_a_negative_pot_is_refused() -> None:
     with pytest.raises(ValueError):
         settle_up({"a": 5, "b": -2})
+
+
+@st.composite
+def people_and_computers(draw: st.DrawFn) -> tuple[dict[str, int], int]:
+    """People's balances with a pot ≥ 0 and computers holding any rest (up or down)."""
+    balances, pot = draw(balances_with_pot())
+    computers = draw(st.integers(-400, 400))
+    first = next(iter(balances))
+    balances[first] -= computers  # what the people lost to (or won from) the computers
+    return balances, pot + computers
+
+
+@given(people_and_computers())
+def test_people_settle_among_themselves_whatever_the_computers_hold(
+    case: tuple[dict[str, int], int],
+) -> None:
+    from bot.settle_up import settle_people
+
+    balances, held = case  # ``held``: the pot plus what the computers are up
+    payments = settle_people(balances)
+    left = after(balances, payments)
+    assert len(payments) <= max(len(balances) - 1, 0)
+    assert all(p.amount > 0 and balances[p.payer] < 0 < balances[p.payee] for p in payments)
+    if held >= 0:  # every creditor paid in full; the debtors keep what the others hold
+        assert all(value <= 0 for value in left.values())
+    else:  # every debtor pays in full; the creditors are short by what the computers lost
+        assert all(value >= 0 for value in left.values())
+    assert sum(left.values()) == -held

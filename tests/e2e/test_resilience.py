@@ -296,7 +296,7 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
         game = await db.game(game_id)
         assert game.status == "active" and blocker.id in game.state["table"]["away"]
         history = "\n".join(text for m in table.group_messages() for text in texts(m))
-        assert "Игрок1 cannot get cards in private — the bot plays instead" in history
+        assert "Игрок1 cannot get cards in private — the 🤖 computer plays instead" in history
         hints = [m for m in table.group_messages() if "press “Start”" in (m.text or "")]
         assert len(hints) == 1, "told once"
         failed = fake.requests(chat=fake.private_chat(blocker).id, ok=False)
