@@ -250,3 +250,68 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         game = await db.active_game(group.id, window.topic.thread_id)
         assert game is not None and game.game_id not in (game_a, game_b)
         assert not bot.handler_errors
+
+
+async def test_after_a_restart_each_table_goes_on_in_its_topic_and_removal_closes_both(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with FakeTelegram() as fake:
+        async with start_bot_for(fake, path) as bot:
+            group, window, door = await _world(fake, bot)
+            await window.settle()
+            game_a = await _open(window, "stukolka")
+            game_b = await _open(door, "starshina")
+            for _ in range(5):
+                await window.step(look_chance=0.0)
+                await door.step(look_chance=0.0)
+
+        # the bot restarts: each table's next messages still go to its own topic
+        async with start_bot_for(fake, path) as bot:
+            window.bot = door.bot = bot
+            db: Database = window.services.db
+            await window.settle()
+            assert (await db.game(game_a)).thread_id == window.topic.thread_id
+            before = {g: await _deals(db, group.id, g) for g in (game_a, game_b)}
+            for table, game_id in ((window, game_a), (door, game_b)):
+                for _ in range(600):
+                    if await _deals(db, group.id, game_id) > before[game_id]:
+                        break
+                    if not await table.step(look_chance=0.0):
+                        await table.settle()
+                assert await _deals(db, group.id, game_id) > before[game_id]
+            assert fake.topic_messages(group, None) == [], "nothing went to General"
+            _own_texts(window, NAMES_B, set())
+            _own_texts(door, NAMES_A, set())
+
+            # the bot is removed from the group: every table of it closes, both topics'
+            fake.user_removes_bot(window.users[0], group)
+            await window.settle()
+            for game_id, table in ((game_a, window), (game_b, door)):
+                assert (await db.game(game_id)).status in ("finished", "stopped")
+                for user in table.users:
+                    hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
+                    assert not hand.callback_data
+                    assert "Бота больше нет в группе" in (hand.text or "")
+            await check_books(db, group.id, [game_a, game_b])
+            assert await db.check_integrity() == []
+            assert not bot.handler_errors
+
+
+async def test_a_reply_in_a_supergroup_without_topics_is_no_topic(tmp_path: Path) -> None:
+    """Telegram gives a reply in a supergroup without topics a thread id too (its reply
+    thread), without is_topic_message: a command sent as a reply acts on the group's table."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        users = [fake.add_user(name) for name in NAMES_A]
+        group = fake.add_group("Без тем", users, supergroup=True)
+        for user in users:
+            fake.user_starts_bot(user)
+        table = Table(fake, bot, group, users, random.Random(1))
+        await table.say(users[0], "/new stukolka")
+        lobby = table.group_messages()[-1]
+        fake.user_sends(users[1], group, "/join", reply_to=lobby)
+        await table.settle()
+        game = await table.services.db.active_game(group.id)
+        assert game is not None and game.thread_id is None
+        assert game.seats == (users[0].id, users[1].id)
+        assert not bot.handler_errors
