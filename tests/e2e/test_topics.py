@@ -315,3 +315,19 @@ async def test_a_reply_in_a_supergroup_without_topics_is_no_topic(tmp_path: Path
         assert game is not None and game.thread_id is None
         assert game.seats == (users[0].id, users[1].id)
         assert not bot.handler_errors
+
+
+async def test_new_without_a_game_in_a_topic_opens_the_chosen_table_there(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        group, window, _ = await _world(fake, bot)
+        await window.say(window.users[0], "/new")
+        chooser = window.group_messages()[-1]
+        choice = next(d for d in chooser.callback_data if cb.decode(d) == cb.NewGame("starshina"))
+        await window.press(window.users[1], chooser, choice)
+        game = await window.services.db.active_game(group.id, window.topic.thread_id)
+        assert game is not None and game.kind == "starshina"
+        assert await window.services.db.active_game(group.id) is None, "not in General"
+        lobby = window.group_messages()[-1]
+        assert any(isinstance(cb.decode(d), cb.Lobby) for d in lobby.callback_data)
+        assert fake.topic_messages(group, None) == []
+        assert not bot.handler_errors
