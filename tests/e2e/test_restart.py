@@ -7,148 +7,22 @@ no action is lost or applied twice (the ledger balances and the action log repla
 from __future__ import annotations
 
 import asyncio
-import os
-import random
-import signal
-import sqlite3
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from bot import callback as cb
-from bot.settings import Settings
 from storage.database import Database
 
-from .fake_telegram import CallbackQuery, FakeTelegram, Message, NoSuchButton, User
+from .child_bot import Bot, Players, deals_done, read, version
+from .fake_telegram import FakeTelegram
 from .resilience import check_books
 
-ROOT = Path(__file__).resolve().parents[2]
 TURN = 5.0  # seconds a turn lasts; the restarts take less
 KILL_AT = ("knock", "purchase", "play", "play")
 KILL_AFTER = (0.0, 0.004, 0.012, 0.05)  # seconds after the press: not yet seen … committed
 DEALS = 3
-PHASE_VERBS = {
-    "knock": {"knock", "pass", "dark"},
-    "purchase": {"discard"},
-    "play": {"play"},
-}
-
-
-class Bot:
-    """The bot as a child process: started, killed and started again on one database."""
-
-    def __init__(self, fake: FakeTelegram, tmp_path: Path) -> None:
-        self.fake = fake
-        self.database = tmp_path / "data" / "bot.sqlite3"
-        self.log = tmp_path / "bot.log"
-        self.process: asyncio.subprocess.Process | None = None
-        ours = {name.upper() for name in Settings.model_fields}
-        self.env = {k: v for k, v in os.environ.items() if k.upper() not in ours}
-        self.env.update(
-            BOT_TOKEN=fake.token,
-            TELEGRAM_API_BASE_URL=fake.base_url,
-            DATABASE_PATH=str(self.database),
-            RATE_LIMITER="false",
-            TURN_TIMEOUT_SECONDS=str(TURN),
-            DEFAULT_LANGUAGE="en",
-            PYTHONPATH=str(ROOT),
-        )
-        self.cwd = tmp_path
-
-    async def start(self) -> None:
-        since = self.fake.now()
-        with self.log.open("ab") as sink:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=self.cwd, env=self.env, stdout=sink, stderr=sink
-            )
-        # up: it polls (after post_init has re-armed the timers and refreshed the tables)
-        await self.fake.wait_until(
-            lambda: self.fake.requests("getUpdates", since=since), timeout=60, message="polling"
-        )
-        await self.fake.wait_idle(timeout=20, quiet=0.3, require_answers=False)
-
-    async def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-
-    async def stop(self) -> int:
-        assert self.process is not None
-        if self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.process.wait(), 20)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-        assert self.process.returncode is not None
-        return self.process.returncode
-
-    def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
-
-
-class Players:
-    """Users who press the buttons the bot really sent them."""
-
-    def __init__(self, fake: FakeTelegram, users: list[User], seed: int) -> None:
-        self.fake = fake
-        self.users = users
-        self.rng = random.Random(seed)
-
-    def hand(self, user: User) -> Message | None:
-        """His newest message from the bot, if it has buttons: what he plays from. (An older
-        hand may still show buttons when the bot was killed before it took them off.)"""
-        messages = self.fake.messages(self.fake.private_chat(user), from_bot=True)
-        return messages[-1] if messages and messages[-1].callback_data else None
-
-    def choices(self) -> list[tuple[User, Message, str, cb.Callback]]:
-        found = []
-        for user in self.users:
-            message = self.hand(user)
-            for data in message.callback_data if message else []:
-                decoded = cb.decode(data)
-                if isinstance(decoded, (cb.Act, cb.Select, cb.Look)):
-                    assert message is not None
-                    found.append((user, message, data, decoded))
-        return found
-
-    def pick(self, phase: str | None = None) -> tuple[User, Message, str, cb.Callback] | None:
-        choices = self.choices()
-        moves = [c for c in choices if isinstance(c[3], (cb.Act, cb.Select))]
-        if phase is not None:
-            moves = [c for c in moves if c[3].verb in PHASE_VERBS[phase]]  # type: ignore[union-attr]
-            return self.rng.choice(moves) if moves else None
-        if not moves:
-            moves = choices  # only «look» for now
-        return self.rng.choice(moves) if moves else None
-
-    def press(self, choice: tuple[User, Message, str, cb.Callback]) -> CallbackQuery | None:
-        user, message, data, _ = choice
-        try:
-            return self.fake.user_presses(user, message, data)
-        except NoSuchButton:
-            return None
-
-    async def answered(self, query: CallbackQuery) -> None:
-        await self.fake.wait_until(lambda: query.answer is not None, timeout=15)
-        await self.fake.wait_idle(timeout=15, quiet=0.1, require_answers=False)
-
-
-def read(database: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
-    """A read of the bot's database while it runs (WAL: readers do not block it)."""
-    with sqlite3.connect(database, timeout=10) as conn:
-        return conn.execute(sql, args).fetchall()
-
-
-def deals_done(database: Path) -> int:
-    return int(read(database, "SELECT COUNT(*) FROM deals")[0][0])
-
-
-def version(database: Path) -> int:
-    return int(read(database, "SELECT MAX(version) FROM games")[0][0])
 
 
 @pytest.mark.timeout(240)
@@ -158,22 +32,11 @@ async def test_sigkill_mid_deal_and_the_game_goes_on_from_its_last_committed_act
     async with FakeTelegram() as fake:
         users = [fake.add_user(f"P{i}", language_code="en") for i in range(3)]
         group = fake.add_group("Restarts", users)
-        bot = Bot(fake, tmp_path)
+        bot = Bot(fake, tmp_path, turn=TURN)
         players = Players(fake, users, seed=71)
         await bot.start()
         try:
-            # the table, through the real lobby
-            for user in users:
-                fake.user_starts_bot(user)
-            fake.user_sends(users[0], group, "/new stukolka")
-            await fake.wait_until(lambda: fake.messages(group, from_bot=True), timeout=15)
-            lobby = fake.messages(group, from_bot=True)[-1]
-            game_id = next(
-                d.game_id for d in map(cb.decode, lobby.callback_data) if isinstance(d, cb.Lobby)
-            )
-            for user, action in ((users[1], "join"), (users[2], "join"), (users[0], "begin")):
-                query = fake.user_presses(user, lobby, cb.encode(cb.Lobby(game_id, action)))
-                await players.answered(query)
+            game_id = await players.seat(group, "stukolka")
 
             kills = list(KILL_AT)
             killed: list[str] = []

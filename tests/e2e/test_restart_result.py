@@ -1,0 +1,107 @@
+"""End to end, issue 13: the bot killed with SIGKILL right after the last move of a deal and
+before that deal's result reached the group. The result still to post is part of the game's
+stored display state, committed with the move, so after the restart it is posted, exactly once,
+and the game goes on with the next deal's table in a message of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from storage.database import Database
+
+from .child_bot import Bot, Players, read
+from .fake_telegram import FakeTelegram, Message
+from .fake_telegram.faults import ServerError
+from .resilience import check_books
+
+TURN = 30.0  # nobody times out: every move is a press
+
+
+def results_due(database: Path, game_id: int) -> list[int]:
+    """The deals (from 0) whose results the bot still has to post, as stored."""
+    rows = read(database, "SELECT state FROM games WHERE game_id = ?", game_id)
+    due = json.loads(str(rows[0][0])).get("table", {}).get("due", [])
+    return [int(entry["deal"]) for entry in due]
+
+
+def showing(messages: list[Message], text: str) -> list[Message]:
+    """The messages that show ``text`` now or showed it in an earlier revision."""
+    return [
+        message
+        for message in messages
+        if text in (message.text or "")
+        or any(text in (revision.text or "") for revision in message.history)
+    ]
+
+
+@pytest.mark.timeout(240)
+async def test_a_result_due_when_the_bot_was_killed_is_posted_once_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake:
+        users = [fake.add_user(f"P{i}", language_code="en") for i in range(3)]
+        group = fake.add_group("Results", users)
+        bot = Bot(fake, tmp_path, turn=TURN)
+        players = Players(fake, users, seed=13)
+        await bot.start()
+        try:
+            game_id = await players.seat(group, "stukolka")
+            await fake.wait_until(
+                lambda: showing(fake.messages(group, from_bot=True), "· deal 1"), timeout=15
+            )
+            # from now on nothing reaches the group: the deal's result cannot be posted
+            fake.faults.add(ServerError(500), chat_id=group.id, times=None)
+            due: list[int] = []
+            for _ in range(500):
+                choice = players.pick()
+                if choice is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                query = players.press(choice)
+                if query is None:
+                    continue
+                pressed = query
+                await fake.wait_until(lambda: pressed.answer is not None, timeout=15)
+                due = results_due(bot.database, game_id)
+                if due:
+                    break
+                await fake.wait_idle(timeout=15, quiet=0.1, require_answers=False)
+            assert due == [0], "the deal ended and its result is stored as due"
+            await bot.kill()
+            title = "deal 1 is over"
+            assert not showing(fake.messages(group, from_bot=True), title), "not posted yet"
+
+            fake.faults.clear()
+            await bot.start()
+            await fake.wait_until(
+                lambda: showing(fake.messages(group, from_bot=True), title), timeout=30
+            )
+            # the next deal is dealt and its table comes as a message of its own
+            await fake.wait_until(
+                lambda: showing(fake.messages(group, from_bot=True), "· deal 2"), timeout=30
+            )
+            # a few moves of the next deal: nothing edits the result away or posts it again
+            for _ in range(6):
+                choice = players.pick()
+                query = players.press(choice) if choice is not None else None
+                if query is not None:
+                    await players.answered(query)
+            await fake.wait_idle(timeout=20, quiet=0.5, require_answers=False)
+            posted = showing(fake.messages(group, from_bot=True, include_deleted=True), title)
+            assert len(posted) == 1, [m.text for m in posted]
+            assert title in (posted[0].text or ""), "the result stays in its message"
+            tables = showing(fake.messages(group, from_bot=True), "· deal 2")
+            assert tables and all(m.message_id != posted[0].message_id for m in tables)
+            assert results_due(bot.database, game_id) == []
+        finally:
+            code = await bot.stop()
+        assert code == 0, bot.output()[-3000:]
+        assert "Traceback" not in bot.output(), bot.output()[-3000:]
+
+        async with await Database.open(bot.database) as db:
+            await check_books(db, group.id, [game_id])
+            assert await db.check_integrity() == []
