@@ -97,16 +97,11 @@ class Presenter:
         self._notices: dict[int, deque[str]] = {}
         self._masks: dict[tuple[int, int], tuple[int, int]] = {}  # (game, user) → (turn, mask)
         self._display: dict[int, asyncio.Lock] = {}
-        #: games whose table message of this deal may exist but is unknown (a send timed out):
-        #: no other is sent until the next deal, so the group never sees one twice
-        self._table_unknown: set[int] = set()
-        #: the deal whose table the table message shows, and the results waiting to be shown
-        self._table_deal: dict[int, int] = {}
+        #: the rendered results waiting to be shown (each is stored as due with the move that
+        #: ended its deal, and rendered again from there after a restart)
         self._results: dict[int, list[tuple[int, str]]] = {}
         #: told of every deal's end and every stopped table (bot.context wires it)
         self.evenings: Evenings | None = None
-        #: lobby messages of started games whose buttons are still to be taken off
-        self._lobbies: dict[int, int] = {}
         #: private hand messages of players who are not to act are edited at most once every
         #: ``HAND_SPACING`` seconds each (the one to act gets his at once); off when the
         #: groups are not paced either (tests, a local Bot API server)
@@ -274,12 +269,7 @@ class Presenter:
         elif reply.new_deal:
             # the first deal: its table is a new message; the lobby loses its buttons in the
             # first of the group's slots that the table does not need (``_group_step``)
-            lobby = (await self.db.game(game.game_id)).table_message_id
-            if lobby is not None:
-                self._lobbies[game.game_id] = lobby
-            await self.db.set_table_message(game.game_id, None)
-            self._table_unknown.discard(game.game_id)
-            self._table_deal.pop(game.game_id, None)
+            await self.db.retire_lobby_message(game.game_id)
         await self._remember(game, lang, carried)
         if reply.lobby_changed or reply.table_changed or reply.results or reply.closed:
             self._refresh_group(game.game_id)
@@ -383,7 +373,8 @@ class Presenter:
                 if texts and len(RESULTS_JOINER.join([*texts, text])) > MAX_MESSAGE:
                     break
                 texts.append(text)
-            known = self._table_deal.get(game_id, first) == first
+            shows = game.display.table_deal
+            known = (first if shows is None else shows) == first
             message_id = game.table_message_id if known else None
             try:
                 shown = await self.messenger.show(
@@ -406,23 +397,23 @@ class Presenter:
             await self.tables.results_posted(
                 game_id, posted, table_message_used=message_id is not None
             )
-            self._table_deal.pop(game_id, None)
-            self._table_unknown.discard(game_id)
             return True
-        if game.table_message_id is None and (
-            game_id in self._table_unknown or game.status in ("finished", "stopped")
+        display = game.display
+        if display.table_message_id is None and (
+            display.table_unknown or game.status in ("finished", "stopped")
         ):
             return False
         deal = (await self.tables.snapshot(game)).meta.deals
-        if game.status == "active" and self._table_deal.get(game_id, deal) != deal:
+        shows = deal if display.table_deal is None else display.table_deal
+        if game.status == "active" and shows != deal:
             return False  # the deal has ended: its result is on its way here
-        lobby = self._lobbies.get(game_id)
-        if lobby is not None and game.table_message_id is not None:
+        lobby = display.lobby_message_id
+        if lobby is not None and display.table_message_id is not None:
             text, rows = await self._table_content(game)
-            current = self.messenger.shown(game.chat_id, game.table_message_id)
+            current = self.messenger.shown(game.chat_id, display.table_message_id)
             if current is not None and _same_but_countdown(current, text, rows):
-                del self._lobbies[game_id]
                 await self.messenger.drop_buttons(game.chat_id, lobby)
+                await self.db.set_lobby_message(game_id, None)
                 return False
         await self._show_table_now(game_id)
         return lobby is not None  # come back for the lobby's buttons
@@ -492,7 +483,7 @@ class Presenter:
 
     async def _show_table_now(self, game_id: int) -> None:
         """Edit the table message to the game as it is now, or send it if there is none yet
-        (unless one may have been sent already: see ``_table_unknown``)."""
+        (unless one may have been sent already: see ``Display.table_unknown``)."""
         game = await self.db.game(game_id)
         deal = (await self.tables.snapshot(game)).meta.deals
         use_ranks(await self.chat_language(game.chat_id), await self.chat_ranks(game.chat_id))
@@ -503,12 +494,11 @@ class Presenter:
             )
         except Undelivered as error:
             if game.table_message_id is None and error.maybe_done:
-                self._table_unknown.add(game_id)
+                await self.db.set_table_unknown(game_id)
                 return
             raise
         if message_id is not None and message_id != game.table_message_id:
-            await self.db.set_table_message(game_id, message_id)
-            self._table_deal[game_id] = deal
+            await self.db.set_table_message(game_id, message_id, deal=deal)
 
     async def _result_text(
         self, game: Game, lang: str, result: DealResult, footer: Sequence[str] = ()
@@ -1266,8 +1256,6 @@ class Presenter:
         loaded = await self.tables.active(new)
         if loaded is not None:
             await self.db.set_table_message(loaded.game.game_id, None)
-            self._table_unknown.discard(loaded.game.game_id)
-            self._table_deal.pop(loaded.game.game_id, None)
             self._refresh_group(loaded.game.game_id)
 
     async def turn_timed_out(self, game_id: int, turn: int) -> None:
@@ -1286,7 +1274,9 @@ class Presenter:
                 reply = await self.tables.unfreeze(game.game_id)
                 if reply is not None and reply.results:
                     unfrozen.add(game.game_id)
-                    self._table_deal[game.game_id] = reply.results[0].deal
+                    await self.db.set_table_message(
+                        game.game_id, game.table_message_id, deal=reply.results[0].deal
+                    )
                     await self.show(reply)
         due = {
             game.game_id: game
@@ -1300,8 +1290,6 @@ class Presenter:
                 await self._arm(game.game_id)
                 for user in game.seats:
                     self._refresh_hand(game.game_id, user)
-                # the stored table message is taken for the current deal's
-                self._table_deal[game.game_id] = int(game.state.get("table", {}).get("deals", 0))
             if game.game_id not in due:
                 self._refresh_group(game.game_id)
         for game in due.values():
@@ -1318,8 +1306,11 @@ class Presenter:
             result, closing = result_from_due(entry)
             footer = [await self._notice_text(lang, Notice(key)) for key in closing]
             pending.append((result.deal, await self._result_text(game, lang, result, footer)))
-        if entries:
-            self._table_deal[game.game_id] = int(entries[0]["deal"])
+        if entries and game.table_message_id is not None and game.table_deal is None:
+            # stored before the display state knew its deal: it is the first result's table
+            await self.db.set_table_message(
+                game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
+            )
 
     async def drain(self) -> None:
         """Wait until every message that is due has gone out (tests, shutdown)."""

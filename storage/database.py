@@ -536,9 +536,23 @@ class Database:
         """Open games whose turn deadline (unix seconds) is before ``moment``, soonest first."""
         return self._games_from(*await self._trip(games.deadline_rows_before, moment))
 
-    async def set_table_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the group message that shows the table (None forgets it)."""
-        await self._write_game(game_id, games.set_table_message, game_id, message_id)
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, *, deal: int | None = None
+    ) -> None:
+        """Remember the group message that shows the table of ``deal`` (None forgets it)."""
+        await self._write_game(game_id, games.set_table_message, game_id, message_id, deal)
+
+    async def set_table_unknown(self, game_id: int) -> None:
+        """A table message may have been delivered though its send failed (see ``Display``)."""
+        await self._write_game(game_id, games.set_table_unknown, game_id)
+
+    async def retire_lobby_message(self, game_id: int) -> None:
+        """The game began: its lobby message is to lose its buttons; the table comes anew."""
+        await self._write_game(game_id, games.retire_lobby_message, game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember (None: forget) a started game's lobby message whose buttons are still on."""
+        await self._write_game(game_id, games.set_lobby_message, game_id, message_id)
 
     async def set_hand_message(self, game_id: int, user_id: int, message_id: int | None) -> None:
         """Remember the private message that shows ``user_id`` his hand (None forgets it)."""

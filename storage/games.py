@@ -40,7 +40,8 @@ from storage.sql import OPEN_GAME, dumps, loads, write_transaction
 
 _GAME_COLUMNS = (
     "game_id, chat_id, thread_id, kind, status, version, state, options, seats, created_by,"
-    " table_message_id, turn_deadline, created_at, updated_at,"
+    " table_message_id, table_deal, table_unknown, lobby_message_id,"
+    " turn_deadline, created_at, updated_at,"
     " (SELECT json_group_object(user_id, message_id) FROM game_messages AS m"
     " WHERE m.game_id = games.game_id) AS hand_messages"
 )
@@ -258,9 +259,40 @@ def deadline_rows_before(conn: sqlite3.Connection, moment: float) -> list[sqlite
     )
 
 
-def set_table_message(conn: sqlite3.Connection, game_id: int, message_id: int | None) -> None:
-    """Record (or clear, with None) the group message that shows the table."""
-    _update_game(conn, game_id, "table_message_id = ?", (message_id,))
+def set_table_message(
+    conn: sqlite3.Connection, game_id: int, message_id: int | None, deal: int | None = None
+) -> None:
+    """Record (or clear, with None) the group message that shows the table, and the deal it
+    shows (None: the current one); a table message known is no longer unknown."""
+    _update_game(
+        conn,
+        game_id,
+        "table_message_id = ?, table_deal = ?, table_unknown = 0",
+        (message_id, deal),
+    )
+
+
+def set_table_unknown(conn: sqlite3.Connection, game_id: int) -> None:
+    """A table message may have been delivered though its send failed: none other is sent
+    until the next deal (``set_table_message`` or the deal's result clears the mark)."""
+    _update_game(conn, game_id, "table_unknown = 1", ())
+
+
+def retire_lobby_message(conn: sqlite3.Connection, game_id: int) -> None:
+    """The game began: its table message (the lobby's) becomes the lobby message whose buttons
+    are still to be taken off, and the first deal's table will be a message of its own."""
+    _update_game(
+        conn,
+        game_id,
+        "lobby_message_id = table_message_id, table_message_id = NULL, table_deal = NULL,"
+        " table_unknown = 0",
+        (),
+    )
+
+
+def set_lobby_message(conn: sqlite3.Connection, game_id: int, message_id: int | None) -> None:
+    """Record (or clear, with None: its buttons are off) the started game's lobby message."""
+    _update_game(conn, game_id, "lobby_message_id = ?", (message_id,))
 
 
 def set_turn_deadline(conn: sqlite3.Connection, game_id: int, deadline: float | None) -> None:
@@ -354,6 +386,9 @@ def game_from_row(row: sqlite3.Row) -> Game:
         created_by=row["created_by"],
         table_message_id=row["table_message_id"],
         hand_messages=MappingProxyType(hand_messages),
+        table_deal=row["table_deal"],
+        table_unknown=bool(row["table_unknown"]),
+        lobby_message_id=row["lobby_message_id"],
         turn_deadline=row["turn_deadline"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
@@ -381,9 +416,11 @@ def set_results_due(
     conn: sqlite3.Connection, game_id: int, due: Sequence[Any], forget_table_message: bool = False
 ) -> None:
     """Replace the deal results a game still has to post (kept in its state's table part,
-    written without a new version: posting a result changes nothing of the game); with
-    ``forget_table_message``, its table message is forgotten in the same statement."""
-    assignment = "state = json_set(state, '$.table.due', json(?))"
+    written without a new version: posting a result changes nothing of the game). The table
+    message no longer shows a known deal, nor is one unknown, and with
+    ``forget_table_message`` it is forgotten (it shows a result now), in the same statement."""
+    assignment = "state = json_set(state, '$.table.due', json(?)), table_deal = NULL"
+    assignment += ", table_unknown = 0"
     if forget_table_message:
         assignment += ", table_message_id = NULL"
     _update_game(conn, game_id, assignment, (dumps(list(due)),))

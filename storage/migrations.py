@@ -368,12 +368,28 @@ CREATE UNIQUE INDEX games_one_open_per_table ON games (chat_id, ifnull(thread_id
     WHERE status IN ('lobby', 'active');
 """
 
+_DISPLAY_STATE = """
+-- What the group has on screen for a game, beside table_message_id (and each player's hand
+-- message in game_messages, and the results still to post in the state's table part, which
+-- the move that ends a deal writes): the deal the table message shows (NULL: the current
+-- one), whether a table message may have been delivered though its send failed (none other is
+-- sent until the next deal, so the group never sees the table twice), and the lobby message
+-- of a started game whose buttons are still to be taken off.
+ALTER TABLE games ADD COLUMN table_deal INTEGER CHECK (table_deal IS NULL OR table_deal >= 0);
+ALTER TABLE games ADD COLUMN table_unknown INTEGER NOT NULL DEFAULT 0
+    CHECK (table_unknown IN (0, 1));
+ALTER TABLE games ADD COLUMN lobby_message_id INTEGER;
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
     Migration(3, "chat settings: the corrected defaults of RULES.md", _CORRECTED_DEFAULTS),
     Migration(4, "kept balances and per-player monthly figures", _BALANCES_AND_STATS),
     Migration(5, "forum topics: a game's topic, one open game per chat and topic", _FORUM_TOPICS),
+    Migration(
+        6, "display state: the table message's deal, an unknown send, the old lobby", _DISPLAY_STATE
+    ),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

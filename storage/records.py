@@ -229,6 +229,9 @@ class Game:
     thread_id: int | None = None
     """The forum topic the table is in (Telegram's ``message_thread_id``); None: a chat
     without topics, or the General topic of one."""
+    table_deal: int | None = None
+    table_unknown: bool = False
+    lobby_message_id: int | None = None
     _state: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -247,6 +250,40 @@ class Game:
     def is_open(self) -> bool:
         """True while the game is in the lobby or in play."""
         return self.status in OPEN_STATUSES
+
+    @property
+    def display(self) -> Display:
+        """What the group and the players have on screen for this game, as stored."""
+        due = self.state.get("table", {}).get("due", [])
+        return Display(
+            table_message_id=self.table_message_id,
+            table_deal=self.table_deal,
+            table_unknown=self.table_unknown,
+            lobby_message_id=self.lobby_message_id,
+            hand_messages=self.hand_messages,
+            results_due=tuple(int(entry["deal"]) for entry in due),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """A game's display state: one record, stored with the game, so a restart shows exactly
+    what it should, once.
+
+    ``table_message_id``: the group message that shows the table; ``table_deal``: the deal it
+    shows (None: the current one); ``table_unknown``: a send of it failed but may have been
+    delivered, so no other is sent until the next deal; ``lobby_message_id``: a started game's
+    lobby message whose buttons are still to be taken off; ``hand_messages``: each player's
+    private hand message of the current deal; ``results_due``: the deals (from 0) whose results
+    the group has not been shown yet, written by the very commit that ended each deal.
+    """
+
+    table_message_id: int | None
+    table_deal: int | None
+    table_unknown: bool
+    lobby_message_id: int | None
+    hand_messages: Mapping[int, int]
+    results_due: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

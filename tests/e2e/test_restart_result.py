@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from storage.database import Database
 
 from .child_bot import Bot, Players, read
-from .fake_telegram import FakeTelegram, Message
+from .fake_telegram import CallbackQuery, FakeTelegram, Message
 from .fake_telegram.faults import ServerError
 from .resilience import check_books
 
@@ -26,6 +27,10 @@ def results_due(database: Path, game_id: int) -> list[int]:
     rows = read(database, "SELECT state FROM games WHERE game_id = ?", game_id)
     due = json.loads(str(rows[0][0])).get("table", {}).get("due", [])
     return [int(entry["deal"]) for entry in due]
+
+
+def answered(query: CallbackQuery) -> bool:
+    return query.answer is not None
 
 
 def showing(messages: list[Message], text: str) -> list[Message]:
@@ -64,8 +69,7 @@ async def test_a_result_due_when_the_bot_was_killed_is_posted_once_after_the_res
                 query = players.press(choice)
                 if query is None:
                     continue
-                pressed = query
-                await fake.wait_until(lambda: pressed.answer is not None, timeout=15)
+                await fake.wait_until(partial(answered, query), timeout=15)
                 due = results_due(bot.database, game_id)
                 if due:
                     break

@@ -271,6 +271,39 @@ async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Pa
     conn.close()
 
 
+async def test_the_display_state_is_one_stored_record_per_game(table: Database) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
+    await table.set_table_message(game.game_id, 70)  # the lobby
+    await table.retire_lobby_message(game.game_id)  # the game began
+    shown = (await table.game(game.game_id)).display
+    assert (shown.table_message_id, shown.lobby_message_id, shown.table_deal) == (None, 70, None)
+
+    await table.set_table_unknown(game.game_id)  # the first table's send timed out
+    assert (await table.game(game.game_id)).display.table_unknown
+    await table.set_table_message(game.game_id, 71, deal=0)
+    await table.set_lobby_message(game.game_id, None)  # the lobby's buttons are off
+    await table.set_hand_message(game.game_id, A, 72)
+    shown = (await table.game(game.game_id)).display
+    assert (shown.table_message_id, shown.table_deal, shown.table_unknown) == (71, 0, False)
+    assert (shown.lobby_message_id, dict(shown.hand_messages), shown.results_due) == (
+        None,
+        {A: 72},
+        (),
+    )
+
+    # deal 0 ended: its result is due (written by the deal's last commit), then it is posted
+    # in the table message, which is forgotten in the same write
+    await table.commit_action(game.game_id, 0, {"table": {"due": [{"deal": 0}]}}, ["end"])
+    assert (await table.game(game.game_id)).display.results_due == (0,)
+    await table.set_results_due(game.game_id, [], forget_table_message=True)
+    shown = (await table.game(game.game_id)).display
+    assert (shown.table_message_id, shown.table_deal, shown.results_due) == (None, None, ())
+
+    # a process that reads the file afresh sees the same record
+    async with await Database.open(table.path) as other:
+        assert (await other.game(game.game_id)).display == shown
+
+
 async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
     game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, turn_deadline=50.0)
     await table.set_table_message(game.game_id, 77)
