@@ -15,11 +15,13 @@ Measured after ``--warmup`` games and again after ``--games`` more, each time af
 garbage collection:
     rss_kb          this process's resident set (the fake's share is kept flat, see above);
     gc_objects      objects the garbage collector tracks;
-    maps            every dict, set, list, deque and OrderedDict reachable from the bot's
-                    services (and PTB's chat_data and user_data), by attribute path, with its
-                    length. ``grew`` lists those longer at the end than at the start: a map
-                    that grows with the number of games played is a leak unless it is bounded
-                    (the read cache and the messenger's memory have caps; they fill, then stay).
+    maps            every dict, set, list, deque, OrderedDict and weak-valued dict reachable
+                    from the bot's services (and PTB's chat_data and user_data), by attribute
+                    path, with its length. ``grew`` lists those longer at the end than at the
+                    start: a map that grows with the number of games played is a leak unless it
+                    is bounded. ``caps`` gives the limit of those that have one (the read cache,
+                    the messenger's memory, the chats' settings kept: they fill, then stay);
+                    ``grew_without_a_cap`` is what is left: empty means flat.
 Not a test: it prints figures (JSON) and asserts nothing.
 """
 
@@ -34,6 +36,7 @@ import random
 import sys
 import tempfile
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,7 +55,7 @@ PLAYERS = 3
 LOOK_CHANCE = 0.3
 #: with both a move and a card toggle on the message, the move; toggles pick a discard
 ACT_CHANCE = 0.8
-CONTAINERS = (dict, set, frozenset, list, collections.deque)
+CONTAINERS = (dict, set, frozenset, list, collections.deque, weakref.WeakValueDictionary)
 #: objects whose attributes are walked for maps: the bot's own, and its storage
 OWN_MODULES = ("bot.", "storage.")
 
@@ -207,18 +210,26 @@ def _decode(data: str) -> Any:
         return None
 
 
-def map_sizes(roots: dict[str, Any], depth: int = 4) -> dict[str, int]:
+def map_sizes(
+    roots: dict[str, Any], depth: int = 4, caps: dict[str, int] | None = None
+) -> dict[str, int]:
     """Every container reachable from ``roots`` through the attributes of the bot's own
-    objects (``OWN_MODULES``), by path, with its length."""
+    objects (``OWN_MODULES``), by path, with its length. ``caps`` gets the limit of each one
+    that has one: its own ``limit`` (``bot.bounded.Recent``), or its owner's ``_max_<name>``
+    (the read cache)."""
     sizes: dict[str, int] = {}
     seen: set[int] = set()
 
-    def walk(path: str, obj: Any, level: int) -> None:
+    def walk(path: str, obj: Any, level: int, owner: Any = None) -> None:
         if id(obj) in seen:
             return
         seen.add(id(obj))
         if isinstance(obj, CONTAINERS):
             sizes[path] = len(obj)
+            name = path.rsplit(".", 1)[-1]
+            cap = getattr(obj, "limit", None) or getattr(owner, f"_max{name}", None)
+            if caps is not None and isinstance(cap, int):
+                caps[path] = cap
             return
         module = type(obj).__module__ or ""
         if level >= depth or not module.startswith(OWN_MODULES):
@@ -230,7 +241,7 @@ def map_sizes(roots: dict[str, Any], depth: int = 4) -> dict[str, int]:
             if hasattr(obj, slot_name):
                 attributes[slot_name] = getattr(obj, slot_name)
         for name, value in attributes.items():
-            walk(f"{path}.{name}", value, level + 1)
+            walk(f"{path}.{name}", value, level + 1, obj)
 
     for name, root in roots.items():
         walk(name, root, 0)
@@ -241,11 +252,13 @@ def measure(soak: Soak) -> dict[str, Any]:
     gc.collect()
     app = soak.bot.app
     roots = {"services": soak.services, "chat_data": app.chat_data, "user_data": app.user_data}
+    caps: dict[str, int] = {}
     return {
         "games_done": soak.games_done,
         "rss_kb": _rss_kb(),
         "gc_objects": len(gc.get_objects()),
-        "maps": map_sizes(roots),
+        "maps": map_sizes(roots, caps=caps),
+        "caps": caps,
     }
 
 
@@ -274,6 +287,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for name, size in end["maps"].items()
         if size > start["maps"].get(name, 0)
     }
+    caps = end["caps"]
     return {
         "games": args.games,
         "warmup_games": args.warmup,
@@ -289,6 +303,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             (end["rss_kb"] - start["rss_kb"]) * 1000 / max(1, args.games), 1
         ),
         "grew": grew,
+        # a map that grew but has a cap fills up to it, then stays
+        "grew_without_a_cap": sorted(name for name in grew if name not in caps),
+        "caps": {name: caps[name] for name in sorted(caps)},
         "maps_at_end": end["maps"],
     }
 

@@ -19,6 +19,8 @@ from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
 from bot.presenter import Presenter
 from bot.ratelimit import ChatRateLimiter
+from bot.screens.menus import Menus
+from bot.screens.people import People
 from bot.screens.stats import StatsScreens
 from bot.service import TableService
 from bot.settings import Settings
@@ -39,6 +41,8 @@ class Services:
     timers: Timers
     screens: StatsScreens
     evenings: Evenings
+    people: People
+    menus: Menus
     bot_username: str = ""
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
     #: storage failures (a full disk, a read-only file): logged once a minute, not per press
@@ -83,10 +87,13 @@ class Services:
         )
         holder["presenter"] = presenter
         timers.on_timeout = presenter.turn_timed_out
-        screens = StatsScreens(db, messenger, presenter.chat_language)
-        evenings = Evenings(db, messenger, presenter.coalescer, presenter.chat_language)
-        presenter.evenings = evenings
-        return Services(settings, db, tables, messenger, presenter, timers, screens, evenings)
+        people, menus = presenter.people, presenter.menus
+        screens = StatsScreens(db, messenger, people.chat_language)
+        evenings = Evenings(db, messenger, presenter.coalescer, people.chat_language)
+        presenter.evenings = menus.evenings = evenings
+        return Services(
+            settings, db, tables, messenger, presenter, timers, screens, evenings, people, menus
+        )
 
     async def start(self) -> None:
         """After the bot is up: learn its username, re-arm timers, refresh open tables, publish

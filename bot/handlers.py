@@ -95,7 +95,7 @@ async def track(update: Update, context: BotContext) -> None:
         await services.saw_player(user.id, player_name(user), user.language_code)
     chat = update.effective_chat
     if chat is not None and chat.type != Chat.PRIVATE:
-        await services.presenter.saw_chat(chat.id, chat.title)
+        await services.people.saw_chat(chat.id, chat.title)
 
 
 def player_name(user: User) -> str:
@@ -163,7 +163,7 @@ async def _refusal_text(
 ) -> str:
     if isinstance(refusal, str):
         return chat_render.refusal(lang, refusal)
-    names = await context.services.presenter.names(refusal.users) if refusal.users else []
+    names = await context.services.people.names(refusal.users) if refusal.users else []
     return chat_render.refusal(lang, refusal.reason, names, html=html)
 
 
@@ -172,7 +172,7 @@ async def _refuse_in_chat(update: Update, context: BotContext, refusal: Refused 
     chat = update.effective_chat
     if chat is None:
         return
-    lang = await context.services.presenter.chat_language(chat.id)
+    lang = await context.services.people.chat_language(chat.id)
     text = await _refusal_text(context, lang, refusal, html=True)
     await context.services.messenger.send(chat.id, text, reply_to=_command(update))
 
@@ -195,7 +195,6 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     if ids is None:
         return
     chat_id, user_id = ids
-    presenter = context.services.presenter
     argument = (context.args or [""])[0].lower() if context.args else ""
     thread = _thread(update)
     if not argument:
@@ -203,7 +202,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
             # a table is open: no game to choose (the picker's buttons could not work)
             await _refuse_in_chat(update, context, "table_exists")
             return
-        await presenter.send_new_game_chooser(chat_id, reply_to=_command(update))
+        await context.services.menus.send_new_game_chooser(chat_id, reply_to=_command(update))
         return
     choice = GAME_ALIASES.get(argument)
     if choice is None:
@@ -217,7 +216,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
 async def cmd_join(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is not None:
-        reachable = await context.services.presenter.is_reachable(ids[1])
+        reachable = await context.services.people.is_reachable(ids[1])
         tables = context.services.tables
         await _run(update, context, tables.join(*ids, reachable=reachable, thread=_thread(update)))
 
@@ -232,9 +231,8 @@ async def cmd_begin(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is None:
         return
-    presenter = context.services.presenter
     thread = _thread(update)
-    reachable = await presenter.reachable_map(ids[0], thread)
+    reachable = await context.services.people.reachable_map(ids[0], thread)
     await _run(
         update,
         context,
@@ -264,7 +262,6 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
     if ids is None or message is None:
         return
     chat_id, by_user = ids
-    presenter = context.services.presenter
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is not None:
         user_id = target.id
@@ -275,13 +272,13 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
         if not (digits.isascii() and digits.isdigit()):
             await _refuse_in_chat(update, context, "kick_usage")
             return
-        seated = await presenter.seat_at(chat_id, int(number), _thread(update))
+        seated = await context.services.people.seat_at(chat_id, int(number), _thread(update))
         if seated is None:
             await _refuse_in_chat(update, context, "no_such_seat")
             return
         user_id = seated
     admin = await is_admin(update, context)
-    reachable = await presenter.is_reachable(user_id)
+    reachable = await context.services.people.is_reachable(user_id)
     await _run(
         update,
         context,
@@ -306,13 +303,13 @@ async def cmd_timeout(update: Update, context: BotContext) -> None:
             )
         except Refused as refusal:
             if refusal.reason == "bad_timeout":
-                await services.presenter.send_turn_timeout(
+                await services.menus.send_turn_timeout(
                     chat_id, usage=True, reply_to=_command(update)
                 )
             else:
                 await _refuse_in_chat(update, context, refusal)
             return
-    await services.presenter.send_turn_timeout(
+    await services.menus.send_turn_timeout(
         chat_id, changed=bool(context.args), reply_to=_command(update)
     )
 
@@ -353,14 +350,14 @@ async def cmd_evening(update: Update, context: BotContext) -> None:
         await services.messenger.send(chat.id, text, reply_to=_command(update))
         return
     if not await services.evenings.end_now(chat.id):
-        lang = await services.presenter.chat_language(chat.id)
+        lang = await services.people.chat_language(chat.id)
         await services.messenger.send(chat.id, t(lang, "evening.none"), reply_to=_command(update))
 
 
 async def cmd_settings(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.presenter.send_settings(chat.id, None, reply_to=_command(update))
+        await context.services.menus.send_settings(chat.id, None, reply_to=_command(update))
 
 
 async def cmd_lang(update: Update, context: BotContext) -> None:
@@ -369,16 +366,15 @@ async def cmd_lang(update: Update, context: BotContext) -> None:
         return
     chat_id, user_id = ids
     choice = (context.args or [""])[0].lower() if context.args else ""
-    presenter = context.services.presenter
     in_group = update.effective_chat is not None and update.effective_chat.type != Chat.PRIVATE
     if (
         in_group
         and not await is_admin(update, context)
-        and not await presenter.is_table_creator(chat_id, user_id)
+        and not await context.services.people.is_table_creator(chat_id, user_id)
     ):
         await _refuse_in_chat(update, context, "creator_or_admin_only")
         return
-    await presenter.set_language(
+    await context.services.menus.set_language(
         chat_id, choice, private=chat_id == user_id, reply_to=_command(update)
     )
 
@@ -389,7 +385,7 @@ async def cmd_lang(update: Update, context: BotContext) -> None:
 async def cmd_balance(update: Update, context: BotContext) -> None:
     ids = _ids(update)
     if ids is not None:
-        await context.services.presenter.send_balance(*ids, reply_to=_command(update))
+        await context.services.menus.send_balance(*ids, reply_to=_command(update))
 
 
 async def cmd_stats(update: Update, context: BotContext) -> None:
@@ -412,7 +408,7 @@ async def cmd_stats(update: Update, context: BotContext) -> None:
 async def cmd_help(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None:
-        await context.services.presenter.send_help(
+        await context.services.menus.send_help(
             chat.id, private=chat.type == Chat.PRIVATE, reply_to=_command(update)
         )
 
@@ -422,7 +418,7 @@ async def cmd_rules(update: Update, context: BotContext) -> None:
     if chat is None:
         return
     argument = (context.args or [""])[0].lower() if context.args else ""
-    await context.services.presenter.send_rules(
+    await context.services.menus.send_rules(
         chat.id, GAME_ALIASES.get(argument), reply_to=_command(update), thread=_thread(update)
     )
 
@@ -485,7 +481,7 @@ async def on_callback(update: Update, context: BotContext) -> None:
     presenter = context.services.presenter
     user_id = query.from_user.id
     chat = query.message.chat if query.message is not None else None
-    lang = await presenter.user_language(user_id, query.from_user.language_code)
+    lang = await context.services.people.user_language(user_id, query.from_user.language_code)
     try:
         data = cb.decode(query.data or "")
     except cb.BadCallback:

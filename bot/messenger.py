@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +25,7 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
+from bot.bounded import Recent
 from bot.pacing import Pacer, RetryLater
 from bot.ratelimit import maybe_performed
 
@@ -68,24 +68,9 @@ def markup(rows: Rows | None) -> InlineKeyboardMarkup | None:
 SHOWN_MESSAGES = 5_000
 
 
-class ShownCache(OrderedDict[tuple[int, int], Shown]):
-    """A dict of at most ``limit`` entries that forgets the least recently used."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def get(self, key: tuple[int, int], default: Any = None) -> Any:
-        if key in self:
-            self.move_to_end(key)
-            return self[key]
-        return default
-
-    def __setitem__(self, key: tuple[int, int], value: Shown) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        if len(self) > self.limit:
-            self.popitem(last=False)
+#: the messages the messenger remembers: at most ``SHOWN_MESSAGES``, the least recently used
+#: forgotten first
+ShownCache = Recent[tuple[int, int], Shown]
 
 
 def _frozen(rows: Rows | None) -> tuple[tuple[tuple[str, str], ...], ...]:

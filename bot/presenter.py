@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot import callback as cb
-from bot import keyboards, menus
+from bot import keyboards
+from bot.bounded import Locks
 from bot.computers import is_computer
 from bot.evenings import Evenings
 from bot.messenger import Messenger, Rows, Shown, Undelivered
@@ -28,9 +29,10 @@ from bot.pacing import Coalescer, Pacer
 from bot.render import chat as chat_render
 from bot.render import starshina as starshina_render
 from bot.render import stukolka as stukolka_render
-from bot.render.common import GameKind, esc, use_ranks
+from bot.render.common import display_kind, esc, use_ranks
 from bot.screens import hand as hand_screen
-from bot.screens import money as money_screen
+from bot.screens.menus import Menus
+from bot.screens.people import People
 from bot.service import (
     DealResult,
     Loaded,
@@ -45,7 +47,7 @@ from game.core import Action
 from game.registry import rules_for
 from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
-from locales import LANGUAGES, language, t
+from locales import t
 from storage.database import Database
 from storage.errors import GameNotFound
 from storage.records import Game
@@ -60,15 +62,6 @@ DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
 #: results of deals that ended while the group waited for its pace go in one message
 RESULTS_JOINER = "\n\n· · ·\n\n"
 MAX_MESSAGE = 4000  # Telegram takes 4096 characters
-#: the chat_options kind that holds a chat's display settings (the rank letters)
-DISPLAY = "display"
-MAX_NAME = 32  # characters of a player's name shown
-
-
-def _display_kind(game: Game) -> GameKind:
-    if game.kind == "stukolka":
-        return "shleif" if game.options.get("variant") == "shleif" else "stukolka"
-    return "starshina"
 
 
 class Presenter:
@@ -91,12 +84,13 @@ class Presenter:
         self.coalescer = coalescer
         self.default_language = default_language
         self.bot_username = ""
-        self._languages: dict[int, str] = {}
-        self._ranks: dict[int, str | None] = {}  # a group's rank letters, as stored
-        self._titles: dict[int, str | None] = {}
+        self.people = People(db, tables, default_language)
+        self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
+        #: per open game, forgotten with it (``_forget_game``): the latest notices under the
+        #: table, the cards a player has marked for a discard (game, user) → (turn, mask)
         self._notices: dict[int, deque[str]] = {}
-        self._masks: dict[tuple[int, int], tuple[int, int]] = {}  # (game, user) → (turn, mask)
-        self._display: dict[int, asyncio.Lock] = {}
+        self._masks: dict[tuple[int, int], tuple[int, int]] = {}
+        self._display: Locks[int] = Locks()
         #: the rendered results waiting to be shown (each is stored as due with the move that
         #: ended its deal, and rendered again from there after a restart)
         self._results: dict[int, list[tuple[int, str]]] = {}
@@ -116,109 +110,19 @@ class Presenter:
         #: lost on a restart, which only means one turn is not pinged
         self._waiting: dict[tuple[int, int], float | None] = {}
 
-    # ------------------------------------------------------------------ chats and people
-
-    async def saw_chat(self, chat_id: int, title: str | None) -> None:
-        if chat_id in self._titles and self._titles[chat_id] == title:
-            return
-        await self.db.upsert_chat(chat_id, title)
-        self._titles[chat_id] = title
-
-    async def chat_language(self, chat_id: int) -> str:
-        cached = self._languages.get(chat_id)
-        if cached is not None:
-            return cached
-        if chat_id > 0:
-            players = await self.db.players([chat_id])
-            player = players.get(chat_id)
-            lang = self._spoken(player.language if player else None)
-        else:
-            chat = await self.db.chat(chat_id)
-            lang = language(chat.language if chat and chat.language else self.default_language)
-        self._languages[chat_id] = lang
-        return lang
-
-    def _spoken(self, code: str | None) -> str:
-        """The bot's language for a Telegram language code; others get DEFAULT_LANGUAGE."""
-        if code and code.split("-")[0].split("_")[0].lower() in LANGUAGES:
-            return language(code)
-        return language(self.default_language)
-
-    async def user_language(self, user_id: int, code: str | None) -> str:
-        players = await self.db.players([user_id])
-        player = players.get(user_id)
-        if player is not None and player.language:
-            return self._spoken(player.language)
-        return self._spoken(code)
-
-    async def set_language(
-        self, chat_id: int, choice: str, *, private: bool, reply_to: int | None = None
-    ) -> None:
-        if choice not in ("ru", "en"):
-            lang = await self.chat_language(chat_id)
-            await self.messenger.send(
-                chat_id, chat_render.language_usage_text(lang), reply_to=reply_to
-            )
-            return
-        if private:
-            players = await self.db.players([chat_id])
-            name = players[chat_id].name if chat_id in players else str(chat_id)
-            await self.db.upsert_player(chat_id, name, language=choice)
-        else:
-            await self.db.set_chat_language(chat_id, choice)
-        self._languages[chat_id] = choice
-        await self.messenger.send(chat_id, chat_render.language_set_text(choice), reply_to=reply_to)
-
-    async def chat_ranks(self, chat_id: int) -> str | None:
-        """A group's choice of rank letters (``latin`` / ``russian``), None if never set."""
-        if chat_id not in self._ranks:
-            stored = await self.db.chat_options(chat_id, DISPLAY) or {}
-            ranks = stored.get("ranks")
-            self._ranks[chat_id] = ranks if isinstance(ranks, str) else None
-        return self._ranks[chat_id]
-
-    async def set_chat_ranks(self, chat_id: int, ranks: str) -> None:
-        await self.db.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
-        self._ranks[chat_id] = ranks
-
-    async def names(self, user_ids: Sequence[int]) -> list[str]:
-        """Players' names for display, each at most ``MAX_NAME`` characters (Telegram allows
-        64 in each of two parts: a table of six long names must still fit one message)."""
-        players = await self.db.players(user_ids)
-        return [short_name(players[u].name if u in players else str(u)) for u in user_ids]
-
-    async def reachable_map(self, chat_id: int, thread: int | None = None) -> dict[int, bool]:
-        loaded = await self.tables.active(chat_id, thread)
-        if loaded is None:
-            return {}
-        players = await self.db.players(loaded.seats)
-        return {
-            u: is_computer(u) or bool(players.get(u) and players[u].started) for u in loaded.seats
-        }
-
-    async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
-        """Whether he opened a table open in the chat (in any of its forum topics)."""
-        return any(game.created_by == user_id for game in await self.db.chat_open_games(chat_id))
-
-    async def seat_at(self, chat_id: int, number: int, thread: int | None = None) -> int | None:
-        """The player at seat ``number`` (from 1) of the table of the chat's forum topic
-        ``thread`` (None: no topic), if there is one."""
-        loaded = await self.tables.active(chat_id, thread)
-        if loaded is None or not 1 <= number <= len(loaded.seats):
-            return None
-        return loaded.seats[number - 1]
-
-    async def is_reachable(self, user_id: int) -> bool:
-        """Whether the bot may write to him (he pressed Start and has not blocked it)."""
-        return await self._reachable(user_id)
+    async def _refresh_chat(self, chat_id: int) -> None:
+        """Show a chat's open tables again, the group's messages and every hand (its display
+        settings changed)."""
+        for game in await self.db.chat_open_games(chat_id):
+            if game.status == "active":
+                self._refresh_group(game.game_id)
+                for user in game.seats:
+                    self._refresh_hand(game.game_id, user)
 
     # ------------------------------------------------------------------ showing replies
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._display.get(game_id)
-        if lock is None:
-            lock = self._display[game_id] = asyncio.Lock()
-        return lock
+        return self._display(game_id)
 
     async def show(self, reply: Reply) -> None:
         """Bring the group and the players' private chats up to date with ``reply``.
@@ -250,8 +154,8 @@ class Presenter:
             hands |= set(game.seats)
         for user in hands:
             self._refresh_hand(game.game_id, user)
-        lang = await self.chat_language(game.chat_id)
-        use_ranks(lang, await self.chat_ranks(game.chat_id))
+        lang = await self.people.chat_language(game.chat_id)
+        use_ranks(lang, await self.people.chat_ranks(game.chat_id))
         carried = reply.notices
         if reply.results:
             # the moves of a finished deal go with it; news about people carry on
@@ -296,7 +200,7 @@ class Presenter:
 
     async def _notice_text(self, lang: str, notice: Notice) -> str:
         user = notice.params.get("user")
-        name = (await self.names([user]))[0] if isinstance(user, int) else ""
+        name = (await self.people.names([user]))[0] if isinstance(user, int) else ""
         action = None
         if "verb" in notice.params:
             arg: Any = notice.params.get("arg")
@@ -353,6 +257,8 @@ class Presenter:
                 more = await self._group_step(game_id)
             if more:
                 self._refresh_group(game_id)
+            elif not (await self.db.game(game_id)).is_open:
+                self._forget_game(game_id)
 
         self.coalescer.request(("group", game_id), job, slot_due)
 
@@ -392,6 +298,8 @@ class Presenter:
                 log.warning("results of game %s may not have been shown: %s", game_id, error)
             posted = [deal for deal, _ in pending[: len(texts)]]
             del pending[: len(texts)]
+            if not pending:
+                del self._results[game_id]
             # one write: a crash between the two would take the result shown in the table
             # message for the next deal's table and edit it away
             await self.tables.results_posted(
@@ -422,11 +330,22 @@ class Presenter:
     async def _no_wait() -> None:
         return None
 
+    def _forget_game(self, game_id: int) -> None:
+        """A closed game's last group message is out: what memory held for it goes (its
+        hands' last edits need none of it)."""
+        self._notices.pop(game_id, None)
+        if not self._results.get(game_id):
+            self._results.pop(game_id, None)
+        for key in [key for key in self._masks if key[0] == game_id]:
+            del self._masks[key]
+        for key in [key for key in self._waiting if key[0] == game_id]:
+            del self._waiting[key]
+
     async def _table_content(self, game: Game) -> tuple[str, Rows | None]:
-        lang = await self.chat_language(game.chat_id)
+        lang = await self.people.chat_language(game.chat_id)
         loaded = await self.tables.snapshot(game)
-        names = await self.names(loaded.seats)
-        kind = _display_kind(game)
+        names = await self.people.names(loaded.seats)
+        kind = display_kind(game.kind, game.options)
         if game.status == "lobby" or loaded.engine is None:
             players = await self.db.players(loaded.seats)
             lobby = [
@@ -437,7 +356,7 @@ class Presenter:
                 )
                 for i, u in enumerate(loaded.seats)
             ]
-            creator = (await self.names([game.created_by]))[0] if game.created_by else ""
+            creator = (await self.people.names([game.created_by]))[0] if game.created_by else ""
             text = chat_render.lobby_text(
                 lang,
                 kind,
@@ -486,7 +405,10 @@ class Presenter:
         (unless one may have been sent already: see ``Display.table_unknown``)."""
         game = await self.db.game(game_id)
         deal = (await self.tables.snapshot(game)).meta.deals
-        use_ranks(await self.chat_language(game.chat_id), await self.chat_ranks(game.chat_id))
+        use_ranks(
+            await self.people.chat_language(game.chat_id),
+            await self.people.chat_ranks(game.chat_id),
+        )
         text, rows = await self._table_content(game)
         try:
             message_id = await self.messenger.show(
@@ -504,10 +426,10 @@ class Presenter:
         self, game: Game, lang: str, result: DealResult, footer: Sequence[str] = ()
     ) -> str:
         """A finished deal's result, shown in place of its table message."""
-        names = await self.names(result.seats)
+        names = await self.people.names(result.seats)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
-        kind = _display_kind(game)
+        kind = display_kind(game.kind, game.options)
         renderer = _renderer(result.kind)
         text: str = renderer.result_text(lang, result.view, names, balances, kind=kind, money=money)
         if footer:
@@ -521,16 +443,16 @@ class Presenter:
         shown = [
             (user, message_id) for user, message_id in game.hand_messages.items() if message_id
         ]
-        names = await self.names(result.seats)
+        names = await self.people.names(result.seats)
         renderer = _renderer(result.kind)
-        kind = _display_kind(game)
+        kind = display_kind(game.kind, game.options)
         jobs = []
         for user, message_id in shown:
             if user not in result.seats:
                 continue
             seat = result.seats.index(user)
-            lang = await self.chat_language(user)
-            use_ranks(lang, await self.chat_ranks(game.chat_id))
+            lang = await self.people.chat_language(user)
+            use_ranks(lang, await self.people.chat_ranks(game.chat_id))
             played = next((p for p in result.players if p.seat == seat), None)
             text = hand_screen.outcome_text(
                 lang,
@@ -562,8 +484,8 @@ class Presenter:
         for user, message_id in game.hand_messages.items():
             if not message_id:
                 continue
-            lang = await self.chat_language(user)
-            use_ranks(lang, await self.chat_ranks(game.chat_id))
+            lang = await self.people.chat_language(user)
+            use_ranks(lang, await self.people.chat_ranks(game.chat_id))
             text, _ = await self._hand_content(loaded, user)
             jobs.append((user, message_id, hand_screen.stopped_text(lang, text)))
         await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
@@ -641,13 +563,13 @@ class Presenter:
 
     async def _hand_content(self, loaded: Loaded, user_id: int) -> tuple[str, Rows | None]:
         game = loaded.game
-        lang = await self.chat_language(user_id)
+        lang = await self.people.chat_language(user_id)
         seat = loaded.seat_of(user_id)
         if seat is None or loaded.engine is None or loaded.rules is None:
             return t(lang, "announce.table_closed"), None
-        names = await self.names(loaded.seats)
+        names = await self.people.names(loaded.seats)
         view = loaded.rules.seat_view(loaded.engine, seat)
-        kind = _display_kind(game)
+        kind = display_kind(game.kind, game.options)
         seconds = _seconds_left(game) if loaded.rules.to_act(loaded.engine) == seat else None
         renderer = _renderer(game.kind)
         if game.status != "active":
@@ -674,12 +596,14 @@ class Presenter:
         loaded = await self.tables.snapshot(game)
         if user_id not in loaded.seats or loaded.engine is None:
             return  # a lobby has no hands to show
-        if user_id in loaded.meta.away and not await self._reachable(user_id):
+        if user_id in loaded.meta.away and not await self.people.is_reachable(user_id):
             return  # he blocked the bot: nothing to write until he starts it again
         message_id = game.hand_messages.get(user_id)
         if message_id is None and game.status != "active":
             return  # a closed table's hands were written for the last time as it closed
-        use_ranks(await self.chat_language(user_id), await self.chat_ranks(game.chat_id))
+        use_ranks(
+            await self.people.chat_language(user_id), await self.people.chat_ranks(game.chat_id)
+        )
         text, rows = await self._hand_content(loaded, user_id)
         key = (game_id, user_id)
         seat = loaded.rules.to_act(loaded.engine) if loaded.rules and loaded.engine else None
@@ -756,27 +680,21 @@ class Presenter:
                 await self.show(reply)
                 return None
             case cb.Settings():
-                return await self._press_settings(data, user_id, chat_id, admin, message_id)
+                return await self.menus.press_settings(data, user_id, chat_id, admin, message_id)
             case cb.Void():
                 await self.show(await self.tables.vote_void(data.game_id, user_id, data.deal))
                 return None
             case cb.Page():
-                if chat_id is None or not await menus.is_menu(
-                    self.db, chat_id, "balance", message_id
-                ):
-                    raise Refused("outdated")
-                await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
+                await self.menus.press_page(data, user_id, chat_id, message_id)
                 return None
             case cb.CardRanks():
-                return await self._press_ranks(data, user_id, chat_id, admin, message_id)
+                return await self.menus.press_ranks(data, user_id, chat_id, admin, message_id)
             case cb.EveningGap():
-                return await self._press_gap(data, user_id, chat_id, admin, message_id)
+                return await self.menus.press_gap(data, user_id, chat_id, admin, message_id)
             case cb.AwayPlay():
-                return await self._press_away_play(data, user_id, chat_id, admin, message_id)
+                return await self.menus.press_away_play(data, user_id, chat_id, admin, message_id)
             case cb.RulesOf():
-                if chat_id is None or chat_id < 0:
-                    raise Refused("not_allowed")
-                await self.send_rules(chat_id, data.kind, edit=message_id)
+                await self.menus.press_rules(data, chat_id, message_id)
                 return None
         raise Refused("unknown_button")
 
@@ -833,7 +751,7 @@ class Presenter:
         if game.status != "lobby":
             # an old lobby's buttons: /join, /leave and /stop still work while it runs
             raise Refused("game_running" if game.status == "active" else "game_over")
-        lang = await self.user_language(user_id, None)
+        lang = await self.people.user_language(user_id, None)
         chat, thread = game.chat_id, game.thread_id
         match data.action:
             case "join":
@@ -843,7 +761,7 @@ class Presenter:
                 await self.show(await self.tables.leave(chat, user_id, thread=thread))
                 return chat_render.answer_text(lang, "left")
             case "begin":
-                reachable = await self.reachable_map(chat, thread)
+                reachable = await self.people.reachable_map(chat, thread)
                 await self.show(
                     await self.tables.begin(
                         chat, user_id, lambda u: reachable.get(u, False), thread=thread
@@ -859,292 +777,12 @@ class Presenter:
                 return chat_render.answer_text(lang, "computer_seated")
         raise Refused("unknown_button")
 
-    # ------------------------------------------------------------------ settings
-
-    async def _options_pair(self, chat_id: int) -> tuple[StukolkaOptions, StarshinaOptions]:
-        stukolka = StukolkaOptions.from_json(await self.tables.chat_options(chat_id, "stukolka"))
-        starshina = StarshinaOptions.from_json(await self.tables.chat_options(chat_id, "starshina"))
-        return stukolka, starshina
-
-    async def send_settings(
-        self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
-    ) -> None:
-        text, rows = await self._settings_root(chat_id)
-        shown = await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
-        await menus.remember(self.db, chat_id, "settings", shown)
-
-    async def _settings_root(self, chat_id: int) -> tuple[str, Rows]:
-        lang = await self.chat_language(chat_id)
-        stukolka, starshina = await self._options_pair(chat_id)
-        ranks = await self.chat_ranks(chat_id)
-        gap = await self.db.evening_gap(chat_id)
-        away_play = await self.tables.away_play_of(chat_id)
-        text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks, gap=gap)
-        text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
-        text += await self._settings_note(chat_id, lang)
-        return text, keyboards.settings_root_keyboard(lang, ranks, away_play)
-
-    async def _press_ranks(
-        self,
-        data: cb.CardRanks,
-        user_id: int,
-        chat_id: int | None,
-        admin: Callable[[], Awaitable[bool]],
-        message_id: int | None,
-    ) -> str | None:
-        """/settings: the group's rank letters (its admins or the table's creator)."""
-        chat_id = await self._settings_menu_of(chat_id, message_id)
-        await self._may_change_settings(chat_id, user_id, admin)
-        await self.set_chat_ranks(chat_id, data.ranks)
-        text, rows = await self._settings_root(chat_id)
-        await self.messenger.show(chat_id, message_id, text, rows)
-        for game in await self.db.open_games():
-            if game.chat_id == chat_id and game.status == "active":
-                self._refresh_group(game.game_id)
-                for user in game.seats:
-                    self._refresh_hand(game.game_id, user)
-        lang = await self.chat_language(chat_id)
-        return chat_render.ranks_changed_text(lang, data.ranks)
-
-    async def _press_gap(
-        self,
-        data: cb.EveningGap,
-        user_id: int,
-        chat_id: int | None,
-        admin: Callable[[], Awaitable[bool]],
-        message_id: int | None,
-    ) -> str | None:
-        """/settings: the pause that ends the group's evening; ``0`` opens its choice (anyone
-        may look), a number of hours sets it (its admins or the table's creator)."""
-        chat_id = await self._settings_menu_of(chat_id, message_id)
-        lang = await self.chat_language(chat_id)
-        answer = None
-        if data.hours:
-            await self._may_change_settings(chat_id, user_id, admin)
-            assert self.evenings is not None
-            await self.evenings.set_gap(chat_id, data.hours)
-            answer = chat_render.evening_gap_set_text(lang, data.hours)
-        gap = await self.db.evening_gap(chat_id)
-        text = chat_render.evening_gap_text(lang, gap)
-        await self.messenger.show(
-            chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap)
-        )
-        return answer
-
-    async def _press_away_play(
-        self,
-        data: cb.AwayPlay,
-        user_id: int,
-        chat_id: int | None,
-        admin: Callable[[], Awaitable[bool]],
-        message_id: int | None,
-    ) -> str | None:
-        """/settings: who plays for an away player at the group's next table (its admins or
-        the table's creator)."""
-        chat_id = await self._settings_menu_of(chat_id, message_id)
-        await self._may_change_settings(chat_id, user_id, admin)
-        await self.tables.set_away_play(chat_id, data.play)
-        text, rows = await self._settings_root(chat_id)
-        await self.messenger.show(chat_id, message_id, text, rows)
-        return chat_render.answer_text(await self.chat_language(chat_id), "done")
-
-    async def _settings_menu_of(self, chat_id: int | None, message_id: int | None) -> int:
-        """The group whose settings menu ``message_id`` is; refused for a private chat, and
-        for a press on (or forged for) a message that is not a settings menu."""
-        if chat_id is None or chat_id > 0:
-            raise Refused("not_allowed")
-        if not await menus.is_menu(self.db, chat_id, "settings", message_id):
-            raise Refused("outdated")
-        return chat_id
-
-    async def _may_change_settings(
-        self, chat_id: int, user_id: int, admin: Callable[[], Awaitable[bool]]
-    ) -> None:
-        """Settings change by the chat's admins or the table's creator only."""
-        if not await admin() and not await self.is_table_creator(chat_id, user_id):
-            raise Refused("creator_or_admin_only")
-
-    async def _settings_note(self, chat_id: int, lang: str) -> str:
-        """A running game keeps its options: the menu says a change waits for the next game."""
-        games = await self.db.chat_open_games(chat_id)
-        if not any(game.status == "active" for game in games):
-            return ""
-        return "\n\n" + t(lang, "settings.running_game")
-
-    async def _press_settings(
-        self,
-        data: cb.Settings,
-        user_id: int,
-        chat_id: int | None,
-        admin: Callable[[], Awaitable[bool]],
-        message_id: int | None,
-    ) -> str | None:
-        chat_id = await self._settings_menu_of(chat_id, message_id)
-        lang = await self.chat_language(chat_id)
-        stukolka, starshina = await self._options_pair(chat_id)
-        if data.game is None:
-            text, rows = await self._settings_root(chat_id)
-            await self.messenger.show(chat_id, message_id, text, rows)
-            return None
-        game_options: Any = stukolka if data.game == "stukolka" else starshina
-        if data.option == keyboards.PRESET and data.value is not None:
-            return await self._press_preset(
-                data.game, data.value, user_id, chat_id, admin, message_id
-            )
-        if data.option is not None and data.option not in game_options.to_json():
-            raise Refused("unknown_button")  # a name the codec allows but no option has
-        if data.option is None:
-            text = chat_render.settings_text(lang, stukolka, starshina, data.game)
-            text += await self._settings_note(chat_id, lang)
-            rows = keyboards.settings_game_keyboard(lang, data.game, game_options)
-            await self.messenger.show(chat_id, message_id, text, rows)
-            return None
-        if data.value is None:
-            text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
-            text += await self._settings_note(chat_id, lang)
-            rows = keyboards.settings_option_keyboard(
-                lang, data.game, data.option, getattr(game_options, data.option)
-            )
-            await self.messenger.show(chat_id, message_id, text, rows)
-            return None
-        await self._may_change_settings(chat_id, user_id, admin)
-        try:
-            value = keyboards.setting_value(data.game, data.option, data.value)
-        except cb.BadCallback:
-            raise Refused("unknown_button") from None
-        await self.tables.choose_options(chat_id, data.game, {data.option: value})
-        stukolka, starshina = await self._options_pair(chat_id)
-        changed: Any = stukolka if data.game == "stukolka" else starshina
-        text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
-        text += await self._settings_note(chat_id, lang)
-        rows = keyboards.settings_option_keyboard(
-            lang, data.game, data.option, getattr(changed, data.option)
-        )
-        await self.messenger.show(chat_id, message_id, text, rows)
-        return chat_render.setting_changed_text(lang, data.game, data.option, value)
-
-    async def _press_preset(
-        self,
-        game: cb.SettingsGame,
-        preset: str,
-        user_id: int,
-        chat_id: int,
-        admin: Callable[[], Awaitable[bool]],
-        message_id: int | None,
-    ) -> str:
-        """A preset button atop a game's settings: its options chosen at once, the menu redrawn
-        where it was pressed, and a toast naming the preset."""
-        values = keyboards.SETTING_PRESETS.get(game, {}).get(preset)
-        if values is None:
-            raise Refused("unknown_button")
-        await self._may_change_settings(chat_id, user_id, admin)
-        await self.tables.choose_options(chat_id, game, values)
-        lang = await self.chat_language(chat_id)
-        stukolka, starshina = await self._options_pair(chat_id)
-        options: Any = stukolka if game == "stukolka" else starshina
-        text = chat_render.settings_text(lang, stukolka, starshina, game)
-        rows = keyboards.settings_game_keyboard(lang, game, options)
-        await self.messenger.show(chat_id, message_id, text, rows)
-        return chat_render.preset_chosen_text(lang, game, preset)
-
-    # ------------------------------------------------------------------ other messages
-
-    async def send_new_game_chooser(self, chat_id: int, *, reply_to: int | None = None) -> None:
-        lang = await self.chat_language(chat_id)
-        await self.messenger.send(
-            chat_id,
-            chat_render.new_game_text(lang),
-            keyboards.new_game_keyboard(lang),
-            reply_to=reply_to,
-        )
-
-    async def send_balance(
-        self,
-        chat_id: int,
-        user_id: int,
-        *,
-        page: str = "balance",
-        edit: int | None = None,
-        reply_to: int | None = None,
-    ) -> None:
-        """/balance (or its other page, edited into message ``edit``); in private, the user's
-        balance in each of his groups."""
-        lang = await self.chat_language(chat_id)
-        if chat_id > 0:
-            own = await money_screen.own_balances(self.db, user_id)
-            await self.messenger.send(chat_id, chat_render.own_balances_text(lang, own))
-            return
-        money = await money_screen.group_money(self.db, chat_id)
-        players = money.balances
-        names_list = await self.names(list(players))
-        names = dict(zip(players, names_list, strict=True))
-        if page == "settle":
-            text = chat_render.settle_up_text(lang, players, names, money.pot)
-        else:
-            text = chat_render.balance_text(lang, players, names, money.pot, money.game_pot)
-        rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
-        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
-        if shown != edit:
-            await menus.remember(self.db, chat_id, "balance", shown)
-
-    async def send_turn_timeout(
-        self,
-        chat_id: int,
-        *,
-        changed: bool = False,
-        usage: bool = False,
-        reply_to: int | None = None,
-    ) -> None:
-        """/timeout: how long a turn lasts here, that it changed, or how to change it."""
-        lang = await self.chat_language(chat_id)
-        seconds = round(await self.tables.turn_timeout_of(chat_id))
-        key = "timeout.set" if changed else "timeout.current"
-        text = t(lang, "refuse.bad_timeout") if usage else t(lang, key, seconds=seconds)
-        await self.messenger.send(chat_id, text, reply_to=reply_to)
-
-    async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
-        lang = await self.chat_language(chat_id)
-        await self.messenger.send(chat_id, chat_render.help_text(lang), reply_to=reply_to)
-
-    async def send_rules(
-        self,
-        chat_id: int,
-        kind: str | None,
-        *,
-        reply_to: int | None = None,
-        edit: int | None = None,
-        thread: int | None = None,
-    ) -> None:
-        """/rules [game]: a game's rules as this chat's options make them. In a group with no
-        game named, the game of the open table (of the forum topic ``thread``, if any) or all
-        three; in private, which game is asked first (``edit``: the chooser's message, which
-        then shows the rules)."""
-        lang = await self.chat_language(chat_id)
-        if kind is None and chat_id > 0:
-            rows = keyboards.rules_keyboard(lang)
-            await self.messenger.send(chat_id, chat_render.rules_choose_text(lang), rows)
-            return
-        stukolka, starshina = await self._options_pair(chat_id)
-        loaded = await self.tables.active(chat_id, thread) if chat_id < 0 else None
-        if kind is None:
-            kind = _display_kind(loaded.game) if loaded else None
-        kinds = [kind] if kind else ["stukolka", "shleif", "starshina"]
-        for item in kinds:
-            options: Any = starshina if item == "starshina" else stukolka
-            if item == "shleif":
-                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "shleif"})
-            elif item == "stukolka" and stukolka.variant == "shleif":
-                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "classic"})
-            text = chat_render.rules_text(lang, item, options)
-            if edit is not None:
-                await self.messenger.show(chat_id, edit, text, keyboards.rules_keyboard(lang))
-            else:
-                await self.messenger.send(chat_id, text, reply_to=reply_to)
+    # ------------------------------------------------------------------ people and chats
 
     async def started(self, user_id: int, name: str, code: str | None, payload: str | None) -> None:
         """/start in private: the bot may now write to him; a lobby link refreshes that lobby."""
         await self.db.upsert_player(user_id, name, started=True)
-        lang = await self.user_language(user_id, code)
+        lang = await self.people.user_language(user_id, code)
         if payload and payload.startswith("g") and payload[1:].isdigit():
             await self.messenger.send(user_id, chat_render.start_joined_text(lang))
             try:
@@ -1156,7 +794,7 @@ class Presenter:
             return
         await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username))
         # back after blocking the bot: his cards (with «I'm back») come again
-        for game in await self._games_of(user_id):
+        for game in await self.people.games_of(user_id):
             if game.status == "active":
                 self._refresh_hand(game.game_id, user_id)
 
@@ -1170,7 +808,7 @@ class Presenter:
         players = await self.db.players([user_id])
         if user_id in players:
             await self.db.upsert_player(user_id, players[user_id].name, started=False)
-        for game in await self._games_of(user_id):
+        for game in await self.people.games_of(user_id):
             if game.status == "active":
                 await self._unreachable(game.game_id, user_id)
 
@@ -1213,7 +851,7 @@ class Presenter:
         async def job() -> None:
             loaded = await self.tables.snapshot(game)
             text, _ = await self._hand_content(loaded, user)
-            lang = await self.chat_language(user)
+            lang = await self.people.chat_language(user)
             note = t(lang, f"announce.{reason}")
             await self.messenger.show(user, message_id, f"{text}\n\n{note}", None)
 
@@ -1223,20 +861,13 @@ class Presenter:
         reply = await self.tables.mark_unreachable(game_id, user_id)
         if reply is None or reply.game is None:
             return  # already played for
-        lang = await self.chat_language(reply.game.chat_id)
+        lang = await self.people.chat_language(reply.game.chat_id)
         await self.messenger.send(
             reply.game.chat_id,
             chat_render.private_hint_text(lang, self.bot_username),
             thread=reply.game.thread_id,
         )
         await self.show(reply)
-
-    async def _reachable(self, user_id: int) -> bool:
-        player = (await self.db.players([user_id])).get(user_id)
-        return player is not None and player.started
-
-    async def _games_of(self, user_id: int) -> list[Game]:
-        return [game for game in await self.db.open_games() if user_id in game.seats]
 
     async def chat_migrated(self, old: int, new: int) -> None:
         """A group became a supergroup: its games, balances and pot follow the new id."""
@@ -1248,9 +879,7 @@ class Presenter:
         self.messenger.forget(old)
         self.messenger.pacer.forget(old)
         self.tables.forget_chat(old)
-        self._languages.pop(old, None)
-        self._ranks.pop(old, None)
-        self._titles.pop(old, None)
+        self.people.forget_chat(old)
         if not moved:
             return
         loaded = await self.tables.active(new)
@@ -1299,7 +928,7 @@ class Presenter:
     async def _results_due(self, game: Game) -> None:
         """The results of a game stored as not yet posted go out (its table message, if
         any, is the first one's: it becomes that result)."""
-        lang = await self.chat_language(game.chat_id)
+        lang = await self.people.chat_language(game.chat_id)
         pending = self._results.setdefault(game.game_id, [])
         entries = list(game.state.get("table", {}).get("due", []))
         for entry in entries:
@@ -1315,12 +944,6 @@ class Presenter:
     async def drain(self) -> None:
         """Wait until every message that is due has gone out (tests, shutdown)."""
         await self.coalescer.drain()
-
-
-def short_name(name: str) -> str:
-    """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
-    name = " ".join(name.split())
-    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
 
 
 def _stopped(game: Game) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.bounded import CHATS_KEPT, Locks, Recent
 from bot.computers import EASY_IDS, STRONG_IDS, Thinker, computer_level, computer_name, is_computer
 from game.ai import looks_first
 from game.cards import shuffled_deck
@@ -180,16 +181,13 @@ class TableService:
         self.turn_timeout = turn_timeout
         self.clock = clock
         self.seed = seed
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._turn_timeouts: dict[int, float] = {}
+        self._locks: Locks[int] = Locks()
+        self._turn_timeouts: Recent[int, float] = Recent(CHATS_KEPT)
         #: the last decoded state of each open game (``snapshot``), by game id
         self._snapshots: dict[int, Loaded] = {}
 
     def lock(self, chat_id: int) -> asyncio.Lock:
-        lock = self._locks.get(chat_id)
-        if lock is None:
-            lock = self._locks[chat_id] = asyncio.Lock()
-        return lock
+        return self._locks(chat_id)
 
     # ------------------------------------------------------------------ reading
 

@@ -21,6 +21,7 @@ from bot import callback as cb
 from bot.chart import Line, draw_evening_chart
 from bot.messenger import Messenger, Rows
 from bot.render.common import cards, esc, game_title, signed
+from bot.screens.people import short_name
 from bot.settle_up import settle_up
 from game.cards import label
 from locales import t, tn
@@ -481,13 +482,6 @@ def evening_chart(lang: str, summary: EveningSummary, names: Mapping[int, str]) 
 
 
 # ------------------------------------------------------------------------------ sending
-
-
-def short_name(name: str) -> str:
-    """A player's name as every screen shows it (cut to the presenter's ``MAX_NAME``)."""
-    from bot.presenter import short_name as cut  # the presenter imports this module
-
-    return cut(name)
 
 
 async def display_names(db: Database, users: Sequence[int]) -> dict[int, str]:

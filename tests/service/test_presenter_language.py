@@ -25,10 +25,10 @@ async def test_unknown_languages_fall_back_to_the_configured_default(tmp_path: P
         )
         await db.upsert_player(1, "Hans", language="de")
         await db.upsert_player(2, "Иван", language="ru-RU")
-        assert await presenter.user_language(1, "de") == "en"
-        assert await presenter.user_language(2, "de") == "ru"
-        assert await presenter.user_language(3, None) == "en"
-        assert await presenter.user_language(3, "en-GB") == "en"
-        assert await presenter.chat_language(1) == "en"
+        assert await presenter.people.user_language(1, "de") == "en"
+        assert await presenter.people.user_language(2, "de") == "ru"
+        assert await presenter.people.user_language(3, None) == "en"
+        assert await presenter.people.user_language(3, "en-GB") == "en"
+        assert await presenter.people.chat_language(1) == "en"
     finally:
         await db.close()

@@ -1,0 +1,354 @@
+"""Menus: /settings (each game's options, presets, the rank letters, the evening's gap),
+/language, /help, /rules, /balance with its "who owes whom" page, /timeout and the /new
+chooser. Each menu is one message, edited in place by its own buttons; a press acts only on a
+message stored as a menu of its kind (``bot.menus``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot import callback as cb
+from bot import keyboards, menus
+from bot.evenings import Evenings
+from bot.messenger import Messenger, Rows
+from bot.render import chat as chat_render
+from bot.render.common import display_kind
+from bot.screens import money as money_screen
+from bot.screens.people import People
+from bot.service import Refused, TableService
+from game.starshina.options import StarshinaOptions
+from game.stukolka.options import StukolkaOptions
+from locales import t
+from storage.database import Database
+
+Admin = Callable[[], Awaitable[bool]]
+
+
+class Menus:
+    """The menu messages of groups and private chats, and their buttons."""
+
+    def __init__(
+        self,
+        db: Database,
+        tables: TableService,
+        messenger: Messenger,
+        people: People,
+        refresh_chat: Callable[[int], Awaitable[None]],
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.messenger = messenger
+        self.people = people
+        #: show a chat's open table again (its rank letters changed)
+        self.refresh_chat = refresh_chat
+        #: the evenings' gap setting (bot.context wires it)
+        self.evenings: Evenings | None = None
+
+    # ------------------------------------------------------------------ /settings
+
+    async def _options_pair(self, chat_id: int) -> tuple[StukolkaOptions, StarshinaOptions]:
+        stukolka = StukolkaOptions.from_json(await self.tables.chat_options(chat_id, "stukolka"))
+        starshina = StarshinaOptions.from_json(await self.tables.chat_options(chat_id, "starshina"))
+        return stukolka, starshina
+
+    async def send_settings(
+        self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
+    ) -> None:
+        text, rows = await self._settings_root(chat_id)
+        shown = await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
+        await menus.remember(self.db, chat_id, "settings", shown)
+
+    async def _settings_root(self, chat_id: int) -> tuple[str, Rows]:
+        lang = await self.people.chat_language(chat_id)
+        stukolka, starshina = await self._options_pair(chat_id)
+        ranks = await self.people.chat_ranks(chat_id)
+        gap = await self.db.evening_gap(chat_id)
+        away_play = await self.tables.away_play_of(chat_id)
+        text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks, gap=gap)
+        text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
+        text += await self._settings_note(chat_id, lang)
+        return text, keyboards.settings_root_keyboard(lang, ranks, away_play)
+
+    async def press_ranks(
+        self,
+        data: cb.CardRanks,
+        user_id: int,
+        chat_id: int | None,
+        admin: Admin,
+        message_id: int | None,
+    ) -> str | None:
+        """/settings: the group's rank letters (its admins or the table's creator)."""
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        await self._may_change_settings(chat_id, user_id, admin)
+        await self.people.set_chat_ranks(chat_id, data.ranks)
+        text, rows = await self._settings_root(chat_id)
+        await self.messenger.show(chat_id, message_id, text, rows)
+        await self.refresh_chat(chat_id)
+        lang = await self.people.chat_language(chat_id)
+        return chat_render.ranks_changed_text(lang, data.ranks)
+
+    async def press_gap(
+        self,
+        data: cb.EveningGap,
+        user_id: int,
+        chat_id: int | None,
+        admin: Admin,
+        message_id: int | None,
+    ) -> str | None:
+        """/settings: the pause that ends the group's evening; ``0`` opens its choice (anyone
+        may look), a number of hours sets it (its admins or the table's creator)."""
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        lang = await self.people.chat_language(chat_id)
+        answer = None
+        if data.hours:
+            await self._may_change_settings(chat_id, user_id, admin)
+            assert self.evenings is not None
+            await self.evenings.set_gap(chat_id, data.hours)
+            answer = chat_render.evening_gap_set_text(lang, data.hours)
+        gap = await self.db.evening_gap(chat_id)
+        text = chat_render.evening_gap_text(lang, gap)
+        await self.messenger.show(
+            chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap)
+        )
+        return answer
+
+    async def press_away_play(
+        self,
+        data: cb.AwayPlay,
+        user_id: int,
+        chat_id: int | None,
+        admin: Admin,
+        message_id: int | None,
+    ) -> str | None:
+        """/settings: who plays for an away player at the group's next table (its admins or
+        the table's creator)."""
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        await self._may_change_settings(chat_id, user_id, admin)
+        await self.tables.set_away_play(chat_id, data.play)
+        text, rows = await self._settings_root(chat_id)
+        await self.messenger.show(chat_id, message_id, text, rows)
+        return chat_render.answer_text(await self.people.chat_language(chat_id), "done")
+
+    async def _settings_menu_of(self, chat_id: int | None, message_id: int | None) -> int:
+        """The group whose settings menu ``message_id`` is; refused for a private chat, and
+        for a press on (or forged for) a message that is not a settings menu."""
+        if chat_id is None or chat_id > 0:
+            raise Refused("not_allowed")
+        if not await menus.is_menu(self.db, chat_id, "settings", message_id):
+            raise Refused("outdated")
+        return chat_id
+
+    async def _may_change_settings(
+        self, chat_id: int, user_id: int, admin: Callable[[], Awaitable[bool]]
+    ) -> None:
+        """Settings change by the chat's admins or the table's creator only."""
+        if not await admin() and not await self.people.is_table_creator(chat_id, user_id):
+            raise Refused("creator_or_admin_only")
+
+    async def _settings_note(self, chat_id: int, lang: str) -> str:
+        """A running game keeps its options: the menu says a change waits for the next game."""
+        games = await self.db.chat_open_games(chat_id)
+        if not any(game.status == "active" for game in games):
+            return ""
+        return "\n\n" + t(lang, "settings.running_game")
+
+    async def press_settings(
+        self,
+        data: cb.Settings,
+        user_id: int,
+        chat_id: int | None,
+        admin: Admin,
+        message_id: int | None,
+    ) -> str | None:
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        lang = await self.people.chat_language(chat_id)
+        stukolka, starshina = await self._options_pair(chat_id)
+        if data.game is None:
+            text, rows = await self._settings_root(chat_id)
+            await self.messenger.show(chat_id, message_id, text, rows)
+            return None
+        game_options: Any = stukolka if data.game == "stukolka" else starshina
+        if data.option == keyboards.PRESET and data.value is not None:
+            return await self._press_preset(
+                data.game, data.value, user_id, chat_id, admin, message_id
+            )
+        if data.option is not None and data.option not in game_options.to_json():
+            raise Refused("unknown_button")  # a name the codec allows but no option has
+        if data.option is None:
+            text = chat_render.settings_text(lang, stukolka, starshina, data.game)
+            text += await self._settings_note(chat_id, lang)
+            rows = keyboards.settings_game_keyboard(lang, data.game, game_options)
+            await self.messenger.show(chat_id, message_id, text, rows)
+            return None
+        if data.value is None:
+            text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+            text += await self._settings_note(chat_id, lang)
+            rows = keyboards.settings_option_keyboard(
+                lang, data.game, data.option, getattr(game_options, data.option)
+            )
+            await self.messenger.show(chat_id, message_id, text, rows)
+            return None
+        await self._may_change_settings(chat_id, user_id, admin)
+        try:
+            value = keyboards.setting_value(data.game, data.option, data.value)
+        except cb.BadCallback:
+            raise Refused("unknown_button") from None
+        await self.tables.choose_options(chat_id, data.game, {data.option: value})
+        stukolka, starshina = await self._options_pair(chat_id)
+        changed: Any = stukolka if data.game == "stukolka" else starshina
+        text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+        text += await self._settings_note(chat_id, lang)
+        rows = keyboards.settings_option_keyboard(
+            lang, data.game, data.option, getattr(changed, data.option)
+        )
+        await self.messenger.show(chat_id, message_id, text, rows)
+        return chat_render.setting_changed_text(lang, data.game, data.option, value)
+
+    async def _press_preset(
+        self,
+        game: cb.SettingsGame,
+        preset: str,
+        user_id: int,
+        chat_id: int,
+        admin: Admin,
+        message_id: int | None,
+    ) -> str:
+        """A preset button atop a game's settings: its options chosen at once, the menu redrawn
+        where it was pressed, and a toast naming the preset."""
+        values = keyboards.SETTING_PRESETS.get(game, {}).get(preset)
+        if values is None:
+            raise Refused("unknown_button")
+        await self._may_change_settings(chat_id, user_id, admin)
+        await self.tables.choose_options(chat_id, game, values)
+        lang = await self.people.chat_language(chat_id)
+        stukolka, starshina = await self._options_pair(chat_id)
+        options: Any = stukolka if game == "stukolka" else starshina
+        text = chat_render.settings_text(lang, stukolka, starshina, game)
+        rows = keyboards.settings_game_keyboard(lang, game, options)
+        await self.messenger.show(chat_id, message_id, text, rows)
+        return chat_render.preset_chosen_text(lang, game, preset)
+
+    # ------------------------------------------------------------------ other menus
+
+    async def set_language(
+        self, chat_id: int, choice: str, *, private: bool, reply_to: int | None = None
+    ) -> None:
+        """/language ru|en: the chat's language (a group's, or a private chat owner's)."""
+        if choice not in ("ru", "en"):
+            lang = await self.people.chat_language(chat_id)
+            await self.messenger.send(
+                chat_id, chat_render.language_usage_text(lang), reply_to=reply_to
+            )
+            return
+        await self.people.choose_language(chat_id, choice, private=private)
+        await self.messenger.send(chat_id, chat_render.language_set_text(choice), reply_to=reply_to)
+
+    async def send_new_game_chooser(self, chat_id: int, *, reply_to: int | None = None) -> None:
+        lang = await self.people.chat_language(chat_id)
+        await self.messenger.send(
+            chat_id,
+            chat_render.new_game_text(lang),
+            keyboards.new_game_keyboard(lang),
+            reply_to=reply_to,
+        )
+
+    async def send_balance(
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        page: str = "balance",
+        edit: int | None = None,
+        reply_to: int | None = None,
+    ) -> None:
+        """/balance (or its other page, edited into message ``edit``); in private, the user's
+        balance in each of his groups."""
+        lang = await self.people.chat_language(chat_id)
+        if chat_id > 0:
+            own = await money_screen.own_balances(self.db, user_id)
+            await self.messenger.send(chat_id, chat_render.own_balances_text(lang, own))
+            return
+        money = await money_screen.group_money(self.db, chat_id)
+        players = money.balances
+        names_list = await self.people.names(list(players))
+        names = dict(zip(players, names_list, strict=True))
+        if page == "settle":
+            text = chat_render.settle_up_text(lang, players, names, money.pot)
+        else:
+            text = chat_render.balance_text(lang, players, names, money.pot, money.game_pot)
+        rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
+        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
+        if shown != edit:
+            await menus.remember(self.db, chat_id, "balance", shown)
+
+    async def press_page(
+        self, data: cb.Page, user_id: int, chat_id: int | None, message_id: int | None
+    ) -> None:
+        """/balance's page buttons, on a stored /balance message only."""
+        if chat_id is None or not await menus.is_menu(self.db, chat_id, "balance", message_id):
+            raise Refused("outdated")
+        await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
+
+    async def send_turn_timeout(
+        self,
+        chat_id: int,
+        *,
+        changed: bool = False,
+        usage: bool = False,
+        reply_to: int | None = None,
+    ) -> None:
+        """/timeout: how long a turn lasts here, that it changed, or how to change it."""
+        lang = await self.people.chat_language(chat_id)
+        seconds = round(await self.tables.turn_timeout_of(chat_id))
+        key = "timeout.set" if changed else "timeout.current"
+        text = t(lang, "refuse.bad_timeout") if usage else t(lang, key, seconds=seconds)
+        await self.messenger.send(chat_id, text, reply_to=reply_to)
+
+    async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
+        lang = await self.people.chat_language(chat_id)
+        await self.messenger.send(chat_id, chat_render.help_text(lang), reply_to=reply_to)
+
+    async def press_rules(
+        self, data: cb.RulesOf, chat_id: int | None, message_id: int | None
+    ) -> None:
+        """Private /rules: the chosen game's rules, in place of the chooser."""
+        if chat_id is None or chat_id < 0:
+            raise Refused("not_allowed")
+        await self.send_rules(chat_id, data.kind, edit=message_id)
+
+    async def send_rules(
+        self,
+        chat_id: int,
+        kind: str | None,
+        *,
+        reply_to: int | None = None,
+        edit: int | None = None,
+        thread: int | None = None,
+    ) -> None:
+        """/rules [game]: a game's rules as this chat's options make them. In a group with no
+        game named, the game of the open table (of the forum topic ``thread``, if any) or all
+        three; in private, which game is asked first (``edit``: the chooser's message, which
+        then shows the rules)."""
+        lang = await self.people.chat_language(chat_id)
+        if kind is None and chat_id > 0:
+            rows = keyboards.rules_keyboard(lang)
+            await self.messenger.send(chat_id, chat_render.rules_choose_text(lang), rows)
+            return
+        stukolka, starshina = await self._options_pair(chat_id)
+        loaded = await self.tables.active(chat_id, thread) if chat_id < 0 else None
+        if kind is None:
+            kind = display_kind(loaded.game.kind, loaded.game.options) if loaded else None
+        kinds = [kind] if kind else ["stukolka", "shleif", "starshina"]
+        for item in kinds:
+            options: Any = starshina if item == "starshina" else stukolka
+            if item == "shleif":
+                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "shleif"})
+            elif item == "stukolka" and stukolka.variant == "shleif":
+                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "classic"})
+            text = chat_render.rules_text(lang, item, options)
+            if edit is not None:
+                await self.messenger.show(chat_id, edit, text, keyboards.rules_keyboard(lang))
+            else:
+                await self.messenger.send(chat_id, text, reply_to=reply_to)

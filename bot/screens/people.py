@@ -1,0 +1,149 @@
+"""People: who the bot talks to and how. A chat's language and a player's, the names shown for
+players, the rank letters a group chose, who may be written to (pressed Start), who opened a
+table and who sits where.
+
+Every screen asks this one for those facts. It keeps copies of stored chat settings for the
+chats seen last (``bot.bounded.Recent``); the database stays the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.bounded import CHATS_KEPT, Recent
+from bot.computers import is_computer
+from bot.service import TableService
+from locales import LANGUAGES, language
+from storage.database import Database
+from storage.records import Game
+
+#: the chat_options kind that holds a chat's display settings (the rank letters)
+DISPLAY = "display"
+MAX_NAME = 32  # characters of a player's name shown
+
+
+class People:
+    """Languages, names, rank letters and reachability, read from storage and kept a while."""
+
+    def __init__(self, db: Database, tables: TableService, default_language: str) -> None:
+        self.db = db
+        self.tables = tables
+        self.default_language = default_language
+        self._languages: Recent[int, str] = Recent(CHATS_KEPT)
+        self._ranks: Recent[int, str | None] = Recent(CHATS_KEPT)  # rank letters, as stored
+        self._titles: Recent[int, str | None] = Recent(CHATS_KEPT)
+
+    async def saw_chat(self, chat_id: int, title: str | None) -> None:
+        """A group's update came in: its row exists, with its title as it is now."""
+        if chat_id in self._titles and self._titles.get(chat_id) == title:
+            return
+        await self.db.upsert_chat(chat_id, title)
+        self._titles[chat_id] = title
+
+    def forget_chat(self, chat_id: int) -> None:
+        """A chat moved (supergroup): nothing kept under its old id."""
+        for kept in (self._languages, self._ranks, self._titles):
+            kept.pop(chat_id, None)
+
+    # ------------------------------------------------------------------ languages
+
+    async def chat_language(self, chat_id: int) -> str:
+        """The language the bot speaks in a chat: a group's setting, or a private chat's
+        owner's."""
+        cached: str | None = self._languages.get(chat_id)
+        if cached is not None:
+            return cached
+        if chat_id > 0:
+            players = await self.db.players([chat_id])
+            player = players.get(chat_id)
+            lang = self.spoken(player.language if player else None)
+        else:
+            chat = await self.db.chat(chat_id)
+            lang = language(chat.language if chat and chat.language else self.default_language)
+        self._languages[chat_id] = lang
+        return lang
+
+    def spoken(self, code: str | None) -> str:
+        """The bot's language for a Telegram language code; others get DEFAULT_LANGUAGE."""
+        if code and code.split("-")[0].split("_")[0].lower() in LANGUAGES:
+            return language(code)
+        return language(self.default_language)
+
+    async def user_language(self, user_id: int, code: str | None) -> str:
+        """A user's language: his own choice, else his Telegram client's."""
+        players = await self.db.players([user_id])
+        player = players.get(user_id)
+        if player is not None and player.language:
+            return self.spoken(player.language)
+        return self.spoken(code)
+
+    async def choose_language(self, chat_id: int, choice: str, *, private: bool) -> None:
+        """/language: a private chat's owner's language, or a group's."""
+        if private:
+            players = await self.db.players([chat_id])
+            name = players[chat_id].name if chat_id in players else str(chat_id)
+            await self.db.upsert_player(chat_id, name, language=choice)
+        else:
+            await self.db.set_chat_language(chat_id, choice)
+        self._languages[chat_id] = choice
+
+    async def chat_ranks(self, chat_id: int) -> str | None:
+        """A group's choice of rank letters (``latin`` / ``russian``), None if never set."""
+        if chat_id in self._ranks:
+            ranks: str | None = self._ranks.get(chat_id)
+            return ranks
+        stored = await self.db.chat_options(chat_id, DISPLAY) or {}
+        kept = stored.get("ranks")
+        ranks = kept if isinstance(kept, str) else None
+        self._ranks[chat_id] = ranks
+        return ranks
+
+    async def set_chat_ranks(self, chat_id: int, ranks: str) -> None:
+        await self.db.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
+        self._ranks[chat_id] = ranks
+
+    # ------------------------------------------------------------------ players
+
+    async def names(self, user_ids: Sequence[int]) -> list[str]:
+        """Players' names for display, each at most ``MAX_NAME`` characters (Telegram allows
+        64 in each of two parts: a table of six long names must still fit one message)."""
+        players = await self.db.players(user_ids)
+        return [short_name(players[u].name if u in players else str(u)) for u in user_ids]
+
+    async def is_reachable(self, user_id: int) -> bool:
+        """Whether the bot may write to him (he pressed Start and has not blocked it)."""
+        player = (await self.db.players([user_id])).get(user_id)
+        return player is not None and player.started
+
+    async def reachable_map(self, chat_id: int, thread: int | None = None) -> dict[int, bool]:
+        """Whether each player at the table of the chat's forum topic ``thread`` (None: no
+        topic) may be written to."""
+        loaded = await self.tables.active(chat_id, thread)
+        if loaded is None:
+            return {}
+        players = await self.db.players(loaded.seats)
+        return {
+            u: is_computer(u) or bool(players.get(u) and players[u].started) for u in loaded.seats
+        }
+
+    async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
+        """Whether he opened a table open in the chat (in any of its forum topics)."""
+        return any(game.created_by == user_id for game in await self.db.chat_open_games(chat_id))
+
+    async def seat_at(self, chat_id: int, number: int, thread: int | None = None) -> int | None:
+        """The player at seat ``number`` (from 1) of the table of the chat's forum topic
+        ``thread`` (None: no topic), if there is one."""
+        loaded = await self.tables.active(chat_id, thread)
+        if loaded is None or not 1 <= number <= len(loaded.seats):
+            return None
+        return loaded.seats[number - 1]
+
+    async def games_of(self, user_id: int) -> list[Game]:
+        """The open games he sits at."""
+        return [game for game in await self.db.open_games() if user_id in game.seats]
+
+
+def short_name(name: str) -> str:
+    """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
+    name = " ".join(name.split())
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
