@@ -214,6 +214,7 @@ MONEY_REASONS = (
     "game_pot",
     "missed_target",
     "void",
+    "game_pot_return",
 )
 
 

@@ -34,7 +34,7 @@ from bot.render.chat import (
     stopped_text,
     timeout_text,
 )
-from bot.render.common import options_summary
+from bot.render.common import MONEY_REASONS, money_text, options_summary
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.starshina import StarshinaOptions
@@ -246,3 +246,14 @@ def test_settle_up_leaves_the_computers_out_and_says_where_they_stand() -> None:
     assert "Их счёт: 🤖 Компьютер 1 +12, 🤖 Новичок 1 −4." in text
     english = settle_up_text("en", {1: 5, 2: 0, strong: -5}, names, pot=0)
     assert "→" not in english and "Where they stand: 🤖 Компьютер 1 −5." in english
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_part_of_a_deals_money_has_words(lang: str) -> None:
+    # a Старшина game stopped without a winner returns its stakes ("game_pot_return"): the
+    # hands' outcomes of that deal failed on a missing catalogue entry (found by bench/soak.py)
+    for reason in MONEY_REASONS:
+        other = "remiz" if reason != "remiz" else "ante"
+        text = money_text(lang, {reason: 6, other: -1})
+        assert "money." not in text and "6" in text, (reason, text)
+    assert "game_pot_return" in MONEY_REASONS
