@@ -174,6 +174,11 @@ class SharedRate:
         self._release()
 
 
+async def no_wait() -> None:
+    """The slot of a coalesced job that waits for nothing (``Coalescer.request``)."""
+    return None
+
+
 class Coalescer:
     """At most one pending run per key; asks made while it waits are folded into it, asks made
     while it runs cause exactly one more run afterwards. A run that raises ``RetryLater`` is

@@ -151,7 +151,7 @@ class Director:
 
 async def record(scenario: Scenario, lang: str) -> str:
     """Play ``scenario`` in ``lang`` and return the transcript as Markdown."""
-    import bot.presenter as presenter_module
+    import bot.screens.table as table_module  # the turn countdown (seconds_left)
 
     class FrozenTime:
         @staticmethod
@@ -174,8 +174,8 @@ async def record(scenario: Scenario, lang: str) -> str:
             seeds = iter(f"{scenario.seed}-{n}" for n in range(1000))
             services.tables.seed = lambda: next(seeds)
             services.tables.clock = lambda: FROZEN_NOW
-            original_time = presenter_module.time
-            presenter_module.time = FrozenTime  # type: ignore[assignment]
+            original_time = table_module.time
+            table_module.time = FrozenTime  # type: ignore[assignment]
             services.timers.clock = lambda: FROZEN_NOW
 
             async def first_dealer(*_: Any) -> int:
@@ -186,7 +186,7 @@ async def record(scenario: Scenario, lang: str) -> str:
             try:
                 await _play(fake, bot, services, scenario, lang, presses)
             finally:
-                presenter_module.time = original_time
+                table_module.time = original_time
             return _render(fake, scenario, lang, presses)
 
 

@@ -7,7 +7,7 @@ import html
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Literal
+from typing import Literal
 
 from game.cards import RANK
 from game.starshina.options import StarshinaOptions
@@ -15,13 +15,6 @@ from game.stukolka.options import StukolkaOptions
 from locales import t, tn
 
 GameKind = Literal["stukolka", "shleif", "starshina"]
-
-
-def display_kind(kind: str, options: Mapping[str, Any]) -> GameKind:
-    """What a game is called on screen: Стуколка «со шлейфом» is named apart."""
-    if kind == "stukolka":
-        return "shleif" if options.get("variant") == "shleif" else "stukolka"
-    return "starshina"
 
 
 """The three games a table can be opened for (``/new stukolka|shleif|starshina``)."""

@@ -14,8 +14,8 @@ from bot import keyboards, menus
 from bot.evenings import Evenings
 from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
-from bot.render.common import display_kind
 from bot.screens import money as money_screen
+from bot.screens.kinds import display_kind
 from bot.screens.people import People
 from bot.service import Refused, TableService
 from game.starshina.options import StarshinaOptions

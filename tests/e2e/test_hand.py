@@ -112,14 +112,14 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
         db = table.services.db
         chat_id = table.group.id
         # quick turns: nobody waited long, every hand stays one message
-        presenter.ping_after = 3600
+        presenter.hands.ping_after = 3600
         for _ in range(3):
             assert await table.step()
         counts = {
             u.id: len(fake.messages(fake.private_chat(u), from_bot=True)) for u in table.users
         }
         # now each turn comes after a wait
-        presenter.ping_after = 0.2
+        presenter.hands.ping_after = 0.2
         pinged = 0
         for _ in range(6):
             game = await db.active_game(chat_id)
@@ -224,7 +224,7 @@ async def test_waiting_hands_are_paced_and_the_one_to_act_is_not(tmp_path: Path)
     spacing = 0.6
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "stukolka", 12)
-        table.services.presenter.hand_pacer.spacing = spacing
+        table.services.presenter.hands.pacer.spacing = spacing
         start = fake.now()
         for _ in range(10):
             for _ in range(200):  # the one to act has his buttons at once, not after a pause

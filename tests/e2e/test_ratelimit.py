@@ -118,7 +118,7 @@ class Watch:
                 self.commits[game_id][version] = now
             return last
 
-        content = presenter._table_content
+        content = presenter.table.content
 
         async def table_content(game: Any) -> Any:
             rendering[game.chat_id] = (game.game_id, game.version)
@@ -138,7 +138,7 @@ class Watch:
 
         db.commit_action = commit_action  # type: ignore[method-assign]
         db.commit_actions = commit_actions  # type: ignore[method-assign]
-        presenter._table_content = table_content  # type: ignore[method-assign]
+        presenter.table.content = table_content  # type: ignore[method-assign]
         messenger.show = shown  # type: ignore[method-assign]
 
     def lags(self, game_id: int, chat_id: int, deal_ends: list[int]) -> tuple[float, float]:
@@ -241,7 +241,7 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         services = tables[0].services
         # the players here wait for every hand refresh of their game before the next press:
         # waiting players' hands (paced, tests/e2e/test_hand.py) would make them slow
-        services.presenter.hand_pacer.spacing = 0.0
+        services.presenter.hands.pacer.spacing = 0.0
         game_ids = [(await services.db.active_game(t.group.id)).game_id for t in tables]  # type: ignore[union-attr]
         loop = asyncio.get_running_loop()
         watch = Watch(loop)

@@ -1,0 +1,317 @@
+"""The private hand messages: each player's whole table in his private chat (his cards, every
+seat, the pot, the trick), one message per deal, edited in place as the deal goes on, with the
+buttons of his legal moves; a new message (which notifies) when his turn comes after a wait;
+his outcome written into it when the deal ends. Texts are ``bot.screens.hand`` and the games'
+renderers.
+
+Edits are paced: the player to act gets his at once, a waiting player's at most every
+``HAND_SPACING`` seconds, always rendered from the stored game when sent. Which message is his
+hand is stored with the game (``Display.hand_messages``); a press on any other copy is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot import callback as cb
+from bot import keyboards
+from bot.computers import is_computer
+from bot.messenger import Messenger, Rows
+from bot.pacing import Coalescer, Pacer, no_wait
+from bot.render.common import use_ranks
+from bot.screens.hand import (
+    HAND_PER_MINUTE,
+    HAND_SPACING,
+    PING_AFTER,
+    outcome_text,
+    stopped_text,
+)
+from bot.screens.kinds import display_kind, hand_keyboard, renderer_of
+from bot.screens.people import People
+from bot.screens.table import seconds_left
+from bot.service import DealResult, Loaded, Refused, Reply, TableService
+from locales import t
+from storage.database import Database
+from storage.records import Game
+
+
+class Hands:
+    """Every player's hand message, and the presses on it."""
+
+    def __init__(
+        self,
+        db: Database,
+        tables: TableService,
+        messenger: Messenger,
+        coalescer: Coalescer,
+        people: People,
+        unreachable: Callable[[int, int], Awaitable[None]],
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.messenger = messenger
+        self.coalescer = coalescer
+        self.people = people
+        #: he cannot be written to (blocked the bot): the bot plays for him (the presenter's)
+        self.unreachable = unreachable
+        #: private hand messages of players who are not to act are edited at most once every
+        #: ``HAND_SPACING`` seconds each (the one to act gets his at once); off when the
+        #: groups are not paced either (tests, a local Bot API server)
+        group_pacer = getattr(messenger, "pacer", None)
+        paced = group_pacer is not None and group_pacer.spacing > 0
+        self.pacer = Pacer(HAND_SPACING if paced else 0.0, per_window=HAND_PER_MINUTE)
+        #: a turn that comes after this many seconds of waiting comes as a new hand message
+        #: (which notifies) in place of the old one
+        self.ping_after = PING_AFTER
+        #: per open game, forgotten with it (``forget_game``): the cards a player has marked
+        #: for a discard, (game, user) → (turn, mask); when his wait began (he is not to
+        #: act), or None while he is to act (lost on a restart, which only means one turn is
+        #: not pinged)
+        self._masks: dict[tuple[int, int], tuple[int, int]] = {}
+        self._waiting: dict[tuple[int, int], float | None] = {}
+
+    def forget_game(self, game_id: int) -> None:
+        """A closed game: its marks and waits go."""
+        for kept in (self._masks, self._waiting):
+            for key in [key for key in kept if key[0] == game_id]:
+                del kept[key]
+
+    async def deal_ended(self, game_id: int, result: DealResult) -> None:
+        """A deal ended: each player's hand message of it becomes his outcome, without buttons
+        (the next deal, if any, gets new hand messages)."""
+        game = await self.db.game(game_id)
+        shown = [
+            (user, message_id) for user, message_id in game.hand_messages.items() if message_id
+        ]
+        names = await self.people.names(result.seats)
+        renderer = renderer_of(result.kind)
+        kind = display_kind(game.kind, game.options)
+        jobs = []
+        for user, message_id in shown:
+            if user not in result.seats:
+                continue
+            seat = result.seats.index(user)
+            lang = await self.people.chat_language(user)
+            use_ranks(lang, await self.people.chat_ranks(game.chat_id))
+            played = next((p for p in result.players if p.seat == seat), None)
+            text = outcome_text(
+                lang,
+                renderer,
+                result.view,
+                names,
+                seat,
+                kind=kind,
+                tricks=played.tricks if played is not None and played.active else None,
+                money=result.money.get(user, {}),
+                balance=result.balances.get(user, 0),
+            )
+            jobs.append((user, message_id, text))
+        await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
+        for user, message_id, text in jobs:
+            self._waiting.pop((game_id, user), None)
+            self.coalescer.request(
+                ("old hand", user, message_id),
+                self._final_edit(user, message_id, text),
+                no_wait,
+            )
+
+    async def table_stopped(self, game_id: int) -> None:
+        """A table closed without a result (/stop now): each hand message keeps its cards,
+        loses its prompt and buttons, and says the table is closed."""
+        game = await self.db.game(game_id)
+        loaded = await self.tables.snapshot(game)
+        jobs = []
+        for user, message_id in game.hand_messages.items():
+            if not message_id:
+                continue
+            lang = await self.people.chat_language(user)
+            use_ranks(lang, await self.people.chat_ranks(game.chat_id))
+            text, _ = await self.content(loaded, user)
+            jobs.append((user, message_id, stopped_text(lang, text)))
+        await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
+        for user, message_id, text in jobs:
+            self._waiting.pop((game_id, user), None)
+            self.coalescer.request(
+                ("old hand", user, message_id),
+                self._final_edit(user, message_id, text),
+                no_wait,
+            )
+
+    def _final_edit(
+        self, chat_id: int, message_id: int, text: str
+    ) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            if await self.messenger.edit(chat_id, message_id, text, None):
+                self.messenger.done_with(chat_id, message_id)
+            else:
+                await self.messenger.drop_buttons(chat_id, message_id)
+
+        return job
+
+    async def new_deal(self, game_id: int) -> None:
+        """A new deal: each player gets a new hand message; the old ones lose their buttons."""
+        game = await self.db.game(game_id)
+        old = [(user, message_id) for user, message_id in game.hand_messages.items() if message_id]
+        # one batch of writes (see storage's group commit), not one commit after another
+        await asyncio.gather(*(self.db.set_hand_message(game_id, user, None) for user, _ in old))
+        for user, message_id in old:
+            self.coalescer.request(
+                ("old hand", user, message_id),
+                self._buttons_dropper(user, message_id),
+                no_wait,
+            )
+
+    def _buttons_dropper(self, chat_id: int, message_id: int) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            await self.messenger.drop_buttons(chat_id, message_id)
+
+        return job
+
+    def refresh(self, game_id: int, user_id: int) -> None:
+        """Bring a hand message up to date: at once for the player to act and for one whose
+        buttons are out of date, else at his chat's pace (``hand_pacer``), rendered when it is
+        sent so it shows the latest state. A computer has none."""
+        if is_computer(user_id):
+            return
+
+        async def slot_due() -> None:
+            if self.pacer.spacing <= 0 or await self._at_once(game_id, user_id):
+                return
+            await self.pacer.ready(user_id)
+
+        async def job() -> None:
+            await self.show_now(game_id, user_id)
+
+        self.coalescer.request(("hand", game_id, user_id), job, slot_due)
+
+    async def _at_once(self, game_id: int, user_id: int) -> bool:
+        """Whether his hand message must change now: he is to act, or it shows buttons (he
+        has just acted: they no longer work)."""
+        game = await self.db.game(game_id)
+        message_id = game.hand_messages.get(user_id)
+        if message_id is not None:
+            shown = self.messenger.shown(user_id, message_id)
+            if shown is None or shown.rows:
+                return True
+        loaded = await self.tables.snapshot(game)
+        if loaded.rules is None or loaded.engine is None:
+            return False
+        seat = loaded.rules.to_act(loaded.engine)
+        return seat is not None and loaded.seats[seat] == user_id
+
+    async def content(self, loaded: Loaded, user_id: int) -> tuple[str, Rows | None]:
+        game = loaded.game
+        lang = await self.people.chat_language(user_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None or loaded.engine is None or loaded.rules is None:
+            return t(lang, "announce.table_closed"), None
+        names = await self.people.names(loaded.seats)
+        view = loaded.rules.seat_view(loaded.engine, seat)
+        kind = display_kind(game.kind, game.options)
+        seconds = seconds_left(game) if loaded.rules.to_act(loaded.engine) == seat else None
+        renderer = renderer_of(game.kind)
+        if game.status != "active":
+            # nothing to decide at a closed table: no prompt, nobody's turn
+            table = dataclasses.replace(view.table, to_act=None)
+            view = dataclasses.replace(view, legal=(), table=table)
+            return renderer.hand_text(lang, view, names, kind=kind), None
+        text = renderer.hand_text(lang, view, names, kind=kind, seconds=seconds)
+        turn = loaded.meta.turn
+        saved = self._masks.get((game.game_id, user_id))
+        mask = saved[1] if saved and saved[0] == turn else 0
+        if user_id in loaded.meta.away:
+            return text, keyboards.back_keyboard(lang, game.game_id)
+        rows = hand_keyboard(game.kind)(lang, view, game.game_id, turn, mask)
+        return text, rows
+
+    async def show_now(self, game_id: int, user_id: int, mask_message: int | None = None) -> None:
+        game = await self.db.game(game_id)
+        loaded = await self.tables.snapshot(game)
+        if user_id not in loaded.seats or loaded.engine is None:
+            return  # a lobby has no hands to show
+        if user_id in loaded.meta.away and not await self.people.is_reachable(user_id):
+            return  # he blocked the bot: nothing to write until he starts it again
+        message_id = game.hand_messages.get(user_id)
+        if message_id is None and game.status != "active":
+            return  # a closed table's hands were written for the last time as it closed
+        use_ranks(
+            await self.people.chat_language(user_id), await self.people.chat_ranks(game.chat_id)
+        )
+        text, rows = await self.content(loaded, user_id)
+        key = (game_id, user_id)
+        seat = loaded.rules.to_act(loaded.engine) if loaded.rules and loaded.engine else None
+        to_act = seat is not None and loaded.seats[seat] == user_id and game.status == "active"
+        now = time.monotonic()
+        since = self._waiting.get(key, now)
+        replaced = None
+        waited = since is not None and now - since >= self.ping_after
+        if to_act and waited and message_id is not None:
+            # his turn after a wait: a new message, which notifies, in place of the old
+            replaced, message_id = message_id, None
+        shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
+        self.pacer.record(user_id)
+        if shown is None:
+            await self.unreachable(game_id, user_id)
+            return
+        self._waiting[key] = None if to_act else (since if since is not None else now)
+        if shown != message_id:
+            await self.db.set_hand_message(game_id, user_id, shown)
+        if replaced is not None:
+            await self.messenger.delete(user_id, replaced)
+
+    async def bound(self, game_id: int, user_id: int, message_id: int | None) -> None:
+        """A hand is bound to one message: a press on another copy (a send that timed out
+        but was delivered all the same) is refused as outdated, and that copy is closed."""
+        bound = (await self.db.game(game_id)).hand_messages.get(user_id)
+        if message_id is None or bound is None or bound == message_id:
+            return
+        self.coalescer.request(
+            ("old hand", user_id, message_id),
+            self._buttons_dropper(user_id, message_id),
+            no_wait,
+        )
+        raise Refused("outdated")
+
+    async def press_act(self, data: cb.Act, user_id: int) -> Reply:
+        """A move pressed on his hand: the table service's answer, to be shown."""
+        arg: Any = data.arg
+        if data.verb in cb.MASK_VERBS:
+            mask = int(data.arg or 0)
+
+            def resolve(state: Any, seat: int) -> tuple[str, ...]:
+                hand = state.hands[seat]
+                looked = bool(getattr(state, "looked", [True] * 8)[seat])
+                return keyboards.selected_cards(hand, state.trump, mask, looked=looked)
+
+            arg = resolve
+        reply = await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
+        self._masks.pop((data.game_id, user_id), None)
+        return reply
+
+    async def press_select(self, data: cb.Select, user_id: int) -> None:
+        """A card marked (or unmarked) for a discard: his hand shows it at once."""
+        game = await self.db.game(data.game_id)
+        loaded = await self.tables.snapshot(game)
+        if user_id not in loaded.seats:
+            raise Refused("not_at_table")
+        if loaded.meta.turn != data.version or game.status != "active":
+            raise Refused("outdated")
+        self._masks[(data.game_id, user_id)] = (data.version, data.mask)
+        await self.show_now(data.game_id, user_id)
+        return None
+
+    def lost(
+        self, game: Game, user: int, message_id: int, reason: str
+    ) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            loaded = await self.tables.snapshot(game)
+            text, _ = await self.content(loaded, user)
+            lang = await self.people.chat_language(user)
+            note = t(lang, f"announce.{reason}")
+            await self.messenger.show(user, message_id, f"{text}\n\n{note}", None)
+
+        return job

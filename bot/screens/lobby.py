@@ -1,0 +1,114 @@
+"""The lobby: a group's message that gathers the players of a new table (who has joined, who
+still has to start the bot, the game's options) with its Join, Leave, Begin and Cancel buttons.
+Once the game begins, the first deal's table comes as a new message and the lobby loses its
+buttons (``bot.screens.table``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot import callback as cb
+from bot import keyboards
+from bot.computers import is_computer
+from bot.messenger import Rows
+from bot.render import chat as chat_render
+from bot.screens.kinds import display_kind, options_of
+from bot.screens.people import People
+from bot.service import Loaded, Refused, Reply, TableService
+from game.registry import rules_for
+from locales import t
+from storage.database import Database
+from storage.records import Game
+
+
+class Lobby:
+    """Lobby messages and their buttons."""
+
+    def __init__(
+        self,
+        db: Database,
+        tables: TableService,
+        people: People,
+        show: Callable[[Reply], Awaitable[None]],
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.people = people
+        #: show what a press changed (the presenter's ``show``)
+        self.show = show
+        #: the bot's @username, for the «start the bot» links (set once the bot is up)
+        self.bot_username = ""
+
+    async def content(
+        self, game: Game, loaded: Loaded, lang: str, names: list[str]
+    ) -> tuple[str, Rows | None]:
+        """The lobby's text and buttons (none once it was cancelled)."""
+        kind = display_kind(game.kind, game.options)
+        players = await self.db.players(loaded.seats)
+        lobby = [
+            chat_render.LobbyPlayer(
+                name=names[i],
+                reachable=is_computer(u) or bool(players.get(u) and players[u].started),
+                start_payload=f"g{game.game_id}",
+            )
+            for i, u in enumerate(loaded.seats)
+        ]
+        creator = (await self.people.names([game.created_by]))[0] if game.created_by else ""
+        text = chat_render.lobby_text(
+            lang,
+            kind,
+            options_of(game),
+            lobby,
+            creator,
+            self.bot_username,
+        )
+        if game.status != "lobby":
+            return t(lang, "announce.table_cancelled") + "\n\n" + text, None
+        rules = rules_for(game.kind)
+        can_begin = rules.min_players <= len(loaded.seats) <= rules.max_players and all(
+            lobby_player.reachable for lobby_player in lobby
+        )
+        room = len(loaded.seats) < rules.max_players
+        return text, keyboards.lobby_keyboard(lang, game.game_id, can_begin=can_begin, room=room)
+
+    async def press(
+        self,
+        data: cb.Lobby,
+        user_id: int,
+        chat_id: int | None,
+        admin: Callable[[], Awaitable[bool]],
+    ) -> str | None:
+        """A lobby button (join, leave, begin, cancel): the table service's answer is shown,
+        and the player's short answer returned."""
+        game = await self.db.game(data.game_id)
+        if chat_id != game.chat_id:
+            raise Refused("not_at_table")
+        if game.status != "lobby":
+            # an old lobby's buttons: /join, /leave and /stop still work while it runs
+            raise Refused("game_running" if game.status == "active" else "game_over")
+        lang = await self.people.user_language(user_id, None)
+        chat, thread = game.chat_id, game.thread_id
+        match data.action:
+            case "join":
+                await self.show(await self.tables.join(chat, user_id, thread=thread))
+                return chat_render.answer_text(lang, "joined")
+            case "leave":
+                await self.show(await self.tables.leave(chat, user_id, thread=thread))
+                return chat_render.answer_text(lang, "left")
+            case "begin":
+                reachable = await self.people.reachable_map(chat, thread)
+                await self.show(
+                    await self.tables.begin(
+                        chat, user_id, lambda u: reachable.get(u, False), thread=thread
+                    )
+                )
+                return None
+            case "cancel":
+                await self.show(await self.tables.stop(chat, user_id, await admin(), thread=thread))
+                return None
+            case "computer" | "novice":
+                level = "strong" if data.action == "computer" else "easy"
+                await self.show(await self.tables.add_computer(chat, user_id, level, thread=thread))
+                return chat_render.answer_text(lang, "computer_seated")
+        raise Refused("unknown_button")

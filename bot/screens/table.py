@@ -1,0 +1,354 @@
+"""The group's table: one message per deal, edited in place as the deal goes on, that becomes
+the deal's result when it ends; the latest notices under it (who timed out, who is away).
+
+A group gets at most ~20 messages or edits a minute, so the table is never pushed: each change
+asks for a refresh (``refresh``), and when the group's slot comes (``bot.pacing``), one request
+brings it up to date, rendered from the stored game at that moment. What the group has on
+screen is the game's stored ``Display`` record (the table message and the deal it shows, the
+results still to post), so a restart shows exactly what it should, once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot import keyboards
+from bot.bounded import Locks
+from bot.messenger import Messenger, Rows, Shown, Undelivered
+from bot.pacing import Coalescer
+from bot.render import chat as chat_render
+from bot.render.common import esc, use_ranks
+from bot.screens.kinds import display_kind, renderer_of
+from bot.screens.lobby import Lobby
+from bot.screens.people import People
+from bot.service import DealResult, Notice, Reply, TableService, result_from_due
+from game.core import Action
+from locales import t
+from storage.database import Database
+from storage.records import Game
+
+log = logging.getLogger(__name__)
+
+RECENT_NOTICES = 3
+#: notices of a table that closes with a deal's end, shown under that deal's result
+CLOSING_NOTICES = frozenset({"all_away", "table_closed", "stop_now"})
+#: notices about moves, which end with their deal
+DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
+#: results of deals that ended while the group waited for its pace go in one message
+RESULTS_JOINER = "\n\n· · ·\n\n"
+MAX_MESSAGE = 4000  # Telegram takes 4096 characters
+
+
+class GroupTable:
+    """Each open game's table message in its group, its notices and its results."""
+
+    def __init__(
+        self,
+        db: Database,
+        tables: TableService,
+        messenger: Messenger,
+        coalescer: Coalescer,
+        people: People,
+        lobby: Lobby,
+        closed: Callable[[int], None],
+    ) -> None:
+        self.db = db
+        self.tables = tables
+        self.messenger = messenger
+        self.coalescer = coalescer
+        self.people = people
+        self.lobby = lobby
+        #: told when a closed game's last group message is out (the other screens forget it)
+        self.closed = closed
+        #: per open game, forgotten with it: the latest notices under the table, and the
+        #: rendered results waiting to be shown (each is stored as due with the move that
+        #: ended its deal, and rendered again from there after a restart)
+        self._notices: dict[int, deque[str]] = {}
+        self._results: dict[int, list[tuple[int, str]]] = {}
+        #: one group request of a game at a time
+        self._locks: Locks[int] = Locks()
+
+    async def took(self, reply: Reply) -> None:
+        """Take in a change of the table (``reply``): its notices, its deals' results (ready
+        to post, in the order they ended), the lobby message that is to lose its buttons;
+        then ask for the group's refresh."""
+        game = reply.game
+        assert game is not None
+        lang = await self.people.chat_language(game.chat_id)
+        use_ranks(lang, await self.people.chat_ranks(game.chat_id))
+        carried = reply.notices
+        if reply.results:
+            # the moves of a finished deal go with it; news about people carry on
+            self._notices.pop(game.game_id, None)
+            carried = [n for n in reply.notices if n.key not in DEAL_NOTICES]
+            pending = self._results.setdefault(game.game_id, [])
+            for number, result in enumerate(reply.results, 1):
+                closing = reply.closed and number == len(reply.results)
+                footer = [
+                    await self.notice_text(lang, notice)
+                    for notice in reply.notices
+                    if closing and notice.key in CLOSING_NOTICES
+                ]
+                pending.append((result.deal, await self.result_text(game, lang, result, footer)))
+        elif reply.new_deal:
+            # the first deal: its table is a new message; the lobby loses its buttons in the
+            # first of the group's slots that the table does not need (``_step``)
+            await self.db.retire_lobby_message(game.game_id)
+        await self.remember(game, lang, carried)
+        if reply.lobby_changed or reply.table_changed or reply.results or reply.closed:
+            self.refresh(game.game_id)
+
+    def lost(self, game_id: int) -> None:
+        """The group is gone (the bot removed, the topic closed): nothing more goes there."""
+        self._results.pop(game_id, None)
+        self._notices.pop(game_id, None)
+
+    async def remember(self, game: Game, lang: str, notices: list[Notice]) -> None:
+        recent = self._notices.setdefault(game.game_id, deque(maxlen=RECENT_NOTICES))
+        for notice in notices:
+            text = await self.notice_text(lang, notice)
+            if text:
+                recent.append(text)
+
+    async def notice_text(self, lang: str, notice: Notice) -> str:
+        user = notice.params.get("user")
+        name = (await self.people.names([user]))[0] if isinstance(user, int) else ""
+        action = None
+        if "verb" in notice.params:
+            arg: Any = notice.params.get("arg")
+            if "count" in notice.params:
+                arg = ("??",) * int(notice.params["count"])
+            action = Action(0, str(notice.params["verb"]), arg)
+        match notice.key:
+            case "timeout_move" if action is not None:
+                return chat_render.timeout_text(lang, name, action)
+            case "auto_move" if action is not None:
+                return t(
+                    lang,
+                    "announce.auto_move",
+                    name=esc(name),
+                    move=chat_render.move_text(lang, action),
+                )
+            case "now_away" if notice.params.get("computer"):
+                return t(lang, "announce.away_computer", name=esc(name))
+            case "now_away":
+                return chat_render.away_text(lang, name)
+            case "is_back":
+                return chat_render.back_text(lang, name)
+            case "leaves":
+                return chat_render.left_text(lang, name, mid_deal=True)
+            case "removed":
+                return chat_render.left_text(lang, name)
+            case "stays":
+                return chat_render.stays_text(lang, name)
+            case "joins_next_deal":
+                return chat_render.joined_text(lang, name)
+            case "void_vote":
+                return t(lang, "announce.void_vote", name=esc(name))
+            case "unreachable" if notice.params.get("computer"):
+                return t(lang, "announce.unreachable_computer", name=esc(name))
+            case "unreachable":
+                return t(lang, "announce.unreachable", name=esc(name))
+            case "computer_joins":
+                return t(lang, "announce.computer_joins", name=esc(name))
+            case _:
+                return t(lang, f"announce.{notice.key}")
+
+    def refresh(self, game_id: int) -> None:
+        """Let the group's messages of a game catch up: one request each time the group's
+        slot is due, rendered then, so it shows the latest state (see ``_step``)."""
+
+        async def slot_due() -> None:
+            await self.messenger.pacer.ready((await self.db.game(game_id)).chat_id)
+
+        async def job() -> None:
+            async with self._locks(game_id):
+                await slot_due()
+                more = await self._step(game_id)
+            if more:
+                self.refresh(game_id)
+            elif not (await self.db.game(game_id)).is_open:
+                self._forget_game(game_id)
+
+        self.coalescer.request(("group", game_id), job, slot_due)
+
+    async def _step(self, game_id: int) -> bool:
+        """One request to bring the group up to date; True if there is more to do.
+
+        First the results of finished deals: the deal's table message becomes its result. When
+        deals end faster than the group's pace, the results waiting are shown together, in one
+        message, so the group never falls behind by more than one deal. Then the current
+        deal's table: a new message for a new deal, else an edit of the table message.
+        """
+        game = await self.db.game(game_id)
+        pending = self._results.get(game_id)
+        if pending:
+            first = pending[0][0]
+            texts: list[str] = []
+            for _, text in pending:
+                if texts and len(RESULTS_JOINER.join([*texts, text])) > MAX_MESSAGE:
+                    break
+                texts.append(text)
+            shows = game.display.table_deal
+            known = (first if shows is None else shows) == first
+            message_id = game.table_message_id if known else None
+            try:
+                shown = await self.messenger.show(
+                    game.chat_id,
+                    message_id,
+                    RESULTS_JOINER.join(texts),
+                    None,
+                    strict=True,
+                    thread=game.thread_id,
+                )
+                self.messenger.done_with(game.chat_id, shown)
+            except Undelivered as error:
+                if message_id is not None or not error.maybe_done:
+                    raise  # nothing was sent twice: try again in a moment
+                log.warning("results of game %s may not have been shown: %s", game_id, error)
+            posted = [deal for deal, _ in pending[: len(texts)]]
+            del pending[: len(texts)]
+            if not pending:
+                del self._results[game_id]
+            # one write: a crash between the two would take the result shown in the table
+            # message for the next deal's table and edit it away
+            await self.tables.results_posted(
+                game_id, posted, table_message_used=message_id is not None
+            )
+            return True
+        display = game.display
+        if display.table_message_id is None and (
+            display.table_unknown or game.status in ("finished", "stopped")
+        ):
+            return False
+        deal = (await self.tables.snapshot(game)).meta.deals
+        shows = deal if display.table_deal is None else display.table_deal
+        if game.status == "active" and shows != deal:
+            return False  # the deal has ended: its result is on its way here
+        lobby = display.lobby_message_id
+        if lobby is not None and display.table_message_id is not None:
+            text, rows = await self.content(game)
+            current = self.messenger.shown(game.chat_id, display.table_message_id)
+            if current is not None and _same_but_countdown(current, text, rows):
+                await self.messenger.drop_buttons(game.chat_id, lobby)
+                await self.db.set_lobby_message(game_id, None)
+                return False
+        await self._show_now(game_id)
+        return lobby is not None  # come back for the lobby's buttons
+
+    def _forget_game(self, game_id: int) -> None:
+        """A closed game's last group message is out: what memory held for it goes (its
+        hands' last edits need none of it), here and in the other screens (``closed``)."""
+        self._notices.pop(game_id, None)
+        if not self._results.get(game_id):
+            self._results.pop(game_id, None)
+        self.closed(game_id)
+
+    async def content(self, game: Game) -> tuple[str, Rows | None]:
+        lang = await self.people.chat_language(game.chat_id)
+        loaded = await self.tables.snapshot(game)
+        names = await self.people.names(loaded.seats)
+        kind = display_kind(game.kind, game.options)
+        if game.status == "lobby" or loaded.engine is None:
+            return await self.lobby.content(game, loaded, lang, names)
+        assert loaded.rules is not None
+        view = loaded.rules.public_view(loaded.engine)
+        if game.status != "active":
+            view = dataclasses.replace(view, to_act=None)  # nobody's turn at a closed table
+        away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
+        seconds = seconds_left(game)
+        renderer = renderer_of(game.kind)
+        text = renderer.table_text(lang, view, names, seconds=seconds, away=away, kind=kind)
+        recent = self._notices.get(game.game_id)
+        if recent:
+            text += "\n\n" + "\n".join(recent)
+        rows: Rows | None = None
+        if loaded.meta.away and game.status == "active":
+            rows = keyboards.back_keyboard(lang, game.game_id)
+        if loaded.meta.stop and game.status == "active":
+            votes = len(set(loaded.meta.void_votes) & set(loaded.seats))
+            void = keyboards.void_keyboard(
+                lang, game.game_id, loaded.meta.deals, votes, len(loaded.seats)
+            )
+            rows = [*(rows or []), *void]
+        if game.status in ("finished", "stopped"):
+            text += "\n\n" + chat_render.stopped_text(lang)
+            rows = None
+        return text, rows
+
+    async def _show_now(self, game_id: int) -> None:
+        """Edit the table message to the game as it is now, or send it if there is none yet
+        (unless one may have been sent already: see ``Display.table_unknown``)."""
+        game = await self.db.game(game_id)
+        deal = (await self.tables.snapshot(game)).meta.deals
+        use_ranks(
+            await self.people.chat_language(game.chat_id),
+            await self.people.chat_ranks(game.chat_id),
+        )
+        text, rows = await self.content(game)
+        try:
+            message_id = await self.messenger.show(
+                game.chat_id, game.table_message_id, text, rows, strict=True, thread=game.thread_id
+            )
+        except Undelivered as error:
+            if game.table_message_id is None and error.maybe_done:
+                await self.db.set_table_unknown(game_id)
+                return
+            raise
+        if message_id is not None and message_id != game.table_message_id:
+            await self.db.set_table_message(game_id, message_id, deal=deal)
+
+    async def result_text(
+        self, game: Game, lang: str, result: DealResult, footer: Sequence[str] = ()
+    ) -> str:
+        """A finished deal's result, shown in place of its table message."""
+        names = await self.people.names(result.seats)
+        balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
+        money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
+        kind = display_kind(game.kind, game.options)
+        renderer = renderer_of(result.kind)
+        text: str = renderer.result_text(lang, result.view, names, balances, kind=kind, money=money)
+        if footer:
+            text += "\n\n" + "\n".join(footer)
+        return text
+
+    async def results_due(self, game: Game) -> None:
+        """The results of a game stored as not yet posted go out (its table message, if
+        any, is the first one's: it becomes that result)."""
+        lang = await self.people.chat_language(game.chat_id)
+        pending = self._results.setdefault(game.game_id, [])
+        entries = list(game.state.get("table", {}).get("due", []))
+        for entry in entries:
+            result, closing = result_from_due(entry)
+            footer = [await self.notice_text(lang, Notice(key)) for key in closing]
+            pending.append((result.deal, await self.result_text(game, lang, result, footer)))
+        if entries and game.table_message_id is not None and game.table_deal is None:
+            # stored before the display state knew its deal: it is the first result's table
+            await self.db.set_table_message(
+                game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
+            )
+
+
+_COUNTDOWN = re.compile(r"⏳\s*\d+")
+
+
+def _same_but_countdown(shown: Shown, text: str, rows: Rows | None) -> bool:
+    """Whether a message shows ``text`` and ``rows`` but for the turn's countdown (which
+    alone is not worth a group's request)."""
+    if shown.rows != tuple(tuple(row) for row in rows or ()):
+        return False
+    return _COUNTDOWN.sub("⏳", shown.text) == _COUNTDOWN.sub("⏳", text)
+
+
+def seconds_left(game: Game) -> int | None:
+    """Whole seconds left for the decision now due, rounded up (a turn of 0.4 s shows 1 s)."""
+    if game.turn_deadline is None:
+        return None
+    return max(0, math.ceil(game.turn_deadline - time.time()))
