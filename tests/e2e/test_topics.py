@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot import callback as cb
@@ -76,15 +77,32 @@ async def _world(
         fake.user_starts_bot(user)
     first = fake.create_topic(group, "Стол у окна", by=users_a[0])
     second = fake.create_topic(group, "Стол у двери", by=users_a[0])
-    return (
-        group,
-        _table(fake, bot, group, first, users_a),
-        _table(fake, bot, group, second, users_b),
-    )
+    window = _table(fake, bot, group, first, users_a)
+    await window.settle()
+    return group, window, _table(fake, bot, group, second, users_b)
 
 
 async def _deals(db: Database, chat_id: int, game_id: int) -> int:
     return sum(1 for deal in await db.last_deals(chat_id, 1000) if deal.game_id == game_id)
+
+
+async def _play_until(table: TopicTable, done: Callable[[], Awaitable[bool]], limit: int) -> None:
+    """Random presses at one table until ``done``."""
+    for _ in range(limit):
+        if await done():
+            return
+        if not await table.step(look_chance=0.0):
+            await table.settle()
+    assert await done(), "the table did not get there"
+
+
+async def _one_more_deal(table: TopicTable, db: Database, game_id: int) -> None:
+    before = await _deals(db, table.group.id, game_id)
+
+    async def done() -> bool:
+        return await _deals(db, table.group.id, game_id) > before
+
+    await _play_until(table, done, 600)
 
 
 def _own_texts(table: TopicTable, others: tuple[str, ...], group_wide: set[int]) -> list[str]:
@@ -117,10 +135,8 @@ async def test_two_tables_in_two_topics_play_at_once_each_in_its_own_topic(
         start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
     ):
         group, window, door = await _world(fake, bot)
-        await window.settle()
         db: Database = window.services.db
-        game_a = await _open(window, "stukolka")
-        game_b = await _open(door, "shleif")
+        game_a, game_b = await _open(window, "stukolka"), await _open(door, "shleif")
         assert (await db.game(game_a)).thread_id == window.topic.thread_id
         assert (await db.game(game_b)).thread_id == door.topic.thread_id
 
@@ -162,13 +178,7 @@ async def test_two_tables_in_two_topics_play_at_once_each_in_its_own_topic(
         await window.say(window.users[0], "/stop now")
         assert (await db.game(game_a)).status in ("finished", "stopped")
         assert (await db.game(game_b)).status == "active"
-        before = await _deals(db, group.id, game_b)
-        for _ in range(400):
-            if await _deals(db, group.id, game_b) > before:
-                break
-            if not await door.step():
-                await door.settle()
-        assert await _deals(db, group.id, game_b) > before, "the other table plays on"
+        await _one_more_deal(door, db, game_b)  # the other table plays on
 
         # every message of a table is in its own topic, none in General
         assert fake.topic_messages(group, None) == []
@@ -195,10 +205,8 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
     ):
         group, window, door = await _world(fake, bot)
-        await window.settle()
         db: Database = window.services.db
-        game_a = await _open(window, "stukolka")
-        game_b = await _open(door, "stukolka")
+        game_a, game_b = await _open(window, "stukolka"), await _open(door, "stukolka")
         for _ in range(6):
             await window.step(look_chance=0.0)
             await door.step(look_chance=0.0)
@@ -225,11 +233,11 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         # closes its table the same way
         before = await _deals(db, group.id, game_b)
         fake.delete_topic(group, door.topic)
-        for _ in range(200):
-            if (await db.game(game_b)).status not in ("lobby", "active"):
-                break
-            if not await door.step(look_chance=0.0):
-                await door.settle()
+
+        async def door_closed() -> bool:
+            return (await db.game(game_b)).status not in ("lobby", "active")
+
+        await _play_until(door, door_closed, 200)
         game = await db.game(game_b)
         assert game.status in ("finished", "stopped")
         assert await _deals(db, group.id, game_b) >= before
@@ -248,8 +256,8 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         # a new table in the reopened topic works again
         fake.reopen_topic(group, window.topic, by=window.users[0])
         await window.say(window.users[0], "/new stukolka")
-        game = await db.active_game(group.id, window.topic.thread_id)
-        assert game is not None and game.game_id not in (game_a, game_b)
+        reopened = await db.active_game(group.id, window.topic.thread_id)
+        assert reopened is not None and reopened.game_id not in (game_a, game_b)
         assert not bot.handler_errors
 
 
@@ -260,9 +268,7 @@ async def test_after_a_restart_each_table_goes_on_in_its_topic_and_removal_close
     async with FakeTelegram() as fake:
         async with start_bot_for(fake, path) as bot:
             group, window, door = await _world(fake, bot)
-            await window.settle()
-            game_a = await _open(window, "stukolka")
-            game_b = await _open(door, "starshina")
+            game_a, game_b = await _open(window, "stukolka"), await _open(door, "starshina")
             for _ in range(5):
                 await window.step(look_chance=0.0)
                 await door.step(look_chance=0.0)
@@ -273,14 +279,8 @@ async def test_after_a_restart_each_table_goes_on_in_its_topic_and_removal_close
             db: Database = window.services.db
             await window.settle()
             assert (await db.game(game_a)).thread_id == window.topic.thread_id
-            before = {g: await _deals(db, group.id, g) for g in (game_a, game_b)}
-            for table, game_id in ((window, game_a), (door, game_b)):
-                for _ in range(600):
-                    if await _deals(db, group.id, game_id) > before[game_id]:
-                        break
-                    if not await table.step(look_chance=0.0):
-                        await table.settle()
-                assert await _deals(db, group.id, game_id) > before[game_id]
+            await _one_more_deal(window, db, game_a)
+            await _one_more_deal(door, db, game_b)
             assert fake.topic_messages(group, None) == [], "nothing went to General"
             _own_texts(window, NAMES_B, set())
             _own_texts(door, NAMES_A, set())
