@@ -298,9 +298,7 @@ async def cmd_timeout(update: Update, context: BotContext) -> None:
     if context.args:
         admin = await is_admin(update, context)
         try:
-            await services.tables.set_turn_timeout(
-                chat_id, user_id, admin, context.args[0], thread=_thread(update)
-            )
+            await services.tables.set_turn_timeout(chat_id, user_id, admin, context.args[0])
         except Refused as refusal:
             if refusal.reason == "bad_timeout":
                 await services.menus.send_turn_timeout(

@@ -745,12 +745,13 @@ class TableService:
         return cached
 
     async def set_turn_timeout(
-        self, chat_id: int, user_id: int, is_admin: bool, seconds: str, *, thread: int | None = None
+        self, chat_id: int, user_id: int, is_admin: bool, seconds: str
     ) -> int:
-        """/timeout N by a chat admin or whoever opened the table (of the topic it is sent in);
-        for the whole chat, from the next decision on."""
-        active = await self.active(chat_id, thread)
-        if not is_admin and (active is None or active.game.created_by != user_id):
+        """/timeout N by a chat admin or whoever opened a table open in the chat (in any of its
+        forum topics, as for the other settings); for the whole chat, from the next decision
+        on."""
+        tables = await self.db.chat_open_games(chat_id)
+        if not is_admin and not any(game.created_by == user_id for game in tables):
             raise Refused("creator_or_admin_only")
         if not seconds.isdecimal() or not (
             TURN_TIMEOUT_RANGE[0] <= int(seconds) <= TURN_TIMEOUT_RANGE[1]
