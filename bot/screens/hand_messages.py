@@ -110,14 +110,7 @@ class Hands:
                 balance=result.balances.get(user, 0),
             )
             jobs.append((user, message_id, text))
-        await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
-        for user, message_id, text in jobs:
-            self._waiting.pop((game_id, user), None)
-            self.coalescer.request(
-                ("old hand", user, message_id),
-                self._final_edit(user, message_id, text),
-                no_wait,
-            )
+        await self._last_edits(game_id, jobs)
 
     async def table_stopped(self, game_id: int) -> None:
         """A table closed without a result (/stop now): each hand message keeps its cards,
@@ -132,6 +125,12 @@ class Hands:
             use_ranks(lang, await self.people.chat_ranks(game.chat_id))
             text, _ = await self.content(loaded, user)
             jobs.append((user, message_id, stopped_text(lang, text)))
+        await self._last_edits(game_id, jobs)
+
+    async def _last_edits(self, game_id: int, jobs: list[tuple[int, int, str]]) -> None:
+        """Each (user, message, text): the message is his hand no more, and is edited a last
+        time to the text, without buttons."""
+        # one batch of writes (see storage's group commit), not one commit after another
         await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
         for user, message_id, text in jobs:
             self._waiting.pop((game_id, user), None)
