@@ -21,6 +21,9 @@ V = TypeVar("V")
 #: chats whose settings (language, rank letters, title, turn time) stay in memory: more than
 #: the chats that play at once on one bot, few enough to be a few hundred kilobytes
 CHATS_KEPT = 4096
+#: users whose name and language as last stored stay in memory (so an update from them
+#: writes nothing when neither changed)
+PLAYERS_KEPT = 16384
 
 
 class Recent(OrderedDict[K, V]):

@@ -12,6 +12,7 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
+from bot.bounded import PLAYERS_KEPT, Recent
 from bot.commands import publish_commands
 from bot.computers import Thinker
 from bot.evenings import Evenings
@@ -44,7 +45,8 @@ class Services:
     people: People
     menus: Menus
     bot_username: str = ""
-    seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    #: each user's name and language as last written, for the users seen last
+    seen: Recent[int, tuple[str, str | None]] = field(default_factory=lambda: Recent(PLAYERS_KEPT))
     #: storage failures (a full disk, a read-only file): logged once a minute, not per press
     storage: StorageTrouble = field(default_factory=StorageTrouble)
 
