@@ -539,4 +539,4 @@ async def _storage_failed(update: object, context: BotContext) -> None:
         return
     chat = update.effective_chat
     if chat is not None and services.storage.may_tell(chat.id):
-        await services.messenger.send(chat.id, text)
+        await services.messenger.send(chat.id, text, thread=_thread(update))
