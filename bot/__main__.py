@@ -53,8 +53,6 @@ def main() -> None:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     keep_secrets_out_of_the_log(settings)
-    # the heartbeat job would log two lines every 30 seconds
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     try:
         check_file(settings.database_path)
     except DatabaseDamaged as error:

@@ -15,7 +15,7 @@ from telegram.request import BaseRequest
 
 from bot.context import BotContext, Services
 from bot.handlers import register
-from bot.health import start_heartbeat, stop_heartbeat
+from bot.health import start_heartbeat, stop_beating, stop_heartbeat
 from bot.ratelimit import rate_limiter
 from bot.request import AiohttpRequest
 from bot.settings import Settings
@@ -52,6 +52,7 @@ def tune_garbage_collector() -> None:
 
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
+    await stop_beating(application)
     # updates have stopped but the bot can still send: what is due goes out now
     services: Services | None = application.bot_data.get("services")
     if services is not None:

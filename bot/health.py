@@ -1,8 +1,9 @@
 """Liveness: the running bot touches a heartbeat file; ``python -m bot.health`` checks it.
 
-Every ``HEARTBEAT_INTERVAL`` seconds a JobQueue job reads from the database (through the
-database's own thread) and then touches ``<DATABASE_PATH>.heartbeat``. So a fresh file means
-the event loop is turning, the job queue runs and the database answers; a bot that hangs, loses
+Every ``HEARTBEAT_INTERVAL`` seconds an asyncio timer (the mechanism of the turn timers,
+``bot.timers``; no JobQueue) reads from the database (through the database's own thread) and
+then touches ``<DATABASE_PATH>.heartbeat``. So a fresh file means the event loop is turning,
+its timers fire and the database answers; a bot that hangs, loses
 its database or dies leaves the file to go stale. Docker's ``HEALTHCHECK`` runs
 ``python -m bot.health``, which exits 0 when the file is at most ``STALE_AFTER`` seconds old
 and 1 (with the reason on stderr) otherwise.
@@ -10,15 +11,17 @@ and 1 (with the reason on stderr) otherwise.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from telegram.ext import Application, CallbackContext
+from telegram.ext import Application
 
 from bot.settings import Settings, load_settings
+from bot.storage_health import StorageTrouble, is_storage_error
 
 log = logging.getLogger(__name__)
 
@@ -34,23 +37,68 @@ def heartbeat_path(settings: Settings) -> Path:
     return database.with_name(database.name + ".heartbeat")
 
 
+class Heartbeat:
+    """Beats now and every ``interval`` seconds until stopped: an asyncio timer handle, armed
+    again after each beat, whose beat runs as a task on the loop (as a turn timer's move
+    does). A beat that fails is logged and the next one comes all the same."""
+
+    def __init__(self, services: Any, interval: float = HEARTBEAT_INTERVAL) -> None:
+        self.services = services
+        self.interval = interval
+        self._handle: asyncio.TimerHandle | None = None
+        self._beating: asyncio.Task[None] | None = None
+        self._stopped = False
+        self._storage = StorageTrouble()
+
+    async def start(self) -> None:
+        await _touch(self.services)
+        self._arm()
+
+    async def stop(self) -> None:
+        """No more beats; one under way finishes first."""
+        self._stopped = True
+        if self._handle is not None:
+            self._handle.cancel()
+        if self._beating is not None:
+            await asyncio.gather(self._beating, return_exceptions=True)
+
+    def _arm(self) -> None:
+        if not self._stopped:
+            loop = asyncio.get_running_loop()
+            self._handle = loop.call_later(self.interval, self._fire)
+
+    def _fire(self) -> None:
+        self._beating = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _beat(self) -> None:
+        try:
+            await _touch(self.services)
+        except Exception as error:
+            if is_storage_error(error):
+                self._storage.failed(error, "heartbeat")  # once a minute
+            else:
+                log.exception("the heartbeat failed")
+        finally:
+            self._arm()
+
+
 async def start_heartbeat(application: Application) -> None:  # type: ignore[type-arg]
-    """Beat now and every ``HEARTBEAT_INTERVAL`` seconds while ``application`` runs."""
-    job_queue = application.job_queue
-    if job_queue is None:
-        raise RuntimeError("the heartbeat needs python-telegram-bot's job-queue extra")
-    # APScheduler cannot run a job "now", so the first beat is made here.
-    await _touch(application.bot_data["services"])
-    job_queue.run_repeating(_beat, interval=HEARTBEAT_INTERVAL, name="heartbeat")
+    """Beat now and every ``HEARTBEAT_INTERVAL`` seconds until ``stop_beating``."""
+    heartbeat = Heartbeat(application.bot_data["services"])
+    application.bot_data["heartbeat"] = heartbeat
+    await heartbeat.start()
+
+
+async def stop_beating(application: Application) -> None:  # type: ignore[type-arg]
+    """No more beats (the application stops)."""
+    heartbeat: Heartbeat | None = application.bot_data.get("heartbeat")
+    if heartbeat is not None:
+        await heartbeat.stop()
 
 
 def stop_heartbeat(settings: Settings) -> None:
     """Remove the heartbeat file: a bot that shut down cleanly is not running."""
     heartbeat_path(settings).unlink(missing_ok=True)
-
-
-async def _beat(context: CallbackContext[Any, Any, Any, Any]) -> None:
-    await _touch(context.bot_data["services"])
 
 
 async def _touch(services: Any) -> None:

@@ -67,3 +67,41 @@ def test_health_is_a_fresh_heartbeat(tmp_path: Path) -> None:
     os.utime(beat, (old, old))
     stale = problem(config)
     assert stale is not None and "old" in stale
+
+
+async def test_the_heartbeat_beats_on_its_own_timer_and_survives_a_failed_beat(
+    tmp_path: Path,
+) -> None:
+    """No JobQueue: an asyncio timer beats every interval; a beat that fails is logged and the
+    next one comes all the same; after ``stop`` nothing beats."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from bot.health import Heartbeat
+
+    config = settings(database_path=tmp_path / "bot.sqlite3")
+    beats: list[int] = []
+
+    class Db:
+        write_problem = None
+
+        async def chat(self, chat_id: int) -> None:
+            beats.append(chat_id)
+            if len(beats) == 2:
+                raise RuntimeError("one bad beat")
+
+    heartbeat = Heartbeat(SimpleNamespace(db=Db(), settings=config), interval=0.02)
+    await heartbeat.start()
+    path = heartbeat_path(config)
+    assert path.exists() and len(beats) == 1
+    os.utime(path, (0, 0))
+    for _ in range(200):
+        if len(beats) >= 4:
+            break
+        await asyncio.sleep(0.01)
+    assert len(beats) >= 4, "the beats stopped after a failed one"
+    assert path.stat().st_mtime > 0
+    await heartbeat.stop()
+    count = len(beats)
+    await asyncio.sleep(0.06)
+    assert len(beats) == count
