@@ -83,7 +83,7 @@ def _party(value: Any, seats: list[int]) -> Any:
     return seats[value]
 
 
-def _play_deal(rules: GameRules, state: Any, rng: random.Random) -> Any:
+def _play_deal(rules: GameRules[Any, Any, Any], state: Any, rng: random.Random) -> Any:
     """Play the deal to its end with random legal moves; the last step."""
     while True:
         seat = rules.to_act(state)
@@ -141,10 +141,12 @@ def fill(path: Path, deals: int, seed: int) -> None:
             deck = list(FULL_DECK)
             rng.shuffle(deck)
             if state is None:
-                start = rules.start({}, len(seats), deck, dealer=0, pot=pot)
+                state, start = rules.start({}, len(seats), deck, dealer=0, pot=pot)
             else:
-                start = rules.next_deal(state, deck, pot=pot)
-            state = start.state
+                dealer = (rules.dealer(state) + 1) % len(seats)
+                state, start = rules.next_deal(
+                    state, deck, pot=pot, players=len(seats), dealer=dealer
+                )
             step = _play_deal(rules, state, rng)
             clock.now += rng.uniform(90, 300)
             transfers = [

@@ -16,8 +16,8 @@ tag    kind                        fields
 ``s``  ``Select`` (toggle a card)  game, version, verb code, mask
 ``l``  ``Look``                    game, version
 ``j``  ``Lobby``                   game, lobby action code
-``n``  ``NewGame``                 game kind code
-``o``  ``Settings``                game kind code or ``-``, option name or ``-``, value or ``-``
+``n``  ``NewGame``                 the code of a game's /new choice (``bot.games``)
+``o``  ``Settings``                game's menu code or ``-``, option name or ``-``, value or ``-``
 ``b``  ``Back``                    game
 ``p``  ``Page``                    page code
 ``r``  ``RulesOf``                 game kind code (the private /rules chooser)
@@ -93,11 +93,21 @@ _LOBBY: Final[dict[str, str]] = {
     "novice": "n",  # seat an easy one
 }
 
-GameKind = Literal["stukolka", "shleif", "starshina"]
-_NEW_GAME: Final[dict[str, str]] = {"stukolka": "k", "shleif": "s", "starshina": "t"}
 
-SettingsGame = Literal["stukolka", "starshina"]
-_SETTINGS_GAME: Final[dict[str, str]] = {"stukolka": "k", "starshina": "t"}
+def _new_game_codes() -> dict[str, str]:
+    """Each /new choice of every registered game → its code (``bot.games``: the registry
+    is read when a button is made or read, so a game registered later has its buttons)."""
+    from bot.games import games
+
+    return {item.name: item.code for game in games() for item in game.choices}
+
+
+def _settings_codes() -> dict[str, str]:
+    """Each registered game's kind → the code of its options menu."""
+    from bot.games import games
+
+    return {game.kind: game.menu.code for game in games()}
+
 
 PageName = Literal["balance", "settle"]
 _PAGES: Final[dict[str, str]] = {"balance": "b", "settle": "s"}
@@ -173,10 +183,10 @@ class Lobby:
 class NewGame:
     """The /new chooser: which game to open a table for."""
 
-    kind: GameKind
+    kind: str
 
     def __post_init__(self) -> None:
-        if self.kind not in _NEW_GAME:
+        if self.kind not in _new_game_codes():
             raise BadCallback("unknown game kind")
 
 
@@ -186,12 +196,12 @@ class Settings:
     ``value`` None: the values of ``option``; all three set: set the option to ``value``
     (a token from ``bot.keyboards.option_token``)."""
 
-    game: SettingsGame | None = None
+    game: str | None = None
     option: str | None = None
     value: str | None = None
 
     def __post_init__(self) -> None:
-        if self.game is not None and self.game not in _SETTINGS_GAME:
+        if self.game is not None and self.game not in _settings_codes():
             raise BadCallback("unknown game kind")
         if self.option is not None and (self.game is None or not _TOKEN.fullmatch(self.option)):
             raise BadCallback("bad option name")
@@ -236,10 +246,10 @@ class Page:
 class RulesOf:
     """The private /rules chooser: show the rules of this game."""
 
-    kind: GameKind
+    kind: str
 
     def __post_init__(self) -> None:
-        if self.kind not in _NEW_GAME:
+        if self.kind not in _new_game_codes():
             raise BadCallback("unknown game kind")
 
 
@@ -412,11 +422,11 @@ def encode(callback: Callback) -> str:
         case Lobby(game_id, action):
             fields = ["j", _b36(game_id), _LOBBY[action]]
         case NewGame(kind):
-            fields = ["n", _NEW_GAME[kind]]
+            fields = ["n", _new_game_codes()[kind]]
         case Settings(game, option, value):
             fields = [
                 "o",
-                "-" if game is None else _SETTINGS_GAME[game],
+                "-" if game is None else _settings_codes()[game],
                 option or "-",
                 value or "-",
             ]
@@ -425,7 +435,7 @@ def encode(callback: Callback) -> str:
         case Page(page):
             fields = ["p", _PAGES[page]]
         case RulesOf(kind):
-            fields = ["r", _NEW_GAME[kind]]
+            fields = ["r", _new_game_codes()[kind]]
         case CardRanks(ranks):
             fields = ["v", _RANKS_STYLES[ranks]]
         case AwayPlay(play):
@@ -489,10 +499,10 @@ def _decode(tag: str, fields: list[str]) -> Callback:
         case "j", [game, action]:
             return Lobby(_parse_b36(game, MAX_ID), _reverse(_LOBBY, action))  # type: ignore[arg-type]
         case "n", [kind]:
-            return NewGame(_reverse(_NEW_GAME, kind))  # type: ignore[arg-type]
+            return NewGame(_reverse(_new_game_codes(), kind))
         case "o", [game, option, value]:
             return Settings(
-                None if game == "-" else _reverse(_SETTINGS_GAME, game),  # type: ignore[arg-type]
+                None if game == "-" else _reverse(_settings_codes(), game),
                 None if option == "-" else option,
                 None if value == "-" else value,
             )
@@ -501,7 +511,7 @@ def _decode(tag: str, fields: list[str]) -> Callback:
         case "p", [name]:
             return Page(_reverse(_PAGES, name))  # type: ignore[arg-type]
         case "r", [kind]:
-            return RulesOf(_reverse(_NEW_GAME, kind))  # type: ignore[arg-type]
+            return RulesOf(_reverse(_new_game_codes(), kind))
         case "v", [ranks]:
             return CardRanks(_reverse(_RANKS_STYLES, ranks))  # type: ignore[arg-type]
         case "w", [play]:

@@ -23,6 +23,7 @@ from telegram.ext import (
 )
 
 from bot import callback as cb
+from bot import games
 from bot.context import BotContext
 from bot.messenger import answer
 from bot.render import chat as chat_render
@@ -36,15 +37,12 @@ GROUPS = filters.ChatType.GROUPS
 PRIVATE = filters.ChatType.PRIVATE
 #: Telegram's user that stands for an anonymous group admin
 ANONYMOUS_ADMIN_ID = 1087968824
-GAME_ALIASES = {
-    "stukolka": "stukolka",
-    "стуколка": "stukolka",
-    "classic": "stukolka",
-    "shleif": "shleif",
-    "шлейф": "shleif",
-    "starshina": "starshina",
-    "старшина": "starshina",
-}
+
+
+def _game_choice(argument: str) -> str | None:
+    """The /new or /rules choice a word names (its name or an alias, ``bot.games``)."""
+    found = games.choice(argument) if argument else None
+    return None if found is None else found[1].name
 
 
 def register(application: Application) -> None:  # type: ignore[type-arg]
@@ -204,7 +202,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
             return
         await context.services.menus.send_new_game_chooser(chat_id, reply_to=_command(update))
         return
-    choice = GAME_ALIASES.get(argument)
+    choice = _game_choice(argument)
     if choice is None:
         await _refuse_in_chat(update, context, "unknown_game")
         return
@@ -417,7 +415,7 @@ async def cmd_rules(update: Update, context: BotContext) -> None:
         return
     argument = (context.args or [""])[0].lower() if context.args else ""
     await context.services.menus.send_rules(
-        chat.id, GAME_ALIASES.get(argument), reply_to=_command(update), thread=_thread(update)
+        chat.id, _game_choice(argument), reply_to=_command(update), thread=_thread(update)
     )
 
 
@@ -518,9 +516,35 @@ async def on_error(update: object, context: BotContext) -> None:
     if is_storage_error(context.error):
         await _storage_failed(update, context)
         return
-    log.error("handler error", exc_info=context.error)
+    log.error("handler error: %s", describe_update(update), exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         await answer(update.callback_query.answer, None)
+
+
+def describe_update(update: object) -> str:
+    """Which update failed, for the log: its id, its kind, the chat and the user (ids only:
+    no names, no texts)."""
+    if not isinstance(update, Update):
+        return f"no update ({type(update).__name__})"
+    kind = next(
+        (name for name in _UPDATE_KINDS if getattr(update, name, None) is not None), "other"
+    )
+    chat = update.effective_chat
+    user = update.effective_user
+    return (
+        f"update {update.update_id} ({kind}), chat {chat.id if chat else None}, "
+        f"user {user.id if user else None}"
+    )
+
+
+_UPDATE_KINDS = (
+    "message",
+    "edited_message",
+    "callback_query",
+    "my_chat_member",
+    "chat_member",
+    "channel_post",
+)
 
 
 async def _storage_failed(update: object, context: BotContext) -> None:

@@ -211,8 +211,8 @@ class Presenter:
             await self.messenger.send(user_id, chat_render.start_joined_text(lang))
             try:
                 game = await self.db.game(int(payload[1:]))
-            except Exception:
-                return
+            except GameNotFound:
+                return  # a link to a game that is gone (or never was): the welcome is enough
             if game.status == "lobby":
                 self.table.refresh(game.game_id)
             return

@@ -13,30 +13,24 @@ timeouts in a row, away players, who leaves or joins after the deal, a requested
 from __future__ import annotations
 
 import asyncio
+import copy
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.bounded import CHATS_KEPT, Locks, Recent
 from bot.computers import EASY_IDS, STRONG_IDS, Thinker, computer_level, computer_name, is_computer
-from game.ai import looks_first
+from bot.games import Plugin, Table, choice, game_for
 from game.cards import shuffled_deck
 from game.core import GAME_POT, POT, Action, IllegalAction, Transfer
-from game.registry import GameRules, SeatResult, Step, rules_for
-from game.starshina import next_game_dealer
+from game.registry import JsonObject, SeatResult, Step
 from storage.database import Database
 from storage.errors import ActiveGameExists, GameClosed, GameNotFound, StaleVersion
 from storage.records import DealPlayer, DealRecord, Game, LedgerEntry
 from storage.records import Transfer as LedgerTransfer
 
-#: /new arguments → (game kind, options preset)
-CHOICES: dict[str, tuple[str, dict[str, Any]]] = {
-    "stukolka": ("stukolka", {"variant": "classic"}),
-    "shleif": ("stukolka", {"variant": "shleif"}),
-    "starshina": ("starshina", {}),
-}
 AWAY_AFTER_TIMEOUTS = 3
 #: the chat's own table settings, stored beside the games' options (not a game kind)
 TABLE_OPTIONS = "table"
@@ -82,8 +76,12 @@ class TableMeta:
     away_play: str = "computer"
 
     @staticmethod
-    def from_json(data: dict[str, Any] | None) -> TableMeta:
-        return TableMeta(**(data or {}))
+    def from_json(data: Mapping[str, Any] | None) -> TableMeta:
+        """The table's own state from a stored game: a deep copy, so the caller may change
+        it freely. (The stored state may be the read cache's, seen by every reader until the
+        game's row changes: a change made before a commit that is then refused must stay
+        invisible to them.)"""
+        return TableMeta(**copy.deepcopy(dict(data or {})))
 
 
 @dataclass
@@ -99,7 +97,7 @@ class DealResult:
     """A finished deal, for the result message."""
 
     kind: str
-    view: Any  # the rules' public view of the finished deal
+    table: Table  # the finished deal
     seats: list[int]
     game_over: bool
     summary: dict[str, Any]
@@ -130,8 +128,8 @@ class Loaded:
     """A game read back from storage, its rules and decoded state."""
 
     game: Game
-    rules: GameRules | None
-    engine: Any
+    plugin: Plugin
+    table: Table | None  # None in the lobby
     meta: TableMeta
 
     @property
@@ -193,17 +191,17 @@ class TableService:
 
     async def load(self, game: Game) -> Loaded:
         """The game with its state decoded: objects of the caller's own, to change."""
-        rules = rules_for(game.kind)
+        plugin = game_for(game.kind)
         data = game.state.get("engine")
-        engine = None if data is None else rules.load(data)
-        return Loaded(game, rules, engine, TableMeta.from_json(game.state.get("table")))
+        table = None if data is None else plugin.load(data)
+        return Loaded(game, plugin, table, TableMeta.from_json(game.state.get("table")))
 
     async def snapshot(self, game: Game) -> Loaded:
         """The game with its state decoded, to read and never change: every refresh of a
         table or hand renders from one, and the state of a version is decoded only once."""
         kept = self._snapshots.get(game.game_id)
         if kept is not None and kept.game.version == game.version:
-            return Loaded(game, kept.rules, kept.engine, kept.meta)
+            return Loaded(game, kept.plugin, kept.table, kept.meta)
         loaded = await self.load(game)
         if game.is_open:
             self._snapshots[game.game_id] = loaded
@@ -220,9 +218,9 @@ class TableService:
     async def chat_options(self, chat_id: int, kind: str) -> dict[str, Any]:
         stored = await self.db.chat_options(chat_id, kind) or {}
         try:
-            return rules_for(kind).check_options(stored)
+            return game_for(kind).check_options(stored)
         except ValueError:
-            return rules_for(kind).check_options({})
+            return game_for(kind).check_options({})
 
     async def choose_options(self, chat_id: int, kind: str, chosen: dict[str, Any]) -> None:
         """The chat chose these options (the settings menu, a preset, /new shleif): they are
@@ -231,7 +229,7 @@ class TableService:
         stored = dict(await self.db.chat_options(chat_id, kind) or {})
         stored.update(chosen)
         try:
-            rules_for(kind).check_options(stored)
+            game_for(kind).check_options(stored)
         except ValueError:
             raise Refused("not_allowed") from None
         await self.db.set_chat_options(chat_id, kind, stored)
@@ -239,17 +237,19 @@ class TableService:
     # ------------------------------------------------------------------ lobby
 
     async def new_table(
-        self, chat_id: int, user_id: int, choice: str, *, thread: int | None = None
+        self, chat_id: int, user_id: int, game_choice: str, *, thread: int | None = None
     ) -> Reply:
         """/new: open a lobby with the creator seated, in the forum topic ``thread`` if the
         command came from one (each topic holds a table of its own)."""
-        if choice not in CHOICES:
+        chosen = choice(game_choice)
+        if chosen is None:
             raise Refused("unknown_game")
-        kind, preset = CHOICES[choice]
+        plugin, item = chosen
+        kind, preset = plugin.kind, item.preset
         async with self.lock(chat_id):
             options = await self.chat_options(chat_id, kind)
             options.update(preset)
-            options = rules_for(kind).check_options(options)
+            options = plugin.check_options(options)
             meta = TableMeta(away_play=await self.away_play_of(chat_id))
             try:
                 game = await self.db.create_game(
@@ -275,8 +275,7 @@ class TableService:
         bot can write to, who would otherwise be auto-played without seeing his cards."""
         async with self.lock(chat_id):
             loaded = await self._require_active(chat_id, thread)
-            rules = loaded.rules
-            assert rules is not None
+            plugin = loaded.plugin
             seats = loaded.seats
             if user_id in seats:
                 if user_id in loaded.meta.leaving:
@@ -286,16 +285,16 @@ class TableService:
                     )
                 raise Refused("already_seated")
             if loaded.game.status == "lobby":
-                if len(seats) >= rules.max_players:
+                if len(seats) >= plugin.max_players:
                     raise Refused("table_full")
                 return await self._commit_meta(loaded, [*seats, user_id])
-            if loaded.game.kind != "stukolka":
+            if not plugin.seats_between_deals:
                 raise Refused("game_running")
             if not reachable:
                 raise Refused("start_bot_first")
             if user_id in loaded.meta.joining:
                 raise Refused("already_seated")
-            if len(seats) + len(loaded.meta.joining) >= rules.max_players:
+            if len(seats) + len(loaded.meta.joining) >= plugin.max_players:
                 raise Refused("table_full")
             loaded.meta.joining.append(user_id)
             return await self._commit_meta(
@@ -327,14 +326,12 @@ class TableService:
         """«🤖 Добавить компьютер»: a player at the lobby seats a computer of ``level``."""
         async with self.lock(chat_id):
             loaded = await self._require_active(chat_id, thread)
-            rules = loaded.rules
-            assert rules is not None
             if loaded.game.status != "lobby":
                 raise Refused("game_running")
             if user_id not in loaded.game.seats:
                 raise Refused("not_at_table")
             seats = loaded.seats
-            if len(seats) >= rules.max_players:
+            if len(seats) >= loaded.plugin.max_players:
                 raise Refused("table_full")
             ids = STRONG_IDS if level == "strong" else EASY_IDS
             computer = next(user for user in ids if user not in seats)
@@ -354,45 +351,42 @@ class TableService:
         """/begin: deal the first deal when the count fits and everyone can get his cards."""
         async with self.lock(chat_id):
             loaded = await self._require_active(chat_id, thread)
-            rules = loaded.rules
-            assert rules is not None
+            plugin = loaded.plugin
             if loaded.game.status != "lobby":
                 raise Refused("game_running")
             if user_id not in loaded.game.seats:
                 raise Refused("not_at_table")
             seats = loaded.seats
-            if not rules.min_players <= len(seats) <= rules.max_players:
+            if not plugin.min_players <= len(seats) <= plugin.max_players:
                 raise Refused("not_enough_players")
             unreached = [seat for seat in seats if not is_computer(seat) and not reachable(seat)]
             if unreached:
                 raise Refused("start_bot_first", unreached)
             pot = 0
-            if rules.kind == "stukolka":
+            if plugin.chat_pot:
                 pot = await self._free_pot(loaded, (await self.db.balances(chat_id)).pot)
-            dealer = await self._first_dealer(chat_id, rules, seats)
-            step = rules.start(
+            dealer = await self._first_dealer(chat_id, plugin, seats)
+            loaded.table, step = plugin.start(
                 dict(loaded.game.options),
                 len(seats),
                 shuffled_deck(self.seed()),
                 dealer=dealer,
                 pot=pot,
             )
-            loaded.engine = step.state
             reply = Reply(new_deal=True, table_changed=True, hands=set(seats))
             return await self._commit_step(loaded, step, None, None, reply, status="active")
 
-    async def _first_dealer(self, chat_id: int, rules: GameRules, seats: list[int]) -> int:
-        """Random (RULES.md §4.4); for the next Старшина game in the chat, by ``next_dealer``:
-        the previous game's winner or loser, if he sits at the new table."""
-        if rules.kind == "starshina":
-            last = await self.db.last_deals(chat_id, 1)
-            if last and last[0].kind == "starshina":
-                previous = await self.load(await self.db.game(last[0].game_id))
-                if previous.engine is not None and rules.game_over(previous.engine):
-                    seat = next_game_dealer(previous.engine)
-                    user = previous.seats[seat]
-                    if user in seats:
-                        return seats.index(user)
+    async def _first_dealer(self, chat_id: int, plugin: Plugin, seats: list[int]) -> int:
+        """Random (RULES.md §4.4), unless the game names the first dealer after the chat's
+        previous game of it (Старшина's ``next_dealer``: its winner or loser), and he sits at
+        the new table."""
+        last = await self.db.last_deals(chat_id, 1)
+        if last and last[0].kind == plugin.kind:
+            previous = await self.load(await self.db.game(last[0].game_id))
+            if previous.table is not None and previous.table.game_over():
+                seat = previous.table.next_game_dealer()
+                if seat is not None and previous.seats[seat] in seats:
+                    return seats.index(previous.seats[seat])
         return secrets.randbelow(len(seats))
 
     async def stop(
@@ -412,7 +406,7 @@ class TableService:
             loaded = await self._require_active(chat_id, thread)
             if not is_admin and user_id != loaded.game.created_by:
                 raise Refused("creator_or_admin_only")
-            if loaded.game.status == "lobby" or loaded.engine is None:
+            if loaded.game.status == "lobby" or loaded.table is None:
                 return await self._close(loaded, "stopped", Notice("table_cancelled"))
             loaded.meta.stop = True
             if now:
@@ -432,7 +426,7 @@ class TableService:
             loaded = await self.active(chat_id, thread)
             if loaded is None:
                 return None
-            if loaded.game.status == "lobby" or loaded.engine is None:
+            if loaded.game.status == "lobby" or loaded.table is None:
                 return await self._close(loaded, "stopped", Notice(reason))
             loaded.meta.stop = True
             loaded.meta.autoplay = True
@@ -447,7 +441,7 @@ class TableService:
         at the table has agreed, every chip of the deal goes back and the table ends."""
         async with self.lock(await self._chat_of(game_id)):
             loaded = await self._game_or_refuse(game_id)
-            if loaded.game.status != "active" or loaded.engine is None:
+            if loaded.game.status != "active" or loaded.table is None:
                 raise Refused("game_over")
             if user_id not in loaded.game.seats:
                 raise Refused("not_at_table")
@@ -468,7 +462,7 @@ class TableService:
         """A button press: the user's seat, the turn number and legality are checked here."""
         async with self.lock(await self._chat_of(game_id)):
             loaded = await self._game_or_refuse(game_id)
-            if loaded.game.status != "active" or loaded.engine is None:
+            if loaded.game.status != "active" or loaded.table is None:
                 raise Refused("game_over")
             seat = loaded.seat_of(user_id)
             if seat is None:
@@ -477,17 +471,16 @@ class TableService:
                 raise Refused("outdated")
             if callable(arg):
                 try:
-                    arg = arg(loaded.engine, seat)
+                    arg = arg(loaded.table, seat)
                 except ValueError:
                     raise Refused("unknown_button") from None
             action = Action(seat, action_verb, arg)
-            assert loaded.rules is not None
-            before = loaded.rules.dump(loaded.engine) if action_verb == "look" else None
+            before = loaded.table.dump() if action_verb == "look" else None
             try:
-                step = loaded.rules.apply(loaded.engine, action)
+                step = loaded.table.apply(action)
             except IllegalAction as error:
                 raise Refused(error.reason) from None
-            if before is not None and loaded.rules.dump(loaded.engine) == before:
+            if before is not None and loaded.table.dump() == before:
                 # a repeated look (or one from an old message) changes nothing: no write
                 return Reply(game=loaded.game, hands={user_id})
             loaded.meta.timeouts.pop(str(user_id), None)
@@ -504,14 +497,12 @@ class TableService:
             return None
         async with self.lock(chat_id):
             loaded = await self.load(await self.db.game(game_id))
-            if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.engine is None:
+            if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.table is None:
                 return None
-            rules = loaded.rules
-            assert rules is not None
-            seat = rules.to_act(loaded.engine)
+            seat = loaded.table.to_act()
             if seat is not None and self._computer_plays(loaded, loaded.seats[seat]):
-                return await self._computer_move(loaded, seat)
-            action = rules.default_action(loaded.engine)
+                return await self._computer_move(loaded, loaded.table, seat)
+            action = loaded.table.default_action()
             if action is None:
                 return None
             user = loaded.seats[action.seat]
@@ -522,7 +513,7 @@ class TableService:
             if count >= AWAY_AFTER_TIMEOUTS and user not in loaded.meta.away:
                 loaded.meta.away.append(user)
                 reply.notices.append(self._away_notice(loaded, "now_away", user))
-            step = rules.apply(loaded.engine, action)
+            step = loaded.table.apply(action)
             return await self._commit_step(loaded, step, action, None, reply)
 
     async def back(self, game_id: int, user_id: int) -> Reply:
@@ -593,20 +584,12 @@ class TableService:
         table ends, as if the deal had just ended. None if the game is not in that state."""
         async with self.lock(await self._chat_of(game_id)):
             loaded = await self._game_or_refuse(game_id)
-            rules = loaded.rules
-            if loaded.game.status != "active" or loaded.engine is None or rules is None:
-                return None
-            if rules.to_act(loaded.engine) is not None:
+            table = loaded.table
+            if loaded.game.status != "active" or table is None or table.to_act() is not None:
                 return None
             timeout = await self.turn_timeout_of(loaded.game.chat_id)
-            game_over = rules.game_over(loaded.engine)
-            deserted = self._deserted(loaded)
-            ending = (
-                game_over
-                or loaded.meta.stop
-                or deserted
-                or not self._seats_after_deal(loaded, rules)
-            )
+            game_over = table.game_over()
+            ending = self._table_ends(loaded, game_over)
             reply = Reply(table_changed=True)
             transfers: list[LedgerTransfer] = []
             if ending and not game_over:
@@ -614,9 +597,10 @@ class TableService:
                 reply.notices.append(Notice("table_closed"))
             before = await self.db.balances(loaded.game.chat_id)
             balances, pot = _balances_after(before.players, before.pot, transfers)
+            engine = table.dump()
             result = DealResult(
-                rules.kind,
-                rules.public_view(loaded.engine),
+                loaded.plugin.kind,
+                loaded.plugin.load(engine),
                 loaded.seats,
                 game_over,
                 {},
@@ -627,7 +611,7 @@ class TableService:
             closing = [] if game_over or not ending else ["table_closed"]
             loaded.meta.due = [
                 *loaded.meta.due,
-                due_result(result, rules.dump(loaded.engine), closing),
+                due_result(result, engine, closing),
             ]
             if ending:
                 spec = self._spec(
@@ -680,8 +664,8 @@ class TableService:
             if game.game_id == loaded.game.game_id or game.status != "active":
                 continue
             other = await self.snapshot(game)
-            if other.rules is not None and other.engine is not None:
-                held += other.rules.pot_in_play(other.engine)
+            if other.table is not None:
+                held += other.table.pot_in_play()
         return max(0, chat_pot - held)
 
     async def _require_active(self, chat_id: int, thread: int | None) -> Loaded:
@@ -691,10 +675,7 @@ class TableService:
         return loaded
 
     def _state_json(self, loaded: Loaded) -> dict[str, Any]:
-        engine = None
-        if loaded.engine is not None:
-            assert loaded.rules is not None
-            engine = loaded.rules.dump(loaded.engine)
+        engine = None if loaded.table is None else loaded.table.dump()
         return {"engine": engine, "table": asdict(loaded.meta)}
 
     def _deadline(
@@ -713,11 +694,10 @@ class TableService:
         look, someone joining or leaving) keeps it while the same player is to act, so nobody
         can hold an idle player's clock back by pressing or typing."""
         meta = loaded.meta
-        if loaded.engine is None or (status or loaded.game.status) != "active":
+        if loaded.table is None or (status or loaded.game.status) != "active":
             meta.clock_user = None
             return None
-        assert loaded.rules is not None
-        seat = loaded.rules.to_act(loaded.engine)
+        seat = loaded.table.to_act()
         if seat is None:
             meta.clock_user = None
             return None
@@ -928,37 +908,70 @@ class TableService:
         *,
         status: str | None = None,
     ) -> Reply:
-        """Commit one rules step, then keep the table moving: the default moves of away or
-        leaving players, each committed on its own. A step that ends a deal is committed
-        together with the next deal (``_end_deal``)."""
-        rules = loaded.rules
-        assert rules is not None
+        """Commit a rules step (``_commit_move``), then the forced steps it leaves
+        (``_play_forced``): each is a commit of its own."""
         timeout = await self.turn_timeout_of(loaded.game.chat_id)
-        auto_steps = 0
-        while True:
-            fresh = action is None or action.verb != "look"
-            if fresh:
-                loaded.meta.turn += 1
-            transfers = self._ledger(step, loaded.seats, loaded.meta.deals)
-            if step.deal_over:
-                await self._end_deal(loaded, step, action, user_id, transfers, reply, timeout)
-                if reply.closed:
-                    return reply
-            else:
-                spec = self._spec(
-                    loaded, action, user_id, transfers, None, timeout, status=status, fresh=fresh
-                )
-                await self._write(loaded, [spec])
-            reply.game = loaded.game
+        await self._commit_move(loaded, step, action, user_id, reply, timeout, status=status)
+        await self._play_forced(loaded, reply, timeout)
+        return reply
+
+    async def _commit_move(
+        self,
+        loaded: Loaded,
+        step: Step,
+        action: Action | None,
+        user_id: int | None,
+        reply: Reply,
+        timeout: float,
+        *,
+        status: str | None = None,
+    ) -> None:
+        """One rules step as one commit: a move within the deal, or the move that ends it
+        together with its settlement and the next deal (``_end_deal``). A look is no move:
+        the turn number (and the deadline) stay."""
+        fresh = action is None or action.verb != "look"
+        if fresh:
+            loaded.meta.turn += 1
+        transfers = self._ledger(step, loaded.seats, loaded.meta.deals)
+        if step.deal_over:
+            await self._end_deal(loaded, step, action, user_id, transfers, reply, timeout)
+        else:
+            spec = self._spec(
+                loaded, action, user_id, transfers, None, timeout, status=status, fresh=fresh
+            )
+            await self._write(loaded, [spec])
+        reply.game = loaded.game
+
+    async def _play_forced(self, loaded: Loaded, reply: Reply, timeout: float) -> None:
+        """The default moves of the seats the bot plays (away or leaving players, or every
+        seat after /stop now), one commit each, until a player must decide or the table
+        closes (at most ``MAX_AUTO_STEPS``; then the turn timer goes on)."""
+        for _ in range(MAX_AUTO_STEPS):
+            if reply.closed:
+                return
             auto = self._auto_action(loaded)
-            auto_steps += 1
-            if auto is None or auto_steps > MAX_AUTO_STEPS:
-                return reply
-            action, user_id, status = auto, None, None
-            user = loaded.seats[auto.seat]
-            reply.notices.append(Notice("auto_move", move_params(user, auto)))
-            reply.hands.add(user)
-            step = rules.apply(loaded.engine, auto)
+            if auto is None or loaded.table is None:
+                return
+            step = self._forced_move(loaded.table, loaded.seats, auto, reply)
+            await self._commit_move(loaded, step, auto, None, reply, timeout)
+
+    @staticmethod
+    def _forced_move(table: Table, seats: list[int], auto: Action, reply: Reply) -> Step:
+        """Apply a default move made for a player, announced to the table."""
+        user = seats[auto.seat]
+        reply.notices.append(Notice("auto_move", move_params(user, auto)))
+        reply.hands.add(user)
+        return table.apply(auto)
+
+    def _table_ends(self, loaded: Loaded, game_over: bool) -> bool:
+        """Whether the table ends with the deal that just ended: the game is over, a stop
+        was asked for, everyone is away, or too few players remain for another deal."""
+        return (
+            game_over
+            or loaded.meta.stop
+            or self._deserted(loaded)
+            or not self._seats_after_deal(loaded)
+        )
 
     async def _end_deal(
         self,
@@ -973,21 +986,14 @@ class TableService:
         """The move that ends a deal, its settlement, the result still to post and the next
         deal (or the end of the table), all in one transaction: a crash or a failed write
         leaves the table either before the move or in the next deal, never in between."""
-        rules = loaded.rules
-        assert rules is not None
+        assert loaded.table is not None
         seats = loaded.seats
         deal_no = loaded.meta.deals
         deal = self._deal_record(step, seats, deal_no)
         loaded.meta.deals += 1
-        deserted = self._deserted(loaded)
-        ending = (
-            step.game_over
-            or loaded.meta.stop
-            or deserted
-            or not self._seats_after_deal(loaded, rules)
-        )
+        ending = self._table_ends(loaded, step.game_over)
         closing: list[str] = []
-        if deserted and not step.game_over:
+        if self._deserted(loaded) and not step.game_over:
             closing.append("all_away")
         if ending and not step.game_over:
             closing.append("table_closed")
@@ -1000,9 +1006,10 @@ class TableService:
                 if isinstance(party, int):
                     parts = money.setdefault(party, {})
                     parts[entry.reason] = parts.get(entry.reason, 0) + sign * entry.amount
+        engine = loaded.table.dump()
         result = DealResult(
-            rules.kind,
-            rules.public_view(step.state),
+            loaded.plugin.kind,
+            loaded.plugin.load(engine),  # the next deal may go on in the same state object
             seats,
             step.game_over,
             step.summary,
@@ -1013,7 +1020,7 @@ class TableService:
         )
         reply.results.append(result)
         # (a group that cannot be shown anything for a long while keeps only its last ones)
-        loaded.meta.due = [*loaded.meta.due, due_result(result, rules.dump(step.state), closing)]
+        loaded.meta.due = [*loaded.meta.due, due_result(result, engine, closing)]
         loaded.meta.due = loaded.meta.due[-MAX_DUE_RESULTS:]
         loaded.meta.void_votes = []
         loaded.meta.autoplay = False
@@ -1058,22 +1065,25 @@ class TableService:
         staying = [u for u in loaded.seats if u not in loaded.meta.leaving and not is_computer(u)]
         return all(u in loaded.meta.away for u in staying + loaded.meta.joining)
 
-    def _seats_after_deal(self, loaded: Loaded, rules: GameRules) -> bool:
-        """Whether enough players remain for another deal once leavers go and joiners sit."""
-        remaining = [u for u in loaded.seats if u not in loaded.meta.leaving]
-        if rules.kind != "stukolka":
+    @staticmethod
+    def _seats_after_deal(loaded: Loaded) -> bool:
+        """Whether enough players remain for another deal once leavers go and joiners sit
+        (a game whose seats never change goes on only if nobody leaves)."""
+        if not loaded.plugin.seats_between_deals:
             return not loaded.meta.leaving
-        return len(remaining) + len(loaded.meta.joining) >= rules.min_players
+        remaining = [u for u in loaded.seats if u not in loaded.meta.leaving]
+        return len(remaining) + len(loaded.meta.joining) >= loaded.plugin.min_players
 
     async def _next_deal(
         self, loaded: Loaded, reply: Reply, pot: int, timeout: float
     ) -> dict[str, Any]:
         """The next deal dealt from ``loaded`` (the table as the last deal left it, with the
-        chat's pot ``pot`` after it), as a commit for ``_end_deal`` to make."""
-        rules = loaded.rules
-        assert rules is not None and loaded.engine is not None
+        chat's pot ``pot`` after it), as a commit for ``_end_deal`` to make: leavers go,
+        joiners sit, and the deal passes to the next player after the last dealer who stays
+        (where the game's own rules do not pick the dealer)."""
+        assert loaded.table is not None
         old_seats = loaded.seats
-        old_dealer = rules.dealer(loaded.engine)
+        old_dealer = loaded.table.dealer()
         seats = [u for u in old_seats if u not in loaded.meta.leaving] + loaded.meta.joining
         for user in loaded.meta.leaving:
             reply.notices.append(Notice("removed", {"user": user}))
@@ -1081,26 +1091,15 @@ class TableService:
                 loaded.meta.away.remove(user)
         loaded.meta.leaving = []
         loaded.meta.joining = []
-        deck = shuffled_deck(self.seed())
-        if rules.kind == "stukolka":
-            dealer_user = next(
-                old_seats[(old_dealer + k) % len(old_seats)]
-                for k in range(1, len(old_seats) + 1)
-                if old_seats[(old_dealer + k) % len(old_seats)] in seats
-            )
-            # the game's own options: a change in /settings waits for the next game
-            options = dict(loaded.game.options)
-            step = rules.start(
-                options,
-                len(seats),
-                deck,
-                dealer=seats.index(dealer_user),
-                pot=await self._free_pot(loaded, pot),
-                deal_no=loaded.meta.deals,
-            )
-        else:
-            step = rules.next_deal(loaded.engine, deck, pot=0)
-        loaded.engine = step.state
+        after_dealer = [
+            old_seats[(old_dealer + k) % len(old_seats)] for k in range(1, 1 + len(old_seats))
+        ]
+        dealer_user = next((user for user in after_dealer if user in seats), seats[0])
+        if loaded.plugin.chat_pot:
+            pot = await self._free_pot(loaded, pot)
+        loaded.table, step = loaded.table.next_deal(
+            shuffled_deck(self.seed()), pot=pot, players=len(seats), dealer=seats.index(dealer_user)
+        )
         reply.new_deal = True
         reply.table_changed = True
         reply.hands |= set(seats)
@@ -1109,21 +1108,21 @@ class TableService:
         return self._spec(loaded, None, None, transfers, None, timeout, seats=seats, fresh=True)
 
     def _auto_action(self, loaded: Loaded) -> Action | None:
-        """The default move of the seat to act if he is away or leaving, else None."""
-        rules = loaded.rules
-        if rules is None or loaded.engine is None or loaded.game.status != "active":
+        """The default move of the seat to act if the bot plays it (he is away or leaving, or
+        /stop now plays every seat), else None."""
+        if loaded.table is None or loaded.game.status != "active":
             return None
-        seat = rules.to_act(loaded.engine)
+        seat = loaded.table.to_act()
         if seat is None:
             return None
         user = loaded.seats[seat]
         if loaded.meta.autoplay:
-            return rules.default_action(loaded.engine)
+            return loaded.table.default_action()
         if self._computer_plays(loaded, user):
             return None  # its turn timer brings the computer's move, after a short pause
-        if user not in loaded.meta.away and user not in loaded.meta.leaving:
-            return None
-        return rules.default_action(loaded.engine)
+        if user in loaded.meta.away or user in loaded.meta.leaving:
+            return loaded.table.default_action()
+        return None
 
     @staticmethod
     def _computer_plays(loaded: Loaded, user: int) -> bool:
@@ -1145,38 +1144,28 @@ class TableService:
         """The one announcement that a player is away, saying who plays for him now."""
         return Notice(key, {"user": user, "computer": loaded.meta.away_play == "computer"})
 
-    async def _computer_move(self, loaded: Loaded, seat: int) -> Reply:
+    async def _computer_move(self, loaded: Loaded, table: Table, seat: int) -> Reply:
         """A computer's turn (its pause is over): it looks at its cards if it has not, then
         makes the move its level chooses, thought out off the event loop (``Thinker``). An
         away player is played by the strong level, in his own interest."""
-        rules = loaded.rules
-        assert rules is not None
         user = loaded.seats[seat]
         reply = Reply(table_changed=True, hands={user})
-        view = rules.seat_view(loaded.engine, seat)
-        if looks_first(view):
+        if table.computer_looks_first(seat):
             look = Action(seat, "look")
-            await self._commit_step(loaded, rules.apply(loaded.engine, look), look, None, reply)
-            view = rules.seat_view(loaded.engine, seat)
+            await self._commit_step(loaded, table.apply(look), look, None, reply)
         level = computer_level(user) if is_computer(user) else "strong"
-        action = await self.thinker.decide(view, level)
-        step = rules.apply(loaded.engine, action)
+        action = await self.thinker.decide(table.computer_view(seat), level)
+        step = table.apply(action)
         return await self._commit_step(loaded, step, action, None, reply)
 
     async def _advance(self, loaded: Loaded, notices: list[Notice]) -> Reply:
-        """Commit a change of the table's own (someone leaves, goes away) and auto-play if the
-        seat to act is now played by the bot."""
+        """Commit a change of the table's own (someone leaves, goes away, /stop now), then the
+        forced steps it leaves if the seat to act is now played by the bot."""
         loaded.meta.turn += 1
         reply = Reply(table_changed=True, notices=notices)
         reply.game = await self._commit(loaded, None, None, [], None)
-        auto = self._auto_action(loaded)
-        if auto is None or loaded.rules is None:
-            return reply
-        user = loaded.seats[auto.seat]
-        reply.notices.append(Notice("auto_move", move_params(user, auto)))
-        reply.hands.add(user)
-        step = loaded.rules.apply(loaded.engine, auto)
-        return await self._commit_step(loaded, step, auto, None, reply)
+        await self._play_forced(loaded, reply, await self.turn_timeout_of(loaded.game.chat_id))
+        return reply
 
     async def _void_deal(self, loaded: Loaded) -> Reply:
         """Every player agreed: the deal in progress is void; every chip it moved goes back
@@ -1206,7 +1195,7 @@ def _balances_after(
     return after, pot
 
 
-def due_result(result: DealResult, engine: dict[str, Any], closing: list[str]) -> dict[str, Any]:
+def due_result(result: DealResult, engine: JsonObject, closing: list[str]) -> dict[str, Any]:
     """A finished deal's result as stored until it is posted (see ``TableMeta.due``)."""
     return {
         "deal": result.deal,
@@ -1224,10 +1213,10 @@ def due_result(result: DealResult, engine: dict[str, Any], closing: list[str]) -
 
 def result_from_due(data: dict[str, Any]) -> tuple[DealResult, list[str]]:
     """A stored result (``due_result``) back, with the keys of its closing notices."""
-    rules = rules_for(str(data["kind"]))
+    plugin = game_for(str(data["kind"]))
     result = DealResult(
-        rules.kind,
-        rules.public_view(rules.load(data["engine"])),
+        plugin.kind,
+        plugin.load(data["engine"]),
         [int(user) for user in data["seats"]],
         bool(data["game_over"]),
         dict(data["summary"]),

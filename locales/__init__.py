@@ -16,7 +16,7 @@ given, so the caller escapes anything a user typed.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -29,15 +29,35 @@ PLURAL_FORMS: dict[str, tuple[str, ...]] = {"ru": ("one", "few", "many"), "en": 
 Entry = str | dict[str, str]
 
 
-@cache
 def catalogue(lang: str) -> Mapping[str, Entry]:
     """The whole catalogue of a language (an unknown one gives the default's)."""
-    lang = language(lang)
+    return _catalogue(language(lang))
+
+
+@cache
+def _catalogue(lang: str) -> dict[str, Entry]:
     text = resources.files(__name__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError(f"{lang}.json must hold one JSON object")
     return data
+
+
+def add_entries(lang: str, entries: Mapping[str, Entry]) -> None:
+    """Entries a game plugin brings along (``bot.games.register``) join ``lang``'s catalogue;
+    a key the catalogue already has is refused (``ValueError``), so no text is replaced."""
+    known = _catalogue(language(lang))
+    clash = set(entries) & set(known)
+    if clash:
+        raise ValueError(f"keys already in the {lang} catalogue: {', '.join(sorted(clash))}")
+    known.update(entries)
+
+
+def remove_entries(lang: str, keys: Iterable[str]) -> None:
+    """Entries of a game that is withdrawn leave the catalogue again."""
+    known = _catalogue(language(lang))
+    for key in keys:
+        known.pop(key, None)
 
 
 def language(lang: str | None) -> str:

@@ -7,11 +7,10 @@ from __future__ import annotations
 import html
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from bot.computers import is_computer
 from bot.render.common import (
-    Options,
     esc,
     game_title,
     hours_text,
@@ -26,10 +25,11 @@ from bot.render.common import (
 from bot.settle_up import settle_people
 from game.cards import CARD_SET, SUITS
 from game.core import Action
-from game.starshina.options import PLAYERS as STARSHINA_PLAYERS
-from game.starshina.options import StarshinaOptions
-from game.stukolka.options import MAX_PLAYERS, MIN_PLAYERS, StukolkaOptions
 from locales import t, tn
+
+if TYPE_CHECKING:
+    from bot.games.plugin import Plugin
+    from game.registry import JsonObject
 
 K = TypeVar("K", bound=Hashable)
 ANSWER_LIMIT = 200
@@ -48,29 +48,23 @@ class LobbyPlayer:
     start_payload: str | None = None
 
 
-def players_needed(kind: str) -> tuple[int, int]:
-    """(fewest, most) players for a game."""
-    if kind == "starshina":
-        return STARSHINA_PLAYERS, STARSHINA_PLAYERS
-    return MIN_PLAYERS, MAX_PLAYERS
-
-
 def deep_link(bot_username: str, payload: str) -> str:
     return f"https://t.me/{bot_username}?start={payload}"
 
 
 def lobby_text(
     lang: str,
-    kind: str,
-    options: Options,
+    game: Plugin,
+    options: JsonObject,
     players: Sequence[LobbyPlayer],
     creator: str,
     bot_username: str,
 ) -> str:
-    """The lobby message: the game, its options, how many players it needs, who opened the
-    table, and the seated players, each marked reachable in private or given a link to start
-    the bot."""
-    fewest, most = players_needed(kind)
+    """The lobby message: the game (its choice, as ``options`` make it), its options, how many
+    players it needs, who opened the table, and the seated players, each marked reachable in
+    private or given a link to start the bot."""
+    fewest, most = game.min_players, game.max_players
+    kind = game.choice_of(options)
     needed = (
         tn(lang, "lobby.needed_exactly", fewest)
         if fewest == most
@@ -78,7 +72,7 @@ def lobby_text(
     )
     lines = [
         t(lang, "lobby.title", game=game_title(lang, kind)),
-        t(lang, "lobby.options", summary=options_summary(lang, options)),
+        t(lang, "lobby.options", summary=options_summary(lang, game, options)),
         needed,
         t(lang, "lobby.creator", name=esc(creator)),
         "",
@@ -172,37 +166,12 @@ def _computer(key: object) -> bool:
 # ---------------------------------------------------------------- rules, help, welcome
 
 
-def rules_text(lang: str, kind: str, options: Options) -> str:
+def rules_text(lang: str, game: Plugin, choice: str, options: JsonObject) -> str:
     """/rules: a phone-sized summary of a game's rules as this chat's options make them (every
-    option shows in the rules it changes), and where the options themselves are: /settings
-    lists the settings, /rules the rules."""
-    lines = [t(lang, "rules.title", game=game_title(lang, kind)), ""]
-    if isinstance(options, StukolkaOptions):
-        shleif = kind == "shleif"
-        body = [
-            t(lang, "rules.stukolka.body"),
-            t(lang, f"rules.ante.{options.ante_mode}", stake=options.stake),
-            t(lang, f"rules.void.{options.void_rule}"),
-            t(lang, f"rules.lead.{options.compulsory_lead}"),
-            t(lang, "rules.remiz")
-            if options.remiz_cap is None
-            else t(lang, "rules.remiz_capped", cap=options.remiz_cap),
-            t(lang, "rules.lone.shleif" if shleif else f"rules.lone.{options.lone_player}"),
-        ]
-        lines.append(" ".join(body))
-        lines.append(t(lang, "rules.shleif.body" if shleif else "rules.classic.body"))
-        if not shleif and options.dark_in_classic:
-            lines.append(t(lang, "rules.classic.dark"))
-    else:
-        body = [
-            t(lang, "rules.starshina.body", targets=options.targets),
-            t(lang, f"rules.exchange.{options.exchange}"),
-            t(lang, f"rules.trumps.{options.trumps}"),
-            t(lang, f"rules.scoring.{options.scoring}", stake=options.stake),
-            tn(lang, "rules.max_deals", options.max_deals),
-            t(lang, f"rules.next_dealer.{options.next_dealer}"),
-        ]
-        lines.append(" ".join(body))
+    option shows in the rules it changes: the game's own ``rules_text``), and where the
+    options themselves are: /settings lists the settings, /rules the rules."""
+    lines = [t(lang, "rules.title", game=game_title(lang, choice)), ""]
+    lines.append(game.rules_text(lang, choice, options))
     lines.append("")
     lines.append(t(lang, "rules.settings_hint"))
     return "\n".join(lines)
@@ -248,55 +217,53 @@ def new_game_text(lang: str) -> str:
 
 def settings_text(
     lang: str,
-    stukolka: StukolkaOptions,
-    starshina: StarshinaOptions,
-    game: str | None = None,
+    chosen: Sequence[tuple[Plugin, JsonObject]],
+    game: Plugin | None = None,
     option: str | None = None,
     *,
     ranks: str | None = None,
     gap: float | None = None,
 ) -> str:
-    """The settings menu message: the top menu (with the pause that ends the chat's evening,
-    ``gap`` seconds, and, in Russian, the rank letters the chat reads: ``ranks`` its stored
-    choice), a game's options, or one option's values."""
+    """The settings menu message: the top menu (each game of ``chosen`` with a summary of its
+    options, the pause that ends the chat's evening, ``gap`` seconds, and, in Russian, the
+    rank letters the chat reads: ``ranks`` its stored choice), ``game``'s options, or one
+    option's values."""
     if game is None:
         shown = ranks_style(lang, ranks)
         letters = [t(lang, "settings.ranks", value=t(lang, f"btn.ranks.{shown}"))]
+        summaries = [
+            t(
+                lang,
+                "settings.game",
+                game=game_title(lang, each.kind),
+                summary=options_summary(lang, each, options),
+            )
+            for each, options in chosen
+        ]
         return "\n".join(
             [
                 t(lang, "settings.title"),
                 "",
-                t(
-                    lang,
-                    "settings.game",
-                    game=game_title(lang, "stukolka"),
-                    summary=options_summary(lang, stukolka),
-                ),
-                t(
-                    lang,
-                    "settings.game",
-                    game=game_title(lang, "starshina"),
-                    summary=options_summary(lang, starshina),
-                ),
+                *summaries,
                 *([] if gap is None else [t(lang, "settings.evening_gap", hours=hours_text(gap))]),
                 *(letters if lang == "ru" else []),
                 "",
                 t(lang, "settings.who"),
             ]
         )
-    options: Options = stukolka if game == "stukolka" else starshina
     if option is None:
-        return t(lang, "settings.choose_option", game=game_title(lang, game))
-    value = getattr(options, option)
+        return t(lang, "settings.choose_option", game=game_title(lang, game.kind))
+    options = dict(chosen).get(game, game.menu.defaults)
+    value = options.get(option, game.menu.defaults.get(option))
     return "\n".join(
         [
             t(
                 lang,
                 "settings.option",
-                option=option_label(lang, game, option),
-                value=value_label(lang, game, option, value),
+                option=option_label(lang, game.kind, option),
+                value=value_label(lang, game.kind, option, value),
             ),
-            t(lang, f"help.{game}.{option}"),
+            t(lang, f"help.{game.kind}.{option}"),
         ]
     )
 
@@ -521,7 +488,6 @@ __all__ = [
     "move_text",
     "new_game_text",
     "own_balances_text",
-    "players_needed",
     "preset_chosen_text",
     "private_hint_text",
     "refusal",

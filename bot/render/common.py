@@ -7,18 +7,15 @@ import html
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from game.cards import RANK
-from game.starshina.options import StarshinaOptions
-from game.stukolka.options import StukolkaOptions
 from locales import t, tn
 
-GameKind = Literal["stukolka", "shleif", "starshina"]
+if TYPE_CHECKING:
+    from bot.games.plugin import Plugin
+    from game.registry import JsonObject
 
-
-"""The three games a table can be opened for (``/new stukolka|shleif|starshina``)."""
-Options = StukolkaOptions | StarshinaOptions
 MINUS = "\u2212"
 #: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the
 #: same in texts and on buttons
@@ -133,10 +130,6 @@ def game_title(lang: str, kind: str) -> str:
     return t(lang, f"game.{kind}")
 
 
-def option_game(options: Options) -> Literal["stukolka", "starshina"]:
-    return "starshina" if isinstance(options, StarshinaOptions) else "stukolka"
-
-
 def value_token(value: object) -> str:
     """An option value as a short ASCII token, used in callback data and locale keys:
     ``None`` → ``none``, ``True`` → ``on``, ``"8-5-3"`` → ``8_5_3``, ``6`` → ``6``."""
@@ -160,34 +153,29 @@ def value_label(lang: str, game: str, option: str, value: object) -> str:
     return t(lang, f"val.{game}.{option}.{value_token(value)}")
 
 
-#: options shown in every summary even at their default value
-_ALWAYS = {"stukolka": ("stake",), "starshina": ("targets", "stake", "exchange", "scoring")}
-_DEFAULTS: dict[str, Options] = {"stukolka": StukolkaOptions(), "starshina": StarshinaOptions()}
-
-
-def option_names(game: str) -> tuple[str, ...]:
+def option_names(game: Plugin) -> tuple[str, ...]:
     """The options of RULES.md for a game, in the order of its table."""
-    return tuple(_DEFAULTS[game].to_json())
+    return tuple(game.menu.defaults)
 
 
-def options_summary(lang: str, options: Options) -> str:
-    """One line: the stake and the options that differ from the defaults."""
-    game = option_game(options)
-    current = options.to_json()
-    defaults = _DEFAULTS[game].to_json()
+def options_summary(lang: str, game: Plugin, options: JsonObject) -> str:
+    """One line: the stake and the options that differ from the defaults (not those the
+    game's title already says, nor those that follow from the others)."""
+    menu = game.menu
+    titled = {name for item in game.choices for name in item.preset}
+    skipped = titled | menu.hidden(options)
     parts = []
-    for name, value in current.items():
-        if name == "variant":
-            continue  # the game's title says it
-        if name == "dark_in_classic" and isinstance(options, StukolkaOptions) and options.shleif:
-            continue  # dark is always allowed with the шлейф
-        if name in _ALWAYS[game] or value != defaults[name]:
+    for name in option_names(game):
+        value = options.get(name, menu.defaults[name])
+        if name in skipped:
+            continue
+        if name in menu.always or value != menu.defaults[name]:
             parts.append(
                 t(
                     lang,
                     "options.item",
-                    option=option_label(lang, game, name),
-                    value=value_label(lang, game, name, value),
+                    option=option_label(lang, game.kind, name),
+                    value=value_label(lang, game.kind, name, value),
                 )
             )
     return " · ".join(parts)

@@ -1,12 +1,11 @@
 """The private hand message around the game's own renderer: the outcome written into it when
 its deal ends (his tricks, his net for the deal with its parts, a ремиз, his balance, no
 buttons) and the line a stopped table leaves in it. Pure functions; per-game texts come from
-the game's render module (``bot.render.stukolka`` / ``bot.render.starshina``)."""
+the game's plugin (``bot.games``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
 from bot.render.common import money_text, signed
 from locales import t, tn
@@ -22,20 +21,16 @@ HAND_PER_MINUTE = 30
 
 def outcome_text(
     lang: str,
-    renderer: Any,
-    view: Any,
-    names: Sequence[str],
-    seat: int,
+    head: str,
     *,
-    kind: str,
     tricks: int | None,
     money: Mapping[str, int],
     balance: int,
 ) -> str:
-    """A finished deal's hand message: the table as the deal left it, then his outcome —
-    tricks (``None`` when he sat out), net chips for the deal (equal to his balance change,
-    with its parts), a ремиз, and his balance after the deal."""
-    head: str = renderer.outcome_text(lang, view, names, seat, kind)
+    """A finished deal's hand message: ``head``, the table as the deal left it (the game's
+    ``Table.outcome_text``), then his outcome — tricks (``None`` when he sat out), net chips
+    for the deal (equal to his balance change, with its parts), a ремиз, and his balance
+    after the deal."""
     details = []
     if tricks is not None:
         details.append(tn(lang, "n.tricks", tricks))

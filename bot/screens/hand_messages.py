@@ -12,7 +12,6 @@ hand is stored with the game (``Display.hand_messages``); a press on any other c
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from bot import callback as cb
 from bot import keyboards
 from bot.computers import is_computer
+from bot.games import Table
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, Pacer, no_wait
 from bot.render.common import use_ranks
@@ -30,7 +30,6 @@ from bot.screens.hand import (
     outcome_text,
     stopped_text,
 )
-from bot.screens.kinds import display_kind, hand_keyboard, renderer_of
 from bot.screens.people import People
 from bot.screens.table import seconds_left
 from bot.service import DealResult, Loaded, Refused, Reply, TableService
@@ -88,8 +87,6 @@ class Hands:
             (user, message_id) for user, message_id in game.hand_messages.items() if message_id
         ]
         names = await self.people.names(result.seats)
-        renderer = renderer_of(result.kind)
-        kind = display_kind(game.kind, game.options)
         jobs = []
         for user, message_id in shown:
             if user not in result.seats:
@@ -100,11 +97,7 @@ class Hands:
             played = next((p for p in result.players if p.seat == seat), None)
             text = outcome_text(
                 lang,
-                renderer,
-                result.view,
-                names,
-                seat,
-                kind=kind,
+                result.table.outcome_text(lang, names, seat),
                 tricks=played.tricks if played is not None and played.active else None,
                 money=result.money.get(user, {}),
                 balance=result.balances.get(user, 0),
@@ -197,40 +190,35 @@ class Hands:
             if shown is None or shown.rows:
                 return True
         loaded = await self.tables.snapshot(game)
-        if loaded.rules is None or loaded.engine is None:
+        if loaded.table is None:
             return False
-        seat = loaded.rules.to_act(loaded.engine)
+        seat = loaded.table.to_act()
         return seat is not None and loaded.seats[seat] == user_id
 
     async def content(self, loaded: Loaded, user_id: int) -> tuple[str, Rows | None]:
         game = loaded.game
         lang = await self.people.chat_language(user_id)
         seat = loaded.seat_of(user_id)
-        if seat is None or loaded.engine is None or loaded.rules is None:
+        table = loaded.table
+        if seat is None or table is None:
             return t(lang, "announce.table_closed"), None
         names = await self.people.names(loaded.seats)
-        view = loaded.rules.seat_view(loaded.engine, seat)
-        kind = display_kind(game.kind, game.options)
-        seconds = seconds_left(game) if loaded.rules.to_act(loaded.engine) == seat else None
-        renderer = renderer_of(game.kind)
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
-            table = dataclasses.replace(view.table, to_act=None)
-            view = dataclasses.replace(view, legal=(), table=table)
-            return renderer.hand_text(lang, view, names, kind=kind), None
-        text = renderer.hand_text(lang, view, names, kind=kind, seconds=seconds)
+            return table.hand_text(lang, seat, names, closed=True), None
+        seconds = seconds_left(game) if table.to_act() == seat else None
+        text = table.hand_text(lang, seat, names, seconds=seconds)
         turn = loaded.meta.turn
         saved = self._masks.get((game.game_id, user_id))
         mask = saved[1] if saved and saved[0] == turn else 0
         if user_id in loaded.meta.away:
             return text, keyboards.back_keyboard(lang, game.game_id)
-        rows = hand_keyboard(game.kind)(lang, view, game.game_id, turn, mask)
-        return text, rows
+        return text, table.keyboard(lang, seat, game.game_id, turn, mask)
 
     async def show_now(self, game_id: int, user_id: int, mask_message: int | None = None) -> None:
         game = await self.db.game(game_id)
         loaded = await self.tables.snapshot(game)
-        if user_id not in loaded.seats or loaded.engine is None:
+        if user_id not in loaded.seats or loaded.table is None:
             return  # a lobby has no hands to show
         if user_id in loaded.meta.away and not await self.people.is_reachable(user_id):
             return  # he blocked the bot: nothing to write until he starts it again
@@ -242,7 +230,7 @@ class Hands:
         )
         text, rows = await self.content(loaded, user_id)
         key = (game_id, user_id)
-        seat = loaded.rules.to_act(loaded.engine) if loaded.rules and loaded.engine else None
+        seat = loaded.table.to_act()
         to_act = seat is not None and loaded.seats[seat] == user_id and game.status == "active"
         now = time.monotonic()
         since = self._waiting.get(key, now)
@@ -281,10 +269,9 @@ class Hands:
         if data.verb in cb.MASK_VERBS:
             mask = int(data.arg or 0)
 
-            def resolve(state: Any, seat: int) -> tuple[str, ...]:
-                hand = state.hands[seat]
-                looked = bool(getattr(state, "looked", [True] * 8)[seat])
-                return keyboards.selected_cards(hand, state.trump, mask, looked=looked)
+            def resolve(table: Table, seat: int) -> tuple[str, ...]:
+                held = table.holding(seat)
+                return keyboards.selected_cards(held.cards, held.trump, mask, looked=held.looked)
 
             arg = resolve
         reply = await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)

@@ -13,10 +13,8 @@ from bot import keyboards
 from bot.computers import is_computer
 from bot.messenger import Rows
 from bot.render import chat as chat_render
-from bot.screens.kinds import display_kind, options_of
 from bot.screens.people import People
 from bot.service import Loaded, Refused, Reply, TableService
-from game.registry import rules_for
 from locales import t
 from storage.database import Database
 from storage.records import Game
@@ -44,7 +42,7 @@ class Lobby:
         self, game: Game, loaded: Loaded, lang: str, names: list[str]
     ) -> tuple[str, Rows | None]:
         """The lobby's text and buttons (none once it was cancelled)."""
-        kind = display_kind(game.kind, game.options)
+        plugin = loaded.plugin
         players = await self.db.players(loaded.seats)
         lobby = [
             chat_render.LobbyPlayer(
@@ -57,19 +55,18 @@ class Lobby:
         creator = (await self.people.names([game.created_by]))[0] if game.created_by else ""
         text = chat_render.lobby_text(
             lang,
-            kind,
-            options_of(game),
+            plugin,
+            dict(game.options),
             lobby,
             creator,
             self.bot_username,
         )
         if game.status != "lobby":
             return t(lang, "announce.table_cancelled") + "\n\n" + text, None
-        rules = rules_for(game.kind)
-        can_begin = rules.min_players <= len(loaded.seats) <= rules.max_players and all(
+        can_begin = plugin.min_players <= len(loaded.seats) <= plugin.max_players and all(
             lobby_player.reachable for lobby_player in lobby
         )
-        room = len(loaded.seats) < rules.max_players
+        room = len(loaded.seats) < plugin.max_players
         return text, keyboards.lobby_keyboard(lang, game.game_id, can_begin=can_begin, room=room)
 
     async def press(

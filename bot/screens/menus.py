@@ -7,19 +7,17 @@ message stored as a menu of its kind (``bot.menus``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from bot import callback as cb
 from bot import keyboards, menus
 from bot.evenings import Evenings
+from bot.games import Plugin, choice, game_for, games
 from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
 from bot.screens import money as money_screen
-from bot.screens.kinds import display_kind
 from bot.screens.people import People
 from bot.service import Refused, TableService
-from game.starshina.options import StarshinaOptions
-from game.stukolka.options import StukolkaOptions
+from game.registry import JsonObject
 from locales import t
 from storage.database import Database
 
@@ -48,10 +46,17 @@ class Menus:
 
     # ------------------------------------------------------------------ /settings
 
-    async def _options_pair(self, chat_id: int) -> tuple[StukolkaOptions, StarshinaOptions]:
-        stukolka = StukolkaOptions.from_json(await self.tables.chat_options(chat_id, "stukolka"))
-        starshina = StarshinaOptions.from_json(await self.tables.chat_options(chat_id, "starshina"))
-        return stukolka, starshina
+    async def _chosen_options(self, chat_id: int) -> list[tuple[Plugin, JsonObject]]:
+        """Every game with the options this chat chose for it (its defaults elsewhere)."""
+        return [(game, await self.tables.chat_options(chat_id, game.kind)) for game in games()]
+
+    @staticmethod
+    def _menu_game(kind: str) -> Plugin:
+        """The game of a settings press (the codec lets only registered games through)."""
+        try:
+            return game_for(kind)
+        except ValueError:
+            raise Refused("unknown_button") from None
 
     async def send_settings(
         self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
@@ -62,14 +67,14 @@ class Menus:
 
     async def _settings_root(self, chat_id: int) -> tuple[str, Rows]:
         lang = await self.people.chat_language(chat_id)
-        stukolka, starshina = await self._options_pair(chat_id)
+        chosen = await self._chosen_options(chat_id)
         ranks = await self.people.chat_ranks(chat_id)
         gap = await self.db.evening_gap(chat_id)
         away_play = await self.tables.away_play_of(chat_id)
-        text = chat_render.settings_text(lang, stukolka, starshina, ranks=ranks, gap=gap)
+        text = chat_render.settings_text(lang, chosen, ranks=ranks, gap=gap)
         text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
         text += await self._settings_note(chat_id, lang)
-        return text, keyboards.settings_root_keyboard(lang, ranks, away_play)
+        return text, keyboards.settings_root_keyboard(lang, games(), ranks, away_play)
 
     async def press_ranks(
         self,
@@ -164,51 +169,49 @@ class Menus:
     ) -> str | None:
         chat_id = await self._settings_menu_of(chat_id, message_id)
         lang = await self.people.chat_language(chat_id)
-        stukolka, starshina = await self._options_pair(chat_id)
         if data.game is None:
             text, rows = await self._settings_root(chat_id)
             await self.messenger.show(chat_id, message_id, text, rows)
             return None
-        game_options: Any = stukolka if data.game == "stukolka" else starshina
+        game = self._menu_game(data.game)
         if data.option == keyboards.PRESET and data.value is not None:
-            return await self._press_preset(
-                data.game, data.value, user_id, chat_id, admin, message_id
-            )
-        if data.option is not None and data.option not in game_options.to_json():
+            return await self._press_preset(game, data.value, user_id, chat_id, admin, message_id)
+        if data.option is not None and data.option not in game.menu.values:
             raise Refused("unknown_button")  # a name the codec allows but no option has
+        chosen = await self._chosen_options(chat_id)
+        options = dict(chosen)[game]
         if data.option is None:
-            text = chat_render.settings_text(lang, stukolka, starshina, data.game)
+            text = chat_render.settings_text(lang, chosen, game)
             text += await self._settings_note(chat_id, lang)
-            rows = keyboards.settings_game_keyboard(lang, data.game, game_options)
+            rows = keyboards.settings_game_keyboard(lang, game, options)
             await self.messenger.show(chat_id, message_id, text, rows)
             return None
         if data.value is None:
-            text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+            text = chat_render.settings_text(lang, chosen, game, data.option)
             text += await self._settings_note(chat_id, lang)
             rows = keyboards.settings_option_keyboard(
-                lang, data.game, data.option, getattr(game_options, data.option)
+                lang, game, data.option, options.get(data.option)
             )
             await self.messenger.show(chat_id, message_id, text, rows)
             return None
         await self._may_change_settings(chat_id, user_id, admin)
         try:
-            value = keyboards.setting_value(data.game, data.option, data.value)
+            value = keyboards.setting_value(game, data.option, data.value)
         except cb.BadCallback:
             raise Refused("unknown_button") from None
-        await self.tables.choose_options(chat_id, data.game, {data.option: value})
-        stukolka, starshina = await self._options_pair(chat_id)
-        changed: Any = stukolka if data.game == "stukolka" else starshina
-        text = chat_render.settings_text(lang, stukolka, starshina, data.game, data.option)
+        await self.tables.choose_options(chat_id, game.kind, {data.option: value})
+        chosen = await self._chosen_options(chat_id)
+        text = chat_render.settings_text(lang, chosen, game, data.option)
         text += await self._settings_note(chat_id, lang)
         rows = keyboards.settings_option_keyboard(
-            lang, data.game, data.option, getattr(changed, data.option)
+            lang, game, data.option, dict(chosen)[game].get(data.option)
         )
         await self.messenger.show(chat_id, message_id, text, rows)
-        return chat_render.setting_changed_text(lang, data.game, data.option, value)
+        return chat_render.setting_changed_text(lang, game.kind, data.option, value)
 
     async def _press_preset(
         self,
-        game: cb.SettingsGame,
+        game: Plugin,
         preset: str,
         user_id: int,
         chat_id: int,
@@ -217,18 +220,17 @@ class Menus:
     ) -> str:
         """A preset button atop a game's settings: its options chosen at once, the menu redrawn
         where it was pressed, and a toast naming the preset."""
-        values = keyboards.SETTING_PRESETS.get(game, {}).get(preset)
+        values = game.menu.presets.get(preset)
         if values is None:
             raise Refused("unknown_button")
         await self._may_change_settings(chat_id, user_id, admin)
-        await self.tables.choose_options(chat_id, game, values)
+        await self.tables.choose_options(chat_id, game.kind, values)
         lang = await self.people.chat_language(chat_id)
-        stukolka, starshina = await self._options_pair(chat_id)
-        options: Any = stukolka if game == "stukolka" else starshina
-        text = chat_render.settings_text(lang, stukolka, starshina, game)
-        rows = keyboards.settings_game_keyboard(lang, game, options)
+        chosen = await self._chosen_options(chat_id)
+        text = chat_render.settings_text(lang, chosen, game)
+        rows = keyboards.settings_game_keyboard(lang, game, dict(chosen)[game])
         await self.messenger.show(chat_id, message_id, text, rows)
-        return chat_render.preset_chosen_text(lang, game, preset)
+        return chat_render.preset_chosen_text(lang, game.kind, preset)
 
     # ------------------------------------------------------------------ other menus
 
@@ -250,7 +252,7 @@ class Menus:
         await self.messenger.send(
             chat_id,
             chat_render.new_game_text(lang),
-            keyboards.new_game_keyboard(lang),
+            keyboards.new_game_keyboard(lang, games()),
             reply_to=reply_to,
         )
 
@@ -333,22 +335,22 @@ class Menus:
         then shows the rules)."""
         lang = await self.people.chat_language(chat_id)
         if kind is None and chat_id > 0:
-            rows = keyboards.rules_keyboard(lang)
+            rows = keyboards.rules_keyboard(lang, games())
             await self.messenger.send(chat_id, chat_render.rules_choose_text(lang), rows)
             return
-        stukolka, starshina = await self._options_pair(chat_id)
         loaded = await self.tables.active(chat_id, thread) if chat_id < 0 else None
-        if kind is None:
-            kind = display_kind(loaded.game.kind, loaded.game.options) if loaded else None
-        kinds = [kind] if kind else ["stukolka", "shleif", "starshina"]
-        for item in kinds:
-            options: Any = starshina if item == "starshina" else stukolka
-            if item == "shleif":
-                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "shleif"})
-            elif item == "stukolka" and stukolka.variant == "shleif":
-                options = StukolkaOptions.from_json({**stukolka.to_json(), "variant": "classic"})
-            text = chat_render.rules_text(lang, item, options)
+        if kind is None and loaded is not None:
+            kind = loaded.plugin.choice_of(dict(loaded.game.options))
+        wanted = [kind] if kind else [c.name for game in games() for c in game.choices]
+        for name in wanted:
+            found = choice(name)
+            if found is None:
+                continue
+            game, item = found
+            options = {**await self.tables.chat_options(chat_id, game.kind), **item.preset}
+            text = chat_render.rules_text(lang, game, item.name, game.check_options(options))
             if edit is not None:
-                await self.messenger.show(chat_id, edit, text, keyboards.rules_keyboard(lang))
+                rows = keyboards.rules_keyboard(lang, games())
+                await self.messenger.show(chat_id, edit, text, rows)
             else:
                 await self.messenger.send(chat_id, text, reply_to=reply_to)

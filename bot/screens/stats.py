@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 from bot import callback as cb
 from bot.chart import Line, draw_evening_chart
+from bot.games import game_for
 from bot.messenger import Messenger, Rows
 from bot.render.common import cards, esc, game_title, signed
 from bot.screens.people import short_name
@@ -51,9 +52,11 @@ Names = Callable[[Sequence[int]], Awaitable[list[str]]]
 
 
 def _kind_of(kind: str, summary: Mapping[str, object]) -> str:
-    if kind == "stukolka" and summary.get("variant") == "shleif":
-        return "shleif"
-    return kind
+    """Which of its game's choices a finished deal was (its title), from its summary."""
+    try:
+        return game_for(kind).choice_of(dict(summary))
+    except ValueError:
+        return kind  # a game no longer offered keeps its own name
 
 
 # ------------------------------------------------------------------------------ /stats
@@ -107,9 +110,11 @@ def _figures_lines(lang: str, figures: Figures, by_kind: Mapping[str, Figures]) 
                 worst=signed(figures.worst_deal),
             )
         )
-    starshina = by_kind.get("starshina")
-    if starshina is not None and starshina.games:
-        lines.append(t(lang, "stats.games_won", won=starshina.games_won, games=starshina.games))
+    for kind_figures in (by_kind[kind] for kind in sorted(by_kind)):
+        if kind_figures.games:  # a game of several deals, won by one player (Старшина)
+            lines.append(
+                t(lang, "stats.games_won", won=kind_figures.games_won, games=kind_figures.games)
+            )
     if len(by_kind) > 1:
         for kind, kind_figures in sorted(by_kind.items()):
             lines.append(

@@ -10,7 +10,6 @@ results still to post), so a restart shows exactly what it should, once.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import math
 import re
@@ -25,7 +24,6 @@ from bot.messenger import Messenger, Rows, Shown, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
 from bot.render.common import esc, use_ranks
-from bot.screens.kinds import display_kind, renderer_of
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
 from bot.service import DealResult, Notice, Reply, TableService, result_from_due
@@ -255,17 +253,12 @@ class GroupTable:
         lang = await self.people.chat_language(game.chat_id)
         loaded = await self.tables.snapshot(game)
         names = await self.people.names(loaded.seats)
-        kind = display_kind(game.kind, game.options)
-        if game.status == "lobby" or loaded.engine is None:
+        if game.status == "lobby" or loaded.table is None:
             return await self.lobby.content(game, loaded, lang, names)
-        assert loaded.rules is not None
-        view = loaded.rules.public_view(loaded.engine)
-        if game.status != "active":
-            view = dataclasses.replace(view, to_act=None)  # nobody's turn at a closed table
         away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
         seconds = seconds_left(game)
-        renderer = renderer_of(game.kind)
-        text = renderer.table_text(lang, view, names, seconds=seconds, away=away, kind=kind)
+        closed = game.status != "active"  # nobody's turn at a closed table
+        text = loaded.table.table_text(lang, names, seconds=seconds, away=away, closed=closed)
         recent = self._notices.get(game.game_id)
         if recent:
             text += "\n\n" + "\n".join(recent)
@@ -312,9 +305,7 @@ class GroupTable:
         names = await self.people.names(result.seats)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
-        kind = display_kind(game.kind, game.options)
-        renderer = renderer_of(result.kind)
-        text: str = renderer.result_text(lang, result.view, names, balances, kind=kind, money=money)
+        text = result.table.result_text(lang, names, balances, money)
         if footer:
             text += "\n\n" + "\n".join(footer)
         return text

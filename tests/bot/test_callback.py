@@ -27,13 +27,13 @@ from bot.callback import (
     RulesOf,
     Select,
     Settings,
-    SettingsGame,
     decode,
     encode,
     mask_indices,
     mask_of,
 )
-from bot.keyboards import SETTING_CHOICES, option_token
+from bot.games import games
+from bot.keyboards import option_token
 from game.cards import FULL_DECK, SUITS
 
 ids = st.integers(min_value=0, max_value=MAX_ID)
@@ -59,7 +59,7 @@ def acts(draw: st.DrawFn) -> Act:
 
 @st.composite
 def settings_callbacks(draw: st.DrawFn) -> Settings:
-    game: SettingsGame | None = draw(st.sampled_from([None, "stukolka", "starshina"]))
+    game: str | None = draw(st.sampled_from([None, "stukolka", "starshina"]))
     if game is None:
         return Settings()
     option = draw(st.one_of(st.none(), tokens))
@@ -152,10 +152,10 @@ def test_largest_ids_fit() -> None:
 
 
 def test_every_settings_button_encodes() -> None:
-    for game, options in SETTING_CHOICES.items():
-        for option, values in options.items():
+    for game in games():
+        for option, values in game.menu.values.items():
             for value in values:
-                callback = Settings(game, option, option_token(value))  # type: ignore[arg-type]
+                callback = Settings(game.kind, option, option_token(value))
                 assert decode(encode(callback)) == callback
 
 

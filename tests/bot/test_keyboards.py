@@ -22,10 +22,11 @@ from bot.callback import (
     encode,
     mask_indices,
 )
+from bot.games import game_for, games
+from bot.games.starshina import starshina_keyboard
+from bot.games.stukolka import stukolka_keyboard as keyboard
 from bot.keyboards import (
     PRESET,
-    SETTING_CHOICES,
-    SETTING_PRESETS,
     Keyboard,
     back_keyboard,
     balance_keyboard,
@@ -39,9 +40,7 @@ from bot.keyboards import (
     settings_game_keyboard,
     settings_option_keyboard,
     settings_root_keyboard,
-    starshina_keyboard,
 )
-from bot.keyboards import stukolka_keyboard as keyboard
 from bot.render.common import sort_cards
 from game.cards import FULL_DECK, label
 from game.core import Action, Legal
@@ -258,9 +257,9 @@ def test_lobby_keyboard() -> None:
 
 
 def test_small_keyboards() -> None:
-    kinds = [getattr(c, "kind", None) for c in _decoded(new_game_keyboard("ru"))]
+    kinds = [getattr(c, "kind", None) for c in _decoded(new_game_keyboard("ru", games()))]
     assert kinds == ["stukolka", "shleif", "starshina"]
-    assert "Стуколка со шлейфом" in _labels(new_game_keyboard("ru"))
+    assert "Стуколка со шлейфом" in _labels(new_game_keyboard("ru", games()))
     assert [getattr(c, "game_id", None) for c in _decoded(back_keyboard("ru", 5))] == [5]
     assert [getattr(c, "page", None) for c in _decoded(balance_keyboard("ru", "balance"))] == [
         "settle"
@@ -271,29 +270,31 @@ def test_small_keyboards() -> None:
 
 
 def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
-    root = _decoded(settings_root_keyboard("ru"))
-    games = [c.game for c in root if isinstance(c, Settings)]
-    assert games == ["stukolka", "starshina"]
+    root = _decoded(settings_root_keyboard("ru", games()))
+    kinds = [c.game for c in root if isinstance(c, Settings)]
+    assert kinds == ["stukolka", "starshina"]
     # the rank letters, Russian only, В Д К Т marked by default
     assert [c for c in root if isinstance(c, CardRanks)] == [
         CardRanks("russian"),
         CardRanks("latin"),
     ]
-    labels = [text for row in settings_root_keyboard("ru", "latin") for text, _ in row]
+    labels = [text for row in settings_root_keyboard("ru", games(), "latin") for text, _ in row]
     assert "✓ J Q K A" in labels and "В Д К Т" in labels
-    assert not [c for c in _decoded(settings_root_keyboard("en")) if isinstance(c, CardRanks)]
+    assert not [
+        c for c in _decoded(settings_root_keyboard("en", games())) if isinstance(c, CardRanks)
+    ]
     defaults: dict[str, StukolkaOptions | StarshinaOptions] = {
         "stukolka": StukolkaOptions(),
         "starshina": StarshinaOptions(),
     }
     for game, options in defaults.items():
-        rows = settings_game_keyboard("ru", game, options)  # type: ignore[arg-type]
+        rows = settings_game_keyboard("ru", game_for(game), options.to_json())
         opened = [c for c in _decoded(rows) if isinstance(c, Settings) and c.option != PRESET]
         assert [c.option for c in opened[:-1]] == list(options.to_json())
         assert opened[-1] == Settings()
-        for option, choices in SETTING_CHOICES[game].items():
+        for option, choices in game_for(game).menu.values.items():
             current = getattr(options, option)
-            rows = settings_option_keyboard("ru", game, option, current)  # type: ignore[arg-type]
+            rows = settings_option_keyboard("ru", game_for(game), option, current)
             buttons = [(text, decode(data)) for row in rows for text, data in row]
             values = buttons[:-1]
             assert buttons[-1][1] == Settings(game)  # type: ignore[arg-type]
@@ -303,7 +304,7 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
             for value, (_, callback) in zip(choices, values, strict=True):
                 assert isinstance(callback, Settings)
                 assert callback.value == option_token(value)
-                assert setting_value(game, option, callback.value) == value
+                assert setting_value(game_for(game), option, callback.value) == value
                 # every value the menu offers makes valid options
                 type(options).from_json({**options.to_json(), option: value})
 
@@ -311,13 +312,13 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
 def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -> None:
     """RULES.md §4 "Presets": «как в тексте» (ring, no trumps: the defaults) and «британские»
     (updown, the dealer names trump), atop Старшина's options; Стуколка has none."""
-    assert SETTING_PRESETS["starshina"] == {
+    assert game_for("starshina").menu.presets == {
         "as_written": {"exchange": "ring", "trumps": "none"},
         "british": {"exchange": "updown", "trumps": "dealer_names"},
     }
 
     def preset_row(options: StarshinaOptions) -> list[tuple[str, object]]:
-        rows = settings_game_keyboard("ru", "starshina", options)
+        rows = settings_game_keyboard("ru", game_for("starshina"), options.to_json())
         return [(text, decode(data)) for text, data in rows[0]]
 
     row = preset_row(StarshinaOptions(stake=5))
@@ -331,7 +332,7 @@ def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -
     # a mix of the two is neither
     mixed = StarshinaOptions(exchange="updown")
     assert not any(text.startswith("✓") for text, _ in preset_row(mixed))
-    stukolka = settings_game_keyboard("ru", "stukolka", StukolkaOptions())
+    stukolka = settings_game_keyboard("ru", game_for("stukolka"), StukolkaOptions().to_json())
     assert all(getattr(decode(d), "option", None) != PRESET for row in stukolka for _, d in row)
 
 
@@ -341,11 +342,11 @@ def test_setting_value_refuses_what_the_menu_does_not_offer() -> None:
     for game, option, token in [
         ("stukolka", "stake", "4"),
         ("stukolka", "nothing", "on"),
-        ("chess", "stake", "3"),
+        ("starshina", "dark_in_classic", "on"),
         ("stukolka", "dark_in_classic", "true"),
     ]:
         try:
-            setting_value(game, option, token)
+            setting_value(game_for(game), option, token)
         except BadCallback:
             continue
         raise AssertionError((game, option, token))
@@ -374,7 +375,7 @@ def test_starshina_card_buttons_are_in_rows_by_suit() -> None:
 
 
 def test_the_evenings_gap_opens_from_the_top_of_settings_and_marks_the_current_pause() -> None:
-    root = settings_root_keyboard("ru")
+    root = settings_root_keyboard("ru", games())
     assert ("🌙 Итоги вечера", encode(EveningGap(0))) in [button for row in root for button in row]
     rows = evening_gap_keyboard("en", 6 * 3600.0)
     choices = [decode(data) for row in rows[:-1] for _, data in row]

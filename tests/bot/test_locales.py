@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.keyboards import SETTING_CHOICES
+from bot.games import game_for, games
 from bot.render.chat import ANSWERS, REFUSALS
 from bot.render.common import MONEY_REASONS, option_names, value_token
 from game.starshina.state import EndReason
@@ -132,8 +132,9 @@ def test_dynamic_key_families_are_complete() -> None:
     expected |= {f"refuse.{reason}" for reason in REFUSALS}
     expected |= {f"answer.{key}" for key in ANSWERS}
     expected |= {f"game.{kind}" for kind in ("stukolka", "shleif", "starshina")}
-    for game, choices in SETTING_CHOICES.items():
-        assert set(choices) == set(option_names(game))
+    for plugin in games():
+        game, choices = plugin.kind, plugin.menu.values
+        assert set(choices) == set(option_names(game_for(game)))
         for option, values in choices.items():
             expected.add(f"opt.{game}.{option}")
             expected.add(f"help.{game}.{option}")

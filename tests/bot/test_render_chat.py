@@ -19,27 +19,25 @@ from bot.render.chat import (
     joined_text,
     language_set_text,
     left_text,
-    lobby_text,
     move_text,
     new_game_text,
     own_balances_text,
     private_hint_text,
     refusal,
-    rules_text,
     setting_changed_text,
-    settings_text,
     settle_up_text,
     start_text,
     stays_text,
     stopped_text,
     timeout_text,
 )
-from bot.render.common import MONEY_REASONS, money_text, options_summary
+from bot.render.common import MONEY_REASONS, money_text
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.starshina import StarshinaOptions
 from game.stukolka import StukolkaOptions
 from locales import t
+from tests.bot.texts import lobby_text, options_summary, rules_text, settings_text
 
 LANGS = ("ru", "en")
 

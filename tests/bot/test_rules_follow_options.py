@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.chat import rules_text
 from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
+from tests.bot.texts import rules_text
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

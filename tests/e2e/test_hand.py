@@ -168,7 +168,7 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
             game = await db.active_game(chat_id)
             assert game is not None
             loaded = await table.services.tables.snapshot(game)
-            state = loaded.engine
+            state = loaded.table.state
             for seat, player in enumerate(loaded.seats):
                 if state.roles[seat] is not Role.DARK or state.bought[seat] is not None:
                     continue

@@ -38,9 +38,7 @@ async def group_table(fake: FakeTelegram, bot: Any, language_code: str = "ru") -
     return table
 
 
-async def set_option(
-    table: Table, user: User, game: cb.SettingsGame, option: str, value: object
-) -> None:
+async def set_option(table: Table, user: User, game: str, option: str, value: object) -> None:
     """Change a table option the way an admin does: /settings, then its buttons."""
     token = option_token(value)
     path = [cb.Settings(game), cb.Settings(game, option), cb.Settings(game, option, token)]

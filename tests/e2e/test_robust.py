@@ -329,12 +329,10 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
             if len(await table.services.db.last_deals(group.id, 8)) >= 8:
                 break
             loaded = await tables.active(group.id)
-            assert loaded is not None and loaded.rules is not None
-            seat = loaded.rules.to_act(loaded.engine)
+            assert loaded is not None and loaded.table is not None
+            seat = loaded.table.to_act()
             assert seat is not None
-            action = random_action(
-                seat, loaded.rules.legal(loaded.engine), loaded.engine.hands[seat], rng
-            )
+            action = random_action(seat, loaded.table.legal(), loaded.table.state.hands[seat], rng)
             await tables.act(
                 loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
             )

@@ -14,7 +14,8 @@ from game.registry import rules_for
 def _random_step(rules: Any, state: Any, rng: random.Random) -> Any:
     seat = rules.to_act(state)
     action = random_action(seat, rules.legal(state), state.hands[seat], rng)
-    return rules.apply(state, action).state
+    rules.apply(state, action)  # in place
+    return state
 
 
 def _deck(rng: random.Random) -> list[str]:
@@ -27,8 +28,7 @@ def test_a_stukolka_deal_holds_its_p_until_it_ends() -> None:
     rules = rules_for("stukolka")
     rng = random.Random(3)
     for _ in range(30):
-        step = rules.start(rules.check_options({}), 4, _deck(rng), dealer=0, pot=9)
-        state = step.state
+        state, _ = rules.start(rules.check_options({}), 4, _deck(rng), dealer=0, pot=9)
         held = rules.pot_in_play(state)
         assert held == state.pot >= 9, "P: the pot given and the antes"
         while not rules.deal_over(state):
@@ -40,7 +40,7 @@ def test_a_stukolka_deal_holds_its_p_until_it_ends() -> None:
 def test_starshina_plays_for_its_own_game_pot() -> None:
     rules = rules_for("starshina")
     rng = random.Random(4)
-    state = rules.start(rules.check_options({}), 3, _deck(rng), dealer=0, pot=50).state
+    state, _ = rules.start(rules.check_options({}), 3, _deck(rng), dealer=0, pot=50)
     for _ in range(40):
         assert rules.pot_in_play(state) == 0
         if rules.deal_over(state):

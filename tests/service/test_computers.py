@@ -52,19 +52,18 @@ async def active(service: TableService) -> Loaded:
 
 async def to_act(service: TableService) -> tuple[Loaded, int | None]:
     loaded = await active(service)
-    assert loaded.rules is not None
-    if loaded.game.status != "active" or loaded.engine is None:
+    if loaded.game.status != "active" or loaded.table is None:
         return loaded, None
-    seat = loaded.rules.to_act(loaded.engine)
+    seat = loaded.table.to_act()
     return loaded, None if seat is None else loaded.seats[seat]
 
 
 async def press_random(service: TableService, loaded: Loaded, rng: random.Random) -> None:
-    assert loaded.rules is not None
-    seat = loaded.rules.to_act(loaded.engine)
+    assert loaded.table is not None
+    seat = loaded.table.to_act()
     assert seat is not None
-    legal = loaded.rules.legal(loaded.engine)
-    action = random_action(seat, legal, loaded.engine.hands[seat], rng)
+    legal = loaded.table.legal()
+    action = random_action(seat, legal, loaded.table.state.hands[seat], rng)
     await service.act(
         loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
     )

@@ -57,8 +57,8 @@ async def current(service: TableService) -> Loaded:
 
 
 def to_act(loaded: Loaded) -> int | None:
-    assert loaded.rules is not None
-    return loaded.rules.to_act(loaded.engine)
+    assert loaded.table is not None
+    return loaded.table.to_act()
 
 
 # ---------------------------------------------------------------------------- defect 1
@@ -219,7 +219,7 @@ async def test_settings_during_a_game_wait_for_the_next_game(
     while (await current(service)).meta.deals == 0:
         await play_random(service, rng, 1)
     loaded = await current(service)
-    assert loaded.engine.options.to_json() == loaded.rules.check_options(options)  # type: ignore[union-attr]
+    assert loaded.table.state.options.to_json() == loaded.plugin.check_options(options)  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------------------- defect 15
@@ -274,16 +274,15 @@ async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
     rng = random.Random(9)
     while True:
         loaded = await current(service)
-        rules = loaded.rules
-        assert rules is not None
+        assert loaded.table is not None
         seat = to_act(loaded)
         assert seat is not None
-        action = random_action(seat, rules.legal(loaded.engine), loaded.engine.hands[seat], rng)
-        if rules.apply(rules.load(rules.dump(loaded.engine)), action).deal_over:
+        action = random_action(seat, loaded.table.legal(), loaded.table.state.hands[seat], rng)
+        if loaded.plugin.load(loaded.table.dump()).apply(action).deal_over:
             break
         await service.act(game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg)
     assert await service.unfreeze(game_id) is None, "not frozen: nothing to do"
-    step = rules.apply(loaded.engine, action)
+    step = loaded.table.apply(action)
     loaded.meta.turn += 1
     loaded.meta.deals += 1
     await service._commit(

@@ -46,13 +46,13 @@ async def play_random(service: TableService, rng: random.Random, presses: int) -
     """Press random legal actions as the seat to act; returns the table after."""
     for _ in range(presses):
         loaded = await service.active(-1)
-        if loaded is None or loaded.engine is None or loaded.rules is None:
+        if loaded is None or loaded.table is None:
             break
-        seat = loaded.rules.to_act(loaded.engine)
+        seat = loaded.table.to_act()
         if seat is None:
             break
-        legal = loaded.rules.legal(loaded.engine)
-        action = random_action(seat, legal, loaded.engine.hands[seat], rng)
+        legal = loaded.table.legal()
+        action = random_action(seat, legal, loaded.table.state.hands[seat], rng)
         await service.act(
             loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
         )
@@ -92,8 +92,8 @@ async def test_starshina_needs_exactly_three(service: TableService) -> None:
 
 async def test_only_the_seat_to_act_and_the_current_turn_count(service: TableService) -> None:
     loaded = await seated(service, [101, 102, 103])
-    assert loaded.rules is not None
-    seat = loaded.rules.to_act(loaded.engine)
+    assert loaded.table is not None
+    seat = loaded.table.to_act()
     assert seat is not None
     actor = loaded.seats[seat]
     other = next(user for user in loaded.seats if user != actor)
@@ -134,8 +134,8 @@ async def test_money_balances_after_every_deal_and_the_pot_carries(
         loaded = current
         balances = await db.balances(-1)
         assert balances.total == 0
-        if loaded.engine is not None and loaded.engine.phase.value == "choose":
-            assert loaded.engine.pot_in == balances.pot - loaded.engine.options.stake
+        if loaded.table is not None and loaded.table.state.phase.value == "choose":
+            assert loaded.table.state.pot_in == balances.pot - loaded.table.state.options.stake
     assert loaded.meta.deals >= 3
     deals = await db.last_deals(-1, 100)
     assert len(deals) == loaded.meta.deals
@@ -143,14 +143,14 @@ async def test_money_balances_after_every_deal_and_the_pot_carries(
 
 async def test_timeouts_make_the_default_move_then_mark_away(service: TableService) -> None:
     loaded = await seated(service, [101, 102, 103])
-    assert loaded.rules is not None
+    assert loaded.table is not None
     game_id = loaded.game.game_id
     notices: list[str] = []
     seen: dict[int, int] = {}
     for _ in range(40):
         loaded = await service.active(-1)
-        assert loaded is not None and loaded.rules is not None
-        seat = loaded.rules.to_act(loaded.engine)
+        assert loaded is not None and loaded.table is not None
+        seat = loaded.table.to_act()
         assert seat is not None
         reply = await service.timeout(game_id, loaded.meta.turn)
         assert reply is not None
@@ -244,14 +244,14 @@ async def test_the_next_starshina_game_is_dealt_by_the_previous_loser(
     await test_a_full_starshina_game_through_the_service(service, db)
     finished = (await db.last_deals(-1, 1))[0]
     previous = await service.load(await db.game(finished.game_id))
-    expected_user = previous.seats[next_game_dealer(previous.engine)]
+    expected_user = previous.seats[next_game_dealer(previous.table.state)]
     await service.new_table(-1, 103, "starshina")
     await service.join(-1, 101)
     await service.join(-1, 102)
     await service.begin(-1, 101, lambda user: True)
     loaded = await service.active(-1)
-    assert loaded is not None and loaded.rules is not None
-    assert loaded.seats[loaded.rules.dealer(loaded.engine)] == expected_user
+    assert loaded is not None and loaded.table is not None
+    assert loaded.seats[loaded.table.dealer()] == expected_user
 
 
 async def test_a_deal_result_shows_the_balances_before_the_next_antes(
@@ -261,20 +261,20 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
     rng = random.Random(2)
     for _ in range(200):
         current = await service.active(-1)
-        assert current is not None and current.rules is not None
-        seat = current.rules.to_act(current.engine)
+        assert current is not None and current.table is not None
+        seat = current.table.to_act()
         assert seat is not None
-        legal = current.rules.legal(current.engine)
-        action = random_action(seat, legal, current.engine.hands[seat], rng)
+        legal = current.table.legal()
+        action = random_action(seat, legal, current.table.state.hands[seat], rng)
         reply = await service.act(
             current.game.game_id, current.seats[seat], current.meta.turn, action.verb, action.arg
         )
         if reply.results:
             result = reply.results[-1]
             after = await service.active(-1)
-            assert after is not None and after.engine is not None
-            dealer = after.seats[after.engine.dealer]
+            assert after is not None and after.table is not None
+            dealer = after.seats[after.table.state.dealer]
             now = (await db.balances(-1)).players
-            assert now[dealer] == result.balances.get(dealer, 0) - after.engine.options.stake
+            assert now[dealer] == result.balances.get(dealer, 0) - after.table.state.options.stake
             return
     raise AssertionError(f"no deal ended at table {loaded.game.game_id}")

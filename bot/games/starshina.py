@@ -1,0 +1,156 @@
+"""Старшина as the bot shows it (RULES.md §4): the texts of ``bot.render.starshina``, the
+hand's keyboard, the rules text and the options menu with its two presets."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
+
+from bot.callback import Act, encode
+from bot.games.plugin import Choice, GamePlugin, Keyboard, OptionsMenu
+from bot.keyboards import pick_of, selection_rows, suit_rows
+from bot.render import starshina as render
+from bot.render.common import SUIT_ORDER, SUIT_SYMBOLS, label, sort_cards
+from game.ai import looks_first
+from game.registry import JsonObject, StarshinaRules
+from game.starshina import PRESETS, PublicView, SeatView, StarshinaOptions, StarshinaState
+from locales import t, tn
+
+
+class StarshinaScreens:
+    def choice(self, view: PublicView) -> str:
+        return "starshina"
+
+    def table_text(
+        self,
+        lang: str,
+        view: PublicView,
+        names: Sequence[str],
+        *,
+        seconds: int | None,
+        away: Collection[int],
+        closed: bool,
+    ) -> str:
+        if closed:
+            view = dataclasses.replace(view, to_act=None)
+        return render.table_text(lang, view, names, seconds=seconds, away=away)
+
+    def hand_text(
+        self, lang: str, view: SeatView, names: Sequence[str], *, seconds: int | None, closed: bool
+    ) -> str:
+        if closed:
+            table = dataclasses.replace(view.table, to_act=None)
+            view = dataclasses.replace(view, legal=(), table=table)
+            return render.hand_text(lang, view, names)
+        return render.hand_text(lang, view, names, seconds=seconds)
+
+    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
+        return starshina_keyboard(lang, view, game_id, turn, mask)
+
+    def outcome_text(self, lang: str, view: PublicView, names: Sequence[str], seat: int) -> str:
+        return render.outcome_text(lang, view, names, seat, "starshina")
+
+    def result_text(
+        self,
+        lang: str,
+        view: PublicView,
+        names: Sequence[str],
+        balances: Mapping[int, int],
+        money: Mapping[int, Mapping[str, int]],
+    ) -> str:
+        return render.result_text(lang, view, names, balances, money=money)
+
+    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
+        parsed = StarshinaOptions.from_json(options)
+        body = [
+            t(lang, "rules.starshina.body", targets=parsed.targets),
+            t(lang, f"rules.exchange.{parsed.exchange}"),
+            t(lang, f"rules.trumps.{parsed.trumps}"),
+            t(lang, f"rules.scoring.{parsed.scoring}", stake=parsed.stake),
+            tn(lang, "rules.max_deals", parsed.max_deals),
+            t(lang, f"rules.next_dealer.{parsed.next_dealer}"),
+        ]
+        return " ".join(body)
+
+
+def starshina_keyboard(
+    lang: str, view: SeatView, game_id: int, version: int, mask: int = 0
+) -> Keyboard:
+    """The buttons of a Старшина hand message: exactly ``view.legal`` — a card to give or to
+    return, one of the four suits to name trump, the kitty discard (toggle four cards of the
+    hand, confirm when exactly four are selected), a card to play."""
+    legal = view.legal
+    trump = view.table.trump
+    rows: Keyboard = []
+
+    def act(verb: str, arg: str | int | None = None) -> str:
+        return encode(Act(game_id, version, verb, arg))
+
+    suits = [entry.arg for entry in legal if entry.verb == "trump" and entry.arg]
+    if suits:
+        rows.append(
+            [
+                (SUIT_SYMBOLS[letter], act("trump", letter))
+                for letter in SUIT_ORDER
+                if letter in suits
+            ]
+        )
+    pick = pick_of(legal, "kitty")
+    if pick is not None:
+        # sixteen and more cards: one suit a row, like the play buttons
+        rows += selection_rows(
+            view.hand,
+            trump,
+            game_id,
+            version,
+            "kitty",
+            pick,
+            mask,
+            confirm=lambda count: t(lang, "btn.confirm_kitty", n=count),
+            by_suit=True,
+        )
+    card_entries = [e for e in legal if e.verb in ("give", "return", "play") and e.arg]
+    verb_of = {entry.arg: entry.verb for entry in card_entries}
+    ordered = sort_cards([entry.arg for entry in card_entries if entry.arg], trump)
+    rows += suit_rows(ordered, lambda card: (label(card), act(verb_of[card], card)))
+    return rows
+
+
+def _preset_values() -> dict[str, JsonObject]:
+    """Each preset as the options in which the presets differ: applying one sets those and
+    keeps the chat's other choices (the stake, the targets…)."""
+    values = {name: preset.to_json() for name, preset in PRESETS.items()}
+    first = next(iter(values.values()))
+    differing = [key for key in first if len({repr(v[key]) for v in values.values()}) > 1]
+    return {name: {key: data[key] for key in differing} for name, data in values.items()}
+
+
+class GameComputer:
+    """The computer players of ``game.ai`` at this game."""
+
+    def looks_first(self, view: SeatView) -> bool:
+        return looks_first(view)
+
+
+PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
+    StarshinaRules(),
+    StarshinaScreens(),
+    choices=(Choice("starshina", "t", aliases=("старшина",)),),
+    menu=OptionsMenu(
+        code="t",
+        values={
+            "targets": ("8-5-3", "9-5-2"),
+            "stake": (1, 2, 3, 5, 10, 20),
+            "exchange": ("ring", "updown"),
+            "trumps": ("none", "dealer_names"),
+            "scoring": ("pot", "per_trick"),
+            "next_dealer": ("loser", "winner"),
+            "max_deals": (10, 20, 30, 50),
+        },
+        defaults=StarshinaOptions().to_json(),
+        # RULES.md §4 "Presets": as the text has it and British, offered atop the menu
+        presets=_preset_values(),
+        always=("targets", "stake", "exchange", "scoring"),
+    ),
+    computer=GameComputer(),
+)

@@ -1,0 +1,182 @@
+"""Стуколка as the bot shows it (RULES.md §1–§3): classic and «со шлейфом», the texts of
+``bot.render.stukolka``, the hand's keyboard, the rules text and the options menu."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
+from typing import Final
+
+from bot.callback import Act, Look, encode
+from bot.games.plugin import Choice, GamePlugin, Keyboard, OptionsMenu
+from bot.keyboards import pick_of, rows_of, selection_rows
+from bot.render import stukolka as render
+from bot.render.common import label, sort_cards
+from game.ai import looks_first
+from game.registry import JsonObject, StukolkaRules
+from game.stukolka import PublicView, Role, SeatView, StukolkaOptions, StukolkaState
+from locales import t
+
+
+class StukolkaScreens:
+    def choice(self, view: PublicView) -> str:
+        return "shleif" if view.options.shleif else "stukolka"
+
+    def table_text(
+        self,
+        lang: str,
+        view: PublicView,
+        names: Sequence[str],
+        *,
+        seconds: int | None,
+        away: Collection[int],
+        closed: bool,
+    ) -> str:
+        if closed:
+            view = dataclasses.replace(view, to_act=None)
+        return render.table_text(
+            lang, view, names, seconds=seconds, away=away, kind=self.choice(view)
+        )
+
+    def hand_text(
+        self, lang: str, view: SeatView, names: Sequence[str], *, seconds: int | None, closed: bool
+    ) -> str:
+        kind = self.choice(view.table)
+        if closed:
+            table = dataclasses.replace(view.table, to_act=None)
+            view = dataclasses.replace(view, legal=(), table=table)
+            return render.hand_text(lang, view, names, kind=kind)
+        return render.hand_text(lang, view, names, kind=kind, seconds=seconds)
+
+    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
+        return stukolka_keyboard(lang, view, game_id, turn, mask)
+
+    def outcome_text(self, lang: str, view: PublicView, names: Sequence[str], seat: int) -> str:
+        return render.outcome_text(lang, view, names, seat, self.choice(view))
+
+    def result_text(
+        self,
+        lang: str,
+        view: PublicView,
+        names: Sequence[str],
+        balances: Mapping[int, int],
+        money: Mapping[int, Mapping[str, int]],
+    ) -> str:
+        return render.result_text(lang, view, names, balances, kind=self.choice(view), money=money)
+
+    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
+        parsed = StukolkaOptions.from_json(options)
+        shleif = parsed.shleif
+        body = [
+            t(lang, "rules.stukolka.body"),
+            t(lang, f"rules.ante.{parsed.ante_mode}", stake=parsed.stake),
+            t(lang, f"rules.void.{parsed.void_rule}"),
+            t(lang, f"rules.lead.{parsed.compulsory_lead}"),
+            t(lang, "rules.remiz")
+            if parsed.remiz_cap is None
+            else t(lang, "rules.remiz_capped", cap=parsed.remiz_cap),
+            t(lang, "rules.lone.shleif" if shleif else f"rules.lone.{parsed.lone_player}"),
+        ]
+        lines = [" ".join(body), t(lang, "rules.shleif.body" if shleif else "rules.classic.body")]
+        if not shleif and parsed.dark_in_classic:
+            lines.append(t(lang, "rules.classic.dark"))
+        return "\n".join(lines)
+
+
+def stukolka_keyboard(
+    lang: str, view: SeatView, game_id: int, version: int, mask: int = 0
+) -> Keyboard:
+    """The buttons of a player's private hand message: exactly ``view.legal`` (``mask`` is the
+    current discard selection) and «look» while ``view.may_look``."""
+    legal = view.legal
+    verbs = [entry.verb for entry in legal]
+    trump = view.table.trump
+    rows: Keyboard = []
+
+    def act(verb: str, arg: str | int | None = None) -> str:
+        return encode(Act(game_id, version, verb, arg))
+
+    simple = [verb for verb in verbs if verb in _SIMPLE_LABELS]
+    if simple:
+        buttons = [(t(lang, _SIMPLE_LABELS[verb]), act(verb)) for verb in simple]
+        rows += rows_of(buttons, 2)
+    pick = pick_of(legal, "discard")
+    if pick is not None:
+        dark = view.table.seats[view.seat].role is Role.DARK
+        extra = 1 if dark else 0
+        if view.hand is not None:
+            rows += selection_rows(
+                view.hand,
+                trump,
+                game_id,
+                version,
+                "discard",
+                pick,
+                mask,
+                confirm=lambda count: _buy_label(lang, count + extra),
+            )
+        else:
+            fewest, most = pick
+            buttons = [
+                (_buy_label(lang, count + extra), act("discard", (1 << count) - 1))
+                for count in range(fewest, min(most, view.hand_count) + 1)
+            ]
+            rows += rows_of(buttons, 2)
+    if view.hand is not None:
+        card_verbs = [entry for entry in legal if entry.verb in ("drop", "play") and entry.arg]
+        ordered = sort_cards([entry.arg for entry in card_verbs if entry.arg], trump)
+        verb_of = {entry.arg: entry.verb for entry in card_verbs}
+        rows += rows_of([(label(card), act(verb_of[card], card)) for card in ordered])
+    if view.may_look:
+        rows.append([(t(lang, "btn.look"), encode(Look(game_id, version)))])
+    return rows
+
+
+_SIMPLE_LABELS: Final = {
+    "shleif": "btn.shleif",
+    "open": "btn.open",
+    "knock": "btn.knock",
+    "pass": "btn.pass",
+    "dark": "btn.dark",
+    "razrez": "btn.razrez",
+    "no_razrez": "btn.no_razrez",
+}
+
+
+def _buy_label(lang: str, count: int) -> str:
+    return t(lang, "btn.buy", n=count) if count else t(lang, "btn.keep")
+
+
+class GameComputer:
+    """The computer players of ``game.ai`` at this game."""
+
+    def looks_first(self, view: SeatView) -> bool:
+        return looks_first(view)
+
+
+PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
+    StukolkaRules(),
+    StukolkaScreens(),
+    choices=(
+        Choice("stukolka", "k", {"variant": "classic"}, aliases=("стуколка", "classic")),
+        Choice("shleif", "s", {"variant": "shleif"}, aliases=("шлейф",)),
+    ),
+    menu=OptionsMenu(
+        code="k",
+        values={
+            "variant": ("classic", "shleif"),
+            "stake": (3, 6, 9, 15, 30, 60, 150),
+            "ante_mode": ("dealer", "obligatory"),
+            "lone_player": ("takes_pot", "dealer_defends"),
+            "void_rule": ("must_trump", "head_only"),
+            "compulsory_lead": ("every_lead", "first_lead"),
+            "remiz_cap": (None, 6, 12, 30, 60, 150),
+            "dark_in_classic": (False, True),
+        },
+        defaults=StukolkaOptions().to_json(),
+        always=("stake",),
+        # dark play is always allowed with the шлейф: its switch says nothing there
+        implied={"dark_in_classic": {"variant": "shleif"}},
+    ),
+    computer=GameComputer(),
+)

@@ -1,0 +1,94 @@
+"""Issue 13: a game is a plugin. Outside ``bot/games`` (the registry and each game's plugin)
+and each game's own renderer (``bot/render/<game>.py``), the bot never names a game, never
+compares a game's kind with a name, and never imports a game's package; the registry refuses a
+game whose names or codes clash with one already offered."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from bot import games
+from bot.games import Choice, GamePlugin, OptionsMenu
+from game.registry import RULES
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+GAME_NAMES = {"stukolka", "starshina", "shleif"}
+#: the words a user types for a game (/new стуколка) and the packages of the games' rules
+GAME_PACKAGES = {f"game.{kind}" for kind in RULES}
+
+
+def _outside_plugins() -> list[Path]:
+    """Every module of bot/ that is not a game's plugin nor a game's own renderer."""
+    own = {BOT / "render" / f"{kind}.py" for kind in RULES}
+    return [
+        path
+        for path in sorted(BOT.rglob("*.py"))
+        if (BOT / "games") not in path.parents and path not in own
+    ]
+
+
+def _comparisons_with_a_game_name(tree: ast.AST) -> list[int]:
+    """Lines that compare something with a game's name (``kind == "stukolka"``, ``x in
+    ("shleif", …)``, a ``match`` case on one)."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for operand in operands:
+                names = [operand] if isinstance(operand, ast.Constant) else []
+                if isinstance(operand, (ast.Tuple, ast.List, ast.Set)):
+                    names = [item for item in operand.elts if isinstance(item, ast.Constant)]
+                if any(item.value in GAME_NAMES for item in names):
+                    lines.append(node.lineno)
+        elif (
+            isinstance(node, ast.MatchValue)
+            and isinstance(node.value, ast.Constant)
+            and node.value.value in GAME_NAMES
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_game_is_named_or_imported_outside_its_plugin() -> None:
+    found: list[str] = []
+    for path in _outside_plugins():
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        where = path.relative_to(BOT.parent)
+        found += [
+            f"{where}:{line} compares with a game name"
+            for line in _comparisons_with_a_game_name(tree)
+        ]
+        for node in ast.walk(tree):
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            if module and any(module == p or module.startswith(p + ".") for p in GAME_PACKAGES):
+                found.append(f"{where}:{node.lineno} imports {module}")
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if any(alias.name.startswith(p) for p in GAME_PACKAGES):
+                        found.append(f"{where}:{node.lineno} imports {alias.name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_check_finds_a_name_test() -> None:
+    tree = ast.parse('if kind == "starshina" or v in ("shleif",):\n    pass\n')
+    assert _comparisons_with_a_game_name(tree) == [1, 1]
+
+
+def test_the_registry_refuses_a_clash_and_takes_its_texts_back() -> None:
+    stukolka = games.game_for("stukolka")
+    with pytest.raises(ValueError):
+        games.register(stukolka)
+    twin = GamePlugin(
+        RULES["stukolka"],
+        stukolka.screens,  # type: ignore[attr-defined]
+        choices=(Choice("other", "z", aliases=("шлейф",)),),
+        menu=OptionsMenu(code="z", values={}, defaults={}),
+    )
+    twin.rules = type("Other", (), {"kind": "other"})()  # type: ignore[assignment]
+    with pytest.raises(ValueError):
+        games.register(twin)  # «шлейф» already opens Стуколка со шлейфом
+    assert [game.kind for game in games.games()] == ["stukolka", "starshina"]

@@ -1,0 +1,142 @@
+"""Issue 13, "what it must show": a new game registered from the tests alone — «Старшая карта»
+(``tests/plugin/highcard.py``: one phase, one card each) — is played end to end through the
+real service and screens against the fake Bot API: /new, the lobby, the table and hand
+messages, the buttons, the results, the money, the end of the game, /rules and /settings,
+in Russian and in English. Nothing in ``game/``, ``bot/`` or ``locales/`` names it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot import callback as cb
+from bot import games
+from tests.plugin.highcard import KIND, PLUGIN, strength
+
+from .fake_telegram import FakeTelegram, Message
+from .players import Table, start_bot_for
+
+
+@pytest.fixture
+def highcard() -> Iterator[None]:
+    games.register(PLUGIN)
+    try:
+        yield
+    finally:
+        games.unregister(KIND)
+
+
+def texts(messages: list[Message]) -> list[str]:
+    """Every revision of every message, as the reader saw them, oldest first."""
+    return [revision.text or "" for m in messages for revision in m.history] + [
+        m.text or "" for m in messages
+    ]
+
+
+def press_data(message: Message, kind: type, **fields: object) -> str:
+    for data in message.callback_data:
+        decoded = cb.decode(data)
+        if isinstance(decoded, kind) and all(getattr(decoded, k) == v for k, v in fields.items()):
+            return data
+    raise AssertionError(f"no {kind.__name__} {fields} button in {message.text!r}")
+
+
+async def test_a_game_registered_by_the_tests_is_played_to_its_end(
+    tmp_path: Path, highcard: None
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        vera = fake.add_user("Вера")
+        bob = fake.add_user("Bob", language_code="en")
+        alice = fake.add_user("Алиса")
+        users = [vera, bob, alice]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(5))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+
+        # /new with the game's alias opens its lobby, titled and summarised by the plugin
+        await table.say(vera, "/new старшая")
+        lobby = table.group_messages()[-1]
+        assert "Старшая карта" in (lobby.text or "")
+        assert "Сдач: 2" in (lobby.text or "") and "Ставка: 1" in (lobby.text or "")
+        for user in (bob, alice):
+            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+        lobby = fake.message(group, lobby.message_id)
+        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+
+        db = table.services.db
+        game = await db.active_game(group.id)
+        assert game is not None and game.kind == KIND
+        game_id = game.game_id
+
+        # each player shows his card when his turn comes, with the one button he is given
+        for _ in range(20):
+            ready = table.actionable()
+            if not ready:
+                break
+            assert len(ready) == 1, "only the player to act has a button"
+            user, message, data = ready[0]
+            assert len(data) == 1
+            await table.press(user, message, data[0])
+        finished = await db.game(game_id)
+        assert finished.status == "finished", "two deals make the game"
+
+        deals = await db.last_deals(group.id, 10)
+        assert len(deals) == 2
+        balances = await db.balances(group.id)
+        assert balances.total == 0
+        seats = list(finished.seats)
+        expected = {user: 0 for user in seats}
+        for deal in deals:
+            cards = deal.summary["cards"]
+            winner = max(range(len(cards)), key=lambda seat: strength(cards[seat]))
+            for seat, user in enumerate(seats):
+                expected[user] += 2 if seat == winner else -1
+        assert dict(balances.players) == expected
+
+        # what the group read: the table, each deal's result naming who took it, the end
+        group_texts = texts(table.group_messages())
+        assert any("сдача 1 из 2" in text for text in group_texts)
+        results = [text for text in group_texts if "Сдачу берёт" in text]
+        assert len({text.split("Сдачу берёт")[0] for text in results}) == 2
+        assert any(text.startswith("Ход:") or "Ход:" in text for text in group_texts)
+
+        # what each player read in private, in his own language: his card, his prompt, and
+        # each deal's outcome with his money and balance
+        for user, yours, prompt in (
+            (vera, "Ваша карта", "Ваш ход"),
+            (alice, "Ваша карта", "Ваш ход"),
+            (bob, "Your card", "Your turn"),
+        ):
+            private = texts(fake.messages(fake.private_chat(user), from_bot=True))
+            assert any(yours in text for text in private), user.first_name
+            assert any(prompt in text for text in private), user.first_name
+            amount = expected[user.id]
+            sign = "+" if amount > 0 else "−" if amount < 0 else ""
+            balance = f"{sign}{abs(amount)}" if amount else "0"
+            assert any(balance in text for text in private[-3:]), (user.first_name, private[-3:])
+
+        # /rules and /settings know the game too
+        await table.say(bob, "/rules highcard")
+        assert "One card each" not in (table.group_messages()[-1].text or "")
+        assert "старшая берёт по 1" in (table.group_messages()[-1].text or "")
+        await table.say(vera, "/settings")
+        settings = table.group_messages()[-1]
+        assert "Старшая карта" in (settings.text or "")
+        await table.press(vera, settings, press_data(settings, cb.Settings, game=KIND))
+        settings = fake.message(group, settings.message_id)
+        await table.press(
+            vera, settings, press_data(settings, cb.Settings, game=KIND, option="rounds")
+        )
+        settings = fake.message(group, settings.message_id)
+        await table.press(
+            vera, settings, press_data(settings, cb.Settings, game=KIND, option="rounds", value="3")
+        )
+        assert (await db.chat_options(group.id, KIND)) == {"rounds": 3}
+        await table.say(vera, "/new highcard")
+        assert "Сдач: 3" in (table.group_messages()[-1].text or "")
+        assert not fake.unanswered_callback_queries()
