@@ -1,6 +1,7 @@
 """Benchmark: the whole bot under load, against the fake Bot API server over HTTP on 127.0.0.1.
 
     .venv/bin/python bench/load.py [--groups 200] [--duration 60] [--starshina-share 0.2]
+                                   [--computer-share 0.3] [--computer-pause 1.5]
                                    [--rate-limiter off|on] [--rate PRESSES_PER_S]
                                    [--profile none|py-spy|cprofile] [--bot-root DIR]
 
@@ -18,6 +19,12 @@ The run
        bot's idle memory is read once every one of them has had his greeting.
     2. In each group the first user sends ``/new stukolka`` or ``/new starshina``, the others
        press Join on the lobby, and when every join is answered the creator presses Begin.
+       With ``--computer-share``, that share of the groups (chosen by their own seeded draw,
+       so the tables and their sizes are those of a run without computers) has one seat
+       fewer of people: the creator presses «🤖 Добавить компьютер» before Begin, and a
+       strong computer plays that seat (``COMPUTER_PAUSE_SECONDS`` = ``--computer-pause``).
+       Its moves are not presses: what they cost shows as the people's latency (the
+       computers' search must not delay the other groups), ``computer_moves`` counts them.
     3. When every table is dealt (plus ``--warmup`` seconds) the measured window of
        ``--duration`` seconds begins. A user presses a random button of his hand message (the
        bot's latest private message with buttons, decoded with ``bot.callback.decode``):
@@ -337,6 +344,8 @@ class Group:
     tables_sent: int = 0  # new table messages in this game (one per deal)
     last_event: float = 0.0
     games: int = 0
+    computers: int = 0  # computer seats this table has (seated from the lobby)
+    computers_left: int = 0  # still to seat in this game's lobby
 
 
 def kind_of(data: str) -> type | None:
@@ -421,13 +430,13 @@ class Driver:
 
     # --- building -----------------------------------------------------------------------
 
-    def add_group(self, index: int, kind: str, size: int) -> Group:
+    def add_group(self, index: int, kind: str, size: int, computers: int = 0) -> Group:
         users = [
             self.fake.add_user(f"P{index}_{seat}", last_name="Load", language_code="ru")
-            for seat in range(size)
+            for seat in range(size - computers)
         ]
         chat = self.fake.add_group(f"Load table {index}", users)
-        group = Group(chat, kind)
+        group = Group(chat, kind, computers=computers)
         for user in users:
             player = Player(user, group)
             group.players.append(player)
@@ -494,6 +503,7 @@ class Driver:
             return
         if group.state == "lobby_wait":
             group.state = "joining"
+            group.computers_left = group.computers
             join = next(d for d in lobby if cb.decode(d).action == "join")  # type: ignore[union-attr]
             for player in group.players[1:]:
                 self._press(player, message, join, "lobby")
@@ -508,12 +518,22 @@ class Driver:
             if not lobby:
                 return
             message = lobby[-1]
+        creator = group.players[0]
+        if group.computers_left > 0:
+            seat = [
+                d
+                for d in message.callback_data
+                if self.decoded(d) is cb.Lobby and cb.decode(d).action == "computer"  # type: ignore[union-attr]
+            ]
+            if seat and creator.pending is None:
+                self._press(creator, message, seat[0], "lobby")
+                group.computers_left -= 1
+            return
         begin = [
             d
             for d in message.callback_data
             if self.decoded(d) is cb.Lobby and cb.decode(d).action == "begin"  # type: ignore[union-attr]
         ]
-        creator = group.players[0]
         if begin and creator.pending is None:
             self._press(creator, message, begin[0], "lobby")
             group.state = "playing"
@@ -533,6 +553,8 @@ class Driver:
             if group.state == "joining" and player is not group.players[0]:
                 group.joins_left -= 1
                 self._maybe_begin(group)
+            elif group.state == "joining":
+                self._maybe_begin(group)  # the creator seated a computer: another, or Begin
             self.maybe_press(player)
             return
         if press.in_window:
@@ -700,6 +722,10 @@ def database_figures(path: Path) -> dict[str, Any]:
         free = conn.execute("PRAGMA freelist_count").fetchone()[0]
         deals = conn.execute("SELECT count(*) FROM deals").fetchone()[0]
         actions = conn.execute("SELECT count(*) FROM actions").fetchone()[0]
+        computer_moves = conn.execute(
+            "SELECT count(*) FROM actions WHERE kind = 'action' AND user_id IS NULL"
+            " AND json_extract(action, '$[1]') != 'look'"
+        ).fetchone()[0]
     size = path.stat().st_size
     used = (pages - free) * page_size
     return {
@@ -708,6 +734,7 @@ def database_figures(path: Path) -> dict[str, Any]:
         "wal_left_by_the_bot_bytes": wal_before,
         "deals": deals,
         "actions": actions,
+        "computer_moves": computer_moves,  # (and any default move: the turns never run out)
         "bytes_per_1000_deals": round(used / deals * 1000) if deals else None,
         "bytes_per_action": round(used / actions) if actions else None,
     }
@@ -820,6 +847,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "groups": args.groups,
         "duration_s": args.duration,
         "starshina_share": args.starshina_share,
+        "computer_share": args.computer_share,
+        "computer_pause_s": args.computer_pause,
         "rate_limiter": args.rate_limiter == "on",
         "offered_rate": args.rate,
     }
@@ -829,10 +858,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         driver.install()
         starshina_groups = round(args.groups * args.starshina_share)
+        with_computer = random.Random(args.seed + 1)
         for index in range(args.groups):
             kind = "starshina" if index < starshina_groups else "stukolka"
             size = 3 if kind == "starshina" else rng.randint(args.min_players, args.max_players)
-            driver.add_group(index, kind, size)
+            computers = int(with_computer.random() < args.computer_share)
+            driver.add_group(index, kind, size, computers)
+        result["computer_groups"] = sum(1 for g in driver.groups.values() if g.computers)
         users = list(driver.players.values())
         result["users"] = len(users)
         result["players_per_group"] = round(len(users) / args.groups, 2)
@@ -1145,6 +1177,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="presses a second for all users together (default: as fast as they can)",
     )
+    parser.add_argument(
+        "--computer-share", type=float, default=0.0, help="groups with a computer seat"
+    )
+    parser.add_argument(
+        "--computer-pause", type=float, default=1.5, help="COMPUTER_PAUSE_SECONDS of the bot"
+    )
     parser.add_argument("--min-players", type=int, default=2, help="Стуколка")
     parser.add_argument("--max-players", type=int, default=6, help="Стуколка")
     parser.add_argument("--seed", type=int, default=1)
@@ -1177,6 +1215,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.groups < 1 or args.duration <= 0 or not 0 <= args.starshina_share <= 1:
         parser.error("need groups ≥ 1, duration > 0 and 0 ≤ starshina share ≤ 1")
     logging.getLogger("aiohttp.server").addFilter(ABANDONED)
+    os.environ["COMPUTER_PAUSE_SECONDS"] = str(args.computer_pause)  # the bot inherits it
     report(asyncio.run(run(args)))
     return 0
 
