@@ -524,7 +524,8 @@ class TableService:
                 raise Refused("not_away")
             loaded.meta.away.remove(user_id)
             loaded.meta.timeouts.pop(str(user_id), None)
-            loaded.meta.clock_user = None  # his own turn gets his own time, not the computer's
+            if loaded.meta.clock_user == user_id:  # his turn: his own time, not the computer's
+                loaded.meta.clock_user = None
             reply = await self._commit_meta(
                 loaded, loaded.seats, Notice("is_back", {"user": user_id})
             )
@@ -540,7 +541,8 @@ class TableService:
             if user_id not in loaded.game.seats:
                 return None
             loaded.meta.away.append(user_id)
-            loaded.meta.clock_user = None  # the computer takes over his turn after its pause
+            if loaded.meta.clock_user == user_id:  # the computer takes his turn after its pause
+                loaded.meta.clock_user = None
             return await self._advance(loaded, [self._away_notice(loaded, "unreachable", user_id)])
 
     async def remove_player(

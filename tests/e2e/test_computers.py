@@ -208,3 +208,43 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
             await table.press(user, message, table.rng.choice(acts or data))
         assert await his_turn()
         await check_books(db, table.group.id)
+
+
+async def test_kick_a_computer_between_deals_and_the_away_setting(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+    ):
+        table = await seat_table(fake, bot, 2, "stukolka", ["novice"], seed=14)
+        db = table.services.db
+        computer = EASY_IDS[0]
+        game = await db.active_game(table.group.id)
+        assert game is not None and game.seats[2] == computer
+        deals = len(await db.last_deals(table.group.id, 100))
+        await table.say(table.users[1], "/kick 3")  # not the table's creator nor an admin
+        game = await db.active_game(table.group.id)
+        assert game is not None and computer not in game.state["table"]["leaving"]
+        await table.say(table.users[0], "/kick 3")
+        game = await db.active_game(table.group.id)
+        assert game is not None and computer in game.state["table"]["leaving"]
+
+        async def next_deal() -> bool:
+            return len(await db.last_deals(table.group.id, 100)) > deals
+
+        await play(table, next_deal)  # the computer plays its deal out, then goes
+        game = await db.active_game(table.group.id)
+        assert game is not None and list(game.seats) == [u.id for u in table.users]
+        last = (await db.last_deals(table.group.id, 1))[0]
+        assert computer in {p.user_id for p in last.players}
+
+        # /settings: the creator keeps the plain default moves for the away at the next table
+        await table.say(table.users[0], "/settings")
+        menu = table.group_messages()[-1]
+        assert "🤖 Компьютер" in (menu.text or "")
+        choice = next(d for d in menu.callback_data if cb.decode(d) == cb.AwayPlay("default"))
+        await table.press(table.users[0], menu, choice)
+        menu = fake.message(table.group, menu.message_id)
+        assert "Ходы по умолчанию" in (menu.text or "")
+        assert await table.services.tables.away_play_of(table.group.id) == "default"
+        game = await db.active_game(table.group.id)
+        assert game is not None and game.state["table"]["away_play"] == "computer"  # kept
