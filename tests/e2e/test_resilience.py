@@ -290,9 +290,12 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
 async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
     tmp_path: Path,
 ) -> None:
+    # the computer plays for him (issue 15): its pause short, for a test's pace
     async with (
         FakeTelegram() as fake,
-        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+        start_bot_for(
+            fake, tmp_path / "bot.sqlite3", default_language="en", computer_pause_seconds=0.05
+        ) as bot,
     ):
         table = await open_table(fake, bot, 3, "stukolka", seed=31)
         db = table.services.db

@@ -14,9 +14,9 @@ from bot import callback as cb
 from bot.computers import STRONG_IDS
 from storage.database import Database
 
+from .child_bot import Bot, Players, read
 from .fake_telegram import FakeTelegram
 from .resilience import check_books
-from .test_restart import Bot, Players, read
 
 PAUSE = 2.0  # the computer's pause: long enough to kill the bot inside it
 
@@ -53,7 +53,7 @@ async def test_sigkill_while_a_computer_is_to_move_and_it_moves_after_the_restar
     async with FakeTelegram() as fake:
         user = fake.add_user("P0", language_code="en")
         group = fake.add_group("Computers", [user])
-        bot = Bot(fake, tmp_path)
+        bot = Bot(fake, tmp_path, turn=60.0)  # the person's turns never run out here
         bot.env.update(COMPUTER_PAUSE_SECONDS=str(PAUSE))
         players = Players(fake, [user], seed=5)
         await bot.start()
