@@ -28,6 +28,7 @@ from typing import Any
 
 from game.ai import Budget, choose, decision_budget
 from game.core import Action
+from locales import t
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +51,13 @@ def computer_level(user_id: int) -> str:
     return "strong" if user_id in STRONG_IDS else "easy"
 
 
-def computer_name(user_id: int) -> str:
-    """The stored name of a computer seat: the robot mark, its level and its number. (Names
-    are not translated, as no player's is; the 🤖 says it is a computer in any language.)"""
+def computer_name(user_id: int, lang: str = "ru") -> str:
+    """A computer seat's name in ``lang``: the robot mark, its level and its number («🤖
+    Компьютер 1», «🤖 Computer 1»). The players table stores the Russian one; every screen
+    shows the name in its reader's language."""
     if user_id in STRONG_IDS:
-        return f"🤖 Компьютер {-user_id}"
-    return f"🤖 Новичок {-user_id - 10}"
+        return t(lang, "computer.strong", n=-user_id)
+    return t(lang, "computer.easy", n=-user_id - 10)
 
 
 def _worker_start(parent: int) -> None:

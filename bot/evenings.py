@@ -118,7 +118,7 @@ class Evenings:
         summary = await self.db.evening_summary(evening)
         if not summary.deals:
             return
-        names = await display_names(self.db, list(summary.nets))
+        names = await display_names(self.db, list(summary.nets), lang)
         await self.messenger.send(chat_id, evening_text(lang, summary, names))
         chart = await asyncio.to_thread(evening_chart, lang, summary, names)
         await self.messenger.pacer.ready(chat_id)

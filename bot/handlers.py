@@ -161,7 +161,7 @@ async def _refusal_text(
 ) -> str:
     if isinstance(refusal, str):
         return chat_render.refusal(lang, refusal)
-    names = await context.services.people.names(refusal.users) if refusal.users else []
+    names = await context.services.people.names(refusal.users, lang) if refusal.users else []
     return chat_render.refusal(lang, refusal.reason, names, html=html)
 
 

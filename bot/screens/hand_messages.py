@@ -86,13 +86,13 @@ class Hands:
         shown = [
             (user, message_id) for user, message_id in game.hand_messages.items() if message_id
         ]
-        names = await self.people.names(result.seats)
         jobs = []
         for user, message_id in shown:
             if user not in result.seats:
                 continue
             seat = result.seats.index(user)
             lang = await self.people.chat_language(user)
+            names = await self.people.names(result.seats, lang)
             use_ranks(lang, await self.people.chat_ranks(game.chat_id))
             played = next((p for p in result.players if p.seat == seat), None)
             text = outcome_text(
@@ -202,7 +202,7 @@ class Hands:
         table = loaded.table
         if seat is None or table is None:
             return t(lang, "announce.table_closed"), None
-        names = await self.people.names(loaded.seats)
+        names = await self.people.names(loaded.seats, lang)
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
             return table.hand_text(lang, seat, names, closed=True), None

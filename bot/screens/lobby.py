@@ -52,7 +52,7 @@ class Lobby:
             )
             for i, u in enumerate(loaded.seats)
         ]
-        creator = (await self.people.names([game.created_by]))[0] if game.created_by else ""
+        creator = (await self.people.names([game.created_by], lang))[0] if game.created_by else ""
         text = chat_render.lobby_text(
             lang,
             plugin,

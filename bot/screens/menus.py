@@ -274,7 +274,7 @@ class Menus:
             return
         money = await money_screen.group_money(self.db, chat_id)
         players = money.balances
-        names_list = await self.people.names(list(players))
+        names_list = await self.people.names(list(players), lang)
         names = dict(zip(players, names_list, strict=True))
         if page == "settle":
             text = chat_render.settle_up_text(lang, players, names, money.pot)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.bounded import CHATS_KEPT, Recent
-from bot.computers import is_computer
+from bot.computers import computer_name, is_computer
 from bot.service import TableService
 from locales import LANGUAGES, language
 from storage.database import Database
@@ -104,11 +104,17 @@ class People:
 
     # ------------------------------------------------------------------ players
 
-    async def names(self, user_ids: Sequence[int]) -> list[str]:
-        """Players' names for display, each at most ``MAX_NAME`` characters (Telegram allows
-        64 in each of two parts: a table of six long names must still fit one message)."""
+    async def names(self, user_ids: Sequence[int], lang: str) -> list[str]:
+        """Players' names for display in ``lang`` (a computer's is translated), each at most
+        ``MAX_NAME`` characters (Telegram allows 64 in each of two parts: a table of six long
+        names must still fit one message)."""
         players = await self.db.players(user_ids)
-        return [short_name(players[u].name if u in players else str(u)) for u in user_ids]
+        return [
+            computer_name(u, lang)
+            if is_computer(u)
+            else short_name(players[u].name if u in players else str(u))
+            for u in user_ids
+        ]
 
     async def is_reachable(self, user_id: int) -> bool:
         """Whether the bot may write to him (he pressed Start and has not blocked it)."""

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 from bot import callback as cb
 from bot.chart import Line, draw_evening_chart
+from bot.computers import computer_name, is_computer
 from bot.games import game_for
 from bot.messenger import Messenger, Rows
 from bot.render.common import cards, esc, game_title, signed
@@ -489,11 +490,17 @@ def evening_chart(lang: str, summary: EveningSummary, names: Mapping[int, str]) 
 # ------------------------------------------------------------------------------ sending
 
 
-async def display_names(db: Database, users: Sequence[int]) -> dict[int, str]:
-    """Each user's display name (cut as the table cuts it; the id for an unknown user)."""
+async def display_names(db: Database, users: Sequence[int], lang: str) -> dict[int, str]:
+    """Each user's display name in ``lang`` (cut as the table cuts it; a computer's translated;
+    the id for an unknown user)."""
     players = await db.players(users)
     return {
-        user: short_name(players[user].name) if user in players else str(user) for user in users
+        user: computer_name(user, lang)
+        if is_computer(user)
+        else short_name(players[user].name)
+        if user in players
+        else str(user)
+        for user in users
     }
 
 
@@ -512,8 +519,8 @@ class StatsScreens:
         self.language = language
         self.clock = clock
 
-    async def _names(self, users: Sequence[int]) -> dict[int, str]:
-        return await display_names(self.db, users)
+    async def _names(self, users: Sequence[int], lang: str) -> dict[int, str]:
+        return await display_names(self.db, users, lang)
 
     async def send_stats(
         self, chat_id: int, user_id: int, name: str | None = None, *, reply_to: int | None = None
@@ -524,7 +531,7 @@ class StatsScreens:
         stats = await self.db.player_stats(
             user_id, month_of(self.clock()), None if private else chat_id
         )
-        shown = short_name(name) if name else (await self._names([user_id]))[user_id]
+        shown = short_name(name) if name else (await self._names([user_id], lang))[user_id]
         text = stats_text(lang, shown, stats, private=private)
         await self.messenger.send(chat_id, text, reply_to=reply_to)
 
@@ -542,7 +549,7 @@ class StatsScreens:
                     await self.db.leaderboard(chat_id, month, kind),
                 )
             )
-        names = await self._names([s.user_id for s in all_time])
+        names = await self._names([s.user_id for s in all_time], lang)
         text = top_text(lang, all_time, this_month, by_kind, names)
         await self.messenger.send(chat_id, text, reply_to=reply_to)
 
@@ -570,7 +577,7 @@ class StatsScreens:
             # HISTORY_PAGE places newer than that (or is the first page)
             newer = await self.db.deal_after(chat_id, before, HISTORY_PAGE) or 0
         users = sorted({p.user_id for deal in deals for p in deal.players})
-        names = await self._names(users)
+        names = await self._names(users, lang)
         text = history_page_text(lang, deals, names, page, pages)
         rows = history_keyboard(lang, deals, before, newer, older)
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
@@ -589,11 +596,11 @@ class StatsScreens:
         if deal is None:
             await self.messenger.show(chat_id, edit, t(lang, "history.gone"), back)
             return
-        names = await self._names([p.user_id for p in deal.players])
+        names = await self._names([p.user_id for p in deal.players], lang)
         for entry in deal.transfers:
             for party in (entry.src, entry.dst):
                 if isinstance(party, int) and party not in names:
-                    names.update(await self._names([party]))
+                    names.update(await self._names([party], lang))
         await self.messenger.show(chat_id, edit, deal_text(lang, deal, names), back)
 
     async def send_export(

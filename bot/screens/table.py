@@ -117,7 +117,7 @@ class GroupTable:
 
     async def notice_text(self, lang: str, notice: Notice) -> str:
         user = notice.params.get("user")
-        name = (await self.people.names([user]))[0] if isinstance(user, int) else ""
+        name = (await self.people.names([user], lang))[0] if isinstance(user, int) else ""
         action = None
         if "verb" in notice.params:
             arg: Any = notice.params.get("arg")
@@ -252,7 +252,7 @@ class GroupTable:
     async def content(self, game: Game) -> tuple[str, Rows | None]:
         lang = await self.people.chat_language(game.chat_id)
         loaded = await self.tables.snapshot(game)
-        names = await self.people.names(loaded.seats)
+        names = await self.people.names(loaded.seats, lang)
         if game.status == "lobby" or loaded.table is None:
             return await self.lobby.content(game, loaded, lang, names)
         away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
@@ -302,7 +302,7 @@ class GroupTable:
         self, game: Game, lang: str, result: DealResult, footer: Sequence[str] = ()
     ) -> str:
         """A finished deal's result, shown in place of its table message."""
-        names = await self.people.names(result.seats)
+        names = await self.people.names(result.seats, lang)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
         text = result.table.result_text(lang, names, balances, money)

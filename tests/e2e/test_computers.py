@@ -133,6 +133,14 @@ async def test_stukolka_with_a_computer_over_several_deals(tmp_path: Path) -> No
         )
         assert "🤖" in (hand.text or "")
         await check_books(db, table.group.id)
+        # in an English chat the computers' names are English too, wherever names appear
+        await table.say(table.users[0], "/lang en")
+        for command in ("/balance", "/top", "/history"):
+            await table.say(table.users[0], command)
+            shown = table.group_messages()[-1].text or ""
+            assert "🤖 Computer 1" in shown, (command, shown)
+            assert "Компьютер" not in shown and "Новичок" not in shown, (command, shown)
+        assert "🤖 Rookie 1" in (table.group_messages()[-3].text or "")  # /balance
 
 
 async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Path) -> None:

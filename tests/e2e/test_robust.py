@@ -169,7 +169,7 @@ async def test_an_empty_first_name_falls_back_to_the_username_or_a_number(
         table = await seat_table(fake, bot, group, users, "stukolka", seed=46)
         game = await table.services.db.active_game(group.id)
         assert game is not None and game.status == "active"
-        names = await table.services.people.names([u.id for u in users])
+        names = await table.services.people.names([u.id for u in users], "ru")
         assert names[0] == "ghost"
         assert names[1].startswith("Игрок ") and names[1][6:].isdigit()
         assert not bot.handler_errors
