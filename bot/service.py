@@ -285,9 +285,17 @@ class TableService:
                     )
                 raise Refused("already_seated")
             if loaded.game.status == "lobby":
-                if len(seats) >= plugin.max_players:
+                if len(seats) < plugin.max_players:
+                    return await self._commit_meta(loaded, [*seats, user_id])
+                # a full lobby: a person takes the seat of the last computer, if any sits
+                computers = [user for user in seats if is_computer(user)]
+                if not computers:
                     raise Refused("table_full")
-                return await self._commit_meta(loaded, [*seats, user_id])
+                return await self._commit_meta(
+                    loaded,
+                    [user_id if user == computers[-1] else user for user in seats],
+                    Notice("takes_computer_seat", {"user": user_id, "computer": computers[-1]}),
+                )
             if not plugin.seats_between_deals:
                 raise Refused("game_running")
             if not reachable:

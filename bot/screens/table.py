@@ -156,6 +156,11 @@ class GroupTable:
                 return t(lang, "announce.unreachable", name=esc(name))
             case "computer_joins":
                 return t(lang, "announce.computer_joins", name=esc(name))
+            case "takes_computer_seat":
+                computer = (await self.people.names([int(notice.params["computer"])], lang))[0]
+                return t(
+                    lang, "announce.takes_computer_seat", name=esc(name), computer=esc(computer)
+                )
             case _:
                 return t(lang, f"announce.{notice.key}")
 

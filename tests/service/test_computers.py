@@ -82,6 +82,22 @@ async def test_lobby_seats_computers_and_needs_a_person(service: TableService) -
     names = await service.db.players(loaded.seats)
     assert names[STRONG_IDS[0]].name == "🤖 Компьютер 1"
     assert names[EASY_IDS[0]].name == "🤖 Новичок 1"
+    # a person joining a full lobby takes the last computer's seat (Стуколка: at most 4 here)
+    await service.add_computer(-1, 101, "easy")
+    full = (await active(service)).seats
+    if len(full) < 6:
+        for _ in range(6 - len(full)):
+            await service.add_computer(-1, 101, "easy")
+    full = (await active(service)).seats
+    assert len(full) == 6
+    reply = await service.join(-1, 102)
+    assert [n.key for n in reply.notices] == ["takes_computer_seat"]
+    assert reply.notices[0].params == {"user": 102, "computer": full[-1]}
+    assert (await active(service)).seats == [*full[:-1], 102]
+    await service.join(-1, 103)  # the next one takes the next computer's seat
+    assert (await active(service)).seats == [*full[:-2], 103, 102]
+    await service.leave(-1, 102)
+    await service.leave(-1, 103)
     # /kick takes a computer out of the lobby at once
     await service.remove_player(-1, 101, False, STRONG_IDS[1])
     assert (await active(service)).seats == [101, STRONG_IDS[0], EASY_IDS[0]]
