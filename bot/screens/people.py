@@ -8,14 +8,14 @@ chats seen last (``bot.bounded.Recent``); the database stays the truth.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.bounded import CHATS_KEPT, Recent
 from bot.computers import computer_name, is_computer
 from bot.service import TableService
 from locales import LANGUAGES, language
 from storage.database import Database
-from storage.records import Game
+from storage.records import Game, Player
 
 #: the chat_options kind that holds a chat's display settings (the rank letters)
 DISPLAY = "display"
@@ -109,12 +109,7 @@ class People:
         ``MAX_NAME`` characters (Telegram allows 64 in each of two parts: a table of six long
         names must still fit one message)."""
         players = await self.db.players(user_ids)
-        return [
-            computer_name(u, lang)
-            if is_computer(u)
-            else short_name(players[u].name if u in players else str(u))
-            for u in user_ids
-        ]
+        return [display_name(players, u, lang) for u in user_ids]
 
     async def is_reachable(self, user_id: int) -> bool:
         """Whether the bot may write to him (he pressed Start and has not blocked it)."""
@@ -153,3 +148,11 @@ def short_name(name: str) -> str:
     """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
     name = " ".join(name.split())
     return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
+
+
+def display_name(players: Mapping[int, Player], user_id: int, lang: str) -> str:
+    """One player's name for display in ``lang``: a computer's translated, a person's cut to
+    ``MAX_NAME``, the id for a user never seen."""
+    if is_computer(user_id):
+        return computer_name(user_id, lang)
+    return short_name(players[user_id].name) if user_id in players else str(user_id)

@@ -19,11 +19,10 @@ from datetime import UTC, datetime
 
 from bot import callback as cb
 from bot.chart import Line, draw_evening_chart
-from bot.computers import computer_name, is_computer
 from bot.games import game_for
 from bot.messenger import Messenger, Rows
 from bot.render.common import cards, esc, game_title, signed
-from bot.screens.people import short_name
+from bot.screens.people import display_name, short_name
 from bot.settle_up import settle_up
 from game.cards import label
 from locales import t, tn
@@ -494,14 +493,7 @@ async def display_names(db: Database, users: Sequence[int], lang: str) -> dict[i
     """Each user's display name in ``lang`` (cut as the table cuts it; a computer's translated;
     the id for an unknown user)."""
     players = await db.players(users)
-    return {
-        user: computer_name(user, lang)
-        if is_computer(user)
-        else short_name(players[user].name)
-        if user in players
-        else str(user)
-        for user in users
-    }
+    return {user: display_name(players, user, lang) for user in users}
 
 
 class StatsScreens:
