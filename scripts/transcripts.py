@@ -172,8 +172,8 @@ async def record(scenario: Scenario, lang: str) -> str:
         ):
             services = bot.app.bot_data["services"]
             seeds = iter(f"{scenario.seed}-{n}" for n in range(1000))
-            services.tables.seed = lambda: next(seeds)
-            services.tables.clock = lambda: FROZEN_NOW
+            services.tables.steps.seed = lambda: next(seeds)
+            services.tables.store.clock = lambda: FROZEN_NOW
             original_time = table_module.time
             table_module.time = FrozenTime  # type: ignore[assignment]
             services.timers.clock = lambda: FROZEN_NOW
@@ -181,7 +181,7 @@ async def record(scenario: Scenario, lang: str) -> str:
             async def first_dealer(*_: Any) -> int:
                 return scenario.dealer
 
-            services.tables._first_dealer = first_dealer
+            services.tables.lobby.first_dealer = first_dealer
             presses: Presses = {}
             try:
                 await _play(fake, bot, services, scenario, lang, presses)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.service import Loaded, Refused, TableService
+from bot.service.steps import deal_record, ledger_transfers
 from game.randomplay import random_action
 from storage.database import Database
 
@@ -285,12 +286,12 @@ async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
     step = loaded.table.apply(action)
     loaded.meta.turn += 1
     loaded.meta.deals += 1
-    await service._commit(
+    await service.store.commit(
         loaded,
         action,
         loaded.seats[seat],
-        service._ledger(step, loaded.seats, 0),
-        service._deal_record(step, loaded.seats, 0),
+        ledger_transfers(step, loaded.seats, 0),
+        deal_record(step, loaded.seats, 0),
     )
     frozen = await current(service)
     assert to_act(frozen) is None and frozen.game.turn_deadline is None

@@ -1,0 +1,99 @@
+"""A chat's own settings for its tables: the game options it chose, the time a decision may
+take (/timeout) and who plays for an away player. They are stored per chat (the table settings
+under ``TABLE_OPTIONS``, beside each game's options) and read when a table opens or a turn
+starts; the turn time is cached per chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.bounded import CHATS_KEPT, Recent
+from bot.games import game_for
+from bot.service.records import Refused
+from storage.database import Database
+
+#: the chat's own table settings, stored beside the games' options (not a game kind)
+TABLE_OPTIONS = "table"
+TURN_TIMEOUT_RANGE = (10, 3600)  # seconds a chat may give a decision with /timeout
+#: how an away player is played (a chat setting, in TABLE_OPTIONS, taken when a table opens):
+#: by the strong computer in his own interest, or by the plain default moves of RULES.md §5
+AWAY_PLAY = ("computer", "default")
+
+
+class ChatSettings:
+    """Each chat's game options, turn time and away play; ``turn_timeout`` where it chose
+    none."""
+
+    def __init__(self, db: Database, *, turn_timeout: float) -> None:
+        self.db = db
+        self.turn_timeout = turn_timeout
+        self._turn_timeouts: Recent[int, float] = Recent(CHATS_KEPT)
+
+    async def chat_options(self, chat_id: int, kind: str) -> dict[str, Any]:
+        stored = await self.db.chat_options(chat_id, kind) or {}
+        try:
+            return game_for(kind).check_options(stored)
+        except ValueError:
+            return game_for(kind).check_options({})
+
+    async def choose_options(self, chat_id: int, kind: str, chosen: dict[str, Any]) -> None:
+        """The chat chose these options (the settings menu, a preset, /new shleif): they are
+        stored beside what it chose before, and only what it chose, so an option it never
+        touched follows RULES.md's default even when that default changes."""
+        stored = dict(await self.db.chat_options(chat_id, kind) or {})
+        stored.update(chosen)
+        try:
+            game_for(kind).check_options(stored)
+        except ValueError:
+            raise Refused("not_allowed") from None
+        await self.db.set_chat_options(chat_id, kind, stored)
+
+    async def turn_timeout_of(self, chat_id: int) -> float:
+        """Seconds a decision may take in this chat: its own setting, else TURN_TIMEOUT."""
+        cached = self._turn_timeouts.get(chat_id)
+        if cached is None:
+            stored = await self.db.chat_options(chat_id, TABLE_OPTIONS) or {}
+            value = stored.get("turn_timeout")
+            cached = self.turn_timeout
+            if isinstance(value, int) and TURN_TIMEOUT_RANGE[0] <= value <= TURN_TIMEOUT_RANGE[1]:
+                cached = float(value)
+            self._turn_timeouts[chat_id] = cached
+        return cached
+
+    async def set_turn_timeout(
+        self, chat_id: int, user_id: int, is_admin: bool, seconds: str
+    ) -> int:
+        """/timeout N by a chat admin or whoever opened a table open in the chat (in any of its
+        forum topics, as for the other settings); for the whole chat, from the next decision
+        on."""
+        tables = await self.db.chat_open_games(chat_id)
+        if not is_admin and not any(game.created_by == user_id for game in tables):
+            raise Refused("creator_or_admin_only")
+        if not seconds.isdecimal() or not (
+            TURN_TIMEOUT_RANGE[0] <= int(seconds) <= TURN_TIMEOUT_RANGE[1]
+        ):
+            raise Refused("bad_timeout")
+        stored = dict(await self.db.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored["turn_timeout"] = int(seconds)
+        await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        self._turn_timeouts.pop(chat_id, None)
+        return int(seconds)
+
+    async def away_play_of(self, chat_id: int) -> str:
+        """Who plays for an away player at this chat's next table (``AWAY_PLAY``)."""
+        stored = await self.db.chat_options(chat_id, TABLE_OPTIONS) or {}
+        value = stored.get("away_play")
+        return value if value in AWAY_PLAY else AWAY_PLAY[0]
+
+    async def set_away_play(self, chat_id: int, value: str) -> None:
+        """The /settings choice of who plays for an away player, from the next table on (a
+        running game keeps what it started with, as it keeps its options)."""
+        if value not in AWAY_PLAY:
+            raise Refused("not_allowed")
+        stored = dict(await self.db.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored["away_play"] = value
+        await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+
+    def forget_chat(self, chat_id: int) -> None:
+        """A chat moved (supergroup): its settings are read again under the new id."""
+        self._turn_timeouts.pop(chat_id, None)

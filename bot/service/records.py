@@ -1,0 +1,168 @@
+"""The table service's records: what it hands out and what it stores beside the rules' state.
+
+``TableMeta`` is the table's own part of a stored game; ``Loaded`` a game read back with its
+rules; ``Reply`` (with its ``Notice`` and ``DealResult``) what the handlers must show after a
+change; ``Refused`` a request the table turns down. A finished deal's result is stored until
+the group has seen it (``due_result``, ``result_from_due``). Nothing here reads or writes
+storage.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import Plugin, Table, game_for
+from game.core import Action
+from game.registry import JsonObject, SeatResult
+from storage.records import Game
+
+
+class Refused(Exception):
+    """A request the table turns down; ``reason`` is a locale key suffix (``refuse.<reason>``);
+    ``users`` the players the reason is about (``start_bot_first``: who has not started the
+    bot)."""
+
+    def __init__(self, reason: str, users: Sequence[int] = ()) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.users = tuple(users)
+
+
+@dataclass
+class TableMeta:
+    """What the table remembers besides the rules' state."""
+
+    turn: int = 0  # bumps on every change that moves the game on (the buttons carry it)
+    timeouts: dict[str, int] = field(default_factory=dict)  # user id → timeouts in a row
+    away: list[int] = field(default_factory=list)
+    leaving: list[int] = field(default_factory=list)  # removed when the deal ends
+    joining: list[int] = field(default_factory=list)  # seated at the next deal (Стуколка)
+    stop: bool = False  # the table ends when the deal ends
+    deals: int = 0  # deals finished at this table
+    #: the user whose decision the stored turn deadline is for: it is kept while he is still
+    #: the one to act and no move is made (a look, a join, a leave of someone else)
+    clock_user: int | None = None
+    autoplay: bool = False  # /stop now: the bot plays every seat to the end of the deal
+    void_votes: list[int] = field(default_factory=list)  # players who agree to void the deal
+    #: results of finished deals not yet posted to the group, written with the move that ended
+    #: the deal, removed once posted (``DealSteps.results_posted``); see ``due_result``
+    due: list[dict[str, Any]] = field(default_factory=list)
+    #: who plays for an away player: the strong ``computer`` or the ``default`` moves
+    away_play: str = "computer"
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any] | None) -> TableMeta:
+        """The table's own state from a stored game: a deep copy, so the caller may change
+        it freely. (The stored state may be the read cache's, seen by every reader until the
+        game's row changes: a change made before a commit that is then refused must stay
+        invisible to them.)"""
+        return TableMeta(**copy.deepcopy(dict(data or {})))
+
+
+@dataclass
+class Notice:
+    """An announcement to the group: a locale key and its parameters (user ids as ``user``)."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DealResult:
+    """A finished deal, for the result message."""
+
+    kind: str
+    table: Table  # the finished deal
+    seats: list[int]
+    game_over: bool
+    summary: dict[str, Any]
+    balances: dict[int, int] = field(default_factory=dict)  # user → balance when it ended
+    deal: int = 0  # its number at the table, from 0
+    #: user → reason → chips the deal moved for him (the ledger of the deal, its ante included):
+    #: the sum over reasons is his balance change over the deal
+    money: dict[int, dict[str, int]] = field(default_factory=dict)
+    players: tuple[SeatResult, ...] = ()  # each seat's tricks, and whether he played
+
+
+@dataclass
+class Reply:
+    """What the handlers must show after a change."""
+
+    game: Game | None = None
+    lobby_changed: bool = False
+    table_changed: bool = False
+    new_deal: bool = False  # a new table message and new hand messages
+    hands: set[int] = field(default_factory=set)  # users whose hand message to refresh
+    results: list[DealResult] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    closed: bool = False  # the table ended (stopped or the game is over)
+
+
+@dataclass
+class Loaded:
+    """A game read back from storage, its rules and decoded state."""
+
+    game: Game
+    plugin: Plugin
+    table: Table | None  # None in the lobby
+    meta: TableMeta
+
+    @property
+    def seats(self) -> list[int]:
+        return list(self.game.seats)
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.seats.index(user_id) if user_id in self.game.seats else None
+
+
+#: verbs whose argument the group may see (the others carry a secret card)
+PUBLIC_ARGUMENT_VERBS = frozenset({"play", "trump"})
+
+
+def move_params(user: int, action: Action) -> dict[str, Any]:
+    """An announced move without its secret: which card was dropped or given stays private."""
+    params: dict[str, Any] = {"user": user, "verb": action.verb}
+    if action.verb in PUBLIC_ARGUMENT_VERBS and isinstance(action.arg, str):
+        params["arg"] = action.arg
+    elif isinstance(action.arg, tuple):
+        params["count"] = len(action.arg)
+    return params
+
+
+def due_result(result: DealResult, engine: JsonObject, closing: list[str]) -> dict[str, Any]:
+    """A finished deal's result as stored until it is posted (see ``TableMeta.due``)."""
+    return {
+        "deal": result.deal,
+        "kind": result.kind,
+        "engine": engine,
+        "seats": list(result.seats),
+        "game_over": result.game_over,
+        "summary": result.summary,
+        "balances": [[user, amount] for user, amount in result.balances.items()],
+        "closing": closing,
+        "money": [[user, parts] for user, parts in result.money.items()],
+        "players": [[p.seat, p.tricks, p.active] for p in result.players],
+    }
+
+
+def result_from_due(data: dict[str, Any]) -> tuple[DealResult, list[str]]:
+    """A stored result (``due_result``) back, with the keys of its closing notices."""
+    plugin = game_for(str(data["kind"]))
+    result = DealResult(
+        plugin.kind,
+        plugin.load(data["engine"]),
+        [int(user) for user in data["seats"]],
+        bool(data["game_over"]),
+        dict(data["summary"]),
+        balances={int(user): int(amount) for user, amount in data["balances"]},
+        deal=int(data["deal"]),
+        money={int(user): dict(parts) for user, parts in data.get("money", [])},
+        players=tuple(
+            SeatResult(int(seat), int(tricks), bool(active))
+            for seat, tricks, active in data.get("players", [])
+        ),
+    )
+    return result, [str(key) for key in data.get("closing", [])]

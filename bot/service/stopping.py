@@ -1,0 +1,147 @@
+"""Ending a table before its game is over: /stop (after the deal, or at once with the default
+moves), a table that can no longer be shown (the bot removed, its forum topic closed), a deal
+voided when every player agrees, and a table an older version left frozen between two deals
+(RULES.md §5 "Stopping"). A game closed without a winner gives its own pot back
+(``TableStore.game_pot_returned``)."""
+
+from __future__ import annotations
+
+from bot.service.chat_settings import ChatSettings
+from bot.service.records import DealResult, Loaded, Notice, Refused, Reply, due_result
+from bot.service.steps import DealSteps, balances_after, table_ends
+from bot.service.store import TableStore
+from storage.records import Transfer as LedgerTransfer
+
+
+class Stopping:
+    """/stop, a lost table, the vote to void a deal, and the frozen tables of old versions."""
+
+    def __init__(self, store: TableStore, steps: DealSteps, settings: ChatSettings) -> None:
+        self.store = store
+        self.steps = steps
+        self.settings = settings
+
+    async def stop(
+        self,
+        chat_id: int,
+        user_id: int,
+        is_admin: bool,
+        *,
+        now: bool = False,
+        thread: int | None = None,
+    ) -> Reply:
+        """/stop by the creator or an admin (RULES.md §5 "Stopping"): a deal in progress is
+        played out and settled — by the players, or with ``now`` at once by the default moves —
+        and the table ends with it. The deal is voided only when every player agrees
+        (``vote_void``)."""
+        async with self.store.lock(chat_id):
+            loaded = await self.store.require_active(chat_id, thread)
+            if not is_admin and user_id != loaded.game.created_by:
+                raise Refused("creator_or_admin_only")
+            if loaded.game.status == "lobby" or loaded.table is None:
+                return await self.store.close(loaded, "stopped", Notice("table_cancelled"))
+            loaded.meta.stop = True
+            if now:
+                loaded.meta.autoplay = True
+                return await self.steps.advance(loaded, [Notice("stop_now")])
+            return await self.store.commit_meta(loaded, loaded.seats, Notice("stop_after_deal"))
+
+    async def close_lost(
+        self, chat_id: int, thread: int | None = None, reason: str = "bot_removed"
+    ) -> Reply | None:
+        """The table can no longer be shown — the bot is no longer in the group
+        (``bot_removed``), or the table's forum topic was closed or deleted
+        (``topic_closed``): it closes as ``/stop now`` would close it (a lobby is cancelled; a
+        deal in progress is played out by the default moves and settled; a Старшина game gives
+        its pot back). None if there is no open table there."""
+        store = self.store
+        async with store.lock(chat_id):
+            loaded = await store.active(chat_id, thread)
+            if loaded is None:
+                return None
+            if loaded.game.status == "lobby" or loaded.table is None:
+                return await store.close(loaded, "stopped", Notice(reason))
+            loaded.meta.stop = True
+            loaded.meta.autoplay = True
+            reply = await self.steps.advance(loaded, [Notice(reason)])
+            if not reply.closed:  # (the auto-play bound was reached: close it as it stands)
+                current = await store.load(await store.db.game(loaded.game.game_id))
+                return await store.close(current, "stopped", Notice(reason))
+            return reply
+
+    async def vote_void(self, game_id: int, user_id: int, deal: int) -> Reply:
+        """A player agrees to void the deal in progress of a stopped table; when every player
+        at the table has agreed, every chip of the deal goes back and the table ends."""
+        async with self.store.lock(await self.store.chat_of(game_id)):
+            loaded = await self.store.game_or_refuse(game_id)
+            if loaded.game.status != "active" or loaded.table is None:
+                raise Refused("game_over")
+            if user_id not in loaded.game.seats:
+                raise Refused("not_at_table")
+            if not loaded.meta.stop or deal != loaded.meta.deals:
+                raise Refused("outdated")
+            if user_id in loaded.meta.void_votes:
+                raise Refused("already_voted")
+            loaded.meta.void_votes.append(user_id)
+            if set(loaded.seats) <= set(loaded.meta.void_votes):
+                return await self.void_deal(loaded)
+            return await self.store.commit_meta(
+                loaded, loaded.seats, Notice("void_vote", {"user": user_id})
+            )
+
+    async def void_deal(self, loaded: Loaded) -> Reply:
+        """Every player agreed: the deal in progress is void; every chip it moved goes back
+        (and a Старшина game's own pot with it: the game ends without a winner)."""
+        deal_no = loaded.meta.deals
+        moved = await self.store.db.transfers(
+            loaded.game.chat_id, game_id=loaded.game.game_id, deal=deal_no
+        )
+        refunds = [
+            LedgerTransfer(entry.dst, entry.src, entry.amount, "void", deal_no) for entry in moved
+        ]
+        game = await self.store.commit(loaded, None, None, refunds, None, status="stopped")
+        return Reply(game=game, table_changed=True, closed=True, notices=[Notice("deal_voided")])
+
+    async def unfreeze(self, game_id: int) -> Reply | None:
+        """A table an older version left frozen between a deal's end and the next deal (the
+        two were separate commits): its result is posted and the next deal dealt, or the
+        table ends, as if the deal had just ended. None if the game is not in that state."""
+        store = self.store
+        async with store.lock(await store.chat_of(game_id)):
+            loaded = await store.game_or_refuse(game_id)
+            table = loaded.table
+            if loaded.game.status != "active" or table is None or table.to_act() is not None:
+                return None
+            timeout = await self.settings.turn_timeout_of(loaded.game.chat_id)
+            game_over = table.game_over()
+            ending = table_ends(loaded, game_over)
+            reply = Reply(table_changed=True)
+            transfers: list[LedgerTransfer] = []
+            if ending and not game_over:
+                transfers = await store.game_pot_returned(loaded, [])
+                reply.notices.append(Notice("table_closed"))
+            before = await store.db.balances(loaded.game.chat_id)
+            balances, pot = balances_after(before.players, before.pot, transfers)
+            engine = table.dump()
+            result = DealResult(
+                loaded.plugin.kind,
+                loaded.plugin.load(engine),
+                loaded.seats,
+                game_over,
+                {},
+                balances=balances,
+                deal=max(loaded.meta.deals - 1, 0),
+            )
+            reply.results.append(result)
+            closing = [] if game_over or not ending else ["table_closed"]
+            loaded.meta.due = [*loaded.meta.due, due_result(result, engine, closing)]
+            if ending:
+                spec = store.spec(
+                    loaded, None, None, transfers, None, timeout, status="finished", fresh=True
+                )
+                await store.write(loaded, [spec])
+                reply.closed = True
+            else:
+                await store.write(loaded, [await self.steps.next_deal(loaded, reply, pot, timeout)])
+            reply.game = loaded.game
+            return reply

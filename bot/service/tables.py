@@ -1,0 +1,96 @@
+"""``TableService``: the one object the handlers, screens and timers hold for every table.
+
+It builds the service's units and hands out their operations; it holds no logic of its own.
+Each unit gets the units it needs, and nothing reaches back:
+
+- ``ChatSettings`` (``chat_settings.py``): game options, turn time, away play per chat;
+- ``TableStore`` (``store.py``): the locks, reading and the read cache, one commit under the
+  version check;
+- ``DealSteps`` (``steps.py``): a rules step committed, then the forced steps, one at a time;
+  a deal's end and the next deal;
+- ``Lobby`` (``lobby.py``), ``Turns`` (``turns.py``) and ``Stopping`` (``stopping.py``): the
+  operations, on the store and the steps.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bot.computers import Thinker
+from bot.service.chat_settings import ChatSettings
+from bot.service.lobby import Lobby
+from bot.service.steps import DealSteps, new_seed
+from bot.service.stopping import Stopping
+from bot.service.store import TableStore
+from bot.service.turns import Turns
+from storage.database import Database
+
+
+class TableService:
+    """Lobbies, turns, timeouts, deals and money for every chat."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        turn_timeout: float,
+        clock: Callable[[], float] = time.time,
+        seed: Callable[[], str] = new_seed,
+        computer_pause: float = 1.5,
+        thinker: Thinker | None = None,
+    ) -> None:
+        self.db = db
+        self.thinker = thinker or Thinker()
+        self.settings = ChatSettings(db, turn_timeout=turn_timeout)
+        self.store = TableStore(db, self.settings, clock=clock, computer_pause=computer_pause)
+        self.steps = DealSteps(self.store, self.settings, seed=seed)
+        self.lobby = Lobby(self.store, self.steps, self.settings)
+        self.turns = Turns(self.store, self.steps, self.thinker)
+        self.stopping = Stopping(self.store, self.steps, self.settings)
+
+        # the chat's lock, and reading what was last committed
+        self.lock = self.store.lock
+        self.load = self.store.load
+        self.snapshot = self.store.snapshot
+        self.active = self.store.active
+        # the chat's settings
+        self.chat_options = self.settings.chat_options
+        self.choose_options = self.settings.choose_options
+        self.turn_timeout_of = self.settings.turn_timeout_of
+        self.set_turn_timeout = self.settings.set_turn_timeout
+        self.away_play_of = self.settings.away_play_of
+        self.set_away_play = self.settings.set_away_play
+        self.forget_chat = self.settings.forget_chat
+        # the lobby and the seats
+        self.new_table = self.lobby.new_table
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.add_computer = self.lobby.add_computer
+        self.begin = self.lobby.begin
+        self.remove_player = self.lobby.remove_player
+        # turns
+        self.act = self.turns.act
+        self.timeout = self.turns.timeout
+        self.back = self.turns.back
+        self.mark_unreachable = self.turns.mark_unreachable
+        # results posted, and ending a table early
+        self.results_posted = self.steps.results_posted
+        self.stop = self.stopping.stop
+        self.close_lost = self.stopping.close_lost
+        self.vote_void = self.stopping.vote_void
+        self.unfreeze = self.stopping.unfreeze
+
+    @property
+    def turn_timeout(self) -> float:
+        """Seconds a decision may take where the chat chose none (TURN_TIMEOUT)."""
+        return self.settings.turn_timeout
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.store.clock
+
+    @property
+    def computer_pause(self) -> float:
+        """Seconds a computer waits before its move, so the people can follow the table."""
+        return self.store.computer_pause

@@ -1,0 +1,136 @@
+"""Turns: a player's move, a turn that runs out, and the players the bot plays for.
+
+A press is checked here (the seat, the turn number the button was made for, legality through
+the rules) and committed through ``DealSteps``. A turn that runs out makes the default move
+(RULES.md §5), and after ``AWAY_AFTER_TIMEOUTS`` in a row the player is away; an away player,
+or a computer seat, is played by a computer once its pause is over (``computer_move``, the
+search off the event loop in ``Thinker``). «I'm back» and a blocked bot change who plays a
+seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.computers import Thinker, computer_level, is_computer
+from bot.games import Table
+from bot.service.autoplay import away_notice, computer_plays
+from bot.service.records import Loaded, Notice, Refused, Reply, move_params
+from bot.service.steps import DealSteps
+from bot.service.store import TableStore
+from game.core import Action, IllegalAction
+from storage.errors import GameNotFound
+
+AWAY_AFTER_TIMEOUTS = 3
+
+
+class Turns:
+    """Moves by the players, by the clock and by the computers."""
+
+    def __init__(self, store: TableStore, steps: DealSteps, thinker: Thinker) -> None:
+        self.store = store
+        self.steps = steps
+        self.thinker = thinker
+
+    async def act(self, game_id: int, user_id: int, turn: int, action_verb: str, arg: Any) -> Reply:
+        """A button press: the user's seat, the turn number and legality are checked here."""
+        async with self.store.lock(await self.store.chat_of(game_id)):
+            loaded = await self.store.game_or_refuse(game_id)
+            if loaded.game.status != "active" or loaded.table is None:
+                raise Refused("game_over")
+            seat = loaded.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_at_table")
+            if turn != loaded.meta.turn and action_verb != "look":
+                raise Refused("outdated")
+            if callable(arg):
+                try:
+                    arg = arg(loaded.table, seat)
+                except ValueError:
+                    raise Refused("unknown_button") from None
+            action = Action(seat, action_verb, arg)
+            before = loaded.table.dump() if action_verb == "look" else None
+            try:
+                step = loaded.table.apply(action)
+            except IllegalAction as error:
+                raise Refused(error.reason) from None
+            if before is not None and loaded.table.dump() == before:
+                # a repeated look (or one from an old message) changes nothing: no write
+                return Reply(game=loaded.game, hands={user_id})
+            loaded.meta.timeouts.pop(str(user_id), None)
+            reply = Reply(hands={user_id})
+            if action_verb != "look":
+                reply.table_changed = True
+            return await self.steps.commit_step(loaded, step, action, user_id, reply)
+
+    async def timeout(self, game_id: int, turn: int) -> Reply | None:
+        """The turn ran out: make the default move (RULES.md §5) and announce it."""
+        db = self.store.db
+        try:
+            chat_id = (await db.game(game_id)).chat_id
+        except GameNotFound:
+            return None
+        async with self.store.lock(chat_id):
+            loaded = await self.store.load(await db.game(game_id))
+            if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.table is None:
+                return None
+            seat = loaded.table.to_act()
+            if seat is not None and computer_plays(loaded, loaded.seats[seat]):
+                return await self.computer_move(loaded, loaded.table, seat)
+            action = loaded.table.default_action()
+            if action is None:
+                return None
+            user = loaded.seats[action.seat]
+            count = loaded.meta.timeouts.get(str(user), 0) + 1
+            loaded.meta.timeouts[str(user)] = count
+            reply = Reply(table_changed=True, hands={user})
+            reply.notices.append(Notice("timeout_move", move_params(user, action)))
+            if count >= AWAY_AFTER_TIMEOUTS and user not in loaded.meta.away:
+                loaded.meta.away.append(user)
+                reply.notices.append(away_notice(loaded, "now_away", user))
+            step = loaded.table.apply(action)
+            return await self.steps.commit_step(loaded, step, action, None, reply)
+
+    async def computer_move(self, loaded: Loaded, table: Table, seat: int) -> Reply:
+        """A computer's turn (its pause is over): it looks at its cards if it has not, then
+        makes the move its level chooses, thought out off the event loop (``Thinker``). An
+        away player is played by the strong level, in his own interest."""
+        user = loaded.seats[seat]
+        reply = Reply(table_changed=True, hands={user})
+        if table.computer_looks_first(seat):
+            look = Action(seat, "look")
+            await self.steps.commit_step(loaded, table.apply(look), look, None, reply)
+        level = computer_level(user) if is_computer(user) else "strong"
+        action = await self.thinker.decide(table.computer_view(seat), level)
+        step = table.apply(action)
+        return await self.steps.commit_step(loaded, step, action, None, reply)
+
+    async def back(self, game_id: int, user_id: int) -> Reply:
+        """«I'm back»: the player takes his seat over from the auto-player."""
+        async with self.store.lock(await self.store.chat_of(game_id)):
+            loaded = await self.store.game_or_refuse(game_id)
+            if user_id not in loaded.meta.away:
+                raise Refused("not_away")
+            loaded.meta.away.remove(user_id)
+            loaded.meta.timeouts.pop(str(user_id), None)
+            if loaded.meta.clock_user == user_id:  # his turn: his own time, not the computer's
+                loaded.meta.clock_user = None
+            reply = await self.store.commit_meta(
+                loaded, loaded.seats, Notice("is_back", {"user": user_id})
+            )
+            reply.hands.add(user_id)
+            return reply
+
+    async def mark_unreachable(self, game_id: int, user_id: int) -> Reply | None:
+        """A player blocked the bot (403): he is auto-played, the group is told."""
+        db = self.store.db
+        async with self.store.lock((await db.game(game_id)).chat_id):
+            loaded = await self.store.load(await db.game(game_id))
+            if loaded.game.status != "active" or user_id in loaded.meta.away:
+                return None
+            if user_id not in loaded.game.seats:
+                return None
+            loaded.meta.away.append(user_id)
+            if loaded.meta.clock_user == user_id:  # the computer takes his turn after its pause
+                loaded.meta.clock_user = None
+            notice = away_notice(loaded, "unreachable", user_id)
+            return await self.steps.advance(loaded, [notice])
