@@ -9,7 +9,7 @@ Each unit gets the units it needs, and nothing reaches back:
 - ``DealSteps`` (``steps.py``): a rules step committed, then the forced steps, one at a time;
   a deal's end and the next deal;
 - ``Lobby`` (``lobby.py``), ``Turns`` (``turns.py``) and ``Stopping`` (``stopping.py``): the
-  operations, on the store and the steps.
+  operations, each given the store, the steps and (lobby, stopping) the chat's settings.
 """
 
 from __future__ import annotations
