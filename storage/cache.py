@@ -31,7 +31,7 @@ from typing import Final
 from storage.records import Game, Player
 
 MAX_GAMES: Final = 4096
-"""Games remembered (the least recently used go first); the open games fit many times."""
+"""Open games remembered (the least recently used go first; closed games are not kept)."""
 MAX_PLAYERS: Final = 65536
 """Players remembered (the least recently used go first)."""
 
@@ -61,8 +61,14 @@ class ReadCache:
         return game
 
     def keep_game(self, game: Game) -> None:
-        """Remember a game just read, unless a write of it is in flight."""
+        """Remember a game just read, unless a write of it is in flight or it is closed: a
+        finished or stopped game is read a few more times (its result, its hands' last edits)
+        and then never, so it is not kept, and the cache holds the open games only, however
+        many games the bot has played (bench/soak.py)."""
         game_id = game.game_id
+        if not game.is_open:
+            self._games.pop(game_id, None)
+            return
         if self._writing_everything or self._writing_games[game_id]:
             return
         self._games[game_id] = game

@@ -133,8 +133,25 @@ async def test_without_cache_reads_every_read_sees_other_connections(db_path: Pa
         assert (await first.game(game.game_id)).state == {"n": 1}
 
 
-def _game(game_id: int) -> Game:
-    return Game(game_id, CHAT, "stukolka", "lobby", 0, "{}", {}, (), None, None, {}, None, 0, 0)
+def _game(game_id: int, status: str = "lobby") -> Game:
+    return Game(game_id, CHAT, "stukolka", status, 0, "{}", {}, (), None, None, {}, None, 0, 0)
+
+
+async def test_a_closed_game_is_read_from_the_file_not_kept(cached: Database) -> None:
+    """The cache holds open games only: one closed by a write goes, and reading it again
+    does not bring it back (a bot that has played many games keeps none of the old ones)."""
+    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    first = await cached.game(game.game_id)
+    assert await cached.game(game.game_id) is first
+    await cached.commit_action(game.game_id, 0, {"n": 1}, ["last"], status="finished")
+    closed = await cached.game(game.game_id)
+    again = await cached.game(game.game_id)
+    assert (closed.status, closed.state) == ("finished", {"n": 1})
+    assert again == closed and again is not closed
+    cache = ReadCache()
+    cache.keep_game(_game(7))
+    cache.keep_game(_game(7, "stopped"))  # read again after another connection closed it
+    assert cache.game(7) is None
 
 
 def test_the_cache_refuses_games_read_while_a_write_is_in_flight() -> None:
