@@ -2,25 +2,35 @@
 size of every long-lived map at the start and at the end (flat means nothing grows with games).
 
     .venv/bin/python bench/soak.py [--games 2000] [--tables 20] [--deals 2] [--warmup 100]
+                                   [--every 200] [--fresh]
 
 The real ``Application`` (handlers, service, presenter, messenger, timers, storage on a
 temporary SQLite file) runs in this process against the fake Bot API (``tests/e2e``) on
-127.0.0.1. ``--tables`` groups play at once; each game is played by new users in a new group
-(three players: Стуколка classic, «со шлейфом» and Старшина in turn), who start the bot, open
-the table with ``/new``, join, begin, press random buttons of their hand messages until the game
-has dealt ``--deals`` deals, then ``/stop`` it and play on until it is closed. A finished game's
-group, users and requests are then dropped from the fake, so what stays in memory is the bot's.
+127.0.0.1. ``--tables`` groups play at once, three players each (Стуколка classic, «со шлейфом»
+and Старшина in turn): they open the table with ``/new``, join, begin, press random buttons of
+their hand messages until the game has dealt ``--deals`` deals, then ``/stop`` it and play on
+until it is closed, and start the next game. By default each group is the same crowd of friends
+game after game, as the bot is used: what the bot keeps per chat and per player stays the same,
+and whatever grows grows with the games played. With ``--fresh`` every game is played by new
+users in a new group, so the per-chat and per-player caches fill to their caps. What the fake
+keeps of a finished game (its group and users with ``--fresh``; else all but the last few
+messages of each chat) is dropped, so what grows in memory is the bot's.
 
-Measured after ``--warmup`` games and again after ``--games`` more, each time after a full
-garbage collection:
+Measured after ``--warmup`` games, after every ``--every`` games more (the ``curve``) and at
+the end of ``--games``, each time after a full garbage collection:
     rss_kb          this process's resident set (the fake's share is kept flat, see above);
+    sqlite_kb       SQLite's own memory (its page caches: they fill to their size, then stay);
+    malloc_in_use_kb, malloc_free_held_kb
+                    the C heap (glibc ``mallinfo2``) in use, and freed but kept by ``malloc``
+                    for reuse: RSS that grows while ``in_use`` stays flat is the allocator's
+                    free memory, not objects kept;
     gc_objects      objects the garbage collector tracks;
     maps            every dict, set, list, deque, OrderedDict and weak-valued dict reachable
                     from the bot's services (and PTB's chat_data and user_data), by attribute
                     path, with its length. ``grew`` lists those longer at the end than at the
                     start: a map that grows with the number of games played is a leak unless it
-                    is bounded. ``caps`` gives the limit of those that have one (the read cache,
-                    the messenger's memory, the chats' settings kept: they fill, then stay);
+                    is bounded. ``caps`` gives the limit of those that have one (the messenger's
+                    memory of messages shown, the chats' settings kept: they fill, then stay);
                     ``grew_without_a_cap`` is what is left: empty means flat.
 Not a test: it prints figures (JSON) and asserts nothing.
 """
@@ -30,6 +40,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import ctypes
+import ctypes.util
 import gc
 import json
 import random
@@ -55,6 +67,8 @@ PLAYERS = 3
 LOOK_CHANCE = 0.3
 #: with both a move and a card toggle on the message, the move; toggles pick a discard
 ACT_CHANCE = 0.8
+#: messages the fake keeps in each chat of a crowd between its games
+KEPT_MESSAGES = 3
 CONTAINERS = (dict, set, frozenset, list, collections.deque, weakref.WeakValueDictionary)
 #: objects whose attributes are walked for maps: the bot's own, and its storage
 OWN_MODULES = ("bot.", "storage.")
@@ -72,8 +86,11 @@ class Slot:
 
 
 class Soak:
-    def __init__(self, fake: FakeTelegram, bot: Any, deals: int, seed: int) -> None:
+    def __init__(
+        self, fake: FakeTelegram, bot: Any, deals: int, seed: int, fresh: bool = False
+    ) -> None:
         self.fake = fake
+        self.fresh = fresh
         self.bot = bot
         self.services = bot.app.bot_data["services"]
         self.deals = deals
@@ -81,6 +98,7 @@ class Soak:
         self.games_started = 0
         self.games_done = 0
         self.presses = 0
+        self.slots: list[Slot] = []
 
     async def settle(self) -> None:
         await self.bot.settle(timeout=60, quiet=0.0)
@@ -91,7 +109,9 @@ class Soak:
         finished."""
         target = self.games_done + games
         quota = self.games_started + games
-        slots = [Slot(number) for number in range(tables)]
+        while len(self.slots) < tables:
+            self.slots.append(Slot(len(self.slots)))
+        slots = self.slots[:tables]
         rounds = 0
         while self.games_done < target:
             rounds += 1
@@ -113,11 +133,12 @@ class Soak:
     def _open(self, slot: Slot) -> None:
         self.games_started += 1
         slot.choice = CHOICES[self.games_started % len(CHOICES)]
-        number = self.games_started
-        slot.users = [self.fake.add_user(f"Игрок{number}_{i}") for i in range(PLAYERS)]
-        for user in slot.users:
-            self.fake.user_starts_bot(user)
-        slot.group = self.fake.add_group(f"Стол {number}", slot.users)
+        if slot.group is None:
+            number = self.games_started if self.fresh else slot.number
+            slot.users = [self.fake.add_user(f"Игрок{number}_{i}") for i in range(PLAYERS)]
+            for user in slot.users:
+                self.fake.user_starts_bot(user)
+            slot.group = self.fake.add_group(f"Стол {number}", slot.users)
         self.fake.user_sends(slot.users[0], slot.group, f"/new {slot.choice}")
         slot.step = "lobby"
 
@@ -188,15 +209,24 @@ class Soak:
         return None
 
     def _finish(self, slot: Slot) -> None:
-        """The game is closed: forget its group and users in the fake (not in the bot)."""
+        """The game is closed. The fake forgets what it keeps of it (not the bot): with
+        ``fresh``, the group and its users; else the group's and the players' messages but
+        the last few (they play the next game)."""
         self.games_done += 1
         world = self.fake.world
         assert slot.group is not None
-        world.chats.pop(slot.group.id, None)
-        for user in slot.users:
-            world.chats.pop(user.id, None)
-            world.users.pop(user.id, None)
-        slot.group, slot.users, slot.step = None, [], "idle"
+        if self.fresh:
+            world.chats.pop(slot.group.id, None)
+            for user in slot.users:
+                world.chats.pop(user.id, None)
+                world.users.pop(user.id, None)
+            slot.group, slot.users = None, []
+        else:
+            for chat in (slot.group, *(world.chats.get(user.id) for user in slot.users)):
+                if chat is not None:
+                    for message_id in sorted(chat.messages)[:-KEPT_MESSAGES]:
+                        del chat.messages[message_id]
+        slot.step = "idle"
         answered = [key for key, query in world.callback_queries.items() if query.answer]
         for key in answered:
             del world.callback_queries[key]
@@ -256,10 +286,52 @@ def measure(soak: Soak) -> dict[str, Any]:
     return {
         "games_done": soak.games_done,
         "rss_kb": _rss_kb(),
+        **_native_kb(),
         "gc_objects": len(gc.get_objects()),
         "maps": map_sizes(roots, caps=caps),
         "caps": caps,
     }
+
+
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2``: what ``malloc`` holds from the system and what of it is
+    in use (the C heap: Python's large objects, SQLite, aiohttp's buffers)."""
+
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd",
+            "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
+        )
+    ]  # fmt: skip
+
+
+def _native_kb() -> dict[str, int]:
+    """SQLite's own memory (``sqlite3_memory_used``, the page caches of every connection) and
+    the C heap's bytes in use and held free by ``malloc`` (glibc's ``mallinfo2``): RSS that
+    grows while ``in_use`` stays is memory ``malloc`` keeps for reuse, not a leak. Empty where
+    the libraries are not found (not glibc)."""
+    figures: dict[str, int] = {}
+    try:
+        sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        figures["sqlite_kb"] = sqlite.sqlite3_memory_used() // 1024
+    except (OSError, AttributeError):
+        pass
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+        figures["malloc_in_use_kb"] = (info.uordblks + info.hblkhd) // 1024
+        figures["malloc_free_held_kb"] = info.fordblks // 1024
+    except (OSError, AttributeError):
+        pass
+    return figures
+
+
+def _figures(measured: dict[str, Any]) -> dict[str, Any]:
+    """A measurement's single figures (its maps and caps left out)."""
+    return {key: value for key, value in measured.items() if key not in ("maps", "caps")}
 
 
 def _rss_kb() -> int:
@@ -273,11 +345,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bot.sqlite3"
         async with FakeTelegram() as fake, start_bot_for(fake, path) as bot:
-            soak = Soak(fake, bot, args.deals, args.seed)
+            soak = Soak(fake, bot, args.deals, args.seed, args.fresh)
             began = time.monotonic()
             await soak.play(args.warmup, args.tables)
             start = measure(soak)
-            await soak.play(args.games, args.tables)
+            curve = [_figures(start)]
+            left = args.games
+            while left > 0:
+                chunk = min(left, args.every or left)
+                await soak.play(chunk, args.tables)
+                left -= chunk
+                curve.append(_figures(measure(soak)))
+                print(f"soak: {json.dumps(curve[-1])}", file=sys.stderr)
             end = measure(soak)
             seconds = time.monotonic() - began
             errors = len(bot.handler_errors)
@@ -292,13 +371,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "games": args.games,
         "warmup_games": args.warmup,
         "tables_at_once": args.tables,
+        "players": "new for every game" if args.fresh else "the same crowd at each table",
         "deals_per_game": args.deals,
         "presses": soak.presses,
         "seconds": round(seconds, 1),
         "handler_errors": errors,
         "database_kb": database_kb,
-        "start": {key: start[key] for key in ("games_done", "rss_kb", "gc_objects")},
-        "end": {key: end[key] for key in ("games_done", "rss_kb", "gc_objects")},
+        "start": _figures(start),
+        "end": _figures(end),
+        "curve": curve,
         "rss_kb_per_1000_games": round(
             (end["rss_kb"] - start["rss_kb"]) * 1000 / max(1, args.games), 1
         ),
@@ -317,6 +398,14 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="groups playing at once")
     parser.add_argument("--deals", type=int, default=2, help="deals before /stop")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="new users in a new group for every game (the chats' caches fill to their caps)",
+    )
+    parser.add_argument(
+        "--every", type=int, default=0, help="also measure after every N games (the curve)"
+    )
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args)), ensure_ascii=False, indent=1))
 
