@@ -349,7 +349,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         )
 
         async def export() -> bytes:
-            return screens.export_csv(await db.export_rows(CHAT))
+            return screens.export_csv(await db.export_rows(CHAT), "ru")
 
         milliseconds, data = await _timed(1, export)
         assert isinstance(data, bytes)

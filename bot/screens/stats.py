@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 from bot import callback as cb
 from bot.chart import Line, draw_evening_chart
+from bot.computers import computer_name, is_computer
 from bot.games import game_for
 from bot.messenger import Messenger, Rows
 from bot.render.common import cards, esc, game_title, signed
@@ -347,9 +348,17 @@ def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
 # ------------------------------------------------------------------------------ /export
 
 
-def export_csv(rows: Sequence[tuple[object, ...]]) -> bytes:
+def export_csv(rows: Sequence[tuple[object, ...]], lang: str) -> bytes:
     """The ledger as CSV (UTF-8 with a byte-order mark, so spreadsheets read the Cyrillic):
-    one row per transfer, a party as a player's name and id, or ``pot`` / ``game_pot``."""
+    one row per transfer, a party as a player's name and id, or ``pot`` / ``game_pot``. A
+    person's name is his own (stored, uncut); a computer's is in the chat's ``lang``, as on
+    every other screen (the stored one is Russian)."""
+
+    def name(kind: object, user: object, stored: object) -> object:
+        if kind != "user":
+            return kind
+        return computer_name(user, lang) if isinstance(user, int) and is_computer(user) else stored
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -376,9 +385,9 @@ def export_csv(rows: Sequence[tuple[object, ...]]) -> bytes:
                 game_id,
                 kind,
                 int(deal) + 1,  # type: ignore[call-overload]
-                src_name if src_kind == "user" else src_kind,
+                name(src_kind, src_user, src_name),
                 src_user if src_kind == "user" else "",
-                dst_name if dst_kind == "user" else dst_kind,
+                name(dst_kind, dst_user, dst_name),
                 dst_user if dst_kind == "user" else "",
                 amount,
                 reason,
@@ -603,7 +612,7 @@ class StatsScreens:
         if not rows:
             await self.messenger.send(chat_id, t(lang, "export.empty"), reply_to=reply_to)
             return
-        data = await asyncio.to_thread(export_csv, rows)
+        data = await asyncio.to_thread(export_csv, rows, lang)
         stamp = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
         caption = t(
             lang,

@@ -119,12 +119,56 @@ def test_export_is_csv_with_names_and_pots() -> None:
         (1, 1_764_600_000.0, 5, "stukolka", 0, "user", 1, 'Аня, "А"', "pot", None, None, 3, "ante"),
         (2, 1_764_600_060.0, 5, "stukolka", 0, "pot", None, None, "user", 2, "Борис", 3, "trick"),
     ]
-    data = export_csv(rows)
+    data = export_csv(rows, "ru")
     assert data.startswith("\ufeff".encode())
     parsed = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert parsed[0][:3] == ["entry_id", "time_utc", "game_id"]
     assert parsed[1][5:] == ['Аня, "А"', "1", "pot", "", "3", "ante"]
     assert parsed[2][4] == "1"  # deals are numbered from 1, as people count them
+
+
+def test_export_names_the_computers_in_the_chats_language() -> None:
+    """The players table stores a computer's Russian name; the CSV of an English chat shows
+    its English one, as /balance and /top do. A person's name is his own in both."""
+    rows = [
+        (
+            1,
+            1_764_600_000.0,
+            5,
+            "stukolka",
+            0,
+            "user",
+            -1,
+            "🤖 Компьютер 1",
+            "pot",
+            None,
+            None,
+            3,
+            "ante",
+        ),
+        (
+            2,
+            1_764_600_060.0,
+            5,
+            "stukolka",
+            0,
+            "user",
+            -11,
+            "🤖 Новичок 1",
+            "user",
+            2,
+            "Борис",
+            3,
+            "remiz",
+        ),
+    ]
+    for lang, strong, easy in (
+        ("ru", "🤖 Компьютер 1", "🤖 Новичок 1"),
+        ("en", "🤖 Computer 1", "🤖 Rookie 1"),
+    ):
+        parsed = list(csv.reader(io.StringIO(export_csv(rows, lang).decode("utf-8-sig"))))
+        assert [parsed[1][5], parsed[1][6]] == [strong, "-1"]
+        assert [parsed[2][5], parsed[2][7]] == [easy, "Борис"]
 
 
 def test_chart_is_a_phone_sized_png_and_end_labels_do_not_overlap() -> None:

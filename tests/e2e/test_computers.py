@@ -141,6 +141,17 @@ async def test_stukolka_with_a_computer_over_several_deals(tmp_path: Path) -> No
             assert "🤖 Computer 1" in shown, (command, shown)
             assert "Компьютер" not in shown and "Новичок" not in shown, (command, shown)
         assert "🤖 Rookie 1" in (table.group_messages()[-3].text or "")  # /balance
+        # and in the ledger's CSV, whose players table keeps the Russian names
+        for lang, strong, easy, other in (
+            ("en", "🤖 Computer 1", "🤖 Rookie 1", "Компьютер"),
+            ("ru", "🤖 Компьютер 1", "🤖 Новичок 1", "Computer"),
+        ):
+            await table.say(table.users[0], f"/lang {lang}")
+            await table.say(table.users[0], "/export")
+            document = table.group_messages()[-1]
+            assert document.media is not None and document.media.kind == "document"
+            data = document.media.data.decode("utf-8-sig")
+            assert strong in data and easy in data and other not in data, data[:500]
 
 
 async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Path) -> None:
