@@ -146,17 +146,23 @@ def suit_rows(cards: Sequence[str], button: Callable[[str], Button]) -> Keyboard
 
 
 def lobby_keyboard(
-    lang: str, game_id: int, *, can_begin: bool, can_cancel: bool = True, room: bool = False
+    lang: str,
+    game_id: int,
+    *,
+    can_begin: bool,
+    can_cancel: bool = True,
+    room: bool = False,
+    computers: bool = True,
 ) -> Keyboard:
-    """Join / Leave, the computers to seat while there is ``room``, then Begin (only when the
-    table may start) and Cancel."""
+    """Join / Leave, the computers to seat while there is ``room`` (in a game that has
+    ``computers``), then Begin (only when the table may start) and Cancel."""
     rows: Keyboard = [
         [
             (t(lang, "btn.join"), encode(Lobby(game_id, "join"))),
             (t(lang, "btn.leave"), encode(Lobby(game_id, "leave"))),
         ]
     ]
-    if room:
+    if room and computers:
         rows.append(
             [
                 (t(lang, "btn.add_computer"), encode(Lobby(game_id, "computer"))),

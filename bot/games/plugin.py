@@ -227,6 +227,11 @@ class Plugin(Protocol):
     def chat_pot(self) -> bool: ...
 
     @property
+    def has_computers(self) -> bool:
+        """Whether computer players can sit at the game's tables (and play for the away)."""
+        ...
+
+    @property
     def choices(self) -> Sequence[Choice]: ...
 
     @property
@@ -295,6 +300,10 @@ class GamePlugin(Generic[S, SV, PV]):
     @property
     def seats_between_deals(self) -> bool:
         return self.rules.seats_between_deals
+
+    @property
+    def has_computers(self) -> bool:
+        return self.computer is not None
 
     @property
     def chat_pot(self) -> bool:

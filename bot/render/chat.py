@@ -410,6 +410,7 @@ REFUSALS = (
     "creator_only",
     "already_seated",
     "table_full",
+    "no_computers",
     "table_exists",
     "not_enough_players",
     "game_running",

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from bot import callback as cb
 from bot import keyboards
 from bot.computers import is_computer
+from bot.games import game_for
 from bot.messenger import Rows
 from bot.render import chat as chat_render
 from bot.screens.people import People
@@ -67,7 +68,9 @@ class Lobby:
             lobby_player.reachable for lobby_player in lobby
         )
         room = len(loaded.seats) < plugin.max_players
-        return text, keyboards.lobby_keyboard(lang, game.game_id, can_begin=can_begin, room=room)
+        return text, keyboards.lobby_keyboard(
+            lang, game.game_id, can_begin=can_begin, room=room, computers=plugin.has_computers
+        )
 
     async def press(
         self,
@@ -105,6 +108,8 @@ class Lobby:
                 await self.show(await self.tables.stop(chat, user_id, await admin(), thread=thread))
                 return None
             case "computer" | "novice":
+                if not game_for(game.kind).has_computers:
+                    raise Refused("no_computers")  # a forged press: the lobby offers none
                 level = "strong" if data.action == "computer" else "easy"
                 await self.show(await self.tables.add_computer(chat, user_id, level, thread=thread))
                 return chat_render.answer_text(lang, "computer_seated")

@@ -18,6 +18,7 @@ from tests.plugin.highcard import KIND, PLUGIN, strength
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, start_bot_for
+from .test_fuzz import forge_press
 
 
 @pytest.fixture
@@ -140,3 +141,50 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
         await table.say(vera, "/new highcard")
         assert "Сдач: 3" in (table.group_messages()[-1].text or "")
         assert not fake.unanswered_callback_queries()
+
+
+async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_one(
+    tmp_path: Path, highcard: None
+) -> None:
+    """«Старшая карта» has no computer player: its lobby has no «🤖 Добавить компьютер» or
+    «🤖 Добавить новичка», and a press forged with either is answered with a short refusal in
+    the presser's language and changes nothing (before, it seated a computer that raised
+    ValueError at its first turn)."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        vera = fake.add_user("Вера")
+        bob = fake.add_user("Bob", language_code="en")
+        group = fake.add_group("Картёжники", [vera, bob])
+        table = Table(fake, bot, group, [vera, bob], random.Random(7))
+        for user in (vera, bob):
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(vera, "/new старшая")
+        lobby = table.group_messages()[-1]
+        await table.press(bob, lobby, press_data(lobby, cb.Lobby, action="join"))
+        lobby = fake.message(group, lobby.message_id)
+        offered = {cb.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
+        assert offered == {"join", "leave", "begin", "cancel"}
+        assert "🤖" not in str(lobby.inline_keyboard)
+        db = table.services.db
+        game = await db.active_game(group.id)
+        assert game is not None
+        before = (lobby.text, len(lobby.history), game.seats)
+        for user, action, refusal in (
+            (vera, "computer", "В эту игру компьютер не играет."),
+            (bob, "novice", "Computers do not play this game."),
+        ):
+            forge_press(fake, user, lobby, cb.encode(cb.Lobby(game.game_id, action)))  # type: ignore[arg-type]
+            await table.settle()
+            answer = list(fake.world.callback_queries.values())[-1].answer
+            assert answer is not None and answer.text == refusal
+        lobby = fake.message(group, lobby.message_id)
+        game = await db.active_game(group.id)
+        assert game is not None and (lobby.text, len(lobby.history), game.seats) == before
+        assert not fake.unanswered_callback_queries() and not bot.handler_errors
+
+        # a game that has computers still offers them
+        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="cancel"))
+        await table.say(vera, "/new stukolka")
+        lobby = table.group_messages()[-1]
+        offered = {cb.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
+        assert {"computer", "novice"} <= offered
