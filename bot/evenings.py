@@ -4,9 +4,10 @@ Storage keeps the evenings (``storage.evenings``): the commit that ends a deal e
 chat's evening or starts the next one. Here the bot ends one when the chat's gap passes with
 no deal (an asyncio timer per chat, ``bot.timers.Timers``, armed for the last deal's end plus
 the gap, and armed again after a restart), at /stop (the table's end), or at /evening, and
-posts each ended evening that is not posted yet: the summary as a message, the chart as a
-photo drawn in a worker thread. Posts go through the presenter's coalescer at the group's
-pace, after the table's own messages (a stopped table's last result comes first).
+posts each ended evening that is not posted yet, at most once (``Evenings._post`` says why):
+the summary as a message, the chart as a photo drawn in a worker thread, both in the forum
+topic where the evening was played. Posts go through the presenter's coalescer at the
+group's pace, after the table's own messages (a stopped table's last result comes first).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.messenger import Messenger
+from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
 from bot.screens.stats import display_names, evening_chart, evening_text
@@ -108,22 +109,48 @@ class Evenings:
         async def job() -> None:
             for evening in await self.db.unposted_evenings(chat_id):
                 await self._post(evening)
-                await self.db.mark_evening_posted(evening.evening_id)
 
         self.coalescer.request(("evening", chat_id), job, slot_due)
 
     async def _post(self, evening: Evening) -> None:
+        """Post an ended evening's summary, then its chart, where the evening was played: in
+        the topic of the table whose deal ended last (General if that topic is closed or
+        gone, or the chat has none).
+
+        At most once: the evening is marked posted just before its summary is sent, and
+        marked back only if the send surely failed (it is tried again). A crash during the
+        send, or a network failure after which Telegram may have shown it, loses the summary
+        rather than post it twice: a second «who pays whom» can be paid twice, while a lost
+        one loses no figure (the ledger, /balance, /stats and /history keep them all). The
+        Bot API has no way to ask whether a message went out, so exactly once cannot be
+        promised; this comes closest."""
         chat_id = evening.chat_id
         lang = await self.language(chat_id)
         summary = await self.db.evening_summary(evening)
+        await self.db.mark_evening_posted(evening.evening_id)
         if not summary.deals:
             return
         names = await display_names(self.db, list(summary.nets), lang)
-        await self.messenger.send(chat_id, evening_text(lang, summary, names))
+        text = evening_text(lang, summary, names)
+        thread = summary.thread_id
+        try:
+            sent = await self.messenger.send(chat_id, text, strict=True, thread=thread)
+            if sent is None and thread is not None:
+                thread = None  # the topic is closed or deleted: General it is
+                await self.messenger.pacer.ready(chat_id)
+                sent = await self.messenger.send(chat_id, text, strict=True)
+        except Undelivered as error:
+            if error.maybe_done:
+                log.warning("evening %s may not have been posted: %s", evening.evening_id, error)
+                return
+            await self.db.mark_evening_posted(evening.evening_id, False)
+            raise  # nothing went out: tried again in a moment
+        if sent is None:
+            return  # the chat refused it (the bot was removed, say): nowhere to post
         chart = await asyncio.to_thread(evening_chart, lang, summary, names)
         await self.messenger.pacer.ready(chat_id)
         await self.messenger.send_file(
-            chat_id, "photo", chart, "evening.png", t(lang, "evening.chart_caption")
+            chat_id, "photo", chart, "evening.png", t(lang, "evening.chart_caption"), thread=thread
         )
 
     async def send_gap(self, chat_id: int, hours: str | None, admin: bool) -> str:

@@ -256,11 +256,12 @@ class Messenger:
         caption: str | None = None,
         *,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> int | None:
         """Send a file as a ``photo`` (sendPhoto) or a ``document`` (sendDocument), with an HTML
-        caption (``reply_to`` as for ``send``); the new message id, or None if it could not be
-        sent (logged). Goes through PTB's own method, which uploads it as multipart/form-data
-        through the bot's request object and rate limiter."""
+        caption (``reply_to`` and ``thread`` as for ``send``); the new message id, or None if
+        it could not be sent (logged). Goes through PTB's own method, which uploads it as
+        multipart/form-data through the bot's request object and rate limiter."""
         upload = InputFile(data, filename=filename)
         reply = (
             None
@@ -270,11 +271,21 @@ class Messenger:
         try:
             if kind == "photo":
                 message = await self.bot.send_photo(
-                    chat_id, upload, caption=caption, parse_mode="HTML", reply_parameters=reply
+                    chat_id,
+                    upload,
+                    caption=caption,
+                    parse_mode="HTML",
+                    reply_parameters=reply,
+                    message_thread_id=thread,
                 )
             else:
                 message = await self.bot.send_document(
-                    chat_id, upload, caption=caption, parse_mode="HTML", reply_parameters=reply
+                    chat_id,
+                    upload,
+                    caption=caption,
+                    parse_mode="HTML",
+                    reply_parameters=reply,
+                    message_thread_id=thread,
                 )
         except ChatMigrated as error:
             await self.on_migrated(chat_id, error.new_chat_id)

@@ -663,8 +663,10 @@ class Database:
         or, with ``idle_since``, a deal ended after that moment."""
         return (await self._write(evenings.end_evening, evening_id, at, idle_since))[0]
 
-    async def mark_evening_posted(self, evening_id: int) -> None:
-        await self._write(evenings.mark_posted, evening_id)
+    async def mark_evening_posted(self, evening_id: int, posted: bool = True) -> None:
+        """Mark an evening's summary posted (or, with ``posted`` False, not posted after all:
+        see ``evenings.mark_posted``)."""
+        await self._write(evenings.mark_posted, evening_id, posted)
 
     async def evening_summary(self, evening: Evening) -> EveningSummary:
         """The figures of ``evening`` from its deals and their ledger rows."""

@@ -155,11 +155,14 @@ def get_evening(conn: sqlite3.Connection, evening_id: int) -> Evening | None:
     )
 
 
-def mark_posted(conn: sqlite3.Connection, evening_id: int) -> None:
+def mark_posted(conn: sqlite3.Connection, evening_id: int, posted: bool = True) -> None:
+    """Mark an ended evening's summary posted — the bot does it just before sending it, so it
+    is posted at most once — or, with ``posted`` False, not posted after all (its send
+    surely failed: it is tried again)."""
     with write_transaction(conn):
         conn.execute(
-            "UPDATE evenings SET posted = 1 WHERE evening_id = ? AND ended_at IS NOT NULL",
-            (evening_id,),
+            "UPDATE evenings SET posted = ? WHERE evening_id = ? AND ended_at IS NOT NULL",
+            (int(posted), evening_id),
         )
 
 
@@ -193,7 +196,8 @@ class EveningSummary:
     ``remizes``: (count, chips) per player who paid any; ``biggest_pot``: the most one player
     took from a pot (trick shares and whole pots) in one deal; ``games_won``: Старшина games.
     ``pot_change``: how much the chat's pot and game pots grew over the evening's deals (so
-    ``sum(nets) == -pot_change``).
+    ``sum(nets) == -pot_change``). ``thread_id``: the forum topic of the table whose deal
+    ended last (None: a chat without topics, or General), where the evening was played.
     """
 
     evening: Evening
@@ -205,12 +209,13 @@ class EveningSummary:
     biggest_pot: BiggestPot | None
     games_won: dict[int, int]
     pot_change: int
+    thread_id: int | None = None
 
 
 def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummary:
     """The summary of ``evening`` (its deals up to now if it goes on)."""
     deals = conn.execute(
-        "SELECT d.deal_id, d.game_id, d.deal, d.winner, g.kind FROM deals AS d"
+        "SELECT d.deal_id, d.game_id, d.deal, d.winner, g.kind, g.thread_id FROM deals AS d"
         " JOIN games AS g USING (game_id)"
         " WHERE d.chat_id = ? AND d.ended_at BETWEEN ? AND ? ORDER BY d.ended_at, d.deal_id",
         (evening.chat_id, evening.started_at, evening.last_at),
@@ -222,7 +227,9 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
     kinds: dict[str, int] = {}
     biggest: BiggestPot | None = None
     pot_change = 0
-    for index, (deal_id, game_id, number, winner, kind) in enumerate(deals, start=1):
+    # the topic of the table whose deal ended last: where the evening was played
+    thread_id: int | None = deals[-1][5] if deals else None
+    for index, (deal_id, game_id, number, winner, kind, _) in enumerate(deals, start=1):
         kinds[kind] = kinds.get(kind, 0) + 1
         for (user,) in conn.execute(
             "SELECT user_id FROM deal_players WHERE deal_id = ?", (deal_id,)
@@ -266,4 +273,5 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
         biggest_pot=biggest,
         games_won=games_won,
         pot_change=pot_change,
+        thread_id=thread_id,
     )

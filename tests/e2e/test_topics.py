@@ -337,3 +337,50 @@ async def test_new_without_a_game_in_a_topic_opens_the_chosen_table_there(tmp_pa
         assert any(isinstance(cb.decode(d), cb.Lobby) for d in lobby.callback_data)
         assert fake.topic_messages(group, None) == []
         assert not bot.handler_errors
+
+
+def _summaries(messages: list[Message], title: str) -> list[Message]:
+    return [m for m in messages if (m.text or "").startswith(title)]
+
+
+def _charts(messages: list[Message]) -> list[Message]:
+    return [m for m in messages if m.media is not None and m.media.kind == "photo"]
+
+
+async def test_the_evening_summary_goes_to_the_topic_where_the_evening_was_played(
+    tmp_path: Path,
+) -> None:
+    """The evening is the group's, but its summary and chart go where its games were played:
+    the topic of the table whose deal ended last. If that topic is gone, General."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
+    ):
+        group, window, door = await _world(fake, bot)
+        db: Database = window.services.db
+        title = "🌙 Итоги вечера"
+        game_a = await _open(window, "stukolka")
+        await _one_more_deal(window, db, game_a)
+        await window.say(window.users[0], "/stop now")  # the group's last table: the evening ends
+        assert (await db.game(game_a)).status in ("finished", "stopped")
+        await window.settle()
+        assert len(_summaries(window.group_messages(), title)) == 1
+        assert len(_charts(window.group_messages())) == 1
+        assert fake.topic_messages(group, None) == [], "nothing in General"
+        assert _summaries(door.group_messages(), title) == []
+
+        # the next evening is played at the door's table, whose topic is then deleted: its
+        # summary, asked for with /evening in General, goes to General
+        game_b = await _open(door, "stukolka")
+        await _one_more_deal(door, db, game_b)
+        fake.delete_topic(group, door.topic)
+        fake.user_sends(window.users[0], group, "/evening")
+        await window.settle()
+        general = fake.topic_messages(group, None)
+        assert len(_summaries(general, title)) == 1, [m.text for m in general]
+        assert len(_charts(general)) == 1
+        assert len(_summaries(window.group_messages(), title)) == 1, "the first one only"
+        # the refusal told the bot the topic is gone: its table closed
+        assert (await db.game(game_b)).status in ("finished", "stopped")
+        await check_books(db, group.id, [game_a, game_b])
+        assert not bot.handler_errors

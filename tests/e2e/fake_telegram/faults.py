@@ -12,7 +12,8 @@ Faults and what the client sees:
 * :class:`ServerError` -- a 5xx error reply (PTB raises ``NetworkError``); not performed.
 * :class:`Delay` -- the reply comes ``seconds`` late; past the client's read timeout PTB
   raises ``TimedOut``. The request is still performed, as Telegram may do after a client gave
-  up, so a retry can duplicate it.
+  up, so a retry can duplicate it: after the pause, or with ``after_processing=True`` at once
+  (the message is there while the client still waits: a crash then is one after the send).
 * :class:`DropConnection` -- the connection is closed without a reply (PTB raises
   ``NetworkError``); with ``after_processing=True`` the request was performed first.
 
@@ -43,9 +44,10 @@ class ServerError:
 
 @dataclass(frozen=True)
 class Delay:
-    """Answer (and perform) the request only after ``seconds``."""
+    """Answer (and perform, unless ``after_processing``) the request only after ``seconds``."""
 
     seconds: float
+    after_processing: bool = False
 
 
 @dataclass(frozen=True)

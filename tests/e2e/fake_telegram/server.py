@@ -166,9 +166,8 @@ class FakeBotApiServer:
             return self._error(entry, ApiError(fault.status, fault.description))
         if isinstance(fault, DropConnection) and not fault.after_processing:
             return self._drop(request, entry)
-        if isinstance(fault, Delay):
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.api.closing.wait(), fault.seconds)
+        if isinstance(fault, Delay) and not fault.after_processing:
+            await self._wait(fault.seconds)
         if found is None:
             return self._error(entry, errors.not_found(entry.method))
         try:
@@ -179,8 +178,15 @@ class FakeBotApiServer:
             return self._error(entry, error)
         if isinstance(fault, DropConnection):
             return self._drop(request, entry)
+        if isinstance(fault, Delay) and fault.after_processing:
+            await self._wait(fault.seconds)
         entry.status, entry.result = 200, result
         return web.json_response({"ok": True, "result": result})
+
+    async def _wait(self, seconds: float) -> None:
+        """A delay's pause (cut short when the server closes)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.api.closing.wait(), seconds)
 
     def _error(self, entry: ApiRequest, error: ApiError) -> web.Response:
         entry.status, entry.error = error.error_code, error.description
