@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from bot import callback as cb
 from bot import keyboards
 from bot.computers import is_computer
-from bot.games import game_for
 from bot.messenger import Rows
 from bot.render import chat as chat_render
 from bot.screens.people import People
@@ -108,8 +107,6 @@ class Lobby:
                 await self.show(await self.tables.stop(chat, user_id, await admin(), thread=thread))
                 return None
             case "computer" | "novice":
-                if not game_for(game.kind).has_computers:
-                    raise Refused("no_computers")  # a forged press: the lobby offers none
                 level = "strong" if data.action == "computer" else "easy"
                 await self.show(await self.tables.add_computer(chat, user_id, level, thread=thread))
                 return chat_render.answer_text(lang, "computer_seated")

@@ -1,7 +1,8 @@
 """Who makes a seat's move when its player does not: the rules read from a loaded table alone
 (no storage, no clock). A computer seat is played by its computer; an away player by the strong
-computer or by the default moves (the table's ``away_play``); a leaving player, and every seat
-after /stop now, by the default moves (RULES.md §5)."""
+computer or by the default moves (the table's ``away_play``; always the default moves in a
+game without computer players); a leaving player, and every seat after /stop now, by the
+default moves (RULES.md §5)."""
 
 from __future__ import annotations
 
@@ -36,13 +37,15 @@ def computer_plays(loaded: Loaded, user: int) -> bool:
         return False
     if is_computer(user):
         return True
-    return (
-        loaded.meta.away_play == "computer"
-        and user in loaded.meta.away
-        and user not in loaded.meta.leaving
-    )
+    return away_by_computer(loaded) and user in loaded.meta.away and user not in loaded.meta.leaving
+
+
+def away_by_computer(loaded: Loaded) -> bool:
+    """Whether the computer plays for the away at this table: the table's ``away_play`` says
+    so, and its game has computer players (else the default moves do)."""
+    return loaded.meta.away_play == "computer" and loaded.plugin.has_computers
 
 
 def away_notice(loaded: Loaded, key: str, user: int) -> Notice:
     """The one announcement that a player is away, saying who plays for him now."""
-    return Notice(key, {"user": user, "computer": loaded.meta.away_play == "computer"})
+    return Notice(key, {"user": user, "computer": away_by_computer(loaded)})

@@ -128,6 +128,8 @@ class Lobby:
                 raise Refused("game_running")
             if user_id not in loaded.game.seats:
                 raise Refused("not_at_table")
+            if not loaded.plugin.has_computers:
+                raise Refused("no_computers")  # the lobby offers none: a forged press
             seats = loaded.seats
             if len(seats) >= loaded.plugin.max_players:
                 raise Refused("table_full")

@@ -6,6 +6,7 @@ in Russian and in English. Nothing in ``game/``, ``bot/`` or ``locales/`` names 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -188,3 +189,45 @@ async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_
         lobby = table.group_messages()[-1]
         offered = {cb.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
         assert {"computer", "novice"} <= offered
+
+
+async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves(
+    tmp_path: Path, highcard: None
+) -> None:
+    """The chat's setting says the computer plays for an away player, but «Старшая карта» has
+    no computer player: a player who blocked the bot is played by the default moves, and the
+    group is told so (before, his turn raised ValueError and the table stood still)."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=0.05) as bot,
+    ):
+        vera, bob, alice = (fake.add_user(name) for name in ("Вера", "Боря", "Алиса"))
+        users = [vera, bob, alice]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(9))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(vera, "/new старшая")
+        lobby = table.group_messages()[-1]
+        for user in (bob, alice):
+            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+        lobby = fake.message(group, lobby.message_id)
+        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        fake.user_blocks_bot(bob)
+        db = table.services.db
+        game = await db.active_game(group.id)
+        assert game is not None
+        table.users = [vera, alice]  # bob never presses: he blocked the bot
+        for _ in range(100):
+            if (await db.game(game.game_id)).status != "active":
+                break
+            if not await table.step():
+                await asyncio.sleep(0.05)
+                await table.settle()
+        assert (await db.game(game.game_id)).status == "finished"
+        assert len(await db.last_deals(group.id, 10)) == 2
+        shown = "\n".join(texts(table.group_messages()))
+        assert "Боря не получает карты в личке" in shown
+        assert "компьютер" not in shown.lower(), shown
+        assert not bot.handler_errors
