@@ -147,6 +147,7 @@ class Evenings:
             raise  # nothing went out: tried again in a moment
         if sent is None:
             return  # the chat refused it (the bot was removed, say): nowhere to post
+        self.messenger.done_with(chat_id, sent)  # never edited: the messenger may forget it
         chart = await asyncio.to_thread(evening_chart, lang, summary, names)
         await self.messenger.pacer.ready(chat_id)
         await self.messenger.send_file(

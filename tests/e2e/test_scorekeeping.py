@@ -105,6 +105,8 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert summary.message_id < photo.message_id  # type: ignore[attr-defined]
         assert _summary_nets(summary.text, names) == await _ledger_nets(table, evening.evening_id)
         assert "Кто кому платит за вечер" in summary.text
+        # never edited, so the messenger does not keep it (a long run would fill its memory)
+        assert services.messenger.shown(table.group.id, summary.message_id) is None
         media = photo.media  # type: ignore[attr-defined]
         assert media.data.startswith(PNG) and 20_000 < len(media.data) < 1_000_000
         assert (media.width, media.height) == (1200, 800)
