@@ -226,6 +226,9 @@ class Soak:
                 if chat is not None:
                     for message_id in sorted(chat.messages)[:-KEPT_MESSAGES]:
                         del chat.messages[message_id]
+                    for message in chat.messages.values():
+                        message.history.clear()  # the edits before: the fake's, not the bot's
+                        message.reply_to = None
         slot.step = "idle"
         answered = [key for key, query in world.callback_queries.items() if query.answer]
         for key in answered:
