@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Chat, Update, User
+from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -27,6 +27,7 @@ from bot import games
 from bot.context import BotContext
 from bot.messenger import answer
 from bot.render import chat as chat_render
+from bot.screens.people import People
 from bot.service import Refused
 from bot.storage_health import is_storage_error
 from locales import language, t
@@ -94,6 +95,34 @@ async def track(update: Update, context: BotContext) -> None:
     chat = update.effective_chat
     if chat is not None and chat.type != Chat.PRIVATE:
         await services.people.saw_chat(chat.id, chat.title)
+        message = update.effective_message
+        if message is not None and message.is_topic_message and message.message_thread_id:
+            await _saw_topic(services.people, chat.id, message.message_thread_id, message)
+
+
+async def _saw_topic(people: People, chat_id: int, thread: int, message: Message) -> None:
+    """Learn a forum topic's name (for the hand messages' header): from its creation or a
+    rename, or from the topic's opening message, which Telegram attaches as the replied-to
+    message to every message of the topic that replies to nothing."""
+    created, edited = message.forum_topic_created, message.forum_topic_edited
+    if created is not None:
+        await people.saw_topic(chat_id, thread, created.name)
+    elif edited is not None and edited.name:
+        await people.saw_topic(chat_id, thread, edited.name)
+    elif message.reply_to_message and message.reply_to_message.forum_topic_created:
+        name = message.reply_to_message.forum_topic_created.name
+        await people.saw_topic(chat_id, thread, name, first_sight=True)
+
+
+def replied_user(message: Message) -> User | None:
+    """Whose message this one replies to, if it replies to one. In a forum topic a message
+    that replies to nothing carries the topic's opening service message as its replied-to
+    message: that is no reply (else /stats and /kick in a topic would name the person who
+    opened the topic)."""
+    replied = message.reply_to_message
+    if replied is None or replied.forum_topic_created is not None:
+        return None
+    return replied.from_user
 
 
 def player_name(user: User) -> str:
@@ -260,7 +289,7 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
     if ids is None or message is None:
         return
     chat_id, by_user = ids
-    target = message.reply_to_message.from_user if message.reply_to_message else None
+    target = replied_user(message)
     if target is not None:
         user_id = target.id
     else:
@@ -392,7 +421,7 @@ async def cmd_stats(update: Update, context: BotContext) -> None:
     if ids is None or message is None:
         return
     chat_id, user_id = ids
-    target = message.reply_to_message.from_user if message.reply_to_message else None
+    target = replied_user(message)
     if chat_id < 0 and target is not None and not target.is_bot:
         await context.services.screens.send_stats(
             chat_id, target.id, target.full_name, reply_to=_command(update)

@@ -22,7 +22,7 @@ from bot.computers import is_computer
 from bot.games import Table
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, Pacer, no_wait
-from bot.render.common import use_ranks
+from bot.render.common import esc, use_ranks
 from bot.screens.hand import (
     HAND_PER_MINUTE,
     HAND_SPACING,
@@ -97,7 +97,7 @@ class Hands:
             played = next((p for p in result.players if p.seat == seat), None)
             text = outcome_text(
                 lang,
-                result.table.outcome_text(lang, names, seat),
+                await self.header(game, lang) + result.table.outcome_text(lang, names, seat),
                 tricks=played.tricks if played is not None and played.active else None,
                 money=result.money.get(user, {}),
                 balance=result.balances.get(user, 0),
@@ -195,19 +195,27 @@ class Hands:
         seat = loaded.table.to_act()
         return seat is not None and loaded.seats[seat] == user_id
 
+    async def header(self, game: Game, lang: str) -> str:
+        """The hand message's first line: which group (and forum topic) its table is in, for
+        a player who sits at more than one («📍 Картёжники · Стол у окна»); none if the bot
+        does not know the group's title."""
+        place = await self.people.place(game.chat_id, game.thread_id)
+        return "" if place is None else t(lang, "hand.place", place=esc(place)) + "\n"
+
     async def content(self, loaded: Loaded, user_id: int) -> tuple[str, Rows | None]:
         game = loaded.game
         lang = await self.people.chat_language(user_id)
         seat = loaded.seat_of(user_id)
         table = loaded.table
+        header = await self.header(game, lang)
         if seat is None or table is None:
-            return t(lang, "announce.table_closed"), None
+            return header + t(lang, "announce.table_closed"), None
         names = await self.people.names(loaded.seats, lang)
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
-            return table.hand_text(lang, seat, names, closed=True), None
+            return header + table.hand_text(lang, seat, names, closed=True), None
         seconds = seconds_left(game) if table.to_act() == seat else None
-        text = table.hand_text(lang, seat, names, seconds=seconds)
+        text = header + table.hand_text(lang, seat, names, seconds=seconds)
         turn = loaded.meta.turn
         saved = self._masks.get((game.game_id, user_id))
         mask = saved[1] if saved and saved[0] == turn else 0

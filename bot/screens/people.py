@@ -19,7 +19,11 @@ from storage.records import Game, Player
 
 #: the chat_options kind that holds a chat's display settings (the rank letters)
 DISPLAY = "display"
+#: the chat_options kind that holds the names of a group's forum topics, by thread id
+TOPICS = "topics"
 MAX_NAME = 32  # characters of a player's name shown
+MAX_TITLE = 28  # characters of a group's title in a hand message's header
+MAX_TOPIC = 24  # characters of a forum topic's name there
 
 
 class People:
@@ -32,6 +36,7 @@ class People:
         self._languages: Recent[int, str] = Recent(CHATS_KEPT)
         self._ranks: Recent[int, str | None] = Recent(CHATS_KEPT)  # rank letters, as stored
         self._titles: Recent[int, str | None] = Recent(CHATS_KEPT)
+        self._topics: Recent[int, dict[int, str]] = Recent(CHATS_KEPT)  # thread id → name
 
     async def saw_chat(self, chat_id: int, title: str | None) -> None:
         """A group's update came in: its row exists, with its title as it is now."""
@@ -42,8 +47,45 @@ class People:
 
     def forget_chat(self, chat_id: int) -> None:
         """A chat moved (supergroup): nothing kept under its old id."""
-        for kept in (self._languages, self._ranks, self._titles):
+        for kept in (self._languages, self._ranks, self._titles, self._topics):
             kept.pop(chat_id, None)
+
+    async def saw_topic(
+        self, chat_id: int, thread: int, name: str, *, first_sight: bool = False
+    ) -> None:
+        """A forum topic's name as Telegram gave it: at its creation or a rename (kept), or
+        on the opening message every message of the topic carries (``first_sight``: kept
+        only while no name is known, as it shows the name the topic was created with)."""
+        names = await self._topic_names(chat_id)
+        if names.get(thread) == name or (first_sight and thread in names):
+            return
+        names = {**names, thread: name}
+        await self.db.set_chat_options(chat_id, TOPICS, {str(k): v for k, v in names.items()})
+        self._topics[chat_id] = names
+
+    async def _topic_names(self, chat_id: int) -> dict[int, str]:
+        cached: dict[int, str] | None = self._topics.get(chat_id)
+        if cached is not None:
+            return cached
+        stored = await self.db.chat_options(chat_id, TOPICS) or {}
+        names = {int(k): v for k, v in stored.items() if k.isdigit() and isinstance(v, str)}
+        self._topics[chat_id] = names
+        return names
+
+    async def place(self, chat_id: int, thread: int | None) -> str | None:
+        """Where a table is, for its players' private chats, where they may sit at several:
+        the group's title, then its forum topic's name when the bot knows it, each cut short
+        for a phone («Картёжники · Стол у окна»). None if the group's title is unknown."""
+        if chat_id in self._titles:
+            title: str | None = self._titles.get(chat_id)
+        else:
+            chat = await self.db.chat(chat_id)
+            title = chat.title if chat else None
+        if not title:
+            return None
+        place = _cut(title, MAX_TITLE)
+        topic = (await self._topic_names(chat_id)).get(thread) if thread is not None else None
+        return f"{place} · {_cut(topic, MAX_TOPIC)}" if topic else place
 
     # ------------------------------------------------------------------ languages
 
@@ -146,8 +188,13 @@ class People:
 
 def short_name(name: str) -> str:
     """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
-    name = " ".join(name.split())
-    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
+    return _cut(name, MAX_NAME)
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters (an ellipsis marks the cut)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def display_name(players: Mapping[int, Player], user_id: int, lang: str) -> str:

@@ -15,6 +15,7 @@ from storage import POT
 from storage.database import Database
 
 from .fake_telegram import Chat, FakeTelegram, Message, RunningApplication, Topic, User
+from .fake_telegram.model import MemberStatus
 from .players import Table, start_bot_for
 from .resilience import check_books
 
@@ -383,4 +384,99 @@ async def test_the_evening_summary_goes_to_the_topic_where_the_evening_was_playe
         # the refusal told the bot the topic is gone: its table closed
         assert (await db.game(game_b)).status in ("finished", "stopped")
         await check_books(db, group.id, [game_a, game_b])
+        assert not bot.handler_errors
+
+
+def _hands_with(fake: FakeTelegram, user: User, other: str) -> list[Message]:
+    """His hand messages (the bot's private messages that show seats) at the table where
+    ``other`` sits too."""
+    return [
+        m
+        for m in fake.messages(fake.private_chat(user), from_bot=True)
+        if other in (m.text or "") and "🃏" in (m.text or "")
+    ]
+
+
+async def test_a_player_at_several_tables_reads_in_each_hand_which_table_it_is(
+    tmp_path: Path,
+) -> None:
+    """Вера sits at three tables: two topics of one group and another group. Each of her hand
+    messages starts with one short line naming its group and topic; a topic whose creation
+    the bot did not see is named all the same (from the opening message Telegram attaches to
+    a topic's messages), a renamed topic by its new name, and a group that becomes a
+    supergroup keeps its name there. A long title is cut to fit a phone's line."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        vera, alice, bob, gleb = (
+            fake.add_user("Вера"),
+            fake.add_user("Алиса"),
+            fake.add_user("Bob", language_code="en"),
+            fake.add_user("Глеб"),
+        )
+        forum = fake.add_group(
+            "Картёжники", [vera, alice, bob], admins=[vera], supergroup=True, forum=True
+        )
+        club = fake.add_group("Клуб любителей Стуколки по четвергам", [vera, gleb])
+        for user in (vera, alice, bob, gleb):
+            fake.user_starts_bot(user)
+        window_topic = fake.create_topic(forum, "Стол у окна", by=vera)
+        present, forum.bot_status = forum.bot_status, MemberStatus.LEFT
+        door_topic = fake.create_topic(forum, "Стол у двери", by=vera)  # the bot missed it
+        forum.bot_status = present
+        window = _table(fake, bot, forum, window_topic, [vera, alice])
+        door = _table(fake, bot, forum, door_topic, [vera, bob])
+        home = Table(fake, bot, club, [vera, gleb], random.Random(3))
+        await window.settle()
+        games = [await _open(window, "stukolka"), await _open(door, "stukolka")]
+        games.append(await _open(home, "stukolka"))  # type: ignore[arg-type]
+        db: Database = window.services.db
+        for game_id in games:
+            assert vera.id in (await db.game(game_id)).seats
+
+        for other, place in (
+            ("Алиса", "📍 Картёжники · Стол у окна"),
+            ("Bob", "📍 Картёжники · Стол у двери"),
+            ("Глеб", "📍 Клуб любителей Стуколки по…"),
+        ):
+            hands = _hands_with(fake, vera, other)
+            assert hands, other
+            assert all((m.text or "").split("\n")[0] == place for m in hands), (place, hands)
+            assert len(place) <= 48, "one short line"
+        assert (_hands_with(fake, bob, "Вера")[-1].text or "").startswith(
+            "📍 Картёжники · Стол у двери\n"
+        )
+
+        # the door's topic is renamed: her next hand there says so
+        fake.rename_topic(forum, door_topic, "Дверь", by=vera)
+        await door.settle()
+        for _ in range(20):
+            if (_hands_with(fake, vera, "Bob")[-1].text or "").startswith("📍 Картёжники · Дверь"):
+                break
+            await door.step(look_chance=0.0)
+        assert (_hands_with(fake, vera, "Bob")[-1].text or "").startswith("📍 Картёжники · Дверь\n")
+
+        # the club's group becomes a supergroup: the table follows it, and so does its name
+        hand = _hands_with(fake, vera, "Глеб")[-1]
+        edits = len(hand.history)
+        home.group = fake.migrate_to_supergroup(club)
+        await home.settle()
+        for _ in range(20):
+            hand = _hands_with(fake, vera, "Глеб")[-1]
+            if len(hand.history) > edits + 1:
+                break
+            await home.step(look_chance=0.0)
+        assert (await db.game(games[2])).chat_id == home.group.id
+        assert len(hand.history) > edits + 1, "her hand was edited after the move"
+        assert (hand.text or "").startswith("📍 Клуб любителей Стуколки по…\n")
+        assert not bot.handler_errors
+
+
+async def test_stats_in_a_topic_are_the_senders_not_the_topic_openers(tmp_path: Path) -> None:
+    """Telegram attaches a topic's opening message to every message of the topic as the one
+    it replies to: /stats there is no reply, and shows the sender's own figures."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        _, window, _ = await _world(fake, bot)
+        opener, other = window.users[0], window.users[1]
+        await window.say(other, "/stats")
+        text = window.group_messages()[-1].text or ""
+        assert other.first_name in text and opener.first_name not in text, text
         assert not bot.handler_errors

@@ -427,7 +427,7 @@ class FakeTelegram:
     # --- forum topics -----------------------------------------------------------------------
 
     def _topic_event(self, chat: Chat, topic: Topic, by: User | None, service: str) -> Message:
-        """A topic's service message (created, closed, reopened), sent in the topic and
+        """A topic's service message (created, edited, closed, reopened), sent in the topic and
         delivered to the bot as Telegram delivers service messages, privacy mode or not."""
         actor = by or next(
             self.world.users[user_id]
@@ -437,6 +437,8 @@ class FakeTelegram:
         payload: dict[str, Any] = {}
         if service == "forum_topic_created":
             payload = {"name": topic.name, "icon_color": 7322096}
+        elif service == "forum_topic_edited":
+            payload = {"name": topic.name}
         message = self.world.add_message(
             chat, actor, service={service: payload}, thread_id=topic.thread_id
         )
@@ -455,6 +457,15 @@ class FakeTelegram:
         created = self._topic_event(group, topic, by, "forum_topic_created")
         assert created.message_id == topic.thread_id
         return topic
+
+    def rename_topic(
+        self, chat: ChatRef, topic: Topic, name: str, *, by: User | None = None
+    ) -> Message:
+        """An admin renames a topic: the bot gets ``forum_topic_edited`` with the new name
+        (the topic's opening message keeps the old one)."""
+        group = self.chat(chat)
+        topic.name = name
+        return self._topic_event(group, topic, by, "forum_topic_edited")
 
     def close_topic(self, chat: ChatRef, topic: Topic, *, by: User | None = None) -> Message:
         """An admin closes a topic: it takes no new messages (TOPIC_CLOSED), and the bot gets

@@ -141,6 +141,12 @@ def message_json(message: Message, *, with_reply: bool = True) -> JSON:
         data["edit_date"] = message.edit_date
     if message.reply_to is not None and with_reply:
         data["reply_to_message"] = message_json(message.reply_to, with_reply=False)
+    elif with_reply and message.thread_id is not None and message.message_id != message.thread_id:
+        # as in Telegram: a message in a forum topic that replies to nothing replies to the
+        # topic's opening service message (forum_topic_created, with the name it had then)
+        root = message.chat.messages.get(message.thread_id)
+        if root is not None and "forum_topic_created" in root.service:
+            data["reply_to_message"] = message_json(root, with_reply=False)
     if message.thread_id is not None:
         data["message_thread_id"] = message.thread_id
         data["is_topic_message"] = True
