@@ -10,6 +10,7 @@ in the Docker image (``fonts-dejavu-core``).
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -65,7 +66,7 @@ def draw_evening_chart(
             linewidth=5.0 if winner else 2.6,
             marker="o" if deals <= 30 else None,
             markersize=7 if winner else 5,
-            label=net_label.format(name=line.name, net=_signed(final)),
+            label=net_label.format(name=_drawable(line.name), net=_signed(final)),
             zorder=3 if winner else 2,
             solid_capstyle="round",
         )
@@ -79,7 +80,7 @@ def draw_evening_chart(
             fontweight="bold" if winner else "normal",
             color=COLOURS[index % len(COLOURS)],
         )
-    figure.suptitle(title, fontsize=24, fontweight="bold", x=0.085, y=0.975, ha="left")
+    figure.suptitle(_drawable(title), fontsize=24, fontweight="bold", x=0.085, y=0.975, ha="left")
     axes.set_xlabel(x_label, fontsize=17)
     axes.set_ylabel(y_label, fontsize=17)
     axes.tick_params(labelsize=15)
@@ -110,6 +111,23 @@ def draw_evening_chart(
     # of the drawing's time
     figure.savefig(buffer, format="png", facecolor="white", pil_kwargs={"compress_level": 1})
     return buffer.getvalue()
+
+
+def _drawable(text: str) -> str:
+    """``text`` without the characters the chart's font cannot draw, which it would show as
+    empty boxes: emoji, such as a computer's robot mark or one in a person's name."""
+    from matplotlib import font_manager
+
+    charmap = _charmap(font_manager.findfont(font_manager.FontProperties()))
+    kept = " ".join("".join(c for c in text if ord(c) in charmap or c.isspace()).split())
+    return kept or "?"
+
+
+@functools.cache
+def _charmap(path: str) -> frozenset[int]:
+    from matplotlib import font_manager
+
+    return frozenset(font_manager.get_font(path).get_charmap())
 
 
 def _all(lines: Sequence[Line]) -> list[int]:

@@ -24,12 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from bot import callback as cb
+from bot.computers import Thinker
 from tests.e2e.fake_telegram import FakeTelegram, Message, User
 from tests.e2e.players import start_bot_for
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "transcripts"
 FROZEN_NOW = 1_780_000_000.0  # the clock the turn countdown reads: every turn shows 60 s
 TURN_SECONDS = 60
+#: a computer's pause before its move, as in production (its turn shows ⏳ 2 s); its timer
+#: reads a clock this much ahead of the frozen one, so the transcript does not wait for it
+COMPUTER_PAUSE = 1.5
+COMPUTER_WAIT = 0.02
 NAMES = {"ru": ["Алиса", "Борис", "Вера", "Глеб"], "en": ["Alice", "Boris", "Vera", "Gleb"]}
 TITLE = {"ru": "Картёжники", "en": "Card players"}
 
@@ -41,11 +46,12 @@ class Scenario:
 
     name: str
     choice: str  # /new argument
-    players: int
+    players: int  # people; the computers sit after them
     dealer: int
     seed: str
     prefer: dict[int, tuple[str, ...]] = field(default_factory=dict)
     heading: dict[str, str] = field(default_factory=dict)
+    computers: tuple[str, ...] = ()  # lobby buttons pressed by the first player: novice, computer
 
 
 SCENARIOS = (
@@ -76,6 +82,19 @@ SCENARIOS = (
         heading={
             "ru": "Стуколка со шлейфом: Борис играет втемную, Глеб идёт в разрез",
             "en": "Stukolka with the shleif: Boris plays blind, Gleb cuts in (razrez)",
+        },
+    ),
+    Scenario(
+        "computer",
+        "stukolka",
+        2,
+        dealer=0,
+        seed="transcript-computer-2",
+        prefer={0: ("look", "knock"), 1: ("look", "knock")},
+        computers=("novice",),
+        heading={
+            "ru": "Стуколка с компьютером: двое и 🤖 Новичок 1",
+            "en": "Stukolka with a computer: two players and 🤖 Rookie 1",
         },
     ),
     Scenario(
@@ -168,6 +187,7 @@ async def record(scenario: Scenario, lang: str) -> str:
                 Path(folder) / "bot.sqlite3",
                 default_language=lang,
                 turn_timeout_seconds=TURN_SECONDS,
+                computer_pause_seconds=COMPUTER_PAUSE,
             ) as bot,
         ):
             services = bot.app.bot_data["services"]
@@ -176,7 +196,11 @@ async def record(scenario: Scenario, lang: str) -> str:
             services.tables.store.clock = lambda: FROZEN_NOW
             original_time = table_module.time
             table_module.time = FrozenTime  # type: ignore[assignment]
-            services.timers.clock = lambda: FROZEN_NOW
+            # turn timers fire at once for a computer's pause, never for a person's turn
+            services.timers.clock = lambda: FROZEN_NOW + COMPUTER_PAUSE - COMPUTER_WAIT
+            # the computers decide by the easy rules from a fixed seed, on this thread
+            thinker = Thinker(0, seed=1)
+            services.tables.thinker = services.tables.turns.thinker = thinker
 
             async def first_dealer(*_: Any) -> int:
                 return scenario.dealer
@@ -225,6 +249,11 @@ async def _play(
         data = next(d for d in lobby.callback_data if _lobby(d) == "join")
         _press(fake, presses, user, lobby, data)
         await settle()
+    for action in scenario.computers:
+        lobby = fake.message(group, lobby.message_id)
+        data = next(d for d in lobby.callback_data if _lobby(d) == action)
+        _press(fake, presses, users[0], lobby, data)
+        await settle()
     lobby = fake.message(group, lobby.message_id)
     begin = next(d for d in lobby.callback_data if _lobby(d) == "begin")
     _press(fake, presses, users[0], lobby, begin)
@@ -238,6 +267,10 @@ async def _play(
         if game is None:
             return
         press = director.next_press()
+        if press is None and scenario.computers:
+            await asyncio.sleep(COMPUTER_WAIT * 5)  # a computer's turn: its move comes by itself
+            await settle()
+            continue
         if press is None:
             raise RuntimeError(f"{scenario.name}: nobody can move and the deal is not over")
         user, message, data = press

@@ -138,7 +138,8 @@ def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str],
     payments = settle_people(people)
     lines = [t(lang, "settle.title")]
     if not payments:
-        lines.append(t(lang, "settle.nothing"))
+        # square, or down only to the pot and the computers: nobody owes another player
+        lines.append(t(lang, "settle.no_payments" if any(people.values()) else "settle.nothing"))
     for payer, payee, amount in payments:
         lines.append(
             t(lang, "settle.line", payer=esc(names[payer]), payee=esc(names[payee]), amount=amount)

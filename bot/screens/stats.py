@@ -24,7 +24,7 @@ from bot.games import game_for
 from bot.messenger import Messenger, Rows
 from bot.render.common import cards, esc, game_title, signed
 from bot.screens.people import display_name, short_name
-from bot.settle_up import settle_up
+from bot.settle_up import settle_people
 from game.cards import label
 from locales import t, tn
 from storage.database import Database
@@ -409,7 +409,8 @@ def _duration(lang: str, seconds: float) -> str:
 
 def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> str:
     """The evening's summary: nets, remizes, the biggest take, Старшина games won, and who
-    pays whom for the evening alone (``bot.settle_up``, the pot staying on the table)."""
+    pays whom for the evening alone among the people (``bot.settle_up``, the pot staying on
+    the table; where the computers stand is said apart)."""
     evening = summary.evening
     lines = [
         t(
@@ -463,16 +464,29 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
         )
         lines.append(t(lang, "evening.games_won", items=items))
     lines += ["", t(lang, "evening.settle")]
-    balances = dict(sorted(summary.nets.items(), key=lambda item: name(item[0])))
-    from_pot = max(0, sum(balances.values()))
-    if from_pot:
-        # the winners took chips a pot held before the evening: nobody owes those
-        balances[-1] = -from_pot
-    payments = [p for p in settle_up(balances) if p.payer != -1]
+    # the winners may have taken chips a pot held before the evening: nobody owes those
+    from_pot = max(0, sum(summary.nets.values()))
+    # nobody pays or is paid by a computer (as in /balance): the people settle among
+    # themselves, short of what came from the pot or went to the computers
+    people = {
+        user: net
+        for user, net in sorted(summary.nets.items(), key=lambda item: name(item[0]))
+        if not is_computer(user)
+    }
+    payments = settle_people(people)
     for payer, payee, amount in payments:
         lines.append(t(lang, "evening.pay", payer=name(payer), payee=name(payee), amount=amount))
     if not payments:
-        lines.append(t(lang, "evening.square"))
+        # square, or down only to the pot and the computers: nobody owes another player
+        square = not any(people.values())
+        lines.append(t(lang, "evening.square" if square else "evening.no_payments"))
+    computers = sorted(
+        ((user, net) for user, net in summary.nets.items() if is_computer(user) and net),
+        key=lambda item: -item[1],
+    )
+    if computers:
+        standing = ", ".join(f"{name(user)} {signed(net)}" for user, net in computers)
+        lines.append(t(lang, "settle.computers", computers=standing))
     if summary.pot_change > 0:
         lines.append(
             t(lang, "evening.left_in_pot", pot=tn(lang, "count.chips", summary.pot_change))

@@ -97,7 +97,9 @@ class GroupTable:
                 pending.append((result.deal, await self.result_text(game, lang, result, footer)))
         elif reply.new_deal:
             # the first deal: its table is a new message; the lobby loses its buttons in the
-            # first of the group's slots that the table does not need (``_step``)
+            # first of the group's slots that the table does not need (``_step``). The
+            # lobby's news (who sat down) stays in the lobby: the deal's table starts afresh
+            self._notices.pop(game.game_id, None)
             await self.db.retire_lobby_message(game.game_id)
         await self.remember(game, lang, carried)
         if reply.lobby_changed or reply.table_changed or reply.results or reply.closed:
@@ -259,7 +261,11 @@ class GroupTable:
         loaded = await self.tables.snapshot(game)
         names = await self.people.names(loaded.seats, lang)
         if game.status == "lobby" or loaded.table is None:
-            return await self.lobby.content(game, loaded, lang, names)
+            lobby_text, lobby_rows = await self.lobby.content(game, loaded, lang, names)
+            news = self._notices.get(game.game_id)
+            if news and game.status == "lobby":  # who took a computer's seat, say
+                lobby_text += "\n\n" + "\n".join(news)
+            return lobby_text, lobby_rows
         away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
         seconds = seconds_left(game)
         closed = game.status != "active"  # nobody's turn at a closed table

@@ -98,6 +98,9 @@ def test_balance_and_settle_up() -> None:
     assert "Вика → &lt;b&gt;Борис&lt;/b&gt;: 2" in text
     assert "Кон (3) остаётся на столе" in text
     assert "Everybody is square." in settle_up_text("en", {1: 0}, {1: "A"}, pot=0)
+    # everyone down only to the pot: nobody owes another player, but nobody is square
+    lost = settle_up_text("en", {1: -3, 2: -3}, {1: "A", 2: "B"}, pot=6)
+    assert "Nobody owes another player anything." in lost and "square" not in lost
 
 
 @pytest.mark.parametrize("lang", LANGS)

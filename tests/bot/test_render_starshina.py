@@ -130,7 +130,7 @@ def test_table_and_prompts_through_a_game() -> None:
         text = table_text("ru", view, NAMES3, kind="starshina")
         assert "Старшина" in text and f"сдача {state.deal_no + 1}" in text
         for seat in view.seats:
-            assert f"{tricks_count('ru', seat.tricks)} из {seat.target} нужных" in text
+            assert f"{tricks_count('ru', seat.tricks)}, нужно {seat.target}" in text
         if state.phase is Phase.EXCHANGE_GIVE:
             assert "Обмен картами: кто кому отдаёт — ниже." in text and " → " in text
             giver = state.to_act

@@ -7,6 +7,7 @@ import csv
 import io
 import itertools
 import re
+import warnings
 
 import pytest
 
@@ -57,7 +58,33 @@ def test_evening_text_settles_the_evening_alone() -> None:
     assert {payer for payer, _, _ in payments} == {"Вика"}
     assert sum(int(amount) for _, _, amount in payments) == 5
     assert "8 chips of the winnings came from a pot filled before the evening" in text
-    assert "1 remiz" not in text and "3 remizes, 27 chips" in text
+    assert "1 remiz" not in text and "3 remizes (27 chips)" in text
+
+
+def test_evening_settles_the_people_and_nobody_pays_a_computer() -> None:
+    """As in /balance, nobody pays or is paid by a computer in the evening's «who pays
+    whom»; where the computers stand is said apart. «🤖 Компьютер 1» is id −1, which the
+    summary once took for the pot's stand-in: its net was overwritten and its payments
+    dropped."""
+    names = {**NAMES, -1: "🤖 Компьютер 1", -11: "🤖 Новичок 1"}
+    # the strong computer won 9, the easy one lost 3, the people lost 6 between them
+    text = evening_text("ru", _evening({1: 4, 2: -10, -1: 9, -11: -3}, 0), names)
+    settle = text.split("Кто кому платит")[1]
+    assert "🤖" not in settle.split("\n🤖")[0], settle  # no payment names a computer
+    assert "Борис → Аня: 4" in settle
+    assert "🤖 Компьютер 1 +9, 🤖 Новичок 1 −3" in settle
+    assert "🏆 🤖 Компьютер 1: <b>+9</b>" in text
+    # the people up in sum (the computers lost to them): every debtor pays in full
+    text = evening_text("en", _evening({1: 8, 2: -2, -1: -6}, 0), names)
+    settle = text.split("Who pays whom")[1]
+    assert re.findall(r"(\w+) → (\w+): (\d+)", settle) == [("Борис", "Аня", "2")]
+    assert "🤖 Компьютер 1 −6" in settle
+    # the people lost only to a computer and the pot: nobody owes another player, and
+    # nobody is «при своих» either
+    text = evening_text("ru", _evening({1: -3, 2: -6, -11: 3}, 6), names)
+    settle = text.split("Кто кому платит")[1]
+    assert "Друг другу никто ничего не должен." in settle and "при своих" not in settle
+    assert "Все при своих." in evening_text("ru", _evening({1: 0, 2: 0}, 0), names)
 
 
 @pytest.mark.parametrize(
@@ -184,3 +211,18 @@ def test_chart_is_a_phone_sized_png_and_end_labels_do_not_overlap() -> None:
     heights = _spread([5, 5, 4, -3], 20)
     ordered = sorted(heights)
     assert all(b - a >= 0.9 for a, b in itertools.pairwise(ordered))
+
+
+def test_chart_draws_no_empty_boxes_for_emoji_in_names() -> None:
+    """The chart's font has no emoji: a computer's robot mark (or an emoji in a person's
+    name) is left out of the legend rather than drawn as an empty box."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns "Glyph … missing from font(s)"
+        png = draw_evening_chart(
+            "Вечер",
+            [Line("🤖 Новичок 1", [3, 5]), Line("Борис 🎲", [-3, -5]), Line("🃏", [0, 0])],
+            x_label="Сдача",
+            y_label="Фишки",
+            net_label="{name}: {net}",
+        )
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
