@@ -158,7 +158,7 @@ def test_table_and_prompts_through_a_game() -> None:
     assert final.winner is not None
     text = result_text("ru", final, NAMES3, {0: 2, 1: -1, 2: -1})
     assert f"Лучший итог по сумме: <b>{NAMES3[final.winner]}</b>" in text or (
-        f"<b>{NAMES3[final.winner]}</b>: 12 взяток — партия выиграна!" in text
+        f"<b>{NAMES3[final.winner]}</b>: 12 взяток и больше — партия выиграна!" in text
     )
     assert "Итог партии" in text and "Балансы" in text
     english = result_text("en", final, NAMES3, {})
