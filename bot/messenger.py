@@ -268,25 +268,16 @@ class Messenger:
             if reply_to is None
             else ReplyParameters(reply_to, allow_sending_without_reply=True)
         )
+        send = self.bot.send_photo if kind == "photo" else self.bot.send_document
         try:
-            if kind == "photo":
-                message = await self.bot.send_photo(
-                    chat_id,
-                    upload,
-                    caption=caption,
-                    parse_mode="HTML",
-                    reply_parameters=reply,
-                    message_thread_id=thread,
-                )
-            else:
-                message = await self.bot.send_document(
-                    chat_id,
-                    upload,
-                    caption=caption,
-                    parse_mode="HTML",
-                    reply_parameters=reply,
-                    message_thread_id=thread,
-                )
+            message = await send(
+                chat_id,
+                upload,
+                caption=caption,
+                parse_mode="HTML",
+                reply_parameters=reply,
+                message_thread_id=thread,
+            )
         except ChatMigrated as error:
             await self.on_migrated(chat_id, error.new_chat_id)
             return None
