@@ -22,8 +22,8 @@ DISPLAY = "display"
 #: the chat_options kind that holds the names of a group's forum topics, by thread id
 TOPICS = "topics"
 MAX_NAME = 32  # characters of a player's name shown
-MAX_TITLE = 28  # characters of a group's title in a hand message's header
-MAX_TOPIC = 24  # characters of a forum topic's name there
+MAX_TITLE = 20  # characters of a group's title in a hand message's header
+MAX_TOPIC = 16  # characters of a forum topic's name there (the line fits a phone: ≤ 41)
 
 
 class People:
@@ -83,9 +83,9 @@ class People:
             title = chat.title if chat else None
         if not title:
             return None
-        place = _cut(title, MAX_TITLE)
+        place = _cut(title, MAX_TITLE, words=True)
         topic = (await self._topic_names(chat_id)).get(thread) if thread is not None else None
-        return f"{place} · {_cut(topic, MAX_TOPIC)}" if topic else place
+        return f"{place} · {_cut(topic, MAX_TOPIC, words=True)}" if topic else place
 
     # ------------------------------------------------------------------ languages
 
@@ -191,10 +191,16 @@ def short_name(name: str) -> str:
     return _cut(name, MAX_NAME)
 
 
-def _cut(text: str, limit: int) -> str:
-    """``text`` on one line, cut to ``limit`` characters (an ellipsis marks the cut)."""
+def _cut(text: str, limit: int, *, words: bool = False) -> str:
+    """``text`` on one line, cut to ``limit`` characters (an ellipsis marks the cut); with
+    ``words``, between two words if one ends in the second half."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    if len(text) <= limit:
+        return text
+    kept = text[: limit - 1]
+    if words and text[limit - 1] != " " and kept.rfind(" ") >= limit // 2:
+        kept = kept[: kept.rfind(" ")]
+    return kept.rstrip() + "…"
 
 
 def display_name(players: Mapping[int, Player], user_id: int, lang: str) -> str:
