@@ -24,7 +24,7 @@ from bot.screens.lobby import Lobby
 from bot.screens.menus import Menus
 from bot.screens.people import People
 from bot.screens.table import GroupTable
-from bot.service import Refused, Reply, TableService
+from bot.service import Refused, Reply, TableService, result_from_due
 from bot.timers import Timers
 from storage.database import Database
 from storage.errors import GameNotFound
@@ -97,12 +97,11 @@ class Presenter:
         else:
             await self._arm(game.game_id)
         hands = set(reply.hands)
-        if reply.results:
-            await self.hands.deal_ended(game.game_id, reply.results[0])
-        elif reply.closed:
+        # the commit that ended a deal made its hand messages old: each becomes its outcome
+        # (the next deal, if any, gets new hand messages)
+        await self.hands.retire_old(game.game_id, reply.results)
+        if reply.closed and not reply.results:
             await self.hands.table_stopped(game.game_id)
-        if reply.new_deal:
-            await self.hands.new_deal(game.game_id)
         if reply.table_changed and not reply.closed and game.status == "active":
             # a move can change a waiting player's hand too (the tricks he has won, the phase,
             # the pot): each is rendered again, and the messenger skips the edits that change
@@ -261,12 +260,17 @@ class Presenter:
             game.game_id, list(range(reply.results[-1].deal + 1)) if reply.results else []
         )
         for user, message_id in game.hand_messages.items():
-            if message_id:
-                self.coalescer.request(
-                    ("hand", game.game_id, user),
-                    self.hands.lost(game, user, message_id, reason),
-                    no_wait,
-                )
+            self.coalescer.request(
+                ("hand", game.game_id, user),
+                self.hands.lost(game, user, message_id, reason),
+                no_wait,
+            )
+        for old in game.old_hands:  # those of the deal just played out, old now
+            self.coalescer.request(
+                ("old hand", old.user_id, old.message_id),
+                self.hands.lost(game, old.user_id, old.message_id, reason),
+                no_wait,
+            )
 
     async def _unreachable(self, game_id: int, user_id: int) -> None:
         reply = await self.tables.mark_unreachable(game_id, user_id)
@@ -318,6 +322,13 @@ class Presenter:
                         game.game_id, game.table_message_id, deal=reply.results[0].deal
                     )
                     await self.show(reply)
+        for game in await self.db.games_with_old_hands():
+            # the hand messages of a deal that ended just before the stop: each becomes its
+            # outcome while the deal's result is still due (read before any is posted), else
+            # it loses its buttons
+            entries = game.state.get("table", {}).get("due", [])
+            results = [result_from_due(dict(entry))[0] for entry in entries]
+            await self.hands.retire_old(game.game_id, results)
         due = {
             game.game_id: game
             for game in await self.db.games_with_results_due()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Sequence
+from dataclasses import astuple
 from types import MappingProxyType
 from typing import Any, NoReturn
 
@@ -32,21 +33,27 @@ from storage.records import (
     DealRecord,
     Game,
     GameStatus,
+    HandMessage,
     JSONObject,
     LogEntry,
     Transfer,
 )
 from storage.sql import OPEN_GAME, dumps, loads, write_transaction
 
+_DEAL = "ifnull(json_extract(games.state, '$.table.deals'), 0)"
+"""The deal in play, from 0: the deals its table has finished, counted in the state's table
+part (the bot's ``TableMeta``). A hand message of an earlier deal is old (``Display``)."""
+
 _GAME_COLUMNS = (
     "game_id, chat_id, thread_id, kind, status, version, state, options, seats, created_by,"
     " table_message_id, table_deal, table_unknown, lobby_message_id,"
-    " turn_deadline, created_at, updated_at,"
-    " (SELECT json_group_object(user_id, message_id) FROM game_messages AS m"
+    f" turn_deadline, created_at, updated_at, {_DEAL} AS deal,"
+    " (SELECT json_group_array(json_array(user_id, deal, message_id)) FROM game_messages AS m"
     " WHERE m.game_id = games.game_id) AS hand_messages"
 )
-"""A game's columns and its hand messages (a JSON object), read by one statement: a single
-SELECT sees one snapshot, so it needs no read transaction around it."""
+"""A game's columns, the deal in play and its hand messages of every deal (a JSON array of
+[user, deal, message]), read by one statement: a single SELECT sees one snapshot, so it needs
+no read transaction around it."""
 
 _IN_TABLE = "chat_id = ? AND thread_id IS ?"
 """The games of one table: a chat and its topic (None: no topic)."""
@@ -115,6 +122,19 @@ def create_game(
         return load_game(conn, game_id)
 
 
+_BEGINS = "status = 'lobby' AND :status = 'active'"
+_BEGIN_DISPLAY = (
+    f"lobby_message_id = IIF({_BEGINS}, table_message_id, lobby_message_id),"
+    f" table_message_id = IIF({_BEGINS}, NULL, table_message_id),"
+    f" table_deal = IIF({_BEGINS}, NULL, table_deal),"
+    f" table_unknown = IIF({_BEGINS}, 0, table_unknown)"
+)
+"""The display part of the commit that begins a game (from the lobby to play): the lobby's
+message, which showed the table so far, becomes the lobby message whose buttons are still to be
+taken off, and the first deal's table will be a message of its own. (An UPDATE reads the row as
+it was: ``status`` here is the status before the commit.)"""
+
+
 def commit_action(
     conn: sqlite3.Connection,
     game_id: int,
@@ -145,20 +165,23 @@ def commit_action(
     version = expected_version + 1
     with write_transaction(conn):
         # The compare-and-set itself; the write lock is held, so nothing can slip in between.
+        # A commit that takes the game out of the lobby also retires the lobby message, in
+        # the same statement (``_BEGIN_DISPLAY``).
         updated = conn.execute(
-            "UPDATE games SET state = ?, version = ?, status = COALESCE(?, status),"
-            " seats = COALESCE(?, seats), turn_deadline = ?, updated_at = ?"
-            f" WHERE game_id = ? AND version = ? AND {OPEN_GAME} RETURNING chat_id",
-            (
-                state_text,
-                version,
-                status,
-                seats_text,
-                turn_deadline,
-                now,
-                game_id,
-                expected_version,
-            ),
+            "UPDATE games SET state = :state, version = :version,"
+            " status = COALESCE(:status, status), seats = COALESCE(:seats, seats),"
+            f" turn_deadline = :deadline, updated_at = :now, {_BEGIN_DISPLAY}"
+            f" WHERE game_id = :game AND version = :expected AND {OPEN_GAME} RETURNING chat_id",
+            {
+                "state": state_text,
+                "version": version,
+                "status": status,
+                "seats": seats_text,
+                "deadline": turn_deadline,
+                "now": now,
+                "game": game_id,
+                "expected": expected_version,
+            },
         ).fetchall()
         if not updated:
             _explain_refused_commit(conn, game_id, expected_version)
@@ -278,18 +301,6 @@ def set_table_unknown(conn: sqlite3.Connection, game_id: int) -> None:
     _update_game(conn, game_id, "table_unknown = 1", ())
 
 
-def retire_lobby_message(conn: sqlite3.Connection, game_id: int) -> None:
-    """The game began: its table message (the lobby's) becomes the lobby message whose buttons
-    are still to be taken off, and the first deal's table will be a message of its own."""
-    _update_game(
-        conn,
-        game_id,
-        "lobby_message_id = table_message_id, table_message_id = NULL, table_deal = NULL,"
-        " table_unknown = 0",
-        (),
-    )
-
-
 def set_lobby_message(conn: sqlite3.Connection, game_id: int, message_id: int | None) -> None:
     """Record (or clear, with None: its buttons are off) the started game's lobby message."""
     _update_game(conn, game_id, "lobby_message_id = ?", (message_id,))
@@ -301,25 +312,49 @@ def set_turn_deadline(conn: sqlite3.Connection, game_id: int, deadline: float | 
 
 
 def set_hand_message(
-    conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int | None
+    conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int, deal: int | None
 ) -> None:
-    """Record (or forget, with None) the private message that shows ``user_id`` his hand."""
+    """Record the private message that shows ``user_id`` his hand of ``deal`` (None: the deal
+    in play), in place of the one it had for that deal."""
     with write_transaction(conn):
-        if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
+        row = conn.execute(
+            f"SELECT {_DEAL} AS deal FROM games WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
             raise GameNotFound(game_id)
-        if message_id is None:
-            conn.execute(
-                "DELETE FROM game_messages WHERE game_id = ? AND user_id = ?", (game_id, user_id)
-            )
-            return
         missing = unknown_players(conn, [user_id])
         if missing:
             raise UnknownPlayer(missing)
         conn.execute(
-            "INSERT INTO game_messages (game_id, user_id, message_id) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, user_id) DO UPDATE SET message_id = excluded.message_id",
+            "INSERT INTO game_messages (game_id, user_id, deal, message_id) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, user_id, deal) DO UPDATE SET message_id = excluded.message_id",
+            (game_id, user_id, row["deal"] if deal is None else deal, message_id),
+        )
+
+
+def forget_hand_message(
+    conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int
+) -> None:
+    """The message ``message_id`` shows ``user_id``'s hand no more (whichever deal it showed):
+    it has been retired, or closed with its table."""
+    with write_transaction(conn):
+        if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
+            raise GameNotFound(game_id)
+        conn.execute(
+            "DELETE FROM game_messages WHERE game_id = ? AND user_id = ? AND message_id = ?",
             (game_id, user_id, message_id),
         )
+
+
+def old_hands_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """The rows of the games (open or not) that have hand messages of a deal that has ended,
+    still to be retired."""
+    return game_rows(
+        conn,
+        "EXISTS (SELECT 1 FROM game_messages AS m"
+        f" WHERE m.game_id = games.game_id AND m.deal < {_DEAL})",
+        (),
+    )
 
 
 def action_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
@@ -372,8 +407,10 @@ def game_rows(
 
 def game_from_row(row: sqlite3.Row) -> Game:
     """A ``Game`` from a stored row, with read-only mappings (see ``Game``)."""
-    messages: dict[str, int] = loads(row["hand_messages"]) if row["hand_messages"] else {}
-    hand_messages = {int(user_id): message_id for user_id, message_id in messages.items()}
+    deal: int = row["deal"]
+    messages = [HandMessage(*entry) for entry in loads(row["hand_messages"] or "[]")]
+    hand_messages = {m.user_id: m.message_id for m in messages if m.deal == deal}
+    old_hands = tuple(sorted((m for m in messages if m.deal < deal), key=astuple))
     return Game(
         game_id=row["game_id"],
         chat_id=row["chat_id"],
@@ -389,6 +426,8 @@ def game_from_row(row: sqlite3.Row) -> Game:
         table_deal=row["table_deal"],
         table_unknown=bool(row["table_unknown"]),
         lobby_message_id=row["lobby_message_id"],
+        deal=deal,
+        old_hands=old_hands,
         turn_deadline=row["turn_deadline"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],

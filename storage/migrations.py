@@ -381,6 +381,31 @@ ALTER TABLE games ADD COLUMN table_unknown INTEGER NOT NULL DEFAULT 0
 ALTER TABLE games ADD COLUMN lobby_message_id INTEGER;
 """
 
+# A hand message remembers the deal it shows, so the very commit that starts the next deal (it
+# counts the deals in the state's table part, ``$.table.deals``) makes the old ones old, with no
+# write of its own: a crash right after that commit cannot leave the new deal's hand to be
+# edited into the last deal's message, and the old messages are still known, to lose their
+# buttons. A player has one message per deal (the key). The ones kept so far show the deal in
+# play, but in a game an older version left frozen between a deal's end and the next deal
+# (active with no turn deadline: the bot deals its next deal on start-up), where they show the
+# deal that ended. game_messages is rebuilt (a key cannot be altered); no table refers to it,
+# so the foreign keys may stay on.
+_HAND_MESSAGE_DEALS = """
+CREATE TABLE game_messages_by_deal (
+    game_id    INTEGER NOT NULL REFERENCES games (game_id),
+    user_id    INTEGER NOT NULL REFERENCES players (user_id),
+    deal       INTEGER NOT NULL CHECK (deal >= 0),
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id, deal)
+) WITHOUT ROWID;
+INSERT INTO game_messages_by_deal (game_id, user_id, deal, message_id)
+    SELECT m.game_id, m.user_id, max(ifnull(json_extract(g.state, '$.table.deals'), 0)
+        - (g.status = 'active' AND g.turn_deadline IS NULL), 0), m.message_id
+    FROM game_messages AS m JOIN games AS g USING (game_id);
+DROP TABLE game_messages;
+ALTER TABLE game_messages_by_deal RENAME TO game_messages;
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
@@ -390,6 +415,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(
         6, "display state: the table message's deal, an unknown send, the old lobby", _DISPLAY_STATE
     ),
+    Migration(7, "display state: the deal each hand message shows", _HAND_MESSAGE_DEALS),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

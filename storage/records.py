@@ -200,11 +200,22 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
+class HandMessage:
+    """A player's private hand message of one deal (``deal``, from 0)."""
+
+    user_id: int
+    deal: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     """A game row with everything the bot needs to resume it after a restart.
 
     ``seats`` are user ids in seat order; ``hand_messages`` maps a user id to the private
-    message that shows his hand; ``turn_deadline`` is in unix seconds.
+    message that shows his hand of the deal in play (``deal``, counted from 0 in the state's
+    table part); ``old_hands`` are the hand messages of deals that have ended, still to be
+    retired; ``turn_deadline`` is in unix seconds.
 
     Read-only, all the way down: a ``Database`` that caches reads hands the same object to
     every reader until the game's row changes. ``options`` and ``hand_messages`` are read-only
@@ -232,6 +243,8 @@ class Game:
     table_deal: int | None = None
     table_unknown: bool = False
     lobby_message_id: int | None = None
+    deal: int = 0
+    old_hands: tuple[HandMessage, ...] = ()
     _state: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -261,6 +274,7 @@ class Game:
             table_unknown=self.table_unknown,
             lobby_message_id=self.lobby_message_id,
             hand_messages=self.hand_messages,
+            old_hands=self.old_hands,
             results_due=tuple(int(entry["deal"]) for entry in due),
         )
 
@@ -273,9 +287,13 @@ class Display:
     ``table_message_id``: the group message that shows the table; ``table_deal``: the deal it
     shows (None: the current one); ``table_unknown``: a send of it failed but may have been
     delivered, so no other is sent until the next deal; ``lobby_message_id``: a started game's
-    lobby message whose buttons are still to be taken off; ``hand_messages``: each player's
-    private hand message of the current deal; ``results_due``: the deals (from 0) whose results
-    the group has not been shown yet, written by the very commit that ended each deal.
+    lobby message whose buttons are still to be taken off, moved there from the table message
+    by the very commit that takes the game out of the lobby; ``hand_messages``: each player's
+    private hand message of the current deal; ``old_hands``: hand messages of deals that have
+    ended, to be retired (their last edit, or their buttons taken off, then forgotten): each
+    message knows its deal, so the commit that ends a deal makes them old by itself;
+    ``results_due``: the deals (from 0) whose results the group has not been shown yet,
+    written by the very commit that ended each deal.
     """
 
     table_message_id: int | None
@@ -283,6 +301,7 @@ class Display:
     table_unknown: bool
     lobby_message_id: int | None
     hand_messages: Mapping[int, int]
+    old_hands: tuple[HandMessage, ...]
     results_due: tuple[int, ...]
 
 

@@ -6,14 +6,17 @@ renderers.
 
 Edits are paced: the player to act gets his at once, a waiting player's at most every
 ``HAND_SPACING`` seconds, always rendered from the stored game when sent. Which message is his
-hand is stored with the game (``Display.hand_messages``); a press on any other copy is refused.
+hand is stored with the game (``Display.hand_messages``), with the deal it shows; a press on any
+other copy is refused. The commit that ends a deal makes that deal's hand messages old by itself
+(``Display.old_hands``); they are retired after it (their outcome written in, or their buttons
+taken off), or after a restart, and only then forgotten.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot import callback as cb
@@ -72,38 +75,72 @@ class Hands:
         #: not pinged)
         self._masks: dict[tuple[int, int], tuple[int, int]] = {}
         self._waiting: dict[tuple[int, int], float | None] = {}
+        #: old hand messages being retired, (game, user, message): asked again meanwhile (the
+        #: next move's reply), a pending outcome is not replaced by a plain removal of buttons
+        #: (one that could not be retired is tried again after a restart)
+        self._retiring: set[tuple[int, int, int]] = set()
 
     def forget_game(self, game_id: int) -> None:
         """A closed game: its marks and waits go."""
         for kept in (self._masks, self._waiting):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
+        self._retiring -= {key for key in self._retiring if key[0] == game_id}
 
-    async def deal_ended(self, game_id: int, result: DealResult) -> None:
-        """A deal ended: each player's hand message of it becomes his outcome, without buttons
-        (the next deal, if any, gets new hand messages)."""
+    async def retire_old(self, game_id: int, results: Sequence[DealResult] = ()) -> None:
+        """The hand messages of deals that have ended (``Display.old_hands``: the commit that
+        ended the deal made them old) are retired: each becomes its player's outcome when its
+        deal's result is among ``results``, else it loses its buttons; then it is forgotten.
+        Called after each such commit, and after a restart (with the results still due)."""
         game = await self.db.game(game_id)
-        shown = [
-            (user, message_id) for user, message_id in game.hand_messages.items() if message_id
-        ]
-        jobs = []
-        for user, message_id in shown:
-            if user not in result.seats:
+        by_deal = {result.deal: result for result in results}
+        for old in game.old_hands:
+            retiring = (game_id, old.user_id, old.message_id)
+            if retiring in self._retiring:
                 continue
-            seat = result.seats.index(user)
-            lang = await self.people.chat_language(user)
-            names = await self.people.names(result.seats, lang)
-            use_ranks(lang, await self.people.chat_ranks(game.chat_id))
-            played = next((p for p in result.players if p.seat == seat), None)
-            text = outcome_text(
-                lang,
-                await self.header(game, lang) + result.table.outcome_text(lang, names, seat),
-                tricks=played.tricks if played is not None and played.active else None,
-                money=result.money.get(user, {}),
-                balance=result.balances.get(user, 0),
+            self._retiring.add(retiring)
+            self._waiting.pop((game_id, old.user_id), None)
+            result = by_deal.get(old.deal)
+            text = None
+            if result is not None and old.user_id in result.seats:
+                text = await self._outcome(game, result, old.user_id)
+            self.coalescer.request(
+                ("old hand", old.user_id, old.message_id),
+                self._retire(game_id, old.user_id, old.message_id, text),
+                no_wait,
             )
-            jobs.append((user, message_id, text))
-        await self._last_edits(game_id, jobs)
+
+    async def _outcome(self, game: Game, result: DealResult, user: int) -> str:
+        """His hand message of a finished deal, as it is left: his outcome."""
+        seat = result.seats.index(user)
+        lang = await self.people.chat_language(user)
+        names = await self.people.names(result.seats, lang)
+        use_ranks(lang, await self.people.chat_ranks(game.chat_id))
+        played = next((p for p in result.players if p.seat == seat), None)
+        return outcome_text(
+            lang,
+            await self.header(game, lang) + result.table.outcome_text(lang, names, seat),
+            tricks=played.tricks if played is not None and played.active else None,
+            money=result.money.get(user, {}),
+            balance=result.balances.get(user, 0),
+        )
+
+    def _retire(
+        self, game_id: int, user: int, message_id: int, text: str | None
+    ) -> Callable[[], Awaitable[None]]:
+        """An old hand message's last edit (to ``text``, or its buttons off), then it is
+        forgotten: a crash before that leaves it to be retired after the restart."""
+        final_edit = self._final_edit(user, message_id, text) if text is not None else None
+
+        async def job() -> None:
+            if final_edit is not None:
+                await final_edit()
+            else:
+                await self.messenger.drop_buttons(user, message_id)
+            await self.db.forget_hand_message(game_id, user, message_id)
+            self._retiring.discard((game_id, user, message_id))
+
+        return job
 
     async def table_stopped(self, game_id: int) -> None:
         """A table closed without a result (/stop now): each hand message keeps its cards,
@@ -124,7 +161,9 @@ class Hands:
         """Each (user, message, text): the message is his hand no more, and is edited a last
         time to the text, without buttons."""
         # one batch of writes (see storage's group commit), not one commit after another
-        await asyncio.gather(*(self.db.set_hand_message(game_id, u, None) for u, _, _ in jobs))
+        await asyncio.gather(
+            *(self.db.forget_hand_message(game_id, u, message_id) for u, message_id, _ in jobs)
+        )
         for user, message_id, text in jobs:
             self._waiting.pop((game_id, user), None)
             self.coalescer.request(
@@ -143,19 +182,6 @@ class Hands:
                 await self.messenger.drop_buttons(chat_id, message_id)
 
         return job
-
-    async def new_deal(self, game_id: int) -> None:
-        """A new deal: each player gets a new hand message; the old ones lose their buttons."""
-        game = await self.db.game(game_id)
-        old = [(user, message_id) for user, message_id in game.hand_messages.items() if message_id]
-        # one batch of writes (see storage's group commit), not one commit after another
-        await asyncio.gather(*(self.db.set_hand_message(game_id, user, None) for user, _ in old))
-        for user, message_id in old:
-            self.coalescer.request(
-                ("old hand", user, message_id),
-                self._buttons_dropper(user, message_id),
-                no_wait,
-            )
 
     def _buttons_dropper(self, chat_id: int, message_id: int) -> Callable[[], Awaitable[None]]:
         async def job() -> None:
@@ -254,7 +280,11 @@ class Hands:
             return
         self._waiting[key] = None if to_act else (since if since is not None else now)
         if shown != message_id:
-            await self.db.set_hand_message(game_id, user_id, shown)
+            # recorded as the deal it shows: if that deal has ended meanwhile, it is old at once
+            deal = loaded.meta.deals
+            await self.db.set_hand_message(game_id, user_id, shown, deal=deal)
+            if (await self.db.game(game_id)).deal != deal:
+                await self.retire_old(game_id)
         if replaced is not None:
             await self.messenger.delete(user_id, replaced)
 
@@ -307,5 +337,6 @@ class Hands:
             lang = await self.people.chat_language(user)
             note = t(lang, f"announce.{reason}")
             await self.messenger.show(user, message_id, f"{text}\n\n{note}", None)
+            await self.db.forget_hand_message(game.game_id, user, message_id)
 
         return job

@@ -75,8 +75,7 @@ class GroupTable:
 
     async def took(self, reply: Reply) -> None:
         """Take in a change of the table (``reply``): its notices, its deals' results (ready
-        to post, in the order they ended), the lobby message that is to lose its buttons;
-        then ask for the group's refresh."""
+        to post, in the order they ended); then ask for the group's refresh."""
         game = reply.game
         assert game is not None
         lang = await self.people.chat_language(game.chat_id)
@@ -96,11 +95,10 @@ class GroupTable:
                 ]
                 pending.append((result.deal, await self.result_text(game, lang, result, footer)))
         elif reply.new_deal:
-            # the first deal: its table is a new message; the lobby loses its buttons in the
-            # first of the group's slots that the table does not need (``_step``). The
-            # lobby's news (who sat down) stays in the lobby: the deal's table starts afresh
+            # the first deal: its table is a new message (the commit that began the game moved
+            # the lobby's aside, to lose its buttons: ``_step``). The lobby's news (who sat
+            # down) stays in the lobby: the deal's table starts afresh
             self._notices.pop(game.game_id, None)
-            await self.db.retire_lobby_message(game.game_id)
         await self.remember(game, lang, carried)
         if reply.lobby_changed or reply.table_changed or reply.results or reply.closed:
             self.refresh(game.game_id)

@@ -121,10 +121,10 @@ class Players:
         except NoSuchButton:
             return None
 
-    async def seat(self, group: Chat, choice: str) -> int:
+    async def seat(self, group: Chat, choice: str, *, begin: bool = True) -> int:
         """Every player starts the bot, the first opens a table with ``/new choice`` in
-        ``group``, the others join through the lobby's button and the first begins; the game's
-        id."""
+        ``group``, the others join through the lobby's button and the first begins (unless not
+        ``begin``); the game's id."""
         fake, users = self.fake, self.users
         for user in users:
             fake.user_starts_bot(user)
@@ -134,8 +134,10 @@ class Players:
         game_id = next(
             d.game_id for d in map(cb.decode, lobby.callback_data) if isinstance(d, cb.Lobby)
         )
-        joins = [(user, "join") for user in users[1:]]
-        for user, action in (*joins, (users[0], "begin")):
+        presses = [(user, "join") for user in users[1:]]
+        if begin:
+            presses.append((users[0], "begin"))
+        for user, action in presses:
             query = fake.user_presses(user, lobby, cb.encode(cb.Lobby(game_id, action)))
             await self.answered(query)
         return game_id

@@ -40,7 +40,7 @@ async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: P
     await cached.set_table_message(game.game_id, 42)
     await cached.set_hand_message(game.game_id, A, 43)
     await cached.set_hand_message(game.game_id, B, 44)
-    await cached.set_hand_message(game.game_id, B, None)
+    await cached.forget_hand_message(game.game_id, B, 44)
     await cached.set_turn_deadline(game.game_id, 60.0)
     seen = await cached.game(game.game_id)
     assert (seen.version, seen.state, seen.table_message_id) == (1, {"n": 1}, 42)

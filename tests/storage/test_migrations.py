@@ -133,12 +133,33 @@ def _seed_version_5(conn: sqlite3.Connection) -> None:
     _seed_version_4(conn)
 
 
+def _seed_version_6(conn: sqlite3.Connection) -> None:
+    """Version 5's rows, and what version 6 kept on screen: the finished game's table had
+    played 3 deals, and A's hand message of the last one was never retired; a game in a topic
+    that an older version left frozen after its second deal (active, no turn deadline) still
+    has C's hand message of that deal."""
+    _seed_version_5(conn)
+    conn.execute(
+        "UPDATE games SET state = json_set(state, '$.table', json('{\"deals\": 3}'))"
+        " WHERE game_id = 2"
+    )
+    conn.execute("INSERT INTO game_messages VALUES (2, ?, 9)", (A,))
+    conn.execute(
+        f"INSERT INTO games ({GAME_COLUMNS}, thread_id)"
+        " VALUES (3, ?, 'toy', 'active', 0, '{\"table\": {\"deals\": 2}}', '{}', ?, ?, NULL,"
+        " NULL, ?, ?, 5)",
+        (CHAT, dumps(list(USERS)), A, NOW, NOW),
+    )
+    conn.execute("INSERT INTO game_messages VALUES (3, ?, 10)", (C,))
+
+
 SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _seed_version_1,
     2: _seed_version_2,
     3: _seed_version_3,
     4: _seed_version_4,
     5: _seed_version_5,
+    6: _seed_version_6,
 }
 #: the balances and pot of each seed
 SEEDED_MONEY = {
@@ -147,6 +168,7 @@ SEEDED_MONEY = {
     3: ({A: -1, B: -2, C: 1}, 2),
     4: ({A: -1, B: -2, C: 1}, 2),
     5: ({A: -1, B: -2, C: 1}, 2),
+    6: ({A: -1, B: -2, C: 1}, 2),
 }
 
 
@@ -338,3 +360,24 @@ async def test_version_4_fills_the_kept_balances_and_figures_from_the_history(
         assert (toy_b.best_deal, toy_b.worst_deal) == (-2, -2)
         assert (toy_c.net, toy_c.tricks, toy_c.best_deal) == (1, 1, 1)
         assert b.this_month == b.all_time
+
+
+async def test_version_7_takes_every_kept_hand_message_for_its_games_deal_in_play(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "v6.sqlite3"
+    _build(path, 6)
+    conn = raw(path)
+    _seed_version_6(conn)
+    conn.close()
+    async with await Database.open(path) as db:
+        assert await db.check_integrity() == []
+        playing, finished, frozen = await db.game(1), await db.game(2), await db.game(3)
+        # a state without a table part is at its first deal
+        assert (playing.deal, dict(playing.hand_messages), playing.old_hands) == (0, {B: 8}, ())
+        assert (finished.deal, dict(finished.hand_messages)) == (3, {A: 9})
+        assert finished.display.old_hands == ()
+        # the frozen game's message shows the deal that ended: it is to be retired
+        assert (frozen.deal, dict(frozen.hand_messages)) == (2, {})
+        assert [(m.user_id, m.deal, m.message_id) for m in frozen.old_hands] == [(C, 1, 10)]
+        assert await db.games_with_old_hands() == [frozen]

@@ -274,7 +274,7 @@ async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Pa
 async def test_the_display_state_is_one_stored_record_per_game(table: Database) -> None:
     game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
     await table.set_table_message(game.game_id, 70)  # the lobby
-    await table.retire_lobby_message(game.game_id)  # the game began
+    await table.commit_action(game.game_id, 0, {}, None, status="active")  # the game began
     shown = (await table.game(game.game_id)).display
     assert (shown.table_message_id, shown.lobby_message_id, shown.table_deal) == (None, 70, None)
 
@@ -293,7 +293,7 @@ async def test_the_display_state_is_one_stored_record_per_game(table: Database) 
 
     # deal 0 ended: its result is due (written by the deal's last commit), then it is posted
     # in the table message, which is forgotten in the same write
-    await table.commit_action(game.game_id, 0, {"table": {"due": [{"deal": 0}]}}, ["end"])
+    await table.commit_action(game.game_id, 1, {"table": {"due": [{"deal": 0}]}}, ["end"])
     assert (await table.game(game.game_id)).display.results_due == (0,)
     await table.set_results_due(game.game_id, [], forget_table_message=True)
     shown = (await table.game(game.game_id)).display
@@ -304,13 +304,103 @@ async def test_the_display_state_is_one_stored_record_per_game(table: Database) 
         assert (await other.game(game.game_id)).display == shown
 
 
+async def test_the_commit_that_begins_a_game_retires_its_lobby_message(table: Database) -> None:
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
+    await table.set_table_message(game.game_id, 70)  # the lobby shows the table so far
+    await table.commit_action(game.game_id, 0, {"n": 1}, None)  # someone joined: no begin
+    lobby = (await table.game(game.game_id)).display
+    assert (lobby.table_message_id, lobby.lobby_message_id) == (70, None)
+
+    # refused (an old version) and failed (an unknown player) begins change nothing
+    with pytest.raises(StaleVersion):
+        await table.commit_action(game.game_id, 0, {}, None, status="active")
+    with pytest.raises(UnknownPlayer):
+        await table.commit_action(game.game_id, 1, {}, None, status="active", seats=[A, 404])
+    assert (await table.game(game.game_id)).display == lobby
+
+    await table.commit_action(game.game_id, 1, {}, None, status="active")
+    began = (await table.game(game.game_id)).display
+    assert (began.table_message_id, began.table_deal, began.lobby_message_id) == (None, None, 70)
+    # the first deal's table is a message of its own; later commits leave the lobby message
+    await table.set_table_message(game.game_id, 71, deal=0)
+    await table.commit_action(game.game_id, 2, {}, ["knock"], status="active")
+    shown = (await table.game(game.game_id)).display
+    assert (shown.table_message_id, shown.lobby_message_id) == (71, 70)
+
+
+def _commit(state: dict[str, object], action: object, **given: object) -> dict[str, object]:
+    """One of ``commit_actions``' commits: ``commit_action``'s arguments, defaults filled in."""
+    defaults = {"seat": None, "user_id": None, "transfers": [], "deal": None, "status": None}
+    defaults.update(seats=None, turn_deadline=None)
+    return {"new_state": state, "action": action, **defaults, **given}
+
+
+async def test_the_commit_that_ends_a_deal_makes_its_hand_messages_old(table: Database) -> None:
+    game = await table.create_game(
+        CHAT, "stukolka", {"table": {"deals": 0}}, seats=USERS, status="active"
+    )
+    await table.set_hand_message(game.game_id, A, 72)
+    await table.set_hand_message(game.game_id, B, 73)
+    playing = await table.game(game.game_id)
+    assert (playing.deal, dict(playing.hand_messages), playing.old_hands) == (0, {A: 72, B: 73}, ())
+
+    # refused and failed commits of the next deal leave the hands as they were
+    next_deal = {"table": {"deals": 1}}
+    with pytest.raises(StaleVersion):
+        await table.commit_action(game.game_id, 5, next_deal, None)
+    with pytest.raises(UnknownPlayer):
+        await table.commit_action(game.game_id, 0, next_deal, None, seats=[A, B, 404])
+    with pytest.raises(UnknownPlayer):
+        await table.commit_actions(
+            game.game_id,
+            0,
+            [
+                _commit(next_deal, ["end"]),
+                _commit(next_deal, None, seats=[404]),
+            ],
+        )
+    assert (await table.game(game.game_id)).display == playing.display
+    assert await table.games_with_old_hands() == []
+
+    # the deal's last move and the next deal, in one transaction: the old hands are old at once
+    await table.commit_actions(
+        game.game_id,
+        0,
+        [
+            _commit({"table": {"deals": 1}}, ["end"]),
+            _commit(next_deal, None),
+        ],
+    )
+    dealt = await table.game(game.game_id)
+    assert (dealt.deal, dict(dealt.hand_messages)) == (1, {})
+    assert [(m.user_id, m.deal, m.message_id) for m in dealt.display.old_hands] == [
+        (A, 0, 72),
+        (B, 0, 73),
+    ]
+    assert [g.game_id for g in await table.games_with_old_hands()] == [game.game_id]
+
+    # the new deal's hands, and a late render of the old deal, recorded as the old deal's
+    await table.set_hand_message(game.game_id, A, 80)
+    await table.set_hand_message(game.game_id, C, 81, deal=0)
+    await table.forget_hand_message(game.game_id, A, 72)  # retired
+    await table.forget_hand_message(game.game_id, B, 80)  # not his: nothing
+    dealt = await table.game(game.game_id)
+    assert dict(dealt.hand_messages) == {A: 80}
+    assert [(m.user_id, m.message_id) for m in dealt.old_hands] == [(B, 73), (C, 81)]
+    await table.forget_hand_message(game.game_id, B, 73)
+    await table.forget_hand_message(game.game_id, C, 81)
+    assert await table.games_with_old_hands() == []
+    with pytest.raises(GameNotFound):
+        await table.forget_hand_message(404, A, 1)
+
+
 async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
     game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, turn_deadline=50.0)
     await table.set_table_message(game.game_id, 77)
     await table.set_hand_message(game.game_id, A, 5)
     await table.set_hand_message(game.game_id, B, 6)
     await table.set_hand_message(game.game_id, A, 8)
-    await table.set_hand_message(game.game_id, B, None)
+    await table.forget_hand_message(game.game_id, B, 6)
     stored = await table.game(game.game_id)
     assert (stored.table_message_id, dict(stored.hand_messages)) == (77, {A: 8})
     with pytest.raises(UnknownPlayer):
