@@ -412,13 +412,13 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
     pays whom for the evening alone among the people (``bot.settle_up``, the pot staying on
     the table; where the computers stand is said apart)."""
     evening = summary.evening
+    deals = tn(lang, "count.deals", summary.deals)
+    played = evening.last_at - evening.started_at
     lines = [
-        t(
-            lang,
-            "evening.title",
-            deals=tn(lang, "count.deals", summary.deals),
-            duration=_duration(lang, evening.last_at - evening.started_at),
-        ),
+        # one deal has no length to tell (its end is both the evening's first and last)
+        t(lang, "evening.title", deals=deals, duration=_duration(lang, played))
+        if played > 0
+        else t(lang, "evening.title_one", deals=deals),
         "",
         t(lang, "evening.nets"),
     ]

@@ -29,11 +29,12 @@ CARD = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 NAMES = {1: "Аня", 2: "Борис", 3: "Вика"}
 
 
-def _evening(nets: dict[int, int], pot_change: int) -> EveningSummary:
-    evening = Evening(7, -100, 1_000.0, 1_000.0 + 2 * 3600 + 25 * 60, 12, None, False, 3 * 3600)
+def _evening(nets: dict[int, int], pot_change: int, deals: int = 12) -> EveningSummary:
+    length = 2 * 3600 + 25 * 60 if deals > 1 else 0
+    evening = Evening(7, -100, 1_000.0, 1_000.0 + length, deals, None, False, 3 * 3600)
     return EveningSummary(
         evening=evening,
-        deals=12,
+        deals=deals,
         kinds={"stukolka": 12},
         nets=nets,
         running={user: [net] for user, net in nets.items()},
@@ -59,6 +60,19 @@ def test_evening_text_settles_the_evening_alone() -> None:
     assert sum(int(amount) for _, _, amount in payments) == 5
     assert "8 chips of the winnings came from a pot filled before the evening" in text
     assert "1 remiz" not in text and "3 remizes (27 chips)" in text
+
+
+def test_evening_title_gives_a_length_only_when_there_is_one() -> None:
+    """A one-deal evening has no length: no «0 мин» in its title."""
+    assert evening_text("ru", _evening({1: 3, 2: -3}, 0), NAMES).startswith(
+        "🌙 <b>Итоги вечера</b> · 12 сдач · 2 ч 25 мин\n"
+    )
+    assert evening_text("ru", _evening({1: 3, 2: -3}, 0, deals=1), NAMES).startswith(
+        "🌙 <b>Итоги вечера</b> · 1 сдача\n"
+    )
+    assert evening_text("en", _evening({1: 3, 2: -3}, 0, deals=1), NAMES).startswith(
+        "🌙 <b>The evening's summary</b> · 1 deal\n"
+    )
 
 
 def test_evening_settles_the_people_and_nobody_pays_a_computer() -> None:
