@@ -20,6 +20,7 @@ from typing import Any
 
 from bot import keyboards
 from bot.bounded import Locks
+from bot.computers import is_computer
 from bot.messenger import Messenger, Rows, Shown, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
@@ -265,7 +266,10 @@ class GroupTable:
                 lobby_text += "\n\n" + "\n".join(news)
             return lobby_text, lobby_rows
         away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
-        seconds = seconds_left(game)
+        to_act = loaded.table.to_act()
+        # a computer moves in a moment, at its own pace: its turn shows no countdown
+        computer = to_act is not None and is_computer(loaded.seats[to_act])
+        seconds = None if computer else seconds_left(game)
         closed = game.status != "active"  # nobody's turn at a closed table
         text = loaded.table.table_text(lang, names, seconds=seconds, away=away, closed=closed)
         recent = self._notices.get(game.game_id)

@@ -127,6 +127,17 @@ async def test_stukolka_with_a_computer_over_several_deals(tmp_path: Path) -> No
         # the people read the computers by name, with the robot mark
         text = group_text(table)
         assert "🤖 Новичок 1" in text and "🤖 Компьютер 1" in text
+        # a computer's turn shows no countdown (it moves at its own pace); a person's does
+        turns = [
+            line
+            for message in table.group_messages()
+            for shown in (*(r.text for r in message.history), message.text)
+            for line in (shown or "").splitlines()
+            if line.startswith("Ход: ")
+        ]
+        assert [line for line in turns if "🤖" in line]
+        assert not [line for line in turns if "🤖" in line and "⏳" in line]
+        assert [line for line in turns if "🤖" not in line and "⏳" in line]
         hand = (
             table.hand_message(table.users[0])
             or fake.messages(fake.private_chat(table.users[0]), from_bot=True)[-1]
