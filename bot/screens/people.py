@@ -79,8 +79,12 @@ class People:
         if chat_id in self._titles:
             title: str | None = self._titles.get(chat_id)
         else:
+            # kept as ``saw_chat`` keeps it: the stored title (after a restart, every hand
+            # rendered before the group's next update would read the chat's row again)
             chat = await self.db.chat(chat_id)
             title = chat.title if chat else None
+            if chat is not None:  # no row yet: ``saw_chat`` must still write one
+                self._titles[chat_id] = title
         if not title:
             return None
         place = _cut(title, MAX_TITLE, words=True)
