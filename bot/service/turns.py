@@ -108,6 +108,8 @@ class Turns:
         """«I'm back»: the player takes his seat over from the auto-player."""
         async with self.store.lock(await self.store.chat_of(game_id)):
             loaded = await self.store.game_or_refuse(game_id)
+            if user_id not in loaded.seats:
+                raise Refused("not_at_table")
             if user_id not in loaded.meta.away:
                 raise Refused("not_away")
             loaded.meta.away.remove(user_id)

@@ -11,6 +11,7 @@ from pathlib import Path
 from bot import callback as cb
 
 from .fake_telegram import FakeTelegram, User
+from .fake_telegram.model import Membership, MemberStatus
 from .players import Table, start_bot_for
 from .resilience import (
     buttons,
@@ -70,6 +71,19 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
         assert len(timed_out) >= 3
         shown = await current_table(table, game_id)
         assert cb.Back(game_id) in buttons(shown), "the group table offers «I'm back»"
+        # «I'm back» on the group's table pressed by someone else: a member of the group who
+        # does not sit at the table is told so; a player who is not away, that he is seated
+        onlooker = fake.add_user("Onlooker", language_code="en")
+        table.group.members[onlooker.id] = Membership(MemberStatus.MEMBER)
+        back = cb.encode(cb.Back(game_id))
+        for someone, expected in (
+            (onlooker, "You are not at this table."),
+            (others[0], "Вы и так за столом."),
+        ):
+            query = fake.user_presses(someone, shown, back)
+            await table.settle()
+            assert query.answer is not None and query.answer.text == expected
+        assert await sleeper_away()
         hand = table.hand_message(sleeper)
         assert hand is not None and cb.Back(game_id) in buttons(hand)
 
