@@ -7,6 +7,7 @@ Every callback query is answered, a refusal included. Commands work as ``/cmd`` 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import Chat, Message, Update, User
@@ -68,6 +69,8 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     new = filters.UpdateType.MESSAGE
     for name, function in group_commands.items():
         application.add_handler(CommandHandler(name, function, filters=GROUPS & new))
+        if name != "lang":  # /lang has its own meaning in private
+            application.add_handler(CommandHandler(name, group_only(name), filters=PRIVATE & new))
     application.add_handler(CommandHandler("start", cmd_start, filters=PRIVATE & new))
     application.add_handler(CommandHandler("balance", cmd_balance, filters=new))
     application.add_handler(CommandHandler("help", cmd_help, filters=new))
@@ -402,6 +405,20 @@ async def cmd_lang(update: Update, context: BotContext) -> None:
     await context.services.menus.set_language(
         chat_id, choice, private=chat_id == user_id, reply_to=_command(update)
     )
+
+
+def group_only(name: str) -> Callable[[Update, BotContext], Coroutine[Any, Any, None]]:
+    """The handler of group command ``name`` in a private chat: a line saying where it works
+    (silence would leave the player wondering whether the bot heard)."""
+
+    async def answer_in_private(update: Update, context: BotContext) -> None:
+        user = update.effective_user
+        if user is None:
+            return
+        lang = await context.services.people.user_language(user.id, user.language_code)
+        await context.services.messenger.send(user.id, chat_render.group_only_text(lang, name))
+
+    return answer_in_private
 
 
 # ---------------------------------------------------------------------------- anywhere

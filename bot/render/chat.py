@@ -199,6 +199,18 @@ def start_joined_text(lang: str) -> str:
     return t(lang, "start.joined")
 
 
+#: group commands with their own line in a private chat; the others share one
+GROUP_ONLY_OWN = frozenset({"new", "top", "history", "export", "evening"})
+
+
+def group_only_text(lang: str, command: str) -> str:
+    """A group command sent in a private chat: in one line, that it belongs to a group, and
+    what to send there."""
+    if command in GROUP_ONLY_OWN:
+        return t(lang, f"group_only.{command}")
+    return t(lang, "group_only.command", command=f"/{command}")
+
+
 def language_set_text(lang: str) -> str:
     """The answer to /lang, in the new language."""
     return t(lang, "lang.set")

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from bot import callback as cb
+from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.model import Message
@@ -189,4 +190,41 @@ async def test_russian_rank_letters_by_default_latin_by_setting_and_emoji_suits(
         now = "\n".join(h.text for h in hands if h is not None)
         assert LATIN_COURT.search(now) and not RUSSIAN_COURT.search(now)
         assert len(_all_texts(table)) > seen
+        assert not bot.handler_errors
+
+
+async def test_group_commands_in_private_say_where_they_work(tmp_path: Path) -> None:
+    """Every group command sent to the bot in private gets one line, in the sender's language:
+    it belongs to a group, and what to send there (/top also points to /stats, which works
+    here); /lang keeps its private meaning."""
+    own = {
+        "top": ("/top показывает лидеров группы", "/top shows a group's leaders"),
+        "history": ("/history показывает сдачи группы", "/history shows a group's deals"),
+        "export": ("/export присылает кассу группы", "/export sends a group's ledger"),
+        "evening": ("/evening подводит итоги вечера", "/evening sums up a group's evening"),
+        "new": ("Стол открывают в группе", "A table is opened in a group"),
+    }
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        users = {"ru": fake.add_user("Аня"), "en": fake.add_user("Ann", language_code="en")}
+        for user in users.values():
+            fake.user_starts_bot(user)
+        await bot.settle()
+        for index, lang in enumerate(("ru", "en")):
+            user = users[lang]
+            private = fake.private_chat(user)
+            for name in [*(c for c in GROUP_COMMANDS if c not in PRIVATE_COMMANDS), "kick"]:
+                before = len(fake.messages(private, from_bot=True))
+                fake.user_sends(user, private, f"/{name}")
+                await bot.settle()
+                answers = fake.messages(private, from_bot=True)[before:]
+                assert len(answers) == 1, (name, [m.text for m in answers])
+                text = answers[0].text or ""
+                assert "\n" not in text, text
+                if name in own:
+                    assert text.startswith(own[name][index]), text
+                    if name == "top":
+                        assert "/stats" in text
+                else:
+                    group = "команда для группы" if lang == "ru" else "is a group command"
+                    assert text.startswith(f"/{name}") and group in text, text
         assert not bot.handler_errors
