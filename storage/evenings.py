@@ -14,7 +14,6 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Final
 
-from storage.records import GAME_POT, POT
 from storage.sql import write_transaction
 
 DEFAULT_EVENING_GAP: Final = 3 * 3600.0
@@ -181,7 +180,10 @@ def move_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> N
 
 
 @dataclass(frozen=True, slots=True)
-class BiggestPot:
+class BiggestWin:
+    """The most one player won in one deal of the evening: his net for that deal (what he
+    took less what he paid in it), never a take that left him down."""
+
     user_id: int
     amount: int
     deal_index: int  # which deal of the evening, from 1
@@ -193,8 +195,9 @@ class EveningSummary:
 
     ``nets``: each player's net for the evening (everyone who sat a deal, zero included);
     ``running``: each player's running net after each deal (a list as long as ``deals``);
-    ``remizes``: (count, chips) per player who paid any; ``biggest_pot``: the most one player
-    took from a pot (trick shares and whole pots) in one deal; ``games_won``: Старшина games.
+    ``remizes``: (count, chips) per player who paid any; ``biggest_win``: the largest net one
+    player won in one deal (None when nobody came out of a deal ahead); ``games_won``: games
+    won outright (Старшина's).
     ``pot_change``: how much the chat's pot and game pots grew over the evening's deals (so
     ``sum(nets) == -pot_change``). ``thread_id``: the forum topic of the table whose deal
     ended last (None: a chat without topics, or General), where the evening was played.
@@ -206,7 +209,7 @@ class EveningSummary:
     nets: dict[int, int]
     running: dict[int, list[int]]
     remizes: dict[int, tuple[int, int]]
-    biggest_pot: BiggestPot | None
+    biggest_win: BiggestWin | None
     games_won: dict[int, int]
     pot_change: int
     thread_id: int | None = None
@@ -225,7 +228,7 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
     remizes: dict[int, tuple[int, int]] = {}
     games_won: dict[int, int] = {}
     kinds: dict[str, int] = {}
-    biggest: BiggestPot | None = None
+    biggest: BiggestWin | None = None
     pot_change = 0
     # the topic of the table whose deal ended last: where the evening was played
     thread_id: int | None = deals[-1][5] if deals else None
@@ -239,7 +242,7 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
                 running[user] = [0] * (index - 1)
         if winner is not None:
             games_won[winner] = games_won.get(winner, 0) + 1
-        taken: dict[int, int] = {}
+        deal_nets: dict[int, int] = {}
         for src_kind, src, dst_kind, dst, amount, reason in conn.execute(
             "SELECT src_kind, src_user, dst_kind, dst_user, amount, reason FROM ledger"
             " WHERE game_id = ? AND deal = ?",
@@ -247,6 +250,7 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
         ):
             if src_kind == "user":
                 nets[src] = nets.get(src, 0) - amount
+                deal_nets[src] = deal_nets.get(src, 0) - amount
                 if reason == "remiz":
                     count, chips = remizes.get(src, (0, 0))
                     remizes[src] = (count + 1, chips + amount)
@@ -254,13 +258,12 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
                 pot_change -= amount
             if dst_kind == "user":
                 nets[dst] = nets.get(dst, 0) + amount
-                if src_kind in (POT, GAME_POT):
-                    taken[dst] = taken.get(dst, 0) + amount
+                deal_nets[dst] = deal_nets.get(dst, 0) + amount
             else:
                 pot_change += amount
-        for user, amount in taken.items():
-            if biggest is None or amount > biggest.amount:
-                biggest = BiggestPot(user, amount, index)
+        for user, amount in deal_nets.items():
+            if amount > 0 and (biggest is None or amount > biggest.amount):
+                biggest = BiggestWin(user, amount, index)
         for user in nets:
             running.setdefault(user, [0] * (index - 1)).append(nets[user])
     return EveningSummary(
@@ -270,7 +273,7 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
         nets=nets,
         running=running,
         remizes=remizes,
-        biggest_pot=biggest,
+        biggest_win=biggest,
         games_won=games_won,
         pot_change=pot_change,
         thread_id=thread_id,

@@ -29,6 +29,11 @@ PVc = TypeVar("PVc", contravariant=True)
 
 Keyboard = list[list[tuple[str, str]]]
 
+FIGURES = frozenset({"in_play", "remizes", "pots", "games_won"})
+"""Figures of /stats that only some games have: ``in_play`` (a player may sit a deal out, so
+how often he played counts), ``remizes``, ``pots`` (a whole pot taken without play) and
+``games_won`` (a game of several deals ends with one winner)."""
+
 
 class Screens(Protocol[SVc, PVc]):
     """How one game looks: pure functions of its seat view ``SV`` and public view ``PV``.
@@ -235,6 +240,12 @@ class Plugin(Protocol):
     def choices(self) -> Sequence[Choice]: ...
 
     @property
+    def figures(self) -> frozenset[str]:
+        """The /stats figures the game has besides deals, tricks, the best and worst deal and
+        the net (``FIGURES``): a figure the game cannot have is never shown for it."""
+        ...
+
+    @property
     def menu(self) -> OptionsMenu: ...
 
     @property
@@ -275,9 +286,13 @@ class GamePlugin(Generic[S, SV, PV]):
         menu: OptionsMenu,
         texts: Mapping[str, Mapping[str, Entry]] | None = None,
         computer: Computer[SV] | None = None,
+        figures: Collection[str] = (),
     ) -> None:
         if not choices:
             raise ValueError("a game needs at least one choice for /new")
+        if not set(figures) <= FIGURES:
+            raise ValueError(f"unknown /stats figures: {sorted(set(figures) - FIGURES)}")
+        self._figures = frozenset(figures)
         self.rules = rules
         self.screens = screens
         self._choices = tuple(choices)
@@ -312,6 +327,10 @@ class GamePlugin(Generic[S, SV, PV]):
     @property
     def choices(self) -> Sequence[Choice]:
         return self._choices
+
+    @property
+    def figures(self) -> frozenset[str]:
+        return self._figures
 
     @property
     def menu(self) -> OptionsMenu:

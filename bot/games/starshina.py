@@ -153,4 +153,5 @@ PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
         always=("targets", "stake", "exchange", "scoring"),
     ),
     computer=GameComputer(),
+    figures=("games_won",),
 )

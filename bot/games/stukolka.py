@@ -179,4 +179,5 @@ PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
         implied={"dark_in_classic": {"variant": "shleif"}},
     ),
     computer=GameComputer(),
+    figures=("in_play", "remizes", "pots"),
 )

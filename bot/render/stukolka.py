@@ -263,11 +263,21 @@ def hand_text(
 
 def outcome_text(lang: str, view: PublicView, names: Sequence[str], seat: int, kind: str) -> str:
     """The head of a finished deal's hand message: the table as the deal left it (the final
-    trick among it); ``bot.screens.hand`` adds his money."""
+    trick among it), and a deal without play said as the group's result says it (a lone player
+    takes the pot: «you» to him); ``bot.screens.hand`` adds his money."""
     lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
     if view.trump is not None:
         lines.append(trump_line(lang, view))
     lines += context_lines(lang, view, names, seat)
+    if view.outcome is Outcome.LONE:
+        (lone,) = [other.seat for other in view.seats if other.role in _ACTIVE]
+        lines.append("")
+        if lone == seat:
+            lines.append(t(lang, "outcome.lone_you", pot=view.pot))
+        else:
+            lines.append(t(lang, "result.lone", name=seat_name(names, lone), pot=view.pot))
+    elif view.outcome is Outcome.NOBODY:
+        lines += ["", t(lang, "result.nobody", pot=view.pot)]
     return "\n".join(lines)
 
 

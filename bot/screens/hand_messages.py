@@ -117,10 +117,13 @@ class Hands:
         names = await self.people.names(result.seats, lang)
         use_ranks(lang, await self.people.chat_ranks(game.chat_id))
         played = next((p for p in result.players if p.seat == seat), None)
+        # a deal in which nobody took a trick was not played (a lone knocker took the pot):
+        # no «0 tricks» for him
+        had_play = any(p.tricks for p in result.players)
         return outcome_text(
             lang,
             await self.header(game, lang) + result.table.outcome_text(lang, names, seat),
-            tricks=played.tricks if played is not None and played.active else None,
+            tricks=played.tricks if played is not None and played.active and had_play else None,
             money=result.money.get(user, {}),
             balance=result.balances.get(user, 0),
         )

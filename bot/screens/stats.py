@@ -63,16 +63,27 @@ def _kind_of(kind: str, summary: Mapping[str, object]) -> str:
 # ------------------------------------------------------------------------------ /stats
 
 
-def _figures_lines(lang: str, figures: Figures, by_kind: Mapping[str, Figures]) -> list[str]:
-    lines = [
-        t(
-            lang,
-            "stats.played",
-            games=tn(lang, "count.games", figures.games),
-            deals=tn(lang, "count.deals", figures.deals),
-        )
-    ]
-    if figures.deals:
+def _game_figures(kind: str) -> frozenset[str]:
+    """The figures ``kind`` has (``Plugin.figures``); none for a game no longer offered."""
+    try:
+        return game_for(kind).figures
+    except ValueError:
+        return frozenset()
+
+
+def _kind_lines(lang: str, kind: str, figures: Figures) -> list[str]:
+    """One game's figures, only those the game has (no remizes in Старшина, no games won in
+    Стуколка)."""
+    has = _game_figures(kind)
+    deals = tn(lang, "count.deals", figures.deals)
+    if "games_won" in has:
+        lines = [
+            t(lang, "stats.played", games=tn(lang, "count.games", figures.games), deals=deals),
+            t(lang, "stats.games_won", won=figures.games_won, games=figures.games),
+        ]
+    else:
+        lines = [t(lang, "stats.played_deals", deals=deals)]
+    if "in_play" in has and figures.deals:
         percent = round(100 * figures.deals_active / figures.deals)
         lines.append(
             t(
@@ -84,7 +95,7 @@ def _figures_lines(lang: str, figures: Figures, by_kind: Mapping[str, Figures]) 
             )
         )
     lines.append(t(lang, "stats.tricks", n=figures.tricks))
-    if figures.remizes:
+    if "remizes" in has and figures.remizes:
         lines.append(
             t(
                 lang,
@@ -93,7 +104,7 @@ def _figures_lines(lang: str, figures: Figures, by_kind: Mapping[str, Figures]) 
                 chips=tn(lang, "count.chips", figures.remiz_paid),
             )
         )
-    if figures.pots_taken:
+    if "pots" in has and figures.pots_taken:
         lines.append(
             t(
                 lang,
@@ -111,22 +122,26 @@ def _figures_lines(lang: str, figures: Figures, by_kind: Mapping[str, Figures]) 
                 worst=signed(figures.worst_deal),
             )
         )
-    for kind_figures in (by_kind[kind] for kind in sorted(by_kind)):
-        if kind_figures.games:  # a game of several deals, won by one player (Старшина)
-            lines.append(
-                t(lang, "stats.games_won", won=kind_figures.games_won, games=kind_figures.games)
-            )
-    if len(by_kind) > 1:
-        for kind, kind_figures in sorted(by_kind.items()):
-            lines.append(
-                t(lang, "stats.net_kind", game=game_title(lang, kind), net=signed(kind_figures.net))
-            )
     lines.append(t(lang, "stats.net", net=signed(figures.net)))
     return lines
 
 
+def _figures_lines(lang: str, by_kind: Mapping[str, Figures]) -> list[str]:
+    """Each game the player has played, under its title with its own figures; then, when he
+    played several, his net over them all."""
+    played = {kind: figures for kind, figures in by_kind.items() if figures.deals or figures.net}
+    lines: list[str] = []
+    for kind in sorted(played):
+        lines += [t(lang, "stats.kind", game=game_title(lang, kind))]
+        lines += _kind_lines(lang, kind, played[kind])
+    if len(played) > 1:
+        net = sum(figures.net for figures in played.values())
+        lines.append(t(lang, "stats.net_all", net=signed(net)))
+    return lines
+
+
 def stats_text(lang: str, name: str, stats: PlayerStats, *, private: bool) -> str:
-    """/stats: a player's figures, all time and this month, by game where he played several."""
+    """/stats: a player's figures, all time and this month, game by game."""
     if private:
         title = t(
             lang, "stats.title_private", name=esc(name), chats=tn(lang, "count.chats", stats.chats)
@@ -140,12 +155,12 @@ def stats_text(lang: str, name: str, stats: PlayerStats, *, private: bool) -> st
         return "\n".join(lines)
     if stats.this_month == stats.all_time:
         lines += ["", t(lang, "stats.all_this_month")]
-        return "\n".join([*lines, *_figures_lines(lang, total, stats.all_time)])
-    lines += ["", t(lang, "stats.all_time"), *_figures_lines(lang, total, stats.all_time)]
+        return "\n".join([*lines, *_figures_lines(lang, stats.all_time)])
+    lines += ["", t(lang, "stats.all_time"), *_figures_lines(lang, stats.all_time)]
     lines += ["", t(lang, "stats.this_month")]
     month = stats.total(stats.this_month)
     if month.deals or month.net:
-        lines += _figures_lines(lang, month, stats.this_month)
+        lines += _figures_lines(lang, stats.this_month)
     else:
         lines.append(t(lang, "stats.month_empty"))
     return "\n".join(lines)
@@ -463,13 +478,13 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
         lines.append(t(lang, "evening.remizes", items=items))
     else:
         lines.append(t(lang, "evening.no_remizes"))
-    if summary.biggest_pot is not None:
-        biggest = summary.biggest_pot
+    if summary.biggest_win is not None:
+        biggest = summary.biggest_win
         lines.append(
             t(
                 lang,
                 "evening.biggest",
-                amount=tn(lang, "count.chips", biggest.amount),
+                amount=signed(biggest.amount),
                 name=name(biggest.user_id),
                 deal=biggest.deal_index,
             )

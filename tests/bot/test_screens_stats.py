@@ -21,7 +21,7 @@ from bot.screens.stats import (
     stats_text,
     top_text,
 )
-from storage.evenings import BiggestPot, Evening, EveningSummary
+from storage.evenings import BiggestWin, Evening, EveningSummary
 from storage.records import POT, DealHistory, DealPlayer, LedgerEntry
 from storage.stats import Figures, PlayerStats, Standing
 
@@ -39,7 +39,7 @@ def _evening(nets: dict[int, int], pot_change: int, deals: int = 12) -> EveningS
         nets=nets,
         running={user: [net] for user, net in nets.items()},
         remizes={2: (3, 27)},
-        biggest_pot=BiggestPot(1, 21, 5),
+        biggest_win=BiggestWin(1, 21, 5),
         games_won={},
         pot_change=pot_change,
     )
@@ -50,7 +50,7 @@ def test_evening_text_settles_the_evening_alone() -> None:
     assert "12 сдач · 2 ч 25 мин" in text
     assert "🏆 Аня: <b>+30</b>" in text
     assert "Борис — 3 ремиза на 27 фишек" in text
-    assert "Самый большой куш: 21 фишка — Аня, сдача 5" in text
+    assert "Самый крупный выигрыш за сдачу: +21 — Аня, сдача 5" in text
     assert "Вика → Аня: 24" in text and "Борис → Аня: 6" in text
     assert "в кону прибавилось 6 фишек" in text
     # the winners took more than the losers paid: the rest came from an older pot
@@ -113,6 +113,47 @@ def test_stats_text_counts_with_the_right_plural(deals: int, ru: str, en: str) -
     assert "Итог: <b>−5</b>" in stats_text("ru", "Аня", stats, private=False)
     empty = PlayerStats(1, "2026-12", {}, {}, 0)
     assert "Сыгранных сдач пока нет" in stats_text("ru", "Аня", empty, private=True)
+
+
+def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
+    """A Стуколка player hears nothing of Старшина (its games won), a Старшина player
+    nothing of knocking, remizes or pots; one who played both reads each game under its
+    title with its own net, and the net over both."""
+    shleif = Figures(net=-4, games=1, deals=3, deals_active=2, tricks=2, remizes=1, remiz_paid=3)
+    alone = PlayerStats(1, "2026-12", {"stukolka": shleif}, {"stukolka": shleif}, 1)
+    for lang, absent in (("ru", ("Старшин", "партий", "Выиграно")), ("en", ("Starshina", "won"))):
+        text = stats_text(lang, "Аня", alone, private=False)
+        assert not any(word in text for word in absent), text
+    text = stats_text("ru", "Аня", alone, private=False)
+    assert "🃏 <b>Стуколка</b>\nСыграно: 3 сдачи\nВ игре (стук, втёмную, разрез): 2 из 3" in text
+    assert "Ремизы: 1 ремиз на 3 фишки" in text and "Итог: <b>−4</b>" in text
+    assert "по всем играм" not in text
+    starshina = Figures(net=2, games=1, games_won=1, deals=4, deals_active=4, tricks=30)
+    both = {"stukolka": shleif, "starshina": starshina}
+    text = stats_text("ru", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=False)
+    stukolka_part, starshina_part = (
+        text.split("🃏 <b>Стуколка</b>")[1],
+        text.split("🃏 <b>Старшина</b>")[1].split("🃏")[0],
+    )
+    assert "Сыграно: 1 партия, 4 сдачи\nВыиграно партий: 1 из 1" in starshina_part
+    assert "В игре" not in starshina_part and "Итог: <b>+2</b>" in starshina_part
+    assert "Выиграно" not in stukolka_part and "Итог: <b>−4</b>" in stukolka_part
+    assert text.endswith("Итог по всем играм: <b>−2</b>")
+    text = stats_text("en", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=True)
+    assert "Games won: 1 of 1" in text and "Net over all games: <b>−2</b>" in text
+
+
+def test_the_evenings_biggest_win_is_a_net_never_a_losing_take() -> None:
+    """The biggest win names a player who came out of that deal ahead, with his net; an
+    evening in which nobody did has no such line."""
+    summary = _evening({1: 3, 2: -3}, 0)
+    assert "Biggest win in one deal: +21 — Аня, deal 5" in evening_text("en", summary, NAMES)
+    none = EveningSummary(**{**_fields(summary), "biggest_win": None})
+    assert "выигрыш за сдачу" not in evening_text("ru", none, NAMES)
+
+
+def _fields(summary: EveningSummary) -> dict[str, object]:
+    return {name: getattr(summary, name) for name in EveningSummary.__dataclass_fields__}
 
 
 def test_top_text_puts_medals_on_winners_only() -> None:

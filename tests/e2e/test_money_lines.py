@@ -1,0 +1,126 @@
+"""End to end: the money lines a player who lost reads — /stats, the evening's summary, a
+lone knocker's private result — each checked against the ledger the bot kept, as a player
+who lost would check it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot import callback as cb
+
+from .fake_telegram import FakeTelegram
+from .players import Table, start_bot_for
+from .test_games import open_table
+
+
+async def _play_deals(table: Table, count: int) -> None:
+    """Random presses until ``count`` more deals have ended."""
+    db = table.services.db
+    target = await db.deal_count(table.group.id) + count
+    while await db.deal_count(table.group.id) < target:
+        assert await table.step()
+
+
+async def _deal_nets(table: Table) -> list[dict[str, int]]:
+    """Each finished deal of the group, oldest first: each player's net in it, summed here
+    from the ledger's rows."""
+    db = table.services.db
+    deals = await db.last_deals(table.group.id, 1000)
+    players = await db.players([user.id for user in table.users])
+    result = []
+    for deal in reversed(deals):
+        nets: dict[str, int] = {}
+        for entry in deal.transfers:
+            for party, sign in ((entry.src, -1), (entry.dst, 1)):
+                if isinstance(party, int):
+                    name = players[party].name
+                    nets[name] = nets.get(name, 0) + sign * entry.amount
+        result.append(nets)
+    return result
+
+
+async def _press_verb(table: Table, wanted: dict[int, str]) -> bool:
+    """One press: the first player with a game button presses the verb ``wanted`` names for
+    his index (or else his first offered move). False when nobody has a move."""
+    for index, user in enumerate(table.users):
+        message = table.hand_message(user)
+        if message is None:
+            continue
+        acts = [
+            (data, decoded)
+            for data in message.callback_data
+            if isinstance(decoded := cb.decode(data), cb.Act)
+        ]
+        if not acts:
+            continue
+        verb = wanted.get(index)
+        chosen = next((data for data, act in acts if act.verb == verb), acts[0][0])
+        await table.press(user, message, chosen)
+        return True
+    return False
+
+
+async def test_stats_tell_a_stukolka_player_of_stukolka_alone(tmp_path: Path) -> None:
+    """Three шлейф deals: /stats names Стуколка and its figures, and never a Старшина game
+    (it said «Партии Старшины: выиграно 0 из 1»)."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "shleif", 5)
+        await _play_deals(table, 3)
+        await table.say(table.users[1], "/stats")
+        text = table.group_messages()[-1].text or ""
+        assert "Стуколка" in text and "Сыграно: 3 сдачи" in text, text
+        assert "Старшин" not in text and "партий" not in text.lower(), text
+        await table.say(table.users[0], "/lang en")
+        await table.say(table.users[1], "/stats")
+        text = table.group_messages()[-1].text or ""
+        assert "Stukolka" in text and "Played: 3 deals" in text, text
+        assert "Starshina" not in text and "won" not in text, text
+        assert not bot.handler_errors
+
+
+async def test_the_evenings_biggest_win_is_the_largest_net_of_a_deal(tmp_path: Path) -> None:
+    """«The biggest win» names the player with the largest net in one deal, who came out of
+    it ahead, with that net — never the largest take of a player who lost the deal."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 4, "shleif", 3)
+        await _play_deals(table, 6)
+        await table.say(table.users[0], "/evening")
+        text = next(
+            m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
+        )
+        match = re.search(r"выигрыш за сдачу: \+(\d+) — (\S+), сдача (\d+)", text)
+        assert match, text
+        amount, name, deal = int(match[1]), match[2], int(match[3])
+        nets = await _deal_nets(table)
+        best = max(net for deal_nets in nets for net in deal_nets.values())
+        assert best > 0 and amount == best
+        assert nets[deal - 1][name] == amount
+        assert not bot.handler_errors
+
+
+async def test_a_lone_knocker_reads_in_private_that_he_takes_the_pot_without_play(
+    tmp_path: Path,
+) -> None:
+    """Only one player knocks: the group says he takes the pot without play, and so does his
+    private result — no «0 взяток» of a deal nobody played."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 1)
+        db = table.services.db
+        # whoever speaks: the second player knocks, the others pass
+        while await db.deal_count(table.group.id) < 1:
+            assert await _press_verb(table, {0: "pass", 1: "knock", 2: "pass"})
+        await table.settle()
+        result = next(
+            m.text for m in reversed(table.group_messages()) if m.text and "окончена" in m.text
+        )
+        knocker = table.users[1].first_name
+        assert f"Единственный игрок — {knocker} — забирает кон без игры" in result, result
+        private = fake.messages(fake.private_chat(table.users[1]), from_bot=True)
+        outcome = next(m.text for m in reversed(private) if m.text and "Ваш итог" in m.text)
+        assert "Кроме вас, никто не играет: кон ваш без игры, +3." in outcome, outcome
+        assert "взят" not in outcome.split("Ваш итог")[1], outcome
+        other = fake.messages(fake.private_chat(table.users[2]), from_bot=True)
+        outcome = next(m.text for m in reversed(other) if m.text and "Ваш итог" in m.text)
+        assert f"Единственный игрок — {knocker} — забирает кон без игры: +3." in outcome
+        assert not bot.handler_errors
