@@ -197,7 +197,11 @@ class BotProcess:
 
 
 def bot_environment(
-    fake: FakeTelegram, database: Path, rate_limiter: bool, pythonpath: str
+    fake: FakeTelegram,
+    database: Path,
+    rate_limiter: bool,
+    pythonpath: str,
+    turn_timeout: float = 86400,
 ) -> dict[str, str]:
     env = {
         key: value
@@ -210,7 +214,7 @@ def bot_environment(
         TELEGRAM_API_BASE_URL=fake.base_url,
         DATABASE_PATH=str(database),
         RATE_LIMITER="true" if rate_limiter else "false",
-        TURN_TIMEOUT_SECONDS="86400",
+        TURN_TIMEOUT_SECONDS=str(turn_timeout),
         LOG_LEVEL="WARNING",
         DEFAULT_LANGUAGE="ru",
         PYTHONPATH=pythonpath,
@@ -226,6 +230,7 @@ def start_bot(
     profile: str,
     profile_out: Path,
     pythonpath: str,
+    turn_timeout: float = 86400,
 ) -> BotProcess:
     database = folder / "data" / "bot.sqlite3"
     log = folder / "bot.log"
@@ -236,7 +241,7 @@ def start_bot(
         process = subprocess.Popen(
             command,
             cwd=folder,
-            env=bot_environment(fake, database, rate_limiter, pythonpath),
+            env=bot_environment(fake, database, rate_limiter, pythonpath, turn_timeout),
             stdout=sink,
             stderr=sink,
         )

@@ -110,12 +110,14 @@ class Services:
     async def stop(self) -> None:
         """The bot stops: no timer fires any more, the messages still due are sent."""
         await self.timers.stop()
+        await self.presenter.hands.reminders.stop()
         await self.evenings.stop()
         await self.presenter.drain()
 
     async def close(self) -> None:
         """Before the database closes: no timer, and nothing left that could still send."""
         await self.timers.stop()
+        await self.presenter.hands.reminders.stop()
         await self.evenings.stop()
         self.presenter.coalescer.cancel()
         self.tables.thinker.close()

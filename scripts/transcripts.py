@@ -10,7 +10,7 @@ scripted (who looks, knocks, goes dark, cuts in), the decks come from fixed seed
 dealer is fixed and the clock of the turn countdown is frozen, so a rendering is the same every
 time. ``tests/e2e/test_transcripts.py`` fails when the bot's rendering changes and the files
 were not regenerated. Only a turn after a wait (which replaces the hand message by a new one)
-is not shown: the scripted players never wait.
+is not shown: the clock of notifications is frozen too, so no turn comes after a wait.
 """
 
 from __future__ import annotations
@@ -194,6 +194,8 @@ async def record(scenario: Scenario, lang: str) -> str:
             seeds = iter(f"{scenario.seed}-{n}" for n in range(1000))
             services.tables.steps.seed = lambda: next(seeds)
             services.tables.store.clock = lambda: FROZEN_NOW
+            # notifications read the same clock: a turn never comes "after a wait" here
+            services.presenter.hands.clock = lambda: FROZEN_NOW
             original_time = table_module.time
             table_module.time = FrozenTime  # type: ignore[assignment]
             # turn timers fire at once for a computer's pause, never for a person's turn

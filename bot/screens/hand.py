@@ -10,10 +10,14 @@ from collections.abc import Mapping
 from bot.render.common import money_text, signed
 from locales import t, tn
 
-#: how long a player must have waited for his turn to be notified when it comes (seconds):
-#: long enough that quick consecutive turns (a trick led back to him) do not ping, short enough
-#: that a player who looked away is called back well within a turn's time
-PING_AFTER = 10.0
+#: a turn notifies (comes as a new hand message) when this many seconds or more have passed since
+#: the last message that notified the player, whatever it said («Ход: Алиса» included): within
+#: that, he has just been called to the chat and is looking at it; past it, he may have looked
+#: away (a human pace between presses is 3–12 s)
+PING_AFTER = 6.0
+#: a turn that came silently (within ``PING_AFTER`` of a notification) notifies once more when
+#: this share of its time is left and he has not moved: no turn times out unannounced
+REMIND_SHARE = 1 / 3
 #: a waiting player's hand message is edited at most once every this many seconds
 HAND_SPACING = 5.0
 HAND_PER_MINUTE = 30

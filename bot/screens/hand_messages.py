@@ -1,8 +1,13 @@
 """The private hand messages: each player's whole table in his private chat (his cards, every
 seat, the pot, the trick), one message per deal, edited in place as the deal goes on, with the
-buttons of his legal moves; a new message (which notifies) when his turn comes after a wait;
-his outcome written into it when the deal ends. Texts are ``bot.screens.hand`` and the games'
-renderers.
+buttons of his legal moves; his outcome written into it when the deal ends.
+
+A turn notifies (it comes as a new hand message, the old one deleted) whenever it comes
+``PING_AFTER`` seconds or more after the last message that notified him, whatever that said —
+the deal's new hand message showing «Ход: Алиса» included. A turn that came silently, because a
+notification had just gone out, is called again when a third of its time is left
+(``REMIND_SHARE``) if he has not moved: no turn times out without a notification. Texts are
+``bot.screens.hand`` and the games' renderers.
 
 Edits are paced: the player to act gets his at once, a waiting player's at most every
 ``HAND_SPACING`` seconds, always rendered from the stored game when sent. Which message is his
@@ -30,12 +35,14 @@ from bot.screens.hand import (
     HAND_PER_MINUTE,
     HAND_SPACING,
     PING_AFTER,
+    REMIND_SHARE,
     outcome_text,
     stopped_text,
 )
 from bot.screens.people import People
 from bot.screens.table import seconds_left
 from bot.service import DealResult, Loaded, Refused, Reply, TableService
+from bot.timers import Timers
 from locales import t
 from storage.database import Database
 from storage.records import Game
@@ -52,6 +59,7 @@ class Hands:
         coalescer: Coalescer,
         people: People,
         unreachable: Callable[[int, int], Awaitable[None]],
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
         self.tables = tables
@@ -66,25 +74,49 @@ class Hands:
         group_pacer = getattr(messenger, "pacer", None)
         paced = group_pacer is not None and group_pacer.spacing > 0
         self.pacer = Pacer(HAND_SPACING if paced else 0.0, per_window=HAND_PER_MINUTE)
-        #: a turn that comes after this many seconds of waiting comes as a new hand message
-        #: (which notifies) in place of the old one
+        #: a turn that comes this many seconds or more after the last message that notified
+        #: him comes as a new hand message (which notifies) in place of the old one
         self.ping_after = PING_AFTER
+        #: a turn that came silently is called again when this share of its time is left
+        self.remind_share = REMIND_SHARE
+        #: the calls again of silent turns, one per game (only one player is to act); their
+        #: clock is the hands' clock (``clock``), the one the turn deadlines are stored in
+        self.reminders = Timers(clock)
+        self.reminders.on_timeout = self._remind
         #: per open game, forgotten with it (``forget_game``): the cards a player has marked
-        #: for a discard, (game, user) → (turn, mask); when his wait began (he is not to
-        #: act), or None while he is to act (lost on a restart, which only means one turn is
-        #: not pinged)
+        #: for a discard, (game, user) → (turn, mask); when the last hand message that
+        #: notified him went out (a new message notifies, an edit does not; unknown after a
+        #: restart, so his next turn notifies); the turn his hand message shows as his (its
+        #: deadline), None while it shows none; a turn that came silently, game → (user,
+        #: deadline), and the players whose call again is due
         self._masks: dict[tuple[int, int], tuple[int, int]] = {}
-        self._waiting: dict[tuple[int, int], float | None] = {}
+        self._notified: dict[tuple[int, int], float] = {}
+        self._turn_shown: dict[tuple[int, int], float | None] = {}
+        self._silent: dict[int, tuple[int, float]] = {}
+        self._remind_due: set[tuple[int, int]] = set()
         #: old hand messages being retired, (game, user, message): asked again meanwhile (the
         #: next move's reply), a pending outcome is not replaced by a plain removal of buttons
         #: (one that could not be retired is tried again after a restart)
         self._retiring: set[tuple[int, int, int]] = set()
 
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The clock of notifications and turn deadlines (Unix seconds; a test moves it)."""
+        return self.reminders.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.reminders.clock = clock
+        self.reminders.clock_moved()
+
     def forget_game(self, game_id: int) -> None:
-        """A closed game: its marks and waits go."""
-        for kept in (self._masks, self._waiting):
+        """A closed game: its marks, notifications and calls again go."""
+        for kept in (self._masks, self._notified, self._turn_shown):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
+        self._remind_due -= {key for key in self._remind_due if key[0] == game_id}
+        self._silent.pop(game_id, None)
+        self.reminders.cancel(game_id)
         self._retiring -= {key for key in self._retiring if key[0] == game_id}
 
     async def retire_old(self, game_id: int, results: Sequence[DealResult] = ()) -> None:
@@ -99,7 +131,7 @@ class Hands:
             if retiring in self._retiring:
                 continue
             self._retiring.add(retiring)
-            self._waiting.pop((game_id, old.user_id), None)
+            self._turn_shown.pop((game_id, old.user_id), None)
             result = by_deal.get(old.deal)
             text = None
             if result is not None and old.user_id in result.seats:
@@ -168,7 +200,7 @@ class Hands:
             *(self.db.forget_hand_message(game_id, u, message_id) for u, message_id, _ in jobs)
         )
         for user, message_id, text in jobs:
-            self._waiting.pop((game_id, user), None)
+            self._turn_shown.pop((game_id, user), None)
             self.coalescer.request(
                 ("old hand", user, message_id),
                 self._final_edit(user, message_id, text),
@@ -268,20 +300,41 @@ class Hands:
         text, rows = await self.content(loaded, user_id)
         key = (game_id, user_id)
         seat = loaded.table.to_act()
-        to_act = seat is not None and loaded.seats[seat] == user_id and game.status == "active"
-        now = time.monotonic()
-        since = self._waiting.get(key, now)
+        # his own turn (an away player's seat is played for him: nothing to call him for)
+        his_turn = (
+            seat is not None
+            and loaded.seats[seat] == user_id
+            and game.status == "active"
+            and user_id not in loaded.meta.away
+        )
+        deadline = game.turn_deadline
+        arrives = his_turn and self._turn_shown.get(key, None) != deadline
+        last = self._notified.get(key)
+        called = last is not None and self.clock() - last < self.ping_after
+        silent = self._silent.get(game_id)
+        remind = key in self._remind_due and his_turn and silent == (user_id, deadline)
+        self._remind_due.discard(key)
         replaced = None
-        waited = since is not None and now - since >= self.ping_after
-        if to_act and waited and message_id is not None:
-            # his turn after a wait: a new message, which notifies, in place of the old
+        if message_id is not None and ((arrives and not called) or remind):
+            # his turn, and no notification has just called him: a new message, which
+            # notifies, in place of the old
             replaced, message_id = message_id, None
         shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
         self.pacer.record(user_id)
         if shown is None:
             await self.unreachable(game_id, user_id)
             return
-        self._waiting[key] = None if to_act else (since if since is not None else now)
+        if shown != message_id:
+            self._notified[key] = self.clock()  # a new message: it notified
+        self._turn_shown[key] = deadline if his_turn else None
+        if remind or (arrives and shown != message_id):
+            self._silent.pop(game_id, None)
+        elif arrives and deadline is not None:
+            # his turn came by an edit, which does not notify: if he has not moved when a
+            # share of its time is left, it is called again
+            self._silent[game_id] = (user_id, deadline)
+            left = deadline - self.clock()
+            self.reminders.arm(game_id, loaded.meta.turn, deadline - left * self.remind_share)
         if shown != message_id:
             # recorded as the deal it shows: if that deal has ended meanwhile, it is old at once
             deal = loaded.meta.deals
@@ -290,6 +343,15 @@ class Hands:
                 await self.retire_old(game_id)
         if replaced is not None:
             await self.messenger.delete(user_id, replaced)
+
+    async def _remind(self, game_id: int, _turn: int) -> None:
+        """A silent turn's share of time is left (``reminders``): unless he has moved, his
+        hand message comes again as a new message, which notifies."""
+        silent = self._silent.get(game_id)
+        if silent is None:
+            return
+        self._remind_due.add((game_id, silent[0]))
+        self.refresh(game_id, silent[0])
 
     async def bound(self, game_id: int, user_id: int, message_id: int | None) -> None:
         """A hand is bound to one message: a press on another copy (a send that timed out

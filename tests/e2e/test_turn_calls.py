@@ -1,0 +1,133 @@
+"""End to end, on a clock the test moves: a player is never left to miss his turn.
+
+- a turn notifies (a new hand message, the old one deleted) whenever it comes 6 s or more after
+  the last message that notified him — the deal's new hand message that showed «Ход: …» to
+  someone else included;
+- a turn that came silently (an edit, a notification having just gone out) notifies once more
+  before it times out, and no turn times out without a notification during it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from bot import callback as cb
+
+from .fake_telegram import FakeTelegram, Message, User
+from .players import Table, start_bot_for
+from .test_games import open_table
+
+TIMEOUT = 60
+
+
+class Clock:
+    """The bot's clocks of turns and notifications, moved by the test."""
+
+    def __init__(self, services: Any) -> None:
+        self.services = services
+        self.now = time.time()
+        services.tables.store.clock = self
+        services.timers.clock = self
+        services.presenter.hands.clock = self
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def advance(self, table: Table, seconds: float) -> None:
+        self.now += seconds
+        self.services.timers.clock_moved()
+        self.services.presenter.hands.clock = self  # its timers are armed again
+        await asyncio.sleep(0.05)  # a timer due now fires
+        await table.settle()
+
+
+def _acts(message: Message) -> list[str]:
+    return [d for d in message.callback_data if isinstance(cb.decode(d), cb.Act)]
+
+
+def _to_act(table: Table) -> tuple[User, Message]:
+    found = [(user, message) for user, message, _ in table.actionable((cb.Act,))]
+    assert len(found) == 1, [u.first_name for u, _ in found]
+    return found[0]
+
+
+async def _hands(table: Table) -> dict[int, int]:
+    """Each player's hand message of the deal, as stored."""
+    game = await table.services.db.active_game(table.group.id)
+    assert game is not None
+    return dict(game.hand_messages)
+
+
+def _hand_sends(table: Table, user: User) -> int:
+    """How many messages the bot has sent to his private chat (each one notified him)."""
+    return len(table.fake.requests("sendMessage", chat=table.fake.private_chat(user), ok=True))
+
+
+async def _opened(fake: FakeTelegram, bot: Any) -> tuple[Table, Clock]:
+    clock = Clock(bot.app.bot_data["services"])
+    table = await open_table(fake, bot, 4, "stukolka", 3)
+    return table, clock
+
+
+async def test_a_turn_six_seconds_after_the_deals_new_hand_message_notifies(
+    tmp_path: Path,
+) -> None:
+    """The deal's new hand messages notify everyone while they say «Ход: <first speaker>»;
+    the next speaker's turn 8 s later is a notification of its own, not a silent edit."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", turn_timeout_seconds=TIMEOUT) as bot,
+    ):
+        table, clock = await _opened(fake, bot)
+        first, _ = _to_act(table)
+        waiting = await _hands(table)
+        sends = {u.id: _hand_sends(table, u) for u in table.users}
+        await clock.advance(table, 8)
+        user, message = _to_act(table)
+        await table.press(user, message, _acts(message)[0])
+        second, hand = _to_act(table)
+        assert second.id != first.id
+        old = waiting[second.id]
+        assert hand.message_id != old, "the turn came as an edit, which is silent"
+        assert fake.message(fake.private_chat(second), old).deleted
+        assert _hand_sends(table, second) == sends[second.id] + 1
+        assert not bot.handler_errors
+
+
+async def test_a_silent_turn_is_called_again_before_it_times_out(tmp_path: Path) -> None:
+    """A turn 2 s after the deal's hand message comes by an edit (he has just been called);
+    if he does not move, it notifies when a third of its time is left, and only then does
+    it time out."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", turn_timeout_seconds=TIMEOUT) as bot,
+    ):
+        table, clock = await _opened(fake, bot)
+        first, message = _to_act(table)
+        await clock.advance(table, 2)
+        sends = {u.id: _hand_sends(table, u) for u in table.users}
+        before = await _hands(table)
+        await table.press(first, message, _acts(message)[0])
+        second, hand = _to_act(table)
+        old = before[second.id]
+        assert hand.message_id == old, "a quick turn: an edit"
+        assert _hand_sends(table, second) == sends[second.id]
+        # two thirds of his time go by: nothing yet
+        await clock.advance(table, TIMEOUT * 2 / 3 - 1)
+        assert _hand_sends(table, second) == sends[second.id]
+        # a third of it is left: his turn notifies again, as a new message
+        await clock.advance(table, 2)
+        assert _hand_sends(table, second) == sends[second.id] + 1
+        called = table.hand_message(second)
+        assert called is not None and called.message_id != old and _acts(called)
+        assert fake.message(fake.private_chat(second), old).deleted
+        # and once: then his time runs out, and the default move is made for him
+        await clock.advance(table, TIMEOUT / 3 - 2)
+        assert _hand_sends(table, second) == sends[second.id] + 1
+        await clock.advance(table, 2)
+        third, _ = _to_act(table)
+        assert third.id != second.id
+        assert not bot.handler_errors
