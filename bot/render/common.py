@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Literal
 
+import locales
 from game.cards import RANK
 from locales import t, tn
 
@@ -203,6 +204,14 @@ MONEY_REASONS = (
 _SELF_EVIDENT = frozenset({"trick", "diff"})
 
 
+def reason_key(lang: str, key: str, amount: int) -> str:
+    """The catalogue key naming a part of a deal's money: ``key`` (``money.<reason>``), or
+    for chips received ``key_in`` where the two sides have their own words (the penalty a
+    player short of his target pays, the penalties the winner receives)."""
+    received = f"{key}_in"
+    return received if amount > 0 and received in locales.catalogue(lang) else key
+
+
 def money_text(lang: str, parts: Mapping[str, int]) -> str:
     """A player's net chips for a deal, equal to his balance change, with its parts where they
     differ from it, or when a lone part is not the tricks': ``+3 (ставка −1 · взятки +4)``,
@@ -213,7 +222,8 @@ def money_text(lang: str, parts: Mapping[str, int]) -> str:
     text = t(lang, "money.net", amount=signed(net))
     if len(shown) > 1 or (shown and shown[0][0] not in _SELF_EVIDENT):
         details = " · ".join(
-            t(lang, f"money.{reason}", amount=signed(amount)) for reason, amount in shown
+            t(lang, reason_key(lang, f"money.{reason}", amount), amount=signed(amount))
+            for reason, amount in shown
         )
         text += " " + t(lang, "money.parts", parts=details)
     return text

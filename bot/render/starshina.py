@@ -18,7 +18,6 @@ from bot.render.common import (
     rank_label,
     seat_name,
     seconds_left,
-    signed,
     sort_cards,
     suit,
     tricks_count,
@@ -60,7 +59,7 @@ def _seat_line(
         t(lang, "starshina.tricks_of", tricks=tricks_count(lang, seat.tricks), target=seat.target)
     ]
     if view.history:
-        details.append(t(lang, "starshina.game_diff", diff=signed(seat.total_diff)))
+        details.append(t(lang, "starshina.game_diff", diff=_diff_words(lang, seat.total_diff)))
     if seat.seat == view.to_act:
         details.append(t(lang, "seat.to_act_mark"))
     if seat.seat in away:
@@ -345,6 +344,26 @@ def _net(transfers: Sequence[Transfer], seat: int) -> int:
     )
 
 
+def _diff_words(lang: str, diff: int) -> str:
+    """A deal's tricks against the target in words: «не хватило 5», «12 сверх нормы»."""
+    if diff < 0:
+        return t(lang, "starshina.short", n=-diff)
+    if diff > 0:
+        return t(lang, "starshina.over", n=diff)
+    return t(lang, "starshina.on_target")
+
+
+def _parts(transfers: Sequence[Transfer], seat: int) -> dict[str, int]:
+    """A seat's money in ``transfers`` by reason, paid as negative."""
+    parts: dict[str, int] = {}
+    for transfer in transfers:
+        if transfer.dst == seat:
+            parts[transfer.reason] = parts.get(transfer.reason, 0) + transfer.amount
+        if transfer.src == seat:
+            parts[transfer.reason] = parts.get(transfer.reason, 0) - transfer.amount
+    return parts
+
+
 def result_text(
     lang: str,
     view: PublicView,
@@ -354,83 +373,60 @@ def result_text(
     kind: str = "starshina",
     money: Mapping[int, Mapping[str, int]] | None = None,
 ) -> str:
-    """The result of a finished deal — tricks against targets, diffs, the deal's money — and,
-    when the game is over, its winner, how he won and each player's money over the game;
-    then the balances after it (``balances[seat]``)."""
+    """The result of a finished deal — each player's tricks against his target, the shortfall
+    or the tricks over it in words — then the chips, once: when the game is over its winner
+    and each player's money over the game by reason (the game pot, the stakes, the penalties
+    for a missed target), else the deal's money where the deal moved any (``per_trick``;
+    ``money[seat]`` by reason, the deal's ledger), or the game pot still waiting; then the
+    balances after it (``balances[seat]``)."""
     record = view.history[-1] if view.history else None
     lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
     lines.append(trump_line(lang, view))
     lines.append("")
-    deal_money = last_deal_transfers(view)
-    diff_money = [x for x in deal_money if x.reason == "diff"]
     for seat_no in speaking_order(view):
         seat = view.seats[seat_no]
         tricks = record.tricks[seat_no] if record else seat.tricks
         diff = record.diffs[seat_no] if record else seat.tricks - seat.target
-        parts = [
-            t(
-                lang,
-                "starshina.result_tricks",
-                tricks=tricks_count(lang, tricks),
-                target=seat.target,
-                diff=signed(diff),
-            )
-        ]
-        if money is not None:
-            parts.append(money_text(lang, money.get(seat_no, {})))
-        elif _net(diff_money, seat_no):
-            amount = signed(_net(diff_money, seat_no))
-            parts.append(t(lang, "starshina.result_money", amount=amount))
-        lines.append(
-            t(lang, "result.seat", name=seat_name(names, seat_no), details=" · ".join(parts))
+        details = t(
+            lang,
+            "starshina.result_tricks",
+            tricks=tricks_count(lang, tricks),
+            target=seat.target,
+            diff=_diff_words(lang, diff),
         )
+        lines.append(t(lang, "result.seat", name=seat_name(names, seat_no), details=details))
     final = _tricks(lang, view, names)
     if final:
         lines.append("")
         lines += final
     if view.phase is Phase.GAME_OVER and view.winner is not None:
-        winner = view.winner
         lines.append("")
         reason = view.end_reason or EndReason.TWELVE
         lines.append(
             t(
                 lang,
                 f"starshina.won.{reason.value}",
-                name=seat_name(names, winner),
+                name=seat_name(names, view.winner),
                 deals=len(view.history),
             )
         )
-        for transfer in deal_money:
-            if transfer.reason == "game_pot":
-                lines.append(
-                    t(
-                        lang,
-                        "starshina.took_pot",
-                        name=plain_name(names, winner),
-                        pot=transfer.amount,
-                    )
-                )
-            elif transfer.reason == "missed_target" and isinstance(transfer.src, int):
-                lines.append(
-                    t(
-                        lang,
-                        "starshina.missed_target",
-                        name=plain_name(names, transfer.src),
-                        winner=plain_name(names, winner),
-                        amount=transfer.amount,
-                    )
-                )
         lines.append(t(lang, "starshina.game_money"))
-        for seat_no in speaking_order(view):
-            lines.append(
-                t(
-                    lang,
-                    "balance.line",
-                    name=plain_name(names, seat_no),
-                    amount=signed(_net(view.transfers, seat_no)),
-                )
-            )
-    elif view.game_pot:
-        lines.append(t(lang, "starshina.game_pot", pot=view.game_pot))
+        by_seat = {seat: _parts(view.transfers, seat) for seat in speaking_order(view)}
+    else:
+        deal_money = [x for x in last_deal_transfers(view) if x.reason == "diff"]
+        by_seat = {
+            seat: dict(money.get(seat, {})) if money is not None else _parts(deal_money, seat)
+            for seat in speaking_order(view)
+        }
+        if any(amount for parts in by_seat.values() for amount in parts.values()):
+            lines += ["", t(lang, "starshina.deal_money")]
+        else:
+            by_seat = {}
+            if view.game_pot:
+                lines += ["", t(lang, "starshina.game_pot", pot=view.game_pot)]
+    for seat_no, parts in by_seat.items():
+        lines.append(
+            t(lang, "balance.line", name=plain_name(names, seat_no), amount=money_text(lang, parts))
+        )
     lines += balance_lines(lang, names, balances)
     return "\n".join(lines)

@@ -22,7 +22,7 @@ from bot.chart import Line, draw_evening_chart
 from bot.computers import computer_name, is_computer
 from bot.games import game_for
 from bot.messenger import Messenger, Rows
-from bot.render.common import cards, esc, game_title, signed
+from bot.render.common import cards, esc, game_title, reason_key, signed
 from bot.screens.people import display_name, short_name
 from bot.settle_up import settle_people
 from game.cards import label
@@ -338,7 +338,7 @@ def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
     for user, net in nets.items():
         reasons: list[str] = []
         for reason, amount in parts.get(user, []):
-            key = f"deal.reason.{reason}"
+            key = reason_key(lang, f"deal.reason.{reason}", amount)
             try:
                 reasons.append(t(lang, key, amount=signed(amount)))
             except KeyError:

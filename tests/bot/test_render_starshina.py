@@ -4,6 +4,8 @@ deal's money and the game's winner."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -166,16 +168,37 @@ def test_table_and_prompts_through_a_game() -> None:
     assert "Game result" in english
 
 
-def test_pot_scoring_result_names_the_pot_and_the_missed_targets() -> None:
+def test_pot_scoring_result_says_shortfalls_in_words_and_the_chips_once() -> None:
+    """A game's end: each player's tricks against his target in words («не хватило 5»,
+    «3 сверх нормы»), no signed trick difference beside the chips; each player's chips once,
+    their parts adding up to them, under one name for the pot («банк партии»)."""
     options = StarshinaOptions(scoring="pot", stake=2, max_deals=1)
     states = starshina_game(options, 3, max_steps=2000)
     final = public_view(states[-1])
     assert final.phase is Phase.GAME_OVER and final.winner is not None
-    text = result_text("ru", final, NAMES3, {})
-    assert "забирает банк партии: +6" in text
-    missed = [
-        seat for seat in range(3) if seat != final.winner and final.history[-1].diffs[seat] < 0
-    ]
-    assert text.count("норма не добрана") == len(missed)
+    diffs = final.history[-1].diffs
+    for lang in ("ru", "en"):
+        text = result_text(lang, final, NAMES3, {})
+        head, money = text.split(t(lang, "starshina.game_money"))
+        for seat, diff in enumerate(diffs):
+            words = (
+                t(lang, "starshina.short", n=-diff)
+                if diff < 0
+                else (t(lang, "starshina.over", n=diff) if diff else t(lang, "starshina.on_target"))
+            )
+            assert f"<b>{NAMES3[seat]}</b>: " in head and words in head, (words, head)
+        assert not re.search(r"\([+−]\d+\)", head), head  # no signed difference of tricks
+        assert "банк игры" not in text
+        for seat in range(3):
+            line = next(x for x in money.splitlines() if x.startswith(f"{NAMES3[seat]}: "))
+            net, parts = re.fullmatch(r".*?: <b>([+−]?\d+)</b>(?: \((.*)\))?", line).groups()
+            amounts = re.findall(r"[+−]\d+", parts or net)
+            assert sum(int(a.replace("−", "-")) for a in amounts) == int(net.replace("−", "-"))
+    russian = result_text("ru", final, NAMES3, {})
+    assert "банк партии +6" in russian
+    missed = [seat for seat in range(3) if seat != final.winner and diffs[seat] < 0]
+    assert russian.count("штраф за недобор −2") == len(missed)
+    if missed:
+        assert f"штрафы с недобравших +{2 * len(missed)}" in russian
     table = table_text("ru", public_view(states[1]), NAMES3)
     assert "Банк партии: <b>6</b>" in table

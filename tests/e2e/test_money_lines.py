@@ -124,3 +124,49 @@ async def test_a_lone_knocker_reads_in_private_that_he_takes_the_pot_without_pla
         outcome = next(m.text for m in reversed(other) if m.text and "Ваш итог" in m.text)
         assert f"Единственный игрок — {knocker} — забирает кон без игры: +3." in outcome
         assert not bot.handler_errors
+
+
+def _signed(text: str) -> int:
+    return int(text.replace("−", "-").replace("+", ""))
+
+
+async def test_a_starshina_result_says_shortfalls_in_words_and_each_players_chips_once(
+    tmp_path: Path,
+) -> None:
+    """A Старшина game to its end: the group's result gives each player's tricks against his
+    target in words, no signed trick difference beside the chips, one name for the pot
+    («банк партии»), and each player's chips once, their parts adding up to them and to the
+    ledger's figure for the game."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "starshina", 2, options={"max_deals": 1})
+        db = table.services.db
+        game = await db.active_game(table.group.id)
+        assert game is not None
+        while (await db.game(game.game_id)).status == "active":
+            assert await table.step(look_chance=0.0)
+        await table.settle()
+        result = next(
+            m.text for m in reversed(table.group_messages()) if m.text and "окончена" in m.text
+        )
+        head, money = result.split("Итог партии:")
+        money = money.split("Балансы:")[0]  # the chat's balances: all time, not this game
+        assert "при норме" in head and not re.search(r"\([+−]\d+\)", head), head
+        assert re.search(r"не хватило \d+|\d+ сверх нормы", head), head
+        assert "банк игры" not in result and "банк партии +3" in money, money
+        ledger: dict[int, int] = {}
+        for entry in await db.transfers(table.group.id, game_id=game.game_id):
+            for party, sign in ((entry.src, -1), (entry.dst, 1)):
+                if isinstance(party, int):
+                    ledger[party] = ledger.get(party, 0) + sign * entry.amount
+        for user in table.users:
+            line = next(x for x in money.splitlines() if x.startswith(f"{user.first_name}: "))
+            net, parts = re.fullmatch(r"[^:]+: ([+−]?\d+)(?: \((.*)\))?", line).groups()
+            assert _signed(net) == ledger.get(user.id, 0), (line, ledger)
+            assert sum(_signed(x) for x in re.findall(r"[+−]\d+", parts or net)) == _signed(net)
+            assert money.count(f"{user.first_name}: ") == 1
+        for user in table.users:
+            private = fake.messages(fake.private_chat(user), from_bot=True)
+            outcome = next(m.text for m in reversed(private) if m.text and "Ваш итог" in m.text)
+            assert "банк игры" not in outcome and "недобор +" not in outcome, outcome
+            assert not re.search(r"за партию [+−]\d", outcome), outcome
+        assert not bot.handler_errors
