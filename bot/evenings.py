@@ -17,6 +17,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.arguments import whole_number
 from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
@@ -160,12 +161,13 @@ class Evenings:
         if hours is None:
             gap = await self.db.evening_gap(chat_id)
             return t(lang, "evening.gap_current", hours=hours_text(gap))
-        if not hours.isdigit() or not GAP_HOURS[0] <= int(hours) <= GAP_HOURS[1]:
+        value = whole_number(hours, *GAP_HOURS)
+        if value is None:
             return t(lang, "evening.gap_usage")
         if not admin:
             return t(lang, "refuse.admin_only")
-        await self.set_gap(chat_id, int(hours))
-        return t(lang, "evening.gap_set", hours=int(hours))
+        await self.set_gap(chat_id, value)
+        return t(lang, "evening.gap_set", hours=value)
 
     async def set_gap(self, chat_id: int, hours: int) -> None:
         """Store the chat's gap and move its running evening's end to match (/evening gap N

@@ -25,6 +25,7 @@ from telegram.ext import (
 
 from bot import callback as cb
 from bot import games
+from bot.arguments import whole_number
 from bot.context import BotContext
 from bot.messenger import answer
 from bot.render import chat as chat_render
@@ -39,6 +40,8 @@ GROUPS = filters.ChatType.GROUPS
 PRIVATE = filters.ChatType.PRIVATE
 #: Telegram's user that stands for an anonymous group admin
 ANONYMOUS_ADMIN_ID = 1087968824
+#: the largest seat number /kick reads (larger ones are no seat at any table)
+MAX_SEAT_NUMBER = 99
 
 
 def _game_choice(argument: str) -> str | None:
@@ -72,6 +75,8 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         if name != "lang":  # /lang has its own meaning in private
             application.add_handler(CommandHandler(name, group_only(name), filters=PRIVATE & new))
     application.add_handler(CommandHandler("start", cmd_start, filters=PRIVATE & new))
+    # /start in a group (typed, or from an «add to group» link): what the bot does there
+    application.add_handler(CommandHandler("start", cmd_help, filters=GROUPS & new))
     application.add_handler(CommandHandler("balance", cmd_balance, filters=new))
     application.add_handler(CommandHandler("help", cmd_help, filters=new))
     application.add_handler(CommandHandler("rules", cmd_rules, filters=new))
@@ -297,12 +302,12 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
         user_id = target.id
     else:
         args = context.args or []
-        number = args[0] if len(args) == 1 else ""
-        digits = number[1:] if number.startswith("-") else number
-        if not (digits.isascii() and digits.isdigit()):
+        # any short number is read (0, -1, 9 are answered «no such seat»), nothing else
+        seat = whole_number(args[0], -MAX_SEAT_NUMBER, MAX_SEAT_NUMBER) if len(args) == 1 else None
+        if seat is None:
             await _refuse_in_chat(update, context, "kick_usage")
             return
-        seated = await context.services.people.seat_at(chat_id, int(number), _thread(update))
+        seated = await context.services.people.seat_at(chat_id, seat, _thread(update))
         if seated is None:
             await _refuse_in_chat(update, context, "no_such_seat")
             return

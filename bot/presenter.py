@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
+from bot.arguments import linked_game
 from bot.evenings import Evenings
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, no_wait
@@ -206,10 +207,11 @@ class Presenter:
         """/start in private: the bot may now write to him; a lobby link refreshes that lobby."""
         await self.db.upsert_player(user_id, name, started=True)
         lang = await self.people.user_language(user_id, code)
-        if payload and payload.startswith("g") and payload[1:].isdigit():
+        game_id = linked_game(payload)
+        if game_id is not None:
             await self.messenger.send(user_id, chat_render.start_joined_text(lang))
             try:
-                game = await self.db.game(int(payload[1:]))
+                game = await self.db.game(game_id)
             except GameNotFound:
                 return  # a link to a game that is gone (or never was): the welcome is enough
             if game.status == "lobby":

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
 from bot import keyboards
+from bot.arguments import game_link
 from bot.computers import is_computer
 from bot.messenger import Rows
 from bot.render import chat as chat_render
@@ -48,7 +49,7 @@ class Lobby:
             chat_render.LobbyPlayer(
                 name=names[i],
                 reachable=is_computer(u) or bool(players.get(u) and players[u].started),
-                start_payload=f"g{game.game_id}",
+                start_payload=game_link(game.game_id),
             )
             for i, u in enumerate(loaded.seats)
         ]

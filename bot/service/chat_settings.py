@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.arguments import whole_number
 from bot.bounded import CHATS_KEPT, Recent
 from bot.games import game_for
 from bot.service.records import Refused
@@ -69,15 +70,14 @@ class ChatSettings:
         tables = await self.db.chat_open_games(chat_id)
         if not is_admin and not any(game.created_by == user_id for game in tables):
             raise Refused("creator_or_admin_only")
-        if not seconds.isdecimal() or not (
-            TURN_TIMEOUT_RANGE[0] <= int(seconds) <= TURN_TIMEOUT_RANGE[1]
-        ):
+        value = whole_number(seconds, *TURN_TIMEOUT_RANGE)
+        if value is None:
             raise Refused("bad_timeout")
         stored = dict(await self.db.chat_options(chat_id, TABLE_OPTIONS) or {})
-        stored["turn_timeout"] = int(seconds)
+        stored["turn_timeout"] = value
         await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
         self._turn_timeouts.pop(chat_id, None)
-        return int(seconds)
+        return value
 
     async def away_play_of(self, chat_id: int) -> str:
         """Who plays for an away player at this chat's next table (``AWAY_PLAY``)."""
