@@ -11,7 +11,7 @@ money is the ledger rows of those deals, as the ``deal`` column tags them.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from storage.sql import write_transaction
@@ -201,6 +201,9 @@ class EveningSummary:
     ``pot_change``: how much the chat's pot and game pots grew over the evening's deals (so
     ``sum(nets) == -pot_change``). ``thread_id``: the forum topic of the table whose deal
     ended last (None: a chat without topics, or General), where the evening was played.
+    ``in_play``: each player's chips in deals still being played in the chat when the summary
+    was made (their antes): in the ledger, and so in /balance, but in no evening until their
+    deal ends — then in the evening that deal ends in.
     """
 
     evening: Evening
@@ -213,6 +216,7 @@ class EveningSummary:
     games_won: dict[int, int]
     pot_change: int
     thread_id: int | None = None
+    in_play: dict[int, int] = field(default_factory=dict)
 
 
 def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummary:
@@ -277,4 +281,23 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
         games_won=games_won,
         pot_change=pot_change,
         thread_id=thread_id,
+        in_play=in_play_nets(conn, evening.chat_id),
     )
+
+
+def in_play_nets(conn: sqlite3.Connection, chat_id: int) -> dict[int, int]:
+    """Each player's net in the chat's deals that have not ended: the ledger rows of its
+    playing games tagged with a deal after the last one recorded (deals end in order)."""
+    nets: dict[int, int] = {}
+    for src_kind, src, dst_kind, dst, amount in conn.execute(
+        "SELECT l.src_kind, l.src_user, l.dst_kind, l.dst_user, l.amount"
+        " FROM games AS g JOIN ledger AS l ON l.game_id = g.game_id"
+        " WHERE g.chat_id = ? AND g.status = 'active' AND l.deal >"
+        " COALESCE((SELECT MAX(d.deal) FROM deals AS d WHERE d.game_id = g.game_id), -1)",
+        (chat_id,),
+    ):
+        if src_kind == "user":
+            nets[src] = nets.get(src, 0) - amount
+        if dst_kind == "user":
+            nets[dst] = nets.get(dst, 0) + amount
+    return {user: net for user, net in nets.items() if net}

@@ -440,7 +440,8 @@ def _duration(lang: str, seconds: float) -> str:
 
 
 def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> str:
-    """The evening's summary: nets, remizes, the biggest take, Старшина games won, and who
+    """The evening's summary: nets (and the chips of a deal still in play, which /balance
+    counts and the evening does not), remizes, the biggest win, Старшина games won, and who
     pays whom for the evening alone among the people (``bot.settle_up``, the pot staying on
     the table; where the computers stand is said apart)."""
     evening = summary.evening
@@ -463,6 +464,13 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
         net = summary.nets[user]
         medal = "🏆 " if place == 0 and net > 0 else ""
         lines.append(t(lang, "evening.net_line", medal=medal, name=name(user), net=signed(net)))
+    if summary.in_play:
+        # /balance counts the antes of a deal still being played; this summary cannot yet
+        items = ", ".join(
+            f"{name(user)} {signed(net)}"
+            for user, net in sorted(summary.in_play.items(), key=lambda item: name(item[0]))
+        )
+        lines.append(t(lang, "evening.in_play", items=items))
     lines.append("")
     if summary.remizes:
         items = ", ".join(

@@ -317,3 +317,11 @@ def test_chart_draws_no_empty_boxes_for_emoji_in_names() -> None:
             net_label="{name}: {net}",
         )
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_an_evening_summed_mid_deal_names_the_chips_it_leaves_to_the_next() -> None:
+    summary = EveningSummary(**{**_fields(_evening({1: 3, 2: -3}, 0)), "in_play": {2: -3}})
+    text = evening_text("en", summary, NAMES)
+    assert "⏳ A deal is still in play: its antes are in /balance already" in text
+    assert "— Борис −3. They count in the next evening's." in text
+    assert "⏳" not in evening_text("ru", _evening({1: 3, 2: -3}, 0), NAMES)

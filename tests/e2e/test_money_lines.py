@@ -170,3 +170,45 @@ async def test_a_starshina_result_says_shortfalls_in_words_and_each_players_chip
             assert "банк игры" not in outcome and "недобор +" not in outcome, outcome
             assert not re.search(r"за партию [+−]\d", outcome), outcome
         assert not bot.handler_errors
+
+
+def _named_amounts(text: str, names: list[str]) -> dict[str, int]:
+    """``Name: +3`` (or ``Name +3``) for each name found in ``text``."""
+    found = {}
+    for name in names:
+        match = re.search(rf"{re.escape(name)}:? ([+−]?\d+)", text)
+        if match:
+            found[name] = _signed(match[1])
+    return found
+
+
+async def test_an_evening_summed_mid_deal_says_what_balance_counts_and_it_does_not(
+    tmp_path: Path,
+) -> None:
+    """/evening while a deal is being played: the deal's antes are in the ledger, and so in
+    /balance, not in the evening's nets. The summary says so, with each player's chips of
+    that deal, so that its nets and those chips add up to /balance (the chat's first evening);
+    the next evening, which the deal ends in, counts them."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 7)
+        names = [user.first_name for user in table.users]
+        await _play_deals(table, 2)  # the third deal is dealt: its dealer has anted
+        await table.say(table.users[0], "/evening")
+        summary = next(
+            m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
+        )
+        nets = _named_amounts(summary.split("Итог вечера")[1].split("\n\n")[0], names)
+        assert "⏳ Ещё идёт сдача: её ставки уже в /balance, а в эти итоги не вошли" in summary
+        in_play = _named_amounts(summary.split("не вошли — ")[1].split(". Они")[0], names)
+        assert in_play and all(amount < 0 for amount in in_play.values()), summary
+        await table.say(table.users[0], "/balance")
+        balance = _named_amounts(table.group_messages()[-1].text or "", names)
+        assert {name: nets[name] + in_play.get(name, 0) for name in names} == balance
+        # the deal ends in the next evening, which counts its antes
+        await _play_deals(table, 1)
+        await table.say(table.users[0], "/evening")
+        second = next(
+            m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
+        )
+        assert second != summary and "1 сдача" in second
+        assert not bot.handler_errors
