@@ -106,12 +106,17 @@ def selection_rows(
     pick: tuple[int, int],
     mask: int,
     *,
+    lang: str,
     confirm: Callable[[int], str],
     by_suit: bool = False,
 ) -> Keyboard:
     """One toggle per card (selected ones marked; ``by_suit``: one suit a row, for long
     hands), then the confirm button, labelled ``confirm(count)``, when the selection is within
-    ``pick``. Bits beyond the hand are dropped."""
+    ``pick``; while fewer cards are marked than ``pick`` needs, a button that says how many of
+    how many are marked in its place (it carries the selection unchanged: pressed, it answers
+    how many more to mark). Bits beyond the hand are dropped. A toggle that would mark more
+    than ``pick`` allows is offered all the same and refused with a word when pressed
+    (``Hands.press_select``), rather than hidden: the hand's layout stays put."""
     order = selection_order(hand, trump)
     mask &= (1 << len(order)) - 1
     index_of = {card: index for index, card in enumerate(order)}
@@ -126,6 +131,9 @@ def selection_rows(
     fewest, most = pick
     if fewest <= count <= most:
         rows.append([(confirm(count), encode(Act(game_id, version, verb, mask)))])
+    elif count < fewest:
+        status = t(lang, "btn.marked", n=count, of=fewest)
+        rows.append([(status, encode(Select(game_id, version, verb, mask)))])
     return rows
 
 

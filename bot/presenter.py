@@ -167,8 +167,7 @@ class Presenter:
                 await self.show(reply)
                 return None
             case cb.Select():
-                await self.hands.press_select(data, user_id)
-                return None
+                return await self.hands.press_select(data, user_id)
             case cb.Lobby():
                 return await self.lobby.press(data, user_id, chat_id, admin)
             case cb.NewGame():
@@ -305,7 +304,7 @@ class Presenter:
             self.table.refresh(loaded.game.game_id)
 
     async def turn_timed_out(self, game_id: int, turn: int) -> None:
-        reply = await self.tables.timeout(game_id, turn)
+        reply = await self.tables.timeout(game_id, turn, self.hands.marked(game_id, turn))
         if reply is not None:
             await self.show(reply)
 

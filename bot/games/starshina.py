@@ -106,6 +106,7 @@ def starshina_keyboard(
             "kitty",
             pick,
             mask,
+            lang=lang,
             confirm=lambda count: t(lang, "btn.confirm_kitty", n=count),
             by_suit=True,
         )

@@ -102,8 +102,6 @@ def stukolka_keyboard(
         rows += rows_of(buttons, 2)
     pick = pick_of(legal, "discard")
     if pick is not None:
-        dark = view.table.seats[view.seat].role is Role.DARK
-        extra = 1 if dark else 0
         if view.hand is not None:
             rows += selection_rows(
                 view.hand,
@@ -113,12 +111,18 @@ def stukolka_keyboard(
                 "discard",
                 pick,
                 mask,
-                confirm=lambda count: _buy_label(lang, count + extra),
+                lang=lang,
+                confirm=lambda count: _buy_label(lang, count),
             )
         else:
+            # not looked at: how many cards, never which; the dark player is asked how many
+            # of his own he discards (he draws one more, RULES.md §3), the others how many
+            # they buy
+            dark = view.table.seats[view.seat].role is Role.DARK
+            blind_label = _discard_label if dark else _buy_label
             fewest, most = pick
             buttons = [
-                (_buy_label(lang, count + extra), act("discard", (1 << count) - 1))
+                (blind_label(lang, count), act("discard", (1 << count) - 1))
                 for count in range(fewest, min(most, view.hand_count) + 1)
             ]
             rows += rows_of(buttons, 2)
@@ -145,6 +149,10 @@ _SIMPLE_LABELS: Final = {
 
 def _buy_label(lang: str, count: int) -> str:
     return t(lang, "btn.buy", n=count) if count else t(lang, "btn.keep")
+
+
+def _discard_label(lang: str, count: int) -> str:
+    return t(lang, "btn.discard_blind", n=count) if count else t(lang, "btn.discard_none")
 
 
 class GameComputer:

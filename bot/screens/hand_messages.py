@@ -43,7 +43,7 @@ from bot.screens.people import People
 from bot.screens.table import seconds_left
 from bot.service import DealResult, Loaded, Refused, Reply, TableService
 from bot.timers import Timers
-from locales import t
+from locales import t, tn
 from storage.database import Database
 from storage.records import Game
 
@@ -381,17 +381,47 @@ class Hands:
         self._masks.pop((data.game_id, user_id), None)
         return reply
 
-    async def press_select(self, data: cb.Select, user_id: int) -> None:
-        """A card marked (or unmarked) for a discard: his hand shows it at once."""
+    async def press_select(self, data: cb.Select, user_id: int) -> str | None:
+        """A card marked (or unmarked) for a discard: his hand shows it at once. A mark beyond
+        what the move takes changes nothing and is answered with why; a press on the «marked:
+        2 of 4» button (the selection unchanged) with how many more to mark."""
         game = await self.db.game(data.game_id)
         loaded = await self.tables.snapshot(game)
-        if user_id not in loaded.seats:
+        seat = loaded.seat_of(user_id)
+        if seat is None:
             raise Refused("not_at_table")
-        if loaded.meta.turn != data.version or game.status != "active":
+        if loaded.meta.turn != data.version or game.status != "active" or loaded.table is None:
             raise Refused("outdated")
-        self._masks[(data.game_id, user_id)] = (data.version, data.mask)
+        pick = keyboards.pick_of(loaded.table.legal(), data.verb)
+        if pick is None or loaded.table.to_act() != seat:
+            raise Refused("outdated")
+        key = (data.game_id, user_id)
+        saved = self._masks.get(key)
+        shown = saved[1] if saved is not None and saved[0] == data.version else 0
+        count = bin(data.mask).count("1")
+        fewest, most = pick
+        lang = await self.people.chat_language(user_id)
+        if count > most:
+            return tn(lang, "answer.marked_enough", most)
+        if data.mask == shown and count < fewest:
+            return tn(lang, "answer.mark_more", fewest - count)
+        self._masks[key] = (data.version, data.mask)
         await self.show_now(data.game_id, user_id)
         return None
+
+    def marked(self, game_id: int, turn: int) -> Callable[[Table, int, int], tuple[str, ...]]:
+        """The cards each player has marked for the multi-card move of ``turn`` (none for a
+        mark made at another turn), for the move a timeout makes: (table, seat, user) → the
+        cards, in the hand's order."""
+
+        def cards(table: Table, seat: int, user: int) -> tuple[str, ...]:
+            saved = self._masks.get((game_id, user))
+            if saved is None or saved[0] != turn:
+                return ()
+            held = table.holding(seat)
+            return keyboards.selected_cards(held.cards, held.trump, saved[1], looked=held.looked)
+
+        return cards
 
     def lost(
         self, game: Game, user: int, message_id: int, reason: str

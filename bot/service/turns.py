@@ -9,6 +9,7 @@ seat."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.computers import Thinker, computer_level, is_computer
@@ -21,6 +22,18 @@ from game.core import Action, IllegalAction
 from storage.errors import GameNotFound
 
 AWAY_AFTER_TIMEOUTS = 3
+
+#: (table, seat, user) → the cards the player has marked for the move of several cards now
+Marked = Callable[[Table, int, int], tuple[str, ...]]
+
+
+def with_marks(default: tuple[str, ...], marked: Sequence[str]) -> tuple[str, ...]:
+    """A default move of several cards (a discard, Старшина's kitty) with the cards the
+    player marked in its place: as many cards as the default takes, the marked ones first,
+    then the default's own (the lowest, for the kitty). A default that takes none (keep the
+    cards) stays none: marks the player did not confirm buy nothing."""
+    rest = [card for card in default if card not in marked]
+    return tuple([*marked, *rest][: len(default)])
 
 
 class Turns:
@@ -62,8 +75,10 @@ class Turns:
                 reply.table_changed = True
             return await self.steps.commit_step(loaded, step, action, user_id, reply)
 
-    async def timeout(self, game_id: int, turn: int) -> Reply | None:
-        """The turn ran out: make the default move (RULES.md §5) and announce it."""
+    async def timeout(self, game_id: int, turn: int, marked: Marked | None = None) -> Reply | None:
+        """The turn ran out: make the default move (RULES.md §5) and announce it. Cards the
+        player had ``marked`` for a move of several cards are his choice, made in time: the
+        default move takes them first and completes them with its own (``with_marks``)."""
         db = self.store.db
         try:
             chat_id = (await db.game(game_id)).chat_id
@@ -80,6 +95,9 @@ class Turns:
             if action is None:
                 return None
             user = loaded.seats[action.seat]
+            if marked is not None and isinstance(action.arg, tuple):
+                chosen = marked(loaded.table, action.seat, user)
+                action = Action(action.seat, action.verb, with_marks(action.arg, chosen))
             count = loaded.meta.timeouts.get(str(user), 0) + 1
             loaded.meta.timeouts[str(user)] = count
             reply = Reply(table_changed=True, hands={user})

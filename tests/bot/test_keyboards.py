@@ -154,7 +154,7 @@ def test_play_buttons_are_sorted_trumps_first() -> None:
             assert len(cards) == len(view.legal)
 
 
-def test_dark_candidate_sees_no_cards_and_the_discard_counts_one_more() -> None:
+def test_dark_candidate_sees_no_cards_and_is_asked_how_many_to_discard() -> None:
     seen_dark_knock = seen_dark_buy = False
     for seed in range(200):
         for state in stukolka_deal(StukolkaOptions(variant="shleif"), 4, seed, look_chance=0):
@@ -172,7 +172,9 @@ def test_dark_candidate_sees_no_cards_and_the_discard_counts_one_more() -> None:
             if state.phase is Phase.PURCHASE and state.roles[seat] is Role.DARK:
                 seen_dark_buy = True
                 assert view.hand is None
-                assert "Купить 1" in labels and "Оставить все" not in labels
+                # the prompt asks how many of his cards to discard; the buttons answer that
+                assert "Не сбрасывать" in labels and "Сбросить 3" in labels
+                assert "Купить" not in labels and "Оставить все" not in labels
     assert seen_dark_knock and seen_dark_buy
 
 
@@ -211,9 +213,16 @@ def test_starshina_buttons_are_the_legal_actions(
         assert simple == _legal_simple(view.legal)
         kitty = [c for c in acts if c.verb == "kitty"]
         if any(e.verb == "kitty" for e in view.legal):
-            assert len(selects) == len(view.hand)
             shown = mask & ((1 << len(view.hand)) - 1)
-            assert [c.arg for c in kitty] == ([shown] if bin(shown).count("1") == 4 else [])
+            marked = bin(shown).count("1")
+            toggles = [c for c in selects if c.mask != shown]
+            assert len(toggles) == len(view.hand)
+            assert [c.arg for c in kitty] == ([shown] if marked == 4 else [])
+            # fewer than four marked: «Отмечено: n из 4» in the confirm's place, the marks kept
+            status = [c for c in selects if c.mask == shown]
+            assert len(status) == (1 if marked < 4 else 0)
+            if status:
+                assert f"Отмечено: {marked} из 4" in _labels(rows)
         else:
             assert not kitty and not selects
         for other in range(3):
