@@ -13,6 +13,7 @@ from telegram import Update
 from bot.app import build_application
 from bot.settings import Settings, load_settings
 from bot.startup import keep_secrets_out_of_the_log
+from bot.webhook import WebhookConfig, run_webhook
 from storage.database import check_file
 from storage.errors import DatabaseDamaged
 
@@ -38,7 +39,7 @@ def use_uvloop() -> bool:
     """Run the bot on uvloop when it is installed (it is a dependency except on Windows):
     the same asyncio API, with the loop, its sockets and timers in C. Under bench/load.py
     (150 groups, limiter off) it took the bot from about 245 to 270 actions a second.
-    PTB's ``run_polling``/``run_webhook`` run on the loop set here."""
+    PTB's ``run_polling`` and ``bot.webhook.run_webhook`` run on the loop set here."""
     try:
         import uvloop
     except ImportError:
@@ -52,7 +53,8 @@ def main() -> None:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    keep_secrets_out_of_the_log(settings)
+    secret = webhook_secret(settings) if settings.webhook_url else None
+    keep_secrets_out_of_the_log(settings, [secret] if secret else ())
     try:
         check_file(settings.database_path)
     except DatabaseDamaged as error:
@@ -61,17 +63,18 @@ def main() -> None:
         sys.exit(2)
     application = build_application(settings, tune_gc=True)
     use_uvloop()
-    if settings.webhook_url:
-        # run_webhook runs post_init before it sets the webhook and post_shutdown after
-        # the server stops, as run_polling does.
-        application.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=webhook_path(settings.webhook_url),
-            webhook_url=settings.webhook_url,
-            secret_token=webhook_secret(settings),
-            allowed_updates=Update.ALL_TYPES,
-            bootstrap_retries=-1,
+    if settings.webhook_url and secret:
+        # post_init runs before the webhook is set and post_shutdown after the server stops,
+        # as in polling
+        run_webhook(
+            application,
+            WebhookConfig(
+                listen=settings.webhook_listen,
+                port=settings.webhook_port,
+                path=webhook_path(settings.webhook_url),
+                url=settings.webhook_url,
+                secret=secret,
+            ),
         )
     else:
         # bootstrap_retries=-1: no network yet is retried with backoff (bot.startup)

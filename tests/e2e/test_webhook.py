@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -18,6 +19,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 import pytest
@@ -26,6 +28,7 @@ from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.settings import Settings
 
 from .fake_telegram import FakeTelegram
+from .fake_telegram.proxy import tiny_proxy
 from .fake_telegram.serialize import message_update
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,11 +52,17 @@ class BotProcess:
     log: Path
 
     def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+        return self.whole_log()[-4000:]
+
+    def whole_log(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
 
 
-def bot_environment(fake: FakeTelegram, tmp_path: Path, url: str, port: int) -> dict[str, str]:
-    """The parent's environment without any bot setting, then the test's settings."""
+def bot_environment(
+    fake: FakeTelegram, tmp_path: Path, url: str, port: int, **more: str
+) -> dict[str, str]:
+    """The parent's environment without any bot setting, then the test's settings (``more``
+    on top: an empty value unsets one)."""
     ours = {name.upper() for name in Settings.model_fields}
     env = {key: value for key, value in os.environ.items() if key.upper() not in ours}
     env.update(
@@ -67,6 +76,7 @@ def bot_environment(fake: FakeTelegram, tmp_path: Path, url: str, port: int) -> 
         RATE_LIMITER="false",
         PYTHONPATH=str(ROOT),
     )
+    env.update(more)
     return env
 
 
@@ -84,10 +94,10 @@ async def stop_process(process: asyncio.subprocess.Process) -> int:
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+async def bot_process(fake: FakeTelegram, tmp_path: Path, **more: str) -> AsyncIterator[BotProcess]:
     port = free_port()
     url = f"http://127.0.0.1:{port}/telegram/hook"
-    env = bot_environment(fake, tmp_path, url, port)
+    env = bot_environment(fake, tmp_path, url, port, **more)
     log = tmp_path / "bot.log"
     with log.open("wb") as sink:
         process = await asyncio.create_subprocess_exec(
@@ -120,11 +130,17 @@ async def until(
 
 
 async def post(url: str, update: Mapping[str, Any], secret: str | None) -> int:
-    headers = {} if secret is None else {"X-Telegram-Bot-Api-Secret-Token": secret}
+    return await post_body(url, json.dumps(update).encode(), secret)
+
+
+async def post_body(url: str, body: bytes, secret: str | None) -> int:
+    headers = {"Content-Type": "application/json"}
+    if secret is not None:
+        headers["X-Telegram-Bot-Api-Secret-Token"] = secret
     async with (
         aiohttp.ClientSession() as session,
         session.post(
-            url, json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=10)
+            url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=10)
         ) as response,
     ):
         return response.status
@@ -191,3 +207,81 @@ async def test_webhook_mode_answers_only_updates_with_the_secret(tmp_path: Path)
         # post_shutdown ran: the heartbeat is gone and the check fails
         assert not heartbeat.exists()
         assert await health(bot.env, tmp_path) == 1
+
+
+#: bodies with the right secret that are no update: each is answered 400 with one log line
+NOT_UPDATES = (
+    b"[]",
+    b'"x"',
+    b"1",
+    b"null",
+    b"{not json",
+    b"\xff\xfe",
+    b"",
+    b"{}",
+    b'{"update_id": "x"}',
+)
+
+
+@pytest.mark.timeout(180)
+async def test_a_body_that_is_not_an_update_is_answered_400_with_one_line(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake:
+        alice = fake.add_user("Alice", language_code="en", started=True)
+        private = fake.private_chat(alice)
+        async with bot_process(fake, tmp_path) as bot:
+            await until(fake, bot, lambda: fake.requests("setWebhook", ok=True), "setWebhook")
+            fake.user_sends(alice, private, "/help")
+            await until(
+                fake, bot, lambda: fake.messages(private, from_bot=True), "an answer to /help"
+            )
+            before = bot.whole_log().splitlines()
+            for body in NOT_UPDATES:
+                assert await post_body(bot.url, body, SECRET) == 400, body
+            # a forged one is still refused before its body is read, a real one served
+            assert await post_body(bot.url, b"[]", "wrong-secret") == 403
+            fake.user_sends(alice, private, "/help")
+            await until(
+                fake, bot, lambda: len(fake.messages(private, from_bot=True)) == 2, "an answer"
+            )
+            assert await stop_process(bot.process) == 0, bot.output()
+            lines = bot.whole_log().splitlines()[len(before) :]
+        refused = [line for line in lines if "webhook: refused" in line]
+        assert len(refused) == len(NOT_UPDATES), lines
+        assert all(" WARNING bot.webhook: " in line for line in refused)
+        assert not [line for line in lines if "Traceback" in line or " ERROR " in line], lines
+
+
+@pytest.mark.timeout(180)
+async def test_no_secret_in_the_log_at_debug_in_webhook_mode(tmp_path: Path) -> None:
+    """At LOG_LEVEL=DEBUG python-telegram-bot logs every request's parameters, setWebhook's
+    secret token among them, and URLs with the bot's token: none of the run's secrets (the
+    token, its secret half, the webhook's secret token, here a random one as without
+    WEBHOOK_SECRET, and the proxy's password as written and decoded) is in any line."""
+    async with FakeTelegram() as fake, tiny_proxy("http") as proxy:
+        alice = fake.add_user("Alice", language_code="en", started=True)
+        private = fake.private_chat(alice)
+        async with bot_process(
+            fake, tmp_path, LOG_LEVEL="DEBUG", WEBHOOK_SECRET="", PROXY_URL=proxy.url()
+        ) as bot:
+            await until(fake, bot, lambda: fake.requests("setWebhook", ok=True), "setWebhook")
+            secret = fake.api.webhook.secret_token
+            assert secret and secret != SECRET
+            fake.user_sends(alice, private, "/help")
+            await until(
+                fake, bot, lambda: fake.messages(private, from_bot=True), "an answer to /help"
+            )
+            assert await post_body(bot.url, b"[]", secret) == 400
+            assert await stop_process(bot.process) == 0, bot.output()
+        assert proxy.seen and proxy.refused == 0  # the bot's requests went through the proxy
+        log = bot.whole_log()
+        assert " DEBUG telegram" in log and "setWebhook" in log  # PTB's request log is there
+        assert "<secret>" in log
+        for name, value in (
+            ("the token", fake.token),
+            ("the token's secret half", fake.token.split(":", 1)[1]),
+            ("the webhook's secret token", secret),
+            ("the proxy's password", proxy.password),
+            ("the proxy's password as in PROXY_URL", quote(proxy.password, safe="")),
+        ):
+            leaks = [line for line in log.splitlines() if value in line]
+            assert not leaks, (name, leaks[:3])
