@@ -285,3 +285,17 @@ async def test_no_secret_in_the_log_at_debug_in_webhook_mode(tmp_path: Path) -> 
         ):
             leaks = [line for line in log.splitlines() if value in line]
             assert not leaks, (name, leaks[:3])
+
+
+@pytest.mark.timeout(120)
+async def test_a_rejected_token_in_webhook_mode_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    async with (
+        FakeTelegram() as fake,
+        bot_process(fake, tmp_path, BOT_TOKEN="4242:not-this-bots-token") as bot,
+    ):
+        await asyncio.wait_for(bot.process.wait(), START_TIMEOUT)
+        assert bot.process.returncode == 2, bot.output()
+        lines = bot.whole_log().splitlines()
+        assert len(lines) == 1, lines
+        assert "Telegram rejected BOT_TOKEN (getMe: 401 Unauthorized)" in lines[0]
+        assert not fake.requests("setWebhook")
