@@ -90,7 +90,7 @@ class Services:
         holder["presenter"] = presenter
         timers.on_timeout = presenter.turn_timed_out
         people, menus = presenter.people, presenter.menus
-        screens = StatsScreens(db, messenger, people.chat_language)
+        screens = StatsScreens(db, messenger, people.chat_language, people.chat_ranks)
         evenings = Evenings(db, messenger, presenter.coalescer, people.chat_language)
         presenter.evenings = menus.evenings = evenings
         return Services(

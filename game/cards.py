@@ -25,6 +25,11 @@ LOW_ORDER: dict[str, int] = {card: RANK[card] * 4 + TIE_ORDER.index(card[1]) for
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_LABEL = {"T": "10"}
+#: how Russian players write the court cards and the ace: В Д К Т (валет, дама, король, туз)
+RUSSIAN_RANK_LABEL = {"T": "10", "J": "В", "Q": "Д", "K": "К", "A": "Т"}
+#: suits in emoji presentation (U+FE0F), so hearts and diamonds show red wherever they are
+#: shown, in a chat's texts and buttons as in a terminal
+SUIT_EMOJI = {suit: symbol + "\ufe0f" for suit, symbol in SUIT_SYMBOL.items()}
 
 
 class DeckError(ValueError):
@@ -42,6 +47,11 @@ def is_card(text: object) -> bool:
 def label(card: str) -> str:
     """How people read a card: ``TH`` → ``10♥``."""
     return RANK_LABEL.get(card[0], card[0]) + SUIT_SYMBOL[card[1]]
+
+
+def russian_label(card: str) -> str:
+    """A card as a Russian chat shows it by default: ``QH`` → ``Д♥️``, ``TS`` → ``10♠️``."""
+    return RUSSIAN_RANK_LABEL.get(card[0], card[0]) + SUIT_EMOJI[card[1]]
 
 
 def lowest(cards: Iterable[str]) -> str:

@@ -24,10 +24,12 @@ from typing import Any
 
 from game import starshina, stukolka
 from game.ai import LEVELS, Budget, choose
-from game.cards import FULL_DECK, SUIT_SYMBOL, label, shuffle, sort_hand
+from game.cards import FULL_DECK, SUIT_EMOJI, shuffle, sort_hand
+from game.cards import russian_label as label
 from game.core import Action, Event, Legal, Transfer
 
 HUMAN = 0
+MINUS = "\u2212"
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -48,7 +50,12 @@ def _cards(cards: Sequence[str]) -> str:
 
 
 def _suit(letter: str | None) -> str:
-    return SUIT_SYMBOL.get(letter or "", "нет")
+    return SUIT_EMOJI.get(letter or "", "нет")
+
+
+def signed(amount: int) -> str:
+    """``+8``, ``−12`` (a true minus sign, as the bot writes it), ``0``."""
+    return f"+{amount}" if amount > 0 else f"{MINUS}{-amount}" if amount < 0 else "0"
 
 
 def plural(n: int, one: str, few: str, many: str) -> str:
@@ -70,6 +77,11 @@ def _accusative(n: int) -> str:
     return plural(n, "карту", "карты", "карт")
 
 
+def _chips(n: int) -> str:
+    """Chips in the accusative, the case every money sentence takes: «1 фишку», «3 фишки»."""
+    return plural(n, "фишку", "фишки", "фишек")
+
+
 #: a Стуколка seat's role: how it reads after a computer's name, and after «Вы»
 ROLES = {
     "none": ("ждёт", "ждёте"),
@@ -79,16 +91,6 @@ ROLES = {
     "shleif_dealer": ("играет со шлейфом", "играете со шлейфом"),
     "razrez": ("в разрез", "в разрез"),
     "defender": ("защищает кон", "защищаете кон"),
-}
-REASONS = {
-    "ante": "ставка",
-    "trick": "взятка",
-    "remiz": "ремиз",
-    "pot_taken": "весь кон",
-    "game_pot": "банк партии",
-    "missed_target": "недобор",
-    "diff": "разница",
-    "void": "возврат",
 }
 #: what a seat says (after a colon) or does (after its name: a computer's form, then the
 #: form after «Вы»), for the events that carry nothing but the seat
@@ -117,21 +119,64 @@ DOES = {
 
 def _does(seat: int, what: str) -> str:
     """``seat``'s name and the verb in its person: «🤖 1 берёт», «Вы берёте»."""
-    third, second = DOES[what]
+    return _verb(seat, *DOES[what])
+
+
+def _verb(seat: int | str, third: str, second: str) -> str:
     return f"{name(seat)} {second if seat == HUMAN else third}"
 
 
+def _to(party: int | str) -> str:
+    """Where a payment goes: «в кон», «в банк партии», «вам», «игроку 🤖 2»."""
+    if party == "pot":
+        return "в кон"
+    if party == "game_pot":
+        return "в банк партии"
+    return "вам" if party == HUMAN else f"игроку {name(party)}"
+
+
+def _payment(src: int | str, dst: int | str, amount: int, reason: str, count: int) -> str:
+    """One line of the money in words: who pays whom how much and why (``count`` payments of
+    the same kind summed, as a player's tricks)."""
+    chips = _chips(amount)
+    match reason:
+        case "ante":
+            return f"{_verb(src, 'ставит', 'ставите')} {chips} {_to(dst)}"
+        case "trick":
+            tricks = "взятку" if count == 1 else plural(count, "взятку", "взятки", "взяток")
+            return f"{_verb(dst, 'получает', 'получаете')} из кона {chips} за {tricks}"
+        case "pot_taken":
+            return f"{_verb(dst, 'забирает', 'забираете')} весь кон: {chips}"
+        case "remiz":
+            return f"{_verb(src, 'платит', 'платите')} ремиз: {chips} в кон"
+        case "game_pot":
+            return f"{_verb(dst, 'забирает', 'забираете')} банк партии: {chips}"
+        case "missed_target":
+            pays = "платите" if src == HUMAN else "платит"
+            return f"{_verb(src, 'не добирает', 'не добираете')} норму и {pays} {chips} {_to(dst)}"
+        case "diff":
+            return f"{_verb(src, 'платит', 'платите')} {chips} {_to(dst)} за разницу с нормой"
+        case "void":
+            return f"{_verb(dst, 'получает', 'получаете')} обратно {chips}"
+    return f"{_verb(src, 'платит', 'платите')} {chips} {_to(dst)}"
+
+
 def _money(transfers: Sequence[Any]) -> str:
-    lines = []
+    """The transfers in sentences, the same payer, payee and reason summed into one."""
+    summed: dict[tuple[int | str, int | str, str], list[int]] = {}
     for move in (Transfer.from_json(item) for item in transfers):
-        reason = REASONS.get(move.reason, move.reason)
-        lines.append(f"{name(move.src)} → {name(move.dst)}: {move.amount} ({reason})")
-    return "; ".join(lines)
+        total = summed.setdefault((move.src, move.dst, move.reason), [0, 0])
+        total[0] += move.amount
+        total[1] += 1
+    return "; ".join(
+        _payment(src, dst, amount, reason, count)
+        for (src, dst, reason), (amount, count) in summed.items()
+    )
 
 
-def _by_seat(values: Sequence[int], signed: bool = False) -> str:
+def _by_seat(values: Sequence[int], with_sign: bool = False) -> str:
     return ", ".join(
-        f"{name(seat)} {value:+d}" if signed else f"{name(seat)} {value}"
+        f"{name(seat)} {signed(value)}" if with_sign else f"{name(seat)} {value}"
         for seat, value in enumerate(values)
     )
 
@@ -162,9 +207,9 @@ def _text(kind: str, data: dict[str, Any]) -> str:
         case "choose":
             return f"{_does(seat, 'choose')} (в кону {data['pot']})."
         case "trump" if data.get("shleif"):
-            return f"Козырь {_suit(data['suit'])}: шлейф у сдающего, его карта закрыта."
+            return f"Козырь {_suit(data['suit'])}: шлейф у сдающего, карта закрыта."
         case "trump":
-            return f"Козырь {_suit(data['suit'])}: {label(data['card'])} открыта на колоде."
+            return f"Козырь {_suit(data['suit'])}: карта {label(data['card'])} открыта на колоде."
         case "shleif_card":
             return f"Ваша шлейфовая карта: {label(data['card'])}."
         case "bought" if data["count"] == 0:
@@ -222,11 +267,13 @@ def _settled(data: dict[str, Any]) -> str:
     if "tricks" in data and outcome != "nobody":
         parts.append(f"Взятки: {_by_seat(data['tricks'])}.")
     if "diffs" in data:
-        parts.append(f"Разница с нормой: {_by_seat(data['diffs'], signed=True)}.")
+        parts.append(f"Разница с нормой: {_by_seat(data['diffs'], with_sign=True)}.")
     if data.get("transfers"):
         parts.append(f"Расчёт: {_money(data['transfers'])}.")
     if "pot_after" in data:
-        parts.append(f"В кону: {data['pot_after']}.")
+        # Старшина's pot is the game's own (it has the diffs), Стуколка's the chat's
+        where = "В банке партии" if "diffs" in data else "В кону"
+        parts.append(f"{where}: {data['pot_after']}.")
     return " ".join(parts)
 
 
@@ -342,7 +389,7 @@ def render(table: Table) -> str:
         for seat in public.seats:
             lines.append(
                 f"  {name(seat.seat)}: {_count(seat.cards)}, норма {seat.target}, "
-                f"взяток {seat.tricks}, за партию {seat.total_diff:+d}"
+                f"взяток {seat.tricks}, за партию {signed(seat.total_diff)}"
             )
         hand = sort_hand(view.hand, public.trump)
     else:
@@ -377,7 +424,9 @@ def render(table: Table) -> str:
         lines.append(f"Ваши карты: {numbered}")
     if view.discards:
         lines.append(f"Ваш снос: {_cards(view.discards)}")
-    lines.append(f"Счёт: {', '.join(f'{name(s)} {b:+d}' for s, b in enumerate(table.balances))}")
+    lines.append(
+        f"Счёт: {', '.join(f'{name(s)} {signed(b)}' for s, b in enumerate(table.balances))}"
+    )
     return "\n".join(lines)
 
 

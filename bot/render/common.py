@@ -10,7 +10,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Literal
 
 import locales
-from game.cards import RANK
+from game.cards import RANK, RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import t, tn
 
 if TYPE_CHECKING:
@@ -20,15 +20,12 @@ if TYPE_CHECKING:
 MINUS = "\u2212"
 #: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the
 #: same in texts and on buttons
-SUIT_SYMBOLS = {"S": "♠\ufe0f", "H": "♥\ufe0f", "D": "♦\ufe0f", "C": "♣\ufe0f"}
+SUIT_SYMBOLS = SUIT_EMOJI
 #: the order suits are shown in: colours alternate, black, red, black, red
 SUIT_ORDER = "SHCD"
 Ranks = Literal["latin", "russian"]
 #: how the court cards and the ace read: J Q K A, or В Д К Т (валет, дама, король, туз)
-RANK_LABELS: dict[str, dict[str, str]] = {
-    "latin": {"T": "10"},
-    "russian": {"T": "10", "J": "В", "Q": "Д", "K": "К", "A": "Т"},
-}
+RANK_LABELS: dict[str, dict[str, str]] = {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL}
 #: the chat setting's default for Russian: the letters Russian players write (README)
 DEFAULT_RUSSIAN_RANKS: Ranks = "russian"
 _RANKS: ContextVar[Ranks] = ContextVar("ranks", default="latin")

@@ -22,10 +22,9 @@ from bot.chart import Line, draw_evening_chart
 from bot.computers import computer_name, is_computer
 from bot.games import game_for
 from bot.messenger import Messenger, Rows
-from bot.render.common import cards, esc, game_title, reason_key, signed
+from bot.render.common import esc, game_title, label, reason_key, signed, suit, use_ranks
 from bot.screens.people import display_name, short_name
 from bot.settle_up import settle_people
-from game.cards import label
 from locales import t, tn
 from storage.database import Database
 from storage.evenings import EveningSummary
@@ -312,7 +311,7 @@ def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
     if isinstance(trump_card, str):
         lines.append(t(lang, "deal.trump", trump=label(trump_card)))
     elif isinstance(trump, str):
-        lines.append(t(lang, "deal.trump", trump=cards([f"A{trump}"])[-1]))
+        lines.append(t(lang, "deal.trump", trump=suit(trump)))
     tricks = summary.get("tricks")
     winners = summary.get("trick_winners")
     if not isinstance(tricks, list) or not isinstance(winners, list):
@@ -567,11 +566,14 @@ class StatsScreens:
         db: Database,
         messenger: Messenger,
         language: Callable[[int], Awaitable[str]],
+        ranks: Callable[[int], Awaitable[str | None]],
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
         self.messenger = messenger
         self.language = language
+        #: a chat's choice of rank letters (В Д К Т or J Q K A), as its tables show cards
+        self.ranks = ranks
         self.clock = clock
 
     async def _names(self, users: Sequence[int], lang: str) -> dict[int, str]:
@@ -652,6 +654,7 @@ class StatsScreens:
             await self.messenger.show(chat_id, edit, t(lang, "history.gone"), back)
             return
         names = await self._names([p.user_id for p in deal.players], lang)
+        use_ranks(lang, await self.ranks(chat_id))
         for entry in deal.transfers:
             for party in (entry.src, entry.dst):
                 if isinstance(party, int) and party not in names:

@@ -13,6 +13,7 @@ import pytest
 
 from bot import callback as cb
 from bot.chart import Line, _spread, draw_evening_chart
+from bot.render.common import ranks_shown
 from bot.screens.stats import (
     deal_text,
     evening_text,
@@ -177,11 +178,16 @@ def _deal(summary: dict[str, object]) -> DealHistory:
 def test_deal_text_shows_only_the_cards_the_table_saw() -> None:
     tricks = [[[1, "AH"], [0, "2H"]], [[1, "KH"], [0, "3C"]], [[1, "QS"], [0, "4S"]]]
     summary = {"trump": "H", "trump_card": "7H", "tricks": tricks, "trick_winners": [1, 1, 1]}
-    text = deal_text("ru", _deal(summary), NAMES)
+    with ranks_shown("ru", "latin"):
+        text = deal_text("ru", _deal(summary), NAMES)
     shown = {rank + suit for rank, suit in CARD.findall(text)}
     allowed = {"A♥", "2♥", "K♥", "3♣", "Q♠", "4♠", "7♥"}
     assert shown == allowed
-    assert "Взятка 1 → Борис: Борис A♥ · Аня 2♥" in text
+    assert "Взятка 1 → Борис: Борис A♥️ · Аня 2♥️" in text
+    # as the chat shows cards: В Д К Т by default in Russian
+    with ranks_shown("ru", None):
+        text = deal_text("ru", _deal(summary), NAMES)
+    assert "Взятка 1 → Борис: Борис Т♥️ · Аня 2♥️" in text and "Д♠️" in text
     assert "Аня: <b>−3</b> (ставка −3)" in text and "Вика: <b>−3</b> (ремиз −3)" in text
     old = deal_text("en", _deal({"trump": "H"}), NAMES)
     assert "were not recorded" in old

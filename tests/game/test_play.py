@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from game.cards import FULL_DECK, label
+from game.cards import FULL_DECK, russian_label
 from game.play import HUMAN, Table, run
 
 ROOT = Path(__file__).resolve().parents[2]
-CARD_LABEL = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
-BY_LABEL = {label(card): card for card in FULL_DECK}
+#: a card as the bot shows it in a Russian chat: В Д К Т, the suit in emoji presentation
+CARD_LABEL = re.compile("(10|[2-9ВДКТ])([♠♥♦♣])\ufe0f")
+BY_LABEL = {russian_label(card): card for card in FULL_DECK}
 CARD_CODE = re.compile(r"'([2-9TJQKA][SHDC])'")
 ENGINE_WORD = re.compile(r"\b[a-z_]{2,}\b")
 
@@ -93,3 +94,40 @@ def test_play_runs_from_the_command_line_through_stdin(game: str) -> None:
     assert "Ваш ход" in done.stdout
     assert "До встречи!" in done.stdout or "Партия окончена" in done.stdout
     assert done.stderr == ""
+
+
+def _screens(game: str, players: int, seed: int, prompts: int) -> str:
+    asked = 0
+    screens: list[str] = []
+
+    def read(prompt: str) -> str:
+        nonlocal asked
+        asked += 1
+        return "q" if asked > prompts else _answer(prompt)
+
+    run(Table(game, players, "easy", seed=seed, budget_ms=5), read, screens.append)
+    return "\n".join(screens)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "prompts"), [("stukolka", 3, 80), ("starshina", 3, 400)]
+)
+def test_the_terminal_shows_cards_and_money_as_the_bot_does(
+    game: str, players: int, prompts: int
+) -> None:
+    """The cards as a Russian chat shows them (В Д К Т, suits in emoji presentation), signed
+    numbers with a true minus, and the money in sentences, never a ledger line."""
+    text = _screens(game, players, 3, prompts)
+    assert "Сдача окончена" in text
+    assert CARD_LABEL.search(text)
+    assert not re.search("(?<![A-Za-z])[JQKA][♠♥♦♣]", text), "a Latin rank"
+    assert not re.search("[♠♥♦♣](?!\ufe0f)", text), "a suit not in emoji presentation"
+    assert not re.search(r"(?<![\w-])-\d", text), "a hyphen for a minus"
+    assert "+0" not in text
+    # «кон → 🤖 2: 1 (взятка)» was a ledger line; now «🤖 2 получает из кона 1 фишку за взятку»
+    assert not re.search(r"→ [^:\n]+: \d+ \(", text), "a raw ledger line"
+    assert re.search(r"(ставит|ставите) \d+ фишк\w* в (кон|банк партии)", text)
+    if game == "starshina":
+        assert "−" in text  # a player below his target
+    else:
+        assert re.search(r"(получает|получаете) из кона \d+ фишк\w* за \d* ?взятк", text)
