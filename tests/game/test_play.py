@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,17 @@ def _answer(prompt: str) -> str:
     return "1" if prompt == "> " else ""
 
 
+def _reader(prompts: int) -> tuple[Callable[[str], str], list[int]]:
+    """Answers ``_answer`` gives, then «q» after ``prompts`` prompts; and how many were asked."""
+    asked = [0]
+
+    def read(prompt: str) -> str:
+        asked[0] += 1
+        return "q" if asked[0] > prompts else _answer(prompt)
+
+    return read, asked
+
+
 @pytest.mark.parametrize(
     ("game", "players", "prompts"),
     [("stukolka", 4, 60), ("shleif", 3, 60), ("stukolka", 6, 40), ("starshina", 3, 150)],
@@ -39,13 +51,8 @@ def test_the_screen_shows_only_what_the_seat_may_see(game: str, players: int, pr
     private to it: ``run`` shows no other seat's private events)."""
     table = Table(game, players, "easy", seed=11, budget_ms=5)
     seen_in_events: set[str] = set()
-    asked = 0
     screens: list[str] = []
-
-    def read(prompt: str) -> str:
-        nonlocal asked
-        asked += 1
-        return "q" if asked > prompts else _answer(prompt)
+    read, asked = _reader(prompts)
 
     def write(text: str) -> None:
         screens.append(text)
@@ -62,7 +69,7 @@ def test_the_screen_shows_only_what_the_seat_may_see(game: str, players: int, pr
     assert not ENGINE_WORD.findall(text), sorted(set(ENGINE_WORD.findall(text)))
     assert "Ваши карты" in text
     assert "Ваш ход" in text
-    assert asked > 5
+    assert asked[0] > 5
 
 
 def test_private_events_of_other_seats_never_reach_the_screen() -> None:
@@ -97,14 +104,8 @@ def test_play_runs_from_the_command_line_through_stdin(game: str) -> None:
 
 
 def _screens(game: str, players: int, seed: int, prompts: int) -> str:
-    asked = 0
     screens: list[str] = []
-
-    def read(prompt: str) -> str:
-        nonlocal asked
-        asked += 1
-        return "q" if asked > prompts else _answer(prompt)
-
+    read, _ = _reader(prompts)
     run(Table(game, players, "easy", seed=seed, budget_ms=5), read, screens.append)
     return "\n".join(screens)
 
