@@ -71,7 +71,7 @@ def webhook_app(application: AnyApplication, path: str, secret: str) -> web.Appl
         body = await request.read()
         try:
             data = json.loads(body)
-        except ValueError:  # not UTF-8, or not JSON
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested too deep
             log.warning("webhook: refused a body that is not JSON (%d bytes)", len(body))
             return web.Response(status=HTTPStatus.BAD_REQUEST)
         if not isinstance(data, dict):
