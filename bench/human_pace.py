@@ -24,8 +24,8 @@ What it prints (JSON)
     timeouts         turns that timed out, and how many of them had no notification during
                      the turn (must be none): a person cannot be blamed for a turn nobody
                      told him about;
-    missed           turns the person did not see until a later notification, and how long
-                     they went unseen;
+    missed           turns the person did not see at once (he had looked away): never seen
+                     (they timed out), or seen only at a later notification, and how late;
     replies          /balance in the group: seconds from the command to the bot's reply
                      (p50, p95, max), while the tables are being edited;
     lobby            per game: seconds from the first table message to the lobby losing its
@@ -310,7 +310,8 @@ def figures(people: People, window_end: float) -> dict[str, Any]:
     ended = [t for t in turns if t.ended is not None]
     timeouts = [t for t in ended if not t.pressed]
     unannounced = [t for t in timeouts if t.notifications == 0]
-    missed = [t for t in turns if t.seen is not None and t.seen - t.arrived > 1.0]
+    # a turn the person did not see at once: he had looked away and nothing called him
+    missed = [t for t in turns if not t.away and (t.seen is None or t.seen - t.arrived > 1.0)]
     replies = sorted(people.replies)
     games = people_games(people)
     return {
@@ -323,7 +324,8 @@ def figures(people: People, window_end: float) -> dict[str, Any]:
         "timeouts_without_a_notification": len(unannounced),
         "away_turns": sum(1 for t in turns if t.away),
         "missed_turns": len(missed),
-        "missed_unseen_s": [round((t.seen or 0) - t.arrived, 1) for t in missed][:20],
+        "missed_never_seen": sum(1 for t in missed if t.seen is None),
+        "missed_seen_after_s": [round(t.seen - t.arrived, 1) for t in missed if t.seen][:20],
         "replies": len(replies),
         "reply_s": {
             "p50": round(statistics.median(replies), 2) if replies else None,

@@ -26,7 +26,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot.bounded import Recent
-from bot.pacing import Pacer, RetryLater
+from bot.pacing import Pacer, RetryLater, answering
 from bot.ratelimit import maybe_performed
 
 log = logging.getLogger(__name__)
@@ -136,12 +136,14 @@ class Messenger:
         strict: bool = False,
         reply_to: int | None = None,
         thread: int | None = None,
+        answer: bool = False,
     ) -> int | None:
         """Send a message; the new message id, or None if it cannot be sent (the user blocked
         the bot, the group moved, the topic is closed or gone, Telegram refused it).
         ``reply_to``: the message (a command) this one answers; it is sent all the same if that
         message is gone. ``thread``: the forum topic to send it to (None: the chat itself, or
-        the General topic of a chat with topics).
+        the General topic of a chat with topics). A reply, or with ``answer``, goes before the
+        group's table (``bot.pacing.answering``).
 
         A network failure is logged and gives None, or with ``strict`` raises ``Undelivered``
         (whose ``maybe_done`` says whether the message may exist all the same). A message is
@@ -153,14 +155,15 @@ class Messenger:
             else None
         )
         try:
-            message = await self.bot.send_message(
-                chat_id,
-                text,
-                message_thread_id=thread,
-                reply_markup=markup(rows),
-                reply_parameters=replying,
-                **MESSAGE_OPTIONS,
-            )
+            with _answer(answer or reply_to is not None):
+                message = await self.bot.send_message(
+                    chat_id,
+                    text,
+                    message_thread_id=thread,
+                    reply_markup=markup(rows),
+                    reply_parameters=replying,
+                    **MESSAGE_OPTIONS,
+                )
         except ChatMigrated as error:
             # the game follows the group; whoever shows the table shows it there
             await self.on_migrated(chat_id, error.new_chat_id)
@@ -185,25 +188,35 @@ class Messenger:
         return message_id
 
     async def edit(
-        self, chat_id: int, message_id: int, text: str, rows: Rows | None = None
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        rows: Rows | None = None,
+        *,
+        answer: bool = False,
     ) -> bool:
         """Edit a message in place unless it already shows exactly this; True if it shows it,
-        False if it cannot be edited (gone, too old, the chat moved or blocked the bot).
+        False if it cannot be edited (gone, too old, the chat moved or blocked the bot). With
+        ``answer`` (a menu edited by a player's press) it goes before the group's table.
 
         Raises ``Undelivered`` on a network failure: the message may or may not show it, and
         a later edit will tell (an edit can safely be repeated).
         """
         async with self._one_at_a_time((chat_id, message_id)):
-            return await self._edit(chat_id, message_id, text, rows)
+            return await self._edit(chat_id, message_id, text, rows, answer)
 
-    async def _edit(self, chat_id: int, message_id: int, text: str, rows: Rows | None) -> bool:
+    async def _edit(
+        self, chat_id: int, message_id: int, text: str, rows: Rows | None, answer: bool
+    ) -> bool:
         wanted = Shown(text, _frozen(rows))
         if self._shown.get((chat_id, message_id)) == wanted:
             return True
         try:
-            await self.bot.edit_message_text(
-                text, chat_id, message_id, reply_markup=markup(rows), **MESSAGE_OPTIONS
-            )
+            with _answer(answer):
+                await self.bot.edit_message_text(
+                    text, chat_id, message_id, reply_markup=markup(rows), **MESSAGE_OPTIONS
+                )
         except BadRequest as error:
             if "not modified" in error.message.lower():
                 self._shown[(chat_id, message_id)] = wanted
@@ -234,14 +247,19 @@ class Messenger:
         strict: bool = False,
         reply_to: int | None = None,
         thread: int | None = None,
+        answer: bool = False,
     ) -> int | None:
         """Edit ``message_id`` if there is one and it can be edited, else send a new message
-        (``strict``, ``reply_to`` and ``thread`` as for ``send``). A failed edit raises
-        ``Undelivered``: it is not replaced by a new message, which would show the same thing
-        twice."""
-        if message_id is not None and await self.edit(chat_id, message_id, text, rows):
+        (``strict``, ``reply_to``, ``thread`` and ``answer`` as for ``send``). A failed edit
+        raises ``Undelivered``: it is not replaced by a new message, which would show the same
+        thing twice."""
+        if message_id is not None and await self.edit(
+            chat_id, message_id, text, rows, answer=answer
+        ):
             return message_id
-        return await self.send(chat_id, text, rows, strict=strict, reply_to=reply_to, thread=thread)
+        return await self.send(
+            chat_id, text, rows, strict=strict, reply_to=reply_to, thread=thread, answer=answer
+        )
 
     async def _topic_lost(self, chat_id: int, thread: int) -> None:
         if self.on_topic_lost is not None:
@@ -270,14 +288,15 @@ class Messenger:
         )
         send = self.bot.send_photo if kind == "photo" else self.bot.send_document
         try:
-            message = await send(
-                chat_id,
-                upload,
-                caption=caption,
-                parse_mode="HTML",
-                reply_parameters=reply,
-                message_thread_id=thread,
-            )
+            with _answer(reply_to is not None):
+                message = await send(
+                    chat_id,
+                    upload,
+                    caption=caption,
+                    parse_mode="HTML",
+                    reply_parameters=reply,
+                    message_thread_id=thread,
+                )
         except ChatMigrated as error:
             await self.on_migrated(chat_id, error.new_chat_id)
             return None
@@ -295,17 +314,19 @@ class Messenger:
         shown: Shown | None = self._shown.get((chat_id, message_id))
         return shown
 
-    async def drop_buttons(self, chat_id: int, message_id: int) -> None:
-        """Take the buttons off a message whose moment is over (a finished deal's hand)."""
+    async def drop_buttons(self, chat_id: int, message_id: int, *, answer: bool = False) -> None:
+        """Take the buttons off a message whose moment is over (a finished deal's hand; with
+        ``answer``, the lobby a player has just begun the game from)."""
         async with self._one_at_a_time((chat_id, message_id)):
-            await self._drop_buttons(chat_id, message_id)
+            await self._drop_buttons(chat_id, message_id, answer)
 
-    async def _drop_buttons(self, chat_id: int, message_id: int) -> None:
+    async def _drop_buttons(self, chat_id: int, message_id: int, answer: bool) -> None:
         shown = self._shown.get((chat_id, message_id))
         if shown is not None and not shown.rows:
             return
         try:
-            await self.bot.edit_message_reply_markup(chat_id, message_id)
+            with _answer(answer):
+                await self.bot.edit_message_reply_markup(chat_id, message_id)
         except (BadRequest, Forbidden, ChatMigrated) as error:
             log.debug("buttons of %s/%s stay: %s", chat_id, message_id, error)
         except NetworkError as error:
@@ -355,6 +376,11 @@ class Messenger:
         """Drop what is remembered of a chat's messages (after a migration)."""
         for key in [key for key in self._shown if key[0] == chat_id]:
             del self._shown[key]
+
+
+def _answer(answer: bool) -> contextlib.AbstractContextManager[None]:
+    """The request made inside answers a player (``bot.pacing.answering``), or not."""
+    return answering() if answer else contextlib.nullcontext()
 
 
 def _topic_lost(error: BadRequest) -> bool:

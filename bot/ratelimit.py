@@ -32,7 +32,7 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, 
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.pacing import GROUP_SPACING, Pacer, SharedRate
+from bot.pacing import GROUP_SPACING, Pacer, SharedRate, is_answer
 from bot.request import NOT_SENT
 from bot.settings import Settings
 
@@ -136,13 +136,15 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     ) -> JSON:
         chat = chat_key(data)
         paced = endpoint.lower() in PACED and isinstance(chat, int) and chat < 0
+        answer = paced and is_answer()  # an answer to a player goes before the table
         retries = self.max_retries if rate_limit_args is None else rate_limit_args
         attempt = 0
         while True:
             while (wait := self.held(chat)) > 0:
                 await asyncio.sleep(wait)
             try:
-                async with self.pacer.turn(chat) if paced else contextlib.nullcontext():
+                turn = self.pacer.turn(chat, answer=answer) if paced else contextlib.nullcontext()
+                async with turn:
                     if self._overall is not None and chat is not None:
                         # a group's table goes before private messages (see SharedRate)
                         await self._overall.acquire(urgent=paced)

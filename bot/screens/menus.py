@@ -62,7 +62,9 @@ class Menus:
         self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
     ) -> None:
         text, rows = await self._settings_root(chat_id)
-        shown = await self.messenger.show(chat_id, message_id, text, rows, reply_to=reply_to)
+        shown = await self.messenger.show(
+            chat_id, message_id, text, rows, reply_to=reply_to, answer=True
+        )
         await menus.remember(self.db, chat_id, "settings", shown)
 
     async def _settings_root(self, chat_id: int) -> tuple[str, Rows]:
@@ -89,7 +91,7 @@ class Menus:
         await self._may_change_settings(chat_id, user_id, admin)
         await self.people.set_chat_ranks(chat_id, data.ranks)
         text, rows = await self._settings_root(chat_id)
-        await self.messenger.show(chat_id, message_id, text, rows)
+        await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         await self.refresh_chat(chat_id)
         lang = await self.people.chat_language(chat_id)
         return chat_render.ranks_changed_text(lang, data.ranks)
@@ -115,7 +117,7 @@ class Menus:
         gap = await self.db.evening_gap(chat_id)
         text = chat_render.evening_gap_text(lang, gap)
         await self.messenger.show(
-            chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap)
+            chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap), answer=True
         )
         return answer
 
@@ -133,7 +135,7 @@ class Menus:
         await self._may_change_settings(chat_id, user_id, admin)
         await self.tables.set_away_play(chat_id, data.play)
         text, rows = await self._settings_root(chat_id)
-        await self.messenger.show(chat_id, message_id, text, rows)
+        await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         return chat_render.answer_text(await self.people.chat_language(chat_id), "done")
 
     async def _settings_menu_of(self, chat_id: int | None, message_id: int | None) -> int:
@@ -171,7 +173,7 @@ class Menus:
         lang = await self.people.chat_language(chat_id)
         if data.game is None:
             text, rows = await self._settings_root(chat_id)
-            await self.messenger.show(chat_id, message_id, text, rows)
+            await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
         game = self._menu_game(data.game)
         if data.option == keyboards.PRESET and data.value is not None:
@@ -184,7 +186,7 @@ class Menus:
             text = chat_render.settings_text(lang, chosen, game)
             text += await self._settings_note(chat_id, lang)
             rows = keyboards.settings_game_keyboard(lang, game, options)
-            await self.messenger.show(chat_id, message_id, text, rows)
+            await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
         if data.value is None:
             text = chat_render.settings_text(lang, chosen, game, data.option)
@@ -192,7 +194,7 @@ class Menus:
             rows = keyboards.settings_option_keyboard(
                 lang, game, data.option, options.get(data.option)
             )
-            await self.messenger.show(chat_id, message_id, text, rows)
+            await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
         await self._may_change_settings(chat_id, user_id, admin)
         try:
@@ -206,7 +208,7 @@ class Menus:
         rows = keyboards.settings_option_keyboard(
             lang, game, data.option, dict(chosen)[game].get(data.option)
         )
-        await self.messenger.show(chat_id, message_id, text, rows)
+        await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         return chat_render.setting_changed_text(lang, game.kind, data.option, value)
 
     async def _press_preset(
@@ -229,7 +231,7 @@ class Menus:
         chosen = await self._chosen_options(chat_id)
         text = chat_render.settings_text(lang, chosen, game)
         rows = keyboards.settings_game_keyboard(lang, game, dict(chosen)[game])
-        await self.messenger.show(chat_id, message_id, text, rows)
+        await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         return chat_render.preset_chosen_text(lang, game.kind, preset)
 
     # ------------------------------------------------------------------ other menus
@@ -281,7 +283,7 @@ class Menus:
         else:
             text = chat_render.balance_text(lang, players, names, money.pot, money.game_pot)
         rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
-        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
+        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if shown != edit:
             await menus.remember(self.db, chat_id, "balance", shown)
 
@@ -351,6 +353,6 @@ class Menus:
             text = chat_render.rules_text(lang, game, item.name, game.check_options(options))
             if edit is not None:
                 rows = keyboards.rules_keyboard(lang, games())
-                await self.messenger.show(chat_id, edit, text, rows)
+                await self.messenger.show(chat_id, edit, text, rows, answer=True)
             else:
                 await self.messenger.send(chat_id, text, reply_to=reply_to)

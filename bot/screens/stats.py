@@ -637,7 +637,7 @@ class StatsScreens:
         names = await self._names(users, lang)
         text = history_page_text(lang, deals, names, page, pages)
         rows = history_keyboard(lang, deals, before, newer, older)
-        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to)
+        shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if edit is None and shown is not None:
             await self.db.remember_history_message(chat_id, shown)
 
@@ -651,7 +651,7 @@ class StatsScreens:
         deal = await self.db.deal(chat_id, deal_id)
         back = [[(t(lang, "history.back"), cb.encode(cb.History(page)))]]
         if deal is None:
-            await self.messenger.show(chat_id, edit, t(lang, "history.gone"), back)
+            await self.messenger.show(chat_id, edit, t(lang, "history.gone"), back, answer=True)
             return
         names = await self._names([p.user_id for p in deal.players], lang)
         use_ranks(lang, await self.ranks(chat_id))
@@ -659,7 +659,7 @@ class StatsScreens:
             for party in (entry.src, entry.dst):
                 if isinstance(party, int) and party not in names:
                     names.update(await self._names([party], lang))
-        await self.messenger.show(chat_id, edit, deal_text(lang, deal, names), back)
+        await self.messenger.show(chat_id, edit, deal_text(lang, deal, names), back, answer=True)
 
     async def send_export(
         self, chat_id: int, title: str | None, *, reply_to: int | None = None

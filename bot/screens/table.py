@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -21,7 +20,7 @@ from typing import Any
 from bot import keyboards
 from bot.bounded import Locks
 from bot.computers import is_computer
-from bot.messenger import Messenger, Rows, Shown, Undelivered
+from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
 from bot.render.common import esc, use_ranks
@@ -237,15 +236,14 @@ class GroupTable:
         if game.status == "active" and shows != deal:
             return False  # the deal has ended: its result is on its way here
         lobby = display.lobby_message_id
-        if lobby is not None and display.table_message_id is not None:
-            text, rows = await self.content(game)
-            current = self.messenger.shown(game.chat_id, display.table_message_id)
-            if current is not None and _same_but_countdown(current, text, rows):
-                await self.messenger.drop_buttons(game.chat_id, lobby)
-                await self.db.set_lobby_message(game_id, None)
-                return False
-        await self._show_now(game_id)
-        return lobby is not None  # come back for the lobby's buttons
+        if lobby is not None:
+            # the game has begun: the lobby's buttons go first, as the answer to «Начать», so
+            # that nobody presses «Сесть за стол» under the deal's table; the first table
+            # follows as part of that answer (``bot.pacing``: a second later, not a slot)
+            await self.messenger.drop_buttons(game.chat_id, lobby, answer=True)
+            await self.db.set_lobby_message(game_id, None)
+        await self._show_now(game_id, answer=lobby is not None)
+        return False
 
     def _forget_game(self, game_id: int) -> None:
         """A closed game's last group message is out: what memory held for it goes (its
@@ -289,9 +287,10 @@ class GroupTable:
             rows = None
         return text, rows
 
-    async def _show_now(self, game_id: int) -> None:
+    async def _show_now(self, game_id: int, *, answer: bool = False) -> None:
         """Edit the table message to the game as it is now, or send it if there is none yet
-        (unless one may have been sent already: see ``Display.table_unknown``)."""
+        (unless one may have been sent already: see ``Display.table_unknown``); ``answer``:
+        the first table, which answers «Начать» (``bot.pacing``)."""
         game = await self.db.game(game_id)
         deal = (await self.tables.snapshot(game)).meta.deals
         use_ranks(
@@ -301,7 +300,13 @@ class GroupTable:
         text, rows = await self.content(game)
         try:
             message_id = await self.messenger.show(
-                game.chat_id, game.table_message_id, text, rows, strict=True, thread=game.thread_id
+                game.chat_id,
+                game.table_message_id,
+                text,
+                rows,
+                strict=True,
+                thread=game.thread_id,
+                answer=answer,
             )
         except Undelivered as error:
             if game.table_message_id is None and error.maybe_done:
@@ -338,17 +343,6 @@ class GroupTable:
             await self.db.set_table_message(
                 game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
             )
-
-
-_COUNTDOWN = re.compile(r"⏳\s*\d+")
-
-
-def _same_but_countdown(shown: Shown, text: str, rows: Rows | None) -> bool:
-    """Whether a message shows ``text`` and ``rows`` but for the turn's countdown (which
-    alone is not worth a group's request)."""
-    if shown.rows != tuple(tuple(row) for row in rows or ()):
-        return False
-    return _COUNTDOWN.sub("⏳", shown.text) == _COUNTDOWN.sub("⏳", text)
 
 
 def seconds_left(game: Game) -> int | None:

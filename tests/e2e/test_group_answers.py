@@ -1,0 +1,144 @@
+"""End to end: in a group, what answers a player goes before the table.
+
+- «Начать»: the lobby's buttons («Сесть за стол», «Начать», «🤖 Добавить…») come off before the
+  deal's table is posted, so nobody presses them under the table;
+- with the group paced (20 requests a minute, on a clock the test moves): a reply to a command
+  waits a second after the group's last request, not behind the table edits queued before it;
+  the table edit waits for it (it skips a frame) and then shows the latest state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+from bot import callback as cb
+from bot.render.common import use_ranks
+
+from .fake_telegram import FakeTelegram
+from .fake_telegram.formatting import parse_text
+from .players import Table, start_bot_for
+from .test_games import open_table
+
+
+class ManualClock:
+    """A pacer's clock and sleep, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self.now + seconds, next(self._order), future))
+        await future
+
+    async def advance(self, seconds: float, table: Table) -> None:
+        self.now += seconds
+        self.wake()
+        await _quiet(table)
+
+    def wake(self, everyone: bool = False) -> None:
+        while self._sleepers and (everyone or self._sleepers[0][0] <= self.now):
+            _, _, future = heapq.heappop(self._sleepers)
+            if not future.done():
+                future.set_result(None)
+
+
+async def test_the_lobby_loses_its_buttons_before_the_first_table(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 2)
+        group = fake.chat(table.group)
+        lobby = table.group_messages()[0]
+        assert not lobby.callback_data
+        requests = [r for r in fake.requests(chat=group) if r.ok]
+        retired = next(
+            i
+            for i, r in enumerate(requests)
+            if r.method == "editMessageReplyMarkup"
+            and int(r.params["message_id"]) == lobby.message_id
+        )
+        first_table = next(
+            i
+            for i, r in enumerate(requests)
+            if r.method == "sendMessage" and "сдача 1" in str(r.params.get("text"))
+        )
+        assert retired < first_table, "the lobby's buttons stayed live under the table"
+        assert not bot.handler_errors
+
+
+async def test_a_reply_goes_before_the_table_edits_queued_in_a_paced_group(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", rate_limiter=True) as bot,
+    ):
+        pacer = bot.app.bot.rate_limiter.pacer  # type: ignore[attr-defined]
+        spacing, pacer.spacing = pacer.spacing, 0.0  # the lobby unpaced, as a setup
+        table = await open_table(fake, bot, 4, "stukolka", 6)
+        services: Any = table.services
+        services.presenter.hands.pacer.spacing = 0.0
+        await table.settle()
+        clock = ManualClock()
+        pacer.clock, pacer.sleep, pacer.spacing = clock, clock.sleep, spacing
+        try:
+            group = fake.chat(table.group)
+
+            def edits() -> int:
+                return len(fake.requests("editMessageText", chat=group, ok=True))
+
+            async def move() -> None:
+                user, message, data = table.actionable((cb.Act,))[0]
+                fake.user_presses(user, message, next(d for d in data if _is_act(d)))
+                await table.bot.settle(timeout=20, quiet=0.05)
+
+            before = edits()
+            await move()  # its table edit goes at once: the group's last request is now
+            assert edits() == before + 1
+            await clock.advance(0.5, table)
+            await move()  # its table edit waits for the group's next slot, 3 s on
+            shown = edits()
+            command = fake.user_sends(table.users[2], table.group, "/balance")
+            await _quiet(table)
+            await clock.advance(0.6, table)  # a second after the last request
+            replies = [m for m in table.group_messages() if m.reply_to is command]
+            assert replies, "the reply waited behind the table's edit"
+            assert edits() == shown, "the table went first"
+            await clock.advance(2.0, table)  # the table's slot was 3 s after the first edit …
+            assert edits() == shown, "… and moved to 3 s after the reply: a frame skipped"
+            await clock.advance(1.5, table)
+            assert edits() == shown + 1
+            # the edit that went shows the table as it is now, both moves in it
+            game = await services.db.active_game(table.group.id)
+            use_ranks("ru", await services.people.chat_ranks(game.chat_id))
+            text, _ = await services.presenter.table.content(game)
+            shown_text = fake.message(group, game.table_message_id).text or ""
+            assert _still(shown_text) == _still(parse_text(text, "HTML")[0])
+        finally:  # nothing waits on the clock any more
+            pacer.spacing = 0.0
+            clock.wake(everyone=True)
+        assert not bot.handler_errors
+
+
+async def _quiet(table: Table) -> None:
+    """Whatever can go now has gone (a request waiting for the clock is not in flight)."""
+    await asyncio.sleep(0.1)  # a task just woken gets to its request
+    await table.fake.wait_idle(timeout=20, quiet=0.2, require_answers=False)
+
+
+def _still(text: str) -> str:
+    """A table's text without its turn countdown, which the wall clock moves."""
+    return re.sub(r"⏳\s*\d+", "⏳", text)
+
+
+def _is_act(data: str) -> bool:
+    return isinstance(cb.decode(data), cb.Act)
