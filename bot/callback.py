@@ -25,6 +25,7 @@ tag    kind                        fields
 ``w``  ``AwayPlay``                ``c`` (the computer) or ``d`` (the default moves) plays for
                                    an away player: a group's setting
 ``x``  ``Void``                    game, deal (a player agrees to void a stopped table's deal)
+``g``  ``PlayOn``                  game, deal (a stopped table with a large pot plays on)
 ``h``  ``History``                 the /history page: deals before this one (``0``: the newest)
 ``d``  ``DealInfo``                deal, the /history page it was opened from
 ``e``  ``EveningGap``              hours (``0`` opens the choice), a group's evening setting
@@ -232,6 +233,18 @@ class Void:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayOn:
+    """A table stopped after its deal in progress, with a large pot, plays on after all."""
+
+    game_id: int
+    deal: int
+
+    def __post_init__(self) -> None:
+        _check_id(self.game_id)
+        _check_id(self.deal)
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
     """Switch the /balance message between the balances and the settle-up list."""
 
@@ -334,6 +347,7 @@ Callback = (
     | CardRanks
     | AwayPlay
     | Void
+    | PlayOn
     | History
     | DealInfo
     | EveningGap
@@ -442,6 +456,8 @@ def encode(callback: Callback) -> str:
             fields = ["w", _AWAY_PLAY[play]]
         case Void(game_id, deal):
             fields = ["x", _b36(game_id), _b36(deal)]
+        case PlayOn(game_id, deal):
+            fields = ["g", _b36(game_id), _b36(deal)]
         case History(before):
             fields = ["h", _b36(before)]
         case DealInfo(deal_id, page):
@@ -518,6 +534,8 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return AwayPlay(_reverse(_AWAY_PLAY, play))  # type: ignore[arg-type]
         case "x", [game, deal]:
             return Void(_parse_b36(game, MAX_ID), _parse_b36(deal, MAX_ID))
+        case "g", [game, deal]:
+            return PlayOn(_parse_b36(game, MAX_ID), _parse_b36(deal, MAX_ID))
         case "h", [before]:
             return History(_parse_b36(before, MAX_ID))
         case "d", [deal_id, page]:

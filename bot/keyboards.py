@@ -30,6 +30,7 @@ from bot.callback import (
     NewGame,
     Page,
     PageName,
+    PlayOn,
     RanksName,
     RulesOf,
     Select,
@@ -208,6 +209,11 @@ def rules_keyboard(lang: str, games: Iterable[Plugin]) -> Keyboard:
 def back_keyboard(lang: str, game_id: int) -> Keyboard:
     """«I'm back» for a player marked away."""
     return [[(t(lang, "btn.back"), encode(Back(game_id)))]]
+
+
+def play_on_keyboard(lang: str, game_id: int, deal: int) -> Keyboard:
+    """A table stopped after its deal, with a large pot on the table: play on after all."""
+    return [[(t(lang, "btn.play_on"), encode(PlayOn(game_id, deal)))]]
 
 
 def void_keyboard(lang: str, game_id: int, deal: int, votes: int, players: int) -> Keyboard:

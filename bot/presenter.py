@@ -186,6 +186,10 @@ class Presenter:
             case cb.Void():
                 await self.show(await self.tables.vote_void(data.game_id, user_id, data.deal))
                 return None
+            case cb.PlayOn():
+                reply = await self.tables.play_on(data.game_id, user_id, data.deal, await admin())
+                await self.show(reply)
+                return None
             case cb.Page():
                 await self.menus.press_page(data, user_id, chat_id, message_id)
                 return None

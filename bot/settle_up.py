@@ -65,6 +65,14 @@ def settle_people(balances: Mapping[K, int]) -> list[Payment[K]]:
     return [Payment(payee, payer, amount) for payer, payee, amount in mirrored]
 
 
+def left_in_pot(balances: Mapping[K, int], payments: list[Payment[K]]) -> dict[K, int]:
+    """What each debtor still owes once ``payments`` are made, largest first: the chips of
+    his that lie in the pot (with no computer up, together exactly the pot), which nobody
+    pays to anyone and the next deals play for."""
+    left = {key: -amount for key, amount in after(balances, payments).items() if amount < 0}
+    return dict(sorted(left.items(), key=lambda item: -item[1]))
+
+
 def after(balances: Mapping[K, int], payments: list[Payment[K]]) -> dict[K, int]:
     """The balances once ``payments`` are made (for tests and for showing what is left)."""
     result = dict(balances)

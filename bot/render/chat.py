@@ -22,7 +22,7 @@ from bot.render.common import (
     suit,
     value_label,
 )
-from bot.settle_up import settle_people
+from bot.settle_up import left_in_pot, settle_people
 from game.cards import CARD_SET, SUITS
 from game.core import Action
 from locales import t, tn
@@ -144,7 +144,12 @@ def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str],
         lines.append(
             t(lang, "settle.line", payer=esc(names[payer]), payee=esc(names[payee]), amount=amount)
         )
-    if pot:
+    left = left_in_pot(people, payments)
+    if pot and sum(left.values()) == pot:
+        # whose chips the pot holds: what each loser still owes once the payments are made
+        items = ", ".join(f"{esc(names[key])} {amount}" for key, amount in left.items())
+        lines += ["", t(lang, "settle.pot_share", pot=pot, items=items)]
+    elif pot:
         lines.append("")
         lines.append(t(lang, "settle.pot", pot=pot))
     if computers:

@@ -24,7 +24,7 @@ from bot.games import game_for
 from bot.messenger import Messenger, Rows
 from bot.render.common import esc, game_title, label, reason_key, signed, suit, use_ranks
 from bot.screens.people import display_name, short_name
-from bot.settle_up import settle_people
+from bot.settle_up import left_in_pot, settle_people
 from locales import t, tn
 from storage.database import Database
 from storage.evenings import EveningSummary
@@ -526,7 +526,13 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
     if computers:
         standing = ", ".join(f"{name(user)} {signed(net)}" for user, net in computers)
         lines.append(t(lang, "settle.computers", computers=standing))
-    if summary.pot_change > 0:
+    left = left_in_pot(people, payments)
+    if summary.pot_change > 0 and sum(left.values()) == summary.pot_change:
+        # whose chips the pot holds: what each loser still owes once the payments are made
+        items = ", ".join(f"{name(user)} {amount}" for user, amount in left.items())
+        pot = tn(lang, "count.chips", summary.pot_change)
+        lines.append(t(lang, "evening.pot_share", pot=pot, items=items))
+    elif summary.pot_change > 0:
         lines.append(
             t(lang, "evening.left_in_pot", pot=tn(lang, "count.chips", summary.pot_change))
         )

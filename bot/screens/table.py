@@ -27,8 +27,9 @@ from bot.render.common import esc, use_ranks
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
 from bot.service import DealResult, Notice, Reply, TableService, result_from_due
+from bot.service.stopping import large_pot
 from game.core import Action
-from locales import t
+from locales import t, tn
 from storage.database import Database
 from storage.records import Game
 
@@ -150,6 +151,11 @@ class GroupTable:
                 return chat_render.joined_text(lang, name)
             case "void_vote":
                 return t(lang, "announce.void_vote", name=esc(name))
+            case "play_on":
+                return t(lang, "announce.play_on", name=esc(name))
+            case "stop_after_deal" if "pot" in notice.params:
+                pot = int(notice.params["pot"])
+                return t(lang, "announce.stop_large_pot", pot=tn(lang, "count.chips", pot))
             case "unreachable" if notice.params.get("computer"):
                 return t(lang, "announce.unreachable_computer", name=esc(name))
             case "unreachable":
@@ -282,6 +288,9 @@ class GroupTable:
                 lang, game.game_id, loaded.meta.deals, votes, len(loaded.seats)
             )
             rows = [*(rows or []), *void]
+            pot = (await self.db.balances(game.chat_id)).pot
+            if not loaded.meta.autoplay and large_pot(loaded.plugin, game.options, pot):
+                rows += keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)
         if game.status in ("finished", "stopped"):
             text += "\n\n" + chat_render.stopped_text(lang)
             rows = None

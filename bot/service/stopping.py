@@ -6,11 +6,29 @@ voided when every player agrees, and a table an older version left frozen betwee
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from bot.games import Plugin
 from bot.service.chat_settings import ChatSettings
 from bot.service.records import DealResult, Loaded, Notice, Refused, Reply, due_result
 from bot.service.steps import DealSteps, balances_after, table_ends
 from bot.service.store import TableStore
 from storage.records import Transfer as LedgerTransfer
+
+LARGE_POT_STAKES = 4
+"""A chat's pot is large from this many stakes on: a fresh deal plays for one stake (its
+tricks pay a third of it each), so a pot of four more makes each trick of the next deal pay
+at least five times that — chips a group stopping for the night would leave on the table."""
+
+
+def large_pot(plugin: Plugin, options: Mapping[str, object], pot: int) -> bool:
+    """Whether the chat's ``pot`` is large for a table of ``plugin`` at ``options``' stake
+    (only a game that plays for the chat's pot has one)."""
+    stake = options.get("stake")
+    if not plugin.chat_pot or not isinstance(stake, int) or stake <= 0:
+        return False
+    return pot >= LARGE_POT_STAKES * stake
 
 
 class Stopping:
@@ -44,7 +62,32 @@ class Stopping:
             if now:
                 loaded.meta.autoplay = True
                 return await self.steps.advance(loaded, [Notice("stop_now")])
-            return await self.store.commit_meta(loaded, loaded.seats, Notice("stop_after_deal"))
+            pot = (await self.store.db.balances(chat_id)).pot
+            # a large pot stays on the table when the game stops: the table offers to play on
+            params: dict[str, Any] = (
+                {"pot": pot} if large_pot(loaded.plugin, loaded.game.options, pot) else {}
+            )
+            return await self.store.commit_meta(
+                loaded, loaded.seats, Notice("stop_after_deal", params)
+            )
+
+    async def play_on(self, game_id: int, user_id: int, deal: int, is_admin: bool) -> Reply:
+        """A table stopped after its deal in progress plays on after all (offered when the pot
+        is large): by the creator or an admin, as /stop, while that deal goes on."""
+        async with self.store.lock(await self.store.chat_of(game_id)):
+            loaded = await self.store.game_or_refuse(game_id)
+            if loaded.game.status != "active" or loaded.table is None:
+                raise Refused("game_over")
+            meta = loaded.meta
+            if not meta.stop or meta.autoplay or deal != meta.deals:
+                raise Refused("outdated")
+            if not is_admin and user_id != loaded.game.created_by:
+                raise Refused("creator_or_admin_only")
+            meta.stop = False
+            meta.void_votes = []
+            return await self.store.commit_meta(
+                loaded, loaded.seats, Notice("play_on", {"user": user_id})
+            )
 
     async def close_lost(
         self, chat_id: int, thread: int | None = None, reason: str = "bot_removed"

@@ -79,6 +79,7 @@ class TableService:
         self.stop = self.stopping.stop
         self.close_lost = self.stopping.close_lost
         self.vote_void = self.stopping.vote_void
+        self.play_on = self.stopping.play_on
         self.unfreeze = self.stopping.unfreeze
 
     @property

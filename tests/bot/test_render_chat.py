@@ -258,3 +258,15 @@ def test_every_part_of_a_deals_money_has_words(lang: str) -> None:
         text = money_text(lang, {reason: 6, other: -1})
         assert "money." not in text and "6" in text, (reason, text)
     assert "game_pot_return" in MONEY_REASONS
+
+
+def test_settle_up_says_whose_chips_lie_in_the_pot_and_that_it_carries() -> None:
+    """Аня at −20 pays Вика 4: the other 16 are in the pot with Борис's 14, said by name,
+    and nobody pays them; the pot carries to the next deal."""
+    names = {1: "Аня", 2: "Борис", 3: "Вика"}
+    text = settle_up_text("ru", {1: -20, 2: -14, 3: 4}, names, pot=30)
+    assert "Аня → Вика: 4" in text
+    assert "Кон (30) остаётся на столе, его никто никому не платит" in text
+    assert "(Аня 16, Борис 14). Он переходит в следующую сдачу." in text
+    english = settle_up_text("en", {1: -20, 2: -14, 3: 4}, names, pot=30)
+    assert "remizes and antes not won back yet (Аня 16, Борис 14)." in english

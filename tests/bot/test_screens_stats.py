@@ -53,7 +53,9 @@ def test_evening_text_settles_the_evening_alone() -> None:
     assert "Борис — 3 ремиза на 27 фишек" in text
     assert "Самый крупный выигрыш за сдачу: +21 — Аня, сдача 5" in text
     assert "Вика → Аня: 24" in text and "Борис → Аня: 6" in text
-    assert "в кону прибавилось 6 фишек" in text
+    # Борис at −12 pays 6: the other 6 lie in the pot, said so, and that it carries
+    assert "Ещё 6 фишек — в кону: ремизы и ставки, не отыгранные за вечер (Борис 6)." in text
+    assert "кон переходит в следующую сдачу" in text
     # the winners took more than the losers paid: the rest came from an older pot
     text = evening_text("en", _evening({1: 10, 2: 3, 3: -5}, -8), NAMES)
     payments = re.findall(r"(\w+) → (\w+): (\d+)", text.split("Who pays whom")[1])

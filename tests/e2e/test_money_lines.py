@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 from bot import callback as cb
+from bot.games import game_for
+from bot.service.stopping import LARGE_POT_STAKES, large_pot
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -211,4 +213,98 @@ async def test_an_evening_summed_mid_deal_says_what_balance_counts_and_it_does_n
             m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
         )
         assert second != summary and "1 сдача" in second
+        assert not bot.handler_errors
+
+
+def _button(message: object, text: str) -> str | None:
+    for row in message.buttons:  # type: ignore[attr-defined]
+        for label, data in row:
+            if label == text:
+                return str(data)
+    return None
+
+
+async def test_a_stop_with_a_large_pot_offers_to_play_on(tmp_path: Path) -> None:
+    """/stop while the chat's pot holds four stakes or more (12 chips at the stake of 3:
+    ``LARGE_POT_STAKES``) says what the pot holds and that nobody pays it, and offers
+    «▶️ Играть дальше» under the table: the creator's press keeps the table open, another
+    player's is refused."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 11)
+        db = table.services.db
+        group = table.group.id
+        game = await db.active_game(group)
+        assert game is not None
+        while (await db.balances(group)).pot < 12:
+            await _play_deals(table, 1)
+        await table.settle()
+        pot = (await db.balances(group)).pot
+        await table.say(table.users[0], "/stop")
+        board = fake.message(table.group, (await db.game(game.game_id)).table_message_id)
+        assert f"⏹ Игра остановится после этой сдачи. В кону {pot} фиш" in board.text, board.text
+        assert "никто не платит" in board.text
+        play_on = _button(board, "▶️ Играть дальше")
+        assert play_on is not None and _button(board, "✋ Отменить сдачу (0/3)") is not None
+        fake.user_presses(table.users[1], board, play_on)
+        await table.settle()
+        assert (await table.services.tables.snapshot(await db.game(game.game_id))).meta.stop
+        fake.user_presses(table.users[0], board, play_on)
+        await table.settle()
+        board = fake.message(table.group, board.message_id)
+        assert "▶️ Игрок0: играем дальше" in board.text, board.text
+        assert _button(board, "▶️ Играть дальше") is None
+        deals = await db.deal_count(group)
+        await _play_deals(table, 1)
+        assert (await db.game(game.game_id)).status == "active"  # the table plays on
+        assert await db.deal_count(group) == deals + 1
+        assert not bot.handler_errors
+
+
+def test_a_large_pot_is_four_stakes_of_a_game_that_plays_for_the_chats_pot() -> None:
+    """What «large» means: four stakes or more in the chat's pot (a fresh deal plays for one
+    stake, so each trick of the next deal pays five times as much or more); a game with no
+    chat pot (Старшина) never has one."""
+    assert LARGE_POT_STAKES == 4
+    for stake in (3, 6, 30):
+        assert not large_pot(game_for("stukolka"), {"stake": stake}, 4 * stake - 1)
+        assert large_pot(game_for("stukolka"), {"stake": stake}, 4 * stake)
+    assert not large_pot(game_for("starshina"), {"stake": 1}, 100)
+
+
+async def test_the_evenings_who_pays_whom_accounts_for_every_chip_a_loser_lost(
+    tmp_path: Path,
+) -> None:
+    """An evening whose remizes left chips in the pot: «кто кому платит» says how many lie in
+    the pot, whose they are and that the pot carries to the next deal, so that each loser's
+    net is what he pays plus what of his lies in the pot, and each winner's what he is paid
+    (it read «Алиса → Dmitri: 4» for Алиса at −20, the other 16 unexplained)."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 4)
+        names = [user.first_name for user in table.users]
+        db = table.services.db
+        while True:
+            await _play_deals(table, 1)
+            evening = await db.open_evening(table.group.id)
+            assert evening is not None
+            summary = await db.evening_summary(evening)
+            if summary.pot_change > 0 and any(net > 0 for net in summary.nets.values()):
+                break
+        await table.say(table.users[0], "/evening")
+        text = next(
+            m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
+        )
+        nets = _named_amounts(text.split("Итог вечера")[1].split("\n\n")[0], names)
+        settle = text.split("Кто кому платит за вечер")[1]
+        paid = {name: 0 for name in names}
+        for payer, payee, amount in re.findall(r"(\S+) → (\S+): (\d+)", settle):
+            paid[payer] -= int(amount)
+            paid[payee] += int(amount)
+        match = re.search(r"Ещё (\d+) фиш\w* — в кону: ремизы и ставки, [^(]+\((.+?)\)\.", settle)
+        assert match, settle
+        assert int(match[1]) == summary.pot_change
+        assert "Их никто никому не платит: кон переходит в следующую сдачу." in settle
+        in_pot = {name: int(amount) for name, amount in re.findall(r"(\S+) (\d+)", match[2])}
+        assert sum(in_pot.values()) == summary.pot_change
+        for name in names:
+            assert nets[name] == paid[name] - in_pot.get(name, 0), (name, text)
         assert not bot.handler_errors
