@@ -31,6 +31,7 @@ from bot.games import Table
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, Pacer, no_wait
 from bot.render.common import esc, use_ranks
+from bot.screens.glossary import Glossary
 from bot.screens.hand import (
     HAND_PER_MINUTE,
     HAND_SPACING,
@@ -66,6 +67,8 @@ class Hands:
         self.messenger = messenger
         self.coalescer = coalescer
         self.people = people
+        #: the words of the game explained under a player's hand the first deal he meets them
+        self.glossary = Glossary(db)
         #: he cannot be written to (blocked the bot): the bot plays for him (the presenter's)
         self.unreachable = unreachable
         #: private hand messages of players who are not to act are edited at most once every
@@ -277,6 +280,7 @@ class Hands:
             return header + table.hand_text(lang, seat, names, closed=True), None
         seconds = seconds_left(game) if table.to_act() == seat else None
         text = header + table.hand_text(lang, seat, names, seconds=seconds)
+        text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
         turn = loaded.meta.turn
         saved = self._masks.get((game.game_id, user_id))
         mask = saved[1] if saved and saved[0] == turn else 0

@@ -148,7 +148,7 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
     ]:
         apply(state, action)
     text = hand_text("en", seat_view(state, 1), names, kind="stukolka")
-    assert "Your turn: choose a card." in text and "Dropped: 7♦️" in text
+    assert "Your turn: choose a card." in text and "Discarded: 7♦️" in text
     assert "The trump ace must be led." in text  # the forced card explained
     assert "knocks · bought 1 card" in text or "bought 1 card" in text
     while state.phase is not Phase.DEAL_OVER:

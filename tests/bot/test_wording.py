@@ -199,15 +199,7 @@ def gender_problems(text: str, names: tuple[str, ...] = NAMES) -> list[str]:
     present = [name for name in names if re.search(rf"(?<![А-Яа-яЁё]){name}", plain)]
     if not present:
         return []
-    problems = []
-    for word in WORD.findall(plain):
-        lower = word.lower()
-        if lower in NOT_VERBS:
-            continue
-        if PAST_GENDERED.fullmatch(lower) or lower in IRREGULAR_PAST:
-            problems.append(f"gendered past tense «{word}»")
-        elif lower in GENDERED_SHORT:
-            problems.append(f"gendered short form «{word}»")
+    problems = own_voice_problems(plain)
     for name in present:
         for match in re.finditer(rf"(?<![А-Яа-яЁё]){name}", plain):
             after = plain[match.end() :]
@@ -224,6 +216,25 @@ def gender_problems(text: str, names: tuple[str, ...] = NAMES) -> list[str]:
                 if word.lower() not in APPOSITION:
                     problems.append(f"«{word} {name}»: the name may be declined after «{word}»")
     return problems
+
+
+def own_voice_problems(text: str) -> list[str]:
+    """What is wrong in a Russian ``text`` a player says himself (a button: «👋 Я вернулся»),
+    or in any text about a named player: any gendered form."""
+    problems = []
+    for word in WORD.findall(_strip_tags(text)):
+        lower = word.lower()
+        if lower in NOT_VERBS:
+            continue
+        if PAST_GENDERED.fullmatch(lower) or lower in IRREGULAR_PAST:
+            problems.append(f"gendered past tense «{word}»")
+        elif lower in GENDERED_SHORT:
+            problems.append(f"gendered short form «{word}»")
+    return problems
+
+
+#: a text in the first person: the player's own words (or the bot's)
+FIRST_PERSON = re.compile(r"(?<![А-Яа-яЁё])(?:я|мне|меня|мной)(?![А-Яа-яЁё])", re.IGNORECASE)
 
 
 def english_problems(text: str) -> list[str]:
@@ -292,6 +303,18 @@ def test_the_scan_catches_what_it_must() -> None:
     assert english_problems("the bot plays for him")
     assert english_problems("in Стуколка")
     assert not english_problems("Pot: 3 · 1 per trick")
+
+
+def test_a_players_own_words_are_right_for_any_player() -> None:
+    """Every button is a player's own voice («👋 Я снова за столом», not «Я вернулся»), and so
+    is any text in the first person: no gendered form in any of them."""
+    assert own_voice_problems("👋 Я вернулся") and not own_voice_problems("👋 Я снова за столом")
+    found = []
+    for key, entry in catalogue("ru").items():
+        for _, form in _forms(entry):
+            if key.startswith("btn.") or FIRST_PERSON.search(form):
+                found += [f"{key}: {problem}" for problem in own_voice_problems(form)]
+    assert not found, found
 
 
 def test_every_catalogue_text_is_right_for_any_player() -> None:

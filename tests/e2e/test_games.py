@@ -26,10 +26,11 @@ async def open_table(
     seed: int,
     *,
     options: dict[str, Any] | None = None,
+    language_code: str = "ru",
 ) -> Table:
     """A group of ``players`` who started the bot, a table opened with ``/new choice``,
     everyone seated through the lobby's buttons and the game begun."""
-    users = [fake.add_user(f"Игрок{i}") for i in range(players)]
+    users = [fake.add_user(f"Игрок{i}", language_code=language_code) for i in range(players)]
     group = fake.add_group("Картёжники", users)
     table = Table(fake, bot, group, users, random.Random(seed))
     for user in users:

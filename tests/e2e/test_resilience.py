@@ -71,6 +71,10 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
         assert len(timed_out) >= 3
         shown = await current_table(table, game_id)
         assert cb.Back(game_id) in buttons(shown), "the group table offers «I'm back»"
+        # in his own (Russian) chat the button is his own words, right for any player
+        hand = table.hand_message(sleeper)
+        assert hand is not None
+        assert [text for row in hand.buttons for text, _ in row] == ["👋 Я снова за столом"]
         # «I'm back» on the group's table pressed by someone else: a member of the group who
         # does not sit at the table is told so; a player who is not away, that he is seated
         onlooker = fake.add_user("Onlooker", language_code="en")

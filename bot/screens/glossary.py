@@ -1,0 +1,76 @@
+"""First-use glosses: the words of the game a newcomer cannot know (шлейф, разрез, ремиз) are
+explained in one line under his hand message in the first deal where his hand shows them, and
+in that deal only.
+
+"First use" is per player, whatever the table or the group: the deal (game, deal number) in
+which each word first came up for him is stored with his private chat's options, so a later
+deal, another table or a restart never explains it again, and every edit of that first deal's
+hand message keeps the line. The words are found in the hand's rendered text, so whichever
+game or screen brings a word up, the gloss follows it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from bot.bounded import Recent
+from locales import t
+from storage.database import Database
+
+#: the glossary's terms (STYLE.md's English identifiers); locale keys ``gloss.<term>`` (the
+#: line) and ``gloss.word.<term>`` (the word, lower case, as the texts write it)
+TERMS: Final = ("shleif", "razrez", "remiz")
+#: the private chat's stored options that hold, per term, the [game, deal] it was first shown in
+KIND: Final = "glossary"
+KEPT: Final = 4096
+_TAG = re.compile(r"<[^>]+>")
+
+
+class Glossary:
+    """Which words each player has met, and the lines that explain the new ones."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._met: Recent[int, dict[str, list[int]]] = Recent(KEPT)
+
+    async def lines(self, user_id: int, lang: str, text: str, game_id: int, deal: int) -> str:
+        """The glosses to add under ``text``, a hand message of deal ``deal`` of game
+        ``game_id`` (an empty string when there are none): the words it shows that the
+        player met first in this deal, or meets now."""
+        plain = _TAG.sub("", text).lower()
+        words = [term for term in TERMS if t(lang, f"gloss.word.{term}") in plain]
+        if not words:
+            return ""
+        met = await self._read(user_id)
+        here = [game_id, deal]
+        shown = []
+        first = False
+        for term in words:
+            if term not in met:
+                met[term] = here
+                first = True
+            elif met[term] != here:
+                continue
+            shown.append(t(lang, f"gloss.{term}"))
+        if first:
+            await self._write(user_id, met)
+        return "\n\n" + "\n".join(shown) if shown else ""
+
+    async def _read(self, user_id: int) -> dict[str, list[int]]:
+        if user_id in self._met:
+            return self._met.get(user_id) or {}
+        stored = await self.db.chat_options(user_id, KIND) or {}
+        met = {
+            term: [int(part) for part in where]
+            for term, where in stored.items()
+            if isinstance(where, list) and len(where) == 2
+        }
+        self._met[user_id] = met
+        return met
+
+    async def _write(self, user_id: int, met: dict[str, list[int]]) -> None:
+        # a private chat has a row once something of its own is stored
+        await self.db.upsert_chat(user_id)
+        await self.db.set_chat_options(user_id, KIND, {term: list(w) for term, w in met.items()})
+        self._met[user_id] = met
