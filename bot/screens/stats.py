@@ -16,6 +16,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from bot import callback as cb
 from bot.chart import Line, draw_evening_chart
@@ -293,6 +294,22 @@ def history_keyboard(
     return [row for row in [*rows, paging] if row]
 
 
+def trick_lines(
+    lang: str, tricks: Sequence[Any], winners: Sequence[Any], name: Callable[[int], str]
+) -> list[str]:
+    """Each trick of a deal in the order played and who took it (a deal's summary's
+    ``tricks`` and ``trick_winners``; ``name`` gives a seat's name, escaped): who played which
+    card, or the cards alone when there are many tricks (Старшина's 16)."""
+    lines = []
+    for number, (trick, winner) in enumerate(zip(tricks, winners, strict=False), start=1):
+        if len(tricks) > 3:
+            played = " ".join(label(card) for _, card in trick)
+        else:
+            played = " · ".join(f"{name(seat)} {label(card)}" for seat, card in trick)
+        lines.append(t(lang, "deal.trick", n=number, winner=name(winner), cards=played))
+    return lines
+
+
 def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
     """A finished deal in full: its trump, each trick in the order played and who took it,
     and each player's money by reason. Only what the table saw: played cards, never a passer's
@@ -318,18 +335,15 @@ def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
         lines.append(t(lang, "deal.not_recorded"))
     elif not tricks:
         lines.append(t(lang, "deal.no_play"))
-    elif len(tricks) > 3:
-        # Старшина's 16 tricks: who took how many, and then the tricks in short
-        taken = {p.user_id: p.tricks for p in deal.players}
-        items = ", ".join(f"{esc(names.get(user, '?'))} {count}" for user, count in taken.items())
-        lines.append(t(lang, "deal.tricks_of", items=items))
-        for number, (trick, winner) in enumerate(zip(tricks, winners, strict=False), start=1):
-            played = " ".join(label(card) for _, card in trick)
-            lines.append(t(lang, "deal.trick", n=number, winner=name(winner), cards=played))
     else:
-        for number, (trick, winner) in enumerate(zip(tricks, winners, strict=False), start=1):
-            played = " · ".join(f"{name(seat)} {label(card)}" for seat, card in trick)
-            lines.append(t(lang, "deal.trick", n=number, winner=name(winner), cards=played))
+        if len(tricks) > 3:
+            # Старшина's 16 tricks: who took how many, and then the tricks in short
+            taken = {p.user_id: p.tricks for p in deal.players}
+            items = ", ".join(
+                f"{esc(names.get(user, '?'))} {count}" for user, count in taken.items()
+            )
+            lines.append(t(lang, "deal.tricks_of", items=items))
+        lines += trick_lines(lang, tricks, winners, name)
     nets, parts = _nets(deal)
     lines += ["", t(lang, "deal.money")]
     if not nets:

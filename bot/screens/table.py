@@ -26,6 +26,7 @@ from bot.render import chat as chat_render
 from bot.render.common import esc, use_ranks
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
+from bot.screens.stats import trick_lines
 from bot.service import DealResult, Notice, Reply, TableService, result_from_due
 from bot.service.stopping import large_pot
 from game.core import Action
@@ -38,6 +39,8 @@ log = logging.getLogger(__name__)
 RECENT_NOTICES = 3
 #: notices of a table that closes with a deal's end, shown under that deal's result
 CLOSING_NOTICES = frozenset({"all_away", "table_closed", "stop_now"})
+#: notices whose text under the result of their deal is in the past tense (``…_done``)
+PAST_TENSE = frozenset({"stop_now"})
 #: notices about moves, which end with their deal
 DEAL_NOTICES = frozenset({"timeout_move", "auto_move"}) | CLOSING_NOTICES
 #: results of deals that ended while the group waited for its pace go in one message
@@ -89,12 +92,12 @@ class GroupTable:
             pending = self._results.setdefault(game.game_id, [])
             for number, result in enumerate(reply.results, 1):
                 closing = reply.closed and number == len(reply.results)
-                footer = [
-                    await self.notice_text(lang, notice)
-                    for notice in reply.notices
-                    if closing and notice.key in CLOSING_NOTICES
-                ]
-                pending.append((result.deal, await self.result_text(game, lang, result, footer)))
+                ends = [n for n in reply.notices if closing and n.key in CLOSING_NOTICES]
+                footer = [await self.notice_text(lang, notice, done=True) for notice in ends]
+                # after /stop now the bot played the deal out: the table shows every trick
+                played_out = any(notice.key == "stop_now" for notice in ends)
+                text = await self.result_text(game, lang, result, footer, tricks=played_out)
+                pending.append((result.deal, text))
         elif reply.new_deal:
             # the first deal: its table is a new message (the commit that began the game moved
             # the lobby's aside, to lose its buttons: ``_step``). The lobby's news (who sat
@@ -116,7 +119,11 @@ class GroupTable:
             if text:
                 recent.append(text)
 
-    async def notice_text(self, lang: str, notice: Notice) -> str:
+    async def notice_text(self, lang: str, notice: Notice, *, done: bool = False) -> str:
+        """A notice under the table; ``done``: under the result of the deal it was about,
+        in the past tense where it has one («бот доигрывает» becomes «бот доиграл»)."""
+        if done and notice.key in PAST_TENSE:
+            return t(lang, f"announce.{notice.key}_done")
         user = notice.params.get("user")
         name = (await self.people.names([user], lang))[0] if isinstance(user, int) else ""
         action = None
@@ -326,13 +333,25 @@ class GroupTable:
             await self.db.set_table_message(game_id, message_id, deal=deal)
 
     async def result_text(
-        self, game: Game, lang: str, result: DealResult, footer: Sequence[str] = ()
+        self,
+        game: Game,
+        lang: str,
+        result: DealResult,
+        footer: Sequence[str] = (),
+        *,
+        tricks: bool = False,
     ) -> str:
-        """A finished deal's result, shown in place of its table message."""
+        """A finished deal's result, shown in place of its table message; with ``tricks``,
+        every trick of the deal in the order played (the bot played them out: the table
+        never showed them)."""
         names = await self.people.names(result.seats, lang)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
         text = result.table.result_text(lang, names, balances, money)
+        played, winners = result.summary.get("tricks"), result.summary.get("trick_winners")
+        if tricks and isinstance(played, list) and isinstance(winners, list) and played:
+            lines = trick_lines(lang, played, winners, lambda seat: esc(names[seat]))
+            text += "\n\n" + t(lang, "result.tricks") + "\n" + "\n".join(lines)
         if footer:
             text += "\n\n" + "\n".join(footer)
         return text
@@ -345,7 +364,7 @@ class GroupTable:
         entries = list(game.state.get("table", {}).get("due", []))
         for entry in entries:
             result, closing = result_from_due(entry)
-            footer = [await self.notice_text(lang, Notice(key)) for key in closing]
+            footer = [await self.notice_text(lang, Notice(key), done=True) for key in closing]
             pending.append((result.deal, await self.result_text(game, lang, result, footer)))
         if entries and game.table_message_id is not None and game.table_deal is None:
             # stored before the display state knew its deal: it is the first result's table
