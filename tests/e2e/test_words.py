@@ -3,7 +3,8 @@
 - the first deal in which a player's hand shows shleif, razrez or remiz explains the word in
   one line under it — every revision of that deal's hand that shows the word — and no later
   deal does;
-- the cards put away are "Discarded", never "Dropped".
+- the cards put away are "Discarded", never "Dropped";
+- /rules in English says what the words mean.
 """
 
 from __future__ import annotations
@@ -70,4 +71,17 @@ async def test_a_word_is_explained_the_first_deal_a_player_meets_it(tmp_path: Pa
         # every player met the shleif (the game's title) and the remiz (the pot line) in deal 1
         assert everyone["shleif"] == everyone["remiz"] == len(table.users)
         assert discarded
+        assert not bot.handler_errors
+
+
+async def test_rules_say_what_the_words_mean_in_english(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "shleif", 6, language_code="en")
+        await table.say(table.users[0], "/lang en")
+        await table.say(table.users[0], "/rules shleif")
+        rules = table.group_messages()[-1].text or ""
+        assert "Shleif (Russian for “train”)" in rules, rules
+        assert "Razrez (Russian for “cut”)" in rules
+        assert "remiz (a penalty)" in rules
+        assert "drop" not in rules
         assert not bot.handler_errors
