@@ -24,6 +24,7 @@ COPY game ./game
 COPY storage ./storage
 COPY bot ./bot
 COPY locales ./locales
+COPY web ./web
 # The same install as scripts/run.sh (the README's quick start): the locked versions, hashes
 # checked, then the bot without dependencies.
 RUN python3 -m venv .venv \
