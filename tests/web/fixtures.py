@@ -1,0 +1,57 @@
+"""Real engine states of each game for the page: random legal play from a seeded deck, stopped
+where a predicate says (a phase, a hand size), as the table service would hold them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from game.cards import shuffled_deck
+from game.randomplay import random_action
+from game.registry import rules_for
+
+GAMES: dict[str, tuple[str, dict[str, object], int]] = {
+    "starshina": ("starshina", {}, 3),
+    "starshina_named": ("starshina", {"trumps": "dealer_names", "exchange": "updown"}, 3),
+    "shleif": ("stukolka", {"variant": "shleif", "dark_in_classic": True}, 4),
+    "stukolka": ("stukolka", {"variant": "classic", "dark_in_classic": True}, 4),
+}
+NAMES = ("Алиса", "Борис", "Вика", "Гоша")
+
+
+def states(game: str, seed: int, deals: int = 2) -> Iterator[Any]:
+    """Every state of ``deals`` deals of ``game`` played at random (each one a copy)."""
+    kind, options, players = GAMES[game]
+    rules = rules_for(kind)
+    rng = random.Random(seed)
+    state, _ = rules.start(options, players, shuffled_deck(seed), dealer=0, pot=9)
+    for deal in range(deals):
+        while True:
+            yield rules.load(rules.dump(state))
+            seat = rules.to_act(state)
+            if seat is None:
+                break
+            legal = rules.legal(state)
+            if not legal:
+                break
+            holding = rules.holding(state, seat)
+            rules.apply(state, random_action(seat, legal, holding.cards, rng))
+        if rules.game_over(state) or deal == deals - 1:
+            return
+        state, _ = rules.next_deal(
+            state,
+            shuffled_deck(f"{seed}:{deal}"),
+            pot=9,
+            players=players,
+            dealer=(rules.dealer(state) + 1) % players,
+        )
+
+
+def first_state(game: str, where: Callable[[Any], bool], seeds: range = range(200)) -> Any:
+    """The first state of a random game of ``game`` where ``where`` holds."""
+    for seed in seeds:
+        for state in states(game, seed):
+            if where(state):
+                return state
+    raise LookupError(f"no {game} state found")

@@ -1,0 +1,353 @@
+"""A preview server for the Mini App page: the static page, its texts and seat views of real
+engine states, moves applied by the engine, and live updates, behind real ``initData`` checks
+with a test token. For the browser tests and ``scripts/webapp_screenshots.py``; the bot's own
+server is another matter.
+
+Each table is a fixture named by the ``start_param`` of the signed ``initData``
+(``starshina-play``, ``shleif-knock``…): a state found by random play (``tests.web.fixtures``)
+and the seat the page sits at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from aiohttp import web
+
+from game.core import Action, IllegalAction
+from game.registry import rules_for
+from locales import language
+from tests.web.fixtures import GAMES, NAMES, first_state
+from web.auth import InitDataError, validate
+from web.texts import page_texts
+from web.views import TableInfo, ranks_for, refusal, seat_view
+
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+TOKEN = "100200:preview-token-for-the-mini-app-tests"
+TURN_SECONDS = 45
+
+
+def _phase(name: str) -> Callable[[Any], bool]:
+    return lambda state: state.phase.value == name
+
+
+#: fixture name → (game of ``tests.web.fixtures.GAMES``, where to stop, whose seat)
+FIXTURES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
+    "starshina-play": (
+        "starshina",
+        lambda s: (
+            s.phase.value == "play"
+            and len(s.trick) == 1
+            and len(s.hands[s.to_act]) == 16
+            and any(card[1] != s.trick[0][1][1] for card in s.hands[s.to_act])
+        ),
+        "to_act",
+    ),
+    "starshina-kitty": ("starshina", _phase("kitty"), "to_act"),
+    "starshina-exchange": ("starshina", _phase("ring_return"), "to_act"),
+    "starshina-trump": ("starshina_named", _phase("name_trump"), "to_act"),
+    "starshina-over": ("starshina", _phase("deal_over"), "dealer"),
+    "shleif-choose": ("shleif", _phase("choose"), "to_act"),
+    "shleif-knock": (
+        "shleif",
+        lambda s: s.phase.value == "knock" and s.to_act is not None and s.to_act != s.dealer,
+        "to_act",
+    ),
+    "shleif-purchase": (
+        "shleif",
+        lambda s: s.phase.value == "purchase" and s.to_act is not None and s.looked[s.to_act],
+        "to_act",
+    ),
+    "shleif-unseen": (
+        "shleif",
+        lambda s: s.phase.value == "purchase" and s.to_act is not None and not s.looked[s.to_act],
+        "to_act",
+    ),
+    "stukolka-play": (
+        "stukolka",
+        lambda s: (
+            s.phase.value == "play"
+            and len(s.trick) >= 1
+            and s.to_act is not None
+            and s.looked[s.to_act]
+            and s.trump_card is not None
+            and len(s.played) == 1
+        ),
+        "to_act",
+    ),
+    "stukolka-over": (
+        "stukolka",
+        lambda s: (
+            s.phase.value == "deal_over" and s.outcome is not None and s.outcome.value == "played"
+        ),
+        "dealer",
+    ),
+}
+
+
+@dataclass
+class PreviewTable:
+    kind: str
+    state: Any
+    seat: int
+    version: int = 1
+    deadline: float = field(default_factory=lambda: time.time() + TURN_SECONDS)
+    seen: dict[str, int] = field(default_factory=dict)  # idempotency key → version it made
+
+
+def load_table(name: str) -> PreviewTable:
+    game, where, whose = FIXTURES[name]
+    state = first_state(game, where)
+    kind = GAMES[game][0]
+    seat = state.to_act if whose == "to_act" else state.dealer
+    return PreviewTable(kind, state, seat)
+
+
+def sign_init_data(
+    fixture: str, *, lang: str = "ru", token: str = TOKEN, user_id: int = 1001
+) -> str:
+    """``initData`` as Telegram would sign it (core.telegram.org/bots/webapps)."""
+    user = {"id": user_id, "first_name": "Тест", "language_code": lang}
+    fields = {
+        "auth_date": str(int(time.time())),
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "start_param": fixture,
+        "user": json.dumps(user, ensure_ascii=False, separators=(",", ":")),
+    }
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields, quote_via=quote)
+
+
+LIGHT = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#707579",
+    "link_color": "#3390ec",
+    "button_color": "#3390ec",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#f4f4f5",
+}
+DARK = {
+    "bg_color": "#212121",
+    "text_color": "#ffffff",
+    "hint_color": "#aaaaaa",
+    "link_color": "#8774e1",
+    "button_color": "#8774e1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#0f0f0f",
+}
+
+
+def telegram_stub(init_data: str, *, dark: bool = False) -> str:
+    """A stand-in for ``telegram-web-app.js``: the signed ``initData``, the theme (as CSS
+    variables, as Telegram's script sets them), and Main/Back buttons, haptics and swipes
+    that record their calls in ``window.__tg`` (the main button is drawn at the bottom, as
+    Telegram draws it under the page)."""
+    theme = DARK if dark else LIGHT
+    return f"""
+(() => {{
+  const calls = [];
+  const record = (name, ...args) => calls.push([name, ...args]);
+  const handlers = {{}};
+  const bar = () => document.getElementById("tg-main");
+  const main = {{
+    text: "", isVisible: false, isActive: true, clicks: [],
+    setText(text) {{ this.text = text; record("main.setText", text); this.draw(); return this; }},
+    show() {{ this.isVisible = true; record("main.show"); this.draw(); return this; }},
+    hide() {{ this.isVisible = false; record("main.hide"); this.draw(); return this; }},
+    enable() {{ this.isActive = true; this.draw(); return this; }},
+    disable() {{ this.isActive = false; this.draw(); return this; }},
+    onClick(fn) {{ this.clicks.push(fn); return this; }},
+    offClick(fn) {{ this.clicks = this.clicks.filter((f) => f !== fn); return this; }},
+    press() {{ if (this.isActive) this.clicks.forEach((fn) => fn()); }},
+    draw() {{
+      let node = bar();
+      if (!node) {{
+        node = document.createElement("div");
+        node.id = "tg-main";
+        node.setAttribute("aria-hidden", "true");
+        node.style.cssText = "height:56px;display:none;margin-top:12px;" +
+          "align-items:center;justify-content:center;font:600 16px system-ui;z-index:9;" +
+          "background:{theme["button_color"]};color:{theme["button_text_color"]}";
+        node.onclick = () => main.press();
+        document.body.append(node);
+      }}
+      node.textContent = this.text;
+      node.style.display = this.isVisible ? "flex" : "none";
+      node.style.opacity = this.isActive ? "1" : "0.55";
+    }},
+  }};
+  const back = {{
+    isVisible: false, clicks: [],
+    show() {{ this.isVisible = true; record("back.show"); }},
+    hide() {{ this.isVisible = false; record("back.hide"); }},
+    onClick(fn) {{ this.clicks.push(fn); }},
+    offClick(fn) {{ this.clicks = this.clicks.filter((f) => f !== fn); }},
+    press() {{ this.clicks.forEach((fn) => fn()); }},
+  }};
+  const app = {{
+    initData: {json.dumps(init_data)},
+    initDataUnsafe: {{}},
+    version: "8.0",
+    platform: "android",
+    colorScheme: {json.dumps("dark" if dark else "light")},
+    themeParams: {json.dumps(theme)},
+    MainButton: main,
+    BackButton: back,
+    HapticFeedback: {{
+      impactOccurred: (style) => record("haptic.impact", style),
+      selectionChanged: () => record("haptic.selection"),
+      notificationOccurred: (type) => record("haptic.notification", type),
+    }},
+    isVersionAtLeast: (version) => parseFloat(version) <= 8.0,
+    disableVerticalSwipes: () => record("disableVerticalSwipes"),
+    ready: () => record("ready"),
+    expand: () => record("expand"),
+    onEvent: (name, fn) => (handlers[name] = handlers[name] || []).push(fn),
+    offEvent: () => {{}},
+    setTheme(dark, params) {{
+      this.colorScheme = dark ? "dark" : "light";
+      this.themeParams = params;
+      for (const [name, value] of Object.entries(params)) {{
+        document.documentElement.style.setProperty("--tg-theme-" + name.replace(/_/g, "-"), value);
+      }}
+      (handlers.themeChanged || []).forEach((fn) => fn());
+    }},
+  }};
+  for (const [name, value] of Object.entries(app.themeParams)) {{
+    document.documentElement.style.setProperty("--tg-theme-" + name.replace(/_/g, "-"), value);
+  }}
+  window.Telegram = {{ WebApp: app }};
+  window.__tg = {{ calls, main, back, app, light: {json.dumps(LIGHT)}, dark: {json.dumps(DARK)} }};
+}})();
+"""
+
+
+TABLES = web.AppKey("tables", dict[str, PreviewTable])
+LISTENERS = web.AppKey("listeners", set[asyncio.Queue[str]])
+
+
+def _who(request: web.Request, init_data: str | None = None) -> tuple[str | None, str]:
+    raw = init_data
+    if raw is None:
+        header = request.headers.get("Authorization", "")
+        if not header.startswith("tma "):
+            raise web.HTTPUnauthorized(text="initData missing")
+        raw = header[4:]
+    try:
+        user = validate(raw, TOKEN)
+    except InitDataError as error:
+        raise web.HTTPUnauthorized(text=error.reason) from None
+    if user.start_param not in FIXTURES:
+        raise web.HTTPForbidden(text="no such table")
+    return user.language, user.start_param
+
+
+def _table(request: web.Request, name: str) -> PreviewTable:
+    tables = request.app[TABLES]
+    if name not in tables:
+        tables[name] = load_table(name)
+    return tables[name]
+
+
+def _view(table: PreviewTable, lang: str | None) -> dict[str, Any]:
+    players = rules_for(table.kind).players(table.state)
+    return seat_view(
+        table.kind,
+        table.state,
+        table.seat,
+        TableInfo(
+            names=NAMES[:players],
+            version=table.version,
+            ranks=ranks_for(language(lang), None),
+            chips=tuple(40 - 7 * seat for seat in range(players)),
+            deadline=table.deadline,
+        ),
+    )
+
+
+async def texts(request: web.Request) -> web.Response:
+    lang, _ = _who(request)
+    return web.json_response(page_texts(lang))
+
+
+async def state(request: web.Request) -> web.Response:
+    lang, name = _who(request)
+    return web.json_response(_view(_table(request, name), lang))
+
+
+async def action(request: web.Request) -> web.Response:
+    lang, name = _who(request)
+    table = _table(request, name)
+    body = await request.json()
+    if body.get("key") in table.seen:
+        return web.json_response({"view": _view(table, lang)})
+    if body.get("version") != table.version:
+        return web.json_response({"refused": refusal(stale=True)}, status=409)
+    rules = rules_for(table.kind)
+    verb, arg = body.get("verb"), body.get("arg")
+    if isinstance(arg, int) and not isinstance(arg, bool):
+        arg = tuple(rules.holding(table.state, table.seat).cards[:arg])
+    elif isinstance(arg, list):
+        arg = tuple(arg)
+    try:
+        rules.apply(table.state, Action(table.seat, str(verb), arg))
+    except IllegalAction:
+        return web.json_response({"refused": refusal(stale=False)}, status=409)
+    table.version += 1
+    table.deadline = time.time() + TURN_SECONDS
+    table.seen[str(body.get("key"))] = table.version
+    for queue in request.app[LISTENERS]:
+        queue.put_nowait("changed")
+    return web.json_response({"view": _view(table, lang)})
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    _who(request, request.query.get("tma", ""))
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+    await response.prepare(request)
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    request.app[LISTENERS].add(queue)
+    try:
+        await response.write(b": hello\n\n")
+        while (kind := await queue.get()) != "close":
+            await response.write(f"event: {kind}\ndata: 1\n\n".encode())
+    except ConnectionResetError:
+        pass
+    finally:
+        request.app[LISTENERS].discard(queue)
+    return response
+
+
+async def index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html")
+
+
+async def _close_streams(app: web.Application) -> None:
+    for queue in app[LISTENERS]:
+        queue.put_nowait("close")
+
+
+def make_app() -> web.Application:
+    app = web.Application()
+    app.on_shutdown.append(_close_streams)
+    app[TABLES] = {}
+    app[LISTENERS] = set()
+    app.router.add_get("/", index)
+    app.router.add_get("/api/texts", texts)
+    app.router.add_get("/api/state", state)
+    app.router.add_post("/api/action", action)
+    app.router.add_get("/api/events", events)
+    app.router.add_static("/", STATIC)
+    return app

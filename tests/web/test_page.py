@@ -1,0 +1,171 @@
+"""The page in Debian's Chromium (Playwright), at a phone's width, over the preview server's
+real engine states: accessible names as the chat writes them, illegal cards disabled, a move
+sent and the page redrawn from the server's answer, the MainButton confirming a choice of
+cards, no sideways scrolling with sixteen cards at 360 px, and Telegram's dark theme."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
+from locales import t
+from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
+from tests.web.server import DARK, LIGHT, load_table
+from web.views import TableInfo, seat_view
+
+pytestmark = pytest.mark.browser
+
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def label(card: str, lang: str = "ru") -> str:
+    ranks = RUSSIAN_RANK_LABEL if lang == "ru" else RANK_LABEL
+    return ranks.get(card[0], card[0]) + SUIT_EMOJI[card[1]]
+
+
+def expected_view(fixture: str) -> dict[str, Any]:
+    table = load_table(fixture)
+    names = ("a", "b", "c", "d")
+    return seat_view(table.kind, table.state, table.seat, TableInfo(names=names, version=1))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def address() -> Iterator[str]:
+    with preview_server() as url:
+        yield url
+
+
+def card_buttons(page: Any) -> list[dict[str, Any]]:
+    return page.eval_on_selector_all(
+        "#cards button.card",
+        "nodes => nodes.map(n => ({name: n.getAttribute('aria-label'), disabled: n.disabled,"
+        " card: n.dataset.card}))",
+    )
+
+
+def test_sixteen_cards_fit_360_px_named_as_the_chat_names_them(browser: Any, address: str) -> None:
+    view = expected_view("starshina-play")
+    page = open_table(browser, address, "starshina-play", width=360, height=740)
+    buttons = card_buttons(page)
+    assert len(buttons) == 16
+    legal = {item["card"] for item in view["hand"]["cards"] if item["verb"]}
+    assert 0 < len(legal) < 16  # following suit: some cards may not be played
+    for button in buttons:
+        assert button["name"] == label(button["card"])
+        assert button["disabled"] is (button["card"] not in legal)
+    # each is a real button the accessibility tree names, enabled only when legal
+    card = sorted(legal)[0]
+    assert page.get_by_role("button", name=label(card), exact=True).is_enabled()
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1] == 360
+    boxes = page.eval_on_selector_all(
+        "#cards button.card", "nodes => nodes.map(n => n.getBoundingClientRect().right)"
+    )
+    assert max(boxes) <= 360
+
+
+def test_playing_a_card_sends_it_and_redraws_from_the_answer(browser: Any, address: str) -> None:
+    view = expected_view("starshina-play")
+    card = next(item["card"] for item in view["hand"]["cards"] if item["verb"])
+    page = open_table(browser, address, "starshina-play")
+    page.get_by_role("button", name=label(card), exact=True).click()
+    page.wait_for_function("document.querySelectorAll('#cards button.card').length === 15")
+    assert card not in {item["card"] for item in card_buttons(page)}
+    assert ["haptic.impact", "medium"] in page.evaluate("window.__tg.calls")
+    played = page.eval_on_selector_all("#cloth .trick [role=img]", "n => n.map(e => e.ariaLabel)")
+    assert label(card) in played or page.locator("#last-button").is_enabled()
+
+
+def test_the_kitty_is_four_cards_marked_and_confirmed_by_the_main_button(
+    browser: Any, address: str
+) -> None:
+    page = open_table(browser, address, "starshina-kitty")
+    main = "window.__tg.main"
+    assert page.evaluate(f"{main}.isVisible") is True
+    assert page.evaluate(f"{main}.text") == t("ru", "btn.marked", n=0, of=4)
+    assert page.evaluate(f"{main}.isActive") is False
+    cards = page.locator("#cards button.card")
+    assert cards.count() == 16
+    for index in range(4):
+        cards.nth(index).click()
+        assert cards.nth(index).get_attribute("aria-pressed") == "true"
+    assert page.evaluate(f"{main}.text") == t("ru", "btn.confirm_kitty", n=4)
+    assert page.evaluate(f"{main}.isActive") is True
+    page.evaluate(f"{main}.press()")
+    page.wait_for_function("document.querySelectorAll('#cards button.card').length === 16")
+    page.wait_for_function("!window.__tg.main.isVisible")
+    assert ["haptic.selection"] in page.evaluate("window.__tg.calls")
+
+
+def test_knock_and_pass_are_buttons_named_as_the_chats_keyboard(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "shleif-knock")
+    for key in ("btn.knock", "btn.pass"):
+        assert page.get_by_role("button", name=t("ru", key), exact=True).is_enabled()
+    assert page.locator("#cards button.card").count() == 0  # not looked at yet
+    page.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    page.wait_for_function(
+        f"![...document.querySelectorAll('#controls button')]"
+        f".some(b => b.textContent === {t('ru', 'btn.pass')!r})"
+    )
+
+
+def test_english_cards_read_j_q_k_a(browser: Any, address: str) -> None:
+    view = expected_view("starshina-trump")
+    page = open_table(browser, address, "starshina-trump", lang="en")
+    names = [item["name"] for item in card_buttons(page)]
+    assert names == [label(item["card"], "en") for item in view["hand"]["cards"]]
+    for suit in "SHCD":
+        assert page.get_by_role("button", name=SUIT_EMOJI[suit], exact=True).is_enabled()
+
+
+def test_dark_theme_and_a_live_theme_change(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "stukolka-play", dark=True)
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert page.evaluate(background) == "rgb(33, 33, 33)"  # DARK's bg_color
+    assert page.evaluate("document.documentElement.classList.contains('dark')")
+    assert page.evaluate("getComputedStyle(document.body).color") == "rgb(255, 255, 255)"
+    page.evaluate(f"window.__tg.app.setTheme(false, {LIGHT!r})")
+    assert page.evaluate(background) == "rgb(255, 255, 255)"
+    assert not page.evaluate("document.documentElement.classList.contains('dark')")
+    assert DARK["bg_color"] == "#212121"
+
+
+def test_telegram_integration_calls(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "stukolka-play")
+    calls = [call[0] for call in page.evaluate("window.__tg.calls")]
+    assert "ready" in calls and "disableVerticalSwipes" in calls
+    # the last trick a tap away, closed by Telegram's BackButton
+    page.locator("#last-button").click()
+    assert page.locator("#last").evaluate("d => d.open")
+    assert page.evaluate("window.__tg.back.isVisible")
+    page.evaluate("window.__tg.back.press()")
+    assert not page.locator("#last").evaluate("d => d.open")
+    assert not page.evaluate("window.__tg.back.isVisible")
+
+
+def test_a_forged_init_data_gets_no_table(browser: Any, address: str) -> None:
+    import urllib.error
+    import urllib.request
+
+    from tests.web.server import sign_init_data
+
+    forged = sign_init_data("starshina-play", token="999:another-bot")
+    request = urllib.request.Request(
+        address + "api/state", headers={"Authorization": f"tma {forged}"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=10)
+    assert caught.value.code == 401

@@ -1,0 +1,89 @@
+// The server: the seat's view, its texts, a move, and live updates. The view is re-read after
+// a move, whenever the server says it changed, when the page comes back to the screen, and
+// when the live connection is made again; the page keeps no state of its own.
+const base = new URL("api/", document.baseURI);
+
+export class Api {
+  constructor(initData, onView, onOffline) {
+    this.initData = initData;
+    this.onView = onView;
+    this.onOffline = onOffline;
+    this.source = null;
+    this.loading = null;
+  }
+
+  headers(extra = {}) {
+    return { Authorization: `tma ${this.initData}`, ...extra };
+  }
+
+  async get(path) {
+    const response = await fetch(new URL(path, base), { headers: this.headers(), cache: "no-store" });
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    const date = Date.parse(response.headers.get("Date") || "");
+    return { body: await response.json(), serverTime: Number.isNaN(date) ? null : date / 1000 };
+  }
+
+  texts() {
+    return this.get("texts").then(({ body }) => body);
+  }
+
+  // Read the view again; concurrent calls share one request.
+  refresh() {
+    if (!this.loading) {
+      this.loading = this.get("state")
+        .then(({ body, serverTime }) => {
+          this.onOffline(false);
+          this.onView(body, serverTime);
+        })
+        .catch(() => this.onOffline(true))
+        .finally(() => {
+          this.loading = null;
+        });
+    }
+    return this.loading;
+  }
+
+  // A move: {version, verb, arg}; the key makes a retried request count once.
+  async act(version, verb, arg) {
+    const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+    const body = JSON.stringify({ version, verb, arg, key });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let response;
+      try {
+        response = await fetch(new URL("action", base), {
+          method: "POST",
+          headers: this.headers({ "Content-Type": "application/json" }),
+          body,
+        });
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 400 * (attempt + 1)));
+        continue;
+      }
+      const answer = await response.json().catch(() => ({}));
+      if (response.ok) {
+        if (answer.view) this.onView(answer.view, null);
+        else await this.refresh();
+        return { ok: true };
+      }
+      await this.refresh();
+      return { ok: false, refused: answer.refused || null };
+    }
+    this.onOffline(true);
+    return { ok: false, refused: null };
+  }
+
+  // Live updates: "changed" means read the view again; so does every (re)connection.
+  listen() {
+    if (typeof EventSource === "undefined") return;
+    const url = new URL("events", base);
+    url.searchParams.set("tma", this.initData);
+    this.source = new EventSource(url);
+    this.source.addEventListener("open", () => this.refresh());
+    this.source.addEventListener("changed", () => this.refresh());
+    this.source.addEventListener("error", () => this.onOffline(this.source.readyState !== EventSource.OPEN));
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.refresh();
+    });
+    window.addEventListener("online", () => this.refresh());
+  }
+}

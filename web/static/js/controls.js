@@ -1,0 +1,87 @@
+// The controls: every decision that is not one card (knock or pass, how many to buy unseen,
+// look, шлейф or open, a trump suit), each a button named as the chat's keyboard names it;
+// a choice of cards is confirmed by Telegram's MainButton (or a button of the page where the
+// page runs outside Telegram).
+import { suitGlyph, RED } from "./cards.js";
+import { t, tx } from "./i18n.js";
+import { secondsLeft } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+// «Купить 2», «Оставить все»; «Отмечено: 2 из 4» while fewer are marked than the move takes.
+export function confirmText(view, count) {
+  const pick = view.pick;
+  if (count === 0 && pick.none) return tx(pick.none);
+  if (count < pick.min) return t("btn.marked", { n: count, of: pick.min });
+  return t(pick.confirm.key, { n: count });
+}
+
+export function canConfirm(view, count) {
+  return Boolean(view.pick) && count >= view.pick.min && count <= view.pick.max;
+}
+
+export function renderControls(view, selection, handlers, native) {
+  const prompt = $("prompt");
+  prompt.replaceChildren(tx(view.prompt));
+  if (view.to_act != null && view.to_act !== view.you && !view.prompt) {
+    prompt.textContent = t("web.turn", { name: { seat: view.to_act } });
+  }
+  if (secondsLeft(view) != null) {
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    prompt.append(clock);
+  }
+  const box = $("controls");
+  box.replaceChildren();
+  box.setAttribute("aria-label", tx(view.prompt) || t("web.hand"));
+  for (const action of view.actions) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "action";
+    const label = tx(action.label);
+    button.textContent = label;
+    if (action.verb === "trump") {
+      button.classList.add("suit");
+      if (RED.has(action.arg)) button.classList.add("red");
+      button.textContent = suitGlyph(action.arg);
+      button.setAttribute("aria-label", label);
+    }
+    if (["pass", "no_razrez", "look"].includes(action.verb)) button.classList.add("secondary");
+    button.addEventListener("click", () => handlers.act(action.verb, action.arg));
+    box.append(button);
+  }
+  if (view.pick && !native) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "action";
+    button.id = "confirm";
+    button.textContent = confirmText(view, selection.size);
+    button.disabled = !canConfirm(view, selection.size);
+    button.addEventListener("click", () => handlers.confirm());
+    box.append(button);
+  }
+}
+
+export function renderResult(view) {
+  const old = document.getElementById("result");
+  if (old) old.remove();
+  if (!view.result) return;
+  const box = document.createElement("section");
+  box.id = "result";
+  box.className = "result";
+  const title = document.createElement("h2");
+  title.textContent = tx(view.result.label);
+  box.append(title);
+  const nets = document.createElement("div");
+  nets.className = "nets";
+  view.result.nets.forEach((net, seat) => {
+    const name = document.createElement("span");
+    name.textContent = view.seats[seat].name;
+    const amount = document.createElement("span");
+    amount.className = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
+    amount.textContent = net > 0 ? `+${net}` : net < 0 ? `\u2212${-net}` : "0";
+    nets.append(name, amount);
+  });
+  box.append(nets);
+  $("controls").after(box);
+}

@@ -1,0 +1,109 @@
+// The page: read the texts and the seat's view, draw the table, the controls and the hand,
+// and send each decision to the server. What the page shows always comes from the last view.
+import { Api } from "./api.js";
+import { canConfirm, confirmText, renderControls, renderResult } from "./controls.js";
+import { layoutRows, renderHand } from "./hand.js";
+import { setCatalogue, setContext, t, tx } from "./i18n.js";
+import { renderTable, setServerTime, tick } from "./table.js";
+import * as tg from "./telegram.js";
+
+const $ = (id) => document.getElementById(id);
+let view = null;
+let selection = new Set();
+let selectionKey = "";
+let busy = false;
+
+function status(text) {
+  $("status").textContent = text;
+}
+
+const handlers = {
+  async play(verb, card) {
+    tg.haptic("play");
+    await send(verb, card);
+  },
+  async act(verb, arg) {
+    tg.haptic("play");
+    await send(verb, arg);
+  },
+  toggle(card) {
+    if (selection.has(card)) selection.delete(card);
+    else if (selection.size < view.pick.max) selection.add(card);
+    tg.haptic("select");
+    render();
+  },
+  async confirm() {
+    if (!canConfirm(view, selection.size)) return;
+    tg.haptic("play");
+    await send(view.pick.verb, [...selection]);
+  },
+};
+
+async function send(verb, arg) {
+  if (busy || !view) return;
+  busy = true;
+  status("");
+  try {
+    const answer = await api.act(view.version, verb, arg);
+    if (!answer.ok && answer.refused) {
+      tg.haptic("error");
+      status(t("web.refused", { reason: tx(answer.refused) }));
+    }
+  } finally {
+    busy = false;
+  }
+}
+
+function openLast() {
+  const dialog = $("last");
+  if (!dialog.open) dialog.showModal();
+  dialog.addEventListener("close", () => render(), { once: true });
+  render();
+}
+
+function render() {
+  if (!view) return;
+  setContext(view);
+  // a new decision starts with nothing chosen
+  const key = `${view.version}:${view.pick?.verb ?? ""}`;
+  if (key !== selectionKey) {
+    selection = new Set();
+    selectionKey = key;
+  }
+  renderTable(view, openLast);
+  renderControls(view, selection, handlers, tg.native);
+  renderResult(view);
+  renderHand(view, selection, handlers);
+  if (view.pick) tg.mainButton(confirmText(view, selection.size), canConfirm(view, selection.size), handlers.confirm);
+  else tg.mainButton(null);
+  const dialog = $("last");
+  if (dialog.open) tg.backButton(() => dialog.close());
+  else if (view.pick && selection.size) {
+    tg.backButton(() => {
+      selection = new Set();
+      render();
+    });
+  } else tg.backButton(null);
+  $("app").setAttribute("aria-busy", "false");
+}
+
+function onView(next, serverTime) {
+  if (serverTime != null) setServerTime(serverTime);
+  view = next;
+  render();
+}
+
+const api = new Api(tg.initData, onView, (offline) => status(offline ? t("web.offline") : ""));
+
+async function main() {
+  tg.start();
+  setCatalogue(await api.texts());
+  document.title = t("web.title");
+  status(t("web.loading"));
+  await api.refresh();
+  api.listen();
+  setInterval(() => view && tick(view), 1000);
+  window.addEventListener("resize", layoutRows);
+}
+
+main();

@@ -1,0 +1,65 @@
+// Telegram's side of the page: the signed initData, the theme (live), MainButton, BackButton,
+// haptics and no accidental swipe-to-close. Outside Telegram every call is a no-op.
+const app = window.Telegram?.WebApp ?? null;
+
+export const initData = app?.initData ?? "";
+export const native = Boolean(app?.MainButton && app.initData);
+
+function applyTheme() {
+  const root = document.documentElement;
+  const params = app?.themeParams ?? {};
+  for (const [name, value] of Object.entries(params)) {
+    root.style.setProperty(`--tg-theme-${name.replace(/_/g, "-")}`, value);
+  }
+  const dark = app ? app.colorScheme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+  root.classList.toggle("dark", dark);
+}
+
+export function start() {
+  applyTheme();
+  if (!app) return;
+  app.onEvent?.("themeChanged", applyTheme);
+  app.ready?.();
+  app.expand?.();
+  if (app.isVersionAtLeast?.("7.7")) app.disableVerticalSwipes?.();
+}
+
+let mainHandler = null;
+export function mainButton(text, enabled, onClick) {
+  const button = app?.MainButton;
+  if (!button) return;
+  if (mainHandler) button.offClick(mainHandler);
+  mainHandler = null;
+  if (text == null) {
+    button.hide();
+    return;
+  }
+  mainHandler = onClick;
+  button.setText(text);
+  button.onClick(mainHandler);
+  if (enabled) button.enable();
+  else button.disable();
+  button.show();
+}
+
+let backHandler = null;
+export function backButton(onClick) {
+  const button = app?.BackButton;
+  if (!button) return;
+  if (backHandler) button.offClick(backHandler);
+  backHandler = onClick;
+  if (onClick) {
+    button.onClick(onClick);
+    button.show();
+  } else {
+    button.hide();
+  }
+}
+
+export function haptic(kind) {
+  const feedback = app?.HapticFeedback;
+  if (!feedback) return;
+  if (kind === "play") feedback.impactOccurred("medium");
+  else if (kind === "select") feedback.selectionChanged();
+  else if (kind === "error") feedback.notificationOccurred("error");
+}
