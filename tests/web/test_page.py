@@ -169,3 +169,34 @@ def test_a_forged_init_data_gets_no_table(browser: Any, address: str) -> None:
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
     assert caught.value.code == 401
+
+
+def test_the_turns_countdown_runs_from_the_deadline(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "shleif-knock")
+    clock = page.locator("#prompt .clock").text_content() or ""
+    seconds = int("".join(ch for ch in clock if ch.isdigit()))
+    assert 0 < seconds <= 45
+    assert page.locator(".seat.to-act .timer").count() == 1
+
+
+def test_a_move_on_one_page_shows_on_another_through_live_updates(
+    browser: Any, address: str
+) -> None:
+    view = expected_view("starshina-play")
+    card = next(item["card"] for item in view["hand"]["cards"] if item["verb"])
+    watcher = open_table(browser, address, "starshina-play")
+    player = open_table(browser, address, "starshina-play")
+    player.get_by_role("button", name=label(card), exact=True).click()
+    watcher.wait_for_function("document.querySelectorAll('#cards button.card').length === 15")
+    # and a page that comes back to the screen reads the view again
+    watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert watcher.locator("#cards button.card").count() == 15
+
+
+def test_the_table_is_told_to_a_screen_reader(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "stukolka-play")
+    summary = page.locator("#summary")
+    assert summary.get_attribute("aria-live") == "polite"
+    text = summary.text_content() or ""
+    assert t("ru", "web.your_turn") in text and t("ru", "web.trick") in text
+    assert page.locator("#prompt").get_attribute("aria-live") == "polite"

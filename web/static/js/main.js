@@ -74,6 +74,7 @@ function render() {
   renderControls(view, selection, handlers, tg.native);
   renderResult(view);
   renderHand(view, selection, handlers);
+  tick(view);
   if (view.pick) tg.mainButton(confirmText(view, selection.size), canConfirm(view, selection.size), handlers.confirm);
   else tg.mainButton(null);
   const dialog = $("last");

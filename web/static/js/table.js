@@ -147,7 +147,6 @@ export function renderTable(view, openLast) {
   renderCloth(view, openLast);
   renderLast(view);
   $("summary").textContent = summary(view);
-  tick(view);
 }
 
 // Once a second: the countdown of whoever is to act.
