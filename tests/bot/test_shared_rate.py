@@ -4,21 +4,39 @@ requests go before waiting private ones."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 from bot.pacing import SharedRate
 
 
+class Clock:
+    """The rate's clock, moved by the test (its waiters wake on the loop and read it)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _granted(tasks: list[asyncio.Task[None]], count: int) -> None:
+    """Wait until ``count`` of ``tasks`` have their token, then a little more: no other may
+    get one on a clock that stands still."""
+    for _ in range(500):
+        if sum(t.done() for t in tasks) >= count:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.1)
+    assert sum(t.done() for t in tasks) == count
+
+
 async def test_the_rate_holds_after_the_burst() -> None:
-    rate = SharedRate(50, burst=5)
-    start = time.monotonic()
-    times = []
-    for _ in range(25):
-        await rate.acquire()
-        times.append(time.monotonic() - start)
-    assert max(times[:5]) < 0.02  # the burst goes at once
-    # the other 20 need 20 new tokens at 50 a second: 0.4 s
-    assert 0.36 <= times[-1] < 1.0
+    clock = Clock()
+    rate = SharedRate(50, burst=5, clock=clock)
+    tasks = [asyncio.create_task(rate.acquire()) for _ in range(25)]
+    await _granted(tasks, 5)  # the burst goes at once, and nothing more while no time passes
+    for step in range(1, 9):
+        clock.now += 0.0501  # two and a half new tokens at 50 a second
+        await _granted(tasks, 5 + int(2.5 * step))
 
 
 async def test_waiting_urgent_requests_go_first() -> None:
@@ -38,13 +56,13 @@ async def test_waiting_urgent_requests_go_first() -> None:
 
 
 async def test_a_cancelled_waiter_leaves_its_turn_to_the_next() -> None:
-    rate = SharedRate(20, burst=1)
+    clock = Clock()
+    rate = SharedRate(20, burst=1, clock=clock)
     await rate.acquire()
     first = asyncio.create_task(rate.acquire())
     second = asyncio.create_task(rate.acquire())
     await asyncio.sleep(0)
     first.cancel()
-    start = time.monotonic()
-    await second
-    assert time.monotonic() - start < 0.09  # the first token (due in 0.05 s) went to it
+    clock.now += 0.051  # one token (a second needs 0.1 s): it goes to the second
+    await _granted([second], 1)
     assert first.cancelled()
