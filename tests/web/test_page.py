@@ -200,3 +200,32 @@ def test_the_table_is_told_to_a_screen_reader(browser: Any, address: str) -> Non
     text = summary.text_content() or ""
     assert t("ru", "web.your_turn") in text and t("ru", "web.trick") in text
     assert page.locator("#prompt").get_attribute("aria-live") == "polite"
+
+
+@pytest.mark.parametrize("fixture", ["starshina-kitty", "shleif-purchase"])
+def test_the_page_loads_nothing_from_other_hosts_under_a_strict_csp(
+    browser: Any, address: str, fixture: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    from tests.web.browser import TELEGRAM_SCRIPT
+    from tests.web.server import sign_init_data, telegram_stub
+
+    stub = telegram_stub(sign_init_data(fixture))
+    context.route(
+        TELEGRAM_SCRIPT,
+        lambda route: route.fulfill(status=200, content_type="application/javascript", body=stub),
+    )
+    context.add_init_script(
+        "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+        " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    page = context.new_page()
+    urls: list[str] = []
+    page.on("request", lambda request: urls.append(request.url))
+    page.goto(address)
+    page.wait_for_selector("#app[aria-busy=false]")
+    page.locator("#cards button.card").first.click()
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__csp") == []
+    assert urls and all(url.startswith(address) or url == TELEGRAM_SCRIPT for url in urls), urls
+    context.close()
