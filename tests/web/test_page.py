@@ -229,3 +229,36 @@ def test_the_page_loads_nothing_from_other_hosts_under_a_strict_csp(
     assert page.evaluate("window.__csp") == []
     assert urls and all(url.startswith(address) or url == TELEGRAM_SCRIPT for url in urls), urls
     context.close()
+
+
+def test_a_stale_move_is_refused_in_words_and_changes_nothing(browser: Any, address: str) -> None:
+    import json
+
+    page = open_table(browser, address, "starshina-play")
+    before = card_buttons(page)
+
+    def stale(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "version": body["version"] - 1}))
+
+    page.route("**/api/action", stale)
+    legal = next(button for button in before if not button["disabled"])
+    page.get_by_role("button", name=legal["name"], exact=True).click()
+    status = page.locator("#status")
+    status.wait_for(state="visible")
+    reason = t("ru", "web.stale")
+    assert status.text_content() == t("ru", "web.refused", reason=reason)
+    assert card_buttons(page) == before
+    assert ["haptic.notification", "error"] in page.evaluate("window.__tg.calls")
+
+
+def test_back_button_clears_a_choice_of_cards(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "starshina-kitty")
+    cards = page.locator("#cards button.card")
+    cards.nth(0).click()
+    cards.nth(1).click()
+    assert page.evaluate("window.__tg.back.isVisible")
+    page.evaluate("window.__tg.back.press()")
+    assert page.locator("#cards button.card[aria-pressed=true]").count() == 0
+    assert not page.evaluate("window.__tg.back.isVisible")
+    assert page.evaluate("window.__tg.main.text") == t("ru", "btn.marked", n=0, of=4)
