@@ -29,7 +29,13 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     settings: Settings = application.bot_data["settings"]
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     db = await Database.open(settings.database_path, cache_reads=True)
-    services = Services.create(application, settings, db)
+    try:
+        services = Services.create(application, settings, db)
+    except BaseException:
+        # closed here, as nothing else knows of it yet: aiosqlite's thread would keep the
+        # process from exiting
+        await db.close()
+        raise
     application.bot_data["services"] = services
     await services.start()
     await start_heartbeat(application)
