@@ -1,4 +1,6 @@
 # The bot in a small image: `docker build -t stukolka-bot .` (see README.md, "Docker").
+# The install steps are scripts/run.sh's commands: the locked, hash-checked versions (the build
+# backend among them), then the bot built without build isolation, not editable.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -13,32 +15,33 @@ RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin
     && mkdir /data \
     && chown bot:bot /data
 
-# DejaVu fonts for the evening's chart (Cyrillic), beside the copy matplotlib bundles.
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends fonts-dejavu-core \
-    && rm -rf /var/lib/apt/lists/*
-
 WORKDIR /app
-COPY pyproject.toml requirements.lock ./
+# The dependencies in a layer of their own, before the code: a change of the code alone
+# reuses this layer and installs nothing but the bot.
+COPY requirements.lock ./
+RUN python3 -m venv .venv \
+    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+       -r requirements.lock \
+    && .venv/bin/python -c "import matplotlib.font_manager" \
+    && chown -R bot:bot /app/.matplotlib
+
+COPY pyproject.toml ./
 COPY game ./game
 COPY storage ./storage
 COPY bot ./bot
 COPY locales ./locales
 COPY web ./web
-# The same install as scripts/run.sh (the README's quick start): the locked versions, hashes
-# checked, then the bot without dependencies.
-RUN python3 -m venv .venv \
-    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
-       -r requirements.lock \
-    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e . \
-    && .venv/bin/python -c "import matplotlib.font_manager" \
-    && chown -R bot:bot /app/.matplotlib
+RUN .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
+       --no-build-isolation --check-build-dependencies . \
+    && rm -rf build ./*.egg-info
 
-USER bot
+# numeric, so that a platform can tell it is not root without reading /etc/passwd
+USER 10001:10001
 VOLUME /data
 # Only used in webhook mode (WEBHOOK_URL set); polling needs no open port.
 EXPOSE 8443
 # Healthy while the bot's heartbeat (written every 30 s after a database read) is fresh.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.health"]
-CMD ["python", "-m", "bot"]
+    CMD ["python", "-P", "-m", "bot.health"]
+# -P: the installed bot, not the source files in /app
+CMD ["python", "-P", "-m", "bot"]

