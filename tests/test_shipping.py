@@ -183,13 +183,23 @@ def requirement_lines() -> list[tuple[str, str]]:
     (on its line, or on the comment lines just above it)."""
     found = []
     comment: list[str] = []
+    table, in_list = "", False
     for line in (ROOT / "pyproject.toml").read_text(encoding="utf-8").splitlines():
         stripped = line.strip()
+        if stripped.startswith("["):
+            table = stripped.strip("[]")
+            continue
+        if table not in ("project", "project.optional-dependencies"):
+            continue
         if stripped.startswith("#"):
             comment.append(stripped)
             continue
+        if stripped.endswith("= ["):
+            in_list = table == "project.optional-dependencies" or stripped == "dependencies = ["
+        elif stripped == "]":
+            in_list = False
         quoted = re.match(r'"([^"]+)",?\s*(#.*)?$', stripped)
-        if quoted:
+        if in_list and quoted:
             found.append((quoted.group(1), " ".join([*comment, quoted.group(2) or ""]).strip()))
         comment = []
     return found
@@ -217,7 +227,9 @@ def test_no_dependency_is_held_to_one_minor_release_without_a_reason_beside_it()
     assert one_minor("matplotlib>=3.11.2,<3.12") and not one_minor("matplotlib>=3.9,<4")
     assert one_minor("aiosqlite>=0.22,<0.23") and not one_minor("aiosqlite>=0.20,<0.23")
     lines = requirement_lines()
-    assert lines
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    listed = [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+    assert sorted(requirement for requirement, _ in lines) == sorted(listed)
     for requirement, comment in lines:
         if one_minor(requirement):
             assert "pinned because" in comment, f"{requirement}: why only this minor release?"
