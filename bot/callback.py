@@ -29,6 +29,8 @@ tag    kind                        fields
 ``h``  ``History``                 the /history page: deals before this one (``0``: the newest)
 ``d``  ``DealInfo``                deal, the /history page it was opened from
 ``e``  ``EveningGap``              hours (``0`` opens the choice), a group's evening setting
+``i``  ``Hint``                    game, version (💡: the strong computer's advice at a turn)
+``u``  ``Hints``                   ``y`` or ``n``: whether a group allows hints (a setting)
 =====  ==========================  ===========================================================
 
 A later version takes other tag letters (upper case), so old buttons still decode or fail
@@ -164,6 +166,29 @@ class Look:
     def __post_init__(self) -> None:
         _check_id(self.game_id)
         _check_id(self.version)
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """💡 at a player's turn: what the strong computer would do in his seat, and why."""
+
+    game_id: int
+    version: int
+
+    def __post_init__(self) -> None:
+        _check_id(self.game_id)
+        _check_id(self.version)
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """/settings: whether a group's players may ask for hints at their turn."""
+
+    allowed: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.allowed, bool):
+            raise BadCallback("hints are allowed or not")
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +363,8 @@ Callback = (
     Act
     | Select
     | Look
+    | Hint
+    | Hints
     | Lobby
     | NewGame
     | Settings
@@ -433,6 +460,10 @@ def encode(callback: Callback) -> str:
             fields = ["s", _b36(game_id), _b36(version), VERBS[verb][0], _b36(mask)]
         case Look(game_id, version):
             fields = ["l", _b36(game_id), _b36(version)]
+        case Hint(game_id, version):
+            fields = ["i", _b36(game_id), _b36(version)]
+        case Hints(allowed):
+            fields = ["u", "y" if allowed else "n"]
         case Lobby(game_id, action):
             fields = ["j", _b36(game_id), _LOBBY[action]]
         case NewGame(kind):
@@ -512,6 +543,10 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             )
         case "l", [game, version]:
             return Look(_parse_b36(game, MAX_ID), _parse_b36(version, MAX_ID))
+        case "i", [game, version]:
+            return Hint(_parse_b36(game, MAX_ID), _parse_b36(version, MAX_ID))
+        case "u", [allowed] if allowed in ("y", "n"):
+            return Hints(allowed == "y")
         case "j", [game, action]:
             return Lobby(_parse_b36(game, MAX_ID), _reverse(_LOBBY, action))  # type: ignore[arg-type]
         case "n", [kind]:

@@ -38,7 +38,16 @@ GROUP_COMMANDS: tuple[str, ...] = (
 )
 """The group menu, in the order a table uses them."""
 
-PRIVATE_COMMANDS: tuple[str, ...] = ("start", "help", "rules", "balance", "stats", "lang")
+PRIVATE_COMMANDS: tuple[str, ...] = (
+    "start",
+    "new",
+    "stop",
+    "help",
+    "rules",
+    "balance",
+    "stats",
+    "lang",
+)
 """The private-chat menu."""
 
 

@@ -26,7 +26,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from game.ai import Budget, choose, decision_budget
+from game.ai import Advice, Budget, advise, choose, decision_budget
 from game.core import Action
 from locales import t
 
@@ -41,6 +41,13 @@ LEVELS = ("strong", "easy")
 #: decisions that may wait for a worker before further ones are made by the easy level
 MAX_WAITING = 8
 WORKER_NICENESS = 10
+#: a hint (💡) is the strong search given more time than a computer's move: up to this many
+#: worlds, for at most this many milliseconds (at least the least number, however busy), in
+#: the worker; on the bot's own thread (no worker, or too many waiting) a short search only
+HINT_SAMPLES = 400
+HINT_MILLISECONDS = 1500.0
+HINT_MIN_SAMPLES = 40
+HINT_ON_THREAD_MILLISECONDS = 150.0
 
 
 def is_computer(user_id: int) -> bool:
@@ -84,6 +91,18 @@ def _decide(view: Any, level: str, seed: int, milliseconds: float, min_samples: 
     deadline = time.perf_counter() + milliseconds / 1000
     budget = Budget(stop=lambda: time.perf_counter() > deadline, min_samples=min_samples)
     return choose(view, level, random.Random(seed), budget)
+
+
+def _advise(view: Any, seed: int, milliseconds: float, min_samples: int) -> Advice:
+    """A hint, in a worker process (or a thread): the strong search's choice with the mean
+    value of every candidate it played out, stopped at its time budget."""
+    deadline = time.perf_counter() + milliseconds / 1000
+    budget = Budget(
+        samples=HINT_SAMPLES,
+        stop=lambda: time.perf_counter() > deadline,
+        min_samples=min_samples,
+    )
+    return advise(view, random.Random(seed), budget)
 
 
 class Thinker:
@@ -132,6 +151,34 @@ class Thinker:
             self.close()
             self.fallbacks += 1
             return choose(view, "easy", random.Random(seed))
+        finally:
+            self._waiting -= 1
+
+    async def _advise_on_thread(self, view: Any, seed: int) -> Advice:
+        """A short hint search in a thread: it shares the interpreter with the event loop,
+        which still runs between its slices, so it gets little time and the least samples a
+        computer's move takes."""
+        least = decision_budget(view)[1]
+        return await asyncio.to_thread(_advise, view, seed, HINT_ON_THREAD_MILLISECONDS, least)
+
+    async def advise(self, view: Any) -> Advice:
+        """The strong computer's advice in the seat of ``view`` (a hint for the person there):
+        thought out in the worker like a computer's move; with no worker free, in a thread
+        for a short while, so the event loop is never held for long."""
+        seed = self._rng.getrandbits(32)
+        if self.workers <= 0 or self._waiting >= MAX_WAITING:
+            return await self._advise_on_thread(view, seed)
+        self._waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            advice: Advice = await loop.run_in_executor(
+                self._executor(), _advise, view, seed, HINT_MILLISECONDS, HINT_MIN_SAMPLES
+            )
+            return advice
+        except BrokenProcessPool:
+            log.warning("the computer players' worker died; a new one starts")
+            self.close()
+            return await self._advise_on_thread(view, seed)
         finally:
             self._waiting -= 1
 

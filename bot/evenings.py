@@ -8,6 +8,9 @@ posts each ended evening that is not posted yet, at most once (``Evenings._post`
 the summary as a message, the chart as a photo drawn in a worker thread, both in the forum
 topic where the evening was played. Posts go through the presenter's coalescer at the
 group's pace, after the table's own messages (a stopped table's last result comes first).
+
+A practice table (a player's own, against the computers) has no evening: nobody settles up
+with a computer, and its deals' results are in its player's hand messages already.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
 from bot.screens.stats import display_names, evening_chart, evening_text
+from bot.service.records import is_practice
 from bot.timers import Timers
 from locales import t
 from storage.database import Database
@@ -60,6 +64,8 @@ class Evenings:
     async def deal_ended(self, chat_id: int) -> None:
         """A deal of the chat ended: arm the gap's timer; post an evening the deal's commit
         ended (the pause before it was longer than the gap, say while the bot was down)."""
+        if is_practice(chat_id):
+            return
         evening = await self.db.open_evening(chat_id)
         if evening is not None:
             self.timers.arm(chat_id, evening.evening_id, evening.due)
@@ -69,6 +75,8 @@ class Evenings:
     async def end_now(self, chat_id: int, after_game: int | None = None) -> bool:
         """/evening or a stopped table: end the chat's evening now and post it, after the
         table messages of ``after_game``. False if there was nothing to post."""
+        if is_practice(chat_id):
+            return False
         if after_game is not None:
             self._after_game[chat_id] = after_game
         evening = await self.db.open_evening(chat_id)
@@ -83,9 +91,11 @@ class Evenings:
     async def resume(self) -> None:
         """After a restart: arm every open evening's timer, post what is still due."""
         for evening in await self.db.open_evenings():
-            self.timers.arm(evening.chat_id, evening.evening_id, evening.due)
+            if not is_practice(evening.chat_id):
+                self.timers.arm(evening.chat_id, evening.evening_id, evening.due)
         for evening in await self.db.unposted_evenings():
-            self._post_due(evening.chat_id)
+            if not is_practice(evening.chat_id):
+                self._post_due(evening.chat_id)
 
     async def stop(self) -> None:
         await self.timers.stop()

@@ -26,6 +26,7 @@ from telegram.ext import (
 from bot import callback as cb
 from bot import games
 from bot.arguments import whole_number
+from bot.commands import PRIVATE_COMMANDS
 from bot.context import BotContext
 from bot.messenger import answer
 from bot.render import chat as chat_render
@@ -72,11 +73,14 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     new = filters.UpdateType.MESSAGE
     for name, function in group_commands.items():
         application.add_handler(CommandHandler(name, function, filters=GROUPS & new))
-        if name != "lang":  # /lang has its own meaning in private
+        if name not in PRIVATE_COMMANDS:  # /lang, /new and /stop mean something in private
             application.add_handler(CommandHandler(name, group_only(name), filters=PRIVATE & new))
     application.add_handler(CommandHandler("start", cmd_start, filters=PRIVATE & new))
     # /start in a group (typed, or from an «add to group» link): what the bot does there
     application.add_handler(CommandHandler("start", cmd_help, filters=GROUPS & new))
+    # in private, /new opens the player's practice table against the computers
+    application.add_handler(CommandHandler("new", cmd_new, filters=PRIVATE & new))
+    application.add_handler(CommandHandler("stop", cmd_stop, filters=PRIVATE & new))
     application.add_handler(CommandHandler("balance", cmd_balance, filters=new))
     application.add_handler(CommandHandler("help", cmd_help, filters=new))
     application.add_handler(CommandHandler("rules", cmd_rules, filters=new))
@@ -281,7 +285,9 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
         return
     args = context.args or []
     now = bool(args) and args[0].lower() in ("now", "сейчас", "void")
-    admin = await is_admin(update, context)
+    # a practice table is its player's own: he opened it (nobody administers a private chat)
+    private = update.effective_chat is not None and update.effective_chat.type == Chat.PRIVATE
+    admin = not private and await is_admin(update, context)
     await _run(
         update,
         context,

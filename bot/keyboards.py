@@ -26,6 +26,8 @@ from bot.callback import (
     BadCallback,
     CardRanks,
     EveningGap,
+    Hint,
+    Hints,
     Lobby,
     NewGame,
     Page,
@@ -162,15 +164,19 @@ def lobby_keyboard(
     can_cancel: bool = True,
     room: bool = False,
     computers: bool = True,
+    practice: bool = False,
 ) -> Keyboard:
-    """Join / Leave, the computers to seat while there is ``room`` (in a game that has
-    ``computers``), then Begin (only when the table may start) and Cancel."""
-    rows: Keyboard = [
-        [
-            (t(lang, "btn.join"), encode(Lobby(game_id, "join"))),
-            (t(lang, "btn.leave"), encode(Lobby(game_id, "leave"))),
-        ]
-    ]
+    """Join / Leave (not at a ``practice`` table: nobody else can join a private chat), the
+    computers to seat while there is ``room`` (in a game that has ``computers``), then Begin
+    (only when the table may start) and Cancel."""
+    rows: Keyboard = []
+    if not practice:
+        rows.append(
+            [
+                (t(lang, "btn.join"), encode(Lobby(game_id, "join"))),
+                (t(lang, "btn.leave"), encode(Lobby(game_id, "leave"))),
+            ]
+        )
     if room and computers:
         rows.append(
             [
@@ -216,6 +222,11 @@ def play_on_keyboard(lang: str, game_id: int, deal: int) -> Keyboard:
     return [[(t(lang, "btn.play_on"), encode(PlayOn(game_id, deal)))]]
 
 
+def hint_row(lang: str, game_id: int, turn: int) -> list[tuple[str, str]]:
+    """💡 under a player's move buttons: what the strong computer would do in his seat."""
+    return [(t(lang, "btn.hint"), encode(Hint(game_id, turn)))]
+
+
 def void_keyboard(lang: str, game_id: int, deal: int, votes: int, players: int) -> Keyboard:
     """A stopped table's deal in progress: each player may agree to void it (RULES.md §5)."""
     text = t(lang, "btn.void_deal", votes=votes, players=players)
@@ -257,11 +268,16 @@ def setting_value(game: Plugin, option: str, token: str) -> object:
 
 
 def settings_root_keyboard(
-    lang: str, games: Iterable[Plugin], ranks: str | None = None, away_play: str = "computer"
+    lang: str,
+    games: Iterable[Plugin],
+    ranks: str | None = None,
+    away_play: str = "computer",
+    hints: bool = False,
 ) -> Keyboard:
     """The top of /settings: one button per game; the evening's gap, which opens its choice;
-    who plays for an away player (the current choice marked); in Russian, the rank letters
-    (J Q K A or В Д К Т, the current one marked; ``ranks`` the chat's stored choice)."""
+    who plays for an away player and whether players may ask for hints (the current choices
+    marked); in Russian, the rank letters (J Q K A or В Д К Т, the current one marked;
+    ``ranks`` the chat's stored choice)."""
     rows = [[(game_title(lang, game.kind), encode(Settings(game.kind)))] for game in games]
     rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
     plays: tuple[AwayPlayName, ...] = ("computer", "default")
@@ -272,6 +288,16 @@ def settings_root_keyboard(
                 encode(AwayPlay(play)),
             )
             for play in plays
+        ]
+    )
+    rows.append(
+        [
+            (
+                (f"{SELECTED_MARK} " if allowed == hints else "")
+                + t(lang, f"btn.hints.{'on' if allowed else 'off'}"),
+                encode(Hints(allowed)),
+            )
+            for allowed in (False, True)
         ]
     )
     if lang == "ru":

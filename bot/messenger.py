@@ -395,9 +395,18 @@ def _bot_removed(error: Forbidden) -> bool:
     return "kicked" in text or "not a member" in text
 
 
+class Alert(str):
+    """A callback answer to be read, not glanced at: Telegram shows it in a box the player
+    closes himself (``show_alert``), not as a toast that fades in a moment."""
+
+
 async def answer(query_answer: Callable[..., Awaitable[bool]], text: str | None) -> None:
-    """Answer a callback query (≤ 200 characters), ignoring a query that is too old."""
+    """Answer a callback query (≤ 200 characters), ignoring a query that is too old; an
+    ``Alert`` stays on screen until the player closes it."""
     try:
+        if isinstance(text, Alert):
+            await query_answer(text=text[:200], show_alert=True)
+            return
         await query_answer(text=text[:200] if text else None)
     except TelegramError as error:
         log.debug("callback answer failed: %s", error)

@@ -25,7 +25,7 @@ from bot.screens.lobby import Lobby
 from bot.screens.menus import Menus
 from bot.screens.people import People
 from bot.screens.table import GroupTable
-from bot.service import Refused, Reply, TableService, result_from_due
+from bot.service import Refused, Reply, TableService, is_practice, result_from_due
 from bot.timers import Timers
 from storage.database import Database
 from storage.errors import GameNotFound
@@ -60,6 +60,7 @@ class Presenter:
         self.table = GroupTable(
             db, tables, messenger, coalescer, self.people, self.lobby, self.hands.forget_game
         )
+        self.hands.table_notices = self.table.recent_notices
         #: told of every deal's end and every stopped table (bot.context wires it)
         self.evenings: Evenings | None = None
 
@@ -109,9 +110,14 @@ class Presenter:
             # nothing. (Rendering hands was 14% of the bot's main thread under bench/load.py;
             # knowing which hands a move can change would save part of it.)
             hands |= set(game.seats)
-        for user in hands:
-            self.hands.refresh(game.game_id, user)
+        practice = is_practice(game.chat_id)
+        if not practice:
+            for user in hands:
+                self.hands.refresh(game.game_id, user)
         await self.table.took(reply)
+        if practice:  # its hand shows the table's notices: rendered once they are in
+            for user in hands:
+                self.hands.refresh(game.game_id, user)
         if self.evenings is not None:
             if reply.results:
                 await self.evenings.deal_ended(game.chat_id)
@@ -155,7 +161,7 @@ class Presenter:
         message_id: int | None,
         thread: int | None = None,
     ) -> str | None:
-        if isinstance(data, cb.Act | cb.Select | cb.Look):
+        if isinstance(data, cb.Act | cb.Select | cb.Look | cb.Hint):
             await self.hands.bound(data.game_id, user_id, message_id)
         match data:
             case cb.Act():
@@ -168,10 +174,15 @@ class Presenter:
                 return None
             case cb.Select():
                 return await self.hands.press_select(data, user_id)
+            case cb.Hint():
+                return await self.hands.press_hint(data, user_id)
+            case cb.Hints():
+                return await self.menus.press_hints(data, user_id, chat_id, admin, message_id)
             case cb.Lobby():
                 return await self.lobby.press(data, user_id, chat_id, admin)
             case cb.NewGame():
-                if chat_id is None or chat_id > 0:
+                # a group's chooser, or a player's own in private (his practice table)
+                if chat_id is None or (chat_id > 0 and chat_id != user_id):
                     raise Refused("not_allowed")
                 await self.show(
                     await self.tables.new_table(chat_id, user_id, data.kind, thread=thread)

@@ -52,6 +52,7 @@ class Scenario:
     prefer: dict[int, tuple[str, ...]] = field(default_factory=dict)
     heading: dict[str, str] = field(default_factory=dict)
     computers: tuple[str, ...] = ()  # lobby buttons pressed by the first player: novice, computer
+    practice: bool = False  # the first player alone, at his practice table in private
 
 
 SCENARIOS = (
@@ -95,6 +96,20 @@ SCENARIOS = (
         heading={
             "ru": "Стуколка с компьютером: двое и 🤖 Новичок 1",
             "en": "Stukolka with a computer: two players and 🤖 Rookie 1",
+        },
+    ),
+    Scenario(
+        "practice",
+        "stukolka",
+        1,
+        dealer=2,  # the player speaks first: /stop comes before any computer's move
+        seed="transcript-practice-3",
+        prefer={0: ("look", "knock")},
+        computers=("computer", "novice"),
+        practice=True,
+        heading={
+            "ru": "Тренировка в личке: Алиса против 🤖 Компьютера 1 и 🤖 Новичка 1",
+            "en": "Practice in private: Alice against 🤖 Computer 1 and 🤖 Rookie 1",
         },
     ),
     Scenario(
@@ -235,7 +250,8 @@ async def _play(
     fake: FakeTelegram, bot: Any, services: Any, scenario: Scenario, lang: str, presses: Presses
 ) -> None:
     users = [fake.add_user(name, language_code=lang) for name in NAMES[lang][: scenario.players]]
-    group = fake.add_group(TITLE[lang], users)
+    # a practice table's "group" is its player's private chat
+    group = fake.private_chat(users[0]) if scenario.practice else fake.add_group(TITLE[lang], users)
 
     async def settle() -> None:
         await bot.settle(timeout=20, quiet=0.0)
@@ -297,7 +313,7 @@ def _buttons(markup: dict[str, Any] | None) -> list[str]:
 
 def _render(fake: FakeTelegram, scenario: Scenario, lang: str, presses: Presses) -> str:
     world = fake.world
-    group = next(chat for chat in world.chats.values() if chat.id < 0)
+    group = next((chat for chat in world.chats.values() if chat.id < 0), None)
     words = {
         "ru": ("Группа", "Личный чат", "сообщение", "правка", "отправлено", "удалено", "кнопки"),
         "en": ("Group", "Private chat", "message", "edit", "sent", "deleted", "buttons"),
@@ -305,7 +321,9 @@ def _render(fake: FakeTelegram, scenario: Scenario, lang: str, presses: Presses)
     group_word, private_word, message_word, edit_word, sent_word, deleted_word, _ = words
     lines = [f"# {scenario.heading[lang]}", ""]
     lines.append(_intro(lang))
-    chats: list[tuple[str, Any]] = [(f"{group_word} «{group.title}»", group)]
+    chats: list[tuple[str, Any]] = []
+    if group is not None:
+        chats.append((f"{group_word} «{group.title}»", group))
     for user in sorted(world.users.values(), key=lambda u: u.id):
         if user.id == fake.bot.id:
             continue

@@ -686,11 +686,11 @@ class Database:
         return self.write_problem is None
 
     async def player_stats(
-        self, user_id: int, month: str, chat_id: int | None = None
+        self, user_id: int, month: str, chat_id: int | None = None, *, apart: int | None = None
     ) -> PlayerStats:
-        """``user_id``'s figures by game kind in ``chat_id`` (None: every chat), all time and
-        in ``month`` (``'YYYY-MM'``, UTC; ``storage.stats.month_of`` gives it)."""
-        return await self._run(_snapshot(stats.player_stats), user_id, month, chat_id)
+        """``user_id``'s figures by game kind in ``chat_id`` (None: every chat but ``apart``),
+        all time and in ``month`` (``'YYYY-MM'``, UTC; ``storage.stats.month_of`` gives it)."""
+        return await self._run(_snapshot(stats.player_stats), user_id, month, chat_id, apart)
 
     async def leaderboard(
         self, chat_id: int, month: str | None = None, kind: str | None = None

@@ -269,11 +269,18 @@ _FIGURE_SUMS = (
 
 
 def player_stats(
-    conn: sqlite3.Connection, user_id: int, month: str, chat_id: int | None = None
+    conn: sqlite3.Connection,
+    user_id: int,
+    month: str,
+    chat_id: int | None = None,
+    apart: int | None = None,
 ) -> PlayerStats:
-    """``user_id``'s figures in ``chat_id`` (None: in every chat), all time and in ``month``."""
+    """``user_id``'s figures in ``chat_id`` (None: in every chat but ``apart``, a chat whose
+    figures are kept apart), all time and in ``month``."""
     where = "user_id = :user" + ("" if chat_id is None else " AND chat_id = :chat")
-    params = {"user": user_id, "chat": chat_id, "month": month}
+    if chat_id is None and apart is not None:
+        where += " AND chat_id != :apart"
+    params = {"user": user_id, "chat": chat_id, "month": month, "apart": apart}
     all_time: dict[str, Figures] = {}
     this_month: dict[str, Figures] = {}
     for row in conn.execute(

@@ -59,10 +59,13 @@ def lobby_text(
     players: Sequence[LobbyPlayer],
     creator: str,
     bot_username: str,
+    *,
+    practice: bool = False,
 ) -> str:
     """The lobby message: the game (its choice, as ``options`` make it), its options, how many
     players it needs, who opened the table, and the seated players, each marked reachable in
-    private or given a link to start the bot."""
+    private or given a link to start the bot. A ``practice`` table (a player's own, in his
+    private chat) names no opener and says how to seat the computers."""
     fewest, most = game.min_players, game.max_players
     kind = game.choice_of(options)
     needed = (
@@ -70,14 +73,15 @@ def lobby_text(
         if fewest == most
         else t(lang, "lobby.needed_range", fewest=fewest, most=most)
     )
+    title = "lobby.practice_title" if practice else "lobby.title"
     lines = [
-        t(lang, "lobby.title", game=game_title(lang, kind)),
+        t(lang, title, game=game_title(lang, kind)),
         t(lang, "lobby.options", summary=options_summary(lang, game, options)),
         needed,
-        t(lang, "lobby.creator", name=esc(creator)),
-        "",
-        tn(lang, "lobby.seated", len(players)),
     ]
+    if not practice:
+        lines.append(t(lang, "lobby.creator", name=esc(creator)))
+    lines += ["", tn(lang, "lobby.seated", len(players))]
     unreachable = False
     for number, player in enumerate(players, start=1):
         if player.reachable:
@@ -94,6 +98,8 @@ def lobby_text(
     if unreachable:
         lines.append("")
         lines.append(t(lang, "lobby.hint_private"))
+    if practice:
+        lines += ["", t(lang, "lobby.practice_hint")]
     return "\n".join(lines)
 
 
@@ -101,11 +107,17 @@ def lobby_text(
 
 
 def balance_text(
-    lang: str, balances: Mapping[K, int], names: Mapping[K, str], pot: int, game_pot: int = 0
+    lang: str,
+    balances: Mapping[K, int],
+    names: Mapping[K, str],
+    pot: int,
+    game_pot: int = 0,
+    *,
+    practice: bool = False,
 ) -> str:
     """/balance: every player's balance, highest first, then the chat's pot (and the pot of an
-    open Старшина game, if any)."""
-    lines = [t(lang, "balance.title")]
+    open Старшина game, if any); ``practice``: those of a player's practice table."""
+    lines = [t(lang, "balance.practice_title" if practice else "balance.title")]
     if not balances:
         lines.append(t(lang, "balance.empty"))
     for key in sorted(balances, key=lambda key: (-balances[key], names[key])):
@@ -205,7 +217,7 @@ def start_joined_text(lang: str) -> str:
 
 
 #: group commands with their own line in a private chat; the others share one
-GROUP_ONLY_OWN = frozenset({"new", "top", "history", "export", "evening"})
+GROUP_ONLY_OWN = frozenset({"top", "history", "export", "evening"})
 
 
 def group_only_text(lang: str, command: str) -> str:
@@ -225,9 +237,9 @@ def language_usage_text(lang: str) -> str:
     return t(lang, "lang.usage")
 
 
-def new_game_text(lang: str) -> str:
-    """The /new chooser's question."""
-    return t(lang, "new.choose")
+def new_game_text(lang: str, *, practice: bool = False) -> str:
+    """The /new chooser's question (in private: which game to practise, against whom)."""
+    return t(lang, "new.choose_practice" if practice else "new.choose")
 
 
 # ---------------------------------------------------------------- settings
@@ -429,6 +441,7 @@ REFUSALS = (
     "already_seated",
     "table_full",
     "no_computers",
+    "no_hints",
     "table_exists",
     "not_enough_players",
     "game_running",

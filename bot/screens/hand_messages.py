@@ -28,9 +28,10 @@ from bot import callback as cb
 from bot import keyboards
 from bot.computers import is_computer
 from bot.games import Table
-from bot.messenger import Messenger, Rows
+from bot.messenger import Alert, Messenger, Rows
 from bot.pacing import Coalescer, Pacer, no_wait
 from bot.render.common import esc, use_ranks
+from bot.render.hint import hint_text
 from bot.screens.glossary import Glossary
 from bot.screens.hand import (
     HAND_PER_MINUTE,
@@ -42,8 +43,17 @@ from bot.screens.hand import (
 )
 from bot.screens.people import People
 from bot.screens.table import seconds_left
-from bot.service import DealResult, Loaded, Refused, Reply, TableService
+from bot.service import (
+    DealResult,
+    Loaded,
+    Refused,
+    Reply,
+    TableMeta,
+    TableService,
+    is_practice,
+)
 from bot.timers import Timers
+from game.ai import Advice
 from locales import t, tn
 from storage.database import Database
 from storage.records import Game
@@ -101,6 +111,11 @@ class Hands:
         #: next move's reply), a pending outcome is not replaced by a plain removal of buttons
         #: (one that could not be retired is tried again after a restart)
         self._retiring: set[tuple[int, int, int]] = set()
+        #: the hint (💡) of each player's latest turn, (game, user) → (turn, its thinking)
+        self._hints: dict[tuple[int, int], tuple[int, asyncio.Future[Advice]]] = {}
+        #: the latest notices under a game's table (``GroupTable.recent_notices``, wired by
+        #: the presenter): a practice table has no table message, its hand shows them
+        self.table_notices: Callable[[int], Sequence[str]] = lambda game_id: ()
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -113,8 +128,8 @@ class Hands:
         self.reminders.clock_moved()
 
     def forget_game(self, game_id: int) -> None:
-        """A closed game: its marks, notifications and calls again go."""
-        for kept in (self._masks, self._notified, self._turn_shown):
+        """A closed game: its marks, notifications, calls again and hints go."""
+        for kept in (self._masks, self._notified, self._turn_shown, self._hints):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
         self._remind_due -= {key for key in self._remind_due if key[0] == game_id}
@@ -151,6 +166,8 @@ class Hands:
         lang = await self.people.chat_language(user)
         names = await self.people.names(result.seats, lang)
         use_ranks(lang, await self.people.chat_ranks(game.chat_id))
+        if is_practice(game.chat_id):
+            return await self._practice_outcome(game, result, lang, names)
         played = next((p for p in result.players if p.seat == seat), None)
         # a deal in which nobody took a trick was not played (a lone knocker took the pot):
         # no «0 tricks» for him
@@ -162,6 +179,23 @@ class Hands:
             money=result.money.get(user, {}),
             balance=result.balances.get(user, 0),
         )
+
+    async def _practice_outcome(
+        self, game: Game, result: DealResult, lang: str, names: list[str]
+    ) -> str:
+        """A practice deal's hand message, as it is left: the deal's result for every seat
+        (what a group's table message becomes: each one's tricks and chips, the pot carried
+        over, the balances), since no table message shows it; and, after the table's last
+        deal, that the table is closed."""
+        balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
+        money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
+        text = await self.header(game, lang) + result.table.result_text(
+            lang, names, balances, money
+        )
+        finished = TableMeta.from_json(game.state.get("table")).deals
+        if not game.is_open and result.deal >= finished - 1:
+            text += "\n\n" + t(lang, "practice.closed")
+        return text
 
     def _retire(
         self, game_id: int, user: int, message_id: int, text: str | None
@@ -263,6 +297,8 @@ class Hands:
         """The hand message's first line: which group (and forum topic) its table is in, for
         a player who sits at more than one («📍 Картёжники · Стол у окна»); none if the bot
         does not know the group's title."""
+        if is_practice(game.chat_id):
+            return t(lang, "hand.practice") + "\n"
         place = await self.people.place(game.chat_id, game.thread_id)
         return "" if place is None else t(lang, "hand.place", place=esc(place)) + "\n"
 
@@ -281,12 +317,23 @@ class Hands:
         seconds = seconds_left(game) if table.to_act() == seat else None
         text = header + table.hand_text(lang, seat, names, seconds=seconds)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
+        notices = self.table_notices(game.game_id) if is_practice(game.chat_id) else ()
+        if notices:
+            text += "\n\n" + "\n".join(notices)
         turn = loaded.meta.turn
         saved = self._masks.get((game.game_id, user_id))
         mask = saved[1] if saved and saved[0] == turn else 0
         if user_id in loaded.meta.away:
             return text, keyboards.back_keyboard(lang, game.game_id)
-        return text, table.keyboard(lang, seat, game.game_id, turn, mask)
+        rows = table.keyboard(lang, seat, game.game_id, turn, mask)
+        if rows and table.to_act() == seat and await self._offers_hints(loaded):
+            rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
+        return text, rows
+
+    async def _offers_hints(self, loaded: Loaded) -> bool:
+        """Whether his turn offers 💡: at a practice table, or where the group allows it, in
+        a game the computers play."""
+        return loaded.plugin.has_computers and await self.tables.hints_of(loaded.game.chat_id)
 
     async def show_now(self, game_id: int, user_id: int, mask_message: int | None = None) -> None:
         game = await self.db.game(game_id)
@@ -384,6 +431,26 @@ class Hands:
         reply = await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
         self._masks.pop((data.game_id, user_id), None)
         return reply
+
+    async def press_hint(self, data: cb.Hint, user_id: int) -> str:
+        """💡 at his turn: the strong computer's choice for his seat and why, thought out from
+        his seat's view (``TableService.hint_view``) off the event loop; asked again at the
+        same turn, the same answer without thinking twice."""
+        key = (data.game_id, user_id)
+        kept = self._hints.get(key)
+        if kept is None or kept[0] != data.version:
+            view = await self.tables.hint_view(data.game_id, user_id, data.version)
+            kept = (data.version, asyncio.ensure_future(self.tables.thinker.advise(view)))
+            self._hints[key] = kept
+        try:
+            advice = await asyncio.shield(kept[1])
+        except Exception:
+            self._hints.pop(key, None)
+            raise
+        game = await self.db.game(data.game_id)
+        lang = await self.people.chat_language(user_id)
+        use_ranks(lang, await self.people.chat_ranks(game.chat_id))
+        return Alert(hint_text(lang, advice))
 
     async def press_select(self, data: cb.Select, user_id: int) -> str | None:
         """A card marked (or unmarked) for a discard: his hand shows it at once. A mark beyond

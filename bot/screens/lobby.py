@@ -15,7 +15,7 @@ from bot.computers import is_computer
 from bot.messenger import Rows
 from bot.render import chat as chat_render
 from bot.screens.people import People
-from bot.service import Loaded, Refused, Reply, TableService
+from bot.service import Loaded, Refused, Reply, TableService, is_practice
 from locales import t
 from storage.database import Database
 from storage.records import Game
@@ -61,6 +61,7 @@ class Lobby:
             lobby,
             creator,
             self.bot_username,
+            practice=is_practice(game.chat_id),
         )
         if game.status != "lobby":
             return t(lang, "announce.table_cancelled") + "\n\n" + text, None
@@ -69,7 +70,12 @@ class Lobby:
         )
         room = len(loaded.seats) < plugin.max_players
         return text, keyboards.lobby_keyboard(
-            lang, game.game_id, can_begin=can_begin, room=room, computers=plugin.has_computers
+            lang,
+            game.game_id,
+            can_begin=can_begin,
+            room=room,
+            computers=plugin.has_computers,
+            practice=is_practice(game.chat_id),
         )
 
     async def press(

@@ -16,7 +16,7 @@ from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
 from bot.screens import money as money_screen
 from bot.screens.people import People
-from bot.service import Refused, TableService
+from bot.service import Refused, TableService, is_practice
 from game.registry import JsonObject
 from locales import t
 from storage.database import Database
@@ -73,10 +73,12 @@ class Menus:
         ranks = await self.people.chat_ranks(chat_id)
         gap = await self.db.evening_gap(chat_id)
         away_play = await self.tables.away_play_of(chat_id)
+        hints = await self.tables.hints_of(chat_id)
         text = chat_render.settings_text(lang, chosen, ranks=ranks, gap=gap)
         text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
+        text += "\n" + t(lang, f"settings.hints.{'on' if hints else 'off'}")
         text += await self._settings_note(chat_id, lang)
-        return text, keyboards.settings_root_keyboard(lang, games(), ranks, away_play)
+        return text, keyboards.settings_root_keyboard(lang, games(), ranks, away_play, hints)
 
     async def press_ranks(
         self,
@@ -136,6 +138,24 @@ class Menus:
         await self.tables.set_away_play(chat_id, data.play)
         text, rows = await self._settings_root(chat_id)
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
+        return chat_render.answer_text(await self.people.chat_language(chat_id), "done")
+
+    async def press_hints(
+        self,
+        data: cb.Hints,
+        user_id: int,
+        chat_id: int | None,
+        admin: Admin,
+        message_id: int | None,
+    ) -> str | None:
+        """/settings: whether the group's players may ask for the computer's hint (💡) at
+        their turn (its admins or the table's creator); from the next turn on."""
+        chat_id = await self._settings_menu_of(chat_id, message_id)
+        await self._may_change_settings(chat_id, user_id, admin)
+        await self.tables.set_hints(chat_id, data.allowed)
+        text, rows = await self._settings_root(chat_id)
+        await self.messenger.show(chat_id, message_id, text, rows)
+        await self.refresh_chat(chat_id)
         return chat_render.answer_text(await self.people.chat_language(chat_id), "done")
 
     async def _settings_menu_of(self, chat_id: int | None, message_id: int | None) -> int:
@@ -253,7 +273,7 @@ class Menus:
         lang = await self.people.chat_language(chat_id)
         await self.messenger.send(
             chat_id,
-            chat_render.new_game_text(lang),
+            chat_render.new_game_text(lang, practice=is_practice(chat_id)),
             keyboards.new_game_keyboard(lang, games()),
             reply_to=reply_to,
         )
@@ -271,8 +291,7 @@ class Menus:
         balance in each of his groups."""
         lang = await self.people.chat_language(chat_id)
         if chat_id > 0:
-            own = await money_screen.own_balances(self.db, user_id)
-            await self.messenger.send(chat_id, chat_render.own_balances_text(lang, own))
+            await self.send_own_balances(chat_id, lang)
             return
         money = await money_screen.group_money(self.db, chat_id)
         players = money.balances
@@ -286,6 +305,24 @@ class Menus:
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if shown != edit:
             await menus.remember(self.db, chat_id, "balance", shown)
+
+    async def send_own_balances(self, user_id: int, lang: str) -> None:
+        """Private /balance: his balance in each group he plays in, then his practice table's
+        (his chips and the computers', its pot), kept apart from every group's."""
+        parts = []
+        own = await money_screen.own_balances(self.db, user_id)
+        practice = await money_screen.group_money(self.db, user_id)
+        if own or not practice.balances:
+            parts.append(chat_render.own_balances_text(lang, own))
+        if practice.balances:
+            players = practice.balances
+            names = dict(zip(players, await self.people.names(list(players), lang), strict=True))
+            parts.append(
+                chat_render.balance_text(
+                    lang, players, names, practice.pot, practice.game_pot, practice=True
+                )
+            )
+        await self.messenger.send(user_id, "\n\n".join(parts))
 
     async def press_page(
         self, data: cb.Page, user_id: int, chat_id: int | None, message_id: int | None

@@ -1,10 +1,11 @@
 """/balance: in a group, every player of the table (zeros included) and the pots; in private,
-the user's own balance in each group he plays in."""
+the user's own balance in each group he plays in, and his practice table's balances apart."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.service.records import is_practice
 from storage.database import Database
 
 
@@ -36,10 +37,12 @@ async def group_money(db: Database, chat_id: int) -> GroupMoney:
 
 async def own_balances(db: Database, user_id: int) -> list[tuple[str | None, int]]:
     """(group title, balance) for each group where ``user_id`` has paid or received, the
-    groups with the largest balances first."""
+    groups with the largest balances first (his practice table's chips are not a group's)."""
     balances = await db.user_balances(user_id)
     items: list[tuple[str | None, int]] = []
     for chat_id, amount in sorted(balances.items(), key=lambda item: (-item[1], item[0])):
+        if is_practice(chat_id):
+            continue
         chat = await db.chat(chat_id)
         items.append((chat.title if chat else None, amount))
     return items

@@ -140,9 +140,19 @@ def _figures_lines(lang: str, by_kind: Mapping[str, Figures]) -> list[str]:
     return lines
 
 
-def stats_text(lang: str, name: str, stats: PlayerStats, *, private: bool) -> str:
-    """/stats: a player's figures, all time and this month, game by game."""
-    if private:
+def _played(stats: PlayerStats) -> bool:
+    total = stats.total(stats.all_time)
+    return bool(total.deals or total.net)
+
+
+def stats_text(
+    lang: str, name: str, stats: PlayerStats, *, private: bool, practice: bool = False
+) -> str:
+    """/stats: a player's figures, all time and this month, game by game (``practice``: at
+    his practice table, against the computers)."""
+    if practice:
+        title = t(lang, "stats.title_practice", name=esc(name))
+    elif private:
         title = t(
             lang, "stats.title_private", name=esc(name), chats=tn(lang, "count.chats", stats.chats)
         )
@@ -605,12 +615,23 @@ class StatsScreens:
         """/stats in a group (``user_id``'s figures in it) or in private (across his chats)."""
         lang = await self.language(chat_id)
         private = chat_id > 0
-        stats = await self.db.player_stats(
-            user_id, month_of(self.clock()), None if private else chat_id
-        )
+        month = month_of(self.clock())
         shown = short_name(name) if name else (await self._names([user_id], lang))[user_id]
-        text = stats_text(lang, shown, stats, private=private)
-        await self.messenger.send(chat_id, text, reply_to=reply_to)
+        if not private:
+            stats = await self.db.player_stats(user_id, month, chat_id)
+            await self.messenger.send(
+                chat_id, stats_text(lang, shown, stats, private=False), reply_to=reply_to
+            )
+            return
+        # in private: his groups together, and his practice table (his private chat) apart
+        groups = await self.db.player_stats(user_id, month, apart=user_id)
+        practice = await self.db.player_stats(user_id, month, user_id)
+        parts = []
+        if _played(groups) or not _played(practice):
+            parts.append(stats_text(lang, shown, groups, private=True))
+        if _played(practice):
+            parts.append(stats_text(lang, shown, practice, private=True, practice=True))
+        await self.messenger.send(chat_id, "\n\n".join(parts), reply_to=reply_to)
 
     async def send_top(self, chat_id: int, *, reply_to: int | None = None) -> None:
         lang = await self.language(chat_id)

@@ -27,7 +27,7 @@ from bot.render.common import esc, use_ranks
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
 from bot.screens.stats import trick_lines
-from bot.service import DealResult, Notice, Reply, TableService, result_from_due
+from bot.service import DealResult, Notice, Reply, TableService, is_practice, result_from_due
 from bot.service.stopping import large_pot
 from game.core import Action
 from locales import t, tn
@@ -204,6 +204,8 @@ class GroupTable:
         deal's table: a new message for a new deal, else an edit of the table message.
         """
         game = await self.db.game(game_id)
+        if is_practice(game.chat_id):
+            return await self._practice_step(game)
         pending = self._results.get(game_id)
         if pending:
             first = pending[0][0]
@@ -257,6 +259,30 @@ class GroupTable:
             await self.db.set_lobby_message(game_id, None)
         await self._show_now(game_id, answer=lobby is not None)
         return False
+
+    async def _practice_step(self, game: Game) -> bool:
+        """A practice table, in its player's private chat: his hand message carries the table
+        and, once a deal ends, the deal's result for every seat (``Hands``), so a table message
+        beside it would say everything twice. The chat gets only the lobby, which loses its
+        buttons when the game begins; the results are seen where they are written."""
+        pending = self._results.pop(game.game_id, None)
+        if pending:
+            await self.tables.results_posted(game.game_id, [deal for deal, _ in pending])
+        loaded = await self.tables.snapshot(game)
+        if game.status == "lobby" or loaded.table is None:
+            if game.status == "lobby" or game.table_message_id is not None:
+                await self._show_now(game.game_id)  # the lobby, or the lobby cancelled
+            return False
+        lobby = game.display.lobby_message_id
+        if lobby is not None:
+            await self.messenger.drop_buttons(game.chat_id, lobby)
+            await self.db.set_lobby_message(game.game_id, None)
+        return False
+
+    def recent_notices(self, game_id: int) -> list[str]:
+        """The latest notices under a game's table (who timed out, who is away, the table
+        stops after this deal): a practice table shows them in its player's hand."""
+        return list(self._notices.get(game_id, ()))
 
     def _forget_game(self, game_id: int) -> None:
         """A closed game's last group message is out: what memory held for it goes (its

@@ -25,6 +25,7 @@ from bot.service.records import (
     Reply,
     TableMeta,
     due_result,
+    is_practice,
     move_params,
     result_from_due,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "TableMeta",
     "TableService",
     "due_result",
+    "is_practice",
     "move_params",
     "result_from_due",
 ]

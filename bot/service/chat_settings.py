@@ -10,7 +10,7 @@ from typing import Any
 from bot.arguments import whole_number
 from bot.bounded import CHATS_KEPT, Recent
 from bot.games import game_for
-from bot.service.records import Refused
+from bot.service.records import Refused, is_practice
 from storage.database import Database
 
 #: the chat's own table settings, stored beside the games' options (not a game kind)
@@ -29,6 +29,7 @@ class ChatSettings:
         self.db = db
         self.turn_timeout = turn_timeout
         self._turn_timeouts: Recent[int, float] = Recent(CHATS_KEPT)
+        self._hints: Recent[int, bool] = Recent(CHATS_KEPT)
 
     async def chat_options(self, chat_id: int, kind: str) -> dict[str, Any]:
         stored = await self.db.chat_options(chat_id, kind) or {}
@@ -94,6 +95,28 @@ class ChatSettings:
         stored["away_play"] = value
         await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
 
+    async def hints_of(self, chat_id: int) -> bool:
+        """Whether a player at this chat's tables may ask for the strong computer's advice at
+        his turn (💡): always at a practice table; in a group only once its settings allow it
+        (off by default: a group plays its own game). Read at every turn, so a change in
+        /settings shows at the next one; cached per chat."""
+        if is_practice(chat_id):
+            return True
+        cached = self._hints.get(chat_id)
+        if cached is None:
+            stored = await self.db.chat_options(chat_id, TABLE_OPTIONS) or {}
+            cached = stored.get("hints") is True
+            self._hints[chat_id] = cached
+        return cached
+
+    async def set_hints(self, chat_id: int, allowed: bool) -> None:
+        """The /settings choice whether hints are allowed at the chat's tables."""
+        stored = dict(await self.db.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored["hints"] = allowed
+        await self.db.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        self._hints[chat_id] = allowed
+
     def forget_chat(self, chat_id: int) -> None:
         """A chat moved (supergroup): its settings are read again under the new id."""
         self._turn_timeouts.pop(chat_id, None)
+        self._hints.pop(chat_id, None)

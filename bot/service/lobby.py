@@ -11,7 +11,7 @@ from dataclasses import asdict
 from bot.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
 from bot.games import Plugin, choice
 from bot.service.chat_settings import ChatSettings
-from bot.service.records import Notice, Refused, Reply, TableMeta
+from bot.service.records import Notice, Refused, Reply, TableMeta, is_practice
 from bot.service.steps import DealSteps
 from bot.service.store import TableStore
 from storage.errors import ActiveGameExists
@@ -29,16 +29,22 @@ class Lobby:
         self, chat_id: int, user_id: int, game_choice: str, *, thread: int | None = None
     ) -> Reply:
         """/new: open a lobby with the creator seated, in the forum topic ``thread`` if the
-        command came from one (each topic holds a table of its own)."""
+        command came from one (each topic holds a table of its own). In a player's private
+        chat it is his practice table (``is_practice``): that chat is its own in storage, so
+        its chips never meet a group's."""
         chosen = choice(game_choice)
         if chosen is None:
             raise Refused("unknown_game")
         plugin, item = chosen
         kind, preset = plugin.kind, item.preset
+        if is_practice(chat_id) and not plugin.has_computers:
+            raise Refused("no_computers")  # nobody to practise against
         async with self.store.lock(chat_id):
             options = await self.settings.chat_options(chat_id, kind)
             options.update(preset)
             options = plugin.check_options(options)
+            if is_practice(chat_id):
+                await self.store.db.upsert_chat(chat_id)
             meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
             try:
                 game = await self.store.db.create_game(

@@ -20,6 +20,14 @@ from game.registry import JsonObject, SeatResult
 from storage.records import Game
 
 
+def is_practice(chat_id: int) -> bool:
+    """Whether a table's chat is a player's private chat with the bot: his practice table
+    against the computers (Telegram's private chat ids are the users' own, positive; a
+    group's are negative). Its chips are its own: no group's balances, figures or evenings
+    ever read another chat's rows."""
+    return chat_id > 0
+
+
 class Refused(Exception):
     """A request the table turns down; ``reason`` is a locale key suffix (``refuse.<reason>``);
     ``users`` the players the reason is about (``start_bot_first``: who has not started the

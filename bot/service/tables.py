@@ -46,7 +46,7 @@ class TableService:
         self.store = TableStore(db, self.settings, clock=clock, computer_pause=computer_pause)
         self.steps = DealSteps(self.store, self.settings, seed=seed)
         self.lobby = Lobby(self.store, self.steps, self.settings)
-        self.turns = Turns(self.store, self.steps, self.thinker)
+        self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
 
         # the chat's lock, and reading what was last committed
@@ -61,6 +61,8 @@ class TableService:
         self.set_turn_timeout = self.settings.set_turn_timeout
         self.away_play_of = self.settings.away_play_of
         self.set_away_play = self.settings.set_away_play
+        self.hints_of = self.settings.hints_of
+        self.set_hints = self.settings.set_hints
         self.forget_chat = self.settings.forget_chat
         # the lobby and the seats
         self.new_table = self.lobby.new_table
@@ -73,6 +75,7 @@ class TableService:
         self.act = self.turns.act
         self.timeout = self.turns.timeout
         self.back = self.turns.back
+        self.hint_view = self.turns.hint_view
         self.mark_unreachable = self.turns.mark_unreachable
         # results posted, and ending a table early
         self.results_posted = self.steps.results_posted

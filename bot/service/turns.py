@@ -9,7 +9,7 @@ seat."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.computers import Thinker, computer_level, is_computer
@@ -39,10 +39,18 @@ def with_marks(default: tuple[str, ...], marked: Sequence[str]) -> tuple[str, ..
 class Turns:
     """Moves by the players, by the clock and by the computers."""
 
-    def __init__(self, store: TableStore, steps: DealSteps, thinker: Thinker) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        steps: DealSteps,
+        thinker: Thinker,
+        hints_of: Callable[[int], Awaitable[bool]],
+    ) -> None:
         self.store = store
         self.steps = steps
         self.thinker = thinker
+        #: whether a chat's players may ask for hints (``ChatSettings.hints_of``)
+        self.hints_of = hints_of
 
     async def act(self, game_id: int, user_id: int, turn: int, action_verb: str, arg: Any) -> Reply:
         """A button press: the user's seat, the turn number and legality are checked here."""
@@ -121,6 +129,25 @@ class Turns:
         action = await self.thinker.decide(table.computer_view(seat), level)
         step = table.apply(action)
         return await self.steps.commit_step(loaded, step, action, None, reply)
+
+    async def hint_view(self, game_id: int, user_id: int, turn: int) -> object:
+        """What a hint (💡) for ``user_id`` is thought out from: his seat's view — exactly what
+        a computer in his seat would decide from, so it knows no card he cannot see. Only at
+        his turn (``turn``: the one the button was made for), at a table whose chat allows
+        hints (always a practice table), in a game with computer players."""
+        async with self.store.lock(await self.store.chat_of(game_id)):
+            loaded = await self.store.game_or_refuse(game_id)
+            table = loaded.table
+            if loaded.game.status != "active" or table is None:
+                raise Refused("game_over")
+            seat = loaded.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_at_table")
+            if turn != loaded.meta.turn or table.to_act() != seat:
+                raise Refused("outdated")
+            if not loaded.plugin.has_computers or not await self.hints_of(loaded.game.chat_id):
+                raise Refused("no_hints")
+            return table.computer_view(seat)
 
     async def back(self, game_id: int, user_id: int) -> Reply:
         """«I'm back»: the player takes his seat over from the auto-player."""

@@ -16,6 +16,7 @@ import random
 
 from game.ai import starshina, stukolka
 from game.ai.budget import Budget
+from game.ai.search import Advice
 from game.core import Action
 from game.starshina.views import SeatView as StarshinaView
 from game.stukolka.views import SeatView as StukolkaView
@@ -55,4 +56,16 @@ def choose(
     return starshina.easy(view, rng) if level == "easy" else starshina.random_player(view, rng)
 
 
-__all__ = ["LEVELS", "Budget", "choose", "decision_budget", "looks_first"]
+def advise(
+    view: StukolkaView | StarshinaView, rng: random.Random, budget: Budget | None = None
+) -> Advice:
+    """What the strong computer would do in the seat of ``view`` (its turn), with the mean
+    values of the candidates it played out: a player's hint, from his own seat's view only."""
+    if not view.legal:
+        raise ValueError("not this seat's turn")
+    if isinstance(view, StukolkaView):
+        return stukolka.advise(view, rng, budget)
+    return starshina.advise(view, rng, budget)
+
+
+__all__ = ["LEVELS", "Advice", "Budget", "advise", "choose", "decision_budget", "looks_first"]

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, deal_unseen
-from game.ai.search import choose_by_samples
+from game.ai.search import Advice, advise_by_samples
 from game.cards import FULL_DECK, RANK, SUITS
 from game.core import Action, Legal
 from game.starshina.rules import GAME_TRICKS, apply, legal_actions, targets
@@ -219,17 +219,20 @@ def _copy(state: StarshinaState) -> StarshinaState:
     )
 
 
-def playout(state: StarshinaState, seat: int) -> int:
-    """Play the deal out with ``easy_in_state`` everywhere; the result for ``seat``."""
+def played_out(state: StarshinaState, seat: int) -> tuple[int, int]:
+    """Play the deal out with ``easy_in_state`` everywhere: the search's value for ``seat``
+    (its tricks over its target, the game won or lost weighed in) and the tricks over its
+    target alone."""
     while state.phase is Phase.PLAY:
         apply(state, easy_in_state(state))
     tricks = state.tricks
-    result = tricks[seat] - targets(state.options, state.dealer)[seat]
+    diff = tricks[seat] - targets(state.options, state.dealer)[seat]
+    result = diff
     if tricks[seat] >= GAME_TRICKS:
         result += WIN_BONUS
     elif max(tricks) >= GAME_TRICKS:
         result -= LOSS_PENALTY
-    return result
+    return result, diff
 
 
 def distinct_plays(view: SeatView) -> list[str]:
@@ -257,20 +260,35 @@ def _card(rank: int, suit: str) -> str:
 def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
     """Monte-Carlo over the playable cards in the play (the rules of thumb's card unless
     another is surely better, ``search``); the rules of thumb elsewhere."""
+    return advise(view, rng, budget).choice
+
+
+def advise(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Advice:
+    """The strong player's choice in the seat of ``view``; in the play, with the tricks over
+    its target each playable card took on average in the worlds it sampled (the same worlds
+    and choice as the search: the game won or lost weighs in the choice, not in the means a
+    player is shown)."""
     default = easy(view, rng)
     if view.table.phase is not Phase.PLAY:
-        return default
+        return Advice(default, unit="tricks")
     actions = [Action(view.seat, "play", card) for card in distinct_plays(view)]
     if default not in actions:
         actions.append(default)
+    diffs = [0] * len(actions)
 
     def values_in_a_world() -> list[int]:
         world = determinize(view, rng)
         values = []
-        for action in actions:
+        for index, action in enumerate(actions):
             state = _copy(world)
             apply(state, action)
-            values.append(playout(state, view.seat))
+            value, diff = played_out(state, view.seat)
+            values.append(value)
+            diffs[index] += diff
         return values
 
-    return choose_by_samples(actions, default, values_in_a_world, budget or Budget())
+    advice = advise_by_samples(actions, default, values_in_a_world, budget or Budget())
+    if not advice.samples:
+        return replace(advice, unit="tricks")
+    means = tuple(diff / advice.samples for diff in diffs)
+    return replace(advice, means=means, unit="tricks")

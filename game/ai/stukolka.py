@@ -24,7 +24,7 @@ from itertools import combinations
 
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, above, deal_unseen
-from game.ai.search import choose_by_samples
+from game.ai.search import Advice, advise_by_samples
 from game.cards import FULL_DECK, RANK
 from game.core import Action, Legal
 from game.stukolka.rules import apply, legal_actions
@@ -360,9 +360,16 @@ def playout(state: StukolkaState, seat: int) -> int:
 def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
     """Determinized Monte-Carlo over the candidate actions, the same sampled worlds for each;
     the rules of thumb's action unless another is surely better (``search``)."""
+    return advise(view, rng, budget).choice
+
+
+def advise(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Advice:
+    """The strong player's choice in the seat of ``view``, with the mean chips each candidate
+    won from here on in the worlds it sampled (the hint a player may ask for: the same search,
+    from the same view, so it knows no card the seat cannot see)."""
     actions = candidates(view)
     if len(actions) == 1:
-        return actions[0]
+        return Advice(actions[0], tuple(actions))
     default = _as_candidate(easy(view, rng), actions)
 
     def values_in_a_world() -> list[int]:
@@ -374,7 +381,7 @@ def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> 
             values.append(playout(state, view.seat))
         return values
 
-    return choose_by_samples(actions, default, values_in_a_world, budget or Budget())
+    return advise_by_samples(actions, default, values_in_a_world, budget or Budget())
 
 
 def _as_candidate(action: Action, actions: Sequence[Action]) -> Action:
@@ -388,6 +395,7 @@ def _as_candidate(action: Action, actions: Sequence[Action]) -> Action:
 
 
 __all__ = [
+    "advise",
     "candidates",
     "determinize",
     "easy",

@@ -202,7 +202,6 @@ async def test_group_commands_in_private_say_where_they_work(tmp_path: Path) -> 
         "history": ("/history показывает сдачи группы", "/history shows a group's deals"),
         "export": ("/export присылает кассу группы", "/export sends a group's ledger"),
         "evening": ("/evening подводит итоги вечера", "/evening sums up a group's evening"),
-        "new": ("Стол открывают в группе", "A table is opened in a group"),
     }
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         users = {"ru": fake.add_user("Аня"), "en": fake.add_user("Ann", language_code="en")}

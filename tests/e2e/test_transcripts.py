@@ -11,7 +11,7 @@ from scripts.transcripts import OUT, render_all
 
 async def test_the_golden_transcripts_are_up_to_date() -> None:
     files = await render_all()
-    assert len(files) == 8
+    assert len(files) == 10
     for name, text in files.items():
         path = OUT / name
         assert path.exists(), f"{name} is missing: run python -m scripts.transcripts"

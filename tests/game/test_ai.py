@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from game import starshina, stukolka
-from game.ai import Budget, choose
+from game.ai import Budget, advise, choose
 from game.ai import starshina as starshina_ai
 from game.ai import stukolka as stukolka_ai
 from game.ai.sampling import deal_unseen
@@ -223,3 +223,59 @@ def test_starshina_strong_tries_one_card_of_each_run_of_equals() -> None:
                 if c[1] == card[1] and RANK[max(lower, key=RANK.get)] < RANK[c] < RANK[card]
             ]
             assert set(between) <= out
+
+
+def test_hints_are_the_strong_choice_and_blind_to_the_cards_the_seat_cannot_see() -> None:
+    """A hint (``advise``) is the strong player's own search: the same choice with the same
+    seed, and, like it, the same advice — choice, candidates, means, worlds — when the cards
+    the seat cannot see are reshuffled consistently with its view."""
+    budget = Budget(samples=6, min_samples=6)
+    advised = 0
+    for number, state in enumerate(stukolka_positions(150, 6)):
+        seat = state.to_act
+        adapter = StukolkaAdapter(state.options, state.players)
+        view = stukolka.seat_view(state, seat)
+        advice = advise(view, random.Random(number), budget)
+        assert advice.choice == choose(view, "strong", random.Random(number), budget)
+        assert advice.choice in advice.actions
+        advised += bool(advice.means)
+        for shuffle_seed in range(2):
+            other = adapter.reshuffle_hidden(state, seat, random.Random(shuffle_seed))
+            other_view = stukolka.seat_view(other, seat)
+            assert other_view == view
+            assert advise(other_view, random.Random(number), budget) == advice
+    assert advised > 50  # most positions had a choice to play out
+    for number, state in enumerate(starshina_positions(60, 7)):
+        seat = state.to_act
+        adapter = StarshinaAdapter(state.options, state.dealer)
+        view = starshina.seat_view(state, seat)
+        small = Budget(samples=3, min_samples=3)
+        advice = advise(view, random.Random(number), small)
+        assert advice.choice == choose(view, "strong", random.Random(number), small)
+        assert advice.unit == "tricks"
+        other = adapter.reshuffle_hidden(state, seat, random.Random(number))
+        assert advise(starshina.seat_view(other, seat), random.Random(number), small) == advice
+
+
+def test_a_hint_means_what_each_move_won_in_the_worlds_played_out() -> None:
+    """The means a hint shows are the chips each candidate won from here on, averaged over
+    the worlds: the same figures as playing each candidate out in those worlds by hand."""
+    state = next(
+        s
+        for s in stukolka_positions(400, 8)
+        if s.phase is stukolka.Phase.KNOCK and len(stukolka.legal_actions(s)) == 2
+    )
+    seat = state.to_act
+    view = stukolka.seat_view(state, seat)
+    advice = advise(view, random.Random(1), Budget(samples=30, min_samples=30))
+    assert advice.samples == 30 and len(advice.means) == len(advice.actions) == 2
+    rng = random.Random(1)
+    stukolka_ai.easy(view, rng)  # the search draws its default first
+    totals = [0.0, 0.0]
+    for _ in range(30):
+        world = stukolka_ai.determinize(view, rng)
+        for index, action in enumerate(advice.actions):
+            copy = _copy(world)
+            stukolka.apply(copy, action)
+            totals[index] += stukolka_ai.playout(copy, seat)
+    assert advice.means == pytest.approx([total / 30 for total in totals])
