@@ -52,6 +52,7 @@ from bot.service import (
     TableService,
     is_practice,
 )
+from bot.service.stopping import large_pot
 from bot.timers import Timers
 from game.ai import Advice
 from locales import t, tn
@@ -328,7 +329,18 @@ class Hands:
         rows = table.keyboard(lang, seat, game.game_id, turn, mask)
         if rows and table.to_act() == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
+        if is_practice(game.chat_id) and await self._offers_play_on(loaded):
+            # a practice table has no table message: its hand carries the offer to play on
+            rows = [*rows, *keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)]
         return text, rows
+
+    async def _offers_play_on(self, loaded: Loaded) -> bool:
+        """Whether a table stopped after its deal offers to play on (a large pot waits)."""
+        meta, game = loaded.meta, loaded.game
+        if not meta.stop or meta.autoplay:
+            return False
+        pot = (await self.db.balances(game.chat_id)).pot
+        return large_pot(loaded.plugin, game.options, pot)
 
     async def _offers_hints(self, loaded: Loaded) -> bool:
         """Whether his turn offers 💡: at a practice table, or where the group allows it, in

@@ -344,3 +344,38 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         assert hint_data(hand) is None
         with pytest.raises(Refused):
             await table.services.tables.hint_view(game.game_id, user.id, turn)
+
+
+async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: Path) -> None:
+    """/stop at a practice table while its pot holds four stakes or more: the offer to play on
+    comes with the hand (there is no table message to carry it), and the player's press keeps
+    the table open."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+    ):
+        alice = fake.add_user("Алиса")
+        fake.user_starts_bot(alice)
+        table = await open_practice(fake, bot, alice, seed=51)
+        db = table.services.db
+
+        async def large_pot() -> bool:
+            return (await db.balances(alice.id)).pot >= 4 * 3
+
+        await play(table, large_pot)
+        await table.say(alice, "/stop")
+        hand = await until_turn(table, alice)
+        play_on = next((d for d in hand.callback_data if isinstance(cb.decode(d), cb.PlayOn)), None)
+        assert play_on is not None, hand.buttons
+        assert "Сыграть дальше?" in (hand.text or "")
+        await table.press(alice, hand, play_on)
+        game = await db.active_game(alice.id)
+        assert game is not None
+        assert not (await table.services.tables.snapshot(game)).meta.stop
+        deals = await db.deal_count(alice.id)
+
+        async def next_deal() -> bool:
+            return await db.deal_count(alice.id) > deals
+
+        await play(table, next_deal)
+        assert await db.active_game(alice.id) is not None  # the table plays on
