@@ -29,7 +29,7 @@ from tests.e2e.fake_telegram import FakeTelegram, Message, User
 from tests.e2e.players import start_bot_for
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "transcripts"
-FROZEN_NOW = 1_780_000_000.0  # the clock the turn countdown reads: every turn shows 60 s
+FROZEN_NOW = 1_780_000_000.0  # the clock of turn deadlines: every turn ends at 20:27:40 UTC
 TURN_SECONDS = 60
 #: a computer's pause before its move, as in production (its turn shows ⏳ 2 s); its timer
 #: reads a clock this much ahead of the frozen one, so the transcript does not wait for it
@@ -185,15 +185,6 @@ class Director:
 
 async def record(scenario: Scenario, lang: str) -> str:
     """Play ``scenario`` in ``lang`` and return the transcript as Markdown."""
-    import bot.screens.table as table_module  # the turn countdown (seconds_left)
-
-    class FrozenTime:
-        @staticmethod
-        def time() -> float:
-            return FROZEN_NOW
-
-        monotonic = staticmethod(__import__("time").monotonic)
-
     with tempfile.TemporaryDirectory() as folder:
         async with (
             FakeTelegram() as fake,
@@ -211,8 +202,6 @@ async def record(scenario: Scenario, lang: str) -> str:
             services.tables.store.clock = lambda: FROZEN_NOW
             # notifications read the same clock: a turn never comes "after a wait" here
             services.presenter.hands.clock = lambda: FROZEN_NOW
-            original_time = table_module.time
-            table_module.time = FrozenTime  # type: ignore[assignment]
             # turn timers fire at once for a computer's pause, never for a person's turn
             services.timers.clock = lambda: FROZEN_NOW + COMPUTER_PAUSE - COMPUTER_WAIT
             # the computers decide by the easy rules from a fixed seed, on this thread
@@ -224,10 +213,7 @@ async def record(scenario: Scenario, lang: str) -> str:
 
             services.tables.lobby.first_dealer = first_dealer
             presses: Presses = {}
-            try:
-                await _play(fake, bot, services, scenario, lang, presses)
-            finally:
-                table_module.time = original_time
+            await _play(fake, bot, services, scenario, lang, presses)
             return _render(fake, scenario, lang, presses)
 
 

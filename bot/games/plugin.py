@@ -51,7 +51,7 @@ class Screens(Protocol[SVc, PVc]):
         view: PVc,
         names: Sequence[str],
         *,
-        seconds: int | None,
+        deadline: float | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
@@ -59,7 +59,7 @@ class Screens(Protocol[SVc, PVc]):
         ...
 
     def hand_text(
-        self, lang: str, view: SVc, names: Sequence[str], *, seconds: int | None, closed: bool
+        self, lang: str, view: SVc, names: Sequence[str], *, deadline: float | None, closed: bool
     ) -> str:
         """A player's private message: the whole table as he sees it, his cards, his prompt."""
         ...
@@ -185,7 +185,7 @@ class Table(Protocol):
         lang: str,
         names: Sequence[str],
         *,
-        seconds: int | None = None,
+        deadline: float | None = None,
         away: Collection[int] = (),
         closed: bool = False,
     ) -> str: ...
@@ -196,7 +196,7 @@ class Table(Protocol):
         seat: int,
         names: Sequence[str],
         *,
-        seconds: int | None = None,
+        deadline: float | None = None,
         closed: bool = False,
     ) -> str: ...
 
@@ -451,13 +451,13 @@ class BoundTable(Generic[S, SV, PV]):
         lang: str,
         names: Sequence[str],
         *,
-        seconds: int | None = None,
+        deadline: float | None = None,
         away: Collection[int] = (),
         closed: bool = False,
     ) -> str:
         view = self._plugin.rules.public_view(self.state)
         return self._plugin.screens.table_text(
-            lang, view, names, seconds=seconds, away=away, closed=closed
+            lang, view, names, deadline=deadline, away=away, closed=closed
         )
 
     def hand_text(
@@ -466,11 +466,11 @@ class BoundTable(Generic[S, SV, PV]):
         seat: int,
         names: Sequence[str],
         *,
-        seconds: int | None = None,
+        deadline: float | None = None,
         closed: bool = False,
     ) -> str:
         view = self._plugin.rules.seat_view(self.state, seat)
-        return self._plugin.screens.hand_text(lang, view, names, seconds=seconds, closed=closed)
+        return self._plugin.screens.hand_text(lang, view, names, deadline=deadline, closed=closed)
 
     def keyboard(self, lang: str, seat: int, game_id: int, turn: int, mask: int) -> Keyboard:
         view = self._plugin.rules.seat_view(self.state, seat)

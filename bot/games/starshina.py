@@ -27,22 +27,28 @@ class StarshinaScreens:
         view: PublicView,
         names: Sequence[str],
         *,
-        seconds: int | None,
+        deadline: float | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
         if closed:
             view = dataclasses.replace(view, to_act=None)
-        return render.table_text(lang, view, names, seconds=seconds, away=away)
+        return render.table_text(lang, view, names, deadline=deadline, away=away)
 
     def hand_text(
-        self, lang: str, view: SeatView, names: Sequence[str], *, seconds: int | None, closed: bool
+        self,
+        lang: str,
+        view: SeatView,
+        names: Sequence[str],
+        *,
+        deadline: float | None,
+        closed: bool,
     ) -> str:
         if closed:
             table = dataclasses.replace(view.table, to_act=None)
             view = dataclasses.replace(view, legal=(), table=table)
             return render.hand_text(lang, view, names)
-        return render.hand_text(lang, view, names, seconds=seconds)
+        return render.hand_text(lang, view, names, deadline=deadline)
 
     def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
         return starshina_keyboard(lang, view, game_id, turn, mask)

@@ -7,6 +7,7 @@ import html
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
 import locales
@@ -232,11 +233,20 @@ def hours_text(seconds: float) -> str:
     return str(int(hours)) if hours == int(hours) else f"{hours:.1f}"
 
 
-def seconds_left(lang: str, seconds: int | None) -> str:
-    """`` · ⏳ 25 с`` or nothing."""
-    if seconds is None:
+def turn_deadline(lang: str, deadline: float | None) -> str:
+    """`` · ⏳ до 20:26:40`` (``deadline``, Unix seconds, rounded down) or nothing.
+
+    The time is a Telegram date-time entity: each reader's app shows it in his own time zone
+    (the bot knows none), and it stays true until the deadline — unlike a countdown («⏳ 60 с»),
+    which an edit freezes (a player back after 20 s read 60 that were 40) and which Telegram's
+    edit limits (20 a minute in a group) cannot keep ticking. Apps that do not know the entity
+    show the time in UTC, marked so."""
+    if deadline is None:
         return ""
-    return t(lang, "turn.seconds", seconds=max(0, seconds))
+    moment = int(deadline)
+    utc = datetime.fromtimestamp(moment, UTC).strftime("%H:%M:%S")
+    shown = f'<tg-time unix="{moment}" format="T">{utc} UTC</tg-time>'
+    return t(lang, "turn.deadline", time=shown)
 
 
 def balance_lines(lang: str, names: Sequence[str], balances: Mapping[int, int]) -> list[str]:

@@ -17,10 +17,10 @@ from bot.render.common import (
     plain_name,
     rank_label,
     seat_name,
-    seconds_left,
     sort_cards,
     suit,
     tricks_count,
+    turn_deadline,
 )
 from game.core import Transfer
 from game.starshina.rules import TRICKS_PER_DEAL
@@ -143,7 +143,7 @@ def table_text(
     names: Sequence[str],
     *,
     kind: str = "starshina",
-    seconds: int | None = None,
+    deadline: float | None = None,
     away: Collection[int] = (),
 ) -> str:
     """The group's table message: deal, dealer, trump, the game pot, each seat's tricks
@@ -167,7 +167,8 @@ def table_text(
     lines += _tricks(lang, view, names)
     if view.to_act is not None:
         lines.append(
-            t(lang, "turn.whose", name=seat_name(names, view.to_act)) + seconds_left(lang, seconds)
+            t(lang, "turn.whose", name=seat_name(names, view.to_act))
+            + turn_deadline(lang, deadline)
         )
     return "\n".join(lines)
 
@@ -273,7 +274,7 @@ def hand_text(
     names: Sequence[str],
     *,
     kind: str = "starshina",
-    seconds: int | None = None,
+    deadline: float | None = None,
 ) -> str:
     """A player's private message, the whole table for him: deal, trump, the game pot, each
     player's target and tricks, the trick on the table and the last one, his cards one suit a
@@ -295,7 +296,7 @@ def hand_text(
     prompt = _prompt(lang, view, names)
     if prompt:
         lines.append("")
-        lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
+        lines.append(t(lang, "hand.your_turn", prompt=prompt) + turn_deadline(lang, deadline))
         plays = sum(1 for entry in view.legal if entry.verb == "play")
         if table.phase is Phase.PLAY and table.trick and plays < len(view.hand):
             lines.append(t(lang, "play_rule.must_follow_suit"))

@@ -15,9 +15,9 @@ from bot.render.common import (
     money_text,
     plain_name,
     seat_name,
-    seconds_left,
     suit,
     tricks_count,
+    turn_deadline,
 )
 from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
 from game.stukolka.state import Outcome, Phase, Role
@@ -129,10 +129,10 @@ def phase_line(lang: str, view: PublicView, names: Sequence[str]) -> str:
     return t(lang, f"phase.{view.phase.value}", dealer=plain_name(names, view.dealer))
 
 
-def _turn(lang: str, view: PublicView, names: Sequence[str], seconds: int | None) -> str:
+def _turn(lang: str, view: PublicView, names: Sequence[str], deadline: float | None) -> str:
     if view.to_act is None:
         return ""
-    return t(lang, "turn.whose", name=seat_name(names, view.to_act)) + seconds_left(lang, seconds)
+    return t(lang, "turn.whose", name=seat_name(names, view.to_act)) + turn_deadline(lang, deadline)
 
 
 def table_text(
@@ -140,12 +140,12 @@ def table_text(
     view: PublicView,
     names: Sequence[str],
     *,
-    seconds: int | None = None,
+    deadline: float | None = None,
     away: Collection[int] = (),
     kind: str,
 ) -> str:
     """The group's table message of a deal. ``names[seat]`` are display names; ``kind`` the
-    game kind (``stukolka`` / ``shleif``); ``seconds`` left for the player to act (optional);
+    game kind (``stukolka`` / ``shleif``); ``deadline`` of the player to act (optional);
     ``away`` the seats marked away. Shows the deal number as ``deal_no + 1``."""
     lines = [
         _title(lang, view, kind),
@@ -160,7 +160,7 @@ def table_text(
     lines.append("")
     lines.append(phase_line(lang, view, names))
     lines += _trick(lang, view, names)
-    turn = _turn(lang, view, names, seconds)
+    turn = _turn(lang, view, names, deadline)
     if turn:
         lines.append(turn)
     return "\n".join(lines).strip()
@@ -225,7 +225,7 @@ def hand_text(
     names: Sequence[str],
     *,
     kind: str,
-    seconds: int | None = None,
+    deadline: float | None = None,
 ) -> str:
     """A player's private message, the whole table for him: trump, the pot and what a trick
     pays, the ремиз at stake, every seat's status and tricks, the trick on the table and the
@@ -252,7 +252,7 @@ def hand_text(
     prompt = _prompt(lang, view)
     if prompt:
         lines.append("")
-        lines.append(t(lang, "hand.your_turn", prompt=prompt) + seconds_left(lang, seconds))
+        lines.append(t(lang, "hand.your_turn", prompt=prompt) + turn_deadline(lang, deadline))
         if view.restriction:
             lines.append(t(lang, f"play_rule.{view.restriction}"))
     elif table.to_act is not None:

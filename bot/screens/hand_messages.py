@@ -42,7 +42,6 @@ from bot.screens.hand import (
     stopped_text,
 )
 from bot.screens.people import People
-from bot.screens.table import seconds_left
 from bot.service import (
     DealResult,
     Loaded,
@@ -315,8 +314,8 @@ class Hands:
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
             return header + table.hand_text(lang, seat, names, closed=True), None
-        seconds = seconds_left(game) if table.to_act() == seat else None
-        text = header + table.hand_text(lang, seat, names, seconds=seconds)
+        deadline = game.turn_deadline if table.to_act() == seat else None
+        text = header + table.hand_text(lang, seat, names, deadline=deadline)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
         notices = self.table_notices(game.game_id) if is_practice(game.chat_id) else ()
         if notices:

@@ -11,8 +11,6 @@ results still to post), so a restart shows exactly what it should, once.
 from __future__ import annotations
 
 import logging
-import math
-import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -306,9 +304,9 @@ class GroupTable:
         to_act = loaded.table.to_act()
         # a computer moves in a moment, at its own pace: its turn shows no countdown
         computer = to_act is not None and is_computer(loaded.seats[to_act])
-        seconds = None if computer else seconds_left(game)
+        deadline = None if computer else game.turn_deadline
         closed = game.status != "active"  # nobody's turn at a closed table
-        text = loaded.table.table_text(lang, names, seconds=seconds, away=away, closed=closed)
+        text = loaded.table.table_text(lang, names, deadline=deadline, away=away, closed=closed)
         recent = self._notices.get(game.game_id)
         if recent:
             text += "\n\n" + "\n".join(recent)
@@ -397,10 +395,3 @@ class GroupTable:
             await self.db.set_table_message(
                 game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
             )
-
-
-def seconds_left(game: Game) -> int | None:
-    """Whole seconds left for the decision now due, rounded up (a turn of 0.4 s shows 1 s)."""
-    if game.turn_deadline is None:
-        return None
-    return max(0, math.ceil(game.turn_deadline - time.time()))

@@ -26,6 +26,9 @@ from tests.bot.states import NAMES, starshina_game, starshina_options
 
 NAMES3 = NAMES[:3]
 
+#: a turn deadline (Unix seconds): 2026-05-28 20:26:40 UTC
+DEADLINE = 1_780_000_000
+
 
 def _public_cards(view: PublicView) -> set[str]:
     return {card for _, card in view.trick} | {card for _, card in view.last_trick}
@@ -43,7 +46,7 @@ def test_group_texts_show_no_hidden_card(options: StarshinaOptions, seed: int) -
         view = public_view(state)
         hidden = set(FULL_DECK) - _public_cards(view)
         for lang in ("ru", "en"):
-            text = table_text(lang, view, NAMES3, seconds=3, away={1})
+            text = table_text(lang, view, NAMES3, deadline=DEADLINE + 3, away={1})
             assert not _shown(text, hidden)
             if view.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
                 result = result_text(lang, view, NAMES3, {0: 1, 1: 0, 2: -1})
@@ -84,7 +87,7 @@ def test_hand_texts(options: StarshinaOptions, seed: int) -> None:
     for state in states[:: max(1, len(states) // 30)]:
         for seat in range(3):
             view = seat_view(state, seat)
-            text = hand_text("ru", view, NAMES3, seconds=4)
+            text = hand_text("ru", view, NAMES3, deadline=DEADLINE + 4)
             lines = hand_by_suit(view.hand, view.table.trump)
             for line in lines:
                 assert line in text

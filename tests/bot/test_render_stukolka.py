@@ -22,6 +22,9 @@ from tests.game.decks import stacked
 LANGS = ("ru", "en")
 TAG = re.compile(r"<[^>]*>")
 
+#: a turn deadline (Unix seconds): 2026-05-28 20:26:40 UTC
+DEADLINE = 1_780_000_000
+
 
 def _public_cards(view: PublicView) -> set[str]:
     cards = {card for _, card in view.trick} | {card for _, card in view.last_trick}
@@ -50,7 +53,9 @@ def test_group_texts_show_no_hidden_card(options: StukolkaOptions, players: int,
         view = public_view(state)
         hidden = set(FULL_DECK) - _public_cards(view)
         for lang in LANGS:
-            text = table_text(lang, view, NAMES, kind=_kind(state), seconds=17, away={0})
+            text = table_text(
+                lang, view, NAMES, kind=_kind(state), deadline=DEADLINE + 17, away={0}
+            )
             assert not _shown(text, hidden), (state.phase, _shown(text, hidden))
             _balanced_html(text)
             if view.phase is Phase.DEAL_OVER:
@@ -72,7 +77,7 @@ def test_hand_texts_show_only_what_the_seat_may_see(
                 allowed |= set(view.hand)
             if view.shleif_card is not None:
                 allowed.add(view.shleif_card)
-            text = hand_text("ru", view, NAMES, kind=_kind(state), seconds=5)
+            text = hand_text("ru", view, NAMES, kind=_kind(state), deadline=DEADLINE + 5)
             assert not _shown(text, set(FULL_DECK) - allowed)
             _balanced_html(text)
             if view.hand is not None:
@@ -99,13 +104,16 @@ def _classic_ace_lead() -> StukolkaState:
 def test_table_text_key_facts() -> None:
     state = _classic_ace_lead()
     names = ["Дилер", "<Ника & Ко>", "Вова"]
-    text = table_text("ru", public_view(state), names, kind="stukolka", seconds=25, away={2})
+    view = public_view(state)
+    text = table_text("ru", view, names, kind="stukolka", deadline=DEADLINE + 25, away={2})
     assert "Стуколка" in text and "сдача 1" in text
     assert "Сдаёт: <b>Дилер</b>" in text
     assert "Q♥️" in text and "открыт на колоде" in text
     assert "Кон: <b>3</b>" in text
     assert "&lt;Ника &amp; Ко&gt;" in text and "<Ника" not in text
-    assert "Ход: <b>&lt;Ника &amp; Ко&gt;</b>" in text and "25 с" in text
+    assert "Ход: <b>&lt;Ника &amp; Ко&gt;</b>" in text
+    # the deadline as a time each reader's app shows in his own zone, UTC where it cannot
+    assert '⏳ до <tg-time unix="1780000025" format="T">20:27:05 UTC</tg-time>' in text
     assert "💤" in text
     assert "ждёт очереди" in text
     for seat_cards in (["AH", "KH", "7D"], ["2S", "5S", "9S"], ["3C", "4C", "6C"]):
@@ -129,9 +137,10 @@ def test_table_text_key_facts() -> None:
 def test_hand_text_and_result_of_the_worked_example() -> None:
     state = _classic_ace_lead()
     names = ["Дилер", "Ника", "Вова"]
-    text = hand_text("ru", seat_view(state, 1), names, kind="stukolka", seconds=9)
+    text = hand_text("ru", seat_view(state, 1), names, kind="stukolka", deadline=DEADLINE + 9)
     # dark is impossible in this classic deal: the hand is simply shown at once
-    assert "Стучите или пас?" in text and "9 с" in text and "рубашкой" not in text
+    assert "Стучите или пас?" in text and 'unix="1780000009"' in text
+    assert "рубашкой" not in text
     text = hand_text("ru", seat_view(state, 1), names, kind="stukolka")
     assert "Ваши карты: <b>A♥️ K♥️ 7♦️</b>" in text
     assert "Ход" not in text.split("\n")[0]

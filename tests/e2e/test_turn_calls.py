@@ -4,13 +4,16 @@
   the last message that notified him — the deal's new hand message that showed «Ход: …» to
   someone else included;
 - a turn that came silently (an edit, a notification having just gone out) notifies once more
-  before it times out, and no turn times out without a notification during it.
+  before it times out, and no turn times out without a notification during it;
+- the turn shows the time it ends, which stays true between edits, not a countdown.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -130,4 +133,38 @@ async def test_a_silent_turn_is_called_again_before_it_times_out(tmp_path: Path)
         await clock.advance(table, 2)
         third, _ = _to_act(table)
         assert third.id != second.id
+        assert not bot.handler_errors
+
+
+async def test_the_turn_shows_when_it_ends_not_a_countdown_that_freezes(tmp_path: Path) -> None:
+    """The table and the hand of the player to act show the time his turn ends as a Telegram
+    date-time entity (each reader's app shows it in his own time zone; UTC where it cannot),
+    not «⏳ 60 с», which an edit freezes: 40 s later the message still tells the truth."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", turn_timeout_seconds=TIMEOUT) as bot,
+    ):
+        table, clock = await _opened(fake, bot)
+        user, hand = _to_act(table)
+        game = await table.services.db.active_game(table.group.id)
+        assert game is not None and game.turn_deadline is not None
+        ends = int(game.turn_deadline)
+        assert ends == int(clock.now + TIMEOUT)
+        utc = datetime.fromtimestamp(ends, UTC).strftime("%H:%M:%S UTC")
+        table_message = fake.message(table.group, game.table_message_id)
+        for message in (hand, table_message):
+            times = [e for e in message.entities if e["type"] == "date_time"]
+            assert times == [
+                {
+                    "type": "date_time",
+                    "offset": times[0]["offset"] if times else 0,
+                    "length": len(utc),
+                    "unix_time": ends,
+                    "date_time_format": "T",
+                }
+            ], message.entities
+            assert f"⏳ до {utc}" in (message.text or "")
+            assert not re.search(r"⏳ \d+ с", message.text or ""), message.text
+        await clock.advance(table, TIMEOUT * 2 / 3 - 1)
+        assert f"⏳ до {utc}" in (table.hand_message(user).text or "")  # type: ignore[union-attr]
         assert not bot.handler_errors

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from bot.callback import Act, encode
 from bot.games import Choice, GamePlugin, Keyboard, OptionsMenu
-from bot.render.common import label, seat_name, seconds_left, signed
+from bot.render.common import label, seat_name, signed, turn_deadline
 from game.cards import RANK
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import Holding, JsonObject, SeatResult, Step
@@ -259,23 +259,29 @@ class HighCardScreens:
         view: PublicView,
         names: Sequence[str],
         *,
-        seconds: int | None,
+        deadline: float | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
         lines = self._lines(lang, view, names)
         if view.to_act is not None and not closed:
             turn = t(lang, "turn.whose", name=seat_name(names, view.to_act))
-            lines += ["", turn + seconds_left(lang, seconds)]
+            lines += ["", turn + turn_deadline(lang, deadline)]
         return "\n".join(lines)
 
     def hand_text(
-        self, lang: str, view: SeatView, names: Sequence[str], *, seconds: int | None, closed: bool
+        self,
+        lang: str,
+        view: SeatView,
+        names: Sequence[str],
+        *,
+        deadline: float | None,
+        closed: bool,
     ) -> str:
         lines = self._lines(lang, view.table, names)
         lines += ["", t(lang, "highcard.yours", card=label(view.card))]
         if view.legal and not closed:
-            lines.append(t(lang, "highcard.prompt") + seconds_left(lang, seconds))
+            lines.append(t(lang, "highcard.prompt") + turn_deadline(lang, deadline))
         return "\n".join(lines)
 
     def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:

@@ -77,7 +77,10 @@ _HTML_TAGS = {
     "pre": "pre",
     "blockquote": "blockquote",
     "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",
 }
+#: a date-time entity's format (Bot API "Date-time entity formatting")
+_DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^<>]*?)?)\s*>")
 _ATTRIBUTE = re.compile(r"""([a-zA-Z-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 _ENTITY = re.compile(r"&(#[0-9]+|#[xX][0-9a-fA-F]+|lt|gt|amp|quot);")
@@ -152,6 +155,16 @@ def _html_entity(
         return entity_type, {"url": attrs["href"]}
     if name == "tg-emoji":
         return entity_type, {"custom_emoji_id": attrs.get("emoji-id", "")}
+    if name == "tg-time":
+        unix, form = attrs.get("unix", ""), attrs.get("format", "")
+        if not unix.isdigit():
+            raise parse_error(f'Tag "tg-time" must have attribute "unix" at byte offset {offset}')
+        if not _DATE_TIME_FORMAT.fullmatch(form):
+            raise parse_error(f'Invalid date-time format "{form}" at byte offset {offset}')
+        extra: dict[str, Any] = {"unix_time": int(unix)}
+        if form:
+            extra["date_time_format"] = form
+        return entity_type, extra
     if name == "blockquote" and "expandable" in attrs:
         return "expandable_blockquote", {}
     if name == "code" and stack and stack[-1][0] == "pre" and "class" in attrs:
