@@ -64,6 +64,9 @@ class Table:
     rng: random.Random
     presses: int = 0
     refusals: list[str] = field(default_factory=list)
+    #: when set, a private message whose buttons are all another game's (a practice table the
+    #: player opened in private meanwhile) is not this table's hand
+    game_id: int | None = None
 
     @property
     def services(self) -> Services:
@@ -91,9 +94,11 @@ class Table:
         messages = self.fake.messages(self.fake.private_chat(user), from_bot=True)
         for message in reversed(messages):
             # a hand message's buttons; not a menu's (the private /rules chooser)
-            if message.callback_data and not any(
-                isinstance(cb.decode(d), cb.RulesOf) for d in message.callback_data
-            ):
+            decoded = [cb.decode(d) for d in message.callback_data]
+            if not decoded or any(isinstance(c, cb.RulesOf) for c in decoded):
+                continue
+            games = {getattr(c, "game_id", self.game_id) for c in decoded}
+            if self.game_id is None or self.game_id in games:
                 return message
         return None
 

@@ -104,6 +104,7 @@ async def test_random_and_malformed_input_changes_nothing_and_the_game_finishes(
         game = await db.active_game(group.id)
         assert game is not None
         game_id = game.game_id
+        table.game_id = game_id  # the players open practice tables in private meanwhile
         everyone = [*players, onlooker, stranger]
         in_group = [players[1], players[2], onlooker]  # not the creator: he may stop the game
         commands = [name for name in COMMANDS if name not in SEATING]
