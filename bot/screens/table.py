@@ -26,7 +26,7 @@ from bot.screens.lobby import Lobby
 from bot.screens.people import People
 from bot.screens.stats import trick_lines
 from bot.service import DealResult, Notice, Reply, TableService, is_practice, result_from_due
-from bot.service.stopping import large_pot
+from bot.service.stopping import large_pot, void_tally
 from game.core import Action
 from locales import t, tn
 from storage.database import Database
@@ -314,10 +314,8 @@ class GroupTable:
         if loaded.meta.away and game.status == "active":
             rows = keyboards.back_keyboard(lang, game.game_id)
         if loaded.meta.stop and game.status == "active":
-            votes = len(set(loaded.meta.void_votes) & set(loaded.seats))
-            void = keyboards.void_keyboard(
-                lang, game.game_id, loaded.meta.deals, votes, len(loaded.seats)
-            )
+            votes, voters = void_tally(loaded)
+            void = keyboards.void_keyboard(lang, game.game_id, loaded.meta.deals, votes, voters)
             rows = [*(rows or []), *void]
             pot = (await self.db.balances(game.chat_id)).pot
             if not loaded.meta.autoplay and large_pot(loaded.plugin, game.options, pot):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.computers import is_computer
 from bot.games import Plugin
 from bot.service.chat_settings import ChatSettings
 from bot.service.records import DealResult, Loaded, Notice, Refused, Reply, due_result
@@ -29,6 +30,20 @@ def large_pot(plugin: Plugin, options: Mapping[str, object], pot: int) -> bool:
     if not plugin.chat_pot or not isinstance(stake, int) or stake <= 0:
         return False
     return pot >= LARGE_POT_STAKES * stake
+
+
+def void_voters(loaded: Loaded) -> set[int]:
+    """Who decides whether the deal in progress is voided: the people at the table who are
+    present. A computer, and a player the autopilot plays for (away), never votes: they agree
+    with whatever the people decide."""
+    away = set(loaded.meta.away)
+    return {user for user in loaded.seats if not is_computer(user) and user not in away}
+
+
+def void_tally(loaded: Loaded) -> tuple[int, int]:
+    """The vote to void as its button shows it: the voters who agreed, and how many vote."""
+    voters = void_voters(loaded)
+    return len(voters & set(loaded.meta.void_votes)), len(voters)
 
 
 class Stopping:
@@ -113,8 +128,9 @@ class Stopping:
             return reply
 
     async def vote_void(self, game_id: int, user_id: int, deal: int) -> Reply:
-        """A player agrees to void the deal in progress of a stopped table; when every player
-        at the table has agreed, every chip of the deal goes back and the table ends."""
+        """A player agrees to void the deal in progress of a stopped table; when every person
+        present at the table has agreed (``void_voters``: computers and away players agree with
+        the people), every chip of the deal goes back and the table ends."""
         async with self.store.lock(await self.store.chat_of(game_id)):
             loaded = await self.store.game_or_refuse(game_id)
             if loaded.game.status != "active" or loaded.table is None:
@@ -123,10 +139,14 @@ class Stopping:
                 raise Refused("not_at_table")
             if not loaded.meta.stop or deal != loaded.meta.deals:
                 raise Refused("outdated")
-            if user_id in loaded.meta.void_votes:
+            votes = loaded.meta.void_votes
+            if user_id in votes:
+                # the others who had not voted went away since: the vote is complete now
+                if void_voters(loaded) <= set(votes):
+                    return await self.void_deal(loaded)
                 raise Refused("already_voted")
-            loaded.meta.void_votes.append(user_id)
-            if set(loaded.seats) <= set(loaded.meta.void_votes):
+            votes.append(user_id)
+            if void_voters(loaded) <= set(votes):
                 return await self.void_deal(loaded)
             return await self.store.commit_meta(
                 loaded, loaded.seats, Notice("void_vote", {"user": user_id})

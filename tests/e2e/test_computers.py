@@ -282,3 +282,54 @@ async def test_kick_a_computer_between_deals_and_the_away_setting(tmp_path: Path
         assert await table.services.tables.away_play_of(table.group.id) == "default"
         game = await db.active_game(table.group.id)
         assert game is not None and game.state["table"]["away_play"] == "computer"  # kept
+
+
+async def test_people_void_a_deal_at_a_table_with_a_computer(tmp_path: Path) -> None:
+    """The vote to void a stopped table's deal counts the people: a computer agrees with
+    whatever they decide (it never presses), so the button reads «(0/2)» with two people and a
+    computer, and the two people's presses void the deal."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+    ):
+        table = await seat_table(fake, bot, 2, "stukolka", ["computer"], seed=17)
+        db = table.services.db
+        game = await db.active_game(table.group.id)
+        assert game is not None and STRONG_IDS[0] in game.seats
+        game_id = game.game_id
+        for _ in range(3):
+            if not await table.step():
+                await asyncio.sleep(PAUSE)
+                await table.settle()
+        await table.say(table.users[0], "/stop")
+        assert (await db.game(game_id)).state["table"]["stop"]
+
+        def void_button(message: Message) -> tuple[str, str]:
+            return next(
+                (label, data)
+                for row in message.buttons
+                for label, data in row
+                if data is not None and isinstance(cb.decode(data), cb.Void)
+            )
+
+        for number, user in enumerate(table.users):
+            game = await db.game(game_id)
+            assert game.status == "active" and game.table_message_id is not None
+            await table.settle()
+            message = fake.message(table.group, game.table_message_id)
+            label, data = void_button(message)
+            assert f"({number}/2)" in label, label
+            await table.press(user, message, data)
+        game = await db.game(game_id)
+        assert game.status == "stopped", "both people agreed: the deal is void"
+        deal = game.state["table"]["deals"]
+        net: dict[object, int] = {}
+        for entry in await db.transfers(table.group.id, game_id=game_id, deal=deal):
+            net[entry.src] = net.get(entry.src, 0) - entry.amount
+            net[entry.dst] = net.get(entry.dst, 0) + entry.amount
+        assert set(net.values()) <= {0}, "every chip of the voided deal went back"
+        await table.settle()
+        assert "Сдача отменена" in group_text(table)
+        await check_books(db, table.group.id)
+        assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors

@@ -232,3 +232,34 @@ async def test_a_removed_computer_plays_its_deal_out_then_goes(service: TableSer
         else:
             await press_random(service, loaded, rng)
     assert (await active(service)).seats == [101, 102]
+
+
+async def test_the_people_present_decide_a_void_for_the_away_and_the_computers(
+    service: TableService,
+) -> None:
+    """Neither a computer nor a player the autopilot plays for (away) votes on voiding a
+    stopped table's deal: they agree with the people present, whose votes alone void it."""
+    rng = random.Random(8)
+    await service.new_table(-1, 101, "stukolka")
+    await service.join(-1, 102)
+    await service.join(-1, 103)
+    await service.add_computer(-1, 101, "strong")
+    await service.begin(-1, 101, lambda user: True)
+    for _ in range(400):  # 103 lets his turns run out until he is away
+        loaded, user = await to_act(service)
+        assert user is not None
+        if 103 in loaded.meta.away:
+            break
+        if user == 103 or is_computer(user):
+            await service.timeout(loaded.game.game_id, loaded.meta.turn)
+        else:
+            await press_random(service, loaded, rng)
+    loaded = await active(service)
+    assert 103 in loaded.meta.away
+    game_id, deal = loaded.game.game_id, loaded.meta.deals
+    await service.stop(-1, 101, is_admin=False)
+    reply = await service.vote_void(game_id, 101, deal)
+    assert not reply.closed
+    reply = await service.vote_void(game_id, 102, deal)
+    assert reply.closed and (await service.db.game(game_id)).status == "stopped"
+    assert (await service.db.balances(-1)).total == 0
