@@ -1,4 +1,4 @@
-# The bot in a small image: `docker build -t stukolka-bot .` (see README.md, "Docker").
+# The bot in a small image: `docker build -t stukolka-bot .` (see docs/operations.md, "Docker").
 # The install steps are scripts/run.sh's commands: the locked, hash-checked versions (the build
 # backend among them), then the bot built without build isolation, not editable.
 FROM python:3.11-slim

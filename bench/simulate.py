@@ -1,4 +1,4 @@
-"""Benchmark: the rules engines alone, through ``python -m game.simulate``, for the README.
+"""Benchmark: the rules engines alone, through ``python -m game.simulate``, for docs/performance.md.
 
     .venv/bin/python bench/simulate.py [--deals 20000] [--games 300] [--repeat 3]
 
@@ -6,7 +6,7 @@ Runs, each as its own ``python -m game.simulate`` process (so the figures are ex
 command prints): Стуколка with 4 players, classic and «со шлейфом»; Старшина with both exchange
 options (``updown`` and ``ring``), by deals and by whole games. Each is run ``--repeat`` times
 and the best rate is kept (the machine is shared; the best run is the least disturbed one).
-Prints a Markdown table for the README's performance section, the commands that reproduce each
+Prints a Markdown table for docs/performance.md, the commands that reproduce each
 line, and the machine it ran on. Not a test: it prints figures and checks nothing.
 """
 

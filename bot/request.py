@@ -3,7 +3,7 @@
 PTB's ``BaseRequest`` is the documented place to plug in another HTTP library; this adapter
 hands each request to one ``aiohttp.ClientSession`` and gives back the reply's status and body,
 and PTB does the rest (the JSON, the mapping of failures to ``TelegramError``). aiohttp was
-measured against PTB's own ``HTTPXRequest`` with bench/load.py (README, "Performance") and
+measured against PTB's own ``HTTPXRequest`` with bench/load.py (docs/performance.md) and
 cost the bot less CPU per request.
 
 What it keeps from ``HTTPXRequest``: the same default timeouts, a read timeout per call

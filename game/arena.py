@@ -1,4 +1,4 @@
-"""``python -m game.arena``: computer players against each other, for the README's figures.
+"""``python -m game.arena``: computer players against each other (figures: docs/performance.md).
 
     python -m game.arena --game stukolka --players 4 --deals 20000 --seats strong,easy,easy,random
     python -m game.arena --game stukolka --option variant='"shleif"' --deals 20000 ...

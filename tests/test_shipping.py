@@ -1,5 +1,6 @@
-"""Shipping (issue 7): the Dockerfile installs and runs the bot as the README's quick start does,
-and the README documents every setting with its default.
+"""Shipping: the Dockerfile installs and runs the bot as the README's quick start does, the
+README documents every setting with its default, and the documents under docs/ hold what the
+README points to.
 
 Docker cannot run here, so the Dockerfile is read as text: its install step must be
 ``scripts/run.sh``'s, its command ``python -m bot``, the database in the ``/data`` volume, a
@@ -25,6 +26,8 @@ from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = ROOT / "docs"
+OPERATIONS = (DOCS / "operations.md").read_text(encoding="utf-8")
 QUICK_START = ("BOT_TOKEN=<token> bash scripts/run.sh", "bash scripts/test.sh")
 
 
@@ -148,7 +151,7 @@ def test_installs_come_from_a_lock_file_with_hashes(
     for extra in extras:
         wanted += project["optional-dependencies"][extra]
     missing = {canonical(requirement) for requirement in wanted} - set(pins)
-    assert not missing, f"{lock} lacks {missing}: regenerate it (README, Dependencies)"
+    assert not missing, f"{lock} lacks {missing}: regenerate it (docs/operations.md)"
     assert "pip-compile" in (ROOT / lock).read_text(encoding="utf-8")  # made by the tool
 
 
@@ -377,8 +380,8 @@ def test_the_quick_start_is_the_two_commands() -> None:
     assert (ROOT / "scripts" / "run.sh").exists() and (ROOT / "scripts" / "test.sh").exists()
 
 
-def test_the_readme_shows_docker_build_and_run_with_the_volume_and_token() -> None:
-    section = README.split("## Docker", 1)[1].split("\n## ", 1)[0]
+def test_the_operations_page_shows_docker_build_and_run_with_the_volume_and_token() -> None:
+    section = OPERATIONS.split("## Docker", 1)[1].split("\n## ", 1)[0]
     assert "docker build -t stukolka-bot ." in section
     run = re.search(r"docker run .*?stukolka-bot\n", section.replace("\\\n", " "), re.S)
     assert run is not None
@@ -417,25 +420,48 @@ def test_the_readme_lists_every_setting_with_its_default() -> None:
 
 
 @pytest.mark.parametrize(
-    "needed",
+    ("document", "needed"),
     [
-        "@BotFather",
-        "privacy mode on",
-        "/setcommands",
-        "startgroup",
-        "WEBHOOK_URL",
-        "X-Telegram-Bot-Api-Secret-Token",
-        "python -m storage.backup",
-        ".backup",
-        "## What the group sees",
-        "## Performance",
-        "pip-compile --quiet --generate-hashes",
-        "PROXY_URL",
-        "## Project layout",
+        ("README.md", "@BotFather"),
+        ("README.md", "privacy mode on"),
+        ("README.md", "/setcommands"),
+        ("README.md", "startgroup"),
+        ("README.md", "WEBHOOK_URL"),
+        ("README.md", "PROXY_URL"),
+        ("README.md", "python -m storage.backup"),
+        ("README.md", "docs/operations.md"),
+        ("README.md", "docs/architecture.md"),
+        ("README.md", "docs/performance.md"),
+        ("README.md", "docs/playing.md"),
+        ("README.md", "docs/rules.md"),
+        ("docs/operations.md", "X-Telegram-Bot-Api-Secret-Token"),
+        ("docs/operations.md", "python -m storage.backup"),
+        ("docs/operations.md", ".backup"),
+        ("docs/operations.md", "pip-compile --quiet --generate-hashes"),
+        ("docs/playing.md", "## What the group sees"),
+        ("docs/performance.md", "## The whole bot under load"),
+        ("docs/architecture.md", "## One button press, from the update to the edited messages"),
+        ("docs/architecture.md", "## Project layout"),
     ],
 )
-def test_the_readme_covers(needed: str) -> None:
-    assert needed in README
+def test_the_documents_cover(document: str, needed: str) -> None:
+    assert needed in (ROOT / document).read_text(encoding="utf-8")
+
+
+def test_the_readme_is_read_in_five_minutes() -> None:
+    """At most 250 lines: the rest belongs in docs/."""
+    assert len(README.splitlines()) <= 250
+
+
+def test_every_relative_link_in_the_documents_resolves() -> None:
+    documents = [ROOT / "README.md", *sorted(DOCS.glob("*.md")), ROOT / "tests/e2e/README.md"]
+    for document in documents:
+        text = document.read_text(encoding="utf-8")
+        targets = re.findall(r"\]\(([^)#\s]+)[^)]*\)", text) + re.findall(r'src="([^"]+)"', text)
+        for target in targets:
+            if "://" in target:
+                continue
+            assert (document.parent / target).exists(), f"{document.name}: {target}"
 
 
 def test_the_readme_transcript_is_rendered_by_the_locales() -> None:

@@ -27,7 +27,7 @@ SUIT_ORDER = "SHCD"
 Ranks = Literal["latin", "russian"]
 #: how the court cards and the ace read: J Q K A, or В Д К Т (валет, дама, король, туз)
 RANK_LABELS: dict[str, dict[str, str]] = {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL}
-#: the chat setting's default for Russian: the letters Russian players write (README)
+#: the chat setting's default for Russian: the letters Russian players write (docs/playing.md)
 DEFAULT_RUSSIAN_RANKS: Ranks = "russian"
 _RANKS: ContextVar[Ranks] = ContextVar("ranks", default="latin")
 

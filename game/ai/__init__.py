@@ -23,7 +23,7 @@ from game.stukolka.views import SeatView as StukolkaView
 
 LEVELS = ("random", "easy", "strong")
 #: time per strong decision (ms) and the worlds sampled even past it, by game: the budgets of
-#: the README's arena figures (decision p99 48 ms for Стуколка, 126 ms for Старшина)
+#: the arena figures in docs/performance.md (decision p99 48 ms for Стуколка, 126 ms for Старшина)
 STUKOLKA_BUDGET = (30.0, 6)
 STARSHINA_BUDGET = (100.0, 2)
 
