@@ -97,7 +97,7 @@ class Table:
             decoded = [cb.decode(d) for d in message.callback_data]
             if not decoded or any(isinstance(c, cb.RulesOf) for c in decoded):
                 continue
-            games = {getattr(c, "game_id", self.game_id) for c in decoded}
+            games = {getattr(c, "game_id", None) for c in decoded}
             if self.game_id is None or self.game_id in games:
                 return message
         return None
