@@ -247,7 +247,7 @@ class Back:
 
 @dataclass(frozen=True, slots=True)
 class Void:
-    """A player agrees to void the deal in progress of a stopped table (RULES.md §5)."""
+    """A player agrees to void the deal in progress of a stopped table (docs/rules.md §5)."""
 
     game_id: int
     deal: int
@@ -328,7 +328,7 @@ _AWAY_PLAY: Final[dict[str, str]] = {"computer": "c", "default": "d"}
 @dataclass(frozen=True, slots=True)
 class AwayPlay:
     """/settings: who plays for a player who is away, the strong computer or the default
-    moves (RULES.md §5)."""
+    moves (docs/rules.md §5)."""
 
     play: AwayPlayName
 

@@ -228,7 +228,7 @@ def hint_row(lang: str, game_id: int, turn: int) -> list[tuple[str, str]]:
 
 
 def void_keyboard(lang: str, game_id: int, deal: int, votes: int, players: int) -> Keyboard:
-    """A stopped table's deal in progress: each player may agree to void it (RULES.md §5)."""
+    """A stopped table's deal in progress: each player may agree to void it (docs/rules.md §5)."""
     text = t(lang, "btn.void_deal", votes=votes, players=players)
     return [[(text, encode(Void(game_id, deal)))]]
 

@@ -1,4 +1,4 @@
-"""The rules of the games: pure, synchronous, no I/O (see ../shared/RULES.md).
+"""The rules of the games: pure, synchronous, no I/O (see docs/rules.md).
 
 Glossary of Russian terms and their identifiers, reused in events, reason codes and locale keys:
 стучать → ``knock``, пас → ``pass``, ремиз → ``remiz``, козырь → ``trump``,

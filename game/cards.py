@@ -1,4 +1,4 @@
-"""Cards and decks (RULES.md, "Cards").
+"""Cards and decks (docs/rules.md, "Cards").
 
 A card is a two-character string: rank ``23456789TJQKA`` then suit ``SHDC`` (``TH`` = 10♥).
 Strings keep states and logs readable and JSON-native; the lookup tables below make comparing
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
-#: "Lowest" for the default moves of RULES.md §5: by rank, ties in the order ♣ ♦ ♥ ♠.
+#: "Lowest" for the default moves of docs/rules.md §5: by rank, ties in the order ♣ ♦ ♥ ♠.
 TIE_ORDER = "CDHS"
 
 FULL_DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
@@ -55,7 +55,7 @@ def russian_label(card: str) -> str:
 
 
 def lowest(cards: Iterable[str]) -> str:
-    """The lowest card by rank, ties ♣ ♦ ♥ ♠ (RULES.md §5)."""
+    """The lowest card by rank, ties ♣ ♦ ♥ ♠ (docs/rules.md §5)."""
     return min(cards, key=LOW_ORDER.__getitem__)
 
 
@@ -91,7 +91,7 @@ def shuffled_deck(seed: int | str | bytes) -> list[str]:
 
 def deal_hands(deck: Sequence[str], players: int, dealer: int, count: int) -> list[list[str]]:
     """Hands of ``count`` cards, indexed by seat, dealt from the top one card at a time, the
-    dealer's left neighbour first, round and round (RULES.md, "Cards")."""
+    dealer's left neighbour first, round and round (docs/rules.md, "Cards")."""
     hands: list[list[str]] = [[] for _ in range(players)]
     for offset in range(1, players + 1):
         start = offset - 1

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 POT: Literal["pot"] = "pot"
 """The chat's running Стуколка pot (the carried «ремиз»)."""
 GAME_POT: Literal["game_pot"] = "game_pot"
-"""A Старшина game's own pot (RULES.md §4.4), empty again when the game ends."""
+"""A Старшина game's own pot (docs/rules.md §4.4), empty again when the game ends."""
 
 Party = int | Literal["pot", "game_pot"]
 ActionArg = str | tuple[str, ...] | None
@@ -27,7 +27,7 @@ OptionsT = TypeVar("OptionsT", bound="DataclassInstance")
 
 
 class OptionsError(ValueError):
-    """Table options that RULES.md does not allow."""
+    """Table options that docs/rules.md does not allow."""
 
 
 def options_from_json(cls: type[OptionsT], data: dict[str, Any]) -> OptionsT:

@@ -6,7 +6,7 @@ implements it once with its own types (``StukolkaRules``, ``StarshinaRules``) an
 typed ``Any``. The bot pairs each game's rules with its presentation in ``bot.games``, where a
 game's state is bound to its rules; the service never learns which game it runs.
 
-Each game keeps its own shape (RULES.md §1–§4); this module only adapts names.
+Each game keeps its own shape (docs/rules.md §1–§4); this module only adapts names.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``python -m game.replay CASE.json``: play a conformance case and print the result as JSON.
 
-The format is ``../shared/conformance/README.md``: a table, a stacked deck per deal and a list of
+The format is ``docs/conformance.md``: a table, a stacked deck per deal and a list of
 actions; the output gives the status, each deal's summary, balances, the pot, whose turn it is
 with every legal action, and the first rejected action. A rejection is a result (exit 0).
 """
@@ -37,8 +37,8 @@ class ReplayMatch(Protocol):
 
 def money(transfers: Sequence[Transfer], players: int, pot: int) -> tuple[list[int], int]:
     """Each seat's net and the pot after ``transfers``. The output's ``pot`` is everything not
-    held by a seat: the chat's pot plus a Старшина game pot (the README: balances + pot equal
-    the pot given)."""
+    held by a seat: the chat's pot plus a Старшина game pot (docs/conformance.md: balances + pot
+    equal the pot given)."""
     balances = [0] * players
     for transfer in transfers:
         if isinstance(transfer.src, int):

@@ -1,5 +1,5 @@
 """Trick resolution shared by every game: the highest trump wins, else the highest card of the
-led suit (RULES.md §1.5, §4.1 step 5)."""
+led suit (docs/rules.md §1.5, §4.1 step 5)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment from the project's own files and runs every check:
-# hadolint over the Dockerfile, ruff, mypy (strict on game/ and storage/), pytest, and the
-# shared conformance cases. Installs the exact versions of requirements-dev.lock, each checked
-# against its hash (the build backend, setuptools, among them), then the bot in editable mode
-# for development, built with that setuptools (no build isolation: pip fetches nothing more).
+# hadolint over the Dockerfile, ruff, mypy (strict on game/ and storage/), and pytest (the
+# conformance cases of tests/cases among its tests). Installs the exact versions of
+# requirements-dev.lock, each checked against its hash (the build backend, setuptools, among
+# them), then the bot in editable mode for development, built with that setuptools (no build
+# isolation: pip fetches nothing more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -15,7 +16,4 @@ python3 -m venv .venv
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy game storage bot bench
-if [ -f ../shared/conformance/check.py ]; then
-  .venv/bin/python ../shared/conformance/check.py --python .venv/bin/python
-fi
 .venv/bin/python -m pytest "$@"

@@ -213,7 +213,7 @@ BEGIN
 END;
 """
 
-# RULES.md corrected two defaults: compulsory_lead is every_lead (it was first_lead) and
+# docs/rules.md corrected two defaults: compulsory_lead is every_lead (it was first_lead) and
 # Старшина's exchange is the ring (it was updown). Until now every save of a chat's settings
 # stored every option, so a stored old default cannot be told from one never chosen: it goes,
 # and the chat plays the corrected default. A value other than the old default was chosen and
@@ -409,7 +409,7 @@ ALTER TABLE game_messages_by_deal RENAME TO game_messages;
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
-    Migration(3, "chat settings: the corrected defaults of RULES.md", _CORRECTED_DEFAULTS),
+    Migration(3, "chat settings: the corrected defaults of docs/rules.md", _CORRECTED_DEFAULTS),
     Migration(4, "kept balances and per-player monthly figures", _BALANCES_AND_STATS),
     Migration(5, "forum topics: a game's topic, one open game per chat and topic", _FORUM_TOPICS),
     Migration(

@@ -5,7 +5,7 @@ gives them back, and never looks inside.
 
 Ledger parties (``Party``): a Telegram user id (``int``), ``POT`` — the chat's running pot
 (the carried «ремиз»), or ``GAME_POT`` — the own pot of the game the transfer belongs to
-(Старшина, RULES.md §4.4). A transfer moves a positive ``amount`` from one party to another,
+(Старшина, docs/rules.md §4.4). A transfer moves a positive ``amount`` from one party to another,
 so for every chat the player balances, the chat pot and all game pots sum to zero.
 """
 

@@ -113,7 +113,7 @@ class OptionsMenu:
     """A game's options as /settings offers them: ``code`` the game's letter in callback data;
     ``values`` each option's values in menu order; ``presets`` named sets of values offered atop
     the menu; ``always`` options every summary shows even at their default; ``defaults`` the
-    options RULES.md gives; ``implied`` options a summary leaves out for these options (they
+    options docs/rules.md gives; ``implied`` options a summary leaves out for these options (they
     follow from the others)."""
 
     code: str

@@ -1,4 +1,4 @@
-"""Старшина as the bot shows it (RULES.md §4): the texts of ``bot.render.starshina``, the
+"""Старшина as the bot shows it (docs/rules.md §4): the texts of ``bot.render.starshina``, the
 hand's keyboard, the rules text and the options menu with its two presets."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
             "max_deals": (10, 20, 30, 50),
         },
         defaults=StarshinaOptions().to_json(),
-        # RULES.md §4 "Presets": as the text has it and British, offered atop the menu
+        # docs/rules.md §4 "Presets": as the text has it and British, offered atop the menu
         presets=_preset_values(),
         always=("targets", "stake", "exchange", "scoring"),
     ),

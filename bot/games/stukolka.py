@@ -1,4 +1,4 @@
-"""Стуколка as the bot shows it (RULES.md §1–§3): classic and «со шлейфом», the texts of
+"""Стуколка as the bot shows it (docs/rules.md §1–§3): classic and «со шлейфом», the texts of
 ``bot.render.stukolka``, the hand's keyboard, the rules text and the options menu."""
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def stukolka_keyboard(
             )
         else:
             # not looked at: how many cards, never which; the dark player is asked how many
-            # of his own he discards (he draws one more, RULES.md §3), the others how many
+            # of his own he discards (he draws one more, docs/rules.md §3), the others how many
             # they buy
             dark = view.table.seats[view.seat].role is Role.DARK
             blind_label = _discard_label if dark else _buy_label

@@ -153,7 +153,7 @@ def value_label(lang: str, game: str, option: str, value: object) -> str:
 
 
 def option_names(game: Plugin) -> tuple[str, ...]:
-    """The options of RULES.md for a game, in the order of its table."""
+    """The options of docs/rules.md for a game, in the order of its table."""
     return tuple(game.menu.defaults)
 
 

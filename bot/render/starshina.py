@@ -1,5 +1,5 @@
 """Старшина texts: the group's table message, a player's private hand message and the result of
-a deal and of the game (RULES.md §4). The table text comes from the ``PublicView`` only: the
+a deal and of the game (docs/rules.md §4). The table text comes from the ``PublicView`` only: the
 exchange shows as counts, never as cards (§4.3)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Стуколка texts: the group's table message, a player's private hand message and the result of
-a deal (RULES.md §1–§3). Built only from the engine's views: the table text from the
+a deal (docs/rules.md §1–§3). Built only from the engine's views: the table text from the
 ``PublicView``, so it cannot show a card the group may not see."""
 
 from __future__ import annotations

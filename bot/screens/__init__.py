@@ -1,4 +1,4 @@
-"""What each audience sees, one small module a screen (DESIGN.md, "bot/").
+"""What each audience sees, one small module a screen (docs/architecture.md).
 
 ``money``: /balance in a group and in private. ``hand``: a player's private hand message — its
 text while the deal runs comes from the game's renderer; this module decides what to show when

@@ -18,7 +18,7 @@ from bot.bounded import Recent
 from locales import t
 from storage.database import Database
 
-#: the glossary's terms (STYLE.md's English identifiers); locale keys ``gloss.<term>`` (the
+#: the glossary's terms (the code's English identifiers); locale keys ``gloss.<term>`` (the
 #: line) and ``gloss.word.<term>`` (the word, lower case, as the texts write it)
 TERMS: Final = ("shleif", "razrez", "remiz")
 #: the private chat's stored options that hold, per term, the [game, deal] it was first shown in

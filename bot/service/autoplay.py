@@ -2,7 +2,7 @@
 (no storage, no clock). A computer seat is played by its computer; an away player by the strong
 computer or by the default moves (the table's ``away_play``; always the default moves in a
 game without computer players); a leaving player, and every seat after /stop now, by the
-default moves (RULES.md §5)."""
+default moves (docs/rules.md §5)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from storage.database import Database
 TABLE_OPTIONS = "table"
 TURN_TIMEOUT_RANGE = (10, 3600)  # seconds a chat may give a decision with /timeout
 #: how an away player is played (a chat setting, in TABLE_OPTIONS, taken when a table opens):
-#: by the strong computer in his own interest, or by the plain default moves of RULES.md §5
+#: by the strong computer in his own interest, or by the plain default moves of docs/rules.md §5
 AWAY_PLAY = ("computer", "default")
 
 
@@ -41,7 +41,7 @@ class ChatSettings:
     async def choose_options(self, chat_id: int, kind: str, chosen: dict[str, Any]) -> None:
         """The chat chose these options (the settings menu, a preset, /new shleif): they are
         stored beside what it chose before, and only what it chose, so an option it never
-        touched follows RULES.md's default even when that default changes."""
+        touched follows docs/rules.md's default even when that default changes."""
         stored = dict(await self.db.chat_options(chat_id, kind) or {})
         stored.update(chosen)
         try:

@@ -180,7 +180,7 @@ class Lobby:
             return await self.steps.commit_step(loaded, step, None, None, reply, status="active")
 
     async def first_dealer(self, chat_id: int, plugin: Plugin, seats: list[int]) -> int:
-        """Random (RULES.md §4.4), unless the game names the first dealer after the chat's
+        """Random (docs/rules.md §4.4), unless the game names the first dealer after the chat's
         previous game of it (Старшина's ``next_dealer``: its winner or loser), and he sits at
         the new table."""
         last = await self.store.db.last_deals(chat_id, 1)

@@ -1,7 +1,7 @@
 """Ending a table before its game is over: /stop (after the deal, or at once with the default
 moves), a table that can no longer be shown (the bot removed, its forum topic closed), a deal
 voided when every player agrees, and a table an older version left frozen between two deals
-(RULES.md §5 "Stopping"). A game closed without a winner gives its own pot back
+(docs/rules.md §5 "Stopping"). A game closed without a winner gives its own pot back
 (``TableStore.game_pot_returned``)."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Stopping:
         now: bool = False,
         thread: int | None = None,
     ) -> Reply:
-        """/stop by the creator or an admin (RULES.md §5 "Stopping"): a deal in progress is
+        """/stop by the creator or an admin (docs/rules.md §5 "Stopping"): a deal in progress is
         played out and settled — by the players, or with ``now`` at once by the default moves —
         and the table ends with it. The deal is voided only when every player agrees
         (``vote_void``)."""

@@ -104,7 +104,7 @@ class TableStore:
     async def free_pot(self, loaded: Loaded, chat_pot: int) -> int:
         """What a new deal of ``loaded`` may play for out of the chat's pot ``chat_pot``: the
         pot is the group's, shared by the tables of its forum topics, and a deal in progress
-        at another table holds the chips it plays for (its P, RULES.md §1.1) until it ends.
+        at another table holds the chips it plays for (its P, docs/rules.md §1.1) until it ends.
         So two tables never pay out the same chips, and the pot never goes below zero."""
         held = 0
         for game in await self.db.chat_open_games(loaded.game.chat_id):
@@ -246,7 +246,7 @@ class TableStore:
     async def game_pot_returned(
         self, loaded: Loaded, pending: list[LedgerTransfer]
     ) -> list[LedgerTransfer]:
-        """A game that ends without a winner gives its own pot back (RULES.md §5 "Stopping"):
+        """A game that ends without a winner gives its own pot back (docs/rules.md §5 "Stopping"):
         each player gets the stakes he paid into it, so no chip stays in a closed game's pot.
         ``pending`` are the transfers committed with the close."""
         paid: dict[int, int] = {}

@@ -2,7 +2,7 @@
 
 A press is checked here (the seat, the turn number the button was made for, legality through
 the rules) and committed through ``DealSteps``. A turn that runs out makes the default move
-(RULES.md §5), and after ``AWAY_AFTER_TIMEOUTS`` in a row the player is away; an away player,
+(docs/rules.md §5), and after ``AWAY_AFTER_TIMEOUTS`` in a row the player is away; an away player,
 or a computer seat, is played by a computer once its pause is over (``computer_move``, the
 search off the event loop in ``Thinker``). «I'm back» and a blocked bot change who plays a
 seat."""
@@ -84,7 +84,7 @@ class Turns:
             return await self.steps.commit_step(loaded, step, action, user_id, reply)
 
     async def timeout(self, game_id: int, turn: int, marked: Marked | None = None) -> Reply | None:
-        """The turn ran out: make the default move (RULES.md §5) and announce it. Cards the
+        """The turn ran out: make the default move (docs/rules.md §5) and announce it. Cards the
         player had ``marked`` for a move of several cards are his choice, made in time: the
         default move takes them first and completes them with its own (``with_marks``)."""
         db = self.store.db

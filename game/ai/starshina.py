@@ -1,4 +1,4 @@
-"""Computer players for Старшина (RULES.md §4).
+"""Computer players for Старшина (docs/rules.md §4).
 
 As for Стуколка, each player is a function of a ``SeatView`` and a ``random.Random``:
 

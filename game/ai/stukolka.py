@@ -1,4 +1,4 @@
-"""Computer players for Стуколка (RULES.md §1–§3), classic and «со шлейфом».
+"""Computer players for Стуколка (docs/rules.md §1–§3), classic and «со шлейфом».
 
 Every player is a function of a ``SeatView`` (what a person in that seat may see) and a
 ``random.Random``, returning one of ``view.legal``:
@@ -169,7 +169,7 @@ def random_player(view: SeatView, rng: random.Random) -> Action:
 
 
 def _excluded(view: SeatView) -> list[set[str]]:
-    """Cards each seat cannot hold, from how it played (RULES.md §1.5): not following the led
+    """Cards each seat cannot hold, from how it played (docs/rules.md §1.5): not following the led
     suit means none of it; not trumping (``must_trump``) means no trumps; following or trumping
     below the card that was winning means nothing above it; a lead other than the trump ace
     (when leads are compulsory) means no trump ace."""

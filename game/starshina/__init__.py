@@ -1,4 +1,4 @@
-"""Старшина, the Sergeant Major (RULES.md §4, §5)."""
+"""Старшина, the Sergeant Major (docs/rules.md §4, §5)."""
 
 from game.starshina.defaults import default_action, longest_suit
 from game.starshina.options import PRESETS, StarshinaOptions

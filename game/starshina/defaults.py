@@ -1,4 +1,4 @@
-"""The default move when a Старшина player does not act in time (RULES.md §5): never a penalty.
+"""The default move when a Старшина player does not act in time (docs/rules.md §5): never a penalty.
 "Lowest" is ``game.cards.lowest``: by rank, ties in the order ♣ ♦ ♥ ♠."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from game.starshina.state import Phase, StarshinaState
 
 
 def longest_suit(hand: list[str]) -> str:
-    """§5 naming trump → his longest suit. RULES.md does not break ties; here the tied suit
+    """§5 naming trump → his longest suit. docs/rules.md does not break ties; here the tied suit
     with the higher cards wins (compared card by card from the top, so A-7-2 beats K-Q-J),
     and suits identical in rank go by ♠ ♥ ♦ ♣, the reverse of the "lowest" order. A void hand
     cannot occur (the dealer holds 16 cards), but it would give ♠."""

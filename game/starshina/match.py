@@ -1,4 +1,4 @@
-"""One game of Старшина across the decks of a conformance case (RULES.md §4.1, §4.4): the
+"""One game of Старшина across the decks of a conformance case (docs/rules.md §4.1, §4.4): the
 deal passes left while nobody has won; once the game is over every action is rejected. Used by
 ``game.replay`` and the tests."""
 

@@ -1,4 +1,4 @@
-"""Старшина table options (RULES.md §4, "Table options"): frozen, validated, with presets."""
+"""Старшина table options (docs/rules.md §4, "Table options"): frozen, validated, with presets."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _positive_int(value: object) -> bool:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class StarshinaOptions:
-    """The options of RULES.md §4; defaults are the bold ones."""
+    """The options of docs/rules.md §4; defaults are the bold ones."""
 
     targets: Targets = "8-5-3"
     stake: int = 1

@@ -1,4 +1,4 @@
-"""Старшина: dealing, legality, application of actions and settlement (RULES.md §4).
+"""Старшина: dealing, legality, application of actions and settlement (docs/rules.md §4).
 
 ``legal_actions`` is the only source of legality; ``apply`` checks an action through the same
 helpers, raising ``IllegalAction`` before anything changes, then changes the state and returns

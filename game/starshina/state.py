@@ -19,7 +19,7 @@ SCHEMA = 1
 
 
 class Phase(StrEnum):
-    """Where the game stands (RULES.md §4.1, §4.2)."""
+    """Where the game stands (docs/rules.md §4.1, §4.2)."""
 
     EXCHANGE_GIVE = "exchange_give"  # §4.2: a giver gives one card (updown or ring)
     RING_RETURN = "ring_return"  # §4.2 ring: the receiver returns one card

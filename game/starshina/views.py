@@ -1,4 +1,5 @@
-"""What each seat, and the group, may see of a game of Старшина (RULES.md §4.3; DESIGN.md).
+"""What each seat, and the group, may see of a game of Старшина (docs/rules.md §4.3;
+docs/architecture.md, "Views hide what a seat may not see").
 
 Views are built field by field from what the viewer may know; nothing is copied from the state
 and then deleted. Other hands, the kitty, the dealer's discards and the cards of an exchange

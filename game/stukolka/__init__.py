@@ -1,4 +1,4 @@
-"""Стуколка, classic and «со шлейфом» (RULES.md §1–§3, §5)."""
+"""Стуколка, classic and «со шлейфом» (docs/rules.md §1–§3, §5)."""
 
 from game.stukolka.defaults import default_action
 from game.stukolka.options import PRESETS, StukolkaOptions

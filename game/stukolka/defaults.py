@@ -1,4 +1,5 @@
-"""The default move when a Стуколка player does not act in time (RULES.md §5): never a penalty."""
+"""The default move when a Стуколка player does not act in time (docs/rules.md §5): never a
+penalty."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A Стуколка table across several deals: the deal passes left, the pot carries over
-(RULES.md §1.1, §1.2). Used by ``game.replay``, ``game.simulate`` and the tests."""
+(docs/rules.md §1.1, §1.2). Used by ``game.replay``, ``game.simulate`` and the tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Стуколка table options (RULES.md §1, "Table options"): frozen, validated, with presets.
+"""Стуколка table options (docs/rules.md §1, "Table options"): frozen, validated, with presets.
 
 ``OptionsError`` (shared by every game) is what a bad option raises."""
 
@@ -29,7 +29,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class StukolkaOptions:
-    """The options of RULES.md §1; defaults are the bold ones."""
+    """The options of docs/rules.md §1; defaults are the bold ones."""
 
     variant: Variant = "classic"
     stake: int = 3

@@ -1,4 +1,4 @@
-"""Стуколка: legality and application of actions (RULES.md §1, §2, §3).
+"""Стуколка: legality and application of actions (docs/rules.md §1, §2, §3).
 
 ``legal_actions`` is the only source of legality; ``apply`` checks an action through the same
 code (``_check``), raising ``IllegalAction`` before anything changes, then changes the state and

@@ -18,7 +18,7 @@ SCHEMA = 1
 
 
 class Phase(StrEnum):
-    """Where the deal stands (RULES.md §1.2–§1.5, §3)."""
+    """Where the deal stands (docs/rules.md §1.2–§1.5, §3)."""
 
     CHOOSE = "choose"  # shleif variant: the dealer chooses шлейф or open, before dealing
     KNOCK = "knock"  # §1.3

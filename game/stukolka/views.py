@@ -1,4 +1,5 @@
-"""What each seat, and the group, may see of a Стуколка deal (RULES.md §1.2, §3; DESIGN.md).
+"""What each seat, and the group, may see of a Стуколка deal (docs/rules.md §1.2, §3;
+docs/architecture.md, "Views hide what a seat may not see").
 
 Views are built field by field from what the viewer may know; nothing is copied from the
 state and then deleted. Other hands, the stock, discards and the шлейф card (until the deal

@@ -319,7 +319,7 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
 
 
 def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -> None:
-    """RULES.md §4 "Presets": «как в тексте» (ring, no trumps: the defaults) and «британские»
+    """docs/rules.md §4 "Presets": «как в тексте» (ring, no trumps: the defaults) and «британские»
     (updown, the dealer names trump), atop Старшина's options; Стуколка has none."""
     assert game_for("starshina").menu.presets == {
         "as_written": {"exchange": "ring", "trumps": "none"},

@@ -89,7 +89,7 @@ def test_hand_texts_show_only_what_the_seat_may_see(
 
 
 def _classic_ace_lead() -> StukolkaState:
-    """The worked example of the conformance README: seat 1 A♥ K♥ 7♦, seat 2 2♠ 5♠ 9♠, the
+    """The worked example of docs/conformance.md: seat 1 A♥ K♥ 7♦, seat 2 2♠ 5♠ 9♠, the
     dealer 3♣ 4♣ 6♣, Q♥ face up on the stock."""
     deck = stacked(
         3,

@@ -29,7 +29,7 @@ def test_stukolka_rules_follow_the_options(lang: str) -> None:
         lang, "shleif", StukolkaOptions(variant="shleif", lone_player="dealer_defends")
     )
     defends = rules_text(lang, "stukolka", StukolkaOptions(lone_player="dealer_defends"))
-    # in the shleif variant the lone player always takes the pot (RULES.md §1.3), whatever the
+    # in the shleif variant the lone player always takes the pot (docs/rules.md §1.3), whatever the
     # lone_player option says; in classic the option changes the text
     assert shleif == rules_text(lang, "shleif", StukolkaOptions(variant="shleif"))
     assert defends != default

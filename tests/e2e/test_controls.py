@@ -105,7 +105,7 @@ async def test_the_kitty_takes_four_marks_and_says_so(tmp_path: Path) -> None:
 
 
 async def test_a_kitty_timeout_discards_the_marked_cards(tmp_path: Path) -> None:
-    """RULES.md §5 gives the 4 lowest as the kitty's default move. A card the dealer marked is
+    """docs/rules.md §5 gives the 4 lowest as the kitty's default move. A card the dealer marked is
     his choice, made in time, and the default is never a penalty: so the turn that runs out
     discards what he marked, and only the cards he left to choose are the lowest — of the rest.
     Marks he never made (none) give the plain default."""
@@ -170,7 +170,7 @@ async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> Non
         assert not any("Купить" in text for text in labels)
         await table.press(user, hand, _button(hand, "Сбросить 2") or "")
         state = (await table.services.tables.snapshot(await db.game(game.game_id))).table.state  # type: ignore[attr-defined]
-        # two of his own discarded, three drawn (RULES.md §3): the table says «покупка: 3»
+        # two of his own discarded, three drawn (docs/rules.md §3): the table says «покупка: 3»
         assert len(state.discards[seat]) == 2
         assert state.bought[seat] == 3
         assert not bot.handler_errors

@@ -272,7 +272,7 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
         assert await db.transfers(chat_id, game_id=second, deal=deal), "the deal moved chips"
         fake.user_sends(boss, group, "/stop now", as_anonymous_admin=True)
         await table.settle()
-        # RULES.md §5 "Stopping": the deal is played out by the default moves and settled
+        # docs/rules.md §5 "Stopping": the deal is played out by the default moves and settled
         assert (await db.game(second)).status == "finished"
         assert await deals_done(db, chat_id) == 3
         assert not [e for e in await db.transfers(chat_id, game_id=second) if e.reason == "void"]

@@ -111,12 +111,12 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         assert (await db.chat_options(chat_id, "stukolka") or {}).get("stake", 3) == 3
         await table.press(creator, values, six)
         # only what the chat chose is stored (/new stukolka chose the variant): an option it
-        # never touched follows RULES.md's default
+        # never touched follows docs/rules.md's default
         assert await db.chat_options(chat_id, "stukolka") == {"variant": "classic", "stake": 6}
         marked = fake.message(table.group, menu.message_id)
         assert any(label.startswith("✓") and label.endswith("6") for label, _ in buttons(marked))
         assert len(table.group_messages()) == sent  # every step edited the one menu
-        # Старшина's presets (RULES.md §4): British sets the exchange and the trumps at once,
+        # Старшина's presets (docs/rules.md §4): British sets the exchange and the trumps at once,
         # keeps what else the chat chose, and marks itself in the menu it redraws
         await table.press(creator, marked, press_data(table, marked, cb.Settings("stukolka")))
         page = fake.message(table.group, menu.message_id)

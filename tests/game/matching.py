@@ -1,4 +1,4 @@
-"""The conformance matching rule (../shared/conformance/README.md): every key of ``expect`` must
+"""The conformance matching rule (docs/conformance.md): every key of ``expect`` must
 be in the output with the same value; objects key by key, lists element by element, ``legal``
 as a set."""
 

@@ -1,5 +1,5 @@
 """game/ is pure: it imports nothing that does I/O, sleeps, reads the clock or the environment,
-and nothing from bot/ or storage/ (STYLE.md rule 1)."""
+and nothing from bot/ or storage/ (docs/architecture.md, "Conventions")."""
 
 from __future__ import annotations
 

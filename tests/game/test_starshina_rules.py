@@ -1,4 +1,4 @@
-"""Unit tests of single Старшина rules (RULES.md §4, §5); the worked cases are in
+"""Unit tests of single Старшина rules (docs/rules.md §4, §5); the worked cases are in
 tests/cases/starshina, the random-play properties in test_starshina_properties.py."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def act(state: StarshinaState, *actions: tuple) -> list:
 
 
 def stacked(hands: dict[int, list[str]], kitty: list[str], dealer: int = 0) -> list[str]:
-    """The deck that deals ``hands`` (seat → 16 cards) and the kitty (RULES.md "Cards")."""
+    """The deck that deals ``hands`` (seat → 16 cards) and the kitty (docs/rules.md "Cards")."""
     deck = [""] * 52
     for offset in (1, 2, 3):
         for index, card in enumerate(hands[(dealer + offset) % 3]):

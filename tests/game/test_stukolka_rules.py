@@ -1,4 +1,4 @@
-"""Unit tests of single Стуколка rules (RULES.md §1–§3, §5); the worked cases are in
+"""Unit tests of single Стуколка rules (docs/rules.md §1–§3, §5); the worked cases are in
 tests/cases/stukolka."""
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def test_obligatory_antes_and_the_pot() -> None:
 
 
 class TestDefaults:
-    """RULES.md §5: the default move when a player does not act in time."""
+    """docs/rules.md §5: the default move when a player does not act in time."""
 
     def test_knock_passes_and_purchase_keeps_everything(self) -> None:
         deck = stacked(3, {}, "2H")

@@ -189,7 +189,7 @@ async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: Table
 
 
 async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) -> None:
-    """RULES.md §5 "Stopping": the deal is settled, not voided (issue 14 defect 15; the
+    """docs/rules.md §5 "Stopping": the deal is settled, not voided (issue 14 defect 15; the
     vote that voids it is in tests/service/test_robust.py)."""
     loaded = await seated(service, [101, 102, 103])
     with pytest.raises(Refused) as refused:

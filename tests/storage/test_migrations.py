@@ -253,7 +253,7 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
 
 async def test_stored_old_defaults_give_way_to_the_corrected_ones(tmp_path: Path) -> None:
     """Migration 3: a stored first_lead or updown (every save stored every option) is dropped,
-    so the chat plays RULES.md's corrected default; any other value, and updown with the
+    so the chat plays docs/rules.md's corrected default; any other value, and updown with the
     dealer naming trumps (the old British preset), stays as chosen."""
     path = tmp_path / "v2.sqlite3"
     _build(path, 2)

@@ -1,0 +1,69 @@
+"""The repository explains itself: the rules it cites are its own document (docs/rules.md), every
+section the code, the tests and the documents cite exists there, and nothing points outside the
+repository for them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "docs" / "rules.md"
+#: the kinds of file that cite the rules
+CITING = (".py", ".md", ".json", ".toml", ".sh", ".js", ".html")
+
+
+def tracked() -> list[Path]:
+    """The repository's own text files (git's list: no virtual environment, no build output)."""
+    listing = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [ROOT / name for name in listing.splitlines() if name.endswith(CITING)]
+
+
+def sections(text: str) -> set[str]:
+    """The section numbers of the rules: «## 1. …» is 1, «### 4.2 …» is 4.2."""
+    return set(re.findall(r"^#{2,3} (\d+(?:\.\d+)?)\.? ", text, re.M))
+
+
+def cited(text: str) -> set[str]:
+    """Every section a text cites: «§4.2», «§1–§3» (both ends), «§1.2–§1.5»."""
+    return set(re.findall(r"§(\d+(?:\.\d+)?)", text))
+
+
+def test_the_rules_have_their_sections() -> None:
+    numbers = sections(RULES.read_text(encoding="utf-8"))
+    assert {"1", "1.1", "1.5", "2", "3", "4", "4.4", "5"} <= numbers
+
+
+def test_every_section_cited_exists_in_the_rules() -> None:
+    numbers = sections(RULES.read_text(encoding="utf-8"))
+    missing = {}
+    for path in tracked():
+        if path == RULES or not path.exists():
+            continue
+        unknown = cited(path.read_text(encoding="utf-8")) - numbers
+        if unknown:
+            missing[str(path.relative_to(ROOT))] = sorted(unknown)
+    assert not missing, f"sections cited but not in docs/rules.md: {missing}"
+
+
+def test_the_section_check_can_fail() -> None:
+    made_up = "docs/rules.md " + "\N{SECTION SIGN}9.9"  # spelt so this file cites no such section
+    assert cited(made_up + ", and §1–§3") == {"9.9", "1", "3"}
+    assert "9.9" not in sections(RULES.read_text(encoding="utf-8"))
+
+
+def test_nothing_points_outside_the_repository_for_the_rules() -> None:
+    outside = re.compile(r"RULES\.md|\.\./shared|DESIGN\.md|STYLE\.md")
+    found = [
+        str(path.relative_to(ROOT))
+        for path in tracked()
+        if path.exists() and outside.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, f"these cite documents outside the repository: {found}"
