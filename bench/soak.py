@@ -33,6 +33,20 @@ the end of ``--games``, each time after a full garbage collection:
                     memory of messages shown, the chats' settings kept: they fill, then stay);
                     ``grew_without_a_cap`` is what is left: empty means flat.
 Not a test: it prints figures (JSON) and asserts nothing.
+
+    .venv/bin/python bench/soak.py --groups 5000 [--batch 100] [--every 500] [--flood 0.1]
+
+``--groups`` soaks the per-chat memory of Telegram's limits instead: the production rate
+limiter and group pacing on (20 requests a minute per group, 30 a second overall), ``--groups``
+new groups, ``--batch`` at a time, each with a member who sends ``/balance`` (the bot answers
+in the group, a paced request; the members are a crowd of ``CROWD`` people, so what grows is
+per group); the fake answers a ``--flood`` share of the bot's messages with
+a 429 (``retry_after`` 1), so the limiter holds those chats and tries again. A group is dropped
+by the fake once answered. After every ``--every`` groups, each after a full garbage
+collection: the size of the pacer's send times and gates and of the limiter's 429 holds, and
+of every other map (as above), the heap Python allocated (``tracemalloc``), RSS and objects.
+The bot's per-chat caches (``bot.bounded.CHATS_KEPT``, the messages shown) fill to their caps
+over the first few thousand groups; past them the heap stays flat.
 """
 
 from __future__ import annotations
@@ -48,6 +62,7 @@ import random
 import sys
 import tempfile
 import time
+import tracemalloc
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +74,7 @@ if str(ROOT) not in sys.path:
 
 from bot import callback as cb  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
+from tests.e2e.fake_telegram.faults import RetryAfter  # noqa: E402
 from tests.e2e.fake_telegram.model import Chat  # noqa: E402
 from tests.e2e.players import start_bot_for  # noqa: E402
 
@@ -72,6 +88,8 @@ KEPT_MESSAGES = 3
 CONTAINERS = (dict, set, frozenset, list, collections.deque, weakref.WeakValueDictionary)
 #: objects whose attributes are walked for maps: the bot's own, and its storage
 OWN_MODULES = ("bot.", "storage.")
+#: --groups: the people who send the groups' commands, each in many groups
+CROWD = 300
 
 
 @dataclass
@@ -394,6 +412,86 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def limit_maps(limiter: Any) -> dict[str, int]:
+    """The sizes of the rate limiter's per-chat maps: the group pacer's send times and gates,
+    and the chats held after a 429."""
+    return {
+        "pacer_sent": len(limiter.pacer._sent),
+        "pacer_locks": len(limiter.pacer._locks),
+        "held_until": len(limiter._held_until),
+    }
+
+
+async def run_groups(args: argparse.Namespace) -> dict[str, Any]:
+    """``--groups``: many groups through the limiter and pacing (see the module)."""
+    tracemalloc.start()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bot.sqlite3"
+        async with (
+            FakeTelegram(fault_seed=args.seed) as fake,
+            start_bot_for(fake, path, rate_limiter=True) as bot,
+        ):
+            limiter = bot.app.bot.rate_limiter
+            services = bot.app.bot_data["services"]
+            app = bot.app
+            flood = fake.faults.add(
+                RetryAfter(1), method="sendMessage", times=None, probability=args.flood
+            )
+            world = fake.world
+            crowd = [fake.add_user(f"Игрок{number}") for number in range(CROWD)]
+            began = time.monotonic()
+            done = 0
+            curve: list[dict[str, Any]] = []
+            start_maps: dict[str, int] = {}
+            while done < args.groups:
+                batch = min(args.batch, args.groups - done)
+                made = []
+                for number in range(done, done + batch):
+                    user = crowd[number % CROWD]
+                    group = fake.add_group(f"Стол {number}", [user])
+                    fake.user_sends(user, group, "/balance")
+                    made.append((group, user))
+                await bot.settle(timeout=600, quiet=0.0)
+                answered = sum(1 for group, _ in made if fake.messages(group, from_bot=True))
+                for group, _ in made:
+                    world.chats.pop(group.id, None)
+                fake.server.log.clear()
+                done += batch
+                if done % args.every == 0 or done == args.groups:
+                    gc.collect()
+                    roots = {"services": services, "chat_data": app.chat_data}
+                    maps = map_sizes(roots)
+                    if not start_maps:
+                        start_maps = maps
+                    point = {
+                        "groups": done,
+                        "answered_in_batch": f"{answered}/{batch}",
+                        "seconds": round(time.monotonic() - began, 1),
+                        "429s": flood.fired,
+                        **limit_maps(limiter),
+                        "heap_kb": tracemalloc.get_traced_memory()[0] // 1024,
+                        "rss_kb": _rss_kb(),
+                        "gc_objects": len(gc.get_objects()),
+                    }
+                    curve.append(point)
+                    print(f"soak: {json.dumps(point, ensure_ascii=False)}", file=sys.stderr)
+            errors = len(bot.handler_errors)
+    tracemalloc.stop()
+    grew = {
+        name: [start_maps.get(name, 0), size]
+        for name, size in maps.items()
+        if size > start_maps.get(name, 0)
+    }
+    return {
+        "groups": args.groups,
+        "at_once": args.batch,
+        "flood_share": args.flood,
+        "handler_errors": errors,
+        "curve": curve,
+        "grew_since_first_point": grew,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="games measured")
@@ -409,8 +507,18 @@ def main() -> None:
     parser.add_argument(
         "--every", type=int, default=0, help="also measure after every N games (the curve)"
     )
+    parser.add_argument(
+        "--groups", type=int, default=0, help="soak the limiter and pacing over N new groups"
+    )
+    parser.add_argument("--batch", type=int, default=100, help="--groups: groups at once")
+    parser.add_argument("--flood", type=float, default=0.1, help="--groups: share of 429s")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args)), ensure_ascii=False, indent=1))
+    if args.groups:
+        args.every = args.every or 500
+        result = asyncio.run(run_groups(args))
+    else:
+        result = asyncio.run(run(args))
+    print(json.dumps(result, ensure_ascii=False, indent=1))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
 
 from bot.storage_health import StorageTrouble, is_storage_error
@@ -68,10 +68,11 @@ class RetryLater(Exception):
 class _Gate:
     """One key's requests: one at a time, answers first."""
 
-    __slots__ = ("answers", "lock", "no_answers")
+    __slots__ = ("answers", "lock", "no_answers", "users")
 
     def __init__(self) -> None:
         self.lock = asyncio.Lock()
+        self.users = 0  # requests holding or waiting for the gate: it is dropped at none
         self.answers = 0  # answers waiting for their slot
         self.no_answers = asyncio.Event()
         self.no_answers.set()
@@ -84,6 +85,11 @@ class Pacer:
     the module), and at most ``per_window`` requests in any ``window`` seconds (with
     ``margin`` for the clocks of the two ends). With ``spacing`` 0 there is no pacing at all
     (tests, a local Bot API server).
+
+    What it keeps cannot grow with the number of groups ever paced: a key's send times only
+    while they still count (its last send less than ``window`` + ``margin`` ago, or less
+    than ``spacing``: the groups sent to in the last minute, at most the bot's overall 30 a
+    second times that), a key's gate only while a request holds it or waits for it.
     """
 
     def __init__(
@@ -104,7 +110,8 @@ class Pacer:
         self.margin = margin
         self.clock = clock
         self.sleep = sleep
-        self._sent: dict[Hashable, deque[float]] = {}
+        #: key → its last ``per_window`` send times, the least recently sent to first
+        self._sent: OrderedDict[Hashable, deque[float]] = OrderedDict()
         self._locks: dict[Hashable, _Gate] = {}
 
     def delay(self, key: Hashable, *, answer: bool = False) -> float:
@@ -130,33 +137,55 @@ class Pacer:
         if self.spacing <= 0:
             yield
             return
-        gate = self._locks.setdefault(key, _Gate())
-        if answer:
-            gate.answers += 1
-            gate.no_answers.clear()
+        gate = self._locks.get(key)
+        if gate is None:
+            gate = self._locks[key] = _Gate()
+        gate.users += 1
         try:
-            while True:
-                if not answer:
-                    await gate.no_answers.wait()  # an answer waiting goes first
-                await self.ready(key, answer=answer)
-                await gate.lock.acquire()
-                if self.delay(key, answer=answer) <= 0 and (answer or not gate.answers):
-                    break
-                gate.lock.release()  # the slot went to another request meanwhile
-        finally:
             if answer:
-                gate.answers -= 1
-                if not gate.answers:
-                    gate.no_answers.set()
-        try:
-            yield
+                gate.answers += 1
+                gate.no_answers.clear()
+            try:
+                while True:
+                    if not answer:
+                        await gate.no_answers.wait()  # an answer waiting goes first
+                    await self.ready(key, answer=answer)
+                    await gate.lock.acquire()
+                    if self.delay(key, answer=answer) <= 0 and (answer or not gate.answers):
+                        break
+                    gate.lock.release()  # the slot went to another request meanwhile
+            finally:
+                if answer:
+                    gate.answers -= 1
+                    if not gate.answers:
+                        gate.no_answers.set()
+            try:
+                yield
+            finally:
+                gate.lock.release()
         finally:
-            gate.lock.release()
+            gate.users -= 1
+            if not gate.users and self._locks.get(key) is gate:
+                del self._locks[key]  # nobody holds it or waits: nothing worth keeping
 
     def record(self, key: Hashable) -> None:
-        """A request to ``key`` leaves now."""
-        if self.spacing > 0:
-            self._sent.setdefault(key, deque(maxlen=self.per_window)).append(self.clock())
+        """A request to ``key`` leaves now. The keys whose last request no longer counts
+        (``delay`` would be 0 for them with or without it) are forgotten."""
+        if self.spacing <= 0:
+            return
+        now = self.clock()
+        sent = self._sent.get(key)
+        if sent is None:
+            sent = self._sent[key] = deque(maxlen=self.per_window)
+        else:
+            self._sent.move_to_end(key)
+        sent.append(now)
+        horizon = now - max(self.window + self.margin, self.spacing)
+        while True:
+            oldest = next(iter(self._sent.values()))
+            if oldest[-1] > horizon:
+                break
+            self._sent.popitem(last=False)
 
     async def slot(self, key: Hashable, *, answer: bool = False) -> None:
         """Wait for ``key``'s next slot and take it."""

@@ -47,6 +47,8 @@ PACED = frozenset({"sendmessage", "editmessagetext", "editmessagereplymarkup"})
 OVERALL_PER_SECOND = 30
 #: the waits before the retries of a request that failed for a network reason
 BACKOFF = (0.3, 1.0, 2.0, 4.0)
+#: chats held after a 429 the limiter keeps before it drops the holds that are over
+HELD_SWEEP = 256
 
 
 def creates(endpoint: str) -> bool:
@@ -109,7 +111,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self.backoff = backoff
         self.clock = clock
         self._overall = SharedRate(overall_per_second) if overall_per_second > 0 else None
+        #: chat → when its 429 hold ends; a hold that has ended is dropped (``_hold``)
         self._held_until: dict[int | str | None, float] = {}
+        self._sweep_at = HELD_SWEEP
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -119,11 +123,23 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     def held(self, chat: int | str | None) -> float:
         """Seconds that ``chat`` must still wait after a 429."""
-        return max(0.0, self._held_until.get(chat, 0.0) - self.clock())
+        until = self._held_until.get(chat)
+        if until is None:
+            return 0.0
+        wait = until - self.clock()
+        if wait <= 0:
+            del self._held_until[chat]  # the hold is over
+            return 0.0
+        return wait
 
     def _hold(self, chat: int | str | None, seconds: float) -> None:
-        until = self.clock() + seconds
-        self._held_until[chat] = max(self._held_until.get(chat, 0.0), until)
+        now = self.clock()
+        self._held_until[chat] = max(self._held_until.get(chat, 0.0), now + seconds)
+        if len(self._held_until) >= self._sweep_at:
+            # the holds that are over, of chats that sent nothing since: a sweep each time
+            # the map doubles, so it stays within twice the chats held at once (or the floor)
+            self._held_until = {c: t for c, t in self._held_until.items() if t > now}
+            self._sweep_at = max(HELD_SWEEP, 2 * len(self._held_until))
 
     async def process_request(
         self,
