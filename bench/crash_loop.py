@@ -1,4 +1,4 @@
-"""Crash loop (issue 14): the real bot killed with SIGKILL at random points, again and again,
+"""Crash loop: the real bot killed with SIGKILL at random points, again and again,
 while three groups play Стуколка classic, шлейф and Старшина, and another process holds
 SQLite's write lock (``BEGIN IMMEDIATE``) at random moments; then the checks.
 

@@ -1,4 +1,4 @@
-"""Benchmark: scorekeeping on a chat with a long history (issue 16).
+"""Benchmark: scorekeeping on a chat with a long history.
 
 Fills one chat with ``--deals`` finished deals (100,000 by default) played by the real
 engines with random legal moves — Стуколка at tables of four of the chat's six players, and

@@ -1,4 +1,4 @@
-"""Computer players at a table (issue 15): who they are, and thinking off the event loop.
+"""Computer players at a table: who they are, and thinking off the event loop.
 
 A computer seat is a player like any other for storage and the ledger: a row in ``players``
 with a negative id (Telegram user ids are positive, so the two never meet), seated by its id,

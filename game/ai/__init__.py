@@ -1,4 +1,4 @@
-"""Computer players (issue 15): pure functions of what a seat may see.
+"""Computer players: pure functions of what a seat may see.
 
 A player takes the seat's view (``game.stukolka.SeatView`` or ``game.starshina.SeatView``,
 which hold exactly what a person in that seat knows), a ``random.Random`` and, for the strong

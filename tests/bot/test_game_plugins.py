@@ -1,4 +1,4 @@
-"""Issue 13: a game is a plugin. Outside ``bot/games`` (the registry and each game's plugin)
+"""A game is a plugin. Outside ``bot/games`` (the registry and each game's plugin)
 and each game's own renderer (``bot/render/<game>.py``), the bot never names a game, never
 compares a game's kind with a name, and never imports a game's package; the registry refuses a
 game whose names or codes clash with one already offered."""

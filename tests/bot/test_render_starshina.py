@@ -59,7 +59,7 @@ def test_group_texts_show_no_hidden_card(options: StarshinaOptions, seed: int) -
 @settings(max_examples=10, deadline=None)
 @given(starshina_options, st.integers(0, 2**32))
 def test_a_waiting_hand_shows_the_whole_table(options: StarshinaOptions, seed: int) -> None:
-    """The private chat is the whole table (issue 17): a seat that waits during the play reads
+    """The private chat is the whole table: a seat that waits during the play reads
     every player's tricks against his target, the cards on the table and whose turn it is."""
     states = starshina_game(options, seed, max_steps=200)
     compared = 0

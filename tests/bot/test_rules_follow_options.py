@@ -1,4 +1,4 @@
-"""/rules says what this chat's options make the rules, not the defaults (issue 7, item 4)."""
+"""/rules says what this chat's options make the rules, not the defaults."""
 
 from __future__ import annotations
 

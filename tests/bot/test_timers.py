@@ -104,7 +104,7 @@ async def test_a_failing_timeout_is_logged_and_others_still_fire(caplog) -> None
 async def test_a_default_move_whose_commit_fails_is_tried_again_until_it_applies(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 14 defect 3: a failed commit (a locked database) used to drop the timer."""
+    """A failed commit (a locked database) keeps the timer: it used to drop it."""
     monkeypatch.setattr(bot.timers, "RETRY_DELAYS", (0.05, 0.1), raising=False)
     timers = Timers()
     calls: list[int] = []

@@ -1,4 +1,4 @@
-"""Every text the bot can produce reads right for a player of either gender (issue 17, point 7).
+"""Every text the bot can produce reads right for a player of either gender.
 
 The bot cannot know a player's gender, and Russian names cannot be declined safely, so no text
 may put a gendered past-tense verb about a player (``Вера взял``, ``Боря не успела``) or a
@@ -267,7 +267,7 @@ def _catalogue_problems() -> list[str]:
 
 
 def test_the_scan_catches_what_it_must() -> None:
-    """The checks themselves, on the lines issue 17 quoted and on their right versions."""
+    """The checks themselves, on wrong lines players once read and on their right versions."""
     wrong = [
         "⏰ Вера не успел, ход за него: пас.",
         "💤 Вера отошёл — пока за него ходит бот.",

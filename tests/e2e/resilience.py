@@ -1,4 +1,4 @@
-"""Helpers of the resilience tests (issue 6): pressing for some players only, reading the
+"""Helpers of the resilience tests: pressing for some players only, reading the
 table message, waiting on real-time things (timers), and the checks every test ends with."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14, defect 5, the other way Telegram tells the bot it was removed: no
+"""The other way Telegram tells the bot it was removed: no
 ``my_chat_member`` reaches it (it was down, or the update was lost), and the first request to
 the group is refused with 403 «bot was kicked». The table closes as cleanly as on the notice."""
 

@@ -1,4 +1,4 @@
-"""End to end, issue 15: computer players in the real bot against the fake Telegram.
+"""End to end: computer players in the real bot against the fake Telegram.
 
 A Старшина game of two people and a computer seated from the lobby, played to the end; a
 Стуколка table with a computer seat over several deals; an away player handed to the computer

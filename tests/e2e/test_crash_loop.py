@@ -1,4 +1,4 @@
-"""A short run of bench/crash_loop.py (issue 14): the bot killed with SIGKILL at random points
+"""A short run of bench/crash_loop.py: the bot killed with SIGKILL at random points
 while three groups play all three games and another process holds the write lock at random
 moments; afterwards every game goes on by itself or is finished, the action log and the ledger
 replay commit by commit, money sums to zero, and every result was shown exactly once."""

@@ -1,4 +1,4 @@
-"""End to end, issue 6 item 4: Telegram fails at random — 429s, 5xx, replies too late, dropped
+"""End to end: Telegram fails at random — 429s, 5xx, replies too late, dropped
 connections, on sends, edits, answers and polling — and the games still finish, no chip and no
 move is lost, and the group never sees a message twice (a send that timed out may have been
 carried out all the same, so the bot does not blindly send it again)."""

@@ -1,4 +1,4 @@
-"""End to end, issue 6 item 7: thousands of random and malformed commands and button presses,
+"""End to end: thousands of random and malformed commands and button presses,
 from players, an onlooker and a stranger, in the group and in private chats, while a real game
 is played: no handler fails, every press is answered, nothing changes but through legal moves
 (the action log replays and the money balances), no card leaks, and the game still finishes."""

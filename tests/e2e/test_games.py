@@ -1,6 +1,6 @@
 """End to end: the real Application plays complete games against the fake Telegram, users
-pressing only buttons the bot really sent (issue 5, item 8), and every message is scanned for
-cards its reader could not know (item 7)."""
+pressing only buttons the bot really sent, and every message is scanned for cards its reader
+could not know."""
 
 from __future__ import annotations
 

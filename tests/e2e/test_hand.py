@@ -1,4 +1,4 @@
-"""End to end, issue 17: the private chat is the player's whole table and every deal ends in
+"""End to end: the private chat is the player's whole table and every deal ends in
 every chat. Played against the fake Bot API with the buttons the bot really sent:
 
 - each deal's hand message becomes the player's outcome, without buttons, and the net it shows

@@ -1,6 +1,5 @@
-"""End to end: what someone just added to a group with the bot sees first (issue 7, items 3
-and 4) — the commands menu Telegram shows, /help, /rules with the chat's own options, and the
-first /start in private."""
+"""End to end: what someone just added to a group with the bot sees first — the commands menu
+Telegram shows, /help, /rules with the chat's own options, and the first /start in private."""
 
 from __future__ import annotations
 

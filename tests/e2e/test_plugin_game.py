@@ -1,4 +1,4 @@
-"""Issue 13, "what it must show": a new game registered from the tests alone — «Старшая карта»
+"""A new game registered from the tests alone — «Старшая карта»
 (``tests/plugin/highcard.py``: one phase, one card each) — is played end to end through the
 real service and screens against the fake Bot API: /new, the lobby, the table and hand
 messages, the buttons, the results, the money, the end of the game, /rules and /settings,

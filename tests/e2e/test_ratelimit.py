@@ -1,4 +1,4 @@
-"""End to end, issue 6 item 3: Telegram's limits with players pressing as fast as they can.
+"""End to end: Telegram's limits with players pressing as fast as they can.
 
 Two tables play at once with the limits on (``rate_limiter=True``): each group must get at most
 20 requests in any 60 seconds, the table must never be more than about 3 seconds behind the
@@ -111,7 +111,7 @@ class Watch:
         commit_many = db.commit_actions
 
         async def commit_actions(game_id: int, expected: int, commits: Any) -> int:
-            # a deal's last move and the next deal, one transaction (issue 14 defect 1)
+            # a deal's last move and the next deal, one transaction
             last = await commit_many(game_id, expected, commits)
             now = self.loop.time()
             for version in range(expected + 1, last + 1):

@@ -1,4 +1,4 @@
-"""End to end (issue 17, points 8, 10, 11): a group command is answered as a reply to it, a
+"""End to end: a group command is answered as a reply to it, a
 press with a toast; «start the bot first» names exactly who has not; /balance lists every
 player of the table; /balance and /rules in private."""
 

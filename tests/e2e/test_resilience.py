@@ -1,4 +1,4 @@
-"""End to end, issue 6: turn timers, away players, leaving, stopping, a player who blocks the
+"""End to end: turn timers, away players, leaving, stopping, a player who blocks the
 bot, and a group that becomes a supergroup — the real Application against the fake Telegram,
 with the JobQueue's real timers (turns of a fraction of a second)."""
 
@@ -308,7 +308,7 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
 async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
     tmp_path: Path,
 ) -> None:
-    # the computer plays for him (issue 15): its pause short, for a test's pace
+    # the computer plays for him: its pause short, for a test's pace
     async with (
         FakeTelegram() as fake,
         start_bot_for(

@@ -1,4 +1,4 @@
-"""End to end, issue 13: the bot killed with SIGKILL right after the commit that begins a game
+"""End to end: the bot killed with SIGKILL right after the commit that begins a game
 or starts a new deal, before the screens could change anything on screen. What the group and
 each player have on screen is part of the game's stored display state, changed by that very
 commit (the lobby's message to lose its buttons; the last deal's hand messages made old), so

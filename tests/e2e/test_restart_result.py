@@ -1,4 +1,4 @@
-"""End to end, issue 13: the bot killed with SIGKILL right after the last move of a deal and
+"""End to end: the bot killed with SIGKILL right after the last move of a deal and
 before that deal's result reached the group. The result still to post is part of the game's
 stored display state, committed with the move, so after the restart it is posted, exactly once,
 and the game goes on with the next deal's table in a message of its own."""

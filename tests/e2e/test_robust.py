@@ -1,4 +1,4 @@
-"""Issue 14 through the fake Bot API: the defects a player or an odd update could reach (the
+"""Through the fake Bot API, the defects a player or an odd update could reach (the
 bot removed from the group, /settings mid-game, menus pressed on other messages, an
 unreachable member in the lobby, edited commands, long texts, bad /kick arguments, empty
 names, a hand message sent twice). Each test failed before its fix."""
@@ -178,7 +178,7 @@ async def test_an_empty_first_name_falls_back_to_the_username_or_a_number(
 async def test_a_read_only_database_pauses_the_table_politely_and_play_resumes(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Defect 8: the database cannot be written for a while (``PRAGMA query_only``: SQLite
+    """The database cannot be written for a while (``PRAGMA query_only``: SQLite
     refuses every write, as for a read-only file); every press is answered with an apology,
     the log says it once, the health check fails, and play goes on when writes work again."""
     async with (

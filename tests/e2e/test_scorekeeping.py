@@ -1,4 +1,4 @@
-"""End to end (issue 16): an evening of several deals ends by the gap (a clock the test moves)
+"""End to end: an evening of several deals ends by the gap (a clock the test moves)
 and by /evening, its summary's figures equal the ledger's and its chart arrives as a PNG
 photo; /stats, /top, /history with its pages and a deal's details, and /export, in ru and en."""
 

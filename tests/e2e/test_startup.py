@@ -1,4 +1,4 @@
-"""End to end, ``python -m bot`` as a newcomer starts it (issue 18, items 5 and 6): without
+"""End to end, ``python -m bot`` as a newcomer starts it: without
 network, one clear line and retries until the Bot API answers; a token Telegram rejects, one
 clear line and exit code 2; and the token in no log line, even at ``LOG_LEVEL=DEBUG`` and on
 errors."""

@@ -1,5 +1,5 @@
 """End to end: the lobby's rules, /settings, /lang, /balance with settle-up, /history, and the
-short refusals every wrong press gets (issue 5, items 1, 4, 5, 6, 7)."""
+short refusals every wrong press gets."""
 
 from __future__ import annotations
 

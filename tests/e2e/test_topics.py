@@ -1,4 +1,4 @@
-"""Issue 18, item 3: forum topics. In a supergroup with topics each topic holds a table of its
+"""Forum topics. In a supergroup with topics each topic holds a table of its
 own: /new in a topic opens that topic's table, every message of the table goes to that topic,
 commands in a topic act on its table, and /balance and the pot stay the group's. A topic
 closed or deleted mid-game closes its table cleanly, and the group's other table plays on."""

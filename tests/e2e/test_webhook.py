@@ -1,5 +1,5 @@
 """End to end, webhook mode: ``python -m bot`` runs as a real process with ``WEBHOOK_URL`` set,
-against the fake Telegram (issue 7, items 2 and 3, and the Docker HEALTHCHECK command).
+against the fake Telegram: the secret token, bad bodies, and the Docker HEALTHCHECK command.
 
 The fake delivers users' updates to the bot's webhook with the secret token the bot gave it in
 ``setWebhook``; the test also POSTs updates itself: with the right secret they are answered,

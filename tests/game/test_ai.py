@@ -1,4 +1,4 @@
-"""Computer players (issue 15): legal in every position, and blind to what their seat cannot
+"""Computer players: legal in every position, and blind to what their seat cannot
 see — a choice with a fixed seed does not change when the unseen cards are reshuffled."""
 
 from __future__ import annotations

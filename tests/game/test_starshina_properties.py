@@ -1,4 +1,4 @@
-"""Property tests over random legal Старшина play, every table option (issue 3, item 5): the
+"""Property tests over random legal Старшина play, every table option: the
 generic per-step checks of ``tests.game.playthrough`` under hypothesis, and a wider seeded sweep
 of thousands of deals with the cheaper invariants checked at the end of every deal."""
 

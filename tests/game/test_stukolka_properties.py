@@ -1,4 +1,4 @@
-"""Property tests over random legal Стуколка play, every table option (issue 2, item 5)."""
+"""Property tests over random legal Стуколка play, every table option."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Computer seats and the away player played by the computer, in the table service (issue 15):
+"""Computer seats and the away player played by the computer, in the table service:
 a computer is seated from the lobby, moves when its (short) turn timer fires, pays and takes
 chips like anyone, leaves between deals when removed, and needs a person at the table."""
 

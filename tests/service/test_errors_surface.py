@@ -1,4 +1,4 @@
-"""Issue 13, "also fix": the error handler says which update failed (its id, kind, chat and
+"""The error handler says which update failed (its id, kind, chat and
 user), and /start with a lobby link no longer swallows every exception — only the one that
 means the linked game is gone."""
 

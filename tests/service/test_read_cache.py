@@ -1,4 +1,4 @@
-"""Issue 13, "also fix": the bot's read cache hands one ``Game`` object to every reader, so a
+"""The bot's read cache hands one ``Game`` object to every reader, so a
 table decoded from it must own its lists. A change made before a commit that is then refused
 must not be seen by anyone who reads the game afterwards."""
 

@@ -1,4 +1,4 @@
-"""Issue 14, the defects that change money or freeze a table, on a real SQLite file: each test
+"""The defects that changed money or froze a table, on a real SQLite file: each test
 reproduced its defect before the fix (the deal end and the next deal in two commits, the
 deadline recomputed on every commit, the Старшина game pot kept, the running game following
 /settings, /stop now voiding a deal)."""
@@ -62,7 +62,7 @@ def to_act(loaded: Loaded) -> int | None:
     return loaded.table.to_act()
 
 
-# ---------------------------------------------------------------------------- defect 1
+# ------------------------------------------------ a deal's end and the next deal, one commit
 
 
 @pytest.mark.parametrize("choice", ["stukolka", "shleif", "starshina"])
@@ -135,7 +135,7 @@ async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
     assert await db.games_with_results_due() == []
 
 
-# ---------------------------------------------------------------------------- defect 2
+# ------------------------------------------------------------ the deadline belongs to the turn
 
 
 async def test_the_deadline_belongs_to_the_turn(
@@ -166,7 +166,7 @@ async def test_the_deadline_belongs_to_the_turn(
     assert (await db.game(game_id)).turn_deadline == clock.now + 30
 
 
-# ---------------------------------------------------------------------------- defect 4
+# -------------------------------------------------------- a Старшина game's own pot goes back
 
 
 async def finish(service: TableService, seed: int, presses: int = 3000) -> None:
@@ -206,7 +206,7 @@ async def test_a_starshina_game_everyone_leaves_returns_its_pot(
     assert game_id not in (await db.balances(-1)).game_pots
 
 
-# ---------------------------------------------------------------------------- defect 6
+# ------------------------------------------------- /settings during a game wait for the next
 
 
 async def test_settings_during_a_game_wait_for_the_next_game(
@@ -223,7 +223,7 @@ async def test_settings_during_a_game_wait_for_the_next_game(
     assert loaded.table.state.options.to_json() == loaded.plugin.check_options(options)  # type: ignore[union-attr]
 
 
-# ---------------------------------------------------------------------------- defect 15
+# ------------------------------------------------------ /stop now plays the deal out, settled
 
 
 async def test_stop_now_plays_the_deal_out_and_settles_it(

@@ -1,5 +1,5 @@
 """The table service on a real SQLite file: lobbies, turns, timeouts, away players, leaving,
-stopping, and the money that goes through the ledger (issues 5 and 6)."""
+stopping, and the money that goes through the ledger."""
 
 from __future__ import annotations
 
@@ -189,8 +189,8 @@ async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: Table
 
 
 async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) -> None:
-    """docs/rules.md §5 "Stopping": the deal is settled, not voided (issue 14 defect 15; the
-    vote that voids it is in tests/service/test_robust.py)."""
+    """docs/rules.md §5 "Stopping": the deal is settled, not voided (the vote that
+    voids it is in tests/service/test_robust.py)."""
     loaded = await seated(service, [101, 102, 103])
     with pytest.raises(Refused) as refused:
         await service.stop(-1, 102, is_admin=False)

@@ -1,4 +1,4 @@
-"""Issue 14 defect 8: a damaged database file is refused at start-up with a clear message
+"""A damaged database file is refused at start-up with a clear message
 (``PRAGMA quick_check``), rather than played on."""
 
 from __future__ import annotations
