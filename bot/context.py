@@ -27,6 +27,7 @@ from bot.service import TableService
 from bot.settings import Settings
 from bot.storage_health import StorageTrouble
 from bot.timers import Timers
+from bot.webapp import WebAppServer
 from storage.database import Database
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,8 @@ class Services:
     seen: Recent[int, tuple[str, str | None]] = field(default_factory=lambda: Recent(PLAYERS_KEPT))
     #: storage failures (a full disk, a read-only file): logged once a minute, not per press
     storage: StorageTrouble = field(default_factory=StorageTrouble)
+    #: the Mini App's server (only with WEBAPP_URL), over the same table service
+    webapp: WebAppServer | None = None
 
     @staticmethod
     def create(application: Application, settings: Settings, db: Database) -> Services:  # type: ignore[type-arg]
@@ -93,9 +96,12 @@ class Services:
         screens = StatsScreens(db, messenger, people.chat_language, people.chat_ranks)
         evenings = Evenings(db, messenger, presenter.coalescer, people.chat_language)
         presenter.evenings = menus.evenings = evenings
-        return Services(
+        services = Services(
             settings, db, tables, messenger, presenter, timers, screens, evenings, people, menus
         )
+        if settings.webapp_url:
+            services.webapp = WebAppServer(services)
+        return services
 
     async def start(self) -> None:
         """After the bot is up: learn its username, re-arm timers, refresh open tables, publish
@@ -106,9 +112,13 @@ class Services:
         await self.presenter.resume_all()
         await self.evenings.resume()
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
+        if self.webapp is not None:
+            await self.webapp.start()
 
     async def stop(self) -> None:
-        """The bot stops: no timer fires any more, the messages still due are sent."""
+        """The bot stops: no page's move or timer any more, the messages still due are sent."""
+        if self.webapp is not None:
+            await self.webapp.stop()
         await self.timers.stop()
         await self.presenter.hands.reminders.stop()
         await self.evenings.stop()
@@ -116,6 +126,8 @@ class Services:
 
     async def close(self) -> None:
         """Before the database closes: no timer, and nothing left that could still send."""
+        if self.webapp is not None:
+            await self.webapp.stop()
         await self.timers.stop()
         await self.presenter.hands.reminders.stop()
         await self.evenings.stop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -39,8 +40,26 @@ class Settings(BaseSettings):
     webhook_secret: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,256}$")
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
+    #: the Mini App page's public address (https; http only on 127.0.0.1/localhost, for
+    #: tests); unset: no Mini App button anywhere and no web server
+    webapp_url: str | None = None
+    #: the app's short name as registered with BotFather /newapp (t.me/<bot>/<short name>):
+    #: the group's table message links to it; unset: no link in groups
+    webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    #: where the bot's web server listens (a reverse proxy with TLS in front of it)
+    webapp_host: str = "127.0.0.1"
+    webapp_port: int = Field(default=8080, ge=0, le=65535)
+    #: how old a page's signed initData may be (seconds)
+    webapp_auth_max_age: int = Field(default=3600, gt=0)
 
-    @field_validator("webhook_url", "webhook_secret", "proxy_url", mode="before")
+    @field_validator(
+        "webhook_url",
+        "webhook_secret",
+        "proxy_url",
+        "webapp_url",
+        "webapp_short_name",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # `docker run -e WEBHOOK_URL=` and an empty line in .env mean "not set"
@@ -53,6 +72,11 @@ class Settings(BaseSettings):
             check_proxy_url(value.get_secret_value())
         return value
 
+    @field_validator("webapp_url")
+    @classmethod
+    def _page_address(cls, value: str | None) -> str | None:
+        return None if value is None else check_webapp_url(value)
+
     @field_validator("log_level")
     @classmethod
     def _upper(cls, value: str) -> str:
@@ -63,6 +87,23 @@ class Settings(BaseSettings):
         """The file endpoint that goes with ``telegram_api_base_url`` (…/bot → …/file/bot)."""
         base = self.telegram_api_base_url
         return base[: -len("bot")] + "file/bot" if base.endswith("/bot") else base
+
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+
+
+def check_webapp_url(url: str) -> str:
+    """``WEBAPP_URL`` as the page's base address (ending in ``/``, so the page's relative
+    addresses stay under it): https, or http on 127.0.0.1/localhost only (Telegram opens
+    only https pages; plain http is for tests on this machine)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("must be an https:// address")
+    if parts.scheme == "http" and parts.hostname not in LOCAL_HOSTS:
+        raise ValueError("must be https:// (http:// only for 127.0.0.1 or localhost)")
+    if parts.query or parts.fragment:
+        raise ValueError("must have no query or fragment")
+    return url if parts.path.endswith("/") else url + "/"
 
 
 class SettingsMissing(SystemExit):

@@ -50,6 +50,15 @@ class TableStore:
         self._locks: Locks[int] = Locks()
         #: the last decoded state of each open game (``snapshot``), by game id
         self._snapshots: dict[int, Loaded] = {}
+        #: told of every commit, with the game as committed (``watch``)
+        self._watchers: list[Callable[[Game], None]] = []
+
+    def watch(self, watcher: Callable[[Game], None]) -> None:
+        """Tell ``watcher`` of every commit of a table, with the game as committed: a
+        front-end that shows tables live (the Mini App's page) learns "this table changed"
+        here, whoever changed it (a button, the page, a timer, a computer). Called on the
+        event loop right after the commit; it must not block or raise."""
+        self._watchers.append(watcher)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks(chat_id)
@@ -195,6 +204,8 @@ class TableStore:
             raise Refused("game_over") from None
         game = await self.db.game(game_id)
         loaded.game = game
+        for watcher in self._watchers:
+            watcher(game)
         return game
 
     async def commit(

@@ -54,6 +54,8 @@ class TableService:
         self.load = self.store.load
         self.snapshot = self.store.snapshot
         self.active = self.store.active
+        # told of every commit (the front-ends that show tables live)
+        self.watch = self.store.watch
         # the chat's settings
         self.chat_options = self.settings.chat_options
         self.choose_options = self.settings.choose_options

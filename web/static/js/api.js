@@ -2,6 +2,15 @@
 // a move, whenever the server says it changed, when the page comes back to the screen, and
 // when the live connection is made again; the page keeps no state of its own.
 const base = new URL("api/", document.baseURI);
+// The table the page shows: named in its address by the private chat's button (?t=…); a
+// startapp link names it in the signed initData instead, and the menu button not at all.
+const table = new URLSearchParams(location.search).get("t");
+
+function address(path) {
+  const url = new URL(path, base);
+  if (table) url.searchParams.set("t", table);
+  return url;
+}
 
 export class Api {
   constructor(initData, onView, onOffline) {
@@ -17,7 +26,7 @@ export class Api {
   }
 
   async get(path) {
-    const response = await fetch(new URL(path, base), { headers: this.headers(), cache: "no-store" });
+    const response = await fetch(address(path), { headers: this.headers(), cache: "no-store" });
     if (!response.ok) throw new Error(`${path}: ${response.status}`);
     const date = Date.parse(response.headers.get("Date") || "");
     return { body: await response.json(), serverTime: Number.isNaN(date) ? null : date / 1000 };
@@ -50,7 +59,7 @@ export class Api {
     for (let attempt = 0; attempt < 3; attempt++) {
       let response;
       try {
-        response = await fetch(new URL("action", base), {
+        response = await fetch(address("action"), {
           method: "POST",
           headers: this.headers({ "Content-Type": "application/json" }),
           body,
@@ -75,7 +84,7 @@ export class Api {
   // Live updates: "changed" means read the view again; so does every (re)connection.
   listen() {
     if (typeof EventSource === "undefined") return;
-    const url = new URL("events", base);
+    const url = address("events");
     url.searchParams.set("tma", this.initData);
     this.source = new EventSource(url);
     this.source.addEventListener("open", () => this.refresh());

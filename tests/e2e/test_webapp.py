@@ -1,0 +1,318 @@
+"""End to end: the Mini App's server in the real bot, against the fake Bot API.
+
+The bot runs with ``WEBAPP_URL`` set and its web server on a free port of 127.0.0.1; the tests
+speak to it over HTTP with ``initData`` signed as Telegram signs it (with the fake's token):
+
+- a seat's state shows its own cards and no other seat's;
+- a move made by the API is the chat's move: the group's table and the private hands follow;
+- a move made by a chat button tells an open page's live stream that its view changed;
+- forged, expired, altered and other-bot ``initData`` (401), another user's table (403), a
+  move from an old view (409, «stale») and a retried move (its idempotency key) change
+  nothing; every response carries the Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import aiohttp
+import pytest
+
+from bot import callback as cb
+from game.registry import rules_for
+from web.server import CSP
+
+from .fake_telegram import FakeTelegram, User
+from .players import RANK_CODE, SYMBOL_TO_SUIT, Table, cards_in, start_bot_for
+from .test_games import open_table
+
+PAGE = "http://127.0.0.1:9/"  # the page's address (never fetched: the tests call the API)
+
+
+def sign(
+    token: str,
+    user_id: int,
+    *,
+    start_param: str | None = None,
+    auth_date: float | None = None,
+    lang: str = "ru",
+) -> str:
+    """``initData`` as Telegram signs it (core.telegram.org/bots/webapps)."""
+    user = {"id": user_id, "first_name": "Игрок", "language_code": lang}
+    fields = {
+        "auth_date": str(int(time.time() if auth_date is None else auth_date)),
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps(user, ensure_ascii=False, separators=(",", ":")),
+    }
+    if start_param is not None:
+        fields["start_param"] = start_param
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields, quote_via=quote)
+
+
+class Page:
+    """One user's page talking to the bot's server."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, init_data: str, game: str):
+        self.http = http
+        self.base = base
+        self.init_data = init_data
+        self.game = game
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"tma {self.init_data}"}
+
+    async def state(self) -> tuple[int, Any, aiohttp.typedefs.LooseHeaders]:
+        async with self.http.get(
+            f"{self.base}api/state", params={"t": self.game}, headers=self.headers()
+        ) as response:
+            return response.status, await response.json(), response.headers
+
+    async def act(self, body: dict[str, Any]) -> tuple[int, Any]:
+        async with self.http.post(
+            f"{self.base}api/action", params={"t": self.game}, headers=self.headers(), json=body
+        ) as response:
+            return response.status, await response.json()
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+def _base(table: Table) -> str:
+    webapp = table.services.webapp
+    assert webapp is not None
+    return webapp.address
+
+
+async def _game_id(table: Table) -> int:
+    game = await table.services.db.active_game(table.group.id)
+    assert game is not None
+    return game.game_id
+
+
+def _page(table: Table, http: aiohttp.ClientSession, user: User, game_id: int) -> Page:
+    return Page(http, _base(table), sign(table.fake.token, user.id), f"g{game_id}")
+
+
+async def _engine(table: Table, game_id: int) -> Any:
+    game = await table.services.db.game(game_id)
+    return rules_for(game.kind).load(game.state["engine"]), game
+
+
+def hand_cards(text: str) -> set[str]:
+    """The cards of a hand message's suit lines («♠️ Т 10 8 7 4»), as card codes."""
+    found = set()
+    for line in text.splitlines():
+        parts = line.replace("\ufe0f", "").split()
+        if len(parts) > 1 and parts[0] in SYMBOL_TO_SUIT:
+            suit = SYMBOL_TO_SUIT[parts[0]]
+            found |= {RANK_CODE.get(rank, rank) + suit for rank in parts[1:]}
+    return found
+
+
+def held(message: Any) -> set[str]:
+    """The cards a hand message shows: its suit lines and its card buttons."""
+    labels = " ".join(text for row in message.buttons for text, _ in row)
+    return hand_cards(message.text) | cards_in(labels)
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+async def test_state_shows_the_seats_own_cards_and_no_others(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "starshina", 5)
+        game_id = await _game_id(table)
+        state, game = await _engine(table, game_id)
+        for seat, user_id in enumerate(game.seats):
+            user = fake.world.users[user_id]
+            status, view, headers = await _page(table, http, user, game_id).state()
+            assert status == 200 and headers["Content-Security-Policy"] == CSP
+            assert view["you"] == seat and view["version"] >= 1
+            shown = {item["card"] for item in view["hand"]["cards"]}
+            assert shown == set(state.hands[seat])
+            others = {c for other, hand in enumerate(state.hands) if other != seat for c in hand}
+            assert others and not others & set(_strings(view))
+            # the private hand message shows the same cards
+            hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
+            assert hand_cards(hand.text) == shown
+
+
+async def test_a_move_on_the_page_shows_in_the_group_and_the_hands(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "starshina", 7)
+        game_id = await _game_id(table)
+        # play by the chat until a card is to be played (the exchange and kitty done)
+        for _ in range(200):
+            state, game = await _engine(table, game_id)
+            if state.phase.value == "play" and not state.trick:
+                break
+            assert await table.step(look_chance=0)
+        state, game = await _engine(table, game_id)
+        user = fake.world.users[game.seats[state.to_act]]
+        page = _page(table, http, user, game_id)
+        status, view, _ = await page.state()
+        card = next(item["card"] for item in view["hand"]["cards"] if item["verb"] == "play")
+        hand_before = table.hand_message(user)
+        assert hand_before is not None
+        held_before = held(hand_before)  # (the fake edits its message objects in place)
+        status, answer = await page.act(
+            {"version": view["version"], "verb": "play", "arg": card, "key": "k-1"}
+        )
+        assert status == 200, answer
+        assert answer["view"]["version"] > view["version"]
+        assert card not in {item["card"] for item in answer["view"]["hand"]["cards"]}
+        assert [entry["card"] for entry in answer["view"]["trick"]] == [card]
+        await table.settle()
+        after, _ = await _engine(table, game_id)
+        assert after.trick and after.trick[0][1] == card
+        # the chat follows: the group's table shows the card, the hand lost it, the next
+        # player's hand asks him to play
+        group_text = table.group_messages()[-1].text
+        assert card in cards_in(group_text)
+        assert card in held_before
+        hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
+        assert card not in held(hand) and held(hand)
+        assert not any(isinstance(cb.decode(d), cb.Act) for d in hand.callback_data)
+        next_user = fake.world.users[game.seats[after.to_act]]
+        next_hand = table.hand_message(next_user)
+        assert next_hand is not None
+        assert any(isinstance(cb.decode(d), cb.Act) for d in next_hand.callback_data)
+        assert not bot.handler_errors
+
+
+async def test_a_chat_button_move_reaches_an_open_page_live(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 11)
+        game_id = await _game_id(table)
+        watcher = table.users[0]
+        page = _page(table, http, watcher, game_id)
+        url = f"{page.base}api/events"
+        params = {"t": page.game, "tma": page.init_data}
+        async with http.get(url, params=params) as stream:
+            assert stream.status == 200
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+            assert stream.headers["Content-Security-Policy"] == CSP
+            assert (await stream.content.readuntil(b"\n\n")).endswith(b": open\n\n")
+            _, before, _ = await page.state()
+            # another player presses a chat button
+            others = [
+                (user, message, data)
+                for user, message, data in table.actionable((cb.Act,))
+                if user != watcher
+            ] or table.actionable((cb.Act,))
+            user, message, data = others[0]
+            act = next(d for d in data if isinstance(cb.decode(d), cb.Act))
+            await table.press(user, message, act)
+            event = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 10)
+            assert event == b"event: changed\ndata: 1\n\n"
+            _, after, _ = await page.state()
+            assert after["version"] > before["version"]
+
+
+async def _unchanged(table: Table, game_id: int) -> tuple[int, int, int]:
+    """What a refused request must leave as it was: the game's version, the group's messages
+    and the bot's sends."""
+    await table.settle()
+    game = await table.services.db.game(game_id)
+    return game.version, len(table.group_messages()), len(table.fake.requests())
+
+
+async def test_forged_expired_foreign_stale_and_replayed_requests_change_nothing(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 13)
+        game_id = await _game_id(table)
+        state, game = await _engine(table, game_id)
+        user = fake.world.users[game.seats[state.to_act]]
+        page = _page(table, http, user, game_id)
+        status, view, _ = await page.state()
+        assert status == 200
+        verb = view["actions"][0]["verb"]
+        arg = view["actions"][0]["arg"]
+        move = {"version": view["version"], "verb": verb, "arg": arg, "key": "once"}
+        before = await _unchanged(table, game_id)
+        token = fake.token
+        good = sign(token, user.id)
+        forged = good.replace("hash=", "hash=0")[:-1]
+        altered = good.replace(f"%22id%22%3A{user.id}", f"%22id%22%3A{user.id + 1}")
+        assert altered != good
+        expired = sign(token, user.id, auth_date=time.time() - 2 * 3600)
+        other_bot = sign("123456:another-bots-token", user.id)
+        for init_data in ("", forged, altered, expired, other_bot):
+            bad = Page(http, page.base, init_data, page.game)
+            status, answer, headers = await bad.state()
+            assert status == 401 and headers["Content-Security-Policy"] == CSP, init_data
+            status, answer = await bad.act(move)
+            assert status == 401, init_data
+        # another user's table: seated elsewhere, or named by a link of another table
+        outsider = fake.add_user("Чужой")
+        stranger = Page(http, page.base, sign(token, outsider.id), page.game)
+        status, _, _ = await stranger.state()
+        assert status == 403
+        status, _ = await stranger.act(move)
+        assert status == 403
+        linked = Page(http, page.base, sign(token, outsider.id, start_param=page.game), "")
+        status, _, _ = await linked.state()
+        assert status == 403
+        # a move from an old view
+        status, answer = await page.act({**move, "version": view["version"] - 1, "key": "old"})
+        assert status == 409 and answer["refused"] == {"key": "web.stale", "params": {}}
+        assert answer["view"]["version"] == view["version"]
+        # another seat's move, with the right version: not his turn
+        waiting = next(fake.world.users[u] for u in game.seats if u != user.id)
+        status, answer = await _page(table, http, waiting, game_id).act({**move, "key": "w"})
+        assert status == 409 and answer["refused"]["key"] == "web.illegal"
+        assert await _unchanged(table, game_id) == before
+        # the move itself, then the same request again: applied once
+        status, first = await page.act(move)
+        assert status == 200, first
+        moved = await _unchanged(table, game_id)
+        assert moved[0] > before[0]
+        status, again = await page.act(move)
+        assert status == 200 and again["view"]["version"] == first["view"]["version"]
+        assert await _unchanged(table, game_id) == moved
+        # no key: refused before anything is tried
+        status, _ = await page.act({k: v for k, v in move.items() if k != "key"})
+        assert status == 400
+        assert not bot.handler_errors

@@ -1,0 +1,164 @@
+"""The page's side of the table service: which table a user's page shows, that seat's view,
+and a move made on the page.
+
+A move is the very call a chat button makes (``TableService.act``: the seat, the turn number
+and legality are checked there, under the chat's lock), and its reply is shown by the chat
+front-end exactly as a press's is (``Front.show``): the group's table and every private hand
+follow. Nothing here knows Telegram; what only the chat front-end knows (names as shown,
+languages, the chat's card style) it lends through ``Front``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service import Loaded, Reply, TableService
+from storage.errors import GameNotFound
+from web.views import PRESENTERS, Json, TableInfo, ranks_for, seat_view
+
+#: a table as a page's address or a ``startapp`` link names it: ``g`` and the game's id
+#: (no chat id; the server maps it to the table, and only a seated user may open it)
+PAYLOAD = re.compile(r"g([1-9][0-9]{0,18})")
+#: the most cards a move of several names
+MOST_CARDS = 16
+#: verbs are short words of the rules (``play``, ``discard``, ``kitty``…)
+VERB = re.compile(r"[a-z_]{1,16}")
+CARD = re.compile(r"[2-9TJQKA][SHDC]")
+
+
+def payload(game_id: int) -> str:
+    """What names a table in a page's address and in a ``startapp`` link."""
+    return f"g{game_id}"
+
+
+def game_of(text: str | None) -> int | None:
+    """The game a payload names, or None."""
+    found = PAYLOAD.fullmatch(text or "")
+    return int(found.group(1)) if found else None
+
+
+class NoTable(Exception):
+    """The user has no table to show (none open, or the one named is gone): 404."""
+
+
+class NotYours(Exception):
+    """A table where the user holds no seat: 403."""
+
+
+class BadMove(Exception):
+    """A request that is no move at all (a verb or an argument of no shape the rules use)."""
+
+
+@dataclass(frozen=True)
+class Front:
+    """What the chat front-end lends the page: showing a reply (the same screen updates as a
+    button press), names as the chat shows them, a user's language, a chat's card style."""
+
+    show: Callable[[Reply], Awaitable[None]]
+    names: Callable[[Sequence[int], str], Awaitable[list[str]]]
+    language: Callable[[int, str | None], Awaitable[str]]
+    ranks: Callable[[int], Awaitable[str | None]]
+
+
+class WebTables:
+    """The table service as the page uses it."""
+
+    def __init__(self, tables: TableService, front: Front) -> None:
+        self.tables = tables
+        self.db = tables.db
+        self.front = front
+
+    async def find(self, user_id: int, named: str | None) -> int:
+        """The game the page shows: the one ``named`` (the page's address or the
+        ``startapp`` link), else the user's current table: the newest open one he sits at,
+        a game in play before a lobby. NoTable or NotYours."""
+        if named:
+            game_id = game_of(named)
+            if game_id is None:
+                raise NoTable
+            try:
+                game = await self.db.game(game_id)
+            except GameNotFound:
+                raise NoTable from None
+            if user_id not in game.seats:
+                raise NotYours
+            return game_id
+        mine = [game for game in await self.db.open_games() if user_id in game.seats]
+        if not mine:
+            raise NoTable
+        return max(mine, key=lambda game: (game.status == "active", game.game_id)).game_id
+
+    async def _seated(self, game_id: int, user_id: int) -> tuple[Loaded, int]:
+        try:
+            game = await self.db.game(game_id)
+        except GameNotFound:
+            raise NoTable from None
+        loaded = await self.tables.snapshot(game)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise NotYours
+        if loaded.table is None or game.kind not in PRESENTERS:
+            raise NoTable  # a lobby: nothing to draw yet
+        return loaded, seat
+
+    async def view(self, game_id: int, user_id: int, code: str | None) -> Json:
+        """What ``user_id``'s seat may see of the game: his private hand's view."""
+        loaded, seat = await self._seated(game_id, user_id)
+        game = loaded.game
+        assert loaded.table is not None
+        lang = await self.front.language(user_id, code)
+        names = await self.front.names(loaded.seats, lang)
+        balances = (await self.db.balances(game.chat_id)).players
+        info = TableInfo(
+            names=names,
+            version=loaded.meta.turn,
+            ranks=ranks_for(lang, await self.front.ranks(game.chat_id)),
+            chips=[balances.get(user, 0) for user in loaded.seats],
+            deadline=game.turn_deadline if game.status == "active" else None,
+            away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
+        )
+        return seat_view(game.kind, loaded.table.state, seat, info)
+
+    async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: Any) -> Reply:
+        """A move made on the page: the service's call a button press makes, then the same
+        screen updates. Refused (stale: ``outdated``), NotYours, NoTable or BadMove."""
+        await self._seated(game_id, user_id)
+        reply = await self.tables.act(game_id, user_id, version, verb, move_argument(arg))
+        await self.front.show(reply)
+        return reply
+
+
+def move_argument(arg: object) -> Any:
+    """A move's argument from the page's JSON, in the rules' own shape: nothing, a card or a
+    suit, several cards (a list), or a number of cards not yet seen (a blind purchase: the
+    first ones in the engine's order, as the chat's blind choice takes them). BadMove for
+    anything else."""
+    if arg is None:
+        return None
+    if isinstance(arg, str) and (CARD.fullmatch(arg) or arg in ("S", "H", "D", "C")):
+        return arg
+    if (
+        isinstance(arg, list)
+        and len(arg) <= MOST_CARDS
+        and all(isinstance(card, str) and CARD.fullmatch(card) for card in arg)
+        and len(set(arg)) == len(arg)
+    ):
+        return tuple(arg)
+    if isinstance(arg, int) and not isinstance(arg, bool) and 0 <= arg <= MOST_CARDS:
+        count = arg
+
+        def first_cards(table: Any, seat: int) -> tuple[str, ...]:
+            held: tuple[str, ...] = table.holding(seat).cards
+            if count > len(held):
+                raise ValueError("more cards than the hand holds")
+            return held[:count]
+
+        return first_cards
+    raise BadMove
+
+
+def is_verb(verb: object) -> bool:
+    return isinstance(verb, str) and VERB.fullmatch(verb) is not None
