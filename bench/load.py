@@ -136,6 +136,13 @@ LOOK_CHANCE = 0.3
 SELECT_CHANCE = 0.4
 BUSIEST_WINDOW = 60.0
 COUNTDOWN = re.compile(r"⏳\s*\d+")
+#: the deal a hand or table message shows («· сдача 9»; the bench's users speak Russian)
+DEAL = re.compile(r"сдача (\d+)")
+
+
+def deal_of(text: str | None) -> int | None:
+    found = DEAL.search(text or "")
+    return int(found.group(1)) if found else None
 
 
 def table_text(text: str | None) -> str | None:
@@ -337,6 +344,7 @@ class Player:
     pressed_on: tuple[int, int] | None = None  # (message id, edits) of the hand last pressed
     pending: Press | None = None
     hands_sent: int = 0  # new hand messages in this game (one per deal)
+    hand_deal: int | None = None  # the deal of his latest new hand message
     deferred: bool = False  # waiting for a slot of --rate
 
 
@@ -465,8 +473,13 @@ class Driver:
             self.greeted.add(chat_id)
             player = self.players.get(chat_id)
             if player is not None:
-                if sent and player.group.state == "playing":
-                    player.hands_sent += 1
+                if sent and player.group.state == "playing" and message.callback_data:
+                    # a new deal's hand; a turn after a wait comes as a new message of the
+                    # same deal too (the old one deleted), which is no new deal
+                    deal = deal_of(message.text)
+                    if deal is None or deal != player.hand_deal:
+                        player.hands_sent += 1
+                        player.hand_deal = deal
                 self._hand_changed(player, message)
             return
         group = self.groups.get(chat_id)
@@ -659,6 +672,7 @@ class Driver:
             player.hand = None
             player.pressed_on = None
             player.hands_sent = 0
+            player.hand_deal = None
         self.fake.user_sends(creator.user, group.chat, f"/new {group.kind}")
 
     async def watchdog(self, stop: asyncio.Event) -> None:

@@ -1,0 +1,95 @@
+"""Two copies of the bot under bench/load.py, one after the other, in pairs: CPU per press.
+
+    .venv/bin/python bench/pair.py --other /tmp/old [--this DIR] [--pairs 3] -- LOAD ARGUMENTS
+
+Each copy runs with its own bench/load.py (the fake, the users and the figures of its own
+time) and its own Python: ``DIR/.venv/bin/python`` when the copy has one (an old commit's
+dependencies), else this interpreter. The pairs alternate which copy goes first, so a change in
+the machine's load between the runs of a pair falls on both alike. Not a test: it prints each
+run's figures and, per copy, the median over the pairs, and the ratio of the medians.
+
+The figure that matters is the bot's CPU time per answered press (``cpu_bot_share`` × 1000 /
+``actions_per_s``, in ms): the CPU time of the bot process, which other work on the machine
+spoils much less than wall time does. Give both copies the same ``--rate`` (presses a second)
+that both can keep up with, so neither is measured idle or saturated where the other is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def python_of(root: Path) -> str:
+    venv = root / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
+
+
+def run_once(root: Path, load_args: list[str]) -> dict[str, Any]:
+    """One bench/load.py run of the copy at ``root``; its JSON figures."""
+    done = subprocess.run(
+        [python_of(root), str(root / "bench" / "load.py"), *load_args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"bench/load.py of {root} failed:\n{done.stderr[-3000:]}")
+    result, _ = json.JSONDecoder().raw_decode(done.stdout.lstrip())
+    return dict(result)
+
+
+def figures(result: dict[str, Any]) -> dict[str, float]:
+    actions = float(result["actions_per_s"]) or float("nan")
+    requests = result.get("requests_per_action", {})
+    return {
+        "cpu_ms_per_press": round(1000 * float(result["cpu_bot_share"]) / actions, 3),
+        "main_thread_ms_per_press": round(
+            1000 * float(result["cpu_bot_main_thread_share"]) / actions, 3
+        ),
+        "actions_per_s": actions,
+        "requests_per_press": float(requests.get("total", float("nan"))),
+        "loadavg_before": round(float(result.get("loadavg_before", 0.0)), 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--other", required=True, help="the copy to compare with (its root)")
+    parser.add_argument("--this", default=str(ROOT), help="this copy (default: this project)")
+    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("load_args", nargs=argparse.REMAINDER, help="-- then bench/load.py's")
+    args = parser.parse_args(argv)
+    load_args = [a for a in args.load_args if a != "--"]
+    copies = {"this": Path(args.this).resolve(), "other": Path(args.other).resolve()}
+    runs: dict[str, list[dict[str, float]]] = {"this": [], "other": []}
+    for pair in range(args.pairs):
+        order = ["other", "this"] if pair % 2 == 0 else ["this", "other"]
+        for name in order:
+            found = figures(run_once(copies[name], load_args))
+            runs[name].append(found)
+            print(json.dumps({"pair": pair, "copy": name, **found}), flush=True)
+    summary: dict[str, Any] = {}
+    for name, found in runs.items():
+        summary[name] = {
+            key: round(statistics.median(run[key] for run in found), 3) for key in found[0]
+        } | {"root": str(copies[name])}
+    summary["ratio_this_to_other"] = {
+        key: round(summary["this"][key] / summary["other"][key], 3)
+        for key in ("cpu_ms_per_press", "main_thread_ms_per_press", "requests_per_press")
+        if summary["other"][key]
+    }
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
