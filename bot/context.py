@@ -16,6 +16,7 @@ from bot.bounded import PLAYERS_KEPT, Recent
 from bot.commands import publish_commands
 from bot.computers import Thinker
 from bot.evenings import Evenings
+from bot.launch import Launch
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
 from bot.presenter import Presenter
@@ -101,6 +102,8 @@ class Services:
         )
         if settings.webapp_url:
             services.webapp = WebAppServer(services)
+            launch = Launch(settings.webapp_url, settings.webapp_short_name)
+            presenter.hands.launch = presenter.table.launch = launch
         return services
 
     async def start(self) -> None:
@@ -109,6 +112,7 @@ class Services:
         me = self.messenger.bot.username if hasattr(self.messenger.bot, "username") else ""
         self.bot_username = me or ""
         self.presenter.bot_username = self.bot_username
+        self.presenter.table.launch.bot_username = self.bot_username
         await self.presenter.resume_all()
         await self.evenings.resume()
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)

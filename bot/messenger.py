@@ -21,6 +21,7 @@ from telegram import (
     InputFile,
     LinkPreviewOptions,
     ReplyParameters,
+    WebAppInfo,
 )
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
@@ -46,21 +47,21 @@ class Shown:
 
 
 def markup(rows: Rows | None) -> InlineKeyboardMarkup | None:
-    """Inline buttons as the Bot API's ``reply_markup`` object (``url:`` data is a link)."""
+    """Inline buttons as the Bot API's ``reply_markup`` object (``url:`` data is a link,
+    ``app:`` data the address of a Mini App page, for private chats only)."""
     if not rows:
         return None
     return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(label, url=data[4:])
-                if data.startswith("url:")
-                else InlineKeyboardButton(label, callback_data=data)
-                for label, data in row
-            ]
-            for row in rows
-            if row
-        ]
+        [[_button(label, data) for label, data in row] for row in rows if row]
     )
+
+
+def _button(label: str, data: str) -> InlineKeyboardButton:
+    if data.startswith("url:"):
+        return InlineKeyboardButton(label, url=data[4:])
+    if data.startswith("app:"):
+        return InlineKeyboardButton(label, web_app=WebAppInfo(data[4:]))
+    return InlineKeyboardButton(label, callback_data=data)
 
 
 #: messages whose content the messenger remembers: the tables and hands of some 700 open deals

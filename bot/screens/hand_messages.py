@@ -20,14 +20,20 @@ taken off), or after a restart, and only then forgotten.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from telegram import MenuButtonWebApp, WebAppInfo
+from telegram.error import TelegramError
+
 from bot import callback as cb
 from bot import keyboards
+from bot.bounded import PLAYERS_KEPT, Recent
 from bot.computers import is_computer
 from bot.games import Table
+from bot.launch import Launch
 from bot.messenger import Alert, Messenger, Rows
 from bot.pacing import Coalescer, Pacer, no_wait
 from bot.render.common import esc, use_ranks
@@ -57,6 +63,8 @@ from game.ai import Advice
 from locales import t, tn
 from storage.database import Database
 from storage.records import Game
+
+log = logging.getLogger(__name__)
 
 
 class Hands:
@@ -116,6 +124,10 @@ class Hands:
         #: the latest notices under a game's table (``GroupTable.recent_notices``, wired by
         #: the presenter): a practice table has no table message, its hand shows them
         self.table_notices: Callable[[int], Sequence[str]] = lambda game_id: ()
+        #: the Mini App's buttons (none without WEBAPP_URL), and the players whose menu
+        #: button opens it already (set once a run)
+        self.launch = Launch()
+        self._menus: Recent[int, bool] = Recent(PLAYERS_KEPT)
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -323,14 +335,17 @@ class Hands:
         turn = loaded.meta.turn
         saved = self._masks.get((game.game_id, user_id))
         mask = saved[1] if saved and saved[0] == turn else 0
+        page = self.launch.hand_row(lang, game.game_id)
         if user_id in loaded.meta.away:
-            return text, keyboards.back_keyboard(lang, game.game_id)
+            return text, [*keyboards.back_keyboard(lang, game.game_id), *([page] if page else [])]
         rows = table.keyboard(lang, seat, game.game_id, turn, mask)
         if rows and table.to_act() == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
         if is_practice(game.chat_id) and await self._offers_play_on(loaded):
             # a practice table has no table message: its hand carries the offer to play on
             rows = [*rows, *keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)]
+        if page:
+            rows = [*rows, page]
         return text, rows
 
     async def _offers_play_on(self, loaded: Loaded) -> bool:
@@ -388,6 +403,8 @@ class Hands:
             return
         if shown != message_id:
             self._notified[key] = self.clock()  # a new message: it notified
+            if self.launch.enabled and game.status == "active":
+                await self._menu_button(user_id)
         self._turn_shown[key] = deadline if his_turn else None
         if remind or (arrives and shown != message_id):
             self._silent.pop(game_id, None)
@@ -405,6 +422,21 @@ class Hands:
                 await self.retire_old(game_id)
         if replaced is not None:
             await self.messenger.delete(user_id, replaced)
+
+    async def _menu_button(self, user_id: int) -> None:
+        """His private chat's menu button opens the Mini App at his current table: set once
+        a run, with his first hand message (a failure is tried again with the next one)."""
+        page = self.launch.page()
+        if page is None or user_id in self._menus:
+            return
+        lang = await self.people.chat_language(user_id)
+        button = MenuButtonWebApp(t(lang, "btn.table"), WebAppInfo(page))
+        try:
+            await self.messenger.bot.set_chat_menu_button(chat_id=user_id, menu_button=button)
+        except TelegramError as error:
+            log.info("menu button of %s not set: %s", user_id, error)
+            return
+        self._menus[user_id] = True
 
     async def _remind(self, game_id: int, _turn: int) -> None:
         """A silent turn's share of time is left (``reminders``): unless he has moved, his

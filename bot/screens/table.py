@@ -18,6 +18,7 @@ from typing import Any
 from bot import keyboards
 from bot.bounded import Locks
 from bot.computers import is_computer
+from bot.launch import Launch
 from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
@@ -67,6 +68,8 @@ class GroupTable:
         self.lobby = lobby
         #: told when a closed game's last group message is out (the other screens forget it)
         self.closed = closed
+        #: the Mini App's link (none without WEBAPP_URL and WEBAPP_SHORT_NAME)
+        self.launch = Launch()
         #: per open game, forgotten with it: the latest notices under the table, and the
         #: rendered results waiting to be shown (each is stored as due with the move that
         #: ended its deal, and rendered again from there after a restart)
@@ -323,6 +326,8 @@ class GroupTable:
         if game.status in ("finished", "stopped"):
             text += "\n\n" + chat_render.stopped_text(lang)
             rows = None
+        elif link := self.launch.group_row(lang, game.game_id):
+            rows = [*(rows or []), link]
         return text, rows
 
     async def _show_now(self, game_id: int, *, answer: bool = False) -> None:

@@ -20,8 +20,11 @@ from telegram import (
     BotCommandScopeChat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    MenuButtonCommands,
+    MenuButtonWebApp,
     Message,
     Update,
+    WebAppInfo,
 )
 from telegram.error import (
     BadRequest,
@@ -546,6 +549,30 @@ async def test_commands_are_stored_per_scope_and_language(
     assert [c.command for c in await bot.get_my_commands(scope=chat_scope)] == ["kick"]
     with pytest.raises(BadRequest, match="Bot_command_invalid"):
         await bot.set_my_commands([BotCommand("Deal!", "x")])
+
+
+async def test_mini_app_buttons_only_in_private_and_the_menu_button(
+    fake_telegram: FakeTelegram, bot: Bot
+) -> None:
+    alice = fake_telegram.add_user("Alice", started=True)
+    group = fake_telegram.add_group("Стол", [alice])
+    app = InlineKeyboardMarkup(
+        [[InlineKeyboardButton("🃏", web_app=WebAppInfo("https://cards.example.org/"))]]
+    )
+    assert (await bot.send_message(alice.id, "x", reply_markup=app)).reply_markup == app
+    with pytest.raises(BadRequest, match="Button_type_invalid"):
+        await bot.send_message(group.id, "x", reply_markup=app)
+    plain = InlineKeyboardMarkup(
+        [[InlineKeyboardButton("🃏", web_app=WebAppInfo("http://cards.example.org/"))]]
+    )
+    with pytest.raises(BadRequest, match="Button_url_invalid"):
+        await bot.send_message(alice.id, "x", reply_markup=plain)
+    assert isinstance(await bot.get_chat_menu_button(alice.id), MenuButtonCommands)
+    button = MenuButtonWebApp("🃏 Стол", WebAppInfo("https://cards.example.org/"))
+    assert await bot.set_chat_menu_button(chat_id=alice.id, menu_button=button)
+    assert await bot.get_chat_menu_button(alice.id) == button
+    with pytest.raises(BadRequest, match="only in private chats"):
+        await bot.set_chat_menu_button(chat_id=group.id, menu_button=button)
 
 
 async def test_unknown_method_and_wrong_token(fake_telegram: FakeTelegram, bot: Bot) -> None:

@@ -316,3 +316,62 @@ async def test_forged_expired_foreign_stale_and_replayed_requests_change_nothing
         status, _ = await page.act({k: v for k, v in move.items() if k != "key"})
         assert status == 400
         assert not bot.handler_errors
+
+
+def _buttons(message: Any, kind: str) -> list[dict[str, Any]]:
+    return [button for row in message.inline_keyboard for button in row if kind in button]
+
+
+async def test_the_chat_launches_the_page_where_telegram_allows_it(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    """The hand message's «🃏 Стол» opens the page at its table (a web_app button: private
+    chats only), the private chat's menu button opens the current table, and the group's
+    table message links to the app registered with BotFather (startapp=<payload>)."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(
+            fake,
+            tmp_path / "bot.sqlite3",
+            webapp_url=PAGE,
+            webapp_port=0,
+            webapp_short_name="table",
+        ) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 17)
+        game_id = await _game_id(table)
+        for user in table.users:
+            hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
+            apps = _buttons(hand, "web_app")
+            assert [(b["text"], b["web_app"]["url"]) for b in apps] == [
+                ("🃏 Стол", f"{PAGE}?t=g{game_id}")
+            ]
+            menu = fake.settings.menu_buttons.get(user.id)
+            assert menu == {"type": "web_app", "text": "🃏 Стол", "web_app": {"url": PAGE}}
+        group_links = _buttons(table.group_messages()[-1], "url")
+        assert [(b["text"], b["url"]) for b in group_links] == [
+            ("🃏 Стол", f"https://t.me/{fake.world.bot.username}/table?startapp=g{game_id}")
+        ]
+        # the payload the buttons carry is what the server reads (from the page's address,
+        # or from the startapp link's signed start_param)
+        user = table.users[1]
+        page = Page(http, _base(table), sign(fake.token, user.id), f"g{game_id}")
+        assert (await page.state())[0] == 200
+        linked = Page(http, _base(table), sign(fake.token, user.id, start_param=f"g{game_id}"), "")
+        assert (await linked.state())[1]["you"] == (await page.state())[1]["you"]
+        current = Page(http, _base(table), sign(fake.token, user.id), "")
+        assert (await current.state())[1] == (await page.state())[1]
+        assert not bot.handler_errors
+
+
+async def test_without_webapp_url_no_button_and_no_server(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "shleif", 17)
+        assert table.services.webapp is None
+        for user in table.users:
+            for message in fake.messages(fake.private_chat(user), from_bot=True):
+                assert not _buttons(message, "web_app")
+        for message in table.group_messages():
+            assert not any("t.me/" in b["url"] for b in _buttons(message, "url"))
+        assert not fake.requests("setChatMenuButton")
+        assert not bot.handler_errors

@@ -27,6 +27,8 @@ MESSAGE_TEXT_EMPTY = "Bad Request: message text is empty"
 MESSAGE_TOO_LONG = "Bad Request: message is too long"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_TEXT_INVALID = "Bad Request: BUTTON_TEXT_INVALID"
+BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
+BUTTON_URL_INVALID = "Bad Request: BUTTON_URL_INVALID"
 BUTTON_WITHOUT_ACTION = (
     "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline "
     "keyboard"

@@ -79,6 +79,8 @@ class BotSettings:
     """Seconds after which a press can no longer be answered; ``None`` never expires."""
     commands: dict[tuple[str, str], list[dict[str, str]]] = field(default_factory=dict)
     """``setMyCommands`` lists by (canonical scope JSON, language code)."""
+    menu_buttons: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    """``setChatMenuButton`` by chat id (None: the bot's default for private chats)."""
 
 
 class BotApi:
@@ -114,6 +116,8 @@ class BotApi:
                 "setMyCommands": self.set_my_commands,
                 "getMyCommands": self.get_my_commands,
                 "deleteMyCommands": self.delete_my_commands,
+                "setChatMenuButton": self.set_chat_menu_button,
+                "getChatMenuButton": self.get_chat_menu_button,
                 "sendMessage": self.send_message,
                 "sendPhoto": self.send_photo,
                 "sendDocument": self.send_document,
@@ -264,6 +268,38 @@ class BotApi:
         self.settings.commands.pop(self._commands_key(params), None)
         return True
 
+    def _menu_chat(self, params: Params) -> int | None:
+        if "chat_id" not in params:
+            return None
+        chat = self.world.find_chat(params.chat_id())
+        if chat is None:
+            raise bad_request(errors.CHAT_NOT_FOUND)
+        if chat.type is not ChatType.PRIVATE:
+            raise bad_request("Bad Request: the menu button can be set only in private chats")
+        return chat.id
+
+    def set_chat_menu_button(self, params: Params) -> bool:
+        """``setChatMenuButton``: a private chat's menu button (or the default one): the
+        commands, a Mini App (``web_app`` with a text and an https address) or the default."""
+        chat = self._menu_chat(params)
+        button = params.optional_object("menu_button") or {"type": "default"}
+        kind = button.get("type")
+        if kind == "web_app":
+            text = button.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise bad_request(errors.BUTTON_TEXT_INVALID)
+            _check_web_app(button.get("web_app"))
+        elif kind not in ("commands", "default"):
+            raise bad_request("Bad Request: unsupported menu button type")
+        self.settings.menu_buttons[chat] = dict(button)
+        return True
+
+    def get_chat_menu_button(self, params: Params) -> dict[str, Any]:
+        """``getChatMenuButton``: the chat's own, else the default one, else the commands."""
+        chat = self._menu_chat(params)
+        buttons = self.settings.menu_buttons
+        return buttons.get(chat) or buttons.get(None) or {"type": "commands"}
+
     # --- chats ----------------------------------------------------------------------------
 
     def _chat(self, params: Params) -> Chat:
@@ -361,8 +397,11 @@ class BotApi:
             raise bad_request(errors.MESSAGE_TOO_LONG)
         return text, tuple(entities), source, parse_mode
 
-    def _reply_markup(self, params: Params, *, inline_only: bool) -> dict[str, Any] | None:
-        """The ``reply_markup`` parameter, validated; an empty inline keyboard reads as none."""
+    def _reply_markup(
+        self, params: Params, *, inline_only: bool, chat: Chat | None = None
+    ) -> dict[str, Any] | None:
+        """The ``reply_markup`` parameter, validated; an empty inline keyboard reads as none.
+        A ``web_app`` button only in a private chat (``chat``), as on Telegram."""
         markup = params.optional_object("reply_markup")
         if markup is None:
             return None
@@ -378,6 +417,8 @@ class BotApi:
         for row in rows:
             for button in row:
                 _check_button(button)
+                if "web_app" in button and (chat is None or chat.type is not ChatType.PRIVATE):
+                    raise bad_request(errors.BUTTON_TYPE_INVALID)
         rows = [row for row in rows if row]
         return {"inline_keyboard": rows} if rows else None
 
@@ -426,7 +467,7 @@ class BotApi:
         """``sendMessage`` (to a forum topic with ``message_thread_id``)."""
         chat = self._writable_chat(params)
         text, entities, source, parse_mode = self._text(params)
-        markup = self._reply_markup(params, inline_only=False)
+        markup = self._reply_markup(params, inline_only=False, chat=chat)
         reply_to = self._replied_message(chat, params)
         thread = self._thread(chat, params, reply_to)
         consumed = {
@@ -538,7 +579,7 @@ class BotApi:
         chat = self._writable_chat(params)
         message = self._bot_message(chat, params, for_edit=True)
         text, entities, source, parse_mode = self._text(params)
-        markup = self._reply_markup(params, inline_only=True)
+        markup = self._reply_markup(params, inline_only=True, chat=chat)
         return self._edit(
             message,
             text=text,
@@ -552,7 +593,7 @@ class BotApi:
         """``editMessageReplyMarkup``; omitting ``reply_markup`` removes the keyboard."""
         chat = self._writable_chat(params)
         message = self._bot_message(chat, params, for_edit=True)
-        markup = self._reply_markup(params, inline_only=True)
+        markup = self._reply_markup(params, inline_only=True, chat=chat)
         return self._edit(
             message,
             text=message.text,
@@ -610,6 +651,15 @@ def _check_button(button: Any) -> None:
         data = button["callback_data"]
         if not isinstance(data, str) or not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES:
             raise bad_request(errors.BUTTON_DATA_INVALID)
+    if "web_app" in button:
+        _check_web_app(button["web_app"])
+
+
+def _check_web_app(web_app: object) -> None:
+    """A ``WebAppInfo``: an https address (http only on this machine, for the tests)."""
+    url = web_app.get("url") if isinstance(web_app, dict) else None
+    if not isinstance(url, str) or not (url.startswith("https://") or is_loopback_url(url)):
+        raise bad_request(errors.BUTTON_URL_INVALID)
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
