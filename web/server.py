@@ -21,6 +21,7 @@ and Telegram's script.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import Awaitable
@@ -31,6 +32,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.service import Refused
+from web import session as sessions
 from web.auth import DEFAULT_MAX_AGE, InitDataError, WebAppUser, validate
 from web.limits import Once, RateLimit
 from web.live import STREAMS_PER_USER, Hub
@@ -65,6 +67,10 @@ class WebApp:
     rate: RateLimit = field(default_factory=RateLimit)
     once: Once[tuple[int, dict[str, Any]]] = field(default_factory=Once)
 
+    @functools.cached_property
+    def session_key(self) -> bytes:
+        return sessions.session_key(self.token)
+
     def changed(self, game_id: int, seats: list[int]) -> None:
         """The table service's "table changed" (``TableService.watch``)."""
         self.hub.changed(game_id, seats)
@@ -72,17 +78,22 @@ class WebApp:
     # ------------------------------------------------------------------ who is asking
 
     def user(self, request: web.Request, *, query: bool = False) -> WebAppUser:
-        """The user the request's ``initData`` speaks for; 401 without a valid one, 429 once
-        he has asked too often."""
+        """The user the request's ``initData`` (or the session a state answer gave the page,
+        ``web.session``) speaks for; 401 without a valid one, 429 once he has asked too
+        often."""
         if query:
-            raw = request.query.get("tma", "")
+            raw, session = request.query.get("tma", ""), request.query.get("session", "")
         else:
             header = request.headers.get("Authorization", "")
             raw = header[4:] if header.startswith("tma ") else ""
-        if not raw:
+            session = header[8:] if header.startswith("session ") else ""
+        if not raw and not session:
             raise _error(web.HTTPUnauthorized, "no initData")
         try:
-            user = validate(raw, self.token, max_age=self.max_age)
+            if session:
+                user = sessions.check(session, self.session_key)
+            else:
+                user = validate(raw, self.token, max_age=self.max_age)
         except InitDataError as error:
             raise _error(web.HTTPUnauthorized, f"initData {error.reason}") from None
         if not self.rate.allow(user.user_id):
@@ -107,7 +118,9 @@ class WebApp:
         user = self.user(request)
         game_id = await self.game(request, user)
         view = await _guarded(self.tables.view(game_id, user.user_id, user.language))
-        return web.json_response(view)
+        # a fresh session with every state read: a page open all evening stays signed in
+        session = sessions.issue(user, self.session_key, self.max_age)
+        return web.json_response(view, headers={"X-Session": session})
 
     async def action(self, request: web.Request) -> web.Response:
         user = self.user(request)

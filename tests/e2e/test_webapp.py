@@ -375,3 +375,50 @@ async def test_without_webapp_url_no_button_and_no_server(tmp_path: Path) -> Non
             assert not any("t.me/" in b["url"] for b in _buttons(message, "url"))
         assert not fake.requests("setChatMenuButton")
         assert not bot.handler_errors
+
+
+async def test_a_page_open_past_its_initdatas_age_goes_on_with_its_session(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    """Each state answer gives the page a session (X-Session) that outlives the initData: an
+    evening's page keeps working once its initData is too old, and a stream reopens with it."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(
+            fake,
+            tmp_path / "bot.sqlite3",
+            webapp_url=PAGE,
+            webapp_port=0,
+            webapp_auth_max_age=600,
+        ) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 19)
+        game_id = await _game_id(table)
+        user = table.users[0]
+        opened = sign(fake.token, user.id, auth_date=time.time() - 500)
+        page = Page(http, _base(table), opened, f"g{game_id}")
+        status, view, headers = await page.state()
+        assert status == 200
+        session = headers["X-Session"]
+        # later: the same initData is too old now (simulated by one older still)
+        page.init_data = sign(fake.token, user.id, auth_date=time.time() - 700)
+        assert (await page.state())[0] == 401
+        async with http.get(
+            f"{page.base}api/state",
+            params={"t": page.game},
+            headers={"Authorization": f"session {session}"},
+        ) as response:
+            assert response.status == 200
+            assert (await response.json())["you"] == view["you"]
+            assert response.headers["X-Session"]
+        params = {"t": page.game, "session": session}
+        async with http.get(f"{page.base}api/events", params=params) as stream:
+            assert stream.status == 200
+        forged = session[:-2] + ("AA" if not session.endswith("AA") else "BB")
+        async with http.get(
+            f"{page.base}api/state",
+            params={"t": page.game},
+            headers={"Authorization": f"session {forged}"},
+        ) as response:
+            assert response.status == 401
+        assert not bot.handler_errors

@@ -148,3 +148,23 @@ def test_the_front_ends_know_each_other_only_where_the_bot_is_assembled() -> Non
             assert name.split(".")[0] != "web", f"{path} imports {name}"
     for path in (ROOT / "bot" / "service").rglob("*.py"):
         assert not any(name.split(".")[0] == "web" for name in _imports(path)), path
+
+
+def test_a_session_names_its_user_until_it_ends_and_cannot_be_forged() -> None:
+    from web.auth import InitDataError, WebAppUser
+    from web.session import check, issue, session_key
+
+    user = WebAppUser(user_id=42, language="en", start_param="g7", auth_date=0)
+    key = session_key("1:token")
+    token = issue(user, key, 3600, now=1000)
+    back = check(token, key, now=4599)
+    assert (back.user_id, back.language, back.start_param) == (42, "en", "g7")
+    with pytest.raises(InitDataError, match="expired"):
+        check(token, key, now=4601)
+    with pytest.raises(InitDataError, match="forged"):
+        check(token, session_key("2:another-bot"), now=1000)
+    payload, signature = token.split(".")
+    other = issue(WebAppUser(43, "en", "g7", 0), key, 3600, now=1000).split(".")[0]
+    for bad in (f"{other}.{signature}", payload, f"{payload}.", "", "x.y"):
+        with pytest.raises(InitDataError):
+            check(bad, key, now=1000)

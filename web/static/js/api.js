@@ -19,15 +19,19 @@ export class Api {
     this.onOffline = onOffline;
     this.source = null;
     this.loading = null;
+    // the session each state answer gives: it outlives the initData's hour
+    this.session = null;
   }
 
   headers(extra = {}) {
-    return { Authorization: `tma ${this.initData}`, ...extra };
+    const auth = this.session ? `session ${this.session}` : `tma ${this.initData}`;
+    return { Authorization: auth, ...extra };
   }
 
   async get(path) {
     const response = await fetch(address(path), { headers: this.headers(), cache: "no-store" });
-    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    if (!response.ok) throw Object.assign(new Error(`${path}: ${response.status}`), { status: response.status });
+    this.session = response.headers.get("X-Session") || this.session;
     const date = Date.parse(response.headers.get("Date") || "");
     return { body: await response.json(), serverTime: Number.isNaN(date) ? null : date / 1000 };
   }
@@ -44,7 +48,7 @@ export class Api {
           this.onOffline(false);
           this.onView(body, serverTime);
         })
-        .catch(() => this.onOffline(true))
+        .catch((error) => this.onOffline(error.status === 404 ? "none" : true))
         .finally(() => {
           this.loading = null;
         });
@@ -84,12 +88,21 @@ export class Api {
   // Live updates: "changed" means read the view again; so does every (re)connection.
   listen() {
     if (typeof EventSource === "undefined") return;
-    const url = address("events");
-    url.searchParams.set("tma", this.initData);
-    this.source = new EventSource(url);
-    this.source.addEventListener("open", () => this.refresh());
-    this.source.addEventListener("changed", () => this.refresh());
-    this.source.addEventListener("error", () => this.onOffline(this.source.readyState !== EventSource.OPEN));
+    // a stream the server closed (or refused) is opened again with the newest session
+    const connect = () => {
+      const url = address("events");
+      if (this.session) url.searchParams.set("session", this.session);
+      else url.searchParams.set("tma", this.initData);
+      const source = new EventSource(url);
+      this.source = source;
+      source.addEventListener("open", () => this.refresh());
+      source.addEventListener("changed", () => this.refresh());
+      source.addEventListener("error", () => {
+        this.onOffline(source.readyState !== EventSource.OPEN);
+        if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
+      });
+    };
+    connect();
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.refresh();
     });

@@ -94,7 +94,9 @@ function onView(next, serverTime) {
   render();
 }
 
-const api = new Api(tg.initData, onView, (offline) => status(offline ? t("web.offline") : ""));
+const api = new Api(tg.initData, onView, (offline) =>
+  status(offline === "none" ? t("web.no_table") : offline ? t("web.offline") : ""),
+);
 
 async function main() {
   tg.start();
