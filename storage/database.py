@@ -494,6 +494,11 @@ class Database:
         ``forget_table_message``, forget its table message in the same write."""
         await self._write_game(game_id, games.set_results_due, game_id, due, forget_table_message)
 
+    async def mark_results_sending(self, game_id: int, due: Sequence[object]) -> None:
+        """Replace the deal results the game still has to post, and nothing else (no new
+        version): some are marked as going out as a new message."""
+        await self._write_game(game_id, games.mark_results_sending, game_id, due)
+
     async def game(self, game_id: int) -> Game:
         """The game with ``game_id``. Raises ``GameNotFound``."""
         cached = self._cache.game(game_id)

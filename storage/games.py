@@ -465,6 +465,13 @@ def set_results_due(
     _update_game(conn, game_id, assignment, (dumps(list(due)),))
 
 
+def mark_results_sending(conn: sqlite3.Connection, game_id: int, due: Sequence[Any]) -> None:
+    """Replace the deal results a game still has to post, and nothing else (no new version):
+    to mark those about to go out as a new message (see ``DealSteps.results_sending``)."""
+    assignment = "state = json_set(state, '$.table.due', json(?))"
+    _update_game(conn, game_id, assignment, (dumps(list(due)),))
+
+
 def results_due_rows(conn: sqlite3.Connection, since: float) -> list[sqlite3.Row]:
     """The rows of games changed since ``since`` that still have deal results to post."""
     return game_rows(

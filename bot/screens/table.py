@@ -26,7 +26,15 @@ from bot.render.common import esc, use_ranks
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
 from bot.screens.stats import trick_lines
-from bot.service import DealResult, Notice, Reply, TableService, is_practice, result_from_due
+from bot.service import (
+    DealResult,
+    Notice,
+    Reply,
+    TableService,
+    is_practice,
+    result_from_due,
+    sent_maybe,
+)
 from bot.service.stopping import large_pot, void_tally
 from game.core import Action
 from locales import t, tn
@@ -218,29 +226,34 @@ class GroupTable:
             shows = game.display.table_deal
             known = (first if shows is None else shows) == first
             message_id = game.table_message_id if known else None
-            try:
-                shown = await self.messenger.show(
-                    game.chat_id,
-                    message_id,
-                    RESULTS_JOINER.join(texts),
-                    None,
-                    strict=True,
-                    thread=game.thread_id,
-                )
-                self.messenger.done_with(game.chat_id, shown)
-            except Undelivered as error:
-                if message_id is not None or not error.maybe_done:
-                    raise  # nothing was sent twice: try again in a moment
-                log.warning("results of game %s may not have been shown: %s", game_id, error)
+            table_message_used = message_id is not None  # edited, or gone (a new message)
+            text = RESULTS_JOINER.join(texts)
             posted = [deal for deal, _ in pending[: len(texts)]]
+            edited = message_id is not None and await self.messenger.edit(
+                game.chat_id, message_id, text, None
+            )
+            if edited:
+                self.messenger.done_with(game.chat_id, message_id)
+            else:
+                # a new message: marked as going out first, so that a kill after the send
+                # and before the bookkeeping below cannot post it again (``results_sending``)
+                await self.tables.results_sending(game_id, posted)
+                try:
+                    shown = await self.messenger.send(
+                        game.chat_id, text, None, strict=True, thread=game.thread_id
+                    )
+                    self.messenger.done_with(game.chat_id, shown)
+                except Undelivered as error:
+                    if not error.maybe_done:
+                        await self.tables.results_sending(game_id, posted, sending=False)
+                        raise  # nothing was sent: try again in a moment
+                    log.warning("results of game %s may not have been shown: %s", game_id, error)
             del pending[: len(texts)]
             if not pending:
                 del self._results[game_id]
             # one write: a crash between the two would take the result shown in the table
             # message for the next deal's table and edit it away
-            await self.tables.results_posted(
-                game_id, posted, table_message_used=message_id is not None
-            )
+            await self.tables.results_posted(game_id, posted, table_message_used=table_message_used)
             return True
         display = game.display
         if display.table_message_id is None and (
@@ -389,6 +402,13 @@ class GroupTable:
         lang = await self.people.chat_language(game.chat_id)
         pending = self._results.setdefault(game.game_id, [])
         entries = list(game.state.get("table", {}).get("due", []))
+        maybe = [int(entry["deal"]) for entry in entries if sent_maybe(entry)]
+        if maybe:
+            # the bot stopped while they went out as a new message: they may be in the
+            # group already, and are not sent again (at most once; the history has them)
+            log.warning("results of game %s may have been shown: deals %s", game.game_id, maybe)
+            await self.tables.results_posted(game.game_id, maybe)
+            entries = [entry for entry in entries if not sent_maybe(entry)]
         for entry in entries:
             result, closing = result_from_due(entry)
             footer = [await self.notice_text(lang, Notice(key), done=True) for key in closing]

@@ -28,6 +28,7 @@ from bot.service.records import (
     is_practice,
     move_params,
     result_from_due,
+    sent_maybe,
 )
 from bot.service.tables import TableService
 from bot.service.turns import AWAY_AFTER_TIMEOUTS
@@ -45,4 +46,5 @@ __all__ = [
     "is_practice",
     "move_params",
     "result_from_due",
+    "sent_maybe",
 ]

@@ -156,6 +156,12 @@ def due_result(result: DealResult, engine: JsonObject, closing: list[str]) -> di
     }
 
 
+def sent_maybe(entry: Mapping[str, Any]) -> bool:
+    """Whether a result still due was going out as a new message when the bot stopped
+    (``DealSteps.results_sending``): it may be in the group already."""
+    return bool(entry.get("sending"))
+
+
 def result_from_due(data: dict[str, Any]) -> tuple[DealResult, list[str]]:
     """A stored result (``due_result``) back, with the keys of its closing notices."""
     plugin = game_for(str(data["kind"]))

@@ -250,6 +250,25 @@ class DealSteps:
             if len(left) != len(due) or table_message_used:
                 await db.set_results_due(game_id, left, forget_table_message=table_message_used)
 
+    async def results_sending(self, game_id: int, deals: list[int], sending: bool = True) -> None:
+        """The results of ``deals`` go out as a new message now (``sending``), or did not go
+        out after all (not ``sending``). Stored before the send: a message cannot be sent so
+        that it is certainly sent once — a kill after the send and before ``results_posted``
+        would leave the results due, and the restart would post them again. Marked, they are
+        not sent again after a restart (``sent_maybe``): at most once, as a send whose answer
+        was lost (``Undelivered.maybe_done``); the deals stay in the history either way."""
+        db = self.store.db
+        async with self.store.lock(await self.store.chat_of(game_id)):
+            game = await db.game(game_id)
+            due = [dict(entry) for entry in TableMeta.from_json(game.state.get("table")).due]
+            for entry in due:
+                if entry.get("deal") in deals:
+                    if sending:
+                        entry["sending"] = True
+                    else:
+                        entry.pop("sending", None)
+            await db.mark_results_sending(game_id, due)
+
 
 def forced_move(table: Table, seats: list[int], auto: Action, reply: Reply) -> Step:
     """Apply a default move made for a player, announced to the table."""

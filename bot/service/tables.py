@@ -81,6 +81,7 @@ class TableService:
         self.mark_unreachable = self.turns.mark_unreachable
         # results posted, and ending a table early
         self.results_posted = self.steps.results_posted
+        self.results_sending = self.steps.results_sending
         self.stop = self.stopping.stop
         self.close_lost = self.stopping.close_lost
         self.vote_void = self.stopping.vote_void

@@ -1,7 +1,9 @@
 """End to end: the bot killed with SIGKILL right after the last move of a deal and
 before that deal's result reached the group. The result still to post is part of the game's
 stored display state, committed with the move, so after the restart it is posted, exactly once,
-and the game goes on with the next deal's table in a message of its own."""
+and the game goes on with the next deal's table in a message of its own. And the bot killed
+just after it sent a result as a new message, before it could write that down: the restart
+does not post it again."""
 
 from __future__ import annotations
 
@@ -12,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from bot import callback as cb
 from storage.database import Database
 
 from .child_bot import Bot, Players, read
 from .fake_telegram import CallbackQuery, FakeTelegram, Message
-from .fake_telegram.faults import ServerError
+from .fake_telegram.faults import Delay, DropConnection, ServerError
 from .resilience import check_books
 
 TURN = 30.0  # nobody times out: every move is a press
@@ -100,6 +103,76 @@ async def test_a_result_due_when_the_bot_was_killed_is_posted_once_after_the_res
             assert title in (posted[0].text or ""), "the result stays in its message"
             tables = showing(fake.messages(group, from_bot=True), "· deal 2")
             assert tables and all(m.message_id != posted[0].message_id for m in tables)
+            assert results_due(bot.database, game_id) == []
+        finally:
+            code = await bot.stop()
+        assert code == 0, bot.output()[-3000:]
+        assert "Traceback" not in bot.output(), bot.output()[-3000:]
+
+        async with await Database.open(bot.database) as db:
+            await check_books(db, group.id, [game_id])
+            assert await db.check_integrity() == []
+
+
+@pytest.mark.timeout(240)
+async def test_a_result_sent_as_a_new_message_is_not_sent_again_after_a_kill(
+    tmp_path: Path,
+) -> None:
+    """A result goes out as a new message where its deal's table message is not known (here:
+    the table's send lost its connection, so it may exist, and none other was sent). The bot
+    is killed once that message is in the group and before its answer comes back, so it never
+    wrote the result down as posted: after the restart it is still due, and must not be sent
+    a second time."""
+    async with FakeTelegram() as fake:
+        users = [fake.add_user(f"P{i}", language_code="en") for i in range(3)]
+        group = fake.add_group("Results", users)
+        bot = Bot(fake, tmp_path, turn=TURN)
+        players = Players(fake, users, seed=17)
+        await bot.start()
+        try:
+            game_id = await players.seat(group, "stukolka", begin=False)
+            # the first deal's table is sent as the answer to «Begin»; its connection drops
+            # before Telegram carries it out, and the bot cannot know: no table message
+            fake.faults.add(DropConnection(), method="sendMessage", chat_id=group.id)
+            lobby = fake.messages(group, from_bot=True)[-1]
+            query = fake.user_presses(users[0], lobby, cb.encode(cb.Lobby(game_id, "begin")))
+            await players.answered(query)
+            assert not showing(fake.messages(group, from_bot=True), "· deal 1")
+            # from now on a message to the group is delivered, its answer held back
+            fake.faults.add(
+                Delay(12, after_processing=True),  # longer than the bot waits (5 s)
+                method="sendMessage",
+                chat_id=group.id,
+                times=None,
+            )
+            title = "deal 1 is over"
+            for _ in range(500):
+                if showing(fake.messages(group, from_bot=True), title):
+                    break
+                choice = players.pick()
+                if choice is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                query = players.press(choice)
+                if query is not None:
+                    await fake.wait_until(partial(answered, query), timeout=15)
+            assert showing(fake.messages(group, from_bot=True), title), "the result went out"
+            assert results_due(bot.database, game_id) == [0], "not written down as posted"
+            await bot.kill()
+
+            fake.faults.clear()
+            await bot.start()
+            await fake.wait_until(
+                lambda: showing(fake.messages(group, from_bot=True), "· deal 2"), timeout=30
+            )
+            for _ in range(6):
+                choice = players.pick()
+                query = players.press(choice) if choice is not None else None
+                if query is not None:
+                    await players.answered(query)
+            await fake.wait_idle(timeout=20, quiet=0.5, require_answers=False)
+            posted = showing(fake.messages(group, from_bot=True, include_deleted=True), title)
+            assert len(posted) == 1, [m.text for m in posted]
             assert results_due(bot.database, game_id) == []
         finally:
             code = await bot.stop()
