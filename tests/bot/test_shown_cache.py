@@ -31,13 +31,10 @@ class SlowBot:
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
 
-    async def edit_message_text(self, text: str, chat_id: int, message_id: int, **kw: Any) -> Any:
-        self.calls.append(("editMessageText", kw.get("reply_markup")))
-        await asyncio.sleep(0.05)
-        return True
-
-    async def edit_message_reply_markup(self, chat_id: int, message_id: int) -> Any:
-        self.calls.append(("editMessageReplyMarkup", None))
+    async def do_api_request(self, endpoint: str, params: dict[str, Any]) -> Any:
+        self.calls.append((endpoint, params.get("reply_markup")))
+        if endpoint == "editmessagetext":
+            await asyncio.sleep(0.05)
         return True
 
 
@@ -56,7 +53,7 @@ async def test_buttons_dropped_while_an_edit_takes_them_off_cost_no_request() ->
     await asyncio.sleep(0.01)  # the edit is in flight
     await messenger.drop_buttons(5, 9)
     await last_edit
-    assert [method for method, _ in bot.calls] == ["editMessageText", "editMessageText"]
+    assert [method for method, _ in bot.calls] == ["editmessagetext", "editmessagetext"]
 
 
 async def test_edits_of_one_message_go_in_the_order_they_were_asked() -> None:
@@ -66,6 +63,6 @@ async def test_edits_of_one_message_go_in_the_order_they_were_asked() -> None:
     second = asyncio.create_task(messenger.edit(5, 9, "two", [[("B", "a:2")]]))
     other = asyncio.create_task(messenger.edit(5, 10, "elsewhere"))
     await asyncio.gather(first, second, other)
-    labels = [markup.inline_keyboard[0][0].text for _, markup in bot.calls if markup]
+    labels = [markup["inline_keyboard"][0][0]["text"] for _, markup in bot.calls if markup]
     assert labels == ["A", "B"]
     assert messenger._busy == {}  # nothing kept once no change is under way
