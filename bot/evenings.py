@@ -150,6 +150,14 @@ class Evenings:
                 thread = None  # the topic is closed or deleted: General it is
                 await self.messenger.pacer.ready(chat_id)
                 sent = await self.messenger.send(chat_id, text, strict=True)
+            moved = self.messenger.moved_to(chat_id) if sent is None else None
+            if moved is not None:
+                # the group became a supergroup as its summary went out: nothing was shown,
+                # and the evening moved with the chat's data (``Presenter.chat_migrated``),
+                # so it is posted there
+                await self.db.mark_evening_posted(evening.evening_id, False)
+                self._post_due(moved)
+                return
         except Undelivered as error:
             if error.maybe_done:
                 log.warning("evening %s may not have been posted: %s", evening.evening_id, error)

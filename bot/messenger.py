@@ -60,6 +60,9 @@ class Shown:
 #: messages whose content the messenger remembers: the tables and hands of some 700 open deals
 #: (finished deals' messages are let go as they finish, see ``done_with``)
 SHOWN_MESSAGES = 5_000
+#: groups whose move to a supergroup is remembered (``Messenger.moved_to``): a group moves
+#: once, and its sender asks at once
+MOVES_KEPT = 256
 
 
 #: the messages the messenger remembers: at most ``SHOWN_MESSAGES``, the least recently used
@@ -138,6 +141,9 @@ class Messenger:
         self._shown: ShownCache = ShownCache(SHOWN_MESSAGES)
         #: messages being changed
         self._busy: dict[tuple[int, int], _Busy] = {}
+        #: groups that became supergroups (old id → new), as a send to them told, for a
+        #: caller whose send it was (``moved_to``); the least recently told are forgotten
+        self._moved: Recent[int, int] = Recent(MOVES_KEPT)
 
     async def send(
         self,
@@ -176,6 +182,7 @@ class Messenger:
                 message = await self.bot.do_api_request(SEND, params)
         except ChatMigrated as error:
             # the game follows the group; whoever shows the table shows it there
+            self._moved[chat_id] = error.new_chat_id
             await self.on_migrated(chat_id, error.new_chat_id)
             return None
         except Forbidden as error:
@@ -324,6 +331,12 @@ class Messenger:
             log.warning("%s to %s not sent: %s", kind, chat_id, error)
             return None
         return message.message_id
+
+    def moved_to(self, chat_id: int) -> int | None:
+        """The supergroup a group became, if a send to the group was refused for that (its
+        data followed it before the send returned: ``on_migrated``); else None."""
+        moved: int | None = self._moved.get(chat_id)
+        return moved
 
     def shown(self, chat_id: int, message_id: int) -> Shown | None:
         """What a message is known to show (None if not remembered)."""

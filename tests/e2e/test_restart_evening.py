@@ -4,7 +4,8 @@ says why not at least once), and is not lost to a send that surely failed.
 The bot killed with SIGKILL while it posts a summary — the summary has reached the group, its
 chart is on its way, nothing has answered yet: after the restart the summary is not posted a
 second time. A summary whose send fails with 5xx replies past the retries (so it surely did
-not go out) is posted once, a moment later."""
+not go out) is posted once, a moment later. A summary whose group becomes a supergroup as it
+goes out is posted once, in the supergroup."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from storage.database import Database
 
 from .child_bot import Bot, Players, read
 from .fake_telegram import FakeTelegram, Message
-from .fake_telegram.faults import Delay, ServerError
+from .fake_telegram.faults import Before, Delay, ServerError
+from .fake_telegram.model import Chat
 from .players import start_bot_for
 from .resilience import check_books
 from .test_games import open_table
@@ -114,4 +116,41 @@ async def test_a_summary_whose_send_surely_failed_is_posted_once_after_all(
         assert len(sent) == 1, [m.text for m in table.group_messages()]
         assert len(charts(table.group_messages())) == 1
         assert (await db.game(game.game_id)).status in ("finished", "stopped")
+        assert not bot.handler_errors
+
+
+async def test_a_summary_whose_group_became_a_supergroup_as_it_went_out_is_posted_there(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 37)
+        db = table.services.db
+        group = table.group
+        await table.say(table.users[0], "/lang en")
+        await table.play_until(
+            lambda: any("deal 1 is over" in (m.text or "") for m in table.group_messages())
+        )
+        await table.settle()
+        # the group becomes a supergroup just as the summary's send arrives: the send is
+        # refused with migrate_to_chat_id, and the bot learns of the move from it first
+        moved: list[Chat] = []
+        fake.faults.add(
+            Before(lambda: moved.append(fake.migrate_to_supergroup(group))),
+            method="sendMessage",
+            chat_id=group.id,
+        )
+        fake.user_sends(table.users[0], group, "/evening")
+        for _ in range(200):
+            await table.settle()
+            if moved and summaries(fake.messages(moved[0], from_bot=True)):
+                break
+            await asyncio.sleep(0.05)
+        assert moved, "the summary was sent to the group"
+        supergroup = moved[0]
+        await table.settle()
+        assert not summaries(fake.messages(group, from_bot=True, include_deleted=True))
+        posted = summaries(fake.messages(supergroup, from_bot=True))
+        assert len(posted) == 1, [m.text for m in fake.messages(supergroup, from_bot=True)]
+        assert len(charts(fake.messages(supergroup, from_bot=True))) == 1
+        assert not await db.unposted_evenings()
         assert not bot.handler_errors

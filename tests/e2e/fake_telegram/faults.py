@@ -16,6 +16,9 @@ Faults and what the client sees:
   (the message is there while the client still waits: a crash then is one after the send).
 * :class:`DropConnection` -- the connection is closed without a reply (PTB raises
   ``NetworkError``); with ``after_processing=True`` the request was performed first.
+* :class:`Before` -- something happens in Telegram just as the request arrives (``action``,
+  say ``FakeTelegram.migrate_to_supergroup``); the request then meets the world it left (a
+  send to a group that has just become a supergroup fails with ``migrate_to_chat_id``).
 
 ``getUpdates`` is only affected by rules that name it, so a catch-all rule does not stall
 polling.
@@ -24,6 +27,7 @@ polling.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -57,7 +61,14 @@ class DropConnection:
     after_processing: bool = False
 
 
-Fault = RetryAfter | ServerError | Delay | DropConnection
+@dataclass(frozen=True)
+class Before:
+    """Run ``action`` just before the request is served (not a failure of its own)."""
+
+    action: Callable[[], object]
+
+
+Fault = RetryAfter | ServerError | Delay | DropConnection | Before
 
 
 @dataclass(eq=False)

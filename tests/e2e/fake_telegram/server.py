@@ -21,7 +21,15 @@ from aiohttp import web
 
 from . import errors
 from .errors import ApiError
-from .faults import Delay, DropConnection, Fault, FaultInjector, RetryAfter, ServerError
+from .faults import (
+    Before,
+    Delay,
+    DropConnection,
+    Fault,
+    FaultInjector,
+    RetryAfter,
+    ServerError,
+)
 from .methods import BotApi
 from .params import Params, read_params
 
@@ -166,6 +174,8 @@ class FakeBotApiServer:
             return self._error(entry, ApiError(fault.status, fault.description))
         if isinstance(fault, DropConnection) and not fault.after_processing:
             return self._drop(request, entry)
+        if isinstance(fault, Before):
+            fault.action()
         if isinstance(fault, Delay) and not fault.after_processing:
             await self._wait(fault.seconds)
         if found is None:
