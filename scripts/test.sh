@@ -15,5 +15,11 @@ python3 -m venv .venv
 .venv/bin/hadolint Dockerfile
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy game storage bot bench
+.venv/bin/mypy game storage bot bench web
+# the Mini App's browser tests (marked browser) drive Debian's Chromium (Playwright's own
+# browser download is not used): installed where this runs as root without it, as CI does
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 .venv/bin/python -m pytest "$@"

@@ -86,6 +86,7 @@ function render() {
     });
   } else tg.backButton(null);
   $("app").setAttribute("aria-busy", "false");
+  $("app").dataset.version = view.version; // the state drawn (the tests wait for it)
 }
 
 function onView(next, serverTime) {
