@@ -9,12 +9,17 @@ database and checks that no message showed a card its reader could not know.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
+import json
 import random
 import re
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from bot import callback as cb
 from bot.app import build_application
@@ -223,8 +228,40 @@ def known_cards(kind: str, states: list[Any], seat: int | None) -> set[str]:
     return known
 
 
+def sign(
+    token: str,
+    user_id: int,
+    *,
+    start_param: str | None = None,
+    auth_date: float | None = None,
+    lang: str = "ru",
+) -> str:
+    """A Mini App page's ``initData`` as Telegram signs it with the bot's ``token``
+    (core.telegram.org/bots/webapps)."""
+    user = {"id": user_id, "first_name": "Игрок", "language_code": lang}
+    fields = {
+        "auth_date": str(int(time.time() if auth_date is None else auth_date)),
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps(user, ensure_ascii=False, separators=(",", ":")),
+    }
+    if start_param is not None:
+        fields["start_param"] = start_param
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields, quote_via=quote)
+
+
 def all_cards() -> set[str]:
     return set(FULL_DECK)
 
 
-__all__ = ["Table", "cards_in", "known_cards", "label", "replay_states", "start_bot_for"]
+__all__ = [
+    "Table",
+    "cards_in",
+    "known_cards",
+    "label",
+    "replay_states",
+    "sign",
+    "start_bot_for",
+]

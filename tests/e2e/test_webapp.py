@@ -14,14 +14,10 @@ speak to it over HTTP with ``initData`` signed as Telegram signs it (with the fa
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
 
 import aiohttp
 import pytest
@@ -31,33 +27,10 @@ from game.registry import rules_for
 from web.server import CSP
 
 from .fake_telegram import FakeTelegram, User
-from .players import RANK_CODE, SYMBOL_TO_SUIT, Table, cards_in, start_bot_for
+from .players import RANK_CODE, SYMBOL_TO_SUIT, Table, cards_in, sign, start_bot_for
 from .test_games import open_table
 
 PAGE = "http://127.0.0.1:9/"  # the page's address (never fetched: the tests call the API)
-
-
-def sign(
-    token: str,
-    user_id: int,
-    *,
-    start_param: str | None = None,
-    auth_date: float | None = None,
-    lang: str = "ru",
-) -> str:
-    """``initData`` as Telegram signs it (core.telegram.org/bots/webapps)."""
-    user = {"id": user_id, "first_name": "Игрок", "language_code": lang}
-    fields = {
-        "auth_date": str(int(time.time() if auth_date is None else auth_date)),
-        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
-        "user": json.dumps(user, ensure_ascii=False, separators=(",", ":")),
-    }
-    if start_param is not None:
-        fields["start_param"] = start_param
-    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
-    check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
-    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
-    return urlencode(fields, quote_via=quote)
 
 
 class Page:
@@ -72,7 +45,7 @@ class Page:
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"tma {self.init_data}"}
 
-    async def state(self) -> tuple[int, Any, aiohttp.typedefs.LooseHeaders]:
+    async def state(self) -> tuple[int, Any, Mapping[str, str]]:
         async with self.http.get(
             f"{self.base}api/state", params={"t": self.game}, headers=self.headers()
         ) as response:
@@ -161,7 +134,7 @@ async def test_state_shows_the_seats_own_cards_and_no_others(
             assert others and not others & set(_strings(view))
             # the private hand message shows the same cards
             hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
-            assert hand_cards(hand.text) == shown
+            assert hand_cards(hand.text or "") == shown
 
 
 async def test_a_move_on_the_page_shows_in_the_group_and_the_hands(
@@ -200,7 +173,7 @@ async def test_a_move_on_the_page_shows_in_the_group_and_the_hands(
         # the chat follows: the group's table shows the card, the hand lost it, the next
         # player's hand asks him to play
         group_text = table.group_messages()[-1].text
-        assert card in cards_in(group_text)
+        assert card in cards_in(group_text or "")
         assert card in held_before
         hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
         assert card not in held(hand) and held(hand)

@@ -29,9 +29,8 @@ from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
 from tests.web.server import telegram_stub
 
 from .fake_telegram import FakeTelegram, User
-from .players import Table, known_cards, replay_states, start_bot_for
+from .players import Table, known_cards, replay_states, sign, start_bot_for
 from .test_games import open_table
-from .test_webapp import sign
 
 pytestmark = pytest.mark.browser
 
