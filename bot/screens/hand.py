@@ -21,6 +21,10 @@ REMIND_SHARE = 1 / 3
 #: a waiting player's hand message is edited at most once every this many seconds
 HAND_SPACING = 5.0
 HAND_PER_MINUTE = 30
+#: a waiting player's edit waits this many seconds after the change that asked for it, and shows
+#: every change made meanwhile (with the wait for its ``HAND_SPACING`` slot, it is never more
+#: than that behind)
+HAND_DELAY = 4.0
 
 
 def outcome_text(

@@ -10,16 +10,21 @@ notification had just gone out, is called again when a third of its time is left
 ``bot.screens.hand`` and the games' renderers.
 
 Edits are paced: the player to act gets his at once, a waiting player's at most every
-``HAND_SPACING`` seconds, always rendered from the stored game when sent. Which message is his
-hand is stored with the game (``Display.hand_messages``), with the deal it shows; a press on any
-other copy is refused. The commit that ends a deal makes that deal's hand messages old by itself
-(``Display.old_hands``); they are retired after it (their outcome written in, or their buttons
-taken off), or after a restart, and only then forgotten.
+``HAND_SPACING`` seconds, always rendered from the stored game when sent. A waiting player's
+edit also waits ``HAND_DELAY`` seconds after the change that asked for it, and every change
+made meanwhile goes in the same edit: at a table that moves every few seconds, one edit shows
+two or three moves, where one edit a move cost Telegram's 30 messages a second most of all.
+
+Which message is his hand is stored with the game (``Display.hand_messages``), with the deal it
+shows; a press on any other copy is refused. The commit that ends a deal makes that deal's hand
+messages old by itself (``Display.old_hands``); they are retired after it (their outcome written
+in, or their buttons taken off), or after a restart, and only then forgotten.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -40,6 +45,7 @@ from bot.render.common import esc, use_ranks
 from bot.render.hint import hint_text
 from bot.screens.glossary import Glossary
 from bot.screens.hand import (
+    HAND_DELAY,
     HAND_PER_MINUTE,
     HAND_SPACING,
     PING_AFTER,
@@ -95,6 +101,12 @@ class Hands:
         group_pacer = getattr(messenger, "pacer", None)
         paced = group_pacer is not None and group_pacer.spacing > 0
         self.pacer = Pacer(HAND_SPACING if paced else 0.0, per_window=HAND_PER_MINUTE)
+        #: a waiting player's edit waits this long after the change that asked for it, the
+        #: changes made meanwhile folded into it (0: none; with the pacer only)
+        self.delay = HAND_DELAY if paced else 0.0
+        #: the waiting refreshes, woken by every new change to see whether it must go at once
+        #: (his turn has come)
+        self._woken: dict[tuple[int, int], asyncio.Event] = {}
         #: a turn that comes this many seconds or more after the last message that notified
         #: him comes as a new hand message (which notifies) in place of the old one
         self.ping_after = PING_AFTER
@@ -280,10 +292,28 @@ class Hands:
         if is_computer(user_id):
             return
 
+        key = (game_id, user_id)
+        woken = self._woken.get(key)
+        if woken is not None:
+            woken.set()  # a waiting refresh looks again: this change may be his turn
+
         async def slot_due() -> None:
-            if self.pacer.spacing <= 0 or await self._at_once(game_id, user_id):
+            if self.pacer.spacing <= 0:
                 return
-            await self.pacer.ready(user_id)
+            loop = asyncio.get_running_loop()
+            due = loop.time() + self.delay
+            event = self._woken.setdefault(key, asyncio.Event())
+            try:
+                while not await self._at_once(game_id, user_id):
+                    wait = max(due - loop.time(), self.pacer.delay(user_id))
+                    if wait <= 0:
+                        return
+                    event.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), wait)
+            finally:
+                if self._woken.get(key) is event:
+                    del self._woken[key]
 
         async def job() -> None:
             await self.show_now(game_id, user_id)

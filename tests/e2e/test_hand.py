@@ -249,3 +249,43 @@ async def test_waiting_hands_are_paced_and_the_one_to_act_is_not(tmp_path: Path)
             for before, after in waiting:
                 assert after.time - before.time >= spacing - 0.05, (before.params, after.params)
         assert not bot.handler_errors
+
+
+async def test_a_waiting_hand_shows_moves_made_close_together_in_one_edit(
+    tmp_path: Path,
+) -> None:
+    """A waiting player's edit waits ``delay`` after the change that asked for it, and shows
+    every change made meanwhile: two moves a moment apart reach him as one edit (the one to
+    act still gets his at once)."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 4, "stukolka", 12)
+        hands = table.services.presenter.hands
+        hands.pacer.spacing = 0.3
+        hands.delay = 1.0
+        await asyncio.sleep(0.4)  # every slot is free
+        start = fake.now()
+        pressed = set()
+        for _ in range(2):
+            for _ in range(200):  # the next to act has his buttons at once
+                if table.actionable():
+                    break
+                await asyncio.sleep(0.005)
+            user, message, data = table.actionable()[0]
+            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            fake.user_presses(user, message, acts[0] if acts else data[0])
+            pressed.add(user.id)
+            await bot.settle(timeout=20, quiet=0.0)
+        assert fake.now() - start < hands.delay  # both moves were made inside the delay
+        await table.services.presenter.drain()
+        waiting = 0
+        for user in table.users:
+            chat = fake.private_chat(user)
+            edits = [r for r in fake.requests("editMessageText", chat=chat, since=start) if r.ok]
+            if user.id in pressed or any(
+                "callback_data" in str(r.params.get("reply_markup")) for r in edits
+            ):
+                continue
+            waiting += 1
+            assert len(edits) == 1, [r.params.get("text") for r in edits]
+        assert waiting >= 1
+        assert not bot.handler_errors
