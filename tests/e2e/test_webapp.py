@@ -14,6 +14,8 @@ speak to it over HTTP with ``initData`` signed as Telegram signs it (with the fa
 from __future__ import annotations
 
 import asyncio
+import random
+import re
 import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -24,12 +26,23 @@ import pytest
 
 from bot import callback as cb
 from game.registry import rules_for
+from web.limits import RateLimit
 from web.server import CSP
 
 from .fake_telegram import FakeTelegram, User
-from .players import RANK_CODE, SYMBOL_TO_SUIT, Table, cards_in, sign, start_bot_for
+from .players import (
+    RANK_CODE,
+    SYMBOL_TO_SUIT,
+    Table,
+    cards_in,
+    known_cards,
+    replay_states,
+    sign,
+    start_bot_for,
+)
 from .test_games import open_table
 
+CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 PAGE = "http://127.0.0.1:9/"  # the page's address (never fetched: the tests call the API)
 
 
@@ -394,4 +407,69 @@ async def test_a_page_open_past_its_initdatas_age_goes_on_with_its_session(
             headers={"Authorization": f"session {forged}"},
         ) as response:
             assert response.status == 401
+        assert not bot.handler_errors
+
+
+@pytest.mark.parametrize(
+    ("choice", "seed", "decisions"), [("shleif", 23, 120), ("starshina", 29, 160)]
+)
+async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
+    tmp_path: Path, http: aiohttp.ClientSession, choice: str, seed: int, decisions: int
+) -> None:
+    """Several deals played on the pages alone, every seat reading its state after every
+    change as an open page does: every state and move answer checked against the cards that
+    seat could know in that deal (its own, the tricks, what it was shown)."""
+    rng = random.Random(seed)
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, choice, seed)
+        game_id = await _game_id(table)
+        pages = {user.id: _page(table, http, user, game_id) for user in table.users}
+        answers: dict[int, list[Any]] = {user_id: [] for user_id in pages}
+        # a user reading flat out meets his budget (a burst of 40); the others do not
+        first = pages[table.users[0].id]
+        statuses = [(await first.state())[0] for _ in range(45)]
+        assert statuses[:40] == [200] * 40 and 429 in statuses[40:]
+        assert (await pages[table.users[1].id].state())[0] == 200
+        # the test plays faster than any person: the budget is lifted
+        webapp = table.services.webapp
+        assert webapp is not None
+        webapp.server.rate = RateLimit(burst=10**6, rate=10**6)
+        for number in range(decisions):
+            views = {}
+            for user_id, page in pages.items():
+                status, view, _ = await page.state()
+                assert status == 200
+                answers[user_id].append(view)
+                views[user_id] = view
+            acting = [u for u, v in views.items() if v["to_act"] == v["you"]]
+            if not acting:
+                break
+            view = views[acting[0]]
+            options: list[tuple[str, Any]] = [(a["verb"], a["arg"]) for a in view["actions"]]
+            cards = [item["card"] for item in view["hand"]["cards"]]
+            if view["pick"]:
+                options.append((view["pick"]["verb"], rng.sample(cards, view["pick"]["min"])))
+            else:
+                options += [(i["verb"], i["card"]) for i in view["hand"]["cards"] if i["verb"]]
+            verb, arg = rng.choice(options)
+            move = {"version": view["version"], "verb": verb, "arg": arg, "key": f"m{number}"}
+            status, answer = await pages[acting[0]].act(move)
+            assert status == 200, answer
+            answers[acting[0]].append(answer["view"])
+        db = table.services.db
+        game = await db.game(game_id)
+        rules = rules_for(game.kind)
+        by_deal: dict[int, list[Any]] = {}
+        for _, state, _ in await replay_states(db, game_id):
+            by_deal.setdefault(rules.deal_no(state), []).append(state)
+        assert len(by_deal) >= 2, "the test should span deals"
+        for user_id, views in answers.items():
+            seat = list(game.seats).index(user_id)
+            for view in views:
+                shown = {s for s in _strings(view) if CARD.match(s)}
+                allowed = known_cards(game.kind, by_deal[view["deal"]], seat)
+                assert shown <= allowed, (view["deal"], shown - allowed)
         assert not bot.handler_errors
