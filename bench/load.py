@@ -65,11 +65,21 @@ What is measured (presses made inside the window)
                 Little's law applies: with every group always waiting for its next move, the
                 mean latency is about groups / moves per second, so a latency target is read
                 at a given ``--rate``, and the most moves per second without ``--rate``.
+    own screen  ``own_screen_ms``: for every press, from the press to the first change the fake
+                applied to the presser's own private chat after it (his hand edited, or a new
+                one sent): what the presser waits for. A refused press is left out.
     requests    the bot's Bot API requests while the window was open (``getUpdates`` left
                 out) per answered press: to groups, to private chats, ``answerCallbackQuery``,
                 ``pings`` (a turn after a wait: its new hand message and the old one deleted);
                 failed ones by error.
-    memory      VmHWM (the peak resident set) of the bot process; VmRSS every 0.5 s; per
+    capacity    from the messages per press by kind (callback answers aside): how many tables
+                at a human pace (a press every 4 s) one bot token carries inside Telegram's
+                limits (30 messages a second in all, 20 a minute per group, about one a second
+                per private chat), and the same with every player on the Mini App (only the
+                group's table and the turn calls through Telegram).
+    memory      ``rss_idle_kib`` once every user is greeted, ``rss_seated_kib`` once every
+                table is dealt; VmHWM (the peak resident set) of the bot process; VmRSS every
+                0.5 s; per
                 active game = (median VmRSS in the window − VmRSS idle) / groups.
     database    the SQLite file after the bot shut down, per 1,000 deals it holds.
     CPU         the bot's CPU time (``/proc/<pid>/stat``, and its main thread's, which runs
@@ -345,6 +355,7 @@ class Player:
     pending: Press | None = None
     hands_sent: int = 0  # new hand messages in this game (one per deal)
     hand_deal: int | None = None  # the deal of his latest new hand message
+    awaiting: Press | None = None  # his press whose effect on his own screen is still due
     deferred: bool = False  # waiting for a slot of --rate
 
 
@@ -403,6 +414,8 @@ class Driver:
         self.given_up = 0  # moves the table never showed (the watchdog stopped waiting)
         self.given_up_kinds: Counter[str] = Counter()
         self._kinds: dict[str, type | None] = {}
+        #: press (in the window) → the presser's own screen changed: seconds, per kind
+        self.own_screen: dict[str, list[float]] = {}
 
     # --- wiring -------------------------------------------------------------------------
 
@@ -473,6 +486,10 @@ class Driver:
             self.greeted.add(chat_id)
             player = self.players.get(chat_id)
             if player is not None:
+                awaiting = player.awaiting
+                if awaiting is not None and moment >= awaiting.pressed:
+                    player.awaiting = None
+                    self.own_screen.setdefault(awaiting.kind, []).append(moment - awaiting.pressed)
                 if sent and player.group.state == "playing" and message.callback_data:
                     # a new deal's hand; a turn after a wait comes as a new message of the
                     # same deal too (the old one deleted), which is no new deal
@@ -571,6 +588,8 @@ class Driver:
             return
         press, player.pending = player.pending, None
         refused = query.answer is not None and query.answer.text is not None
+        if refused and player.awaiting is press:
+            player.awaiting = None  # a refusal changes nothing on his screen
         if press.kind == "lobby":
             group = player.group
             if group.state == "joining" and player is not group.players[0]:
@@ -649,6 +668,7 @@ class Driver:
                 asyncio.get_running_loop().call_at(slot, self._slot_due, player)
                 return
         press = self._press(player, hand, choice, kind_name)
+        player.awaiting = press if press.in_window else None
         player.pressed_on = revision
         if kind_name == "act":
             move = Move(
@@ -725,6 +745,45 @@ async def loop_lag(stop: asyncio.Event, step: float = 0.01) -> float:
         await asyncio.sleep(step)
         worst = max(worst, time.perf_counter() - due)
     return worst
+
+
+#: Telegram's limits for one bot (its FAQ): about 30 messages a second in all, 20 a minute in
+#: one group, about one a second in one private chat; callback answers are not messages
+TELEGRAM_PER_SECOND = 30.0
+TELEGRAM_GROUP_PER_MINUTE = 20.0
+TELEGRAM_PRIVATE_PER_SECOND = 1.0
+#: a table at a human pace: one press every this many seconds
+HUMAN_PRESS_SECONDS = 4.0
+
+
+def capacity(per_press: dict[str, float], players: float) -> dict[str, Any]:
+    """How many tables playing at a human pace (a press every ``HUMAN_PRESS_SECONDS``) one bot
+    token carries inside Telegram's limits, from the measured messages per press by kind
+    (``group``, ``private``, ``pings``: sends, edits and deletes; callback answers aside).
+    Each table has its own group and private chats, so their limits bound one table, and the
+    bot-wide 30 a second bounds how many. With the Mini App every player sees the table in
+    the page, which the bot serves itself: only the group's table message and the turn calls
+    (``pings``, a notification needs a message) go through Telegram."""
+    presses = 1.0 / HUMAN_PRESS_SECONDS
+    group = per_press.get("group", 0.0)
+    private = per_press.get("private", 0.0) + per_press.get("pings", 0.0)
+    messages = group + private
+
+    def tables(per_press_messages: float) -> float:
+        return round(TELEGRAM_PER_SECOND / (per_press_messages * presses), 1)
+
+    return {
+        "messages_per_press": round(messages, 2),
+        "tables_at_human_pace": tables(messages) if messages else None,
+        "group_per_minute_per_table": round(group * presses * 60, 1),
+        "group_within_limit": group * presses * 60 <= TELEGRAM_GROUP_PER_MINUTE,
+        "private_per_second_per_chat": round(private * presses / max(players, 1), 2),
+        "private_within_limit": private * presses / max(players, 1) <= TELEGRAM_PRIVATE_PER_SECOND,
+        "mini_app_messages_per_press": round(group + per_press.get("pings", 0.0), 2),
+        "mini_app_tables_at_human_pace": tables(group + per_press.get("pings", 0.0))
+        if group
+        else None,
+    }
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -955,6 +1014,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 args.setup,
             )
             result["setup_tables_s"] = round(fake.now() - started, 2)
+            result["rss_seated_kib"] = bot.status().get("VmRSS")
             await asyncio.sleep(args.warmup)
             # 3. the window. This process must not pause it: a full collection of its heap
             # (the fake keeps every message with its history) stopped the fake and the users
@@ -1068,6 +1128,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             k: round(v / max(answered, 1), 2) for k, v in sorted(kinds.items())
         } | {"total": round(sum(kinds.values()) / max(answered, 1), 2)}
         result["requests_per_s"] = round(sum(kinds.values()) / wall, 1)
+        own = [v for values in driver.own_screen.values() for v in values]
+        result["own_screen_ms"] = ms(own) | {"presses": len(own)}
+        result["own_screen_by_kind_ms"] = {
+            kind: ms(values) for kind, values in sorted(driver.own_screen.items())
+        }
+        result["capacity"] = capacity(
+            {k: v / max(answered, 1) for k, v in kinds.items()}, result["players_per_group"]
+        )
         result["failed_requests"] = failed
         result["abandoned_requests"] = ABANDONED.count
         result["failed_by_error"] = dict(

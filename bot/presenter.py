@@ -98,7 +98,8 @@ class Presenter:
             self.timers.cancel(game.game_id)
         else:
             await self._arm(game.game_id)
-        hands = set(reply.hands)
+        # the presser's own hand first: its request goes out before the others'
+        hands = dict.fromkeys(sorted(reply.hands))
         # the commit that ended a deal made its hand messages old: each becomes its outcome
         # (the next deal, if any, gets new hand messages)
         await self.hands.retire_old(game.game_id, reply.results)
@@ -109,7 +110,7 @@ class Presenter:
             # the pot): each is rendered again, and the messenger skips the edits that change
             # nothing. (Rendering hands was 14% of the bot's main thread under bench/load.py;
             # knowing which hands a move can change would save part of it.)
-            hands |= set(game.seats)
+            hands |= dict.fromkeys(game.seats)
         practice = is_practice(game.chat_id)
         if not practice:
             for user in hands:

@@ -289,3 +289,28 @@ async def test_a_waiting_hand_shows_moves_made_close_together_in_one_edit(
             assert len(edits) == 1, [r.params.get("text") for r in edits]
         assert waiting >= 1
         assert not bot.handler_errors
+
+
+async def test_the_pressers_own_hand_is_the_first_request_after_his_move(tmp_path: Path) -> None:
+    """What a presser waits for is his own hand: after each move its edit is the bot's first
+    message request, before the other players' hands and the group's table."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 4, "stukolka", 12)
+        checked = set()
+        for _ in range(8):
+            found = table.actionable((cb.Act,))
+            if not found:
+                break
+            user, message, data = found[0]
+            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            since = fake.now()
+            await table.press(user, message, acts[0])
+            sent = [
+                r
+                for r in fake.requests(since=since)
+                if r.method in ("editMessageText", "sendMessage") and r.ok
+            ]
+            assert sent and sent[0].chat_id == fake.private_chat(user).id, [r.chat_id for r in sent]
+            checked.add(user.id)
+        assert len(checked) >= 2  # not only the first of the seats
+        assert not bot.handler_errors
