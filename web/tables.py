@@ -17,11 +17,14 @@ from typing import Any
 
 from bot.service import Loaded, Reply, TableService
 from storage.errors import GameNotFound
-from web.views import PRESENTERS, Json, TableInfo, ranks_for, seat_view
+from storage.records import Game
+from web.views import PRESENTERS, Json, TableInfo, ranks_for, seat_view, text
 
 #: a table as a page's address or a ``startapp`` link names it: ``g`` and the game's id
 #: (no chat id; the server maps it to the table, and only a seated user may open it)
 PAYLOAD = re.compile(r"g([1-9][0-9]{0,18})")
+#: the games whose last deal's nets are kept
+LAST_KEPT = 256
 #: the most cards a move of several names
 MOST_CARDS = 16
 #: verbs are short words of the rules (``play``, ``discard``, ``kitty``…)
@@ -70,6 +73,8 @@ class WebTables:
         self.tables = tables
         self.db = tables.db
         self.front = front
+        #: what the last deal moved per user, by (game, deal): read once, kept for a while
+        self._last: dict[tuple[int, int], dict[int, dict[str, int]]] = {}
 
     async def find(self, user_id: int, named: str | None) -> int:
         """The game the page shows: the one ``named`` (the page's address or the
@@ -120,7 +125,24 @@ class WebTables:
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
         )
-        return seat_view(game.kind, loaded.table.state, seat, info)
+        view = seat_view(game.kind, loaded.table.state, seat, info)
+        if view["result"] is None and loaded.meta.deals > 0:
+            view["last_deal"] = await self.last_deal(game, loaded.seats, loaded.meta.deals - 1)
+        return view
+
+    async def last_deal(self, game: Game, seats: list[int], deal: int) -> Json:
+        """The nets of the table's deal ``deal`` (the one before the deal in play) for each
+        seat now (None: he did not play it), as its hand's outcome said them: what the deal
+        moved for him, its stake included. Read from the ledger once per deal."""
+        key = (game.game_id, deal)
+        money = self._last.get(key)
+        if money is None:
+            money = await self.tables.steps.deal_money(game, deal)
+            self._last[key] = money
+            while len(self._last) > LAST_KEPT:
+                del self._last[next(iter(self._last))]
+        nets = [sum(money[user].values()) if user in money else None for user in seats]
+        return {"nets": nets, "label": text("web.last_deal")}
 
     async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: Any) -> Reply:
         """A move made on the page: the service's call a button press makes, then the same

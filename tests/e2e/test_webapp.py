@@ -473,3 +473,46 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
                 allowed = known_cards(game.kind, by_deal[view["deal"]], seat)
                 assert shown <= allowed, (view["deal"], shown - allowed)
         assert not bot.handler_errors
+
+
+NET = re.compile(r"Ваш итог: (?:\d+ взят\w* · )?([+−]?\d+)")
+
+
+async def test_the_page_shows_the_last_deals_nets_as_the_hands_outcome_said_them(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    """The next deal is dealt in the commit that ends a deal, so a page never sees a deal's
+    end by itself: while the next deal is played, its state carries the last deal's nets, the
+    very figures each player's hand message gave as his outcome."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 31)
+        game_id = await _game_id(table)
+        status, view, _ = await _page(table, http, table.users[0], game_id).state()
+        assert status == 200 and "last_deal" not in view
+        for _ in range(300):
+            _, loaded = await _snapshot(table, game_id)
+            if loaded.meta.deals >= 1:
+                break
+            assert await table.step()
+        _, loaded = await _snapshot(table, game_id)
+        assert loaded.meta.deals == 1
+        said = {}
+        for user in table.users:
+            texts = [m.text or "" for m in fake.messages(fake.private_chat(user), from_bot=True)]
+            nets = [NET.search(text) for text in texts]
+            said[user.id] = int(next(n for n in nets if n).group(1).replace("−", "-"))
+        for user in table.users:
+            status, view, _ = await _page(table, http, user, game_id).state()
+            assert status == 200 and view["result"] is None
+            shown = dict(zip(loaded.seats, view["last_deal"]["nets"], strict=True))
+            assert shown == said
+            assert view["last_deal"]["label"]["key"] == "web.last_deal"
+        assert not bot.handler_errors
+
+
+async def _snapshot(table: Table, game_id: int) -> tuple[Any, Any]:
+    game = await table.services.db.game(game_id)
+    return game, await table.services.tables.load(game)

@@ -262,5 +262,8 @@ async def test_a_deal_played_on_three_pages_one_player_going_back_to_the_chat(
             for seat in seats:
                 await asyncio.gather(*seat.reads)
                 assert seat.views[-1]["deal"] == rules_for(game.kind).deal_no(loaded.table.state)
+                # the deal just played, its nets under the hand while the next one is played
+                nets = await seat.page.locator("#result.last-deal .nets span").all_inner_texts()
+                assert len(nets) == 6 and nets[0::2] == [s["name"] for s in seat.views[-1]["seats"]]
         await _check_the_views_leak_nothing(table, seats, game_id)
         assert not bot.handler_errors

@@ -62,26 +62,31 @@ export function renderControls(view, selection, handlers, native) {
   }
 }
 
+// A finished deal's nets; while the next deal is played, the last deal's (a seat that did not
+// play it shows a dash).
 export function renderResult(view) {
   const old = document.getElementById("result");
   if (old) old.remove();
-  if (!view.result) return;
+  const result = view.result ?? view.last_deal;
+  if (!result) return;
   const box = document.createElement("section");
   box.id = "result";
-  box.className = "result";
+  box.className = view.result ? "result" : "result last-deal";
   const title = document.createElement("h2");
-  title.textContent = tx(view.result.label);
+  title.textContent = tx(result.label);
   box.append(title);
   const nets = document.createElement("div");
   nets.className = "nets";
-  view.result.nets.forEach((net, seat) => {
+  result.nets.forEach((net, seat) => {
     const name = document.createElement("span");
     name.textContent = view.seats[seat].name;
     const amount = document.createElement("span");
-    amount.className = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
-    amount.textContent = net > 0 ? `+${net}` : net < 0 ? `\u2212${-net}` : "0";
+    amount.className = net == null ? "zero" : net > 0 ? "plus" : net < 0 ? "minus" : "zero";
+    amount.textContent = net == null ? "\u2014" : net > 0 ? `+${net}` : net < 0 ? `\u2212${-net}` : "0";
     nets.append(name, amount);
   });
   box.append(nets);
-  $("controls").after(box);
+  // the deal just ended shows above the hand; the last deal's, small, below it
+  if (view.result) $("controls").after(box);
+  else $("hand").after(box);
 }
