@@ -23,6 +23,8 @@ from web.views import PRESENTERS, Json, TableInfo, ranks_for, seat_view, text
 #: a table as a page's address or a ``startapp`` link names it: ``g`` and the game's id
 #: (no chat id; the server maps it to the table, and only a seated user may open it)
 PAYLOAD = re.compile(r"g([1-9][0-9]{0,18})")
+#: the page's «I'm back»: an away player takes his seat back (not a rules verb)
+BACK = "back"
 #: the games whose last deal's nets are kept
 LAST_KEPT = 256
 #: the most cards a move of several names
@@ -126,6 +128,12 @@ class WebTables:
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
         )
         view = seat_view(game.kind, loaded.table.state, seat, info)
+        if game.status != "active" or user_id in loaded.meta.away:
+            # nothing to decide at a closed table; an away player's seat is played for him,
+            # and his one decision is to take it back («I'm back», as his hand offers)
+            decide_nothing(view)
+            if game.status == "active":
+                view["actions"] = [{"verb": BACK, "arg": None, "label": text("btn.back")}]
         if view["result"] is None and loaded.meta.deals > 0:
             view["last_deal"] = await self.last_deal(game, loaded.seats, loaded.meta.deals - 1)
         return view
@@ -148,9 +156,22 @@ class WebTables:
         """A move made on the page: the service's call a button press makes, then the same
         screen updates. Refused (stale: ``outdated``), NotYours, NoTable or BadMove."""
         await self._seated(game_id, user_id)
-        reply = await self.tables.act(game_id, user_id, version, verb, move_argument(arg))
+        if verb == BACK:
+            reply = await self.tables.back(game_id, user_id)
+        else:
+            reply = await self.tables.act(game_id, user_id, version, verb, move_argument(arg))
         await self.front.show(reply)
         return reply
+
+
+def decide_nothing(view: Json) -> None:
+    """A view with no decision in it: no control, no choice, every card dimmed."""
+    view["actions"] = []
+    view["pick"] = None
+    view["prompt"] = None
+    view["hand"]["look"] = False
+    for item in view["hand"]["cards"]:
+        item["verb"] = None
 
 
 def move_argument(arg: object) -> Any:

@@ -516,3 +516,34 @@ async def test_the_page_shows_the_last_deals_nets_as_the_hands_outcome_said_them
 async def _snapshot(table: Table, game_id: int) -> tuple[Any, Any]:
     game = await table.services.db.game(game_id)
     return game, await table.services.tables.load(game)
+
+
+async def test_an_away_players_page_offers_only_im_back_as_his_hand_does(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "starshina", 37)
+        game_id = await _game_id(table)
+        user = table.users[1]
+        reply = await table.services.tables.mark_unreachable(game_id, user.id)
+        assert reply is not None
+        await table.services.presenter.show(reply)
+        await table.settle()
+        page = _page(table, http, user, game_id)
+        status, view, _ = await page.state()
+        assert status == 200 and view["seats"][view["you"]]["away"]
+        assert [a["verb"] for a in view["actions"]] == ["back"] and view["pick"] is None
+        assert view["actions"][0]["label"]["key"] == "btn.back"
+        assert view["hand"]["cards"] and not any(i["verb"] for i in view["hand"]["cards"])
+        status, answer = await page.act(
+            {"version": view["version"], "verb": "back", "arg": None, "key": "b1"}
+        )
+        assert status == 200, answer
+        assert not answer["view"]["seats"][answer["view"]["you"]]["away"]
+        await table.settle()
+        _, loaded = await _snapshot(table, game_id)
+        assert user.id not in loaded.meta.away
+        assert not bot.handler_errors
