@@ -11,10 +11,18 @@ player open it. Without ``WEBAPP_URL`` there is no button at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import MenuButtonWebApp, WebAppInfo
+from telegram.error import TelegramError
 
 from bot.arguments import game_link
+from bot.bounded import PLAYERS_KEPT, Recent
 from locales import t
+
+log = logging.getLogger(__name__)
 
 #: what an inline button's data begins with when it opens a Mini App page (``bot.messenger``)
 APP = "app:"
@@ -29,6 +37,8 @@ class Launch:
     url: str | None = None
     short_name: str | None = None
     bot_username: str = ""
+    #: the players whose private chat's menu button opens the page already (this run)
+    menus: Recent[int, bool] = field(default_factory=lambda: Recent(PLAYERS_KEPT))
 
     @property
     def enabled(self) -> bool:
@@ -55,3 +65,17 @@ class Launch:
         """The group table message's link to the page (none without the app's short name)."""
         link = self.link(game_id)
         return [] if link is None else [(t(lang, "btn.table"), URL + link)]
+
+    async def menu_button(self, bot: Any, user_id: int, lang: str) -> None:
+        """His private chat's menu button opens the page at his current table: set once a
+        run, with his first hand message (a failure is tried again with the next one)."""
+        page = self.page()
+        if page is None or user_id in self.menus:
+            return
+        button = MenuButtonWebApp(t(lang, "btn.table"), WebAppInfo(page))
+        try:
+            await bot.set_chat_menu_button(chat_id=user_id, menu_button=button)
+        except TelegramError as error:
+            log.info("menu button of %s not set: %s", user_id, error)
+            return
+        self.menus[user_id] = True

@@ -25,17 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from telegram import MenuButtonWebApp, WebAppInfo
-from telegram.error import TelegramError
-
 from bot import callback as cb
 from bot import keyboards
-from bot.bounded import PLAYERS_KEPT, Recent
 from bot.computers import is_computer
 from bot.games import Table
 from bot.launch import Launch
@@ -69,8 +64,6 @@ from game.ai import Advice
 from locales import t, tn
 from storage.database import Database
 from storage.records import Game
-
-log = logging.getLogger(__name__)
 
 
 class Hands:
@@ -136,10 +129,8 @@ class Hands:
         #: the latest notices under a game's table (``GroupTable.recent_notices``, wired by
         #: the presenter): a practice table has no table message, its hand shows them
         self.table_notices: Callable[[int], Sequence[str]] = lambda game_id: ()
-        #: the Mini App's buttons (none without WEBAPP_URL), and the players whose menu
-        #: button opens it already (set once a run)
+        #: the Mini App's buttons (none without WEBAPP_URL)
         self.launch = Launch()
-        self._menus: Recent[int, bool] = Recent(PLAYERS_KEPT)
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -434,7 +425,8 @@ class Hands:
         if shown != message_id:
             self._notified[key] = self.clock()  # a new message: it notified
             if self.launch.enabled and game.status == "active":
-                await self._menu_button(user_id)
+                lang = await self.people.chat_language(user_id)
+                await self.launch.menu_button(self.messenger.bot, user_id, lang)
         self._turn_shown[key] = deadline if his_turn else None
         if remind or (arrives and shown != message_id):
             self._silent.pop(game_id, None)
@@ -452,21 +444,6 @@ class Hands:
                 await self.retire_old(game_id)
         if replaced is not None:
             await self.messenger.delete(user_id, replaced)
-
-    async def _menu_button(self, user_id: int) -> None:
-        """His private chat's menu button opens the Mini App at his current table: set once
-        a run, with his first hand message (a failure is tried again with the next one)."""
-        page = self.launch.page()
-        if page is None or user_id in self._menus:
-            return
-        lang = await self.people.chat_language(user_id)
-        button = MenuButtonWebApp(t(lang, "btn.table"), WebAppInfo(page))
-        try:
-            await self.messenger.bot.set_chat_menu_button(chat_id=user_id, menu_button=button)
-        except TelegramError as error:
-            log.info("menu button of %s not set: %s", user_id, error)
-            return
-        self._menus[user_id] = True
 
     async def _remind(self, game_id: int, _turn: int) -> None:
         """A silent turn's share of time is left (``reminders``): unless he has moved, his

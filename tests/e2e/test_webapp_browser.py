@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from tests.web.server import telegram_stub
 from .fake_telegram import FakeTelegram, User
 from .players import Table, known_cards, replay_states, sign, start_bot_for
 from .test_games import open_table
+from .webapp_pages import CARD, PAGE, strings
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +38,6 @@ if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 async_api = pytest.importorskip("playwright.async_api")
 
-PAGE = "http://127.0.0.1:9/"
-CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 WAIT_MS = 15_000
 
 
@@ -229,19 +227,9 @@ async def _check_the_views_leak_nothing(table: Table, seats: list[Seat], game_id
         index = list(game.seats).index(seat.user.id)
         assert seat.views
         for view in seat.views:
-            shown = {s for s in _strings(view) if CARD.match(s)}
+            shown = {s for s in strings(view) if CARD.match(s)}
             allowed = known_cards(game.kind, by_deal[view["deal"]], index)
             assert shown <= allowed, (view["deal"], shown - allowed)
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for item in value.values() for s in _strings(item)]
-    if isinstance(value, list):
-        return [s for item in value for s in _strings(item)]
-    return []
 
 
 @pytest.mark.parametrize(("choice", "seed"), [("shleif", 3), ("starshina", 4)])

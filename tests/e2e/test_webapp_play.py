@@ -1,0 +1,169 @@
+"""End to end: deals played on the Mini App's pages against the real bot and the fake Bot API
+(the server's own checks are in test_webapp.py):
+
+- over several deals, no state or move answer to a seat holds a card it could not know;
+- while a deal is played, the page shows the last deal's nets, as the hands' outcome said them;
+- an away player's page offers only «I'm back», as his hand does.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from game.registry import rules_for
+from web.limits import RateLimit
+
+from .fake_telegram import FakeTelegram
+from .players import known_cards, replay_states, start_bot_for
+from .test_games import open_table
+from .webapp_pages import (
+    CARD,
+    PAGE,
+    game_id_of,
+    http,
+    page_of,
+    snapshot_of,
+    strings,
+)
+
+__all__ = ["http"]  # the fixture, for pytest
+
+
+@pytest.mark.parametrize(
+    ("choice", "seed", "decisions"), [("shleif", 23, 120), ("starshina", 29, 160)]
+)
+async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
+    tmp_path: Path, http: aiohttp.ClientSession, choice: str, seed: int, decisions: int
+) -> None:
+    """Several deals played on the pages alone, every seat reading its state after every
+    change as an open page does: every state and move answer checked against the cards that
+    seat could know in that deal (its own, the tricks, what it was shown)."""
+    rng = random.Random(seed)
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, choice, seed)
+        game_id = await game_id_of(table)
+        pages = {user.id: page_of(table, http, user, game_id) for user in table.users}
+        answers: dict[int, list[Any]] = {user_id: [] for user_id in pages}
+        # a user reading flat out meets his budget (a burst of 40); the others do not
+        first = pages[table.users[0].id]
+        statuses = [(await first.state())[0] for _ in range(45)]
+        assert statuses[:40] == [200] * 40 and 429 in statuses[40:]
+        assert (await pages[table.users[1].id].state())[0] == 200
+        # the test plays faster than any person: the budget is lifted
+        webapp = table.services.webapp
+        assert webapp is not None
+        webapp.server.rate = RateLimit(burst=10**6, rate=10**6)
+        for number in range(decisions):
+            views = {}
+            for user_id, page in pages.items():
+                status, view, _ = await page.state()
+                assert status == 200
+                answers[user_id].append(view)
+                views[user_id] = view
+            acting = [u for u, v in views.items() if v["to_act"] == v["you"]]
+            if not acting:
+                break
+            view = views[acting[0]]
+            options: list[tuple[str, Any]] = [(a["verb"], a["arg"]) for a in view["actions"]]
+            cards = [item["card"] for item in view["hand"]["cards"]]
+            if view["pick"]:
+                options.append((view["pick"]["verb"], rng.sample(cards, view["pick"]["min"])))
+            else:
+                options += [(i["verb"], i["card"]) for i in view["hand"]["cards"] if i["verb"]]
+            verb, arg = rng.choice(options)
+            move = {"version": view["version"], "verb": verb, "arg": arg, "key": f"m{number}"}
+            status, answer = await pages[acting[0]].act(move)
+            assert status == 200, answer
+            answers[acting[0]].append(answer["view"])
+        db = table.services.db
+        game = await db.game(game_id)
+        rules = rules_for(game.kind)
+        by_deal: dict[int, list[Any]] = {}
+        for _, state, _ in await replay_states(db, game_id):
+            by_deal.setdefault(rules.deal_no(state), []).append(state)
+        assert len(by_deal) >= 2, "the test should span deals"
+        for user_id, views in answers.items():
+            seat = list(game.seats).index(user_id)
+            for view in views:
+                shown = {s for s in strings(view) if CARD.match(s)}
+                allowed = known_cards(game.kind, by_deal[view["deal"]], seat)
+                assert shown <= allowed, (view["deal"], shown - allowed)
+        assert not bot.handler_errors
+
+
+NET = re.compile(r"Ваш итог: (?:\d+ взят\w* · )?([+−]?\d+)")
+
+
+async def test_the_page_shows_the_last_deals_nets_as_the_hands_outcome_said_them(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    """The next deal is dealt in the commit that ends a deal, so a page never sees a deal's
+    end by itself: while the next deal is played, its state carries the last deal's nets, the
+    very figures each player's hand message gave as his outcome."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 31)
+        game_id = await game_id_of(table)
+        status, view, _ = await page_of(table, http, table.users[0], game_id).state()
+        assert status == 200 and "last_deal" not in view
+        for _ in range(300):
+            _, loaded = await snapshot_of(table, game_id)
+            if loaded.meta.deals >= 1:
+                break
+            assert await table.step()
+        _, loaded = await snapshot_of(table, game_id)
+        assert loaded.meta.deals == 1
+        said = {}
+        for user in table.users:
+            texts = [m.text or "" for m in fake.messages(fake.private_chat(user), from_bot=True)]
+            nets = [NET.search(text) for text in texts]
+            said[user.id] = int(next(n for n in nets if n).group(1).replace("−", "-"))
+        for user in table.users:
+            status, view, _ = await page_of(table, http, user, game_id).state()
+            assert status == 200 and view["result"] is None
+            shown = dict(zip(loaded.seats, view["last_deal"]["nets"], strict=True))
+            assert shown == said
+            assert view["last_deal"]["label"]["key"] == "web.last_deal"
+        assert not bot.handler_errors
+
+
+async def test_an_away_players_page_offers_only_im_back_as_his_hand_does(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "starshina", 37)
+        game_id = await game_id_of(table)
+        user = table.users[1]
+        reply = await table.services.tables.mark_unreachable(game_id, user.id)
+        assert reply is not None
+        await table.services.presenter.show(reply)
+        await table.settle()
+        page = page_of(table, http, user, game_id)
+        status, view, _ = await page.state()
+        assert status == 200 and view["seats"][view["you"]]["away"]
+        assert [a["verb"] for a in view["actions"]] == ["back"] and view["pick"] is None
+        assert view["actions"][0]["label"]["key"] == "btn.back"
+        assert view["hand"]["cards"] and not any(i["verb"] for i in view["hand"]["cards"])
+        status, answer = await page.act(
+            {"version": view["version"], "verb": "back", "arg": None, "key": "b1"}
+        )
+        assert status == 200, answer
+        assert not answer["view"]["seats"][answer["view"]["you"]]["away"]
+        await table.settle()
+        _, loaded = await snapshot_of(table, game_id)
+        assert user.id not in loaded.meta.away
+        assert not bot.handler_errors
