@@ -112,7 +112,9 @@ class WebApp:
     async def texts(self, request: web.Request) -> web.Response:
         user = self.user(request)
         lang = await self.tables.front.language(user.user_id, user.language)
-        return web.json_response(page_texts(lang))
+        response = web.json_response(page_texts(lang))
+        response.enable_compression()  # (gzip where the page accepts it)
+        return response
 
     async def state(self, request: web.Request) -> web.Response:
         user = self.user(request)
@@ -120,7 +122,9 @@ class WebApp:
         view = await _guarded(self.tables.view(game_id, user.user_id, user.language))
         # a fresh session with every state read: a page open all evening stays signed in
         session = sessions.issue(user, self.session_key, self.max_age)
-        return web.json_response(view, headers={"X-Session": session})
+        response = web.json_response(view, headers={"X-Session": session})
+        response.enable_compression()
+        return response
 
     async def action(self, request: web.Request) -> web.Response:
         user = self.user(request)

@@ -24,6 +24,7 @@ import pytest
 
 from bot import callback as cb
 from game.registry import rules_for
+from locales import t
 from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
 from tests.web.server import telegram_stub
 
@@ -255,3 +256,43 @@ async def test_a_deal_played_on_three_pages_one_player_going_back_to_the_chat(
                 assert len(nets) == 6 and nets[0::2] == [s["name"] for s in seat.views[-1]["seats"]]
         await _check_the_views_leak_nothing(table, seats, game_id)
         assert not bot.handler_errors
+
+
+async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -> None:
+    """Someone who follows the group's link to a table he has no seat at, and a player with
+    no table open, are told so (not «no connection»)."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 41)
+        game = await table.services.db.active_game(table.group.id)
+        assert game is not None and table.services.webapp is not None
+        address = table.services.webapp.address
+        outsider = fake.add_user("Зритель", language_code="ru")
+        page = await _bare_page(browser, address, fake.token, outsider, f"?t=g{game.game_id}")
+        await page.wait_for_function(
+            "text => document.getElementById('status').textContent === text",
+            arg=t("ru", "web.not_yours"),
+            timeout=WAIT_MS,
+        )
+        page = await _bare_page(browser, address, fake.token, outsider, "")
+        await page.wait_for_function(
+            "text => document.getElementById('status').textContent === text",
+            arg=t("ru", "web.no_table"),
+            timeout=WAIT_MS,
+        )
+        assert not bot.handler_errors
+
+
+async def _bare_page(browser: Any, address: str, token: str, user: User, query: str) -> Any:
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    stub = telegram_stub(sign(token, user.id))
+
+    async def route(request_route: Any) -> None:
+        await request_route.fulfill(status=200, content_type="application/javascript", body=stub)
+
+    await context.route(TELEGRAM_SCRIPT, route)
+    page = await context.new_page()
+    await page.goto(f"{address}{query}")
+    return page

@@ -12,6 +12,9 @@ function address(path) {
   return url;
 }
 
+// what the page says when its state cannot be read: no table, not his table, signed too long ago
+const REASONS = { 404: "web.no_table", 403: "web.not_yours", 401: "web.reopen" };
+
 export class Api {
   constructor(initData, onView, onOffline) {
     this.initData = initData;
@@ -48,7 +51,7 @@ export class Api {
           this.onOffline(false);
           this.onView(body, serverTime);
         })
-        .catch((error) => this.onOffline(error.status === 404 ? "none" : true))
+        .catch((error) => this.onOffline(REASONS[error.status] ?? true))
         .finally(() => {
           this.loading = null;
         });

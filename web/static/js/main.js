@@ -95,8 +95,9 @@ function onView(next, serverTime) {
   render();
 }
 
+// offline: true (no connection), false, or the key of why the table cannot be shown
 const api = new Api(tg.initData, onView, (offline) =>
-  status(offline === "none" ? t("web.no_table") : offline ? t("web.offline") : ""),
+  status(typeof offline === "string" ? t(offline) : offline ? t("web.offline") : ""),
 );
 
 async function main() {
