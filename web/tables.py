@@ -10,6 +10,7 @@ languages, the chat's card style) it lends through ``Front``.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from bot.service import Loaded, Reply, TableService
 from storage.errors import GameNotFound
 from storage.records import Game
 from web.views import PRESENTERS, Json, TableInfo, ranks_for, seat_view, text
+
+log = logging.getLogger(__name__)
 
 #: a table as a page's address or a ``startapp`` link names it: ``g`` and the game's id
 #: (no chat id; the server maps it to the table, and only a seated user may open it)
@@ -160,7 +163,12 @@ class WebTables:
             reply = await self.tables.back(game_id, user_id)
         else:
             reply = await self.tables.act(game_id, user_id, version, verb, move_argument(arg))
-        await self.front.show(reply)
+        try:
+            await self.front.show(reply)
+        except Exception:
+            # the move is made and committed: the page is told so (a retry would be refused
+            # as stale); the chat catches up with the next change
+            log.exception("showing a move made on the page failed")
         return reply
 
 

@@ -14,6 +14,7 @@ speak to it over HTTP with ``initData`` signed as Telegram signs it (with the fa
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from pathlib import Path
 from typing import Any
@@ -331,4 +332,37 @@ async def test_a_page_open_past_its_initdatas_age_goes_on_with_its_session(
             headers={"Authorization": f"session {forged}"},
         ) as response:
             assert response.status == 401
+        assert not bot.handler_errors
+
+
+async def test_a_move_whose_showing_fails_is_still_answered_as_made(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    """The move is committed before the chat is shown it: if showing fails (logged), the
+    page is told the move was made, and a retry of it changes nothing more."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 43)
+        game_id = await game_id_of(table)
+        webapp = table.services.webapp
+        assert webapp is not None
+
+        async def broken(reply: Any) -> None:
+            raise RuntimeError("the chat cannot be shown it")
+
+        tables = webapp.server.tables
+        tables.front = dataclasses.replace(tables.front, show=broken)
+        state, game = await engine_of(table, game_id)
+        page = page_of(table, http, fake.world.users[game.seats[state.to_act]], game_id)
+        _, view, _ = await page.state()
+        action = view["actions"][0]
+        move = {"version": view["version"], "verb": action["verb"], "arg": action["arg"]}
+        status, answer = await page.act({**move, "key": "shown-or-not"})
+        assert status == 200 and answer["view"]["version"] > view["version"]
+        version = (await table.services.db.game(game_id)).version
+        status, again = await page.act({**move, "key": "shown-or-not"})
+        assert status == 200 and again["view"]["version"] == answer["view"]["version"]
+        assert (await table.services.db.game(game_id)).version == version
         assert not bot.handler_errors
