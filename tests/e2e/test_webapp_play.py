@@ -1,7 +1,9 @@
 """End to end: deals played on the Mini App's pages against the real bot and the fake Bot API
 (the server's own checks are in test_webapp.py):
 
-- over several deals, no state or move answer to a seat holds a card it could not know;
+- over several deals of each game, every kind of decision made on the page (knock, pass,
+  шлейф, dark, a blind and a seen purchase, razrez, Старшина's exchange and kitty, playing a
+  card), no state or move answer to a seat holds a card it could not know;
 - while a deal is played, the page shows the last deal's nets, as the hands' outcome said them;
 - an away player's page offers only «I'm back», as his hand does.
 """
@@ -35,8 +37,25 @@ from .webapp_pages import (
 __all__ = ["http"]  # the fixture, for pytest
 
 
+EXERCISED = {
+    "stukolka": {("knock", "NoneType"), ("pass", "NoneType"), ("discard", "list"), ("play", "str")},
+    "shleif": {
+        ("shleif", "NoneType"),
+        ("dark", "NoneType"),
+        ("look", "NoneType"),
+        ("discard", "int"),  # a blind purchase: how many, never which
+        ("discard", "list"),
+        ("drop", "str"),
+        ("razrez", "NoneType"),
+        ("play", "str"),
+    },
+    "starshina": {("give", "str"), ("return", "str"), ("kitty", "list"), ("play", "str")},
+}
+
+
 @pytest.mark.parametrize(
-    ("choice", "seed", "decisions"), [("shleif", 23, 120), ("starshina", 29, 160)]
+    ("choice", "seed", "decisions"),
+    [("stukolka", 19, 120), ("shleif", 23, 120), ("starshina", 29, 160)],
 )
 async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
     tmp_path: Path, http: aiohttp.ClientSession, choice: str, seed: int, decisions: int
@@ -53,6 +72,7 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         game_id = await game_id_of(table)
         pages = {user.id: page_of(table, http, user, game_id) for user in table.users}
         answers: dict[int, list[Any]] = {user_id: [] for user_id in pages}
+        played: set[tuple[str, str]] = set()
         # a user reading flat out meets his budget (a burst of 40); the others do not
         first = pages[table.users[0].id]
         statuses = [(await first.state())[0] for _ in range(45)]
@@ -80,6 +100,7 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
             else:
                 options += [(i["verb"], i["card"]) for i in view["hand"]["cards"] if i["verb"]]
             verb, arg = rng.choice(options)
+            played.add((verb, type(arg).__name__))
             move = {"version": view["version"], "verb": verb, "arg": arg, "key": f"m{number}"}
             status, answer = await pages[acting[0]].act(move)
             assert status == 200, answer
@@ -90,6 +111,8 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         by_deal: dict[int, list[Any]] = {}
         for _, state, _ in await replay_states(db, game_id):
             by_deal.setdefault(rules.deal_no(state), []).append(state)
+        # the seeds make the random play reach these decisions, every argument shape
+        assert EXERCISED[choice] <= played, EXERCISED[choice] - played
         assert len(by_deal) >= 2, "the test should span deals"
         for user_id, views in answers.items():
             seat = list(game.seats).index(user_id)
