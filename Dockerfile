@@ -40,6 +40,8 @@ USER 10001:10001
 VOLUME /data
 # Only used in webhook mode (WEBHOOK_URL set); polling needs no open port.
 EXPOSE 8443
+# Only with the Mini App (WEBAPP_URL set; WEBAPP_HOST=0.0.0.0 in a container).
+EXPOSE 8080
 # Healthy while the bot's heartbeat (written every 30 s after a database read) is fresh.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-P", "-m", "bot.health"]
