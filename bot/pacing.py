@@ -215,15 +215,25 @@ class SharedRate:
         burst: float | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.rate = rate
         self.burst = rate if burst is None else burst
         self.clock = clock
+        self.sleep = sleep
         self._tokens = self.burst
         self._last = clock()
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._ordinary: deque[asyncio.Future[None]] = deque()
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Task[None] | None = None
+
+    def use_clock(
+        self, clock: Callable[[], float], sleep: Callable[[float], Awaitable[None]]
+    ) -> None:
+        """Refill on ``clock`` and wait with ``sleep`` from now on (a test's clock)."""
+        self._refill()
+        self.clock, self.sleep = clock, sleep
+        self._last = clock()
 
     def _refill(self) -> None:
         now = self.clock()
@@ -259,10 +269,13 @@ class SharedRate:
             self._tokens -= 1
         if any(not w.done() for w in self._urgent) or any(not w.done() for w in self._ordinary):
             delay = (1 - self._tokens) / self.rate
-            self._timer = asyncio.get_running_loop().call_later(delay, self._on_timer)
+            self._timer = asyncio.get_running_loop().create_task(self._release_after(delay))
 
-    def _on_timer(self) -> None:
-        self._timer = None
+    async def _release_after(self, delay: float) -> None:
+        try:
+            await self.sleep(delay)
+        finally:
+            self._timer = None
         self._release()
 
 

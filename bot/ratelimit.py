@@ -24,7 +24,7 @@ import contextlib
 import logging
 import time
 import warnings
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
 from typing import Any
 
@@ -94,7 +94,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     ``pacer`` spaces the message requests of each group (``Pacer(0)``: no spacing);
     ``overall_per_second`` caps all requests that name a chat (0: no cap), as Telegram asks
-    (about 30 a second); ``max_retries`` bounds the retries of one request.
+    (about 30 a second); ``max_retries`` bounds the retries of one request. Every wait is on
+    ``clock`` and ``sleep`` (a test moves its own: ``use_clock``).
     """
 
     def __init__(
@@ -105,15 +106,32 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         max_retries: int = 3,
         backoff: tuple[float, ...] = BACKOFF,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.pacer = pacer
         self.max_retries = max_retries
         self.backoff = backoff
         self.clock = clock
-        self._overall = SharedRate(overall_per_second) if overall_per_second > 0 else None
+        self.sleep = sleep
+        self._overall = (
+            SharedRate(overall_per_second, clock=clock, sleep=sleep)
+            if overall_per_second > 0
+            else None
+        )
         #: chat → when its 429 hold ends; a hold that has ended is dropped (``_hold``)
         self._held_until: dict[int | str | None, float] = {}
         self._sweep_at = HELD_SWEEP
+
+    def use_clock(
+        self, clock: Callable[[], float], sleep: Callable[[float], Awaitable[None]]
+    ) -> None:
+        """Wait on ``clock`` and ``sleep`` from now on, the group pacer and the overall rate
+        too (a test's clock). Holds from 429s before are dropped: they were on the old one."""
+        self.clock, self.sleep = clock, sleep
+        self.pacer.clock, self.pacer.sleep = clock, sleep
+        if self._overall is not None:
+            self._overall.use_clock(clock, sleep)
+        self._held_until.clear()
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -157,7 +175,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         attempt = 0
         while True:
             while (wait := self.held(chat)) > 0:
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
             try:
                 turn = self.pacer.turn(chat, answer=answer) if paced else contextlib.nullcontext()
                 async with turn:
@@ -185,7 +203,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 ):
                     raise
                 log.info("%s failed (%s), trying again", endpoint, error)
-                await asyncio.sleep(self.backoff[min(attempt, len(self.backoff) - 1)])
+                await self.sleep(self.backoff[min(attempt, len(self.backoff) - 1)])
             attempt += 1
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.pacing import SharedRate
+from tests.clock import ManualClock
 
 
 class Clock:
@@ -66,3 +69,19 @@ async def test_a_cancelled_waiter_leaves_its_turn_to_the_next() -> None:
     clock.now += 0.051  # one token (a second needs 0.1 s): it goes to the second
     await _granted([second], 1)
     assert first.cancelled()
+
+
+async def test_waiters_wake_on_the_rates_own_sleep() -> None:
+    clock = ManualClock()
+    rate = SharedRate(10, burst=1, clock=clock, sleep=clock.sleep)
+    await rate.acquire()  # the bucket is empty now; the next token is 0.1 s away
+    waiter = asyncio.create_task(rate.acquire())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert clock.next_wake() == pytest.approx(1000.1) and not waiter.done()
+    clock.advance(0.05)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not waiter.done()
+    clock.advance(0.06)
+    await asyncio.wait_for(waiter, 5)  # at once: no real time passed

@@ -10,13 +10,12 @@
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 from pathlib import Path
 from typing import Any
 
 from bot import callback as cb
 from bot.render.common import use_ranks
+from tests.clock import ManualClock
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.formatting import parse_text
@@ -24,32 +23,10 @@ from .players import Table, start_bot_for
 from .test_games import open_table
 
 
-class ManualClock:
-    """A pacer's clock and sleep, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._sleepers, (self.now + seconds, next(self._order), future))
-        await future
-
-    async def advance(self, seconds: float, table: Table) -> None:
-        self.now += seconds
-        self.wake()
-        await _quiet(table)
-
-    def wake(self, everyone: bool = False) -> None:
-        while self._sleepers and (everyone or self._sleepers[0][0] <= self.now):
-            _, _, future = heapq.heappop(self._sleepers)
-            if not future.done():
-                future.set_result(None)
+async def advance(clock: ManualClock, seconds: float, table: Table) -> None:
+    """Move the pacer's clock, then let whatever it let go go."""
+    clock.advance(seconds)
+    await _quiet(table)
 
 
 async def test_the_lobby_loses_its_buttons_before_the_first_table(tmp_path: Path) -> None:
@@ -103,18 +80,18 @@ async def test_a_reply_goes_before_the_table_edits_queued_in_a_paced_group(
             before = edits()
             await move()  # its table edit goes at once: the group's last request is now
             assert edits() == before + 1
-            await clock.advance(0.5, table)
+            await advance(clock, 0.5, table)
             await move()  # its table edit waits for the group's next slot, 3 s on
             shown = edits()
             command = fake.user_sends(table.users[2], table.group, "/balance")
             await _quiet(table)
-            await clock.advance(0.6, table)  # a second after the last request
+            await advance(clock, 0.6, table)  # a second after the last request
             replies = [m for m in table.group_messages() if m.reply_to is command]
             assert replies, "the reply waited behind the table's edit"
             assert edits() == shown, "the table went first"
-            await clock.advance(2.0, table)  # the table's slot was 3 s after the first edit …
+            await advance(clock, 2.0, table)  # the table's slot was 3 s after the first edit …
             assert edits() == shown, "… and moved to 3 s after the reply: a frame skipped"
-            await clock.advance(1.5, table)
+            await advance(clock, 1.5, table)
             assert edits() == shown + 1
             # the edit that went shows the table as it is now, both moves in it
             game = await services.db.active_game(table.group.id)
