@@ -31,16 +31,27 @@ def lobby_button(message: Message, action: str) -> str:
 
 
 async def seat_table(
-    fake: FakeTelegram, bot: Any, people: int, choice: str, computers: list[str], seed: int
+    fake: FakeTelegram,
+    bot: Any,
+    people: int,
+    choice: str,
+    computers: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
 ) -> Table:
-    """``people`` who started the bot open ``/new choice``, seat ``computers`` (lobby actions
-    ``computer`` or ``novice``) with the lobby's buttons, and begin."""
+    """``people`` who started the bot open ``/new choice`` (with the chat's ``options`` for
+    the game), seat ``computers`` (lobby actions ``computer`` or ``novice``) with the lobby's
+    buttons, and begin."""
     users = [fake.add_user(f"Игрок{i}") for i in range(people)]
     group = fake.add_group("Картёжники", users)
     table = Table(fake, bot, group, users, random.Random(seed))
     for user in users:
         fake.user_starts_bot(user)
     await table.settle()
+    if options:
+        db = table.services.db
+        await db.upsert_chat(group.id, group.title)
+        await db.set_chat_options(group.id, choice, options)
     await table.say(users[0], "/new " + choice)
     lobby = table.group_messages()[-1]
     for user in users[1:]:
@@ -76,7 +87,9 @@ async def test_starshina_two_people_and_a_computer_to_the_end(tmp_path: Path) ->
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
-        table = await seat_table(fake, bot, 2, "starshina", ["computer"], seed=11)
+        # three deals end the game (twenty by default): the computer's part is the same
+        options = {"max_deals": 3}
+        table = await seat_table(fake, bot, 2, "starshina", ["computer"], 11, options)
         db = table.services.db
         computer = STRONG_IDS[0]
         game = await db.active_game(table.group.id)

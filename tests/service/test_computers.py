@@ -109,6 +109,9 @@ async def test_lobby_seats_computers_and_needs_a_person(service: TableService) -
 
 async def test_starshina_two_people_and_a_computer_to_the_end(service: TableService) -> None:
     rng = random.Random(3)
+    # three deals end the game (twenty by default): the computer's part is the same
+    await service.db.upsert_chat(-1, "Group")
+    await service.db.set_chat_options(-1, "starshina", {"max_deals": 3})
     await service.new_table(-1, 101, "starshina")
     await service.join(-1, 102)
     await service.add_computer(-1, 101, "strong")
