@@ -43,7 +43,9 @@ async def seated(service: TableService, users: list[int], choice: str = "stukolk
 
 
 async def play_random(service: TableService, rng: random.Random, presses: int) -> Loaded | None:
-    """Press random legal actions as the seat to act; returns the table after."""
+    """Press random legal actions as the seat to act; returns the table after. The results
+    of the deals that end are posted, as the presenter does (until then the game keeps them,
+    and every load copies them all)."""
     for _ in range(presses):
         loaded = await service.active(-1)
         if loaded is None or loaded.table is None:
@@ -53,9 +55,12 @@ async def play_random(service: TableService, rng: random.Random, presses: int) -
             break
         legal = loaded.table.legal()
         action = random_action(seat, legal, loaded.table.state.hands[seat], rng)
-        await service.act(
+        reply = await service.act(
             loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
         )
+        if reply.results:
+            deals = [result.deal for result in reply.results]
+            await service.results_posted(loaded.game.game_id, deals)
     return await service.active(-1)
 
 
