@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from telegram.ext import AIORateLimiter
 
+import storage.connection
 from bot import callback as cb
 from bot.pacing import Pacer
 from bot.ratelimit import ChatRateLimiter
@@ -136,22 +138,33 @@ class Watch:
             rendering[game.chat_id] = (game.game_id, game.version)
             return await content(game)
 
-        show = messenger.show
-
-        async def shown(chat_id: int, message_id: int | None, *args: Any, **kwargs: Any) -> Any:
-            rendered = rendering.pop(chat_id, None)
-            result = await show(chat_id, message_id, *args, **kwargs)
+        def seen(chat_id: int, rendered: tuple[int, int] | None) -> None:
             if rendered is not None:
                 game_id, version = rendered
                 self.shown[game_id].append((version, self.clock()))
             elif chat_id < 0:
                 self.results[chat_id].append(self.clock())  # deals' results
+
+        edit, send = messenger.edit, messenger.send
+
+        async def edited(chat_id: int, message_id: int, *args: Any, **kwargs: Any) -> Any:
+            rendered = rendering.pop(chat_id, None)
+            result = await edit(chat_id, message_id, *args, **kwargs)
+            if result:
+                seen(chat_id, rendered)
+            return result
+
+        async def sent(chat_id: int, *args: Any, **kwargs: Any) -> Any:
+            rendered = rendering.pop(chat_id, None)
+            result = await send(chat_id, *args, **kwargs)
+            seen(chat_id, rendered)
             return result
 
         db.commit_action = commit_action  # type: ignore[method-assign]
         db.commit_actions = commit_actions  # type: ignore[method-assign]
         presenter.table.content = table_content  # type: ignore[method-assign]
-        messenger.show = shown  # type: ignore[method-assign]
+        messenger.edit = edited  # type: ignore[method-assign]
+        messenger.send = sent  # type: ignore[method-assign]
 
     def lags(self, game_id: int, chat_id: int, deal_ends: list[int]) -> tuple[float, float]:
         """The longest time a committed version waited for the group to see it or a later one
@@ -195,12 +208,40 @@ def busiest_window(times: list[float]) -> int:
     )
 
 
-async def idle(fake: FakeTelegram) -> None:
+QUIET = 0.03
+
+
+class StorageTrips:
+    """Counts the trips to the database's thread (``storage.connection.run``): the one thing
+    the bot waits for besides the network and the clock."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.running = 0
+        self.ended = 0.0
+        run = storage.connection.run
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.running += 1
+            try:
+                return await run(*args, **kwargs)
+            finally:
+                self.running -= 1
+                self.ended = asyncio.get_running_loop().time()
+
+        monkeypatch.setattr(storage.connection, "run", counted)
+
+
+async def idle(fake: FakeTelegram, trips: StorageTrips) -> None:
     """Whatever can go without the clock moving has gone (a request waiting for the clock is
-    not in flight): the bot is idle, and stays so for a moment."""
-    for _ in range(3):
-        await asyncio.sleep(0)
-    await fake.wait_idle(timeout=20, quiet=0.03, require_answers=False)
+    not in flight): no request, no update and no trip to the database for a moment."""
+    loop = asyncio.get_running_loop()
+    while True:
+        for _ in range(3):
+            await asyncio.sleep(0)  # whoever the clock just woke gets going
+        await fake.wait_idle(timeout=20, quiet=QUIET, require_answers=False)
+        if not trips.running and loop.time() - trips.ended >= QUIET:
+            return
+        await asyncio.sleep(QUIET / 3)
 
 
 @dataclass
@@ -246,12 +287,13 @@ class Player:
 
 
 async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_up_nobody(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two tables played fast with the limits on, on the limiter's clock moved by the test
     (everything else the bot does takes no time on it): each group gets at most 20 requests
     in any 60 s, the tables stay within a slot or two of the game, and a 429 to one group
     holds up only that group."""
+    trips = StorageTrips(monkeypatch)
     async with (
         FakeTelegram() as fake,
         start_bot_for(
@@ -297,17 +339,17 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
                     fake.faults.add(RetryAfter(throttles.pop(0)[1]), chat_id=throttled)
                 for player in players:
                     player.act(clock())
-                await idle(fake)
+                await idle(fake, trips)
                 moments = [p.due() for p in players] + [clock.next_wake()]
                 moments += [throttles[0][0]] if throttles else []
                 soonest = min((m for m in moments if m is not None), default=clock() + 0.1)
                 # never far at once: a press waiting for its answer is looked at again
                 clock.advance_to(min(max(soonest, clock()), clock() + 0.25))
-                await idle(fake)
+                await idle(fake, trips)
             # the players stop; what the bot still has to show goes, on the clock as it comes
             while services.presenter.coalescer.pending and clock() < started + 120:
                 clock.advance_to((clock.next_wake() or clock()) + 0.001)
-                await idle(fake)
+                await idle(fake, trips)
             await services.presenter.drain()
         finally:
             pacer.spacing = 0.0
