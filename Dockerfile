@@ -28,6 +28,7 @@ RUN python3 -m venv .venv \
 COPY pyproject.toml ./
 COPY game ./game
 COPY storage ./storage
+COPY tables ./tables
 COPY bot ./bot
 COPY locales ./locales
 COPY web ./web

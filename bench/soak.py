@@ -45,7 +45,7 @@ a 429 (``retry_after`` 1), so the limiter holds those chats and tries again. A g
 by the fake once answered. After every ``--every`` groups, each after a full garbage
 collection: the size of the pacer's send times and gates and of the limiter's 429 holds, and
 of every other map (as above), the heap Python allocated (``tracemalloc``), RSS and objects.
-The bot's per-chat caches (``bot.bounded.CHATS_KEPT``, the messages shown) fill to their caps
+The bot's per-chat caches (``tables.bounded.CHATS_KEPT``, the messages shown) fill to their caps
 over the first few thousand groups; past them the heap stays flat.
 """
 
@@ -266,7 +266,7 @@ def map_sizes(
 ) -> dict[str, int]:
     """Every container reachable from ``roots`` through the attributes of the bot's own
     objects (``OWN_MODULES``), by path, with its length. ``caps`` gets the limit of each one
-    that has one: its own ``limit`` (``bot.bounded.Recent``), or its owner's ``_max_<name>``
+    that has one: its own ``limit`` (``tables.bounded.Recent``), or its owner's ``_max_<name>``
     (the read cache)."""
     sizes: dict[str, int] = {}
     seen: set[int] = set()

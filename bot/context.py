@@ -12,10 +12,8 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
-from bot.bounded import PLAYERS_KEPT, Recent
 from bot.commands import publish_commands
-from bot.computers import Thinker
-from bot.evenings import Evenings
+from bot.evenings import EveningPosts
 from bot.launch import Launch
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
@@ -24,12 +22,15 @@ from bot.ratelimit import ChatRateLimiter
 from bot.screens.menus import Menus
 from bot.screens.people import People
 from bot.screens.stats import StatsScreens
-from bot.service import TableService
 from bot.settings import Settings
-from bot.storage_health import StorageTrouble
-from bot.timers import Timers
 from bot.webapp import WebAppServer
 from storage.database import Database
+from tables import TableService
+from tables.bounded import PLAYERS_KEPT, Recent
+from tables.computers import Thinker
+from tables.evenings import Evenings
+from tables.storage_health import StorageTrouble
+from tables.timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ class Services:
     timers: Timers
     screens: StatsScreens
     evenings: Evenings
+    posts: EveningPosts
     people: People
     menus: Menus
     bot_username: str = ""
@@ -95,10 +97,22 @@ class Services:
         timers.on_timeout = presenter.turn_timed_out
         people, menus = presenter.people, presenter.menus
         screens = StatsScreens(db, messenger, people.chat_language, people.chat_ranks)
-        evenings = Evenings(db, messenger, presenter.coalescer, people.chat_language)
-        presenter.evenings = menus.evenings = evenings
+        posts = EveningPosts(
+            db, tables.evenings, messenger, presenter.coalescer, people.chat_language
+        )
+        tables.listeners.append(posts)
         services = Services(
-            settings, db, tables, messenger, presenter, timers, screens, evenings, people, menus
+            settings,
+            db,
+            tables,
+            messenger,
+            presenter,
+            timers,
+            screens,
+            tables.evenings,
+            posts,
+            people,
+            menus,
         )
         if settings.webapp_url:
             services.webapp = WebAppServer(services)

@@ -1,114 +1,60 @@
-"""Evenings: when a chat's run of play ends, its summary and chart are posted once.
+"""Evenings as the chat posts them: each ended evening's summary and chart, once.
 
-Storage keeps the evenings (``storage.evenings``): the commit that ends a deal extends the
-chat's evening or starts the next one. Here the bot ends one when the chat's gap passes with
-no deal (an asyncio timer per chat, ``bot.timers.Timers``, armed for the last deal's end plus
-the gap, and armed again after a restart), at /stop (the table's end), or at /evening, and
-posts each ended evening that is not posted yet, at most once (``Evenings._post`` says why):
-the summary as a message, the chart as a photo drawn in a worker thread, both in the forum
-topic where the evening was played. Posts go through the presenter's coalescer at the
-group's pace, after the table's own messages (a stopped table's last result comes first).
-
-A practice table (a player's own, against the computers) has no evening: nobody settles up
-with a computer, and its deals' results are in its player's hand messages already.
+When an evening ends is the tables' business (``tables.evenings``); they hand each ended
+evening not posted yet to ``EveningPosts.evenings_due``, which posts it: the summary as a
+message, the chart as a photo drawn in a worker thread, both in the forum topic where the
+evening was played (``EveningPosts._post`` says why at most once). Posts go through the
+presenter's coalescer at the group's pace, after the table's own messages (a stopped table's
+last result comes first).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 
-from bot.arguments import whole_number
 from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
 from bot.screens.stats import display_names, evening_chart, evening_text
-from bot.service.records import is_practice
-from bot.timers import Timers
 from locales import t
 from storage.database import Database
 from storage.evenings import Evening
+from storage.records import Game
+from tables.evenings import Evenings
 
 log = logging.getLogger(__name__)
 
-GAP_HOURS = (1, 12)  # what /evening gap N accepts
 SETTLE_POLL = 0.05  # seconds between looks at whether the table's messages have gone out
 
 
-class Evenings:
-    """Ends evenings and posts their summaries."""
+class EveningPosts:
+    """Posts the evenings the tables ended: the chat's ``TableListener``."""
 
     def __init__(
         self,
         db: Database,
+        evenings: Evenings,
         messenger: Messenger,
         coalescer: Coalescer,
         language: Callable[[int], Awaitable[str]],
-        clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
+        self.evenings = evenings
         self.messenger = messenger
         self.coalescer = coalescer
         self.language = language
-        self.timers = Timers(clock)
-        self.timers.on_timeout = self._gap_passed
         #: the game whose table messages go out before the chat's summary (a stopped table)
         self._after_game: dict[int, int] = {}
 
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.timers.clock
+    def table_changed(self, game: Game) -> None:
+        """The chat shows a table's changes from the service's replies (``Presenter.show``)."""
 
-    async def deal_ended(self, chat_id: int) -> None:
-        """A deal of the chat ended: arm the gap's timer; post an evening the deal's commit
-        ended (the pause before it was longer than the gap, say while the bot was down)."""
-        if is_practice(chat_id):
-            return
-        evening = await self.db.open_evening(chat_id)
-        if evening is not None:
-            self.timers.arm(chat_id, evening.evening_id, evening.due)
-        if await self.db.unposted_evenings(chat_id):
-            self._post_due(chat_id)
-
-    async def end_now(self, chat_id: int, after_game: int | None = None) -> bool:
-        """/evening or a stopped table: end the chat's evening now and post it, after the
-        table messages of ``after_game``. False if there was nothing to post."""
-        if is_practice(chat_id):
-            return False
+    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         if after_game is not None:
             self._after_game[chat_id] = after_game
-        evening = await self.db.open_evening(chat_id)
-        if evening is not None:
-            self.timers.cancel(chat_id)
-            await self.db.end_evening(evening.evening_id, self.clock())
-        if not await self.db.unposted_evenings(chat_id):
-            return False
         self._post_due(chat_id)
-        return True
-
-    async def resume(self) -> None:
-        """After a restart: arm every open evening's timer, post what is still due."""
-        for evening in await self.db.open_evenings():
-            if not is_practice(evening.chat_id):
-                self.timers.arm(evening.chat_id, evening.evening_id, evening.due)
-        for evening in await self.db.unposted_evenings():
-            if not is_practice(evening.chat_id):
-                self._post_due(evening.chat_id)
-
-    async def stop(self) -> None:
-        await self.timers.stop()
-
-    async def _gap_passed(self, chat_id: int, evening_id: int) -> None:
-        evening = await self.db.open_evening(chat_id)
-        if evening is None or evening.evening_id != evening_id:
-            return
-        if self.clock() < evening.due:  # a deal ended meanwhile, or the clock went back
-            self.timers.arm(chat_id, evening.evening_id, evening.due)
-            return
-        if await self.db.end_evening(evening_id, evening.due, idle_since=evening.last_at):
-            self._post_due(chat_id)
 
     def _post_due(self, chat_id: int) -> None:
         async def slot_due() -> None:
@@ -179,18 +125,10 @@ class Evenings:
         if hours is None:
             gap = await self.db.evening_gap(chat_id)
             return t(lang, "evening.gap_current", hours=hours_text(gap))
-        value = whole_number(hours, *GAP_HOURS)
+        value = self.evenings.gap_hours(hours)
         if value is None:
             return t(lang, "evening.gap_usage")
         if not admin:
             return t(lang, "refuse.admin_only")
-        await self.set_gap(chat_id, value)
+        await self.evenings.set_gap(chat_id, value)
         return t(lang, "evening.gap_set", hours=value)
-
-    async def set_gap(self, chat_id: int, hours: int) -> None:
-        """Store the chat's gap and move its running evening's end to match (/evening gap N
-        and the /settings choice)."""
-        await self.db.set_evening_gap(chat_id, hours * 3600.0)
-        evening = await self.db.open_evening(chat_id)
-        if evening is not None:
-            self.timers.arm(chat_id, evening.evening_id, evening.due)

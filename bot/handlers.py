@@ -25,15 +25,15 @@ from telegram.ext import (
 
 from bot import callback as cb
 from bot import games
-from bot.arguments import whole_number
 from bot.commands import PRIVATE_COMMANDS
 from bot.context import BotContext
 from bot.messenger import answer
 from bot.render import chat as chat_render
 from bot.screens.people import People
-from bot.service import Refused
-from bot.storage_health import is_storage_error
 from locales import language, t
+from tables import Refused
+from tables.arguments import whole_number
+from tables.storage_health import is_storage_error
 
 log = logging.getLogger(__name__)
 
@@ -385,7 +385,7 @@ async def cmd_evening(update: Update, context: BotContext) -> None:
     args = [arg.lower() for arg in context.args or []]
     if args and args[0] in ("gap", "пауза"):
         admin = bool(len(args) > 1) and await is_admin(update, context)
-        text = await services.evenings.send_gap(chat.id, args[1] if len(args) > 1 else None, admin)
+        text = await services.posts.send_gap(chat.id, args[1] if len(args) > 1 else None, admin)
         await services.messenger.send(chat.id, text, reply_to=_command(update))
         return
     if not await services.evenings.end_now(chat.id):

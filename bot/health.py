@@ -1,7 +1,7 @@
 """Liveness: the running bot touches a heartbeat file; ``python -m bot.health`` checks it.
 
 Every ``HEARTBEAT_INTERVAL`` seconds an asyncio timer (the mechanism of the turn timers,
-``bot.timers``; no JobQueue) reads from the database (through the database's own thread) and
+``tables.timers``; no JobQueue) reads from the database (through the database's own thread) and
 then touches ``<DATABASE_PATH>.heartbeat``. So a fresh file means the event loop is turning,
 its timers fire and the database answers; a bot that hangs, loses
 its database or dies leaves the file to go stale. Docker's ``HEALTHCHECK`` runs
@@ -21,7 +21,7 @@ from typing import Any
 from telegram.ext import Application
 
 from bot.settings import Settings, load_settings
-from bot.storage_health import StorageTrouble, is_storage_error
+from tables.storage_health import StorageTrouble, is_storage_error
 
 log = logging.getLogger(__name__)
 

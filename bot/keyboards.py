@@ -55,8 +55,8 @@ from game.core import Legal
 from locales import t
 
 if TYPE_CHECKING:
-    from bot.games.plugin import Plugin
     from game.registry import JsonObject
+    from tables.games import Plugin
 
 Button = tuple[str, str]
 Keyboard = list[list[Button]]

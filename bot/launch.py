@@ -18,9 +18,9 @@ from typing import Any
 from telegram import MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
 
-from bot.arguments import game_link
-from bot.bounded import PLAYERS_KEPT, Recent
 from locales import t
+from tables.arguments import game_link
+from tables.bounded import PLAYERS_KEPT, Recent
 
 log = logging.getLogger(__name__)
 

@@ -28,9 +28,9 @@ from telegram import (
 )
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
-from bot.bounded import Recent
 from bot.pacing import Pacer, RetryLater, answering
 from bot.ratelimit import maybe_performed
+from tables.bounded import Recent
 
 log = logging.getLogger(__name__)
 

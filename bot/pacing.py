@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
 
-from bot.storage_health import StorageTrouble, is_storage_error
+from tables.storage_health import StorageTrouble, is_storage_error
 
 log = logging.getLogger(__name__)
 _storage = StorageTrouble()

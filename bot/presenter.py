@@ -15,8 +15,6 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
-from bot.arguments import linked_game
-from bot.evenings import Evenings
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, no_wait
 from bot.render import chat as chat_render
@@ -25,11 +23,12 @@ from bot.screens.lobby import Lobby
 from bot.screens.menus import Menus
 from bot.screens.people import People
 from bot.screens.table import GroupTable
-from bot.service import Refused, Reply, TableService, is_practice, result_from_due
-from bot.timers import Timers
 from storage.database import Database
 from storage.errors import GameNotFound
 from storage.records import Game
+from tables import Refused, Reply, TableService, is_practice, result_from_due
+from tables.arguments import linked_game
+from tables.timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +60,6 @@ class Presenter:
             db, tables, messenger, coalescer, self.people, self.lobby, self.hands.forget_game
         )
         self.hands.table_notices = self.table.recent_notices
-        #: told of every deal's end and every stopped table (bot.context wires it)
-        self.evenings: Evenings | None = None
 
     @property
     def bot_username(self) -> str:
@@ -119,14 +116,13 @@ class Presenter:
         if practice:  # its hand shows the table's notices: rendered once they are in
             for user in hands:
                 self.hands.refresh(game.game_id, user)
-        if self.evenings is not None:
-            if reply.results:
-                await self.evenings.deal_ended(game.chat_id)
-            if reply.closed and _stopped(game):
-                # the evening is the group's: it ends with the last of its topics' tables
-                others = await self.db.chat_open_games(game.chat_id)
-                if not any(other.game_id != game.game_id for other in others):
-                    await self.evenings.end_now(game.chat_id, after_game=game.game_id)
+        if reply.results:
+            await self.tables.evenings.deal_ended(game.chat_id)
+        if reply.closed and _stopped(game):
+            # the evening is the group's: it ends with the last of its topics' tables
+            others = await self.db.chat_open_games(game.chat_id)
+            if not any(other.game_id != game.game_id for other in others):
+                await self.tables.evenings.end_now(game.chat_id, after_game=game.game_id)
 
     async def _arm(self, game_id: int) -> None:
         game = await self.db.game(game_id)

@@ -55,7 +55,7 @@ def settle_up(balances: Mapping[K, int]) -> list[Payment[K]]:
 
 def settle_people(balances: Mapping[K, int]) -> list[Payment[K]]:
     """Like ``settle_up``, among people whose balances need not sum to ``-pot``: computers
-    (``bot.computers``) hold the rest, and nobody pays or is paid by a computer. While the
+    (``tables.computers``) hold the rest, and nobody pays or is paid by a computer. While the
     people are down in sum, every creditor is paid in full and the debtors are left owing the
     pot and what the computers are up; once they are up in sum (the computers lost to them),
     every debtor pays in full and the creditors are left short by what the computers lost."""

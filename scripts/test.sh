@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment from the project's own files and runs every check:
-# hadolint over the Dockerfile, ruff, mypy (strict on game/ and storage/), and pytest (the
+# hadolint over the Dockerfile, ruff, mypy (strict on game/, storage/, tables/ and web/), and pytest (the
 # conformance cases of tests/cases among its tests). Installs the exact versions of
 # requirements-dev.lock, each checked against its hash (the build backend, setuptools, among
 # them), then the bot in editable mode for development, built with that setuptools (no build
@@ -15,7 +15,7 @@ python3 -m venv .venv
 .venv/bin/hadolint Dockerfile
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy game storage bot bench web
+.venv/bin/mypy game storage tables bot bench web
 # the Mini App's browser tests (marked browser) drive Debian's Chromium (Playwright's own
 # browser download is not used): installed where this runs as root without it, as CI does
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

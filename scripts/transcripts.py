@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import callback as cb
-from bot.computers import Thinker
+from tables.computers import Thinker
 from tests.e2e.fake_telegram import FakeTelegram, Message, User
 from tests.e2e.players import start_bot_for
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.service import Refused
+from tables import Refused
 from web import session as sessions
 from web.auth import DEFAULT_MAX_AGE, InitDataError, WebAppUser, validate
 from web.limits import Once, RateLimit

@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service import Loaded, Reply, TableService
 from storage.errors import GameNotFound
 from storage.records import Game
+from tables import Loaded, Reply, TableService
 from web.views import PRESENTERS, Json, TableInfo, ranks_for, seat_view, text
 
 log = logging.getLogger(__name__)

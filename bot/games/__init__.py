@@ -1,91 +1,67 @@
-"""The registry of games: every game the bot offers, each a plugin (``bot.games.plugin``).
+"""The games as the chat shows them: each game's presentation (``bot.games.plugin``) by kind.
 
-This is the one place that names the games. A new game is one package for its rules
-(``game/``), one module for its presentation (here), and one line in ``GAMES`` — or, for a
+The games themselves are registered in ``tables.games``; this registry pairs each with its
+screens. A new game's chat side is one module here and one line in ``SHOWN`` — or, for a
 test, one call of ``register``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import locales
 from bot.games import starshina, stukolka
-from bot.games.plugin import Choice, GamePlugin, Keyboard, OptionsMenu, Plugin, Screens, Table
+from bot.games.plugin import ChatGame, GameScreens, Keyboard, Screens, Shown
+from tables import games as table_games
+from tables.games import Choice, GamePlugin, OptionsMenu, Plugin, Table, choice, game_for, games
 
 __all__ = [
+    "ChatGame",
     "Choice",
     "GamePlugin",
+    "GameScreens",
     "Keyboard",
     "OptionsMenu",
     "Plugin",
     "Screens",
+    "Shown",
     "Table",
+    "chat_game",
     "choice",
     "game_for",
     "games",
     "register",
+    "shown",
     "unregister",
 ]
 
-GAMES: dict[str, Plugin] = {}
+SHOWN: dict[str, ChatGame] = {}
 
 
-def register(game: Plugin) -> None:
-    """Offer ``game``: its kind, its choices' names and aliases, and its callback codes must be
-    new (``ValueError`` otherwise)."""
-    if game.kind in GAMES:
+def register(game: ChatGame) -> None:
+    """Show ``game`` in the chat; its table side is registered in ``tables.games`` too if it
+    is not yet (``ValueError`` for a kind shown already, or a clash there)."""
+    if game.kind in SHOWN:
         raise ValueError(f"game {game.kind!r} is registered already")
-    names = {word for known in games() for c in known.choices for word in (c.name, *c.aliases)}
-    codes = {c.code for known in games() for c in known.choices}
-    menus = {known.menu.code for known in games()}
-    for item in game.choices:
-        if {item.name, *item.aliases} & names or item.code in codes:
-            raise ValueError(f"choice {item.name!r} clashes with a registered one")
-    if game.menu.code in menus:
-        raise ValueError(f"options menu code {game.menu.code!r} is taken")
-    added: list[str] = []
-    try:
-        for lang, entries in game.texts.items():
-            locales.add_entries(lang, entries)
-            added.append(lang)
-    except ValueError:
-        for lang in added:
-            locales.remove_entries(lang, game.texts[lang])
-        raise
-    GAMES[game.kind] = game
+    if table_games.GAMES.get(game.kind) is not game.game:
+        table_games.register(game.game)
+    SHOWN[game.kind] = game
 
 
 def unregister(kind: str) -> None:
-    """Withdraw a game (tests that register one of their own), with the texts it brought."""
-    game = GAMES.pop(kind, None)
-    if game is not None:
-        for lang, entries in game.texts.items():
-            locales.remove_entries(lang, entries)
+    """Withdraw a game (tests that register one of their own), its table side too."""
+    SHOWN.pop(kind, None)
+    table_games.unregister(kind)
 
 
-def games() -> Iterator[Plugin]:
-    """Every registered game, in registration order."""
-    return iter(list(GAMES.values()))
-
-
-def game_for(kind: str) -> Plugin:
-    """The game of a stored table (``ValueError`` for a kind nobody registered)."""
+def chat_game(kind: str) -> ChatGame:
+    """The chat side of a registered game (``ValueError`` for a kind nobody registered)."""
     try:
-        return GAMES[kind]
+        return SHOWN[kind]
     except KeyError:
         raise ValueError(f"unknown game {kind!r}") from None
 
 
-def choice(word: str) -> tuple[Plugin, Choice] | None:
-    """The game and choice ``/new <word>`` or ``/rules <word>`` means (a name or an alias, any
-    case), or None."""
-    word = word.lower()
-    for game in games():
-        for item in game.choices:
-            if word == item.name or word in item.aliases:
-                return game, item
-    return None
+def shown(table: Table) -> Shown:
+    """One running table as the chat shows it."""
+    return chat_game(table.plugin.kind).show(table)
 
 
 register(stukolka.PLUGIN)

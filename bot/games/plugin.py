@@ -1,25 +1,18 @@
-"""The game plugin: what the bot knows about one game, in one typed place.
+"""The game plugin, its chat side: how one game looks in Telegram, in one typed place.
 
-A game is its rules (``game.registry.GameRules``, typed over the game's own state and views)
-paired with its presentation (``Screens``, typed over the same views): the table, hand,
-outcome and result texts, the hand's keyboard, the rules text. With them come the game's
-choices for /new, its options menu, and whether the table plays on between deals.
-
-The service and the screens never test which game they run: they hold a ``Plugin`` (a game
-with its types hidden) and a ``Table`` (one state bound to its game), and ask them. Binding a
-state to its own rules and screens is what keeps every call typed without ``Any``: a ``Table``
-can only ever pass a Стуколка state to Стуколка's rules and its views to Стуколка's screens.
+The table side of a game (``tables.games``: its rules, choices, options menu, computers) is
+paired here with its presentation (``Screens``, typed over the same views): the table, hand,
+outcome and result texts, the hand's keyboard, the rules text. ``GameScreens.show`` gives one
+running table's presentation (``Shown``), so the screens never test which game they show.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
-from game.core import Action, Legal
-from game.registry import GameRules, Holding, JsonObject, Step
-from locales import Entry
+from game.registry import JsonObject
+from tables.games.plugin import GamePlugin, Plugin, Table
 
 S = TypeVar("S")
 SV = TypeVar("SV")
@@ -28,11 +21,6 @@ SVc = TypeVar("SVc", contravariant=True)
 PVc = TypeVar("PVc", contravariant=True)
 
 Keyboard = list[list[tuple[str, str]]]
-
-FIGURES = frozenset({"in_play", "remizes", "pots", "games_won"})
-"""Figures of /stats that only some games have: ``in_play`` (a player may sit a deal out, so
-how often he played counts), ``remizes``, ``pots`` (a whole pot taken without play) and
-``games_won`` (a game of several deals ends with one winner)."""
 
 
 class Screens(Protocol[SVc, PVc]):
@@ -88,103 +76,8 @@ class Screens(Protocol[SVc, PVc]):
         ...
 
 
-class Computer(Protocol[SVc]):
-    """What the bot's computer players (``game.ai``, run by ``bot.computers.Thinker``) need
-    of a game besides its seat view, which they read whole."""
-
-    def looks_first(self, view: SVc) -> bool:
-        """Whether the computer looks at its cards before it acts (it never plays blind)."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A game a table can be opened for (``/new <name>``): ``preset`` options over the chat's
-    own; ``code`` its letter in callback data; ``aliases`` other words /new and /rules take."""
-
-    name: str
-    code: str
-    preset: JsonObject = field(default_factory=dict)
-    aliases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class OptionsMenu:
-    """A game's options as /settings offers them: ``code`` the game's letter in callback data;
-    ``values`` each option's values in menu order; ``presets`` named sets of values offered atop
-    the menu; ``always`` options every summary shows even at their default; ``defaults`` the
-    options docs/rules.md gives; ``implied`` options a summary leaves out for these options (they
-    follow from the others)."""
-
-    code: str
-    values: Mapping[str, tuple[object, ...]]
-    defaults: JsonObject
-    presets: Mapping[str, JsonObject] = field(default_factory=dict)
-    always: tuple[str, ...] = ()
-    implied: Mapping[str, JsonObject] = field(default_factory=dict)
-
-    def hidden(self, options: JsonObject) -> frozenset[str]:
-        """Options a summary of ``options`` leaves out: ``implied[name]`` holds when every
-        value it lists is set (the шлейф always allows dark play, so that is not news)."""
-        return frozenset(
-            name
-            for name, condition in self.implied.items()
-            if all(options.get(key) == value for key, value in condition.items())
-        )
-
-
-class Table(Protocol):
-    """One game's state bound to its game: everything the service and the screens ask of a
-    running table, whichever game it is. Changes happen in place (``apply``) or give a new
-    table (``next_deal``)."""
-
-    @property
-    def plugin(self) -> Plugin: ...
-
-    @property
-    def state(self) -> object:
-        """The rules' own state (``game.registry``), to read: what a front-end's seat view
-        is drawn from."""
-        ...
-
-    def to_act(self) -> int | None: ...
-
-    def legal(self) -> list[Legal]: ...
-
-    def default_action(self) -> Action | None: ...
-
-    def apply(self, action: Action) -> Step: ...
-
-    def next_deal(
-        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
-    ) -> tuple[Table, Step]: ...
-
-    def holding(self, seat: int) -> Holding: ...
-
-    def dump(self) -> JsonObject: ...
-
-    def deal_no(self) -> int: ...
-
-    def dealer(self) -> int: ...
-
-    def players(self) -> int: ...
-
-    def deal_over(self) -> bool: ...
-
-    def game_over(self) -> bool: ...
-
-    def next_game_dealer(self) -> int | None: ...
-
-    def pot_in_play(self) -> int: ...
-
-    def computer_looks_first(self, seat: int) -> bool: ...
-
-    def computer_view(self, seat: int) -> object:
-        """What a computer in ``seat`` decides from: the seat's view, for ``game.ai.choose``
-        (``ValueError`` for a game without computer players)."""
-        ...
-
-    def choice(self) -> str: ...
+class Shown(Protocol):
+    """One running table as the chat shows it, whichever game it is."""
 
     def table_text(
         self,
@@ -219,238 +112,56 @@ class Table(Protocol):
     ) -> str: ...
 
 
-class Plugin(Protocol):
-    """One game as the bot knows it, its types hidden (see ``GamePlugin``)."""
+class ChatGame(Protocol):
+    """One game as the chat shows it, its types hidden (see ``GameScreens``)."""
 
     @property
     def kind(self) -> str: ...
 
     @property
-    def min_players(self) -> int: ...
-
-    @property
-    def max_players(self) -> int: ...
-
-    @property
-    def seats_between_deals(self) -> bool: ...
-
-    @property
-    def chat_pot(self) -> bool: ...
-
-    @property
-    def has_computers(self) -> bool:
-        """Whether computer players can sit at the game's tables (and play for the away)."""
+    def game(self) -> Plugin:
+        """The game's table side (``tables.games``)."""
         ...
-
-    @property
-    def choices(self) -> Sequence[Choice]: ...
-
-    @property
-    def figures(self) -> frozenset[str]:
-        """The /stats figures the game has besides deals, tricks, the best and worst deal and
-        the net (``FIGURES``): a figure the game cannot have is never shown for it."""
-        ...
-
-    @property
-    def menu(self) -> OptionsMenu: ...
-
-    @property
-    def texts(self) -> Mapping[str, Mapping[str, Entry]]:
-        """Catalogue entries the game brings along, by language (a game whose texts are in
-        ``locales/*.json`` brings none)."""
-        ...
-
-    def check_options(self, data: JsonObject) -> JsonObject: ...
-
-    def choice_of(self, options: JsonObject) -> str: ...
-
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[Table, Step]: ...
-
-    def load(self, data: JsonObject) -> Table: ...
 
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str: ...
 
+    def show(self, table: Table) -> Shown:
+        """The presentation of one of the game's tables (``ValueError`` for another's)."""
+        ...
 
-class GamePlugin(Generic[S, SV, PV]):
-    """A game's rules and screens over one state type: a ``Plugin``."""
 
-    def __init__(
-        self,
-        rules: GameRules[S, SV, PV],
-        screens: Screens[SV, PV],
-        *,
-        choices: Sequence[Choice],
-        menu: OptionsMenu,
-        texts: Mapping[str, Mapping[str, Entry]] | None = None,
-        computer: Computer[SV] | None = None,
-        figures: Collection[str] = (),
-    ) -> None:
-        if not choices:
-            raise ValueError("a game needs at least one choice for /new")
-        if not set(figures) <= FIGURES:
-            raise ValueError(f"unknown /stats figures: {sorted(set(figures) - FIGURES)}")
-        self._figures = frozenset(figures)
-        self.rules = rules
+class GameScreens(Generic[S, SV, PV]):
+    """A game's table side and its screens over one state type: a ``ChatGame``."""
+
+    def __init__(self, game: GamePlugin[S, SV, PV], screens: Screens[SV, PV]) -> None:
+        self._game = game
         self.screens = screens
-        self._choices = tuple(choices)
-        self._menu = menu
-        self._texts = dict(texts or {})
-        self.computer = computer
 
     @property
     def kind(self) -> str:
-        return self.rules.kind
+        return self._game.kind
 
     @property
-    def min_players(self) -> int:
-        return self.rules.min_players
-
-    @property
-    def max_players(self) -> int:
-        return self.rules.max_players
-
-    @property
-    def seats_between_deals(self) -> bool:
-        return self.rules.seats_between_deals
-
-    @property
-    def has_computers(self) -> bool:
-        return self.computer is not None
-
-    @property
-    def chat_pot(self) -> bool:
-        return self.rules.chat_pot
-
-    @property
-    def choices(self) -> Sequence[Choice]:
-        return self._choices
-
-    @property
-    def figures(self) -> frozenset[str]:
-        return self._figures
-
-    @property
-    def menu(self) -> OptionsMenu:
-        return self._menu
-
-    @property
-    def texts(self) -> Mapping[str, Mapping[str, Entry]]:
-        return self._texts
-
-    def check_options(self, data: JsonObject) -> JsonObject:
-        return self.rules.check_options(data)
-
-    def choice_of(self, options: JsonObject) -> str:
-        """The choice whose preset ``options`` match (the first choice when none does)."""
-        for choice in self._choices:
-            if choice.preset and all(options.get(k) == v for k, v in choice.preset.items()):
-                return choice.name
-        return self._choices[0].name
-
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[Table, Step]:
-        state, step = self.rules.start(
-            options, players, deck, dealer=dealer, pot=pot, deal_no=deal_no
-        )
-        return BoundTable(self, state), step
-
-    def load(self, data: JsonObject) -> Table:
-        return BoundTable(self, self.rules.load(data))
+    def game(self) -> Plugin:
+        return self._game
 
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
         return self.screens.rules_text(lang, choice, options)
 
+    def show(self, table: Table) -> Shown:
+        self._game.state_of(table)  # a table of this game, or ValueError
+        return ShownTable(self._game, self.screens, table)
 
-class BoundTable(Generic[S, SV, PV]):
-    """A ``Table``: one state of a ``GamePlugin``'s game."""
 
-    __slots__ = ("_plugin", "state")
+class ShownTable(Generic[S, SV, PV]):
+    """A ``Shown``: one table of a ``GameScreens``'s game."""
 
-    def __init__(self, plugin: GamePlugin[S, SV, PV], state: S) -> None:
-        self._plugin = plugin
-        self.state = state
+    __slots__ = ("_game", "_screens", "_table")
 
-    @property
-    def plugin(self) -> Plugin:
-        return self._plugin
-
-    def to_act(self) -> int | None:
-        return self._plugin.rules.to_act(self.state)
-
-    def legal(self) -> list[Legal]:
-        return self._plugin.rules.legal(self.state)
-
-    def default_action(self) -> Action | None:
-        return self._plugin.rules.default_action(self.state)
-
-    def apply(self, action: Action) -> Step:
-        return self._plugin.rules.apply(self.state, action)
-
-    def next_deal(
-        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
-    ) -> tuple[Table, Step]:
-        state, step = self._plugin.rules.next_deal(
-            self.state, deck, pot=pot, players=players, dealer=dealer
-        )
-        return BoundTable(self._plugin, state), step
-
-    def holding(self, seat: int) -> Holding:
-        return self._plugin.rules.holding(self.state, seat)
-
-    def dump(self) -> JsonObject:
-        return self._plugin.rules.dump(self.state)
-
-    def deal_no(self) -> int:
-        return self._plugin.rules.deal_no(self.state)
-
-    def dealer(self) -> int:
-        return self._plugin.rules.dealer(self.state)
-
-    def players(self) -> int:
-        return self._plugin.rules.players(self.state)
-
-    def deal_over(self) -> bool:
-        return self._plugin.rules.deal_over(self.state)
-
-    def game_over(self) -> bool:
-        return self._plugin.rules.game_over(self.state)
-
-    def next_game_dealer(self) -> int | None:
-        return self._plugin.rules.next_game_dealer(self.state)
-
-    def pot_in_play(self) -> int:
-        return self._plugin.rules.pot_in_play(self.state)
-
-    def computer_looks_first(self, seat: int) -> bool:
-        computer = self._plugin.computer
-        if computer is None:
-            raise ValueError(f"{self._plugin.kind} has no computer players")
-        return computer.looks_first(self._plugin.rules.seat_view(self.state, seat))
-
-    def computer_view(self, seat: int) -> object:
-        if self._plugin.computer is None:
-            raise ValueError(f"{self._plugin.kind} has no computer players")
-        return self._plugin.rules.seat_view(self.state, seat)
-
-    def choice(self) -> str:
-        return self._plugin.screens.choice(self._plugin.rules.public_view(self.state))
+    def __init__(self, game: GamePlugin[S, SV, PV], screens: Screens[SV, PV], table: Table) -> None:
+        self._game = game
+        self._screens = screens
+        self._table = table
 
     def table_text(
         self,
@@ -461,8 +172,8 @@ class BoundTable(Generic[S, SV, PV]):
         away: Collection[int] = (),
         closed: bool = False,
     ) -> str:
-        view = self._plugin.rules.public_view(self.state)
-        return self._plugin.screens.table_text(
+        view = self._game.public_view(self._table)
+        return self._screens.table_text(
             lang, view, names, deadline=deadline, away=away, closed=closed
         )
 
@@ -475,16 +186,16 @@ class BoundTable(Generic[S, SV, PV]):
         deadline: float | None = None,
         closed: bool = False,
     ) -> str:
-        view = self._plugin.rules.seat_view(self.state, seat)
-        return self._plugin.screens.hand_text(lang, view, names, deadline=deadline, closed=closed)
+        view = self._game.seat_view(self._table, seat)
+        return self._screens.hand_text(lang, view, names, deadline=deadline, closed=closed)
 
     def keyboard(self, lang: str, seat: int, game_id: int, turn: int, mask: int) -> Keyboard:
-        view = self._plugin.rules.seat_view(self.state, seat)
-        return self._plugin.screens.keyboard(lang, view, game_id, turn, mask)
+        view = self._game.seat_view(self._table, seat)
+        return self._screens.keyboard(lang, view, game_id, turn, mask)
 
     def outcome_text(self, lang: str, names: Sequence[str], seat: int) -> str:
-        view = self._plugin.rules.public_view(self.state)
-        return self._plugin.screens.outcome_text(lang, view, names, seat)
+        view = self._game.public_view(self._table)
+        return self._screens.outcome_text(lang, view, names, seat)
 
     def result_text(
         self,
@@ -493,5 +204,5 @@ class BoundTable(Generic[S, SV, PV]):
         balances: Mapping[int, int],
         money: Mapping[int, Mapping[str, int]],
     ) -> str:
-        view = self._plugin.rules.public_view(self.state)
-        return self._plugin.screens.result_text(lang, view, names, balances, money)
+        view = self._game.public_view(self._table)
+        return self._screens.result_text(lang, view, names, balances, money)

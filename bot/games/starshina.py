@@ -1,5 +1,5 @@
 """Старшина as the bot shows it (docs/rules.md §4): the texts of ``bot.render.starshina``, the
-hand's keyboard, the rules text and the options menu with its two presets."""
+hand's keyboard and the rules text."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.callback import Act, encode
-from bot.games.plugin import Choice, GamePlugin, Keyboard, OptionsMenu
+from bot.games.plugin import GameScreens, Keyboard
 from bot.keyboards import pick_of, selection_rows, suit_rows
 from bot.render import starshina as render
 from bot.render.common import SUIT_ORDER, SUIT_SYMBOLS, label, sort_cards
-from game.ai import looks_first
-from game.registry import JsonObject, StarshinaRules
-from game.starshina import PRESETS, PublicView, SeatView, StarshinaOptions, StarshinaState
+from game.registry import JsonObject
+from game.starshina import PublicView, SeatView, StarshinaOptions, StarshinaState
 from locales import t, tn
+from tables.games import starshina as table_side
 
 
 class StarshinaScreens:
@@ -123,42 +123,6 @@ def starshina_keyboard(
     return rows
 
 
-def _preset_values() -> dict[str, JsonObject]:
-    """Each preset as the options in which the presets differ: applying one sets those and
-    keeps the chat's other choices (the stake, the targets…)."""
-    values = {name: preset.to_json() for name, preset in PRESETS.items()}
-    first = next(iter(values.values()))
-    differing = [key for key in first if len({repr(v[key]) for v in values.values()}) > 1]
-    return {name: {key: data[key] for key in differing} for name, data in values.items()}
-
-
-class GameComputer:
-    """The computer players of ``game.ai`` at this game."""
-
-    def looks_first(self, view: SeatView) -> bool:
-        return looks_first(view)
-
-
-PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
-    StarshinaRules(),
-    StarshinaScreens(),
-    choices=(Choice("starshina", "t", aliases=("старшина",)),),
-    menu=OptionsMenu(
-        code="t",
-        values={
-            "targets": ("8-5-3", "9-5-2"),
-            "stake": (1, 2, 3, 5, 10, 20),
-            "exchange": ("ring", "updown"),
-            "trumps": ("none", "dealer_names"),
-            "scoring": ("pot", "per_trick"),
-            "next_dealer": ("loser", "winner"),
-            "max_deals": (10, 20, 30, 50),
-        },
-        defaults=StarshinaOptions().to_json(),
-        # docs/rules.md §4 "Presets": as the text has it and British, offered atop the menu
-        presets=_preset_values(),
-        always=("targets", "stake", "exchange", "scoring"),
-    ),
-    computer=GameComputer(),
-    figures=("games_won",),
+PLUGIN: GameScreens[StarshinaState, SeatView, PublicView] = GameScreens(
+    table_side.PLUGIN, StarshinaScreens()
 )

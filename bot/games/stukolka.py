@@ -1,5 +1,5 @@
 """Стуколка as the bot shows it (docs/rules.md §1–§3): classic and «со шлейфом», the texts of
-``bot.render.stukolka``, the hand's keyboard, the rules text and the options menu."""
+``bot.render.stukolka``, the hand's keyboard and the rules text."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
 from bot.callback import Act, Look, encode
-from bot.games.plugin import Choice, GamePlugin, Keyboard, OptionsMenu
+from bot.games.plugin import GameScreens, Keyboard
 from bot.keyboards import pick_of, rows_of, selection_rows
 from bot.render import stukolka as render
 from bot.render.common import label, sort_cards
-from game.ai import looks_first
-from game.registry import JsonObject, StukolkaRules
+from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions, StukolkaState
 from locales import t
+from tables.games import stukolka as table_side
 
 
 class StukolkaScreens:
@@ -161,37 +161,6 @@ def _discard_label(lang: str, count: int) -> str:
     return t(lang, "btn.discard_blind", n=count) if count else t(lang, "btn.discard_none")
 
 
-class GameComputer:
-    """The computer players of ``game.ai`` at this game."""
-
-    def looks_first(self, view: SeatView) -> bool:
-        return looks_first(view)
-
-
-PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
-    StukolkaRules(),
-    StukolkaScreens(),
-    choices=(
-        Choice("stukolka", "k", {"variant": "classic"}, aliases=("стуколка", "classic")),
-        Choice("shleif", "s", {"variant": "shleif"}, aliases=("шлейф",)),
-    ),
-    menu=OptionsMenu(
-        code="k",
-        values={
-            "variant": ("classic", "shleif"),
-            "stake": (3, 6, 9, 15, 30, 60, 150),
-            "ante_mode": ("dealer", "obligatory"),
-            "lone_player": ("takes_pot", "dealer_defends"),
-            "void_rule": ("must_trump", "head_only"),
-            "compulsory_lead": ("every_lead", "first_lead"),
-            "remiz_cap": (None, 6, 12, 30, 60, 150),
-            "dark_in_classic": (False, True),
-        },
-        defaults=StukolkaOptions().to_json(),
-        always=("stake",),
-        # dark play is always allowed with the шлейф: its switch says nothing there
-        implied={"dark_in_classic": {"variant": "shleif"}},
-    ),
-    computer=GameComputer(),
-    figures=("in_play", "remizes", "pots"),
+PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
+    table_side.PLUGIN, StukolkaScreens()
 )

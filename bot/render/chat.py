@@ -9,7 +9,6 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.computers import is_computer
 from bot.render.common import (
     esc,
     game_title,
@@ -26,10 +25,12 @@ from bot.settle_up import left_in_pot, settle_people
 from game.cards import CARD_SET, SUITS
 from game.core import Action
 from locales import t, tn
+from tables.computers import is_computer
 
 if TYPE_CHECKING:
-    from bot.games.plugin import Plugin
+    from bot.games.plugin import ChatGame
     from game.registry import JsonObject
+    from tables.games import Plugin
 
 K = TypeVar("K", bound=Hashable)
 ANSWER_LIMIT = 200
@@ -184,7 +185,7 @@ def _computer(key: object) -> bool:
 # ---------------------------------------------------------------- rules, help, welcome
 
 
-def rules_text(lang: str, game: Plugin, choice: str, options: JsonObject) -> str:
+def rules_text(lang: str, game: ChatGame, choice: str, options: JsonObject) -> str:
     """/rules: a phone-sized summary of a game's rules as this chat's options make them (every
     option shows in the rules it changes: the game's own ``rules_text``), and where the
     options themselves are: /settings lists the settings, /rules the rules."""

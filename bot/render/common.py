@@ -15,8 +15,8 @@ from game.cards import RANK, RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import t, tn
 
 if TYPE_CHECKING:
-    from bot.games.plugin import Plugin
     from game.registry import JsonObject
+    from tables.games import Plugin
 
 MINUS = "\u2212"
 #: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the

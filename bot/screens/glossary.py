@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.bounded import Recent
 from locales import t
 from storage.database import Database
+from tables.bounded import Recent
 
 #: the glossary's terms (the code's English identifiers); locale keys ``gloss.<term>`` (the
 #: line) and ``gloss.word.<term>`` (the word, lower case, as the texts write it)

@@ -31,8 +31,7 @@ from typing import Any
 
 from bot import callback as cb
 from bot import keyboards
-from bot.computers import is_computer
-from bot.games import Table
+from bot.games import Table, shown
 from bot.launch import Launch
 from bot.messenger import Alert, Messenger, Rows
 from bot.pacing import Coalescer, Pacer, no_wait
@@ -49,7 +48,11 @@ from bot.screens.hand import (
     stopped_text,
 )
 from bot.screens.people import People
-from bot.service import (
+from game.ai import Advice
+from locales import t, tn
+from storage.database import Database
+from storage.records import Game
+from tables import (
     DealResult,
     Loaded,
     Refused,
@@ -58,12 +61,9 @@ from bot.service import (
     TableService,
     is_practice,
 )
-from bot.service.stopping import large_pot
-from bot.timers import Timers
-from game.ai import Advice
-from locales import t, tn
-from storage.database import Database
-from storage.records import Game
+from tables.computers import is_computer
+from tables.stopping import large_pot
+from tables.timers import Timers
 
 
 class Hands:
@@ -189,7 +189,7 @@ class Hands:
         had_play = any(p.tricks for p in result.players)
         return outcome_text(
             lang,
-            await self.header(game, lang) + result.table.outcome_text(lang, names, seat),
+            await self.header(game, lang) + shown(result.table).outcome_text(lang, names, seat),
             tricks=played.tricks if played is not None and played.active and had_play else None,
             money=result.money.get(user, {}),
             balance=result.balances.get(user, 0),
@@ -204,7 +204,7 @@ class Hands:
         deal, that the table is closed."""
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
-        text = await self.header(game, lang) + result.table.result_text(
+        text = await self.header(game, lang) + shown(result.table).result_text(
             lang, names, balances, money
         )
         finished = TableMeta.from_json(game.state.get("table")).deals
@@ -346,9 +346,9 @@ class Hands:
         names = await self.people.names(loaded.seats, lang)
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
-            return header + table.hand_text(lang, seat, names, closed=True), None
+            return header + shown(table).hand_text(lang, seat, names, closed=True), None
         deadline = game.turn_deadline if table.to_act() == seat else None
-        text = header + table.hand_text(lang, seat, names, deadline=deadline)
+        text = header + shown(table).hand_text(lang, seat, names, deadline=deadline)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
         notices = self.table_notices(game.game_id) if is_practice(game.chat_id) else ()
         if notices:
@@ -359,7 +359,7 @@ class Hands:
         page = self.launch.hand_row(lang, game.game_id)
         if user_id in loaded.meta.away:
             return text, [*keyboards.back_keyboard(lang, game.game_id), *([page] if page else [])]
-        rows = table.keyboard(lang, seat, game.game_id, turn, mask)
+        rows = shown(table).keyboard(lang, seat, game.game_id, turn, mask)
         if rows and table.to_act() == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
         if is_practice(game.chat_id) and await self._offers_play_on(loaded):

@@ -10,15 +10,15 @@ from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
 from bot import keyboards
-from bot.arguments import game_link
-from bot.computers import is_computer
 from bot.messenger import Rows
 from bot.render import chat as chat_render
 from bot.screens.people import People
-from bot.service import Loaded, Refused, Reply, TableService, is_practice
 from locales import t
 from storage.database import Database
 from storage.records import Game
+from tables import Loaded, Refused, Reply, TableService, is_practice
+from tables.arguments import game_link
+from tables.computers import is_computer
 
 
 class Lobby:

@@ -10,16 +10,15 @@ from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
 from bot import keyboards, menus
-from bot.evenings import Evenings
-from bot.games import Plugin, choice, game_for, games
+from bot.games import Plugin, chat_game, choice, game_for, games
 from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
 from bot.screens import money as money_screen
 from bot.screens.people import People
-from bot.service import Refused, TableService, is_practice
 from game.registry import JsonObject
 from locales import t
 from storage.database import Database
+from tables import Refused, TableService, is_practice
 
 Admin = Callable[[], Awaitable[bool]]
 
@@ -41,8 +40,6 @@ class Menus:
         self.people = people
         #: show a chat's open table again (its rank letters changed)
         self.refresh_chat = refresh_chat
-        #: the evenings' gap setting (bot.context wires it)
-        self.evenings: Evenings | None = None
 
     # ------------------------------------------------------------------ /settings
 
@@ -113,8 +110,7 @@ class Menus:
         answer = None
         if data.hours:
             await self._may_change_settings(chat_id, user_id, admin)
-            assert self.evenings is not None
-            await self.evenings.set_gap(chat_id, data.hours)
+            await self.tables.evenings.set_gap(chat_id, data.hours)
             answer = chat_render.evening_gap_set_text(lang, data.hours)
         gap = await self.db.evening_gap(chat_id)
         text = chat_render.evening_gap_text(lang, gap)
@@ -387,7 +383,9 @@ class Menus:
                 continue
             game, item = found
             options = {**await self.tables.chat_options(chat_id, game.kind), **item.preset}
-            text = chat_render.rules_text(lang, game, item.name, game.check_options(options))
+            text = chat_render.rules_text(
+                lang, chat_game(game.kind), item.name, game.check_options(options)
+            )
             if edit is not None:
                 rows = keyboards.rules_keyboard(lang, games())
                 await self.messenger.show(chat_id, edit, text, rows, answer=True)

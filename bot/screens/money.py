@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service.records import is_practice
 from storage.database import Database
+from tables.records import is_practice
 
 
 @dataclass(frozen=True, slots=True)

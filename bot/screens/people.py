@@ -3,19 +3,19 @@ players, the rank letters a group chose, who may be written to (pressed Start), 
 table and who sits where.
 
 Every screen asks this one for those facts. It keeps copies of stored chat settings for the
-chats seen last (``bot.bounded.Recent``); the database stays the truth.
+chats seen last (``tables.bounded.Recent``); the database stays the truth.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.bounded import CHATS_KEPT, Recent
-from bot.computers import computer_name, is_computer
-from bot.service import TableService
 from locales import LANGUAGES, language
 from storage.database import Database
 from storage.records import Game, Player
+from tables import TableService
+from tables.bounded import CHATS_KEPT, Recent
+from tables.computers import computer_name, is_computer
 
 #: the chat_options kind that holds a chat's display settings (the rank letters)
 DISPLAY = "display"

@@ -20,7 +20,6 @@ from typing import Any
 
 from bot import callback as cb
 from bot.chart import Line, draw_evening_chart
-from bot.computers import computer_name, is_computer
 from bot.games import game_for
 from bot.messenger import Messenger, Rows
 from bot.render.common import esc, game_title, label, reason_key, signed, suit, use_ranks
@@ -31,6 +30,7 @@ from storage.database import Database
 from storage.evenings import EveningSummary
 from storage.records import DealHistory
 from storage.stats import Figures, PlayerStats, Standing, month_of
+from tables.computers import computer_name, is_computer
 
 HISTORY_PAGE = 6
 TOP_LINES = 10

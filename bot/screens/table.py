@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import keyboards
-from bot.bounded import Locks
-from bot.computers import is_computer
+from bot.games import shown
 from bot.launch import Launch
 from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
@@ -26,7 +25,11 @@ from bot.render.common import esc, use_ranks
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
 from bot.screens.stats import trick_lines
-from bot.service import (
+from game.core import Action
+from locales import t, tn
+from storage.database import Database
+from storage.records import Game
+from tables import (
     DealResult,
     Notice,
     Reply,
@@ -35,11 +38,9 @@ from bot.service import (
     result_from_due,
     sent_maybe,
 )
-from bot.service.stopping import large_pot, void_tally
-from game.core import Action
-from locales import t, tn
-from storage.database import Database
-from storage.records import Game
+from tables.bounded import Locks
+from tables.computers import is_computer
+from tables.stopping import large_pot, void_tally
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +323,9 @@ class GroupTable:
         computer = to_act is not None and is_computer(loaded.seats[to_act])
         deadline = None if computer else game.turn_deadline
         closed = game.status != "active"  # nobody's turn at a closed table
-        text = loaded.table.table_text(lang, names, deadline=deadline, away=away, closed=closed)
+        text = shown(loaded.table).table_text(
+            lang, names, deadline=deadline, away=away, closed=closed
+        )
         recent = self._notices.get(game.game_id)
         if recent:
             text += "\n\n" + "\n".join(recent)
@@ -387,7 +390,7 @@ class GroupTable:
         names = await self.people.names(result.seats, lang)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
-        text = result.table.result_text(lang, names, balances, money)
+        text = shown(result.table).result_text(lang, names, balances, money)
         played, winners = result.summary.get("tricks"), result.summary.get("trick_winners")
         if tricks and isinstance(played, list) and isinstance(winners, list) and played:
             lines = trick_lines(lang, played, winners, lambda seat: esc(names[seat]))

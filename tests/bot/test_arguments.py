@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.arguments import MAX_GAME_ID, game_link, linked_game, whole_number
+from tables.arguments import MAX_GAME_ID, game_link, linked_game, whole_number
 
 NOT_NUMBERS = (
     "", " ", "²", "¹²", "٣", "۳", "३", "٣٠", "1²", "1_000", "+5", "-5", " 5", "5 ", "5\n", "0x10",

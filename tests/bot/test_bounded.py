@@ -1,11 +1,11 @@
-"""bot.bounded: the maps that cannot grow with the chats and games the bot has ever seen."""
+"""tables.bounded: the maps that cannot grow with the chats and games the bot has ever seen."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 
-from bot.bounded import Locks, Recent
+from tables.bounded import Locks, Recent
 
 
 def test_recent_forgets_the_least_recently_used_past_its_limit() -> None:

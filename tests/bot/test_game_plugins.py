@@ -1,7 +1,7 @@
-"""A game is a plugin. Outside ``bot/games`` (the registry and each game's plugin)
-and each game's own renderer (``bot/render/<game>.py``), the bot never names a game, never
-compares a game's kind with a name, and never imports a game's package; the registry refuses a
-game whose names or codes clash with one already offered."""
+"""A game is a plugin. Outside ``tables/games`` and ``bot/games`` (the registries
+and each game's plugin) and each game's own renderer (``bot/render/<game>.py``), neither the
+tables nor the bot name a game, compare a game's kind with a name, or import a game's package;
+the registry refuses a game whose names or codes clash with one already offered."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ import pytest
 from bot import games
 from bot.games import Choice, GamePlugin, OptionsMenu
 from game.registry import RULES
+from tables import games as table_games
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "bot"
+TABLES = ROOT / "tables"
 GAME_NAMES = {"stukolka", "starshina", "shleif"}
 #: the words a user types for a game (/new стуколка) and the packages of the games' rules
 GAME_PACKAGES = {f"game.{kind}" for kind in RULES}
@@ -23,10 +26,11 @@ GAME_PACKAGES = {f"game.{kind}" for kind in RULES}
 def _outside_plugins() -> list[Path]:
     """Every module of bot/ that is not a game's plugin nor a game's own renderer."""
     own = {BOT / "render" / f"{kind}.py" for kind in RULES}
+    plugins = {BOT / "games", TABLES / "games"}
     return [
         path
-        for path in sorted(BOT.rglob("*.py"))
-        if (BOT / "games") not in path.parents and path not in own
+        for path in sorted([*BOT.rglob("*.py"), *TABLES.rglob("*.py")])
+        if not plugins & set(path.parents) and path not in own
     ]
 
 
@@ -57,7 +61,7 @@ def test_no_game_is_named_or_imported_outside_its_plugin() -> None:
     for path in _outside_plugins():
         source = path.read_text(encoding="utf-8")
         tree = ast.parse(source)
-        where = path.relative_to(BOT.parent)
+        where = path.relative_to(ROOT)
         found += [
             f"{where}:{line} compares with a game name"
             for line in _comparisons_with_a_game_name(tree)
@@ -79,16 +83,16 @@ def test_the_check_finds_a_name_test() -> None:
 
 
 def test_the_registry_refuses_a_clash_and_takes_its_texts_back() -> None:
-    stukolka = games.game_for("stukolka")
     with pytest.raises(ValueError):
-        games.register(stukolka)
+        games.register(games.chat_game("stukolka"))
+    with pytest.raises(ValueError):
+        table_games.register(games.game_for("stukolka"))
     twin = GamePlugin(
         RULES["stukolka"],
-        stukolka.screens,  # type: ignore[attr-defined]
         choices=(Choice("other", "z", aliases=("шлейф",)),),
         menu=OptionsMenu(code="z", values={}, defaults={}),
     )
     twin.rules = type("Other", (), {"kind": "other"})()  # type: ignore[assignment]
     with pytest.raises(ValueError):
-        games.register(twin)  # «шлейф» already opens Стуколка со шлейфом
+        table_games.register(twin)  # «шлейф» already opens Стуколка со шлейфом
     assert [game.kind for game in games.games()] == ["stukolka", "starshina"]

@@ -46,7 +46,8 @@ def _entry_placeholders(entry: object) -> set[str]:
 
 
 def _sources() -> list[Path]:
-    files = sorted((ROOT / "bot").rglob("*.py")) + sorted((ROOT / "locales").rglob("*.py"))
+    files = sorted((ROOT / "bot").rglob("*.py")) + sorted((ROOT / "tables").rglob("*.py"))
+    files += sorted((ROOT / "locales").rglob("*.py"))
     files += sorted((ROOT / "web").rglob("*.py")) + sorted((ROOT / "web").rglob("*.js"))
     assert files
     return files

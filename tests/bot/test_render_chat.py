@@ -235,7 +235,7 @@ def test_own_balances_in_private() -> None:
 
 
 def test_settle_up_leaves_the_computers_out_and_says_where_they_stand() -> None:
-    from bot.computers import EASY_IDS, STRONG_IDS
+    from tables.computers import EASY_IDS, STRONG_IDS
 
     strong, easy = STRONG_IDS[0], EASY_IDS[0]
     names = {1: "Аня", 2: "Борис", strong: "🤖 Компьютер 1", easy: "🤖 Новичок 1"}

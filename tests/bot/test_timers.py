@@ -1,4 +1,4 @@
-"""Turn timers (``bot.timers``): one per game, for the turn it was armed for."""
+"""Turn timers (``tables.timers``): one per game, for the turn it was armed for."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-import bot.timers
-from bot.timers import Timers
+import tables.timers
+from tables.timers import Timers
 
 
 def _recording(timers: Timers) -> list[tuple[int, int]]:
@@ -125,7 +125,7 @@ async def test_a_default_move_whose_commit_fails_is_tried_again_until_it_applies
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A failed commit (a locked database) must not drop the timer: it is tried again."""
-    monkeypatch.setattr(bot.timers, "RETRY_DELAYS", (0.0, 0.0), raising=False)
+    monkeypatch.setattr(tables.timers, "RETRY_DELAYS", (0.0, 0.0), raising=False)
     clock = Clock()
     timers = Timers(clock)
     calls: list[int] = []
@@ -150,7 +150,7 @@ async def test_a_default_move_whose_commit_fails_is_tried_again_until_it_applies
 async def test_a_retry_never_replaces_the_timer_of_a_newer_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(bot.timers, "RETRY_DELAYS", (0.0,), raising=False)
+    monkeypatch.setattr(tables.timers, "RETRY_DELAYS", (0.0,), raising=False)
     clock = Clock()
     timers = Timers(clock)
     calls: list[int] = []

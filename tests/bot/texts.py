@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import choice, game_for
+from bot.games import chat_game, choice, game_for
 from bot.render import chat, common
 from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
@@ -21,7 +21,9 @@ def rules_text(lang: str, word: str, options: Options) -> str:
     found = choice(word)
     assert found is not None
     game, item = found
-    return chat.rules_text(lang, game, item.name, {**options.to_json(), **item.preset})
+    return chat.rules_text(
+        lang, chat_game(game.kind), item.name, {**options.to_json(), **item.preset}
+    )
 
 
 def options_summary(lang: str, options: Options) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import callback as cb
-from bot.computers import EASY_IDS, STRONG_IDS, is_computer
+from tables.computers import EASY_IDS, STRONG_IDS, is_computer
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot import callback as cb
 from bot.games import game_for
-from bot.service.stopping import LARGE_POT_STAKES, large_pot
+from tables.stopping import LARGE_POT_STAKES, large_pot
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for

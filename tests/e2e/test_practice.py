@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bot import callback as cb
-from bot.computers import EASY_IDS, STRONG_IDS
-from bot.service import Refused
+from tables import Refused
+from tables.computers import EASY_IDS, STRONG_IDS
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for

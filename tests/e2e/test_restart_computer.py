@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot import callback as cb
-from bot.computers import STRONG_IDS
 from storage.database import Database
+from tables.computers import STRONG_IDS
 
 from .child_bot import Bot, Players, read
 from .fake_telegram import FakeTelegram

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.callback import Act, encode
-from bot.games import Choice, GamePlugin, Keyboard, OptionsMenu
+from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
 from bot.render.common import label, seat_name, signed, turn_deadline
 from game.cards import RANK
 from game.core import Action, Event, IllegalAction, Legal, Transfer
@@ -346,9 +346,8 @@ TEXTS = {
     },
 }
 
-PLUGIN: GamePlugin[HighCardState, SeatView, PublicView] = GamePlugin(
+GAME: GamePlugin[HighCardState, SeatView, PublicView] = GamePlugin(
     HighCardRules(),
-    HighCardScreens(),
     choices=(Choice(KIND, "h", aliases=("старшая",)),),
     menu=OptionsMenu(
         code="h",
@@ -358,3 +357,6 @@ PLUGIN: GamePlugin[HighCardState, SeatView, PublicView] = GamePlugin(
     ),
     texts=TEXTS,
 )
+
+PLUGIN: GameScreens[HighCardState, SeatView, PublicView]
+PLUGIN = GameScreens(GAME, HighCardScreens())

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.computers import EASY_IDS, STRONG_IDS, Thinker, is_computer
-from bot.service import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 from game.randomplay import random_action
 from storage.database import Database
+from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
+from tables.computers import EASY_IDS, STRONG_IDS, Thinker, is_computer
 
 USERS = [101, 102, 103]
 

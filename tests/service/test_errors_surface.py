@@ -16,8 +16,8 @@ from telegram import Update
 from bot.handlers import on_error
 from bot.pacing import Coalescer
 from bot.presenter import Presenter
-from bot.service import TableService
 from storage.database import Database
+from tables import TableService
 
 
 class Sent:

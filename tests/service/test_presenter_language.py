@@ -7,8 +7,8 @@ from typing import Any
 
 from bot.pacing import Coalescer
 from bot.presenter import Presenter
-from bot.service import TableService
 from storage.database import Database
+from tables import TableService
 
 
 async def test_unknown_languages_fall_back_to_the_configured_default(tmp_path: Path) -> None:

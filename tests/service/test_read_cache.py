@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.service import Refused, TableService
 from storage.database import Database
 from storage.errors import StaleVersion
+from tables import Refused, TableService
 
 USERS = [101, 102, 103, 104]
 

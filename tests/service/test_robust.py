@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from bot.service import Loaded, Refused, TableService
-from bot.service.steps import deal_record, ledger_transfers
 from game.randomplay import random_action
 from storage.database import Database
+from tables import Loaded, Refused, TableService
+from tables.steps import deal_record, ledger_transfers
 
 from .test_table_service import USERS, play_random, seated
 

@@ -139,7 +139,7 @@ def test_the_front_ends_know_each_other_only_where_the_bot_is_assembled() -> Non
     for path in (ROOT / "web").rglob("*.py"):
         for name in _imports(path):
             if name.split(".")[0] == "bot":
-                assert name.startswith("bot.service"), f"{path.name} imports {name}"
+                assert name.startswith("tables"), f"{path.name} imports {name}"
             assert name.split(".")[0] != "telegram", f"{path.name} imports {name}"
     for path in (ROOT / "bot").rglob("*.py"):
         if path.name == "webapp.py":

@@ -15,11 +15,16 @@ import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.computers import is_computer
-from bot.games import Table
-from bot.service.autoplay import auto_action
-from bot.service.chat_settings import ChatSettings
-from bot.service.records import (
+from game.cards import shuffled_deck
+from game.core import GAME_POT, POT, Action, Transfer
+from game.registry import Step
+from storage.records import DealPlayer, DealRecord, Game, LedgerEntry
+from storage.records import Transfer as LedgerTransfer
+from tables.autoplay import auto_action
+from tables.chat_settings import ChatSettings
+from tables.computers import is_computer
+from tables.games import Table
+from tables.records import (
     DealResult,
     Loaded,
     Notice,
@@ -28,12 +33,7 @@ from bot.service.records import (
     due_result,
     move_params,
 )
-from bot.service.store import TableStore
-from game.cards import shuffled_deck
-from game.core import GAME_POT, POT, Action, Transfer
-from game.registry import Step
-from storage.records import DealPlayer, DealRecord, Game, LedgerEntry
-from storage.records import Transfer as LedgerTransfer
+from tables.store import TableStore
 
 MAX_DUE_RESULTS = 8  # results kept to post while a group cannot be shown them
 MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change (then the timer goes on)

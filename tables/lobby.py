@@ -8,13 +8,13 @@ import secrets
 from collections.abc import Callable
 from dataclasses import asdict
 
-from bot.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
-from bot.games import Plugin, choice
-from bot.service.chat_settings import ChatSettings
-from bot.service.records import Notice, Refused, Reply, TableMeta, is_practice
-from bot.service.steps import DealSteps
-from bot.service.store import TableStore
 from storage.errors import ActiveGameExists
+from tables.chat_settings import ChatSettings
+from tables.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
+from tables.games import Plugin, choice
+from tables.records import Notice, Refused, Reply, TableMeta, is_practice
+from tables.steps import DealSteps
+from tables.store import TableStore
 
 
 class Lobby:
@@ -59,6 +59,7 @@ class Lobby:
                 )
             except ActiveGameExists:
                 raise Refused("table_exists") from None
+            self.store.changed(game)
             if preset:
                 await self.settings.choose_options(chat_id, kind, preset)
             return Reply(game=game, lobby_changed=True)

@@ -19,16 +19,17 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from bot.bounded import Locks
-from bot.games import game_for
-from bot.service.autoplay import computer_plays
-from bot.service.chat_settings import ChatSettings
-from bot.service.records import Loaded, Notice, Refused, Reply, TableMeta
 from game.core import GAME_POT, Action
 from storage.database import Database
 from storage.errors import GameClosed, GameNotFound, StaleVersion
 from storage.records import DealRecord, Game, LedgerEntry
 from storage.records import Transfer as LedgerTransfer
+from tables.autoplay import computer_plays
+from tables.bounded import Locks
+from tables.chat_settings import ChatSettings
+from tables.games import game_for
+from tables.listener import CommitWatcher, TableListener
+from tables.records import Loaded, Notice, Refused, Reply, TableMeta
 
 
 class TableStore:
@@ -38,27 +39,28 @@ class TableStore:
         self,
         db: Database,
         settings: ChatSettings,
+        listeners: list[TableListener] | None = None,
         *,
         clock: Callable[[], float] = time.time,
         computer_pause: float = 1.5,
     ) -> None:
         self.db = db
         self.settings = settings
+        #: the front-ends, told of every commit (``changed``)
+        self.listeners = [] if listeners is None else listeners
         self.clock = clock
         #: seconds a computer waits before its move, so the people can follow the table
         self.computer_pause = computer_pause
         self._locks: Locks[int] = Locks()
         #: the last decoded state of each open game (``snapshot``), by game id
         self._snapshots: dict[int, Loaded] = {}
-        #: told of every commit, with the game as committed (``watch``)
-        self._watchers: list[Callable[[Game], None]] = []
 
     def watch(self, watcher: Callable[[Game], None]) -> None:
         """Tell ``watcher`` of every commit of a table, with the game as committed: a
         front-end that shows tables live (the Mini App's page) learns "this table changed"
         here, whoever changed it (a button, the page, a timer, a computer). Called on the
         event loop right after the commit; it must not block or raise."""
-        self._watchers.append(watcher)
+        self.listeners.append(CommitWatcher(watcher))
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks(chat_id)
@@ -204,9 +206,13 @@ class TableStore:
             raise Refused("game_over") from None
         game = await self.db.game(game_id)
         loaded.game = game
-        for watcher in self._watchers:
-            watcher(game)
+        self.changed(game)
         return game
+
+    def changed(self, game: Game) -> None:
+        """Tell the front-ends that ``game`` was committed (a new table, or a new version)."""
+        for listener in self.listeners:
+            listener.table_changed(game)
 
     async def commit(
         self,

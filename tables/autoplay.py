@@ -6,9 +6,9 @@ default moves (docs/rules.md §5)."""
 
 from __future__ import annotations
 
-from bot.computers import is_computer
-from bot.service.records import Loaded, Notice
 from game.core import Action
+from tables.computers import is_computer
+from tables.records import Loaded, Notice
 
 
 def auto_action(loaded: Loaded) -> Action | None:

@@ -1,11 +1,13 @@
-"""The table service: everything a group's table does, between the handlers and the rules.
+"""The tables: one table's life, whoever shows it — between the front-ends and the rules.
 
-It knows ``game/`` and ``storage/`` and nothing of Telegram. Every change of a game runs under
+It knows ``game/`` and ``storage/`` and nothing of Telegram, the chat (``bot/``) or the Mini
+App (``web/``). Every change of a game runs under
 the chat's lock, reloads the game, checks the turn number the button was made for, applies the
 rules and commits the new state, the action and the money in one transaction. It returns a
-``Reply`` that says what the handlers must show; it never sends anything itself.
+``Reply`` that says what the caller must show, and tells every front-end of the change
+(``listener.TableListener``); it never sends anything itself.
 
-The units, each given the ones it uses (``tables.py`` wires them into ``TableService``):
+The units, each given the ones it uses (``service.py`` wires them into ``TableService``):
 
 - ``records.py``: ``TableMeta``, ``Loaded``, ``Reply``, ``Notice``, ``DealResult``, ``Refused``;
 - ``chat_settings.py``: a chat's game options, turn time and away play;
@@ -14,10 +16,15 @@ The units, each given the ones it uses (``tables.py`` wires them into ``TableSer
 - ``steps.py``: a rules step committed, then the forced steps; a deal's end, the next deal;
 - ``lobby.py``: /new, /join, /leave, computers seated, /begin, /kick;
 - ``turns.py``: a press, a turn run out, a computer's move, «I'm back», a blocked bot;
-- ``stopping.py``: /stop, a lost table, a voided deal, a frozen table.
+- ``stopping.py``: /stop, a lost table, a voided deal, a frozen table;
+- ``evenings.py``: when a chat's run of play ends;
+- ``games/``: every game's table side (its rules, choices, options menu, computers);
+- ``computers.py`` (the computer players' worker processes), ``timers.py``, ``bounded.py``
+  (bounded caches and locks), ``arguments.py`` (numbers typed by people),
+  ``storage_health.py`` (the database failing).
 """
 
-from bot.service.records import (
+from tables.records import (
     DealResult,
     Loaded,
     Notice,
@@ -30,8 +37,8 @@ from bot.service.records import (
     result_from_due,
     sent_maybe,
 )
-from bot.service.tables import TableService
-from bot.service.turns import AWAY_AFTER_TIMEOUTS
+from tables.service import TableService
+from tables.turns import AWAY_AFTER_TIMEOUTS
 
 __all__ = [
     "AWAY_AFTER_TIMEOUTS",

@@ -9,7 +9,10 @@ Each unit gets the units it needs, and nothing reaches back:
 - ``DealSteps`` (``steps.py``): a rules step committed, then the forced steps, one at a time;
   a deal's end and the next deal;
 - ``Lobby`` (``lobby.py``), ``Turns`` (``turns.py``) and ``Stopping`` (``stopping.py``): the
-  operations, each given the store, the steps and (lobby, stopping) the chat's settings.
+  operations, each given the store, the steps and (lobby, stopping) the chat's settings;
+- ``Evenings`` (``evenings.py``): when a chat's run of play ends.
+
+The front-ends are told of every change through ``listeners`` (``listener.TableListener``).
 """
 
 from __future__ import annotations
@@ -17,14 +20,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bot.computers import Thinker
-from bot.service.chat_settings import ChatSettings
-from bot.service.lobby import Lobby
-from bot.service.steps import DealSteps, new_seed
-from bot.service.stopping import Stopping
-from bot.service.store import TableStore
-from bot.service.turns import Turns
 from storage.database import Database
+from tables.chat_settings import ChatSettings
+from tables.computers import Thinker
+from tables.evenings import Evenings
+from tables.listener import TableListener
+from tables.lobby import Lobby
+from tables.steps import DealSteps, new_seed
+from tables.stopping import Stopping
+from tables.store import TableStore
+from tables.turns import Turns
 
 
 class TableService:
@@ -41,13 +46,18 @@ class TableService:
         thinker: Thinker | None = None,
     ) -> None:
         self.db = db
+        #: the front-ends, told of every commit and every evening ended
+        self.listeners: list[TableListener] = []
         self.thinker = thinker or Thinker()
         self.settings = ChatSettings(db, turn_timeout=turn_timeout)
-        self.store = TableStore(db, self.settings, clock=clock, computer_pause=computer_pause)
+        self.store = TableStore(
+            db, self.settings, self.listeners, clock=clock, computer_pause=computer_pause
+        )
         self.steps = DealSteps(self.store, self.settings, seed=seed)
         self.lobby = Lobby(self.store, self.steps, self.settings)
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
+        self.evenings = Evenings(db, self.listeners)
 
         # the chat's lock, and reading what was last committed
         self.lock = self.store.lock

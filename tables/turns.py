@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.computers import Thinker, computer_level, is_computer
-from bot.games import Table
-from bot.service.autoplay import away_notice, computer_plays
-from bot.service.records import Loaded, Notice, Refused, Reply, move_params
-from bot.service.steps import DealSteps
-from bot.service.store import TableStore
 from game.core import Action, IllegalAction
 from storage.errors import GameNotFound
+from tables.autoplay import away_notice, computer_plays
+from tables.computers import Thinker, computer_level, is_computer
+from tables.games import Table
+from tables.records import Loaded, Notice, Refused, Reply, move_params
+from tables.steps import DealSteps
+from tables.store import TableStore
 
 AWAY_AFTER_TIMEOUTS = 3
 

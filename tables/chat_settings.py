@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.arguments import whole_number
-from bot.bounded import CHATS_KEPT, Recent
-from bot.games import game_for
-from bot.service.records import Refused, is_practice
 from storage.database import Database
+from tables.arguments import whole_number
+from tables.bounded import CHATS_KEPT, Recent
+from tables.games import game_for
+from tables.records import Refused, is_practice
 
 #: the chat's own table settings, stored beside the games' options (not a game kind)
 TABLE_OPTIONS = "table"

@@ -20,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.storage_health import StorageTrouble, is_storage_error
+from tables.storage_health import StorageTrouble, is_storage_error
 
 log = logging.getLogger(__name__)
 _storage = StorageTrouble()

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games import Plugin, Table, game_for
 from game.core import Action
 from game.registry import JsonObject, SeatResult
 from storage.records import Game
+from tables.games import Plugin, Table, game_for
 
 
 def is_practice(chat_id: int) -> bool:

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.computers import is_computer
-from bot.games import Plugin
-from bot.service.chat_settings import ChatSettings
-from bot.service.records import DealResult, Loaded, Notice, Refused, Reply, due_result
-from bot.service.steps import DealSteps, balances_after, table_ends
-from bot.service.store import TableStore
 from storage.records import Transfer as LedgerTransfer
+from tables.chat_settings import ChatSettings
+from tables.computers import is_computer
+from tables.games import Plugin
+from tables.records import DealResult, Loaded, Notice, Refused, Reply, due_result
+from tables.steps import DealSteps, balances_after, table_ends
+from tables.store import TableStore
 
 LARGE_POT_STAKES = 4
 """A chat's pot is large from this many stakes on: a fresh deal plays for one stake (its

@@ -1,0 +1,108 @@
+"""Evenings: when a chat's run of play ends.
+
+Storage keeps the evenings (``storage.evenings``): the commit that ends a deal extends the
+chat's evening or starts the next one. Here an evening ends when the chat's gap passes with
+no deal (an asyncio timer per chat, ``tables.timers.Timers``, armed for the last deal's end
+plus the gap, and armed again after a restart), at /stop (the table's end), or at /evening;
+each ended evening not posted yet is handed to the front-ends (``TableListener.evenings_due``),
+which post its summary once.
+
+A practice table (a player's own, against the computers) has no evening: nobody settles up
+with a computer, and its deals' results are in its player's hand messages already.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from storage.database import Database
+from tables.arguments import whole_number
+from tables.listener import TableListener
+from tables.records import is_practice
+from tables.timers import Timers
+
+GAP_HOURS = (1, 12)  # what /evening gap N accepts
+
+
+class Evenings:
+    """Ends evenings and hands the ended ones to the front-ends."""
+
+    def __init__(
+        self,
+        db: Database,
+        listeners: Sequence[TableListener],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.listeners = listeners
+        self.timers = Timers(clock)
+        self.timers.on_timeout = self._gap_passed
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.timers.clock
+
+    async def deal_ended(self, chat_id: int) -> None:
+        """A deal of the chat ended: arm the gap's timer; post an evening the deal's commit
+        ended (the pause before it was longer than the gap, say while the bot was down)."""
+        if is_practice(chat_id):
+            return
+        evening = await self.db.open_evening(chat_id)
+        if evening is not None:
+            self.timers.arm(chat_id, evening.evening_id, evening.due)
+        if await self.db.unposted_evenings(chat_id):
+            self._due(chat_id)
+
+    async def end_now(self, chat_id: int, after_game: int | None = None) -> bool:
+        """/evening or a stopped table: end the chat's evening now and post it, after the
+        table messages of ``after_game``. False if there was nothing to post."""
+        if is_practice(chat_id):
+            return False
+        evening = await self.db.open_evening(chat_id)
+        if evening is not None:
+            self.timers.cancel(chat_id)
+            await self.db.end_evening(evening.evening_id, self.clock())
+        if not await self.db.unposted_evenings(chat_id):
+            return False
+        self._due(chat_id, after_game)
+        return True
+
+    async def resume(self) -> None:
+        """After a restart: arm every open evening's timer, post what is still due."""
+        for evening in await self.db.open_evenings():
+            if not is_practice(evening.chat_id):
+                self.timers.arm(evening.chat_id, evening.evening_id, evening.due)
+        for evening in await self.db.unposted_evenings():
+            if not is_practice(evening.chat_id):
+                self._due(evening.chat_id)
+
+    async def stop(self) -> None:
+        await self.timers.stop()
+
+    async def _gap_passed(self, chat_id: int, evening_id: int) -> None:
+        evening = await self.db.open_evening(chat_id)
+        if evening is None or evening.evening_id != evening_id:
+            return
+        if self.clock() < evening.due:  # a deal ended meanwhile, or the clock went back
+            self.timers.arm(chat_id, evening.evening_id, evening.due)
+            return
+        if await self.db.end_evening(evening_id, evening.due, idle_since=evening.last_at):
+            self._due(chat_id)
+
+    def _due(self, chat_id: int, after_game: int | None = None) -> None:
+        for listener in self.listeners:
+            listener.evenings_due(chat_id, after_game)
+
+    @staticmethod
+    def gap_hours(text: str) -> int | None:
+        """The gap ``/evening gap N`` asks for, or None if ``text`` is not one."""
+        return whole_number(text, *GAP_HOURS)
+
+    async def set_gap(self, chat_id: int, hours: int) -> None:
+        """Store the chat's gap and move its running evening's end to match (/evening gap N
+        and the /settings choice)."""
+        await self.db.set_evening_gap(chat_id, hours * 3600.0)
+        evening = await self.db.open_evening(chat_id)
+        if evening is not None:
+            self.timers.arm(chat_id, evening.evening_id, evening.due)

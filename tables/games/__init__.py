@@ -1,0 +1,91 @@
+"""The registry of games: every game the tables offer, each a plugin (``tables.games.plugin``).
+
+This is the one place that names the games. A new game is one package for its rules
+(``game/``), one module for its table side (here: its choices, options menu and computer
+players), one for each front-end's presentation (``bot.games``), and one line in each
+registry — or, for a test, one call of ``register`` in each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import locales
+from tables.games import starshina, stukolka
+from tables.games.plugin import Choice, GamePlugin, OptionsMenu, Plugin, Table
+
+__all__ = [
+    "Choice",
+    "GamePlugin",
+    "OptionsMenu",
+    "Plugin",
+    "Table",
+    "choice",
+    "game_for",
+    "games",
+    "register",
+    "unregister",
+]
+
+GAMES: dict[str, Plugin] = {}
+
+
+def register(game: Plugin) -> None:
+    """Offer ``game``: its kind, its choices' names and aliases, and its callback codes must be
+    new (``ValueError`` otherwise)."""
+    if game.kind in GAMES:
+        raise ValueError(f"game {game.kind!r} is registered already")
+    names = {word for known in games() for c in known.choices for word in (c.name, *c.aliases)}
+    codes = {c.code for known in games() for c in known.choices}
+    menus = {known.menu.code for known in games()}
+    for item in game.choices:
+        if {item.name, *item.aliases} & names or item.code in codes:
+            raise ValueError(f"choice {item.name!r} clashes with a registered one")
+    if game.menu.code in menus:
+        raise ValueError(f"options menu code {game.menu.code!r} is taken")
+    added: list[str] = []
+    try:
+        for lang, entries in game.texts.items():
+            locales.add_entries(lang, entries)
+            added.append(lang)
+    except ValueError:
+        for lang in added:
+            locales.remove_entries(lang, game.texts[lang])
+        raise
+    GAMES[game.kind] = game
+
+
+def unregister(kind: str) -> None:
+    """Withdraw a game (tests that register one of their own), with the texts it brought."""
+    game = GAMES.pop(kind, None)
+    if game is not None:
+        for lang, entries in game.texts.items():
+            locales.remove_entries(lang, entries)
+
+
+def games() -> Iterator[Plugin]:
+    """Every registered game, in registration order."""
+    return iter(list(GAMES.values()))
+
+
+def game_for(kind: str) -> Plugin:
+    """The game of a stored table (``ValueError`` for a kind nobody registered)."""
+    try:
+        return GAMES[kind]
+    except KeyError:
+        raise ValueError(f"unknown game {kind!r}") from None
+
+
+def choice(word: str) -> tuple[Plugin, Choice] | None:
+    """The game and choice ``/new <word>`` or ``/rules <word>`` means (a name or an alias, any
+    case), or None."""
+    word = word.lower()
+    for game in games():
+        for item in game.choices:
+            if word == item.name or word in item.aliases:
+                return game, item
+    return None
+
+
+register(stukolka.PLUGIN)
+register(starshina.PLUGIN)

@@ -1,0 +1,369 @@
+"""The game plugin, its table side: what the table service knows about one game.
+
+A game is its rules (``game.registry.GameRules``, typed over the game's own state and views)
+with its choices for /new, its options menu, its computer players, its /stats figures and
+the catalogue texts it brings. Each front-end pairs it with a presentation of its own, typed
+over the same views (the chat's is ``bot.games``), and reads a table's views through
+``GamePlugin.public_view`` and ``seat_view``.
+
+The service never tests which game it runs: it holds a ``Plugin`` (a game with its types
+hidden) and a ``Table`` (one state bound to its game), and asks them. Binding a state to its
+own rules is what keeps every call typed without ``Any``: a ``Table`` can only ever pass a
+Стуколка state to Стуколка's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+from game.core import Action, Legal
+from game.registry import GameRules, Holding, JsonObject, Step
+from locales import Entry
+
+S = TypeVar("S")
+SV = TypeVar("SV")
+PV = TypeVar("PV")
+SVc = TypeVar("SVc", contravariant=True)
+
+FIGURES = frozenset({"in_play", "remizes", "pots", "games_won"})
+"""Figures of /stats that only some games have: ``in_play`` (a player may sit a deal out, so
+how often he played counts), ``remizes``, ``pots`` (a whole pot taken without play) and
+``games_won`` (a game of several deals ends with one winner)."""
+
+
+class Computer(Protocol[SVc]):
+    """What the bot's computer players (``game.ai``, run by ``tables.computers.Thinker``) need
+    of a game besides its seat view, which they read whole."""
+
+    def looks_first(self, view: SVc) -> bool:
+        """Whether the computer looks at its cards before it acts (it never plays blind)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A game a table can be opened for (``/new <name>``): ``preset`` options over the chat's
+    own; ``code`` its letter in callback data; ``aliases`` other words /new and /rules take."""
+
+    name: str
+    code: str
+    preset: JsonObject = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OptionsMenu:
+    """A game's options as /settings offers them: ``code`` the game's letter in callback data;
+    ``values`` each option's values in menu order; ``presets`` named sets of values offered atop
+    the menu; ``always`` options every summary shows even at their default; ``defaults`` the
+    options docs/rules.md gives; ``implied`` options a summary leaves out for these options (they
+    follow from the others)."""
+
+    code: str
+    values: Mapping[str, tuple[object, ...]]
+    defaults: JsonObject
+    presets: Mapping[str, JsonObject] = field(default_factory=dict)
+    always: tuple[str, ...] = ()
+    implied: Mapping[str, JsonObject] = field(default_factory=dict)
+
+    def hidden(self, options: JsonObject) -> frozenset[str]:
+        """Options a summary of ``options`` leaves out: ``implied[name]`` holds when every
+        value it lists is set (the шлейф always allows dark play, so that is not news)."""
+        return frozenset(
+            name
+            for name, condition in self.implied.items()
+            if all(options.get(key) == value for key, value in condition.items())
+        )
+
+
+class Table(Protocol):
+    """One game's state bound to its game: everything the service and the screens ask of a
+    running table, whichever game it is. Changes happen in place (``apply``) or give a new
+    table (``next_deal``)."""
+
+    @property
+    def plugin(self) -> Plugin: ...
+
+    @property
+    def state(self) -> object:
+        """The rules' own state (``game.registry``), to read: what a front-end's seat view
+        is drawn from."""
+        ...
+
+    def to_act(self) -> int | None: ...
+
+    def legal(self) -> list[Legal]: ...
+
+    def default_action(self) -> Action | None: ...
+
+    def apply(self, action: Action) -> Step: ...
+
+    def next_deal(
+        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
+    ) -> tuple[Table, Step]: ...
+
+    def holding(self, seat: int) -> Holding: ...
+
+    def dump(self) -> JsonObject: ...
+
+    def deal_no(self) -> int: ...
+
+    def dealer(self) -> int: ...
+
+    def players(self) -> int: ...
+
+    def deal_over(self) -> bool: ...
+
+    def game_over(self) -> bool: ...
+
+    def next_game_dealer(self) -> int | None: ...
+
+    def pot_in_play(self) -> int: ...
+
+    def computer_looks_first(self, seat: int) -> bool: ...
+
+    def computer_view(self, seat: int) -> object:
+        """What a computer in ``seat`` decides from: the seat's view, for ``game.ai.choose``
+        (``ValueError`` for a game without computer players)."""
+        ...
+
+
+class Plugin(Protocol):
+    """One game as the bot knows it, its types hidden (see ``GamePlugin``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def seats_between_deals(self) -> bool: ...
+
+    @property
+    def chat_pot(self) -> bool: ...
+
+    @property
+    def has_computers(self) -> bool:
+        """Whether computer players can sit at the game's tables (and play for the away)."""
+        ...
+
+    @property
+    def choices(self) -> Sequence[Choice]: ...
+
+    @property
+    def figures(self) -> frozenset[str]:
+        """The /stats figures the game has besides deals, tricks, the best and worst deal and
+        the net (``FIGURES``): a figure the game cannot have is never shown for it."""
+        ...
+
+    @property
+    def menu(self) -> OptionsMenu: ...
+
+    @property
+    def texts(self) -> Mapping[str, Mapping[str, Entry]]:
+        """Catalogue entries the game brings along, by language (a game whose texts are in
+        ``locales/*.json`` brings none)."""
+        ...
+
+    def check_options(self, data: JsonObject) -> JsonObject: ...
+
+    def choice_of(self, options: JsonObject) -> str: ...
+
+    def start(
+        self,
+        options: JsonObject,
+        players: int,
+        deck: Sequence[str],
+        *,
+        dealer: int,
+        pot: int,
+        deal_no: int = 0,
+    ) -> tuple[Table, Step]: ...
+
+    def load(self, data: JsonObject) -> Table: ...
+
+
+class GamePlugin(Generic[S, SV, PV]):
+    """A game's rules over one state type, with its choices and menu: a ``Plugin``."""
+
+    def __init__(
+        self,
+        rules: GameRules[S, SV, PV],
+        *,
+        choices: Sequence[Choice],
+        menu: OptionsMenu,
+        texts: Mapping[str, Mapping[str, Entry]] | None = None,
+        computer: Computer[SV] | None = None,
+        figures: Collection[str] = (),
+    ) -> None:
+        if not choices:
+            raise ValueError("a game needs at least one choice for /new")
+        if not set(figures) <= FIGURES:
+            raise ValueError(f"unknown /stats figures: {sorted(set(figures) - FIGURES)}")
+        self._figures = frozenset(figures)
+        self.rules = rules
+        self._choices = tuple(choices)
+        self._menu = menu
+        self._texts = dict(texts or {})
+        self.computer = computer
+
+    @property
+    def kind(self) -> str:
+        return self.rules.kind
+
+    @property
+    def min_players(self) -> int:
+        return self.rules.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.rules.max_players
+
+    @property
+    def seats_between_deals(self) -> bool:
+        return self.rules.seats_between_deals
+
+    @property
+    def has_computers(self) -> bool:
+        return self.computer is not None
+
+    @property
+    def chat_pot(self) -> bool:
+        return self.rules.chat_pot
+
+    @property
+    def choices(self) -> Sequence[Choice]:
+        return self._choices
+
+    @property
+    def figures(self) -> frozenset[str]:
+        return self._figures
+
+    @property
+    def menu(self) -> OptionsMenu:
+        return self._menu
+
+    @property
+    def texts(self) -> Mapping[str, Mapping[str, Entry]]:
+        return self._texts
+
+    def check_options(self, data: JsonObject) -> JsonObject:
+        return self.rules.check_options(data)
+
+    def choice_of(self, options: JsonObject) -> str:
+        """The choice whose preset ``options`` match (the first choice when none does)."""
+        for choice in self._choices:
+            if choice.preset and all(options.get(k) == v for k, v in choice.preset.items()):
+                return choice.name
+        return self._choices[0].name
+
+    def start(
+        self,
+        options: JsonObject,
+        players: int,
+        deck: Sequence[str],
+        *,
+        dealer: int,
+        pot: int,
+        deal_no: int = 0,
+    ) -> tuple[Table, Step]:
+        state, step = self.rules.start(
+            options, players, deck, dealer=dealer, pot=pot, deal_no=deal_no
+        )
+        return BoundTable(self, state), step
+
+    def load(self, data: JsonObject) -> Table:
+        return BoundTable(self, self.rules.load(data))
+
+    def state_of(self, table: Table) -> S:
+        """The state of one of this game's tables (``ValueError`` for another game's)."""
+        if isinstance(table, BoundTable) and table.plugin is self:
+            state: S = table.state
+            return state
+        raise ValueError(f"not a table of {self.kind}")
+
+    def public_view(self, table: Table) -> PV:
+        """What everyone sees of ``table`` (a front-end renders its table message from it)."""
+        return self.rules.public_view(self.state_of(table))
+
+    def seat_view(self, table: Table, seat: int) -> SV:
+        """What the player in ``seat`` sees of ``table``."""
+        return self.rules.seat_view(self.state_of(table), seat)
+
+
+class BoundTable(Generic[S, SV, PV]):
+    """A ``Table``: one state of a ``GamePlugin``'s game."""
+
+    __slots__ = ("_plugin", "state")
+
+    def __init__(self, plugin: GamePlugin[S, SV, PV], state: S) -> None:
+        self._plugin = plugin
+        self.state = state
+
+    @property
+    def plugin(self) -> Plugin:
+        return self._plugin
+
+    def to_act(self) -> int | None:
+        return self._plugin.rules.to_act(self.state)
+
+    def legal(self) -> list[Legal]:
+        return self._plugin.rules.legal(self.state)
+
+    def default_action(self) -> Action | None:
+        return self._plugin.rules.default_action(self.state)
+
+    def apply(self, action: Action) -> Step:
+        return self._plugin.rules.apply(self.state, action)
+
+    def next_deal(
+        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
+    ) -> tuple[Table, Step]:
+        state, step = self._plugin.rules.next_deal(
+            self.state, deck, pot=pot, players=players, dealer=dealer
+        )
+        return BoundTable(self._plugin, state), step
+
+    def holding(self, seat: int) -> Holding:
+        return self._plugin.rules.holding(self.state, seat)
+
+    def dump(self) -> JsonObject:
+        return self._plugin.rules.dump(self.state)
+
+    def deal_no(self) -> int:
+        return self._plugin.rules.deal_no(self.state)
+
+    def dealer(self) -> int:
+        return self._plugin.rules.dealer(self.state)
+
+    def players(self) -> int:
+        return self._plugin.rules.players(self.state)
+
+    def deal_over(self) -> bool:
+        return self._plugin.rules.deal_over(self.state)
+
+    def game_over(self) -> bool:
+        return self._plugin.rules.game_over(self.state)
+
+    def next_game_dealer(self) -> int | None:
+        return self._plugin.rules.next_game_dealer(self.state)
+
+    def pot_in_play(self) -> int:
+        return self._plugin.rules.pot_in_play(self.state)
+
+    def computer_looks_first(self, seat: int) -> bool:
+        computer = self._plugin.computer
+        if computer is None:
+            raise ValueError(f"{self._plugin.kind} has no computer players")
+        return computer.looks_first(self._plugin.rules.seat_view(self.state, seat))
+
+    def computer_view(self, seat: int) -> object:
+        if self._plugin.computer is None:
+            raise ValueError(f"{self._plugin.kind} has no computer players")
+        return self._plugin.rules.seat_view(self.state, seat)

@@ -1,0 +1,49 @@
+"""Старшина at the table (docs/rules.md §4): its /new choice, the options menu with its two
+presets, the computer players of ``game.ai``."""
+
+from __future__ import annotations
+
+from game.ai import looks_first
+from game.registry import JsonObject, StarshinaRules
+from game.starshina import PRESETS, PublicView, SeatView, StarshinaOptions, StarshinaState
+from tables.games.plugin import Choice, GamePlugin, OptionsMenu
+
+
+def _preset_values() -> dict[str, JsonObject]:
+    """Each preset as the options in which the presets differ: applying one sets those and
+    keeps the chat's other choices (the stake, the targets…)."""
+    values = {name: preset.to_json() for name, preset in PRESETS.items()}
+    first = next(iter(values.values()))
+    differing = [key for key in first if len({repr(v[key]) for v in values.values()}) > 1]
+    return {name: {key: data[key] for key in differing} for name, data in values.items()}
+
+
+class GameComputer:
+    """The computer players of ``game.ai`` at this game."""
+
+    def looks_first(self, view: SeatView) -> bool:
+        return looks_first(view)
+
+
+PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
+    StarshinaRules(),
+    choices=(Choice("starshina", "t", aliases=("старшина",)),),
+    menu=OptionsMenu(
+        code="t",
+        values={
+            "targets": ("8-5-3", "9-5-2"),
+            "stake": (1, 2, 3, 5, 10, 20),
+            "exchange": ("ring", "updown"),
+            "trumps": ("none", "dealer_names"),
+            "scoring": ("pot", "per_trick"),
+            "next_dealer": ("loser", "winner"),
+            "max_deals": (10, 20, 30, 50),
+        },
+        defaults=StarshinaOptions().to_json(),
+        # docs/rules.md §4 "Presets": as the text has it and British, offered atop the menu
+        presets=_preset_values(),
+        always=("targets", "stake", "exchange", "scoring"),
+    ),
+    computer=GameComputer(),
+    figures=("games_won",),
+)

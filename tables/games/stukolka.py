@@ -1,0 +1,44 @@
+"""Стуколка at the table (docs/rules.md §1–§3): classic and «со шлейфом» as two /new choices, the
+options menu, the computer players of ``game.ai``."""
+
+from __future__ import annotations
+
+from game.ai import looks_first
+from game.registry import StukolkaRules
+from game.stukolka import PublicView, SeatView, StukolkaOptions, StukolkaState
+from tables.games.plugin import Choice, GamePlugin, OptionsMenu
+
+
+class GameComputer:
+    """The computer players of ``game.ai`` at this game."""
+
+    def looks_first(self, view: SeatView) -> bool:
+        return looks_first(view)
+
+
+PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
+    StukolkaRules(),
+    choices=(
+        Choice("stukolka", "k", {"variant": "classic"}, aliases=("стуколка", "classic")),
+        Choice("shleif", "s", {"variant": "shleif"}, aliases=("шлейф",)),
+    ),
+    menu=OptionsMenu(
+        code="k",
+        values={
+            "variant": ("classic", "shleif"),
+            "stake": (3, 6, 9, 15, 30, 60, 150),
+            "ante_mode": ("dealer", "obligatory"),
+            "lone_player": ("takes_pot", "dealer_defends"),
+            "void_rule": ("must_trump", "head_only"),
+            "compulsory_lead": ("every_lead", "first_lead"),
+            "remiz_cap": (None, 6, 12, 30, 60, 150),
+            "dark_in_classic": (False, True),
+        },
+        defaults=StukolkaOptions().to_json(),
+        always=("stake",),
+        # dark play is always allowed with the шлейф: its switch says nothing there
+        implied={"dark_in_classic": {"variant": "shleif"}},
+    ),
+    computer=GameComputer(),
+    figures=("in_play", "remizes", "pots"),
+)

@@ -1,0 +1,39 @@
+"""How the tables tell their front-ends what changed: one narrow interface.
+
+A front-end (the Telegram chat, the Mini App) adds a ``TableListener`` to
+``TableService.listeners``. The calls are plain functions, made in the event loop right after
+the change is committed: a listener only takes note (schedules its own refresh) and never
+awaits, so no front-end holds up a table or another front-end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from storage.records import Game
+
+
+class TableListener(Protocol):
+    def table_changed(self, game: Game) -> None:
+        """``game`` was committed: its lobby, seats, deal or status changed (``game`` is the
+        new version)."""
+        ...
+
+    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
+        """The chat has ended evenings not posted yet (``tables.evenings``): post them, after
+        the table messages of ``after_game`` (a stopped table), if any."""
+        ...
+
+
+class CommitWatcher:
+    """A listener of commits only (``TableService.watch``): ``watcher`` is told of each."""
+
+    def __init__(self, watcher: Callable[[Game], None]) -> None:
+        self.watcher = watcher
+
+    def table_changed(self, game: Game) -> None:
+        self.watcher(game)
+
+    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
+        pass
