@@ -37,6 +37,8 @@ COMPUTER_PAUSE = 1.5
 COMPUTER_WAIT = 0.02
 NAMES = {"ru": ["Алиса", "Борис", "Вера", "Глеб"], "en": ["Alice", "Boris", "Vera", "Gleb"]}
 TITLE = {"ru": "Картёжники", "en": "Card players"}
+#: each language's quotation marks, as its texts use them
+QUOTES = {"ru": ("«", "»"), "en": ("“", "”")}
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ SCENARIOS = (
         },
         heading={
             "ru": "Стуколка со шлейфом: Борис играет втемную, Глеб идёт в разрез",
-            "en": "Stukolka with the shleif: Boris plays blind, Gleb cuts in (razrez)",
+            "en": "Stukolka with the shleif: Boris plays dark, Gleb cuts in (razrez)",
         },
     ),
     Scenario(
@@ -309,7 +311,8 @@ def _render(fake: FakeTelegram, scenario: Scenario, lang: str, presses: Presses)
     lines.append(_intro(lang))
     chats: list[tuple[str, Any]] = []
     if group is not None:
-        chats.append((f"{group_word} «{group.title}»", group))
+        opening, closing = QUOTES[lang]
+        chats.append((f"{group_word} {opening}{group.title}{closing}", group))
     for user in sorted(world.users.values(), key=lambda u: u.id):
         if user.id == fake.bot.id:
             continue
