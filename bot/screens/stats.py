@@ -507,7 +507,9 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
             for user, (count, chips) in sorted(summary.remizes.items(), key=lambda i: -i[1][1])
         )
         lines.append(t(lang, "evening.remizes", items=items))
-    else:
+    elif any(game_for(kind).chat_pot for kind in summary.kinds):
+        # a remiz is paid into the chat's pot (Стуколка's); a Старшина-only evening had none
+        # to pay, and «no remizes» would be news about a game it did not play
         lines.append(t(lang, "evening.no_remizes"))
     if summary.biggest_win is not None:
         biggest = summary.biggest_win

@@ -155,6 +155,20 @@ def test_the_evenings_biggest_win_is_a_net_never_a_losing_take() -> None:
     assert "выигрыш за сдачу" not in evening_text("ru", none, NAMES)
 
 
+def test_an_evening_says_no_remizes_only_where_stukolka_was_played() -> None:
+    """«Ремизов не было.» is news after Стуколка deals; Старшина has no remizes at all, so a
+    Старшина-only evening has no remiz line, and an evening of both still has it."""
+    base = _fields(_evening({1: 3, 2: -3}, 0))
+    for lang, line in (("ru", "Ремизов не было."), ("en", "No remizes.")):
+        stukolka = EveningSummary(**{**base, "remizes": {}})
+        assert line in evening_text(lang, stukolka, NAMES)
+        starshina = EveningSummary(**{**base, "remizes": {}, "kinds": {"starshina": 2}})
+        assert line not in evening_text(lang, starshina, NAMES)
+        assert not re.search("емиз|emiz", evening_text(lang, starshina, NAMES))
+        both = EveningSummary(**{**base, "remizes": {}, "kinds": {"starshina": 2, "stukolka": 3}})
+        assert line in evening_text(lang, both, NAMES)
+
+
 def _fields(summary: EveningSummary) -> dict[str, object]:
     return {name: getattr(summary, name) for name in EveningSummary.__dataclass_fields__}
 
