@@ -105,6 +105,24 @@ class Action:
         raise IllegalAction("malformed")
 
 
+def shared_action(seat: int, verb: str, arg: str | None = None) -> Action:
+    """``Action(seat, verb, arg)`` for an action of one card, one suit or none: one object per
+    distinct action, made once and handed out again (an action is frozen, so sharing it is
+    safe). The playouts of the computer players make millions of actions from a few hundred
+    distinct ones, and building one costs several times what finding it here does."""
+    key = (seat, verb, arg)
+    action = _SHARED_ACTIONS.get(key)
+    if action is None:
+        if len(_SHARED_ACTIONS) >= MAX_SHARED_ACTIONS:
+            _SHARED_ACTIONS.clear()
+        action = _SHARED_ACTIONS[key] = Action(seat, verb, arg)
+    return action
+
+
+MAX_SHARED_ACTIONS = 4096
+_SHARED_ACTIONS: dict[tuple[int, str, str | None], Action] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Legal:
     """One legal choice. ``arg`` for one-card or one-suit verbs; for verbs that take several

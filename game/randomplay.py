@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 
 from game.cards import shuffle
-from game.core import Action, Legal
+from game.core import Action, Legal, shared_action
 
 
 def random_action(
@@ -24,4 +24,4 @@ def random_action(
         cards = list(hand)
         shuffle(cards, rng)  # floats, not ``rng.sample``'s slower integer draws
         return Action(seat, entry.verb, tuple(cards[:count]))
-    return Action(seat, entry.verb, entry.arg)
+    return shared_action(seat, entry.verb, entry.arg)

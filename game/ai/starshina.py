@@ -25,9 +25,9 @@ from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, deal_unseen
 from game.ai.search import Advice, advise_by_samples
 from game.cards import FULL_DECK, RANK, SUITS
-from game.core import Action, Legal
+from game.core import Action, Legal, shared_action
 from game.starshina.rules import GAME_TRICKS, apply, legal_actions, targets
-from game.starshina.state import Phase, StarshinaState
+from game.starshina.state import Phase, Phases, StarshinaState
 from game.starshina.views import SeatView
 from game.tricks import winning_index
 
@@ -96,21 +96,23 @@ def _decide(
     trick: Sequence[tuple[int, str]],
 ) -> Action:
     match phase:
-        case Phase.EXCHANGE_GIVE | Phase.RING_RETURN:
+        case Phases.PLAY:
+            card = play_choice([str(entry.arg) for entry in legal], hand, trick, trump)
+            return shared_action(seat, "play", card)
+        case Phases.EXCHANGE_GIVE | Phases.RING_RETURN:
             verb = legal[0].verb
             choices = [str(entry.arg) for entry in legal]
             if len(choices) < len(hand):  # a forced higher card: the lowest of them
                 return Action(seat, verb, min(choices, key=RANK.__getitem__))
             return Action(seat, verb, cheapest(choices, hand, trump))
-        case Phase.NAME_TRUMP:
+        case Phases.NAME_TRUMP:
             return Action(seat, "trump", trump_choice(hand))
-        case Phase.KITTY:
+        case Phases.KITTY:
             pick = legal[0].pick
             count = pick[0] if pick else 0
             return Action(seat, "kitty", kitty_choice(hand, trump, count))
-        case _:
-            card = play_choice([str(entry.arg) for entry in legal], hand, trick, trump)
-            return Action(seat, "play", card)
+        case Phases.DEAL_OVER | Phases.GAME_OVER:
+            raise ValueError("the deal is over: nothing to decide")
 
 
 def easy(view: SeatView, rng: random.Random) -> Action:
@@ -207,15 +209,31 @@ def determinize(view: SeatView, rng: random.Random) -> StarshinaState:
 
 
 def _copy(state: StarshinaState) -> StarshinaState:
-    return replace(
-        state,
+    """A copy of a sampled world in the play for one candidate's playout: every list the play
+    changes is copied; the kitty, the discards and the exchange, done with, are shared."""
+    return StarshinaState(
+        options=state.options,
+        dealer=state.dealer,
+        deal_no=state.deal_no,
+        phase=state.phase,
+        to_act=state.to_act,
+        trump=state.trump,
+        game_pot=state.game_pot,
         hands=[list(cards) for cards in state.hands],
+        kitty=state.kitty,
+        discards=state.discards,
+        kitty_taken=state.kitty_taken,
+        queue=state.queue,
+        exchanged=state.exchanged,
         trick=list(state.trick),
+        leader=state.leader,
         trick_winners=list(state.trick_winners),
         played=list(state.played),
         tricks=list(state.tricks),
         history=list(state.history),
         transfers=list(state.transfers),
+        winner=state.winner,
+        end_reason=state.end_reason,
     )
 
 
@@ -223,7 +241,8 @@ def played_out(state: StarshinaState, seat: int) -> tuple[int, int]:
     """Play the deal out with ``easy_in_state`` everywhere: the search's value for ``seat``
     (its tricks over its target, the game won or lost weighed in) and the tricks over its
     target alone."""
-    while state.phase is Phase.PLAY:
+    playing = Phases.PLAY
+    while state.phase is playing:
         apply(state, easy_in_state(state))
     tricks = state.tricks
     diff = tricks[seat] - targets(state.options, state.dealer)[seat]
@@ -269,7 +288,7 @@ def advise(view: SeatView, rng: random.Random, budget: Budget | None = None) -> 
     and choice as the search: the game won or lost weighs in the choice, not in the means a
     player is shown)."""
     default = easy(view, rng)
-    if view.table.phase is not Phase.PLAY:
+    if view.table.phase is not Phases.PLAY:
         return Advice(default, unit="tricks")
     actions = [Action(view.seat, "play", card) for card in distinct_plays(view)]
     if default not in actions:

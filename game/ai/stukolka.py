@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 from itertools import combinations
 
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, above, deal_unseen
 from game.ai.search import Advice, advise_by_samples
 from game.cards import FULL_DECK, RANK
-from game.core import Action, Legal
+from game.core import Action, Legal, shared_action
 from game.stukolka.rules import apply, legal_actions
-from game.stukolka.state import ACTIVE_ROLES, Phase, StukolkaState
+from game.stukolka.state import ACTIVE_ROLES, Phase, Phases, StukolkaState
 from game.stukolka.views import SeatView
 from game.tricks import winning_index
 
@@ -105,21 +104,24 @@ def _decide(
 ) -> Action:
     entry = legal[0]
     match phase:
-        case Phase.CHOOSE:
-            return Action(seat, "shleif")
-        case Phase.KNOCK:
-            return Action(seat, knock_choice(hand, trump, knocked, last))
-        case Phase.PURCHASE:
+        case Phases.PLAY:
+            card = play_choice([item.arg for item in legal if item.arg], trick, trump)
+            return shared_action(seat, "play", card)
+        case Phases.KNOCK:
+            return shared_action(seat, knock_choice(hand, trump, knocked, last))
+        case Phases.PURCHASE:
             most = entry.pick[1] if entry.pick else 0
             return Action(seat, "discard", discard_choice(hand, trump, most))
-        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
-            return Action(seat, "drop", drop_choice([str(item.arg) for item in legal], trump))
-        case Phase.RAZREZ:
+        case Phases.PURCHASE_DROP | Phases.RAZREZ_DROP:
+            card = drop_choice([str(item.arg) for item in legal], trump)
+            return shared_action(seat, "drop", card)
+        case Phases.RAZREZ:
             # alone at a table of passers, a razrez buyer takes the pot without play
-            return Action(seat, "razrez" if active == 0 else "no_razrez")
-        case _:
-            card = play_choice([item.arg for item in legal if item.arg], trick, trump)
-            return Action(seat, "play", card)
+            return shared_action(seat, "razrez" if active == 0 else "no_razrez")
+        case Phases.CHOOSE:
+            return shared_action(seat, "shleif")
+        case Phases.DEAL_OVER:
+            raise ValueError("the deal is over: nothing to decide")
 
 
 def easy(view: SeatView, rng: random.Random) -> Action:
@@ -323,10 +325,23 @@ def candidates(view: SeatView) -> list[Action]:
 
 
 def _copy(state: StukolkaState) -> StukolkaState:
-    return replace(
-        state,
+    """A copy of a sampled world for one candidate's playout: every list the engine changes
+    is copied (completed tricks and transfers are never changed, so their items are shared)."""
+    return StukolkaState(
+        options=state.options,
+        players=state.players,
+        dealer=state.dealer,
+        deal_no=state.deal_no,
+        pot_in=state.pot_in,
+        pot=state.pot,
+        phase=state.phase,
+        to_act=state.to_act,
+        shleif=state.shleif,
+        trump=state.trump,
+        trump_card=state.trump_card,
         hands=[list(cards) for cards in state.hands],
         stock=list(state.stock),
+        shleif_card_held=state.shleif_card_held,
         looked=list(state.looked),
         roles=list(state.roles),
         knock_order=list(state.knock_order),
@@ -334,11 +349,15 @@ def _copy(state: StukolkaState) -> StukolkaState:
         bought=list(state.bought),
         discards=[list(cards) for cards in state.discards],
         dead=[list(cards) for cards in state.dead],
+        razrez_last=state.razrez_last,
         trick=list(state.trick),
+        leader=state.leader,
         trick_winners=list(state.trick_winners),
         played=list(state.played),
         tricks=list(state.tricks),
         transfers=list(state.transfers),
+        pot_after=state.pot_after,
+        outcome=state.outcome,
     )
 
 
@@ -346,7 +365,8 @@ def playout(state: StukolkaState, seat: int) -> int:
     """Play the deal out with ``easy_in_state`` everywhere; the chips ``seat`` gains from
     here on (trick shares and the pot taken, less a remiz)."""
     settled = len(state.transfers)
-    while state.phase is not Phase.DEAL_OVER:
+    over = Phases.DEAL_OVER
+    while state.phase is not over:
         apply(state, easy_in_state(state))
     gain = 0
     for transfer in state.transfers[settled:]:

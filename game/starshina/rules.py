@@ -14,7 +14,7 @@ from dataclasses import replace
 from game.cards import FULL_DECK, RANK, SUITS, check_deck, deal_hands
 from game.core import GAME_POT, Action, Event, IllegalAction, Legal, Transfer
 from game.starshina.options import PLAYERS, StarshinaOptions
-from game.starshina.state import DealRecord, EndReason, Exchanged, Phase, StarshinaState
+from game.starshina.state import DealRecord, EndReason, Exchanged, Phases, StarshinaState
 from game.tricks import winning_index
 
 HAND_SIZE = 16
@@ -78,7 +78,7 @@ def new_game(
         options=options,
         dealer=dealer,
         deal_no=0,
-        phase=Phase.DEAL_OVER,
+        phase=Phases.DEAL_OVER,
         to_act=None,
         trump=None,
         game_pot=pot,
@@ -106,8 +106,8 @@ def new_game(
 def next_deal(state: StarshinaState, deck: Sequence[str]) -> tuple[StarshinaState, list[Event]]:
     """§4.1 step 7: nobody has won yet, so the deal passes left. The same state object goes
     on to the next deal (it holds the whole game)."""
-    if state.phase is not Phase.DEAL_OVER:
-        raise IllegalAction("game_over" if state.phase is Phase.GAME_OVER else "wrong_phase")
+    if state.phase is not Phases.DEAL_OVER:
+        raise IllegalAction("game_over" if state.phase is Phases.GAME_OVER else "wrong_phase")
     cards = check_deck(deck)
     state.dealer = left_of(state.dealer)
     state.deal_no += 1
@@ -174,10 +174,10 @@ def exchange_plan(state: StarshinaState) -> list[tuple[int, int]]:
 def _next_exchange(state: StarshinaState, events: list[Event]) -> None:
     """The next card of the exchange, else §4.1 step 3 (naming trump) or step 4 (the kitty)."""
     if state.queue:
-        state.phase = Phase.EXCHANGE_GIVE
+        state.phase = Phases.EXCHANGE_GIVE
         state.to_act = state.queue[0][0]
         return
-    state.phase = Phase.NAME_TRUMP if state.options.trumps == "dealer_names" else Phase.KITTY
+    state.phase = Phases.NAME_TRUMP if state.options.trumps == "dealer_names" else Phases.KITTY
     state.to_act = state.dealer
 
 
@@ -199,17 +199,17 @@ def legal_actions(state: StarshinaState) -> list[Legal]:
     if seat is None:
         return []
     match state.phase:
-        case Phase.EXCHANGE_GIVE:
-            return [_GIVE[card] for card in state.hands[seat]]
-        case Phase.RING_RETURN:
-            return [_RETURN[card] for card in ring_returns(state)]
-        case Phase.NAME_TRUMP:
-            return list(_TRUMP)
-        case Phase.KITTY:
-            return [_KITTY]
-        case Phase.PLAY:
+        case Phases.PLAY:
             return [_PLAY[card] for card in legal_plays(state, seat)]
-        case Phase.DEAL_OVER | Phase.GAME_OVER:
+        case Phases.EXCHANGE_GIVE:
+            return [_GIVE[card] for card in state.hands[seat]]
+        case Phases.RING_RETURN:
+            return [_RETURN[card] for card in ring_returns(state)]
+        case Phases.NAME_TRUMP:
+            return list(_TRUMP)
+        case Phases.KITTY:
+            return [_KITTY]
+        case Phases.DEAL_OVER | Phases.GAME_OVER:
             return []
 
 
@@ -237,23 +237,24 @@ def legal_plays(state: StarshinaState, seat: int) -> list[str]:
 def apply(state: StarshinaState, action: Action) -> list[Event]:
     """Apply ``action`` (§4.1, §4.2); raise ``IllegalAction`` with the state unchanged if the
     rules forbid it, else return the events it caused (those with ``to`` set are private)."""
-    if state.phase is Phase.GAME_OVER:
+    phase = state.phase
+    if phase is Phases.GAME_OVER:
         raise IllegalAction("game_over")
-    if state.phase is Phase.DEAL_OVER:
+    if phase is Phases.DEAL_OVER:
         raise IllegalAction("deal_over")
     if action.seat != state.to_act:
         raise IllegalAction("not_your_turn")
-    match state.phase:
-        case Phase.EXCHANGE_GIVE:
-            return _apply_give(state, action)
-        case Phase.RING_RETURN:
-            return _apply_return(state, action)
-        case Phase.NAME_TRUMP:
-            return _apply_trump(state, action)
-        case Phase.KITTY:
-            return _apply_kitty(state, action)
-        case Phase.PLAY:
+    match phase:
+        case Phases.PLAY:
             return _apply_play(state, action)
+        case Phases.EXCHANGE_GIVE:
+            return _apply_give(state, action)
+        case Phases.RING_RETURN:
+            return _apply_return(state, action)
+        case Phases.NAME_TRUMP:
+            return _apply_trump(state, action)
+        case Phases.KITTY:
+            return _apply_kitty(state, action)
 
 
 def _require(action: Action, verb: str) -> None:
@@ -286,7 +287,7 @@ def _apply_give(state: StarshinaState, action: Action) -> list[Event]:
     ]
     if state.options.exchange == "ring":
         state.exchanged.append(Exchanged(giver, receiver, card, None))
-        state.phase = Phase.RING_RETURN
+        state.phase = Phases.RING_RETURN
         state.to_act = receiver
         return events
     suit = card[1]
@@ -329,7 +330,7 @@ def _apply_trump(state: StarshinaState, action: Action) -> list[Event]:
     if not isinstance(suit, str) or suit not in SUITS:
         raise IllegalAction("malformed", "expected a suit letter")
     state.trump = suit
-    state.phase = Phase.KITTY
+    state.phase = Phases.KITTY
     return [Event("trump_named", {"seat": action.seat, "suit": suit})]
 
 
@@ -353,7 +354,7 @@ def _apply_kitty(state: StarshinaState, action: Action) -> list[Event]:
     state.kitty_taken = list(kitty)
     state.kitty = []
     leader = left_of(state.dealer)
-    state.phase = Phase.PLAY
+    state.phase = Phases.PLAY
     state.leader = leader
     state.to_act = leader
     return [
@@ -506,8 +507,8 @@ def _settle_deal(state: StarshinaState, events: list[Event]) -> None:
         )
     )
     if won is None:
-        state.phase = Phase.DEAL_OVER
+        state.phase = Phases.DEAL_OVER
         return
     state.winner, state.end_reason = won
-    state.phase = Phase.GAME_OVER
+    state.phase = Phases.GAME_OVER
     events.append(Event("game_over", {"winner": state.winner, "reason": state.end_reason.value}))

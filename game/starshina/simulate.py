@@ -15,7 +15,7 @@ from game.cards import FULL_DECK, shuffle
 from game.randomplay import random_action
 from game.starshina.options import StarshinaOptions
 from game.starshina.rules import apply, legal_actions, new_game, next_deal
-from game.starshina.state import Phase
+from game.starshina.state import Phases
 
 
 @dataclass(slots=True)
@@ -58,11 +58,11 @@ def simulate(
                 stats.actions += 1
             played += 1
             stats.deals += 1
-            if state.phase is Phase.GAME_OVER or (deals is not None and stats.deals >= deals):
+            if state.phase is Phases.GAME_OVER or (deals is not None and stats.deals >= deals):
                 break
             shuffle(deck, rng)
             next_deal(state, deck)
-        if state.phase is Phase.GAME_OVER:
+        if state.phase is Phases.GAME_OVER:
             assert state.end_reason is not None
             stats.games += 1
             stats.deals_in_finished_games += played

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from game.core import Transfer
 from game.starshina.options import StarshinaOptions
@@ -28,6 +28,21 @@ class Phase(StrEnum):
     PLAY = "play"  # §4.1 step 5
     DEAL_OVER = "deal_over"  # the deal is settled; the next deal needs a deck
     GAME_OVER = "game_over"  # §4.4: someone won
+
+
+class Phases:
+    """``Phase``'s members as plain class attributes, ``Phases.PLAY is Phase.PLAY``: on
+    Python 3.11 the enum class answers ``Phase.PLAY`` through its ``__getattr__`` hook, several
+    times slower (3.12 dropped the hook), and the engine and the computer players' playouts test
+    the phase at every card."""
+
+    EXCHANGE_GIVE: Final = Phase.EXCHANGE_GIVE
+    RING_RETURN: Final = Phase.RING_RETURN
+    NAME_TRUMP: Final = Phase.NAME_TRUMP
+    KITTY: Final = Phase.KITTY
+    PLAY: Final = Phase.PLAY
+    DEAL_OVER: Final = Phase.DEAL_OVER
+    GAME_OVER: Final = Phase.GAME_OVER
 
 
 class EndReason(StrEnum):

@@ -13,8 +13,15 @@ from collections.abc import Sequence
 from game.cards import FULL_DECK, RANK, SUITS, check_deck
 from game.core import POT, Action, Event, IllegalAction, Legal, Transfer
 from game.stukolka.options import MAX_PLAYERS, MIN_PLAYERS, StukolkaOptions
-from game.stukolka.state import ACTIVE_ROLES, Outcome, Phase, Role, StukolkaState
-from game.tricks import winning_index
+from game.stukolka.state import (
+    ACTIVE_ROLES,
+    Outcome,
+    Outcomes,
+    Phase,
+    Phases,
+    Roles,
+    StukolkaState,
+)
 
 HAND_SIZE = 3
 TRICKS_PER_DEAL = 3
@@ -26,12 +33,11 @@ _SIMPLE = {
     Phase.CHOOSE: (Legal("shleif"), Legal("open")),
     Phase.RAZREZ: (Legal("razrez"), Legal("no_razrez")),
 }
-_KNOCK = (Legal("knock"), Legal("pass"))
-_KNOCK_OR_DARK = (*_KNOCK, Legal("dark"))
+_KNOCK_OR_PASS = (Legal("knock"), Legal("pass"))
+_KNOCK_OR_DARK = (*_KNOCK_OR_PASS, Legal("dark"))
 _DISCARD = tuple(Legal("discard", pick=(0, most)) for most in range(HAND_SIZE + 1))
-_DROP = {card: Legal("drop", card) for card in FULL_DECK}
-_PLAY = {card: Legal("play", card) for card in FULL_DECK}
-
+_DROP_CARD = {card: Legal("drop", card) for card in FULL_DECK}
+_PLAY_CARD = {card: Legal("play", card) for card in FULL_DECK}
 
 # ---------------------------------------------------------------- starting a deal (§1.1, §1.2)
 
@@ -63,7 +69,7 @@ def new_deal(
         deal_no=deal_no,
         pot_in=pot,
         pot=pot_after_antes,
-        phase=Phase.CHOOSE,
+        phase=Phases.CHOOSE,
         to_act=dealer,
         shleif=None,
         trump=None,
@@ -72,7 +78,7 @@ def new_deal(
         stock=cards,
         shleif_card_held=False,
         looked=[False] * players,
-        roles=[Role.NONE] * players,
+        roles=[Roles.NONE] * players,
         knock_order=[],
         queue=[],
         bought=[None] * players,
@@ -97,7 +103,7 @@ def new_deal(
 def next_deal(state: StukolkaState, deck: Sequence[str]) -> tuple[StukolkaState, list[Event]]:
     """The next deal at the same table: the deal passes left and the pot carries over (§1.1).
     (When the table changes between deals, the caller starts a ``new_deal`` instead.)"""
-    if state.phase is not Phase.DEAL_OVER or state.pot_after is None:
+    if state.phase is not Phases.DEAL_OVER or state.pot_after is None:
         raise IllegalAction("wrong_phase", "the deal is not over")
     dealer = (state.dealer + 1) % state.players
     return new_deal(
@@ -125,10 +131,9 @@ def _deal(state: StukolkaState, *, shleif: bool, events: list[Event]) -> None:
     Classic and opened deals leave it face up on the stock (§2); шлейф gives it to the dealer."""
     deck = state.stock
     players = state.players
-    for offset in range(1, players + 1):
-        seat = (state.dealer + offset) % players
-        state.hands[seat] = [deck[round_ * players + offset - 1] for round_ in range(HAND_SIZE)]
     dealt = HAND_SIZE * players
+    for offset in range(1, players + 1):
+        state.hands[(state.dealer + offset) % players] = deck[offset - 1 : dealt : players]
     trump_card = deck[dealt]
     state.trump_card = trump_card
     state.trump = trump_card[1]
@@ -136,7 +141,7 @@ def _deal(state: StukolkaState, *, shleif: bool, events: list[Event]) -> None:
     if shleif:
         state.stock = deck[dealt + 1 :]
         state.shleif_card_held = True
-        state.roles[state.dealer] = Role.SHLEIF_DEALER
+        state.roles[state.dealer] = Roles.SHLEIF_DEALER
         events.append(Event("trump", {"suit": state.trump, "shleif": True}))
         events.append(Event("shleif_card", {"card": trump_card}, to=state.dealer))
     else:
@@ -145,13 +150,13 @@ def _deal(state: StukolkaState, *, shleif: bool, events: list[Event]) -> None:
     order = [(state.dealer + offset) % players for offset in range(1, players + 1)]
     if shleif:
         order.remove(state.dealer)
-    state.phase = Phase.KNOCK
+    state.phase = Phases.KNOCK
     state.to_act = order[0]
     state.queue = order[1:]
     # §1.2, §3: a player who can never go dark has nothing to gain from unseen cards: his
     # hand is simply shown (classic without ``dark_in_classic``; the шлейф dealer)
     for seat in range(players):
-        if not dark_allowed(state, seat) or state.roles[seat] is Role.SHLEIF_DEALER:
+        if not dark_allowed(state, seat) or state.roles[seat] is Roles.SHLEIF_DEALER:
             state.looked[seat] = True
 
 
@@ -169,12 +174,12 @@ def dark_allowed(state: StukolkaState, seat: int) -> bool:
 def dark_blind(state: StukolkaState, seat: int) -> bool:
     """§3: from his dark declaration to the end of his purchase a dark player cannot look; he
     discards unseen cards and sees his hand only once he has drawn."""
-    return state.roles[seat] is Role.DARK and state.bought[seat] is None
+    return state.roles[seat] is Roles.DARK and state.bought[seat] is None
 
 
 def max_discard(state: StukolkaState, seat: int) -> int:
     """§1.4: up to 3, never more than the stock holds (a dark player draws one more)."""
-    extra = 1 if state.roles[seat] is Role.DARK else 0
+    extra = 1 if state.roles[seat] is Roles.DARK else 0
     return max(0, min(HAND_SIZE, len(state.stock) - extra))
 
 
@@ -184,17 +189,17 @@ def legal_actions(state: StukolkaState) -> list[Legal]:
     if seat is None:
         return []
     match state.phase:
-        case Phase.PLAY:
-            return [_PLAY[card] for card in legal_plays(state, seat)]
-        case Phase.CHOOSE | Phase.RAZREZ:
-            return list(_SIMPLE[state.phase])
-        case Phase.KNOCK:
-            return list(_KNOCK_OR_DARK if dark_allowed(state, seat) else _KNOCK)
-        case Phase.PURCHASE:
+        case Phases.PLAY:
+            return [_PLAY_CARD[card] for card in legal_plays(state, seat)]
+        case Phases.KNOCK:
+            return list(_KNOCK_OR_DARK if dark_allowed(state, seat) else _KNOCK_OR_PASS)
+        case Phases.PURCHASE:
             return [_DISCARD[max_discard(state, seat)]]
-        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
-            return [_DROP[card] for card in state.hands[seat]]
-        case Phase.DEAL_OVER:
+        case Phases.PURCHASE_DROP | Phases.RAZREZ_DROP:
+            return [_DROP_CARD[card] for card in state.hands[seat]]
+        case Phases.CHOOSE | Phases.RAZREZ:
+            return list(_SIMPLE[state.phase])
+        case Phases.DEAL_OVER:
             return []
 
 
@@ -203,8 +208,7 @@ def _compulsory_lead(state: StukolkaState, hand: list[str]) -> tuple[str, str] |
     Returns (card, reason) when a lead is forced."""
     if state.trick_winners and state.options.compulsory_lead == "first_lead":
         return None
-    trump = str(state.trump)
-    ace, king, queen = _HONOURS[trump]
+    ace, king, queen = _HONOURS[state.trump]
     if ace in hand:
         return ace, "must_lead_trump_ace"
     if king in hand and queen in hand:
@@ -212,18 +216,23 @@ def _compulsory_lead(state: StukolkaState, hand: list[str]) -> tuple[str, str] |
     return None
 
 
-_HONOURS = {suit: ("A" + suit, "K" + suit, "Q" + suit) for suit in SUITS}
+_HONOURS: dict[str | None, tuple[str, str, str]] = {
+    suit: ("A" + suit, "K" + suit, "Q" + suit) for suit in SUITS
+}
 
 
-def _winning_card(trick: list[tuple[int, str]], trump: str | None) -> str:
-    """The card that wins ``trick`` so far (``game.tricks.winning_index``, on the pairs)."""
-    best = trick[0][1]
-    for _, card in trick:
-        if card[1] == best[1]:
-            if RANK[card] > RANK[best]:
-                best = card
+def _winning_play(trick: list[tuple[int, str]], trump: str | None) -> tuple[int, str]:
+    """The (seat, card) that wins ``trick`` so far (``game.tricks.winning_index``, on the
+    pairs)."""
+    best = trick[0]
+    best_card = best[1]
+    for play in trick:
+        card = play[1]
+        if card[1] == best_card[1]:
+            if RANK[card] > RANK[best_card]:
+                best, best_card = play, card
         elif card[1] == trump:
-            best = card
+            best, best_card = play, card
     return best
 
 
@@ -232,7 +241,7 @@ def _follow(state: StukolkaState, hand: list[str]) -> list[str]:
     trick = state.trick
     trump = state.trump
     led = trick[0][1][1]
-    winner = _winning_card(trick, trump)
+    winner = _winning_play(trick, trump)[1]
     same_suit = [card for card in hand if card[1] == led]
     if same_suit:
         if winner[1] == led:
@@ -291,28 +300,28 @@ def apply(state: StukolkaState, action: Action) -> list[Event]:
     """Apply ``action``; raise ``IllegalAction`` (state unchanged) if the rules forbid it."""
     if action.verb == "look":
         return _apply_look(state, action.seat)
-    if state.phase is Phase.DEAL_OVER:
+    phase = state.phase
+    if phase is Phases.DEAL_OVER:
         raise IllegalAction("deal_over")
     if action.seat != state.to_act:
         raise IllegalAction("not_your_turn")
-    match state.phase:
-        case Phase.PLAY:
+    match phase:
+        case Phases.PLAY:
             return _apply_play(state, action)
-        case Phase.KNOCK:
+        case Phases.KNOCK:
             return _apply_knock(state, action)
-        case Phase.PURCHASE:
+        case Phases.PURCHASE:
             return _apply_discard(state, action)
-        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
+        case Phases.PURCHASE_DROP | Phases.RAZREZ_DROP:
             return _apply_drop(state, action)
-        case Phase.CHOOSE:
+        case Phases.CHOOSE:
             return _apply_choose(state, action)
-        case Phase.RAZREZ:
+        case Phases.RAZREZ:
             return _apply_razrez(state, action)
 
 
-def _require(action: Action, *verbs: str) -> None:
-    if action.verb not in verbs:
-        raise IllegalAction("wrong_action", f"expected {' or '.join(verbs)}")
+def _wrong_action(*verbs: str) -> IllegalAction:
+    return IllegalAction("wrong_action", f"expected {' or '.join(verbs)}")
 
 
 def _apply_look(state: StukolkaState, seat: int) -> list[Event]:
@@ -320,7 +329,7 @@ def _apply_look(state: StukolkaState, seat: int) -> list[Event]:
     dark player before his purchase is done (§3)."""
     if not 0 <= seat < state.players:
         raise IllegalAction("no_such_seat")
-    if state.phase in (Phase.CHOOSE, Phase.DEAL_OVER):
+    if state.phase in (Phases.CHOOSE, Phases.DEAL_OVER):
         raise IllegalAction("nothing_to_look_at")
     if state.looked[seat]:
         return []
@@ -332,7 +341,8 @@ def _apply_look(state: StukolkaState, seat: int) -> list[Event]:
 
 def _apply_choose(state: StukolkaState, action: Action) -> list[Event]:
     """§3: before dealing, the dealer chooses «шлейф» or «открыть козырь»."""
-    _require(action, "shleif", "open")
+    if action.verb not in ("shleif", "open"):
+        raise _wrong_action("shleif", "open")
     if action.arg is not None:
         raise IllegalAction("malformed")
     events = [Event(action.verb, {"seat": action.seat})]
@@ -342,21 +352,23 @@ def _apply_choose(state: StukolkaState, action: Action) -> list[Event]:
 
 def _apply_knock(state: StukolkaState, action: Action) -> list[Event]:
     """§1.3 knock or pass; §3 dark counts as a knock."""
-    seat = action.seat
-    _require(action, "knock", "pass", "dark")
+    seat, verb = action.seat, action.verb
+    if verb not in ("knock", "pass", "dark"):
+        raise _wrong_action("knock", "pass", "dark")
     if action.arg is not None:
         raise IllegalAction("malformed")
-    if action.verb == "dark" and not dark_allowed(state, seat):
+    if verb == "dark" and not dark_allowed(state, seat):
         possible = state.options.shleif or state.options.dark_in_classic
         raise IllegalAction("already_looked" if possible else "dark_not_allowed")
-    if action.verb == "pass":
-        state.roles[seat] = Role.PASS
+    if verb == "pass":
+        state.roles[seat] = Roles.PASS
     else:
-        state.roles[seat] = Role.DARK if action.verb == "dark" else Role.KNOCK
+        state.roles[seat] = Roles.DARK if verb == "dark" else Roles.KNOCK
         state.knock_order.append(seat)
-    events = [Event(action.verb, {"seat": seat})]
-    if state.queue:
-        state.to_act = state.queue.pop(0)
+    events = [Event(verb, {"seat": seat})]
+    queue = state.queue
+    if queue:
+        state.to_act = queue.pop(0)
     else:
         _after_knocking(state, events)
     return events
@@ -373,17 +385,17 @@ def _after_knocking(state: StukolkaState, events: list[Event]) -> None:
         _next_purchase(state, events)
         return
     if not knockers:
-        _finish(state, Outcome.NOBODY, events)
+        _finish(state, Outcomes.NOBODY, events)
         return
     if len(knockers) == 1:
         lone = knockers[0]
         if state.options.lone_player == "dealer_defends" and lone != state.dealer:
-            state.roles[state.dealer] = Role.DEFENDER
+            state.roles[state.dealer] = Roles.DEFENDER
             events.append(Event("defends", {"seat": state.dealer}))
             state.queue = [lone, state.dealer]
             _next_purchase(state, events)
         else:
-            _finish(state, Outcome.LONE, events)
+            _finish(state, Outcomes.LONE, events)
         return
     state.queue = list(knockers)
     _next_purchase(state, events)
@@ -391,7 +403,7 @@ def _after_knocking(state: StukolkaState, events: list[Event]) -> None:
 
 def _next_purchase(state: StukolkaState, events: list[Event]) -> None:
     if state.queue:
-        state.phase = Phase.PURCHASE
+        state.phase = Phases.PURCHASE
         state.to_act = state.queue.pop(0)
     elif state.options.shleif:
         _start_razrez(state, events)
@@ -410,18 +422,21 @@ def _cards_arg(action: Action) -> tuple[str, ...]:
 def _apply_discard(state: StukolkaState, action: Action) -> list[Event]:
     """§1.4 purchase; §3 the dark player draws one more and drops; the shleif dealer adds
     the trump card and drops."""
-    _require(action, "discard")
+    if action.verb != "discard":
+        raise _wrong_action("discard")
     seat = action.seat
     cards = _cards_arg(action)
     hand = state.hands[seat]
-    if any(card not in hand for card in cards):
-        raise IllegalAction("not_in_hand")
+    for card in cards:
+        if card not in hand:
+            raise IllegalAction("not_in_hand")
     if len(cards) > max_discard(state, seat):
         raise IllegalAction("too_many_cards")
     role = state.roles[seat]
-    count = len(cards) + (1 if role is Role.DARK else 0)
-    drawn = state.stock[:count]
-    del state.stock[:count]
+    count = len(cards) + (1 if role is Roles.DARK else 0)
+    stock = state.stock
+    drawn = stock[:count]
+    del stock[:count]
     state.hands[seat] = [card for card in hand if card not in cards] + drawn
     state.discards[seat].extend(cards)
     state.bought[seat] = count
@@ -429,14 +444,14 @@ def _apply_discard(state: StukolkaState, action: Action) -> list[Event]:
         Event("bought", {"seat": seat, "count": count}),
         Event("drew", {"discarded": list(cards), "cards": drawn}, to=seat),
     ]
-    if role is Role.DARK:
+    if role is Roles.DARK:
         state.looked[seat] = True
-        state.phase = Phase.PURCHASE_DROP
-    elif role is Role.SHLEIF_DEALER:
+        state.phase = Phases.PURCHASE_DROP
+    elif role is Roles.SHLEIF_DEALER:
         assert state.trump_card is not None
         state.hands[seat].append(state.trump_card)
         state.shleif_card_held = False
-        state.phase = Phase.PURCHASE_DROP
+        state.phase = Phases.PURCHASE_DROP
     else:
         _next_purchase(state, events)
     return events
@@ -444,7 +459,8 @@ def _apply_discard(state: StukolkaState, action: Action) -> list[Event]:
 
 def _apply_drop(state: StukolkaState, action: Action) -> list[Event]:
     """Discard one card of four (shleif dealer, dark player, razrez buyer)."""
-    _require(action, "drop")
+    if action.verb != "drop":
+        raise _wrong_action("drop")
     seat = action.seat
     card = action.arg
     if not isinstance(card, str):
@@ -454,7 +470,7 @@ def _apply_drop(state: StukolkaState, action: Action) -> list[Event]:
     state.hands[seat].remove(card)
     state.discards[seat].append(card)
     events = [Event("dropped", {"seat": seat}), Event("drop", {"card": card}, to=seat)]
-    if state.phase is Phase.PURCHASE_DROP:
+    if state.phase is Phases.PURCHASE_DROP:
         _next_purchase(state, events)
     else:
         _next_razrez(state, events)
@@ -464,28 +480,29 @@ def _apply_drop(state: StukolkaState, action: Action) -> list[Event]:
 def _start_razrez(state: StukolkaState, events: list[Event]) -> None:
     """§3: passers are asked clockwise from the dealer's left, the dealer last."""
     order = [(state.dealer + offset) % state.players for offset in range(1, state.players + 1)]
-    state.queue = [seat for seat in order if state.roles[seat] is Role.PASS]
+    state.queue = [seat for seat in order if state.roles[seat] is Roles.PASS]
     _next_razrez(state, events)
 
 
 def _next_razrez(state: StukolkaState, events: list[Event]) -> None:
     if state.queue and len(state.stock) >= RAZREZ_CARDS:
-        state.phase = Phase.RAZREZ
+        state.phase = Phases.RAZREZ
         state.to_act = state.queue.pop(0)
         return
     state.queue = []
     active = state.active
     if not active:
-        _finish(state, Outcome.NOBODY, events)
+        _finish(state, Outcomes.NOBODY, events)
     elif len(active) == 1:
-        _finish(state, Outcome.LONE, events)
+        _finish(state, Outcomes.LONE, events)
     else:
         _start_play(state, events)
 
 
 def _apply_razrez(state: StukolkaState, action: Action) -> list[Event]:
     """§3 «в разрез»: take 4 from the stock, drop 1, play the 3 left; the old cards stay dead."""
-    _require(action, "razrez", "no_razrez")
+    if action.verb not in ("razrez", "no_razrez"):
+        raise _wrong_action("razrez", "no_razrez")
     if action.arg is not None:
         raise IllegalAction("malformed")
     seat = action.seat
@@ -496,12 +513,12 @@ def _apply_razrez(state: StukolkaState, action: Action) -> list[Event]:
     state.dead[seat].extend(state.hands[seat])
     state.hands[seat] = state.stock[:RAZREZ_CARDS]
     del state.stock[:RAZREZ_CARDS]
-    state.roles[seat] = Role.RAZREZ
+    state.roles[seat] = Roles.RAZREZ
     state.looked[seat] = True
     state.razrez_last = seat
     state.bought[seat] = RAZREZ_CARDS
     events.append(Event("drew", {"discarded": [], "cards": list(state.hands[seat])}, to=seat))
-    state.phase = Phase.RAZREZ_DROP
+    state.phase = Phases.RAZREZ_DROP
     return events
 
 
@@ -514,7 +531,7 @@ def _start_play(state: StukolkaState, events: list[Event]) -> None:
         leader = state.knock_order[0]
     else:
         leader = state.dealer
-    state.phase = Phase.PLAY
+    state.phase = Phases.PLAY
     state.leader = leader
     state.to_act = leader
     events.append(Event("play_starts", {"leader": leader, "active": state.active}))
@@ -532,7 +549,8 @@ def _next_active(state: StukolkaState, seat: int) -> int:
 
 def _apply_play(state: StukolkaState, action: Action) -> list[Event]:
     """§1.5: play a legal card; the highest trump, else the highest of the led suit, wins."""
-    _require(action, "play")
+    if action.verb != "play":
+        raise _wrong_action("play")
     seat = action.seat
     card = action.arg
     if not isinstance(card, str):
@@ -540,7 +558,8 @@ def _apply_play(state: StukolkaState, action: Action) -> list[Event]:
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalAction("not_in_hand")
-    if state.trick:
+    trick = state.trick
+    if trick:
         if card not in _follow(state, hand):
             raise IllegalAction(_follow_reason(state, hand, card))
     else:
@@ -548,21 +567,21 @@ def _apply_play(state: StukolkaState, action: Action) -> list[Event]:
         if forced and card != forced[0]:
             raise IllegalAction(forced[1])
     hand.remove(card)
-    trick = state.trick
     trick.append((seat, card))
     events = [Event("card_played", {"seat": seat, "card": card})]
     following = _next_active(state, seat)
     if following != trick[0][0]:  # the trick is complete when it comes round to its leader
         state.to_act = following
         return events
-    winner = trick[winning_index([c for _, c in trick], state.trump)][0]
+    winner = _winning_play(trick, state.trump)[0]
     state.tricks[winner] += 1
-    state.trick_winners.append(winner)
-    state.played.append(state.trick)
+    trick_winners = state.trick_winners
+    trick_winners.append(winner)
+    state.played.append(trick)
     state.trick = []
-    events.append(Event("trick_won", {"seat": winner, "trick_no": len(state.trick_winners) - 1}))
-    if len(state.trick_winners) == TRICKS_PER_DEAL:
-        _finish(state, Outcome.PLAYED, events)
+    events.append(Event("trick_won", {"seat": winner, "trick_no": len(trick_winners) - 1}))
+    if len(trick_winners) == TRICKS_PER_DEAL:
+        _finish(state, Outcomes.PLAYED, events)
     else:
         state.leader = winner
         state.to_act = winner
@@ -580,20 +599,20 @@ def trick_share(pot: int, trick_no: int) -> int:
 def settle(state: StukolkaState, outcome: Outcome) -> list[Transfer]:
     """The transfers that end a deal: trick shares, remizes, or the lone player's pot."""
     pot = state.pot
-    if outcome is Outcome.NOBODY:
+    if outcome is Outcomes.NOBODY:
         return []
-    if outcome is Outcome.LONE:
+    if outcome is Outcomes.LONE:
         (lone,) = state.active
         return [Transfer(POT, lone, pot, "pot_taken")]
     transfers: list[Transfer] = []
     for trick_no, winner in enumerate(state.trick_winners):
         share = trick_share(pot, trick_no)
-        if share and state.roles[winner] is not Role.DEFENDER:
+        if share and state.roles[winner] is not Roles.DEFENDER:
             transfers.append(Transfer(POT, winner, share, "trick"))
     cap = state.options.remiz_cap
     remiz = pot if cap is None else min(pot, cap)
     for seat in state.active:
-        if state.tricks[seat] == 0 and state.roles[seat] is not Role.DEFENDER and remiz:
+        if state.tricks[seat] == 0 and state.roles[seat] is not Roles.DEFENDER and remiz:
             transfers.append(Transfer(seat, POT, remiz, "remiz"))
     return transfers
 
@@ -606,7 +625,7 @@ def _finish(state: StukolkaState, outcome: Outcome, events: list[Event]) -> None
     state.transfers.extend(transfers)
     state.pot_after = balance
     state.outcome = outcome
-    state.phase = Phase.DEAL_OVER
+    state.phase = Phases.DEAL_OVER
     state.to_act = None
     state.queue = []
     events.append(

@@ -6,11 +6,11 @@ import random
 from dataclasses import dataclass
 
 from game.cards import FULL_DECK, shuffle
-from game.core import POT, Action
+from game.core import POT, shared_action
 from game.randomplay import random_action
 from game.stukolka.options import StukolkaOptions
 from game.stukolka.rules import apply, dark_blind, legal_actions, new_deal, next_deal
-from game.stukolka.state import Outcome, Phase
+from game.stukolka.state import Outcomes, Phases
 
 
 @dataclass(slots=True)
@@ -42,27 +42,33 @@ def simulate(
     deck = list(FULL_DECK)
     shuffle(deck, rng)
     state, _ = new_deal(options, players, deck)
+    draw = rng.random
+    choose, over = Phases.CHOOSE, Phases.DEAL_OVER
+    actions = 0
     for number in range(deals):
         if number:
             shuffle(deck, rng)
             state, _ = next_deal(state, deck)
-        while state.phase is not Phase.DEAL_OVER:
+        looked = state.looked
+        while state.phase is not over:
             seat = state.to_act
             assert seat is not None
             if (
-                state.phase is not Phase.CHOOSE
-                and not state.looked[seat]
+                state.phase is not choose
+                and not looked[seat]
                 and not dark_blind(state, seat)
-                and rng.random() < look_chance
+                and draw() < look_chance
             ):
-                apply(state, Action(seat, "look"))
-            legal = legal_actions(state)
-            apply(state, random_action(seat, legal, state.hands[seat], rng))
-            stats.actions += 1
+                apply(state, shared_action(seat, "look"))
+            apply(state, random_action(seat, legal_actions(state), state.hands[seat], rng))
+            actions += 1
         stats.deals += 1
         stats.pot_total += state.pot
-        if state.outcome is not Outcome.PLAYED:
+        if state.outcome is not Outcomes.PLAYED:
             stats.without_play += 1
-        if any(t.reason == "remiz" and t.dst == POT for t in state.transfers):
-            stats.with_remiz += 1
+        for transfer in state.transfers:
+            if transfer.reason == "remiz" and transfer.dst == POT:
+                stats.with_remiz += 1
+                break
+    stats.actions = actions
     return stats

@@ -178,6 +178,25 @@ def test_starshina_sampled_worlds_agree_with_the_view() -> None:
                 assert card in world.hands[other]
 
 
+def test_a_playout_copy_equals_its_world_and_shares_nothing_the_playout_changes() -> None:
+    for state in stukolka_positions(80, seed=17):
+        before = state.to_json()
+        world = stukolka_ai._copy(state)
+        assert world == state
+        seat = state.to_act
+        assert seat is not None
+        stukolka_ai.playout(world, seat)
+        assert state.to_json() == before
+    for starshina_world in starshina_positions(30, seed=17):
+        if starshina_world.phase is not starshina.Phase.PLAY:
+            continue
+        before = starshina_world.to_json()
+        copied = starshina_ai._copy(starshina_world)
+        assert copied == starshina_world
+        starshina_ai.played_out(copied, 0)
+        assert starshina_world.to_json() == before
+
+
 def test_deal_unseen_respects_counts_exclusions_and_fixed_cards() -> None:
     rng = random.Random(7)
     unseen = list(FULL_DECK[:20])
