@@ -101,3 +101,33 @@ def test_the_issue_number_check_can_fail() -> None:
     for text in ("(issue 13)", "Issues 5 and 6", "issue #4", "item 7", "Defect 15"):
         assert TRACKER.search(text), text
     assert not TRACKER.search("an issue of the day, three items, a point")
+
+
+def walked_path() -> list[tuple[str, list[str]]]:
+    """The button press's path in docs/architecture.md: each line's file and the functions it
+    names there («Presenter.press / show» is ``Presenter.press`` and ``show``)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## One button press", 1)[1]
+    block = section.split("```", 2)[1]
+    path = []
+    for line in block.strip().splitlines():
+        file, rest = line.split(maxsplit=1)
+        named = re.split(r"\s{2,}", rest.strip())[0]  # then, two spaces on, what it does
+        names = [name for name in re.split(r"[\s,/]+", named) if name]
+        path.append((file, names))
+    return path
+
+
+def test_the_walked_button_press_names_real_functions() -> None:
+    path = walked_path()
+    assert len(path) >= 8
+    missing = []
+    for file, names in path:
+        source = ROOT / file
+        assert source.exists(), file
+        text = source.read_text(encoding="utf-8")
+        for name in names:
+            for part in name.split("."):
+                if not re.search(rf"^\s*(?:async def|def|class) {part}\b", text, re.M):
+                    missing.append(f"{file}: {part}")
+    assert not missing, f"docs/architecture.md walks through what is not there: {missing}"
