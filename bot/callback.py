@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Literal
 
+from tables.games import games
+
 MAX_BYTES: Final = 64
 MAX_ID: Final = 2**63 - 1
 """Game ids and versions are SQLite integers: at most 2**63 - 1 (13 base-36 digits)."""
@@ -98,17 +100,13 @@ _LOBBY: Final[dict[str, str]] = {
 
 
 def _new_game_codes() -> dict[str, str]:
-    """Each /new choice of every registered game → its code (``bot.games``: the registry
+    """Each /new choice of every registered game → its code (``tables.games``: the registry
     is read when a button is made or read, so a game registered later has its buttons)."""
-    from bot.games import games
-
     return {item.name: item.code for game in games() for item in game.choices}
 
 
 def _settings_codes() -> dict[str, str]:
     """Each registered game's kind → the code of its options menu."""
-    from bot.games import games
-
     return {game.kind: game.menu.code for game in games()}
 
 

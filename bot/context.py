@@ -115,7 +115,7 @@ class Services:
             menus,
         )
         if settings.webapp_url:
-            services.webapp = WebAppServer(services)
+            services.webapp = WebAppServer(settings, tables, presenter)
             launch = Launch(settings.webapp_url, settings.webapp_short_name)
             presenter.hands.launch = presenter.table.launch = launch
         return services

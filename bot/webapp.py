@@ -17,7 +17,9 @@ from web.server import WebApp, make_app
 from web.tables import Front, WebTables
 
 if TYPE_CHECKING:
-    from bot.context import Services
+    from bot.presenter import Presenter
+    from bot.settings import Settings
+    from tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -25,21 +27,20 @@ log = logging.getLogger(__name__)
 class WebAppServer:
     """The running server (``start``/``stop``), and the address it listens on."""
 
-    def __init__(self, services: Services) -> None:
-        settings = services.settings
-        people = services.people
+    def __init__(self, settings: Settings, tables: TableService, presenter: Presenter) -> None:
+        people = presenter.people
         front = Front(
-            show=services.presenter.show,
+            show=presenter.show,
             names=people.names,
             language=people.user_language,
             ranks=people.chat_ranks,
         )
         self.server = WebApp(
-            WebTables(services.tables, front),
+            WebTables(tables, front),
             settings.bot_token.get_secret_value(),
             max_age=settings.webapp_auth_max_age,
         )
-        services.tables.watch(lambda game: self.server.changed(game.game_id, list(game.seats)))
+        tables.watch(lambda game: self.server.changed(game.game_id, list(game.seats)))
         self.host = settings.webapp_host
         self.port = settings.webapp_port
         self.runner: web.AppRunner | None = None
