@@ -32,10 +32,15 @@ def python_of(root: Path) -> str:
     return str(venv) if venv.exists() else sys.executable
 
 
-def run_once(root: Path, load_args: list[str]) -> dict[str, Any]:
-    """One bench/load.py run of the copy at ``root``; its JSON figures."""
+def run_once(root: Path, load_args: list[str], bench: Path | None = None) -> dict[str, Any]:
+    """One bench/load.py run of the copy at ``root`` (with the bench of ``bench``, the copy
+    itself by default); its JSON figures."""
+    if bench is not None:
+        command = [sys.executable, str(bench / "bench" / "load.py"), "--bot-root", str(root)]
+    else:
+        command = [python_of(root), str(root / "bench" / "load.py")]
     done = subprocess.run(
-        [python_of(root), str(root / "bench" / "load.py"), *load_args],
+        [*command, *load_args],
         cwd=root,
         capture_output=True,
         text=True,
@@ -57,6 +62,20 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
         ),
         "actions_per_s": actions,
         "requests_per_press": float(requests.get("total", float("nan"))),
+        "messages_per_press": round(
+            sum(v for k, v in requests.items() if k not in ("total", "callback")), 2
+        ),
+        **{f"{kind}_per_press": float(v) for kind, v in requests.items() if kind != "total"},
+        **{
+            f"own_screen_{q}_ms": float(v)
+            for q, v in result.get("own_screen_ms", {}).items()
+            if q in ("p50", "p99")
+        },
+        **{
+            f"table_{q}_ms": float(v)
+            for q, v in result.get("latency_ms", {}).items()
+            if q in ("p50", "p99")
+        },
         "loadavg_before": round(float(result.get("loadavg_before", 0.0)), 2),
     }
 
@@ -66,6 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--other", required=True, help="the copy to compare with (its root)")
     parser.add_argument("--this", default=str(ROOT), help="this copy (default: this project)")
     parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument(
+        "--same-bench",
+        action="store_true",
+        help="run both copies under this copy's bench (--bot-root), in this interpreter: for "
+        "two versions of the same bot (figures the other copy's bench lacks)",
+    )
     parser.add_argument("load_args", nargs=argparse.REMAINDER, help="-- then bench/load.py's")
     args = parser.parse_args(argv)
     load_args = [a for a in args.load_args if a != "--"]
@@ -74,18 +99,26 @@ def main(argv: list[str] | None = None) -> int:
     for pair in range(args.pairs):
         order = ["other", "this"] if pair % 2 == 0 else ["this", "other"]
         for name in order:
-            found = figures(run_once(copies[name], load_args))
+            bench = copies["this"] if args.same_bench else None
+            found = figures(run_once(copies[name], load_args, bench))
             runs[name].append(found)
             print(json.dumps({"pair": pair, "copy": name, **found}), flush=True)
     summary: dict[str, Any] = {}
-    for name, found in runs.items():
+    for name, done in runs.items():
+        keys = dict.fromkeys(key for run in done for key in run)
         summary[name] = {
-            key: round(statistics.median(run[key] for run in found), 3) for key in found[0]
+            key: round(statistics.median(run.get(key, float("nan")) for run in done), 3)
+            for key in keys
         } | {"root": str(copies[name])}
     summary["ratio_this_to_other"] = {
         key: round(summary["this"][key] / summary["other"][key], 3)
-        for key in ("cpu_ms_per_press", "main_thread_ms_per_press", "requests_per_press")
-        if summary["other"][key]
+        for key in (
+            "cpu_ms_per_press",
+            "main_thread_ms_per_press",
+            "requests_per_press",
+            "messages_per_press",
+        )
+        if summary["other"].get(key)
     }
     print(json.dumps(summary, indent=1))
     return 0
