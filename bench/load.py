@@ -68,6 +68,9 @@ What is measured (presses made inside the window)
     own screen  ``own_screen_ms``: for every press, from the press to the first change the fake
                 applied to the presser's own private chat after it (his hand edited, or a new
                 one sent): what the presser waits for. A refused press is left out.
+                ``others_screen_ms``: for every other player at the table, from the first move
+                (an ``Act`` press) he has not been shown to the next change of his own chat
+                (every move changes every hand): how far behind a waiting player's hand is.
     requests    the bot's Bot API requests while the window was open (``getUpdates`` left
                 out) per answered press: to groups, to private chats, ``answerCallbackQuery``,
                 ``pings`` (a turn after a wait: its new hand message and the old one deleted);
@@ -356,6 +359,7 @@ class Player:
     hands_sent: int = 0  # new hand messages in this game (one per deal)
     hand_deal: int | None = None  # the deal of his latest new hand message
     awaiting: Press | None = None  # his press whose effect on his own screen is still due
+    stale_since: float | None = None  # the first move by another he has not been shown since
     deferred: bool = False  # waiting for a slot of --rate
 
 
@@ -416,6 +420,8 @@ class Driver:
         self._kinds: dict[str, type | None] = {}
         #: press (in the window) → the presser's own screen changed: seconds, per kind
         self.own_screen: dict[str, list[float]] = {}
+        #: a move (in the window) by another player at his table → his own chat changed
+        self.others_screen: list[float] = []
 
     # --- wiring -------------------------------------------------------------------------
 
@@ -486,6 +492,10 @@ class Driver:
             self.greeted.add(chat_id)
             player = self.players.get(chat_id)
             if player is not None:
+                stale = player.stale_since
+                if stale is not None and moment >= stale:
+                    player.stale_since = None
+                    self.others_screen.append(moment - stale)
                 awaiting = player.awaiting
                 if awaiting is not None and moment >= awaiting.pressed:
                     player.awaiting = None
@@ -683,6 +693,10 @@ class Driver:
             press.move = move
             group.unshown.append(move)
             self.moves.append(move)
+            if press.in_window:
+                for other in group.players:
+                    if other is not player and other.stale_since is None:
+                        other.stale_since = press.pressed
 
     def start_game(self, group: Group) -> None:
         creator = group.players[0]
@@ -1130,6 +1144,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["requests_per_s"] = round(sum(kinds.values()) / wall, 1)
         own = [v for values in driver.own_screen.values() for v in values]
         result["own_screen_ms"] = ms(own) | {"presses": len(own)}
+        # a player who was never shown a move by then counts until the drain ended (at least)
+        others = driver.others_screen + [
+            drain_end - p.stale_since for p in users if p.stale_since is not None
+        ]
+        result["others_screen_ms"] = ms(others) | {
+            "samples": len(others),
+            "over_5s": sum(1 for v in others if v > 5.0),
+        }
         result["own_screen_by_kind_ms"] = {
             kind: ms(values) for kind, values in sorted(driver.own_screen.items())
         }

@@ -72,6 +72,11 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
             if q in ("p50", "p99")
         },
         **{
+            f"others_screen_{q}": float(v)
+            for q, v in result.get("others_screen_ms", {}).items()
+            if q in ("p50", "p99", "max", "over_5s")
+        },
+        **{
             f"table_{q}_ms": float(v)
             for q, v in result.get("latency_ms", {}).items()
             if q in ("p50", "p99")

@@ -199,14 +199,18 @@ class Pacer:
 
 class SharedRate:
     """At most ``rate`` requests a second over the whole bot (a bucket of ``burst`` tokens
-    that refills at ``rate``), where a waiting *urgent* request goes before every waiting
-    ordinary one.
+    that refills at ``rate``), where a waiting *urgent* request goes before every other
+    waiting one, and a waiting *answer* before every waiting ordinary one.
 
     Why the order matters: at full speed a bot's private hand edits alone can use Telegram's
     30 a second, and in first-come order a group's table edit then waits behind them, so the
     group falls behind by more than its own pace (bench/load.py measured tables 5–6 s behind
     with 20 groups). Group requests are the urgent ones: each group has at most one every
-    3 s, so they cannot starve the private ones for long.
+    3 s, so they cannot starve the others for long. Then the private messages that answer a
+    player (``answering``: the presser's own hand, the hand of the player whose turn it is):
+    in first-come order they waited behind the waiting players' edits, seven seconds at 30 a
+    second (bench/load.py, 60 groups), and it is the waiting players who may be a few seconds
+    behind. (Answers as urgent as the tables put the tables 4 s behind in that run.)
     """
 
     def __init__(
@@ -223,8 +227,8 @@ class SharedRate:
         self.sleep = sleep
         self._tokens = self.burst
         self._last = clock()
-        self._urgent: deque[asyncio.Future[None]] = deque()
-        self._ordinary: deque[asyncio.Future[None]] = deque()
+        #: the waiters, most urgent first: urgent, answers, ordinary
+        self._queues: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque(), deque())
         self._timer: asyncio.Task[None] | None = None
 
     def use_clock(
@@ -240,14 +244,14 @@ class SharedRate:
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
 
-    async def acquire(self, *, urgent: bool = False) -> None:
-        """Wait for a token, then take it."""
+    async def acquire(self, *, urgent: bool = False, answer: bool = False) -> None:
+        """Wait for a token, then take it (``urgent`` and ``answer``: see the class)."""
         self._refill()
-        if self._tokens >= 1 and not self._urgent and not self._ordinary:
+        if self._tokens >= 1 and not any(self._queues):
             self._tokens -= 1
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        (self._urgent if urgent else self._ordinary).append(waiter)
+        self._queues[0 if urgent else 1 if answer else 2].append(waiter)
         self._release()
         try:
             await waiter
@@ -257,17 +261,17 @@ class SharedRate:
             raise
 
     def _release(self) -> None:
-        """Hand tokens to waiters, urgent first; come back when the next token is due."""
+        """Hand tokens to waiters, most urgent first; come back when the next token is due."""
         if self._timer is not None:
             return
         self._refill()
-        while self._tokens >= 1 and (self._urgent or self._ordinary):
-            waiter = (self._urgent or self._ordinary).popleft()
+        while self._tokens >= 1 and any(self._queues):
+            waiter = next(queue for queue in self._queues if queue).popleft()
             if waiter.done():
                 continue  # cancelled while it waited
             waiter.set_result(None)
             self._tokens -= 1
-        if any(not w.done() for w in self._urgent) or any(not w.done() for w in self._ordinary):
+        if any(not w.done() for queue in self._queues for w in queue):
             delay = (1 - self._tokens) / self.rate
             self._timer = asyncio.get_running_loop().create_task(self._release_after(delay))
 

@@ -180,8 +180,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 turn = self.pacer.turn(chat, answer=answer) if paced else contextlib.nullcontext()
                 async with turn:
                     if self._overall is not None and chat is not None:
-                        # a group's table goes before private messages (see SharedRate)
-                        await self._overall.acquire(urgent=paced)
+                        # a group's table, and a private message that answers a player (his
+                        # own press's effect, his turn), go before the others (see SharedRate)
+                        await self._overall.acquire(urgent=paced, answer=is_answer())
                     if paced:
                         self.pacer.record(chat)
                     return await callback(*args, **kwargs)

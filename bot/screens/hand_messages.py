@@ -34,7 +34,7 @@ from bot import keyboards
 from bot.games import Table, shown
 from bot.launch import Launch
 from bot.messenger import Alert, Messenger, Rows
-from bot.pacing import Coalescer, Pacer, no_wait
+from bot.pacing import Coalescer, Pacer, answering, no_wait
 from bot.render.common import esc, use_ranks
 from bot.render.hint import hint_text
 from bot.screens.glossary import Glossary
@@ -100,6 +100,8 @@ class Hands:
         #: the waiting refreshes, woken by every new change to see whether it must go at once
         #: (his turn has come)
         self._woken: dict[tuple[int, int], asyncio.Event] = {}
+        #: the refreshes that must go at once, (game, user): they go first (``answering``)
+        self._urgent: set[tuple[int, int]] = set()
         #: a turn that comes this many seconds or more after the last message that notified
         #: him comes as a new hand message (which notifies) in place of the old one
         self.ping_after = PING_AFTER
@@ -302,11 +304,19 @@ class Hands:
                     event.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), wait)
+                self._urgent.add(key)
             finally:
                 if self._woken.get(key) is event:
                     del self._woken[key]
 
         async def job() -> None:
+            if key in self._urgent:
+                self._urgent.discard(key)
+                # his own press's effect, or his turn: it goes before the waiting players'
+                # edits within the bot's 30 a second (``bot.ratelimit``)
+                with answering():
+                    await self.show_now(game_id, user_id)
+                return
             await self.show_now(game_id, user_id)
 
         self.coalescer.request(("hand", game_id, user_id), job, slot_due)
@@ -527,7 +537,8 @@ class Hands:
         if data.mask == shown and count < fewest:
             return tn(lang, "answer.mark_more", fewest - count)
         self._masks[key] = (data.version, data.mask)
-        await self.show_now(data.game_id, user_id)
+        with answering():  # his own press's effect: before the waiting players' edits
+            await self.show_now(data.game_id, user_id)
         return None
 
     def marked(self, game_id: int, turn: int) -> Callable[[Table, int, int], tuple[str, ...]]:

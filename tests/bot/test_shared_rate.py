@@ -1,13 +1,15 @@
 """The bot-wide request rate (``bot.pacing.SharedRate``): the rate holds, and waiting group
-requests go before waiting private ones."""
+requests, and private ones that answer a player, go before waiting private ones."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
-from bot.pacing import SharedRate
+from bot.pacing import Pacer, SharedRate, answering
+from bot.ratelimit import ChatRateLimiter
 from tests.clock import ManualClock
 
 
@@ -47,15 +49,21 @@ async def test_waiting_urgent_requests_go_first() -> None:
     await rate.acquire()  # the bucket is empty now
     order: list[str] = []
 
-    async def one(name: str, urgent: bool) -> None:
-        await rate.acquire(urgent=urgent)
+    async def one(name: str, urgent: bool, answer: bool = False) -> None:
+        await rate.acquire(urgent=urgent, answer=answer)
         order.append(name)
 
     ordinary = [asyncio.create_task(one(f"private {n}", False)) for n in range(6)]
     await asyncio.sleep(0)  # the private ones wait first
+    answers = [asyncio.create_task(one(f"answer {n}", False, True)) for n in range(2)]
+    await asyncio.sleep(0)
     urgent = [asyncio.create_task(one(f"group {n}", True)) for n in range(3)]
-    await asyncio.gather(*ordinary, *urgent)
-    assert order == [f"group {n}" for n in range(3)] + [f"private {n}" for n in range(6)]
+    await asyncio.gather(*ordinary, *answers, *urgent)
+    assert order == (
+        [f"group {n}" for n in range(3)]
+        + [f"answer {n}" for n in range(2)]
+        + [f"private {n}" for n in range(6)]
+    )
 
 
 async def test_a_cancelled_waiter_leaves_its_turn_to_the_next() -> None:
@@ -85,3 +93,30 @@ async def test_waiters_wake_on_the_rates_own_sleep() -> None:
     assert not waiter.done()
     clock.advance(0.06)
     await asyncio.wait_for(waiter, 5)  # at once: no real time passed
+
+
+async def test_a_private_answer_goes_before_the_waiting_private_edits() -> None:
+    """Through the bot's limiter: a private request made while answering a player (his own
+    press's effect, his turn) goes before private edits that waited longer."""
+    limiter = ChatRateLimiter(Pacer(0.0), overall_per_second=20)
+    assert limiter._overall is not None
+    limiter._overall.burst = limiter._overall._tokens = 1
+    order: list[int] = []
+
+    def request(chat: int) -> Any:
+        async def callback(*args: Any, **kwargs: Any) -> Any:
+            order.append(chat)
+            return True
+
+        return limiter.process_request(callback, (), {}, "editMessageText", {"chat_id": chat}, None)
+
+    async def answer(chat: int) -> None:
+        with answering():
+            await request(chat)
+
+    waiting = [asyncio.create_task(request(chat)) for chat in (1, 2, 3)]
+    await asyncio.sleep(0)
+    urgent = asyncio.create_task(answer(9))
+    await asyncio.gather(*waiting, urgent)
+    assert order[0] == 1  # the token there was
+    assert order[1] == 9  # then the answer, before 2 and 3 that waited longer

@@ -20,8 +20,10 @@ import itertools
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 from bot import callback as cb
+from bot.pacing import is_answer
 from game.stukolka.state import Phase, Role
 from storage.database import Database
 
@@ -313,4 +315,45 @@ async def test_the_pressers_own_hand_is_the_first_request_after_his_move(tmp_pat
             assert sent and sent[0].chat_id == fake.private_chat(user).id, [r.chat_id for r in sent]
             checked.add(user.id)
         assert len(checked) >= 2  # not only the first of the seats
+        assert not bot.handler_errors
+
+
+async def test_with_the_limiter_the_pressers_hand_goes_first_and_waiting_hands_wait(
+    tmp_path: Path,
+) -> None:
+    """Under the bot-wide 30 a second, the presser's own hand edit and the next player's turn
+    are answers (they go before the waiting players' edits); a waiting player's is not."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", rate_limiter=True) as bot,
+    ):
+        limiter = bot.app.bot.rate_limiter
+        pacer = limiter.pacer  # type: ignore[union-attr]
+        spacing, pacer.spacing = pacer.spacing, 0.0  # the lobby unpaced
+        table = await open_table(fake, bot, 4, "stukolka", 12)
+        pacer.spacing = spacing
+        hands = table.services.presenter.hands
+        hands.pacer.spacing, hands.delay = 0.2, 0.2
+        seen: list[tuple[int, bool]] = []
+        process = limiter.process_request  # type: ignore[union-attr]
+
+        async def recording(*args: Any, **kwargs: Any) -> Any:
+            endpoint, data = kwargs["endpoint"], kwargs["data"]
+            chat = int(data.get("chat_id", 0))
+            if chat > 0 and endpoint.lower() in ("editmessagetext", "sendmessage"):
+                seen.append((chat, is_answer()))
+            return await process(*args, **kwargs)
+
+        limiter.process_request = recording  # type: ignore[union-attr,method-assign]
+        user, message, data = table.actionable((cb.Act,))[0]
+        acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+        fake.user_presses(user, message, acts[0])
+        await bot.settle(timeout=20, quiet=0.0)
+        await table.services.presenter.drain()
+        mover = fake.private_chat(user).id
+        after = {u.id for u, _, _ in table.actionable((cb.Act,))}
+        assert (mover, True) in seen
+        assert after and all((u, True) in seen for u in after)
+        others = [chat for chat, _ in seen if chat != mover and chat not in after]
+        assert others and all((chat, False) in seen for chat in others)
         assert not bot.handler_errors
