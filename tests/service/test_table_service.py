@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,10 +44,19 @@ async def seated(service: TableService, users: list[int], choice: str = "stukolk
     return loaded
 
 
-async def play_random(service: TableService, rng: random.Random, presses: int) -> Loaded | None:
-    """Press random legal actions as the seat to act; returns the table after. The results
-    of the deals that end are posted, as the presenter does (until then the game keeps them,
-    and every load copies them all)."""
+def rules_state(loaded: Loaded) -> Any:
+    """The rules' state of a table in play (either game's)."""
+    assert loaded.table is not None
+    return loaded.table.state
+
+
+async def play_random(
+    service: TableService, rng: random.Random, presses: int, *, post_results: bool = False
+) -> Loaded | None:
+    """Press random legal actions as the seat to act; returns the table after. With
+    ``post_results`` the results of the deals that end are posted, as the presenter does
+    (until then the game keeps them due, and every load copies them all: a long game slows
+    down with every deal)."""
     for _ in range(presses):
         loaded = await service.active(-1)
         if loaded is None or loaded.table is None:
@@ -55,11 +65,11 @@ async def play_random(service: TableService, rng: random.Random, presses: int) -
         if seat is None:
             break
         legal = loaded.table.legal()
-        action = random_action(seat, legal, loaded.table.state.hands[seat], rng)
+        action = random_action(seat, legal, rules_state(loaded).hands[seat], rng)
         reply = await service.act(
             loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
         )
-        if reply.results:
+        if post_results and reply.results:
             deals = [result.deal for result in reply.results]
             await service.results_posted(loaded.game.game_id, deals)
     return await service.active(-1)
@@ -140,17 +150,18 @@ async def test_money_balances_after_every_deal_and_the_pot_carries(
         loaded = current
         balances = await db.balances(-1)
         assert balances.total == 0
-        if loaded.table is not None and loaded.table.state.phase.value == "choose":
-            assert loaded.table.state.pot_in == balances.pot - loaded.table.state.options.stake
+        if loaded.table is not None and rules_state(loaded).phase.value == "choose":
+            state = rules_state(loaded)
+            assert state.pot_in == balances.pot - state.options.stake
     assert loaded.meta.deals >= 3
     deals = await db.last_deals(-1, 100)
     assert len(deals) == loaded.meta.deals
 
 
 async def test_timeouts_make_the_default_move_then_mark_away(service: TableService) -> None:
-    loaded = await seated(service, [101, 102, 103])
-    assert loaded.table is not None
-    game_id = loaded.game.game_id
+    first = await seated(service, [101, 102, 103])
+    assert first.table is not None
+    game_id = first.game.game_id
     notices: list[str] = []
     seen: dict[int, int] = {}
     for _ in range(40):
@@ -180,7 +191,6 @@ async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: Table
     loaded = await seated(service, [101, 102])
     game_id = loaded.game.game_id
     await service.leave(-1, 101)
-    loaded = await service.active(-1)
     # 101 leaves: auto-played until the deal ends, then removed, and two are no longer enough
     # unless the other player still has to act; play 102 randomly until the table closes
     rng = random.Random(1)
@@ -235,7 +245,7 @@ async def test_a_full_starshina_game_through_the_service(
         current = await db.game(game.game_id)
         if current.status != "active":
             break
-        await play_random(service, rng, 1)
+        await play_random(service, rng, 1, post_results=True)
     final = await db.game(game.game_id)
     assert final.status == "finished"
     balances = await db.balances(-1)
@@ -250,7 +260,7 @@ async def test_the_next_starshina_game_is_dealt_by_the_previous_loser(
     await test_a_full_starshina_game_through_the_service(service, db)
     finished = (await db.last_deals(-1, 1))[0]
     previous = await service.load(await db.game(finished.game_id))
-    expected_user = previous.seats[next_game_dealer(previous.table.state)]
+    expected_user = previous.seats[next_game_dealer(rules_state(previous))]
     await service.new_table(-1, 103, "starshina")
     await service.join(-1, 101)
     await service.join(-1, 102)
@@ -271,7 +281,7 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
         seat = current.table.to_act()
         assert seat is not None
         legal = current.table.legal()
-        action = random_action(seat, legal, current.table.state.hands[seat], rng)
+        action = random_action(seat, legal, rules_state(current).hands[seat], rng)
         reply = await service.act(
             current.game.game_id, current.seats[seat], current.meta.turn, action.verb, action.arg
         )
@@ -279,9 +289,9 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
             result = reply.results[-1]
             after = await service.active(-1)
             assert after is not None and after.table is not None
-            dealer = after.seats[after.table.state.dealer]
+            dealer = after.seats[rules_state(after).dealer]
             now = (await db.balances(-1)).players
-            assert now[dealer] == result.balances.get(dealer, 0) - after.table.state.options.stake
+            assert now[dealer] == result.balances.get(dealer, 0) - rules_state(after).options.stake
             return
     raise AssertionError(f"no deal ended at table {loaded.game.game_id}")
 
