@@ -42,6 +42,7 @@ card of the hand in the order ``bot.keyboards.selection_order`` gives.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Literal
@@ -66,27 +67,42 @@ class ArgKind(Enum):
     MASK = "mask"
 
 
-#: engine verb → (wire code, kind of argument). Both games share one table; ``play`` is both.
-VERBS: Final[dict[str, tuple[str, ArgKind]]] = {
-    # Стуколка
-    "shleif": ("sh", ArgKind.NONE),
-    "open": ("o", ArgKind.NONE),
-    "knock": ("k", ArgKind.NONE),
-    "pass": ("p", ArgKind.NONE),
-    "dark": ("d", ArgKind.NONE),
-    "discard": ("b", ArgKind.MASK),
-    "drop": ("x", ArgKind.CARD),
-    "razrez": ("r", ArgKind.NONE),
-    "no_razrez": ("nr", ArgKind.NONE),
-    "play": ("c", ArgKind.CARD),
-    # Старшина
-    "give": ("g", ArgKind.CARD),
-    "return": ("rt", ArgKind.CARD),
-    "trump": ("t", ArgKind.SUIT),
-    "kitty": ("kt", ArgKind.MASK),
-}
-_VERB_BY_CODE: Final = {code: verb for verb, (code, _) in VERBS.items()}
-MASK_VERBS: Final = frozenset(verb for verb, (_, kind) in VERBS.items() if kind is ArgKind.MASK)
+Verbs = Mapping[str, tuple[str, ArgKind]]
+"""A game's moves on the wire: engine verb → (wire code, kind of argument)."""
+
+#: the verbs of every registered game (``use_verbs``): each game brings its own
+#: (``bot.games.GameScreens.verbs``), and games may share one (``play``) with the same code
+VERBS: Final[dict[str, tuple[str, ArgKind]]] = {}
+_VERB_BY_CODE: Final[dict[str, str]] = {}
+MASK_VERBS: Final[set[str]] = set()
+_WIRE_CODE = re.compile(r"[a-z]{1,3}")
+
+
+def merged_verbs(*games: Verbs) -> dict[str, tuple[str, ArgKind]]:
+    """The verbs of ``games`` together; ``ValueError`` when two give one verb different codes
+    or kinds, two verbs one code, or a code is not one to three small letters."""
+    merged: dict[str, tuple[str, ArgKind]] = {}
+    codes: dict[str, str] = {}
+    for verbs in games:
+        for verb, (code, kind) in verbs.items():
+            if not _WIRE_CODE.fullmatch(code):
+                raise ValueError(f"bad wire code {code!r} for {verb!r}")
+            if merged.get(verb, (code, kind)) != (code, kind) or codes.get(code, verb) != verb:
+                raise ValueError(f"verb {verb!r} ({code!r}) clashes with a registered one")
+            merged[verb] = (code, kind)
+            codes[code] = verb
+    return merged
+
+
+def use_verbs(verbs: Verbs) -> None:
+    """Make the buttons carry ``verbs`` (``merged_verbs`` of the registered games)."""
+    VERBS.clear()
+    VERBS.update(verbs)
+    _VERB_BY_CODE.clear()
+    _VERB_BY_CODE.update({code: verb for verb, (code, _) in verbs.items()})
+    MASK_VERBS.clear()
+    MASK_VERBS.update(verb for verb, (_, kind) in verbs.items() if kind is ArgKind.MASK)
+
 
 LobbyAction = Literal["join", "leave", "begin", "cancel", "computer", "novice"]
 _LOBBY: Final[dict[str, str]] = {

@@ -7,6 +7,7 @@ test, one call of ``register``.
 
 from __future__ import annotations
 
+from bot import callback
 from bot.games import starshina, stukolka
 from bot.games.plugin import ChatGame, GameScreens, Keyboard, Screens, Shown
 from tables import games as table_games
@@ -40,15 +41,18 @@ def register(game: ChatGame) -> None:
     is not yet (``ValueError`` for a kind shown already, or a clash there)."""
     if game.kind in SHOWN:
         raise ValueError(f"game {game.kind!r} is registered already")
+    verbs = callback.merged_verbs(*(known.verbs for known in SHOWN.values()), game.verbs)
     if table_games.GAMES.get(game.kind) is not game.game:
         table_games.register(game.game)
     SHOWN[game.kind] = game
+    callback.use_verbs(verbs)
 
 
 def unregister(kind: str) -> None:
     """Withdraw a game (tests that register one of their own), its table side too."""
     SHOWN.pop(kind, None)
     table_games.unregister(kind)
+    callback.use_verbs(callback.merged_verbs(*(known.verbs for known in SHOWN.values())))
 
 
 def chat_game(kind: str) -> ChatGame:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Generic, Protocol, TypeVar
 
+from bot.callback import Verbs
 from game.registry import JsonObject
 from tables.games.plugin import GamePlugin, Plugin, Table
 
@@ -123,6 +124,11 @@ class ChatGame(Protocol):
         """The game's table side (``tables.games``)."""
         ...
 
+    @property
+    def verbs(self) -> Verbs:
+        """The game's moves on its buttons (``bot.callback``): verb → wire code, argument."""
+        ...
+
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str: ...
 
     def show(self, table: Table) -> Shown:
@@ -133,9 +139,12 @@ class ChatGame(Protocol):
 class GameScreens(Generic[S, SV, PV]):
     """A game's table side and its screens over one state type: a ``ChatGame``."""
 
-    def __init__(self, game: GamePlugin[S, SV, PV], screens: Screens[SV, PV]) -> None:
+    def __init__(
+        self, game: GamePlugin[S, SV, PV], screens: Screens[SV, PV], *, verbs: Verbs
+    ) -> None:
         self._game = game
         self.screens = screens
+        self._verbs = dict(verbs)
 
     @property
     def kind(self) -> str:
@@ -144,6 +153,10 @@ class GameScreens(Generic[S, SV, PV]):
     @property
     def game(self) -> Plugin:
         return self._game
+
+    @property
+    def verbs(self) -> Verbs:
+        return self._verbs
 
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
         return self.screens.rules_text(lang, choice, options)

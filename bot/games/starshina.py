@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 
-from bot.callback import Act, encode
+from bot.callback import Act, ArgKind, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.keyboards import pick_of, selection_rows, suit_rows
 from bot.render import starshina as render
@@ -124,5 +124,13 @@ def starshina_keyboard(
 
 
 PLUGIN: GameScreens[StarshinaState, SeatView, PublicView] = GameScreens(
-    table_side.PLUGIN, StarshinaScreens()
+    table_side.PLUGIN,
+    StarshinaScreens(),
+    verbs={
+        "give": ("g", ArgKind.CARD),
+        "return": ("rt", ArgKind.CARD),
+        "trump": ("t", ArgKind.SUIT),
+        "kitty": ("kt", ArgKind.MASK),
+        "play": ("c", ArgKind.CARD),
+    },
 )

@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
-from bot.callback import Act, Look, encode
+from bot.callback import Act, ArgKind, Look, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.keyboards import pick_of, rows_of, selection_rows
 from bot.render import stukolka as render
@@ -162,5 +162,18 @@ def _discard_label(lang: str, count: int) -> str:
 
 
 PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
-    table_side.PLUGIN, StukolkaScreens()
+    table_side.PLUGIN,
+    StukolkaScreens(),
+    verbs={
+        "shleif": ("sh", ArgKind.NONE),
+        "open": ("o", ArgKind.NONE),
+        "knock": ("k", ArgKind.NONE),
+        "pass": ("p", ArgKind.NONE),
+        "dark": ("d", ArgKind.NONE),
+        "discard": ("b", ArgKind.MASK),
+        "drop": ("x", ArgKind.CARD),
+        "razrez": ("r", ArgKind.NONE),
+        "no_razrez": ("nr", ArgKind.NONE),
+        "play": ("c", ArgKind.CARD),
+    },
 )

@@ -24,7 +24,7 @@ from bot.render.common import (
 from bot.settle_up import left_in_pot, settle_people
 from game.cards import CARD_SET, SUITS
 from game.core import Action
-from locales import t, tn
+from locales import catalogue, t, tn
 from tables.computers import is_computer
 
 if TYPE_CHECKING:
@@ -360,24 +360,10 @@ def move_text(lang: str, action: Action) -> str:
     if verb == "discard":
         count = len(arg) if isinstance(arg, tuple) else 0
         return tn(lang, "move.discard", count) if count else t(lang, "move.keep")
-    return t(lang, f"move.{verb}" if verb in _PLAIN_MOVES else "move.made")
-
-
-_PLAIN_MOVES = frozenset(
-    {
-        "shleif",
-        "open",
-        "knock",
-        "pass",
-        "dark",
-        "drop",
-        "razrez",
-        "no_razrez",
-        "give",
-        "return",
-        "kitty",
-    }
-)
+    # a move without an argument worth telling: its own words if its game has any
+    # (``move.<verb>``, in the catalogue or the texts the game brought), else «move made»
+    plain = f"move.{verb}"
+    return t(lang, plain if plain in catalogue(lang) else "move.made")
 
 
 def timeout_text(lang: str, name: str, action: Action) -> str:
@@ -427,8 +413,8 @@ def private_hint_text(lang: str, bot_username: str) -> str:
 
 # ---------------------------------------------------------------- callback answers
 
-#: every reason a press or command may be refused: the bot's own, then the engine's
-#: ``IllegalAction`` reason codes; each has the key ``refuse.<reason>``
+#: every reason a press or command may be refused, whatever the game: the bot's own, then
+#: the engines' common ``IllegalAction`` reason codes; each has the key ``refuse.<reason>``
 REFUSALS = (
     "not_your_turn",
     "outdated",
@@ -463,18 +449,7 @@ REFUSALS = (
     "not_in_hand",
     "duplicate_card",
     "too_many_cards",
-    "already_looked",
-    "dark_no_look",
-    "dark_not_allowed",
-    "nothing_to_look_at",
     "no_such_seat",
-    "must_follow_suit",
-    "must_beat",
-    "must_trump",
-    "must_overtrump",
-    "must_lead_trump_ace",
-    "must_lead_trump_king",
-    "must_return_higher",
 )
 
 
@@ -490,7 +465,10 @@ def refusal(lang: str, reason: str, names: Sequence[str] = (), *, html: bool = F
     if reason == "start_bot_first" and names:
         listed = ", ".join(esc(name) if html else name for name in names)
         return _answer(t(lang, "refuse.start_bot_first_named", names=listed))
-    return _answer(t(lang, f"refuse.{reason if reason in REFUSALS else 'not_allowed'}"))
+    # a game's own reasons (``refuse.<reason>``: a card that must follow, a look refused…)
+    # are in the catalogue or the texts the game brought
+    known = reason in REFUSALS or f"refuse.{reason}" in catalogue(lang)
+    return _answer(t(lang, f"refuse.{reason if known else 'not_allowed'}"))
 
 
 def answer_text(lang: str, key: str) -> str:

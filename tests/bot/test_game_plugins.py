@@ -96,3 +96,24 @@ def test_the_registry_refuses_a_clash_and_takes_its_texts_back() -> None:
     with pytest.raises(ValueError):
         table_games.register(twin)  # «шлейф» already opens Стуколка со шлейфом
     assert [game.kind for game in games.games()] == ["stukolka", "starshina"]
+
+
+def test_a_game_brings_its_buttons_verbs_and_takes_them_back() -> None:
+    """The callback codec knows the verbs of the registered games only: a game's own verbs
+    come with it and go with it; a verb that clashes with one registered is refused."""
+    from bot import callback as cb
+    from tests.plugin import tricks
+
+    assert "lead" not in cb.VERBS
+    games.register(tricks.PLUGIN)
+    try:
+        act = cb.Act(7, 3, "lead", "TH")
+        assert cb.decode(cb.encode(act)) == act
+        assert cb.VERBS["follow"] == ("fw", cb.ArgKind.CARD)
+    finally:
+        games.unregister(tricks.KIND)
+    assert "lead" not in cb.VERBS and "play" in cb.VERBS
+    with pytest.raises(cb.BadCallback):
+        cb.encode(cb.Act(7, 3, "lead", "TH"))
+    with pytest.raises(ValueError):
+        cb.merged_verbs({"play": ("c", cb.ArgKind.CARD)}, {"lead": ("c", cb.ArgKind.CARD)})

@@ -15,6 +15,7 @@ import pytest
 
 from bot import callback as cb
 from bot import games
+from tests.plugin import tricks
 from tests.plugin.highcard import KIND, PLUGIN, strength
 
 from .fake_telegram import FakeTelegram, Message
@@ -231,3 +232,88 @@ async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves
         assert "Боря не получает карты в личке" in shown
         assert "компьютер" not in shown.lower(), shown
         assert not bot.handler_errors
+
+
+@pytest.fixture
+def tricks_game() -> Iterator[None]:
+    games.register(tricks.PLUGIN)
+    try:
+        yield
+    finally:
+        games.unregister(tricks.KIND)
+
+
+async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
+    tmp_path: Path, tricks_game: None
+) -> None:
+    """«Взятки» (``tests/plugin/tricks.py``) leads and follows with verbs no other game has:
+    its buttons carry the wire codes its chat side brought, a card off the led suit is
+    refused with the engine's reason, each trick's money goes through the ledger, and the
+    game ends with its one deal. Nothing outside ``tests/`` names it or its verbs."""
+    assert {"lead", "follow"} <= set(cb.VERBS)
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        vera = fake.add_user("Вера")
+        bob = fake.add_user("Bob", language_code="en")
+        alice = fake.add_user("Алиса")
+        users = [vera, bob, alice]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(11))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(vera, "/new взятки")
+        lobby = table.group_messages()[-1]
+        assert "Взятки" in (lobby.text or "")
+        for user in (bob, alice):
+            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+        lobby = fake.message(group, lobby.message_id)
+        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        db = table.services.db
+        game = await db.active_game(group.id)
+        assert game is not None and game.kind == tricks.KIND
+        game_id = game.game_id
+
+        verbs: list[str] = []
+        refused = False
+        for _ in range(20):
+            ready = table.actionable()
+            if not ready:
+                break
+            assert len(ready) == 1, "only the player to act has buttons"
+            user, message, data = ready[0]
+            acts = [cb.decode(d) for d in data]
+            assert all(isinstance(act, cb.Act) for act in acts)
+            verbs += [act.verb for act in acts if isinstance(act, cb.Act)]
+            state = (await db.game(game_id)).state["engine"]
+            if state["trick"] and not refused:
+                # a card of his that the buttons do not offer (off the led suit) is refused
+                offered = {act.arg for act in acts if isinstance(act, cb.Act)}
+                seat = list((await db.game(game_id)).seats).index(user.id)
+                other = [card for card in state["hands"][seat] if card not in offered]
+                if other:
+                    turn = acts[0].version  # type: ignore[union-attr]
+                    forged = cb.encode(cb.Act(game_id, turn, "follow", other[0]))
+                    forge_press(fake, user, message, forged)
+                    await table.settle()
+                    answer = list(fake.world.callback_queries.values())[-1].answer
+                    assert answer is not None and answer.text
+                    refused = True
+            await table.press(user, message, data[0])
+        finished = await db.game(game_id)
+        assert finished.status == "finished", "one deal makes the game"
+        assert {"lead", "follow"} <= set(verbs)
+
+        deals = await db.last_deals(group.id, 10)
+        assert len(deals) == 1
+        won = deals[0].summary["won"]
+        assert len(won) == tricks.CARDS
+        seats = list(finished.seats)
+        expected = {user: 0 for user in seats}
+        for taker in won:
+            for seat, user in enumerate(seats):
+                expected[user] += 2 if seat == taker else -1
+        balances = await db.balances(group.id)
+        assert balances.total == 0 and dict(balances.players) == expected
+        private = texts(fake.messages(fake.private_chat(bob), from_bot=True))
+        assert any("Your cards" in text for text in private)
+        assert not fake.unanswered_callback_queries() and not bot.handler_errors

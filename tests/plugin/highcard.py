@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.callback import Act, encode
+from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
 from bot.render.common import label, seat_name, signed, turn_deadline
 from game.cards import RANK
@@ -359,4 +359,4 @@ GAME: GamePlugin[HighCardState, SeatView, PublicView] = GamePlugin(
 )
 
 PLUGIN: GameScreens[HighCardState, SeatView, PublicView]
-PLUGIN = GameScreens(GAME, HighCardScreens())
+PLUGIN = GameScreens(GAME, HighCardScreens(), verbs={"play": ("c", ArgKind.CARD)})

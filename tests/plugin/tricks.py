@@ -1,0 +1,349 @@
+"""«Взятки», a trick-taking game that exists only in the tests: proof that a game is one
+package per layer and nothing else names it.
+
+Each player gets two cards. The player after the dealer leads a card (verb ``lead``), the
+others follow in turn (verb ``follow``), each with a card of the led suit if he has one; the
+highest card of the led suit takes the trick, and its taker leads the next. Each trick takes
+``stake`` from every other player. A game is one deal. Its verbs (``lead``, ``follow``) are
+its own: no other game has them, and the callback codec learns their wire codes from its
+chat side; its texts, its refusal and its moves' words come with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from bot.callback import Act, ArgKind, encode
+from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
+from bot.render.common import label, seat_name, signed, turn_deadline
+from game.cards import RANK
+from game.core import Action, Event, IllegalAction, Legal, Transfer
+from game.registry import Holding, JsonObject, SeatResult, Step
+from locales import t
+
+KIND = "tricks"
+CARDS = 2
+
+
+@dataclass
+class TricksState:
+    stake: int
+    players: int
+    dealer: int
+    hands: list[list[str]]
+    leader: int
+    trick: list[tuple[int, str]] = field(default_factory=list)
+    won: list[int] = field(default_factory=list)
+    last: list[tuple[int, str]] = field(default_factory=list)
+    over: bool = False
+
+    def to_act(self) -> int | None:
+        if self.over:
+            return None
+        return (self.leader + len(self.trick)) % self.players
+
+    def to_json(self) -> JsonObject:
+        return {
+            "stake": self.stake,
+            "players": self.players,
+            "dealer": self.dealer,
+            "hands": [list(hand) for hand in self.hands],
+            "leader": self.leader,
+            "trick": [[seat, card] for seat, card in self.trick],
+            "won": list(self.won),
+            "last": [[seat, card] for seat, card in self.last],
+            "over": self.over,
+        }
+
+    @staticmethod
+    def from_json(data: JsonObject) -> TricksState:
+        def pairs(key: str) -> list[tuple[int, str]]:
+            value = data[key]
+            assert isinstance(value, list)
+            return [(int(seat), str(card)) for seat, card in value]
+
+        stake, players, dealer, leader, hands, won = (
+            data["stake"],
+            data["players"],
+            data["dealer"],
+            data["leader"],
+            data["hands"],
+            data["won"],
+        )
+        assert isinstance(stake, int) and isinstance(players, int)
+        assert isinstance(dealer, int) and isinstance(leader, int)
+        assert isinstance(hands, list) and isinstance(won, list)
+        return TricksState(
+            stake,
+            players,
+            dealer,
+            [[str(card) for card in hand] for hand in hands],
+            leader,
+            pairs("trick"),
+            [int(seat) for seat in won],
+            pairs("last"),
+            bool(data["over"]),
+        )
+
+
+@dataclass(frozen=True)
+class PublicView:
+    dealer: int
+    trick: tuple[tuple[int, str], ...]
+    won: tuple[int, ...]
+    to_act: int | None
+    players: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    hand: tuple[str, ...]
+    legal: tuple[Legal, ...]
+    table: PublicView
+
+
+def _takes(trick: Sequence[tuple[int, str]]) -> int:
+    """The seat whose card takes ``trick``: the highest of the led suit."""
+    suit = trick[0][1][1]
+    return max((entry for entry in trick if entry[1][1] == suit), key=lambda e: RANK[e[1]])[0]
+
+
+class TricksRules:
+    kind = KIND
+    min_players = 2
+    max_players = 3
+    seats_between_deals = False
+    chat_pot = False
+
+    def check_options(self, data: JsonObject) -> JsonObject:
+        stake = data.get("stake", 1)
+        if set(data) - {"stake"} or stake not in (1, 2):
+            raise ValueError("bad options")
+        return {"stake": stake}
+
+    def start(
+        self,
+        options: JsonObject,
+        players: int,
+        deck: Sequence[str],
+        *,
+        dealer: int,
+        pot: int,
+        deal_no: int = 0,
+    ) -> tuple[TricksState, Step]:
+        stake = self.check_options(options)["stake"]
+        assert isinstance(stake, int)
+        hands = [list(deck[seat * CARDS : (seat + 1) * CARDS]) for seat in range(players)]
+        state = TricksState(stake, players, dealer, hands, (dealer + 1) % players)
+        return state, Step([Event("dealt")], [], deal_over=False, game_over=False)
+
+    def next_deal(
+        self, state: TricksState, deck: Sequence[str], *, pot: int, players: int, dealer: int
+    ) -> tuple[TricksState, Step]:
+        raise ValueError("a game of «Взятки» is one deal")
+
+    def legal(self, state: TricksState) -> list[Legal]:
+        seat = state.to_act()
+        if seat is None:
+            return []
+        hand = state.hands[seat]
+        if not state.trick:
+            return [Legal("lead", card) for card in hand]
+        suit = state.trick[0][1][1]
+        cards = [card for card in hand if card[1] == suit] or hand
+        return [Legal("follow", card) for card in cards]
+
+    def apply(self, state: TricksState, action: Action) -> Step:
+        seat = state.to_act()
+        if seat is None:
+            raise IllegalAction("deal_over")
+        if action.seat != seat:
+            raise IllegalAction("not_your_turn")
+        verb = "follow" if state.trick else "lead"
+        if action.verb != verb or not isinstance(action.arg, str):
+            raise IllegalAction("wrong_action")
+        if action.arg not in state.hands[seat]:
+            raise IllegalAction("not_in_hand")
+        if Legal(verb, action.arg) not in self.legal(state):
+            raise IllegalAction("must_follow_suit")
+        state.hands[seat].remove(action.arg)
+        state.trick.append((seat, action.arg))
+        events = [Event("played", {"seat": seat, "card": action.arg})]
+        if len(state.trick) < state.players:
+            return Step(events, [], deal_over=False, game_over=False)
+        taker = _takes(state.trick)
+        state.won.append(taker)
+        state.last, state.trick, state.leader = state.trick, [], taker
+        if state.hands[taker]:
+            return Step(events, [], deal_over=False, game_over=False)
+        state.over = True
+        money = [
+            Transfer(seat, winner, state.stake, "trick")
+            for winner in state.won
+            for seat in range(state.players)
+            if seat != winner
+        ]
+        results = [SeatResult(seat, state.won.count(seat), True) for seat in range(state.players)]
+        summary: JsonObject = {"won": list(state.won)}
+        return Step(events, money, True, True, results=results, summary=summary)
+
+    def to_act(self, state: TricksState) -> int | None:
+        return state.to_act()
+
+    def default_action(self, state: TricksState) -> Action | None:
+        seat, legal = state.to_act(), self.legal(state)
+        return None if seat is None else Action(seat, legal[0].verb, legal[0].arg)
+
+    def public_view(self, state: TricksState) -> PublicView:
+        trick = state.trick or state.last
+        return PublicView(
+            state.dealer, tuple(trick), tuple(state.won), state.to_act(), state.players
+        )
+
+    def seat_view(self, state: TricksState, seat: int) -> SeatView:
+        legal = tuple(self.legal(state)) if state.to_act() == seat else ()
+        return SeatView(seat, tuple(state.hands[seat]), legal, self.public_view(state))
+
+    def holding(self, state: TricksState, seat: int) -> Holding:
+        return Holding(tuple(state.hands[seat]), None, True)
+
+    def dump(self, state: TricksState) -> JsonObject:
+        return state.to_json()
+
+    def load(self, data: JsonObject) -> TricksState:
+        return TricksState.from_json(data)
+
+    def deal_no(self, state: TricksState) -> int:
+        return 0
+
+    def dealer(self, state: TricksState) -> int:
+        return state.dealer
+
+    def players(self, state: TricksState) -> int:
+        return state.players
+
+    def deal_over(self, state: TricksState) -> bool:
+        return state.over
+
+    def game_over(self, state: TricksState) -> bool:
+        return state.over
+
+    def next_game_dealer(self, state: TricksState) -> int | None:
+        return None
+
+    def pot_in_play(self, state: TricksState) -> int:
+        return 0
+
+
+class TricksScreens:
+    def choice(self, view: PublicView) -> str:
+        return KIND
+
+    def _lines(self, lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
+        lines = [t(lang, "tricks.title")]
+        lines += [f"{seat_name(names, seat)}: {label(card)}" for seat, card in view.trick]
+        for seat in range(view.players):
+            lines.append(t(lang, "tricks.won", name=seat_name(names, seat), n=view.won.count(seat)))
+        return lines
+
+    def table_text(
+        self,
+        lang: str,
+        view: PublicView,
+        names: Sequence[str],
+        *,
+        deadline: float | None,
+        away: Collection[int],
+        closed: bool,
+    ) -> str:
+        lines = self._lines(lang, view, names)
+        if view.to_act is not None and not closed:
+            turn = t(lang, "turn.whose", name=seat_name(names, view.to_act))
+            lines += ["", turn + turn_deadline(lang, deadline)]
+        return "\n".join(lines)
+
+    def hand_text(
+        self,
+        lang: str,
+        view: SeatView,
+        names: Sequence[str],
+        *,
+        deadline: float | None,
+        closed: bool,
+    ) -> str:
+        lines = self._lines(lang, view.table, names)
+        cards = " ".join(label(card) for card in view.hand) or "—"
+        lines += ["", t(lang, "tricks.yours", cards=cards)]
+        if view.legal and not closed:
+            lines.append(t(lang, "tricks.prompt") + turn_deadline(lang, deadline))
+        return "\n".join(lines)
+
+    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
+        return [
+            [(label(entry.arg or ""), encode(Act(game_id, turn, entry.verb, entry.arg)))]
+            for entry in view.legal
+        ]
+
+    def outcome_text(self, lang: str, view: PublicView, names: Sequence[str], seat: int) -> str:
+        return "\n".join(self._lines(lang, view, names))
+
+    def result_text(
+        self,
+        lang: str,
+        view: PublicView,
+        names: Sequence[str],
+        balances: Mapping[int, int],
+        money: Mapping[int, Mapping[str, int]],
+    ) -> str:
+        lines = [*self._lines(lang, view, names), ""]
+        for seat in sorted(balances):
+            amount = sum(money.get(seat, {}).values())
+            lines.append(f"{seat_name(names, seat)}: {signed(amount)} ({signed(balances[seat])})")
+        return "\n".join(lines)
+
+    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
+        return t(lang, "tricks.rules", stake=options["stake"])
+
+
+TEXTS = {
+    "ru": {
+        "game.tricks": "Взятки",
+        "tricks.title": "🂠 <b>Взятки</b>",
+        "tricks.won": "{name}: взяток {n}",
+        "tricks.yours": "Ваши карты: {cards}",
+        "tricks.prompt": "Ваш ход: карта в взятку.",
+        "tricks.rules": "По две карты; старшая карта масти захода берёт взятку, по {stake}.",
+        "opt.tricks.stake": "Ставка",
+        "help.tricks.stake": "Сколько стоит взятка с каждого.",
+        "move.lead": "заход",
+        "move.follow": "карта в масть",
+    },
+    "en": {
+        "game.tricks": "Tricks",
+        "tricks.title": "🂠 <b>Tricks</b>",
+        "tricks.won": "{name}: {n} tricks",
+        "tricks.yours": "Your cards: {cards}",
+        "tricks.prompt": "Your turn: a card to the trick.",
+        "tricks.rules": "Two cards each; the highest of the led suit takes a trick, {stake} each.",
+        "opt.tricks.stake": "Stake",
+        "help.tricks.stake": "What a trick takes from each.",
+        "move.lead": "a lead",
+        "move.follow": "a card followed",
+    },
+}
+
+GAME: GamePlugin[TricksState, SeatView, PublicView] = GamePlugin(
+    TricksRules(),
+    choices=(Choice(KIND, "w", aliases=("взятки",)),),
+    menu=OptionsMenu(code="w", values={"stake": (1, 2)}, defaults={"stake": 1}, always=("stake",)),
+    texts=TEXTS,
+)
+
+PLUGIN: GameScreens[TricksState, SeatView, PublicView]
+PLUGIN = GameScreens(
+    GAME,
+    TricksScreens(),
+    verbs={"lead": ("ld", ArgKind.CARD), "follow": ("fw", ArgKind.CARD)},
+)
