@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import storage.games
-from bot.screens import stats as screens
+from bot.render import evening as evening_render
+from bot.render import stats as screens
 from game.cards import FULL_DECK
 from game.core import GAME_POT as ENGINE_GAME_POT
 from game.core import POT as ENGINE_POT
@@ -306,7 +307,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         async def summary() -> str:
             assert last is not None
             figures = await db.evening_summary(last)
-            return screens.evening_text("ru", figures, names)
+            return evening_render.evening_text("ru", figures, names)
 
         deal_count = await db.deal_count(CHAT)
         middle = (await db.last_deals(CHAT, 1))[0].deal_id - deal_count // 2
@@ -333,13 +334,13 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         assert last is not None
         evening_figures = await db.evening_summary(last)
         started = time.perf_counter()
-        png = await asyncio.to_thread(screens.evening_chart, "ru", evening_figures, names)
+        png = await asyncio.to_thread(evening_render.evening_chart, "ru", evening_figures, names)
         cold = (time.perf_counter() - started) * 1000
         if chart is not None:
             chart.write_bytes(png)
         warm, _ = await _timed(
             repeat,
-            lambda: asyncio.to_thread(screens.evening_chart, "ru", evening_figures, names),
+            lambda: asyncio.to_thread(evening_render.evening_chart, "ru", evening_figures, names),
         )
         rows.append(
             (

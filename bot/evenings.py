@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable
 from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
-from bot.screens.stats import display_names, evening_chart, evening_text
+from bot.render.evening import evening_chart, evening_text
+from bot.screens.stats import display_names
 from locales import t
 from storage.database import Database
 from storage.evenings import Evening

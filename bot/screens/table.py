@@ -22,9 +22,9 @@ from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
 from bot.render.common import esc, use_ranks
+from bot.render.stats import trick_lines
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
-from bot.screens.stats import trick_lines
 from game.core import Action
 from locales import t, tn
 from storage.database import Database

@@ -14,9 +14,9 @@ import pytest
 from bot import callback as cb
 from bot.chart import Line, _spread, draw_evening_chart
 from bot.render.common import ranks_shown
-from bot.screens.stats import (
+from bot.render.evening import evening_text
+from bot.render.stats import (
     deal_text,
-    evening_text,
     export_csv,
     history_keyboard,
     stats_text,

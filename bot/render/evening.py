@@ -1,0 +1,142 @@
+"""The evening's summary, as text and as a chart: what ``bot.evenings`` posts when a chat's
+run of play ends (pure: the figures come from ``storage.evenings``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from bot.chart import Line, draw_evening_chart
+from bot.games import game_for
+from bot.render.common import esc, signed
+from bot.settle_up import left_in_pot, settle_people
+from locales import t, tn
+from storage.evenings import EveningSummary
+from tables.computers import is_computer
+
+
+def _duration(lang: str, seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60)) if seconds > 0 else 0
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return t(lang, "evening.hours", h=hours, m=minutes)
+    return t(lang, "evening.minutes", m=minutes)
+
+
+def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> str:
+    """The evening's summary: nets (and the chips of a deal still in play, which /balance
+    counts and the evening does not), remizes, the biggest win, Старшина games won, and who
+    pays whom for the evening alone among the people (``bot.settle_up``, the pot staying on
+    the table; where the computers stand is said apart)."""
+    evening = summary.evening
+    deals = tn(lang, "count.deals", summary.deals)
+    played = evening.last_at - evening.started_at
+    lines = [
+        # one deal has no length to tell (its end is both the evening's first and last)
+        t(lang, "evening.title", deals=deals, duration=_duration(lang, played))
+        if played > 0
+        else t(lang, "evening.title_one", deals=deals),
+        "",
+        t(lang, "evening.nets"),
+    ]
+
+    def name(user: int) -> str:
+        return esc(names.get(user, str(user)))
+
+    order = sorted(summary.nets, key=lambda user: (-summary.nets[user], name(user)))
+    for place, user in enumerate(order):
+        net = summary.nets[user]
+        medal = "🏆 " if place == 0 and net > 0 else ""
+        lines.append(t(lang, "evening.net_line", medal=medal, name=name(user), net=signed(net)))
+    if summary.in_play:
+        # /balance counts the antes of a deal still being played; this summary cannot yet
+        items = ", ".join(
+            f"{name(user)} {signed(net)}"
+            for user, net in sorted(summary.in_play.items(), key=lambda item: name(item[0]))
+        )
+        lines.append(t(lang, "evening.in_play", items=items))
+    lines.append("")
+    if summary.remizes:
+        items = ", ".join(
+            t(
+                lang,
+                "evening.remiz_item",
+                name=name(user),
+                count=tn(lang, "count.remizes", count),
+                chips=tn(lang, "count.chips", chips),
+            )
+            for user, (count, chips) in sorted(summary.remizes.items(), key=lambda i: -i[1][1])
+        )
+        lines.append(t(lang, "evening.remizes", items=items))
+    elif any(game_for(kind).chat_pot for kind in summary.kinds):
+        # a remiz is paid into the chat's pot (Стуколка's); a Старшина-only evening had none
+        # to pay, and «no remizes» would be news about a game it did not play
+        lines.append(t(lang, "evening.no_remizes"))
+    if summary.biggest_win is not None:
+        biggest = summary.biggest_win
+        lines.append(
+            t(
+                lang,
+                "evening.biggest",
+                amount=signed(biggest.amount),
+                name=name(biggest.user_id),
+                deal=biggest.deal_index,
+            )
+        )
+    if summary.games_won:
+        items = ", ".join(
+            t(lang, "evening.won_item", name=name(user), n=count)
+            for user, count in sorted(summary.games_won.items(), key=lambda i: -i[1])
+        )
+        lines.append(t(lang, "evening.games_won", items=items))
+    lines += ["", t(lang, "evening.settle")]
+    # the winners may have taken chips a pot held before the evening: nobody owes those
+    from_pot = max(0, sum(summary.nets.values()))
+    # nobody pays or is paid by a computer (as in /balance): the people settle among
+    # themselves, short of what came from the pot or went to the computers
+    people = {
+        user: net
+        for user, net in sorted(summary.nets.items(), key=lambda item: name(item[0]))
+        if not is_computer(user)
+    }
+    payments = settle_people(people)
+    for payer, payee, amount in payments:
+        lines.append(t(lang, "evening.pay", payer=name(payer), payee=name(payee), amount=amount))
+    if not payments:
+        # square, or down only to the pot and the computers: nobody owes another player
+        square = not any(people.values())
+        lines.append(t(lang, "evening.square" if square else "evening.no_payments"))
+    computers = sorted(
+        ((user, net) for user, net in summary.nets.items() if is_computer(user) and net),
+        key=lambda item: -item[1],
+    )
+    if computers:
+        standing = ", ".join(f"{name(user)} {signed(net)}" for user, net in computers)
+        lines.append(t(lang, "settle.computers", computers=standing))
+    left = left_in_pot(people, payments)
+    if summary.pot_change > 0 and sum(left.values()) == summary.pot_change:
+        # whose chips the pot holds: what each loser still owes once the payments are made
+        items = ", ".join(f"{name(user)} {amount}" for user, amount in left.items())
+        pot = tn(lang, "count.chips", summary.pot_change)
+        lines.append(t(lang, "evening.pot_share", pot=pot, items=items))
+    elif summary.pot_change > 0:
+        lines.append(
+            t(lang, "evening.left_in_pot", pot=tn(lang, "count.chips", summary.pot_change))
+        )
+    if from_pot:
+        lines.append(t(lang, "evening.from_pot", pot=tn(lang, "count.chips", from_pot)))
+    return "\n".join(lines)
+
+
+def evening_chart(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> bytes:
+    """The evening's chart as PNG (slow: call it off the event loop)."""
+    date = datetime.fromtimestamp(summary.evening.started_at, UTC).strftime("%d.%m.%Y")
+    lines = [Line(names.get(user, str(user)), running) for user, running in summary.running.items()]
+    return draw_evening_chart(
+        t(lang, "evening.chart_title", date=date, deals=tn(lang, "count.deals", summary.deals)),
+        lines,
+        x_label=t(lang, "evening.chart_x"),
+        y_label=t(lang, "evening.chart_y"),
+        net_label=t(lang, "evening.chart_legend", name="{name}", net="{net}"),
+    )

@@ -1,0 +1,443 @@
+"""Scorekeeping texts: /stats, /top, /history with its pages and a deal's details, /export,
+and the evening's summary with its chart.
+
+The figures come from ``storage`` (kept monthly figures, the deal history, the evening's
+summary); this module only words them: every function is pure (``bot.screens.stats`` reads
+the database and sends). Every text about a player is worded so it is right for anyone: names stand
+alone before a colon or a dash, never next to a verb in the past or in a declined form.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from bot import callback as cb
+from bot.games import game_for
+from bot.messenger import Rows
+from bot.render.common import esc, game_title, label, reason_key, signed, suit
+from locales import t, tn
+from storage.records import DealHistory
+from storage.stats import Figures, PlayerStats, Standing
+from tables.computers import computer_name, is_computer
+
+HISTORY_PAGE = 6
+TOP_LINES = 10
+MEDALS = ("🥇", "🥈", "🥉")
+CSV_COLUMNS = (
+    "entry_id",
+    "time_utc",
+    "game_id",
+    "game",
+    "deal",
+    "from",
+    "from_id",
+    "to",
+    "to_id",
+    "amount",
+    "reason",
+)
+
+Names = Callable[[Sequence[int]], Awaitable[list[str]]]
+
+
+def _kind_of(kind: str, summary: Mapping[str, object]) -> str:
+    """Which of its game's choices a finished deal was (its title), from its summary."""
+    try:
+        return game_for(kind).choice_of(dict(summary))
+    except ValueError:
+        return kind  # a game no longer offered keeps its own name
+
+
+# ------------------------------------------------------------------------------ /stats
+
+
+def _game_figures(kind: str) -> frozenset[str]:
+    """The figures ``kind`` has (``Plugin.figures``); none for a game no longer offered."""
+    try:
+        return game_for(kind).figures
+    except ValueError:
+        return frozenset()
+
+
+def _kind_lines(lang: str, kind: str, figures: Figures) -> list[str]:
+    """One game's figures, only those the game has (no remizes in Старшина, no games won in
+    Стуколка)."""
+    has = _game_figures(kind)
+    deals = tn(lang, "count.deals", figures.deals)
+    if "games_won" in has:
+        lines = [
+            t(lang, "stats.played", games=tn(lang, "count.games", figures.games), deals=deals),
+            t(lang, "stats.games_won", won=figures.games_won, games=figures.games),
+        ]
+    else:
+        lines = [t(lang, "stats.played_deals", deals=deals)]
+    if "in_play" in has and figures.deals:
+        percent = round(100 * figures.deals_active / figures.deals)
+        lines.append(
+            t(
+                lang,
+                "stats.in_play",
+                active=figures.deals_active,
+                deals=figures.deals,
+                percent=percent,
+            )
+        )
+    lines.append(t(lang, "stats.tricks", n=figures.tricks))
+    if "remizes" in has and figures.remizes:
+        lines.append(
+            t(
+                lang,
+                "stats.remizes",
+                count=tn(lang, "count.remizes", figures.remizes),
+                chips=tn(lang, "count.chips", figures.remiz_paid),
+            )
+        )
+    if "pots" in has and figures.pots_taken:
+        lines.append(
+            t(
+                lang,
+                "stats.pots",
+                count=figures.pots_taken,
+                chips=tn(lang, "count.chips", figures.pot_chips),
+            )
+        )
+    if figures.best_deal is not None and figures.worst_deal is not None:
+        lines.append(
+            t(
+                lang,
+                "stats.best_worst",
+                best=signed(figures.best_deal),
+                worst=signed(figures.worst_deal),
+            )
+        )
+    lines.append(t(lang, "stats.net", net=signed(figures.net)))
+    return lines
+
+
+def _figures_lines(lang: str, by_kind: Mapping[str, Figures]) -> list[str]:
+    """Each game the player has played, under its title with its own figures; then, when he
+    played several, his net over them all."""
+    played = {kind: figures for kind, figures in by_kind.items() if figures.deals or figures.net}
+    lines: list[str] = []
+    for kind in sorted(played):
+        lines += [t(lang, "stats.kind", game=game_title(lang, kind))]
+        lines += _kind_lines(lang, kind, played[kind])
+    if len(played) > 1:
+        net = sum(figures.net for figures in played.values())
+        lines.append(t(lang, "stats.net_all", net=signed(net)))
+    return lines
+
+
+def played(stats: PlayerStats) -> bool:
+    total = stats.total(stats.all_time)
+    return bool(total.deals or total.net)
+
+
+def stats_text(
+    lang: str, name: str, stats: PlayerStats, *, private: bool, practice: bool = False
+) -> str:
+    """/stats: a player's figures, all time and this month, game by game (``practice``: at
+    his practice table, against the computers)."""
+    if practice:
+        title = t(lang, "stats.title_practice", name=esc(name))
+    elif private:
+        title = t(
+            lang, "stats.title_private", name=esc(name), chats=tn(lang, "count.chats", stats.chats)
+        )
+    else:
+        title = t(lang, "stats.title_chat", name=esc(name))
+    lines = [title]
+    total = stats.total(stats.all_time)
+    if not total.deals and not total.net:
+        lines.append(t(lang, "stats.empty"))
+        return "\n".join(lines)
+    if stats.this_month == stats.all_time:
+        lines += ["", t(lang, "stats.all_this_month")]
+        return "\n".join([*lines, *_figures_lines(lang, stats.all_time)])
+    lines += ["", t(lang, "stats.all_time"), *_figures_lines(lang, stats.all_time)]
+    lines += ["", t(lang, "stats.this_month")]
+    month = stats.total(stats.this_month)
+    if month.deals or month.net:
+        lines += _figures_lines(lang, stats.this_month)
+    else:
+        lines.append(t(lang, "stats.month_empty"))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ /top
+
+
+def _board(lang: str, standings: Sequence[Standing], names: Mapping[int, str]) -> list[str]:
+    lines = []
+    for place, standing in enumerate(standings[:TOP_LINES], start=1):
+        marker = MEDALS[place - 1] if place <= len(MEDALS) and standing.net > 0 else f"{place}."
+        lines.append(
+            t(
+                lang,
+                "top.line",
+                place=marker,
+                name=esc(names.get(standing.user_id, str(standing.user_id))),
+                net=signed(standing.net),
+                deals=tn(lang, "count.deals", standing.deals),
+            )
+        )
+    return lines
+
+
+def top_text(
+    lang: str,
+    all_time: Sequence[Standing],
+    this_month: Sequence[Standing],
+    by_kind: Sequence[tuple[str, Sequence[Standing], Sequence[Standing]]],
+    names: Mapping[int, str],
+) -> str:
+    """/top: the chat's players by net chips, all time and this month; then per game kind
+    when the chat has played more than one."""
+    lines = [t(lang, "top.title")]
+    if not all_time:
+        lines.append(t(lang, "top.empty"))
+        return "\n".join(lines)
+    if list(this_month) == list(all_time):
+        lines += ["", t(lang, "top.all_this_month"), *_board(lang, all_time, names)]
+    else:
+        lines += ["", t(lang, "top.all_time"), *_board(lang, all_time, names)]
+        lines += ["", t(lang, "top.this_month")]
+        lines += _board(lang, this_month, names) or [t(lang, "top.month_empty")]
+    if len(by_kind) > 1:
+        for kind, kind_all, kind_month in by_kind:
+            lines += ["", t(lang, "top.kind", game=game_title(lang, kind))]
+            if list(kind_month) == list(kind_all):
+                lines += [t(lang, "top.all_this_month"), *_board(lang, kind_all, names)]
+                continue
+            lines += [t(lang, "top.all_time"), *_board(lang, kind_all, names)]
+            if kind_month:
+                lines += [t(lang, "top.this_month"), *_board(lang, kind_month, names)]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ /history
+
+
+def _nets(deal: DealHistory) -> tuple[dict[int, int], dict[int, list[tuple[str, int]]]]:
+    """Each player's net of a deal and its parts by reason (paid as negative)."""
+    nets: dict[int, int] = {}
+    parts: dict[int, dict[str, int]] = {}
+    for entry in deal.transfers:
+        for party, sign in ((entry.src, -1), (entry.dst, 1)):
+            if isinstance(party, int):
+                nets[party] = nets.get(party, 0) + sign * entry.amount
+                by_reason = parts.setdefault(party, {})
+                by_reason[entry.reason] = by_reason.get(entry.reason, 0) + sign * entry.amount
+    return nets, {user: list(items.items()) for user, items in parts.items()}
+
+
+def history_page_text(
+    lang: str,
+    deals: Sequence[DealHistory],
+    names: Mapping[int, str],
+    page: int,
+    pages: int,
+) -> str:
+    """A /history page: each deal numbered for its 🔎 button, its game, tricks and money."""
+    lines = [t(lang, "history.title")]
+    if not deals:
+        lines.append(t(lang, "history.empty"))
+        return "\n".join(lines)
+    for index, deal in enumerate(deals, start=1):
+        nets, _ = _nets(deal)
+        ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m %H:%M")
+        lines.append("")
+        lines.append(
+            f"<b>{index}.</b> "
+            + t(
+                lang,
+                "history.deal",
+                date=ended,
+                game=game_title(lang, _kind_of(deal.kind, deal.summary)),
+                deal=deal.deal + 1,
+            )
+        )
+        played = [p for p in deal.players if p.active]
+        if played:
+            items = ", ".join(
+                t(lang, "history.tricks", name=esc(names.get(p.user_id, "?")), tricks=p.tricks)
+                for p in played
+            )
+            lines.append(t(lang, "history.tricks_line", items=items))
+        money = [
+            t(lang, "history.net", name=esc(names.get(user, "?")), amount=signed(net))
+            for user, net in nets.items()
+            if net
+        ]
+        lines.append(" · ".join(money) if money else t(lang, "history.no_money"))
+    lines += ["", t(lang, "history.hint"), t(lang, "history.page", page=page, pages=pages)]
+    return "\n".join(lines)
+
+
+def history_keyboard(
+    lang: str, deals: Sequence[DealHistory], before: int, newer: int | None, older: bool
+) -> Rows:
+    """🔎 buttons for each deal of the page, then the paging buttons. ``newer`` is the
+    ``before`` of the newer page (None on the first page)."""
+    opens = [
+        (t(lang, "history.open", n=index), cb.encode(cb.DealInfo(deal.deal_id, before)))
+        for index, deal in enumerate(deals, start=1)
+    ]
+    paging = []
+    if older and deals:
+        paging.append((t(lang, "history.older"), cb.encode(cb.History(deals[-1].deal_id))))
+    if newer is not None:
+        paging.append((t(lang, "history.newer"), cb.encode(cb.History(newer))))
+    rows = [opens[:3], opens[3:]] if len(opens) > 3 else [opens]
+    return [row for row in [*rows, paging] if row]
+
+
+def trick_lines(
+    lang: str, tricks: Sequence[Any], winners: Sequence[Any], name: Callable[[int], str]
+) -> list[str]:
+    """Each trick of a deal in the order played and who took it (a deal's summary's
+    ``tricks`` and ``trick_winners``; ``name`` gives a seat's name, escaped): who played which
+    card, or the cards alone when there are many tricks (Старшина's 16)."""
+    lines = []
+    for number, (trick, winner) in enumerate(zip(tricks, winners, strict=False), start=1):
+        if len(tricks) > 3:
+            played = " ".join(label(card) for _, card in trick)
+        else:
+            played = " · ".join(f"{name(seat)} {label(card)}" for seat, card in trick)
+        lines.append(t(lang, "deal.trick", n=number, winner=name(winner), cards=played))
+    return lines
+
+
+def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
+    """A finished deal in full: its trump, each trick in the order played and who took it,
+    and each player's money by reason. Only what the table saw: played cards, never a passer's
+    dead cards, the discards or the talon."""
+    summary = deal.summary
+    kind = _kind_of(deal.kind, summary)
+    ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m.%Y %H:%M")
+    lines = [t(lang, "deal.title", game=game_title(lang, kind), deal=deal.deal + 1, date=ended)]
+    seat_user = {p.seat: p.user_id for p in deal.players}
+
+    def name(seat: int) -> str:
+        return esc(names.get(seat_user.get(seat, -1), "?"))
+
+    trump = summary.get("trump")
+    trump_card = summary.get("trump_card")
+    if isinstance(trump_card, str):
+        lines.append(t(lang, "deal.trump", trump=label(trump_card)))
+    elif isinstance(trump, str):
+        lines.append(t(lang, "deal.trump", trump=suit(trump)))
+    tricks = summary.get("tricks")
+    winners = summary.get("trick_winners")
+    if not isinstance(tricks, list) or not isinstance(winners, list):
+        lines.append(t(lang, "deal.not_recorded"))
+    elif not tricks:
+        lines.append(t(lang, "deal.no_play"))
+    else:
+        if len(tricks) > 3:
+            # Старшина's 16 tricks: who took how many, and then the tricks in short
+            taken = {p.user_id: p.tricks for p in deal.players}
+            items = ", ".join(
+                f"{esc(names.get(user, '?'))} {count}" for user, count in taken.items()
+            )
+            lines.append(t(lang, "deal.tricks_of", items=items))
+        lines += trick_lines(lang, tricks, winners, name)
+    nets, parts = _nets(deal)
+    lines += ["", t(lang, "deal.money")]
+    if not nets:
+        lines.append(t(lang, "deal.no_money"))
+    for user, net in nets.items():
+        reasons: list[str] = []
+        for reason, amount in parts.get(user, []):
+            key = reason_key(lang, f"deal.reason.{reason}", amount)
+            try:
+                reasons.append(t(lang, key, amount=signed(amount)))
+            except KeyError:
+                reasons.append(
+                    t(lang, "deal.reason.other", reason=esc(reason), amount=signed(amount))
+                )
+        lines.append(
+            t(
+                lang,
+                "deal.money_line",
+                name=esc(names.get(user, "?")),
+                net=signed(net),
+                parts=", ".join(reasons),
+            )
+        )
+    before, after = summary.get("pot_before"), summary.get("pot_after")
+    if isinstance(before, int) and isinstance(after, int):
+        lines.append(t(lang, "deal.pot", before=before, after=after))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ /export
+
+
+#: what makes a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a formula
+#: (OWASP, "CSV Injection"); a line feed too, which some of them take as a cell's start
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def spreadsheet_text(value: object) -> object:
+    """A CSV cell a spreadsheet shows as it is: a text that begins as a formula would gets a
+    single quote before it (``=HYPERLINK(…)`` → ``'=HYPERLINK(…)``), the spreadsheets' own
+    mark for "text"; numbers stay numbers (a computer's id of −1 included)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def export_csv(rows: Sequence[tuple[object, ...]], lang: str) -> bytes:
+    """The ledger as CSV (UTF-8 with a byte-order mark, so spreadsheets read the Cyrillic):
+    one row per transfer, a party as a player's name and id, or ``pot`` / ``game_pot``. A
+    person's name is his own (stored, uncut); a computer's is in the chat's ``lang``, as on
+    every other screen (the stored one is Russian).
+
+    A name is whatever its owner typed into Telegram, so every text cell is neutralised as
+    OWASP recommends for CSV: quoted, and with a single quote before a formula's first
+    character (``spreadsheet_text``); numbers are written bare, so they stay numbers."""
+
+    def name(kind: object, user: object, stored: object) -> object:
+        if kind != "user":
+            return kind
+        return computer_name(user, lang) if isinstance(user, int) and is_computer(user) else stored
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(CSV_COLUMNS)
+    for (
+        entry_id,
+        created_at,
+        game_id,
+        kind,
+        deal,
+        src_kind,
+        src_user,
+        src_name,
+        dst_kind,
+        dst_user,
+        dst_name,
+        amount,
+        reason,
+    ) in rows:
+        moment = datetime.fromtimestamp(float(created_at), UTC)  # type: ignore[arg-type]
+        cells = (
+            entry_id,
+            moment.strftime("%Y-%m-%d %H:%M:%S"),
+            game_id,
+            kind,
+            int(deal) + 1,  # type: ignore[call-overload]
+            name(src_kind, src_user, src_name),
+            src_user if src_kind == "user" else "",
+            name(dst_kind, dst_user, dst_name),
+            dst_user if dst_kind == "user" else "",
+            amount,
+            reason,
+        )
+        writer.writerow([spreadsheet_text(cell) for cell in cells])
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
