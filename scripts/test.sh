@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment from the project's own files and runs every check:
-# hadolint over the Dockerfile, ruff, mypy (strict on game/, storage/, tables/ and web/), and pytest (the
+# hadolint over the Dockerfile, ruff, mypy --strict on every package, and pytest (the
 # conformance cases of tests/cases among its tests). Installs the exact versions of
 # requirements-dev.lock, each checked against its hash (the build backend, setuptools, among
 # them), then the bot in editable mode for development, built with that setuptools (no build

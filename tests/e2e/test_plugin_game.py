@@ -308,10 +308,10 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
         won = deals[0].summary["won"]
         assert len(won) == tricks.CARDS
         seats = list(finished.seats)
-        expected = {user: 0 for user in seats}
+        expected = {user_id: 0 for user_id in seats}
         for taker in won:
-            for seat, user in enumerate(seats):
-                expected[user] += 2 if seat == taker else -1
+            for seat, user_id in enumerate(seats):
+                expected[user_id] += 2 if seat == taker else -1
         balances = await db.balances(group.id)
         assert balances.total == 0 and dict(balances.players) == expected
         private = texts(fake.messages(fake.private_chat(bob), from_bot=True))
