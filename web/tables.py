@@ -19,7 +19,7 @@ from typing import Any
 from storage.errors import GameNotFound
 from storage.records import Game
 from tables import Loaded, Reply, TableService
-from web.views import PRESENTERS, Json, TableInfo, ranks_for, seat_view, text
+from web.views import PRESENTERS, Json, TableInfo, money_parts, ranks_for, seat_view, text
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,8 @@ class WebTables:
             while len(self._last) > LAST_KEPT:
                 del self._last[next(iter(self._last))]
         nets = [sum(money[user].values()) if user in money else None for user in seats]
-        return {"nets": nets, "label": text("web.last_deal")}
+        parts = [money_parts(dict(money[user])) if user in money else [] for user in seats]
+        return {"nets": nets, "parts": parts, "label": text("web.last_deal")}
 
     async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: Any) -> Reply:
         """A move made on the page: the service's call a button press makes, then the same

@@ -9,7 +9,24 @@ from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import PLURAL_FORMS, catalogue, language
 
 #: the families of keys a seat view (``web.views``) or the page itself names
-PREFIXES = ("web.", "btn.", "role.", "prompt.", "starshina.prompt.", "game.", "n.tricks")
+PREFIXES = (
+    "web.",
+    "btn.",
+    "role.",
+    "prompt.",
+    "starshina.prompt.",
+    "game.",
+    "n.tricks",
+    "stukolka.trump.",
+    "starshina.tricks_of",
+    "starshina.result_tricks",
+    "starshina.short",
+    "starshina.over",
+    "starshina.on_target",
+    "result.pot_",
+    "money.",
+    "gloss.remiz",
+)
 
 
 def page_texts(lang: str | None) -> dict[str, Any]:

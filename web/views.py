@@ -39,7 +39,13 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     prompt      {"key", "params", "n"?} | null: what the seat is asked to do now
     private     [{"label", "cards"}]: cards only this seat has seen (its discards, the шлейф
                 card, what the kitty gave, the cards of its exchanges)
-    result      null | {nets: [int per seat], label: {"key", "params"}}: a finished deal or game
+    trump_card_on_stock  bool: the face-up trump card still lies on the stock (Стуколка)
+    trump_line  {"key", "params"} | null: the trump as the chat's table message says it
+    pot_gloss   {"key"} | null: what «ремиз» means, the chat's gloss
+    result      null | {nets: [int per seat] | null, parts: [[text per reason] per seat] |
+                null, label: text, notes: [text]}: a finished deal or game, each seat's money
+                by reason as the chat's breakdown names it, and what follows (the pot carried
+                over, the game going on)
 """
 
 from __future__ import annotations
@@ -52,12 +58,29 @@ from game import starshina, stukolka
 from game.cards import RANK
 from game.core import Legal, Transfer
 from game.registry import rules_for
+from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
+from locales import catalogue
 
 SCHEMA = 1
 #: suits in the order a hand shows them: colours alternate, black, red, black, red
 SUIT_ORDER = "SHCD"
 
 Json = dict[str, Any]
+#: the order the chat lists the parts of a deal's money in (the chat's renderer is not this
+#: package's to import: a test holds the two equal)
+MONEY_REASONS = (
+    "ante",
+    "trick",
+    "pot_taken",
+    "remiz",
+    "diff",
+    "game_pot",
+    "missed_target",
+    "void",
+    "game_pot_return",
+)
+#: the game-end transfers of Старшина, last in its transfer list
+_FINAL_REASONS = frozenset({"game_pot", "missed_target"})
 Ranks = Literal["russian", "latin"]
 
 
@@ -86,7 +109,8 @@ def ranks_for(lang: str, setting: str | None) -> Ranks:
 def text(key: str, n: int | None = None, **params: object) -> Json:
     """A text the page looks up: ``key`` in the catalogue, its plural form for ``n`` (when
     given; ``n`` is then a parameter too), ``params`` for its placeholders. A parameter that is
-    ``{"seat": i}`` reads as that seat's name, ``{"card": c}`` as the card in the chat's style."""
+    ``{"seat": i}`` reads as that seat's name, ``{"card": c}`` as the card in the chat's style,
+    ``{"suit": s}`` as the suit, a text (``{"key": ...}``) as that text."""
     data: Json = {"key": key, "params": params}
     if n is not None:
         data["n"] = n
@@ -99,6 +123,10 @@ def seat_ref(seat: int) -> Json:
 
 def card_ref(card: str) -> Json:
     return {"card": card}
+
+
+def suit_ref(suit: str) -> Json:
+    return {"suit": suit}
 
 
 def display_order(cards: Sequence[str], trump: str | None) -> list[str]:
@@ -120,6 +148,45 @@ def _nets(transfers: Sequence[Transfer], players: int) -> list[int]:
         if isinstance(item.dst, int):
             nets[item.dst] += item.amount
     return nets
+
+
+def signed(amount: int) -> str:
+    """``+8``, ``−12``, ``0`` (a true minus sign), as the chat writes money."""
+    if amount > 0:
+        return f"+{amount}"
+    if amount < 0:
+        return f"\u2212{-amount}"
+    return "0"
+
+
+def money_parts(sums: dict[str, int]) -> list[Json]:
+    """A seat's money by reason (paid as negative) as the chat's breakdown names it («ставка
+    −3 · ремиз −12»): one text a reason, in the chat's order, none for a zero."""
+    order = {reason: index for index, reason in enumerate(MONEY_REASONS)}
+    known = catalogue("ru")
+    shown = sorted(
+        ((reason, amount) for reason, amount in sums.items() if amount),
+        key=lambda item: order.get(item[0], 99),
+    )
+    return [
+        text(
+            f"money.{reason}_in"
+            if amount > 0 and f"money.{reason}_in" in known
+            else f"money.{reason}",
+            amount=signed(amount),
+        )
+        for reason, amount in shown
+    ]
+
+
+def _parts(transfers: Sequence[Transfer], players: int) -> list[list[Json]]:
+    """Each seat's ``money_parts`` of ``transfers``."""
+    sums: list[dict[str, int]] = [{} for _ in range(players)]
+    for item in transfers:
+        for seat, amount in ((item.src, -item.amount), (item.dst, item.amount)):
+            if isinstance(seat, int) and seat < players:
+                sums[seat][item.reason] = sums[seat].get(item.reason, 0) + amount
+    return [money_parts(seat_sums) for seat_sums in sums]
 
 
 def _seat(seat: int, you: int, dealer: int, to_act: int | None, info: TableInfo) -> Json:
@@ -198,7 +265,10 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     data = _base("stukolka", "shleif" if table.options.shleif else "stukolka", view, table, info)
     over = table.phase is stukolka.Phase.DEAL_OVER
     data["trump_card"] = table.trump_card
-    data["pot"] = text("web.pot.remiz", pot=table.pot, remiz=table.remiz)
+    data["trump_card_on_stock"] = table.trump_card_on_stock
+    data["trump_line"] = _stukolka_trump_line(table)
+    data["pot"] = text("web.pot.remiz", pot=table.pot, share=_share(table.pot), remiz=table.remiz)
+    data["pot_gloss"] = text("gloss.remiz")
     data["stock"] = table.stock_count
     seats = []
     for summary in table.seats:
@@ -250,15 +320,48 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     if view.discards:
         private.append({"label": text("web.private.discards"), "cards": list(view.discards)})
     data["private"] = private
-    data["result"] = (
-        {
+    data["result"] = None
+    if over:
+        notes = []
+        if table.outcome is stukolka.Outcome.PLAYED and table.pot_after is not None:
+            notes.append(
+                text("result.pot_carried", pot=table.pot_after)
+                if table.pot_after
+                else text("result.pot_empty")
+            )
+        data["result"] = {
             "nets": _nets(table.transfers, table.players),
+            "parts": _parts(table.transfers, table.players),
             "label": text(f"web.outcome.{table.outcome.value}" if table.outcome else "web.over"),
+            "notes": notes,
         }
-        if over
-        else None
-    )
     return data
+
+
+def _share(pot: int) -> str:
+    """What a trick pays, as the chat's pot line says it: «4», or «4/4/5» where the tricks
+    differ."""
+    shares = [trick_share(pot, number) for number in range(TRICKS_PER_DEAL)]
+    return str(shares[0]) if len(set(shares)) == 1 else "/".join(map(str, shares))
+
+
+def _stukolka_trump_line(table: stukolka.PublicView) -> Json:
+    """The trump as the chat's table message says it: «Козырь: 6♠️ — открыт на колоде» only
+    while the card lies on the stock, «Козырь: 6♠️» once it is drawn."""
+    if table.trump is None:
+        return text("stukolka.trump.unknown")
+    if table.shleif:
+        if table.trump_card is not None:
+            return text(
+                "stukolka.trump.shleif_revealed",
+                suit=suit_ref(table.trump),
+                card=card_ref(table.trump_card),
+            )
+        return text("stukolka.trump.shleif", suit=suit_ref(table.trump))
+    if table.trump_card is None:
+        return text("stukolka.trump.suit", suit=suit_ref(table.trump))
+    key = "stukolka.trump.on_stock" if table.trump_card_on_stock else "stukolka.trump.card"
+    return text(key, card=card_ref(table.trump_card))
 
 
 def _stukolka_prompt(view: stukolka.SeatView) -> Json | None:
@@ -278,7 +381,10 @@ def _stukolka_prompt(view: stukolka.SeatView) -> Json | None:
             most = max((entry.pick or (0, 0))[1] for entry in view.legal)
             if role is stukolka.Role.DARK:
                 return text("prompt.purchase_dark", most=most)
-            return text("prompt.purchase" if seen else "prompt.purchase_unseen", most=most)
+            if not seen:
+                return text("prompt.purchase_unseen", most=most)
+            # the page's confirmation reads «Оставить все» until a card is marked
+            return text("web.prompt.purchase", most=most, keep=text("btn.keep"))
         case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
             return text("prompt.drop" if seen else "prompt.look_first")
         case Phase.RAZREZ:
@@ -301,17 +407,29 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
     data = _base("starshina", "starshina", view, table, info)
     over = table.phase in (starshina.Phase.DEAL_OVER, starshina.Phase.GAME_OVER)
     data["trump_card"] = None
+    data["trump_card_on_stock"] = False
+    data["trump_line"] = None
+    data["pot_gloss"] = None
     data["pot"] = text("web.pot.game", pot=table.game_pot)
     data["stock"] = table.kitty_count
     seats = []
+    record = table.history[-1] if over and table.history else None
     for summary in table.seats:
         seat = _seat(summary.seat, view.seat, table.dealer, table.to_act, info)
-        seat.update(
-            cards=summary.cards,
-            tricks=summary.tricks,
-            role=None,
-            note=text("web.target", tricks=summary.tricks, target=summary.target),
-        )
+        tricks = record.tricks[summary.seat] if record else summary.tricks
+        if record:
+            # «9 взяток при норме 3 — 6 сверх нормы», as the chat's result says it
+            note = text(
+                "starshina.result_tricks",
+                tricks=text("n.tricks", tricks),
+                target=summary.target,
+                diff=_diff_words(record.diffs[summary.seat]),
+            )
+        else:
+            note = text(
+                "starshina.tricks_of", tricks=text("n.tricks", tricks), target=summary.target
+            )
+        seat.update(cards=summary.cards, tricks=tricks, role=None, note=note)
         seats.append(seat)
     data["seats"] = seats
     legal = view.legal
@@ -337,18 +455,62 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
         private.append({"label": text("web.private.from_kitty"), "cards": list(view.from_kitty)})
     data["private"] = private
     data["prompt"] = _starshina_prompt(view)
-    data["result"] = (
-        {
-            "nets": _nets(table.transfers, len(table.seats)),
-            "label": text(
-                "web.game_over" if table.winner is not None else "web.deal_over",
-                winner=None if table.winner is None else seat_ref(table.winner),
-            ),
-        }
-        if over
-        else None
-    )
+    data["result"] = _starshina_result(table) if over else None
     return data
+
+
+def _diff_words(diff: int) -> Json:
+    """A deal's tricks against the target in words: «не хватило 5», «12 сверх нормы»."""
+    if diff < 0:
+        return text("starshina.short", n=-diff)
+    if diff > 0:
+        return text("starshina.over", n=diff)
+    return text("starshina.on_target")
+
+
+def _deal_diffs(table: starshina.PublicView) -> list[Transfer]:
+    """The per-trick money of the deal just settled: the last transfers of the game's list
+    before its game-end ones, one fewer than the seats whose tricks missed the target (§4.4)."""
+    if not table.history:
+        return []
+    transfers = list(table.transfers)
+    while transfers and transfers[-1].reason in _FINAL_REASONS:
+        transfers.pop()
+    count = max(0, sum(1 for diff in table.history[-1].diffs if diff) - 1)
+    return (
+        [item for item in transfers[len(transfers) - count :] if item.reason == "diff"]
+        if count
+        else []
+    )
+
+
+def _starshina_result(table: starshina.PublicView) -> Json:
+    """A finished deal as the chat's result says it: when the game is over, its winner and
+    each player's money over the game by reason; else the deal's money where it moved any
+    (scoring per trick), or the game pot still waiting, and that the game goes on."""
+    players = len(table.seats)
+    if table.winner is not None:
+        return {
+            "nets": _nets(table.transfers, players),
+            "parts": _parts(table.transfers, players),
+            "label": text("web.game_over", winner=seat_ref(table.winner)),
+            "notes": [],
+        }
+    money = _deal_diffs(table)
+    notes = [] if money or not table.game_pot else [text("web.pot.game", pot=table.game_pot)]
+    notes.append(
+        text(
+            "web.game_goes_on",
+            deals=len(table.history),
+            most=table.options.max_deals,
+        )
+    )
+    return {
+        "nets": _nets(money, players) if money else None,
+        "parts": _parts(money, players) if money else None,
+        "label": text("web.deal_over"),
+        "notes": notes,
+    }
 
 
 def _starshina_prompt(view: starshina.SeatView) -> Json | None:

@@ -252,8 +252,9 @@ async def test_a_deal_played_on_three_pages_one_player_going_back_to_the_chat(
                 await asyncio.gather(*seat.reads)
                 assert seat.views[-1]["deal"] == rules_for(game.kind).deal_no(loaded.table.state)
                 # the deal just played, its nets under the hand while the next one is played
-                nets = await seat.page.locator("#result.last-deal .nets span").all_inner_texts()
-                assert len(nets) == 6 and nets[0::2] == [s["name"] for s in seat.views[-1]["seats"]]
+                nets = await seat.page.locator("#result.last-deal .nets > span").all_inner_texts()
+                names = [name.split(" (")[0] for name in nets[0::2]]  # «Вера (ставка −3)»
+                assert len(nets) == 6 and names == [s["name"] for s in seat.views[-1]["seats"]]
         await _check_the_views_leak_nothing(table, seats, game_id)
         assert not bot.handler_errors
 

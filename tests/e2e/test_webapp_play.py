@@ -158,6 +158,13 @@ async def test_the_page_shows_the_last_deals_nets_as_the_hands_outcome_said_them
             shown = dict(zip(loaded.seats, view["last_deal"]["nets"], strict=True))
             assert shown == said
             assert view["last_deal"]["label"]["key"] == "web.last_deal"
+            # each net broken down by reason as the chat's outcome does («ставка −3 · ...»)
+            for net, parts in zip(
+                view["last_deal"]["nets"], view["last_deal"]["parts"], strict=True
+            ):
+                amounts = [int(p["params"]["amount"].replace("−", "-")) for p in parts]
+                assert all(p["key"].startswith("money.") for p in parts)
+                assert sum(amounts) == (net or 0)
         assert not bot.handler_errors
 
 

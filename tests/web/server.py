@@ -168,6 +168,12 @@ def telegram_stub(init_data: str, *, dark: bool = False) -> str:
     hide() {{ this.isVisible = false; record("main.hide"); this.draw(); return this; }},
     enable() {{ this.isActive = true; this.draw(); return this; }},
     disable() {{ this.isActive = false; this.draw(); return this; }},
+    color: {json.dumps(theme["button_color"])}, textColor: {json.dumps(theme["button_text_color"])},
+    setParams(params) {{
+      if (params.color) this.color = params.color;
+      if (params.text_color) this.textColor = params.text_color;
+      record("main.setParams", params); this.draw(); return this;
+    }},
     onClick(fn) {{ this.clicks.push(fn); return this; }},
     offClick(fn) {{ this.clicks = this.clicks.filter((f) => f !== fn); return this; }},
     press() {{ if (this.isActive) this.clicks.forEach((fn) => fn()); }},
@@ -178,11 +184,12 @@ def telegram_stub(init_data: str, *, dark: bool = False) -> str:
         node.id = "tg-main";
         node.setAttribute("aria-hidden", "true");
         node.style.cssText = "height:56px;display:none;margin-top:12px;" +
-          "align-items:center;justify-content:center;font:600 16px system-ui;z-index:9;" +
-          "background:{theme["button_color"]};color:{theme["button_text_color"]}";
+          "align-items:center;justify-content:center;font:600 16px system-ui;z-index:9";
         node.onclick = () => main.press();
         document.body.append(node);
       }}
+      node.style.background = this.color;
+      node.style.color = this.textColor;
       node.textContent = this.text;
       node.style.display = this.isVisible ? "flex" : "none";
       node.style.opacity = this.isActive ? "1" : "0.55";
@@ -271,10 +278,22 @@ def _view(table: PreviewTable, lang: str | None) -> dict[str, Any]:
             names=NAMES[:players],
             version=table.version,
             ranks=ranks_for(language(lang), None),
-            chips=tuple(40 - 7 * seat for seat in range(players)),
+            chips=_balances(table.state, players),
             deadline=table.deadline,
         ),
     )
+
+
+def _balances(state: Any, players: int) -> tuple[int, ...]:
+    """Each seat's balance as the bot's would read: a fixed start, plus the money the game's
+    state has moved so far (the antes at once, the rest when the deal is settled)."""
+    chips = [40 - 7 * seat for seat in range(players)]
+    for item in getattr(state, "transfers", ()):
+        if isinstance(item.src, int):
+            chips[item.src] -= item.amount
+        if isinstance(item.dst, int):
+            chips[item.dst] += item.amount
+    return tuple(chips)
 
 
 async def texts(request: web.Request) -> web.Response:

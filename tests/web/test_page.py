@@ -5,6 +5,7 @@ cards, no sideways scrolling with sixteen cards at 360 px, and Telegram's dark t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -262,3 +263,139 @@ def test_back_button_clears_a_choice_of_cards(browser: Any, address: str) -> Non
     assert page.locator("#cards button.card[aria-pressed=true]").count() == 0
     assert not page.evaluate("window.__tg.back.isVisible")
     assert page.evaluate("window.__tg.main.text") == t("ru", "btn.marked", n=0, of=4)
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"<[^>]+>", "", text)
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    red, green, blue = (float(value) for value in re.findall(r"[\d.]+", css)[:3])
+    return red, green, blue
+
+
+def _contrast(page: Any, selector: str) -> float:
+    """The contrast of an element's text on its background, both blended by its opacity over
+    the page's background (WCAG 2: 4.5 for AA)."""
+    style = page.eval_on_selector(
+        selector,
+        "n => { const s = getComputedStyle(n); return [s.color, s.backgroundColor, s.opacity,"
+        " getComputedStyle(document.body).backgroundColor]; }",
+    )
+    color, background, opacity, page_background = style
+    alpha = float(opacity)
+    under = _rgb(page_background)
+
+    def blend(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
+        return tuple(alpha * a + (1 - alpha) * b for a, b in zip(rgb, under, strict=True))  # type: ignore[return-value]
+
+    lighter, darker = sorted(
+        (_luminance(blend(_rgb(color))), _luminance(blend(_rgb(background)))), reverse=True
+    )
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+@pytest.mark.parametrize("fixture", ["stukolka-play", "shleif-knock"])
+def test_at_360_px_the_dealer_keeps_his_name_and_badge(
+    browser: Any, address: str, fixture: str
+) -> None:
+    page = open_table(browser, address, fixture, width=360, height=740)
+    seat = page.locator(".seat:has(.dealer)").first
+    box = seat.bounding_box()
+    badge = seat.locator(".dealer").bounding_box()
+    assert box is not None and badge is not None
+    assert badge["width"] > 10
+    assert box["x"] <= badge["x"] and badge["x"] + badge["width"] <= box["x"] + box["width"]
+    name = seat.locator(".name .who")
+    assert name.evaluate("n => n.scrollWidth <= n.clientWidth"), "the dealer's name is cut"
+
+
+def test_the_face_up_trump_shows_on_the_stock_only_while_it_lies_there(
+    browser: Any, address: str
+) -> None:
+    drawn = expected_view("stukolka-play")
+    assert drawn["trump_card"] and not drawn["trump_card_on_stock"]
+    page = open_table(browser, address, "stukolka-play")
+    assert page.locator(".corner .card[data-card]").count() == 0
+    assert t("ru", "web.trump_card") not in page.locator(".corner").inner_text()
+    card = label(drawn["trump_card"])
+    assert page.locator(".bar .trump").inner_text() == _plain(
+        t("ru", "stukolka.trump.card", card=card)
+    )
+    lying = expected_view("shleif-knock")
+    page = open_table(browser, address, "shleif-knock")
+    assert page.locator(f".corner .card[data-card='{lying['trump_card']}']").count() == 1
+    assert t("ru", "web.trump_card") in page.locator(".corner").inner_text()
+    assert page.locator(".bar .trump").inner_text() == t(
+        "ru", "stukolka.trump.on_stock", card=label(lying["trump_card"])
+    )
+
+
+def test_the_pot_says_what_a_trick_pays_and_a_tap_explains_remiz(
+    browser: Any, address: str
+) -> None:
+    view = expected_view("stukolka-play")
+    params = view["pot"]["params"]
+    page = open_table(browser, address, "stukolka-play")
+    pot = page.locator("#pot")
+    assert pot.inner_text() == t("ru", "web.pot.remiz", **params)
+    assert t("ru", "stukolka.pot", pot=params["pot"], share=params["share"]).endswith(
+        pot.inner_text().split(" · ")[1]
+    )
+    gloss = _plain(t("ru", "gloss.remiz"))
+    assert pot.get_attribute("title") == gloss
+    assert not page.locator("#gloss").is_visible()
+    pot.click()
+    assert page.locator("#gloss").inner_text() == gloss
+    pot.click()
+    assert not page.locator("#gloss").is_visible()
+
+
+def test_a_finished_deal_breaks_the_nets_down_as_the_chat_does(browser: Any, address: str) -> None:
+    view = expected_view("stukolka-over")
+    page = open_table(browser, address, "stukolka-over", lang="en")
+    shown = page.locator("#result").inner_text()
+    for parts in view["result"]["parts"]:
+        if len(parts) > 1:
+            words = " · ".join(t("en", part["key"], **part["params"]) for part in parts)
+            assert f"({words})" in shown
+    note = view["result"]["notes"][0]
+    assert t("en", note["key"], **note["params"]) in shown
+
+
+def test_a_starshina_deal_ends_in_the_chats_words(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "starshina-over")
+    shown = page.locator("#result").inner_text()
+    assert t("ru", "web.game_goes_on", deals=1, most=20) in shown
+    assert "Итог партии на сейчас" not in shown
+    seats = page.locator("#seats").inner_text() + page.locator(".cloth .seat").inner_text()
+    assert "при норме" in seats and " из " not in seats
+
+
+def test_the_purchase_prompt_names_the_button_shown(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "shleif-purchase")
+    button = page.evaluate("window.__tg.main.text")
+    assert button == t("ru", "btn.keep")
+    assert f"«{button}»" in page.locator("#prompt").inner_text()
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_a_confirmation_not_yet_possible_is_legible(browser: Any, address: str, dark: bool) -> None:
+    page = open_table(browser, address, "starshina-kitty", dark=dark)
+    assert page.evaluate("window.__tg.main.isActive") is False
+    assert _contrast(page, "#tg-main") >= 4.5
+    # outside Telegram the page draws its own button
+    page.evaluate(
+        "document.body.append(Object.assign(document.createElement('button'),"
+        " {className: 'action', id: 'probe', disabled: true, textContent: 'x'}))"
+    )
+    assert _contrast(page, "#probe") >= 4.5

@@ -13,6 +13,7 @@ import pytest
 
 from game.cards import is_card
 from game.registry import rules_for
+from game.stukolka.rules import trick_share
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.views import TableInfo, display_order, ranks_for, seat_view
 
@@ -157,7 +158,7 @@ def test_starshina_sixteen_cards_with_the_legal_ones_playable() -> None:
     assert all(item["verb"] == "play" for item in cards)  # a lead: any card
     assert view["prompt"] == {"key": "prompt.play", "params": {}}
     assert view["pot"]["key"] == "web.pot.game"
-    assert [seat["note"]["key"] for seat in view["seats"]] == ["web.target"] * 3
+    assert [seat["note"]["key"] for seat in view["seats"]] == ["starshina.tricks_of"] * 3
 
 
 def test_starshina_kitty_is_a_choice_of_four() -> None:
@@ -210,7 +211,12 @@ def test_stukolka_knock_shows_knock_and_pass_and_the_pot() -> None:
     view = seat_view("stukolka", state, state.to_act, info(4))
     verbs = [action["verb"] for action in view["actions"]]
     assert "knock" in verbs and "pass" in verbs
-    assert view["pot"] == {"key": "web.pot.remiz", "params": {"pot": state.pot, "remiz": state.pot}}
+    share = str(trick_share(state.pot, 0))
+    assert view["pot"] == {
+        "key": "web.pot.remiz",
+        "params": {"pot": state.pot, "share": share, "remiz": state.pot},
+    }
+    assert view["pot_gloss"] == {"key": "gloss.remiz", "params": {}}
     assert view["deadline"] == 1.5
 
 
@@ -256,3 +262,115 @@ def test_a_purchase_shows_how_many_cards_each_seat_bought() -> None:
             assert seat["note"] is None
         else:
             assert seat["note"] == {"key": "web.bought", "params": {"count": bought}}
+
+
+def test_the_face_up_trump_shows_on_the_stock_only_while_it_lies_there() -> None:
+    """As the chat drops «— открыт на колоде» once the card is drawn."""
+    lying = first_state("stukolka", lambda s: s.phase.value == "knock" and s.trump_card in s.stock)
+    view = seat_view("stukolka", lying, 0, info(4))
+    assert view["trump_card_on_stock"] is True
+    assert view["trump_line"] == {
+        "key": "stukolka.trump.on_stock",
+        "params": {"card": {"card": lying.trump_card}},
+    }
+    drawn = first_state(
+        "stukolka",
+        lambda s: (
+            s.phase.value == "play" and s.trump_card is not None and s.trump_card not in s.stock
+        ),
+    )
+    view = seat_view("stukolka", drawn, 0, info(4))
+    assert view["trump_card_on_stock"] is False
+    assert view["trump_line"] == {
+        "key": "stukolka.trump.card",
+        "params": {"card": {"card": drawn.trump_card}},
+    }
+
+
+def test_an_opened_shleif_deal_says_the_trump_lies_open() -> None:
+    state = first_state(
+        "shleif",
+        lambda s: s.shleif is False and s.phase.value == "knock" and s.trump_card in s.stock,
+    )
+    view = seat_view("stukolka", state, 0, info(4))
+    assert view["choice"] == "shleif"
+    assert view["trump_line"]["key"] == "stukolka.trump.on_stock"
+    shleif = first_state("shleif", lambda s: s.shleif is True and s.phase.value == "knock")
+    view = seat_view("stukolka", shleif, (shleif.dealer + 1) % 4, info(4))
+    assert view["trump_line"] == {
+        "key": "stukolka.trump.shleif",
+        "params": {"suit": {"suit": shleif.trump}},
+    }
+
+
+def test_a_finished_stukolka_deal_breaks_each_net_down_and_says_what_stays_in_the_pot() -> None:
+    state = first_state(
+        "stukolka",
+        lambda s: (
+            s.phase.value == "deal_over"
+            and s.outcome.value == "played"
+            and any(t.reason == "remiz" for t in s.transfers)
+            and s.pot_after
+        ),
+    )
+    view = seat_view("stukolka", state, 0, info(4))
+    result = view["result"]
+    remizes = {t.src for t in state.transfers if t.reason == "remiz"}
+    for seat in remizes:
+        keys = [part["key"] for part in result["parts"][seat]]
+        assert "money.remiz" in keys
+        amounts = [
+            int(part["params"]["amount"].replace("−", "-")) for part in result["parts"][seat]
+        ]
+        assert sum(amounts) == result["nets"][seat]
+    assert result["notes"] == [{"key": "result.pot_carried", "params": {"pot": state.pot_after}}]
+
+
+def test_a_starshina_deal_ends_in_the_chats_words_and_the_game_goes_on() -> None:
+    state = first_state("starshina", lambda s: s.phase.value == "deal_over")
+    view = seat_view("starshina", state, 0, info(3))
+    record = state.history[-1]
+    for seat in view["seats"]:
+        note = seat["note"]
+        assert note["key"] == "starshina.result_tricks"
+        assert note["params"]["tricks"]["n"] == record.tricks[seat["seat"]]
+        diff = record.diffs[seat["seat"]]
+        words = note["params"]["diff"]
+        assert words["key"] == (
+            "starshina.short" if diff < 0 else "starshina.over" if diff else "starshina.on_target"
+        )
+        assert words.get("n", 0) == abs(diff)
+    result = view["result"]
+    assert result["label"]["key"] == "web.deal_over"
+    # the antes went into the game pot at the start: this deal moved nothing
+    assert result["nets"] is None
+    assert result["notes"][-1] == {
+        "key": "web.game_goes_on",
+        "params": {"deals": 1, "most": state.options.max_deals},
+    }
+
+
+def test_the_purchase_prompt_names_the_button_shown_with_nothing_marked() -> None:
+    state = first_state(
+        "shleif",
+        lambda s: s.phase.value == "purchase" and s.to_act is not None and s.looked[s.to_act],
+    )
+    view = seat_view("stukolka", state, state.to_act, info(4))
+    assert view["pick"]["none"] == {"key": "btn.keep", "params": {}}
+    assert view["prompt"]["key"] == "web.prompt.purchase"
+    assert view["prompt"]["params"]["keep"] == view["pick"]["none"]
+
+
+def test_the_money_reads_as_the_chats_breakdown() -> None:
+    from bot.render import common
+    from bot.render.starshina import last_deal_transfers
+    from game.registry import rules_for as rules
+    from web import views
+
+    assert views.MONEY_REASONS == common.MONEY_REASONS
+    assert [views.signed(n) for n in (3, -12, 0)] == [common.signed(n) for n in (3, -12, 0)]
+    for state in states("starshina", 3, deals=3):
+        if state.phase.value == "deal_over":
+            table = rules("starshina").seat_view(state, 0).table
+            diffs = [x for x in last_deal_transfers(table) if x.reason == "diff"]
+            assert views._deal_diffs(table) == diffs

@@ -75,17 +75,33 @@ export function renderResult(view) {
   const title = document.createElement("h2");
   title.textContent = tx(result.label);
   box.append(title);
-  const nets = document.createElement("div");
-  nets.className = "nets";
-  result.nets.forEach((net, seat) => {
-    const name = document.createElement("span");
-    name.textContent = view.seats[seat].name;
-    const amount = document.createElement("span");
-    amount.className = net == null ? "zero" : net > 0 ? "plus" : net < 0 ? "minus" : "zero";
-    amount.textContent = net == null ? "\u2014" : net > 0 ? `+${net}` : net < 0 ? `\u2212${-net}` : "0";
-    nets.append(name, amount);
-  });
-  box.append(nets);
+  if (result.nets) {
+    const nets = document.createElement("div");
+    nets.className = "nets";
+    result.nets.forEach((net, seat) => {
+      const name = document.createElement("span");
+      name.textContent = view.seats[seat].name;
+      // the chat's breakdown: «ставка −3 · ремиз −12» where it says more than the net
+      const parts = result.parts?.[seat] ?? [];
+      if (parts.length > 1 || (parts.length === 1 && !["money.trick", "money.diff"].includes(parts[0].key))) {
+        const why = document.createElement("span");
+        why.className = "parts";
+        why.textContent = ` (${parts.map(tx).join(" \u00b7 ")})`;
+        name.append(why);
+      }
+      const amount = document.createElement("span");
+      amount.className = net == null ? "zero" : net > 0 ? "plus" : net < 0 ? "minus" : "zero";
+      amount.textContent = net == null ? "\u2014" : net > 0 ? `+${net}` : net < 0 ? `\u2212${-net}` : "0";
+      nets.append(name, amount);
+    });
+    box.append(nets);
+  }
+  for (const note of result.notes ?? []) {
+    const line = document.createElement("p");
+    line.className = "note";
+    line.textContent = tx(note);
+    box.append(line);
+  }
   // the deal just ended shows above the hand; the last deal's, small, below it
   if (view.result) $("controls").after(box);
   else $("hand").after(box);

@@ -36,6 +36,8 @@ function param(value) {
   if (value && typeof value === "object") {
     if ("seat" in value) return seatName(value.seat);
     if ("card" in value) return cardLabel(value.card);
+    if ("suit" in value) return suitSymbol(value.suit);
+    if ("key" in value) return tx(value);
   }
   return String(value);
 }
@@ -46,7 +48,8 @@ export function t(key, params = {}, n = undefined) {
   if (entry === undefined) return key;
   if (typeof entry === "object") entry = entry[plural.select(n ?? 0)] ?? entry.other ?? entry.many;
   const values = n === undefined ? params : { ...params, n };
-  return entry.replace(/\{(\w+)\}/g, (_, name) => (name in values ? param(values[name]) : ""));
+  // the chat's entries may carry Telegram's HTML (<b>); the page shows plain text
+  return entry.replace(/<[^>]+>/g, "").replace(/\{(\w+)\}/g, (_, name) => (name in values ? param(values[name]) : ""));
 }
 
 // A text object of the seat view: {key, params, n?}.

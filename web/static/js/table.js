@@ -27,7 +27,24 @@ function renderBar(view) {
   const bar = $("bar");
   bar.replaceChildren();
   bar.append(el("span", "title", t(`game.${view.choice}`)));
-  bar.append(el("span", "pill", tx(view.pot)));
+  if (view.pot_gloss) {
+    // «ремиз» explained as the chat's gloss does, a tap away
+    const pot = el("button", "pill gloss-toggle", tx(view.pot));
+    pot.type = "button";
+    pot.id = "pot";
+    pot.title = tx(view.pot_gloss);
+    pot.setAttribute("aria-expanded", String(glossOpen));
+    pot.setAttribute("aria-controls", "gloss");
+    pot.addEventListener("click", () => {
+      glossOpen = !glossOpen;
+      renderGloss(view);
+      pot.setAttribute("aria-expanded", String(glossOpen));
+    });
+    bar.append(pot);
+  } else {
+    bar.append(el("span", "pill", tx(view.pot)));
+  }
+  renderGloss(view);
   const trump = el("span", "pill trump");
   const suit = el("span", "suit");
   if (view.trump) {
@@ -35,15 +52,33 @@ function renderBar(view) {
     suit.style.color = RED.has(view.trump) ? "var(--red)" : "inherit";
     trump.setAttribute("aria-label", `${t("web.trump")}: ${suitSymbol(view.trump)}`);
   }
-  if (view.trump) trump.append(`${t("web.trump")} `, suit);
+  // Стуколка: the trump as the chat says it («Козырь: 6♠️ — открыт на колоде»)
+  if (view.trump_line) {
+    trump.append(tx(view.trump_line));
+    trump.classList.add("line");
+    trump.removeAttribute("aria-label");
+  } else if (view.trump) trump.append(`${t("web.trump")} `, suit);
   else trump.append(t("web.no_trump"));
   bar.append(trump);
 }
 
+let glossOpen = false;
+
+function renderGloss(view) {
+  let box = $("gloss");
+  if (!box) {
+    box = el("p", "gloss");
+    box.id = "gloss";
+    $("bar").after(box);
+  }
+  box.textContent = view.pot_gloss ? tx(view.pot_gloss) : "";
+  box.hidden = !(view.pot_gloss && glossOpen);
+}
+
 function seatLines(seat) {
   const chips = seat.chips == null ? "" : t("web.chips", {}, seat.chips);
-  // a seat's note (Старшина's «взяток 2 из 5») says its tricks already
-  const tricks = seat.note?.key === "web.target" ? "" : t("n.tricks", {}, seat.tricks);
+  // a seat's note (Старшина's «2 взятки, нужно 5») says its tricks already
+  const tricks = seat.note?.key?.startsWith("starshina.") ? "" : t("n.tricks", {}, seat.tricks);
   const more = [tricks, tx(seat.role), tx(seat.note), seat.away ? t("seat.away_mark") : ""];
   return [chips, more.filter(Boolean).join(" · ")];
 }
@@ -53,7 +88,10 @@ function renderSeat(seat, view) {
   box.dataset.seat = seat.seat;
   if (seat.to_act) box.classList.add("to-act");
   if (seat.you) box.classList.add("you");
-  const name = el("div", "name", seat.name);
+  // the name shrinks to an ellipsis only on a line of its own: the dealer's badge wraps
+  // below it rather than being cut off
+  const name = el("div", "name");
+  name.append(el("span", "who", seat.name));
   if (seat.you) name.append(el("span", "sr-only", ` (${t("web.seat.you")})`));
   if (seat.dealer) name.append(el("span", "dealer", t("web.seat.dealer")));
   const [chips, more] = seatLines(seat);
@@ -100,7 +138,8 @@ function renderCloth(view, openLast) {
     middle.append(el("div", "empty", t("web.trick_empty")));
   }
   const corner = el("div", "corner");
-  if (view.trump_card) {
+  // the face-up trump card only while it lies on the stock: once bought it is in a hand
+  if (view.trump_card && view.trump_card_on_stock) {
     corner.append(shownCard(view.trump_card, "tiny"), el("span", "", t("web.trump_card")));
   } else if (view.stock) {
     corner.append(cardBack("tiny"));

@@ -37,6 +37,15 @@ export function mainButton(text, enabled, onClick) {
   mainHandler = onClick;
   button.setText(text);
   button.onClick(mainHandler);
+  // a disabled MainButton in the button's colours, dimmed, falls below WCAG AA: while it
+  // cannot be pressed it reads as a status line, the theme's text on the page's background
+  // (legible even dimmed)
+  const theme = app.themeParams ?? {};
+  const idle =
+    enabled || !theme.bg_color || !theme.text_color
+      ? { color: theme.button_color, text_color: theme.button_text_color }
+      : { color: theme.bg_color, text_color: theme.text_color };
+  if (idle.color && idle.text_color) button.setParams?.(idle);
   if (enabled) button.enable();
   else button.disable();
   button.show();
