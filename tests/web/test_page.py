@@ -309,14 +309,21 @@ def test_at_360_px_the_dealer_keeps_his_name_and_badge(
     browser: Any, address: str, fixture: str
 ) -> None:
     page = open_table(browser, address, fixture, width=360, height=740)
-    seat = page.locator(".seat:has(.dealer)").first
-    box = seat.bounding_box()
-    badge = seat.locator(".dealer").bounding_box()
-    assert box is not None and badge is not None
-    assert badge["width"] > 10
-    assert box["x"] <= badge["x"] and badge["x"] + badge["width"] <= box["x"] + box["width"]
-    name = seat.locator(".name .who")
-    assert name.evaluate("n => n.scrollWidth <= n.clientWidth"), "the dealer's name is cut"
+    # measured in one go: a redraw replaces the nodes
+    seat, badge, cut = page.evaluate(
+        """() => {
+          const seats = [...document.querySelectorAll('.seat')];
+          const seat = seats.find(s => s.querySelector('.dealer'));
+          const box = (n) => { const r = n.getBoundingClientRect(); return [r.left, r.width]; };
+          const name = seat.querySelector('.name .who');
+          const line = seat.querySelector('.name');
+          const cut = name.scrollWidth > name.clientWidth || line.scrollWidth > line.clientWidth;
+          return [box(seat), box(seat.querySelector('.dealer')), cut];
+        }"""
+    )
+    assert badge[1] > 10
+    assert seat[0] <= badge[0] and badge[0] + badge[1] <= seat[0] + seat[1]
+    assert not cut, "the dealer's name or badge is cut"
 
 
 def test_the_face_up_trump_shows_on_the_stock_only_while_it_lies_there(
