@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment from the project's own files and runs every check:
 # hadolint over the Dockerfile, ruff, mypy --strict on every package, and pytest (the
-# conformance cases of tests/cases among its tests). Installs the exact versions of
+# conformance cases of tests/cases among its tests) on every core: pytest-xdist's -n auto, a
+# worker that runs out taking tests from the other's queue. Installs the exact versions of
 # requirements-dev.lock, each checked against its hash (the build backend, setuptools, among
 # them), then the bot in editable mode for development, built with that setuptools (no build
 # isolation: pip fetches nothing more).
@@ -22,4 +23,4 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n auto --dist worksteal "$@"
