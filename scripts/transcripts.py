@@ -158,7 +158,7 @@ class Director:
             if verb == "look" and looks:
                 return looks[0]
             for data, act in acts:
-                if act.verb == verb:  # type: ignore[union-attr]
+                if act.verb == verb:
                     return data
         key = (self.users[seat].id, message.message_id)
         labels = {
@@ -324,7 +324,7 @@ def _render(fake: FakeTelegram, scenario: Scenario, lang: str, presses: Presses)
                 who = message.sender.first_name if message.sender else "?"
                 lines += ["", f"**{who}:** `{message.text}`"]
                 continue
-            revisions = [*message.history, message]
+            revisions: list[Any] = [*message.history, message]
             for number, revision in enumerate(revisions):
                 what = sent_word if number == 0 else f"{edit_word} {number}"
                 lines += ["", f"### {message_word} {message.message_id} · {what}", "", "```text"]

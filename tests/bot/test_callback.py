@@ -244,4 +244,4 @@ def test_an_evening_gap_is_one_the_settings_offer() -> None:
         with pytest.raises(BadCallback):
             decode(forged)
     with pytest.raises(BadCallback):
-        EveningGap(True)  # type: ignore[arg-type]
+        EveningGap(True)

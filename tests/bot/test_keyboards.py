@@ -306,7 +306,7 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
             rows = settings_option_keyboard("ru", game_for(game), option, current)
             buttons = [(text, decode(data)) for row in rows for text, data in row]
             values = buttons[:-1]
-            assert buttons[-1][1] == Settings(game)  # type: ignore[arg-type]
+            assert buttons[-1][1] == Settings(game)
             assert len(values) == len(choices)
             marked = [text for text, _ in values if text.startswith("✓")]
             assert len(marked) == 1

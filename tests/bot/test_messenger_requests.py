@@ -43,7 +43,7 @@ class CannedRequest(BaseRequest):
     def read_timeout(self) -> float | None:
         return 1.0
 
-    async def do_request(
+    async def do_request(  # type: ignore[override]
         self, url: str, method: str, request_data: RequestData | None = None, **_: Any
     ) -> tuple[int, bytes]:
         name = url.rsplit("/", 1)[1]

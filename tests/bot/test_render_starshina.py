@@ -194,7 +194,9 @@ def test_pot_scoring_result_says_shortfalls_in_words_and_the_chips_once() -> Non
         assert "банк игры" not in text
         for seat in range(3):
             line = next(x for x in money.splitlines() if x.startswith(f"{NAMES3[seat]}: "))
-            net, parts = re.fullmatch(r".*?: <b>([+−]?\d+)</b>(?: \((.*)\))?", line).groups()
+            found = re.fullmatch(r".*?: <b>([+−]?\d+)</b>(?: \((.*)\))?", line)
+            assert found is not None, line
+            net, parts = found.groups()
             amounts = re.findall(r"[+−]\d+", parts or net)
             assert sum(int(a.replace("−", "-")) for a in amounts) == int(net.replace("−", "-"))
     russian = result_text("ru", final, NAMES3, {})

@@ -166,15 +166,17 @@ def test_hand_text_and_result_of_the_worked_example() -> None:
         from game.stukolka import legal_actions
 
         apply(state, Action(seat, "play", legal_actions(state)[0].arg))
-        if state.phase is Phase.DEAL_OVER:
+        if state.phase.value == "deal_over":
             break
         view = public_view(state)
+        to_act = state.to_act
+        assert to_act is not None
         # a waiting player sees the cards on the table and the last trick, and whose turn
         for reader in range(3):
-            if reader == state.to_act:
+            if reader == to_act:
                 continue
             waiting = hand_text("ru", seat_view(state, reader), names, kind="stukolka")
-            assert f"Ход: <b>{names[state.to_act]}</b>" in waiting
+            assert f"Ход: <b>{names[to_act]}</b>" in waiting
             for _, card in (*view.trick, *view.last_trick):
                 assert label(card) in waiting
     final = public_view(state)

@@ -306,7 +306,7 @@ async def test_https_with_an_unknown_certificate_is_refused_before_sending(
 )
 def test_proxy_urls_the_bot_takes(url: str) -> None:
     check_proxy_url(url)
-    settings = Settings(bot_token="1:x", proxy_url=url)  # type: ignore[call-arg,arg-type]
+    settings = Settings(bot_token="1:x", proxy_url=url)  # type: ignore[arg-type]
     assert settings.proxy_url is not None and settings.proxy_url.get_secret_value() == url
     assert "s3cr3t" not in repr(settings) and "p%40ss" not in str(settings)
 
@@ -318,8 +318,8 @@ def test_proxy_urls_the_bot_refuses(url: str) -> None:
     with pytest.raises(ValueError):
         check_proxy_url(url)
     with pytest.raises(ValidationError):
-        Settings(bot_token="1:x", proxy_url=url)  # type: ignore[call-arg,arg-type]
+        Settings(bot_token="1:x", proxy_url=url)  # type: ignore[arg-type]
 
 
 def test_an_empty_proxy_url_is_none() -> None:
-    assert Settings(bot_token="1:x", proxy_url="").proxy_url is None  # type: ignore[call-arg,arg-type]
+    assert Settings(bot_token="1:x", proxy_url="").proxy_url is None  # type: ignore[arg-type]

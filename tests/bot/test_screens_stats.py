@@ -4,10 +4,12 @@ details showing only played cards, the CSV export, the chart's picture."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import itertools
 import re
 import warnings
+from typing import Any
 
 import pytest
 
@@ -151,26 +153,22 @@ def test_the_evenings_biggest_win_is_a_net_never_a_losing_take() -> None:
     evening in which nobody did has no such line."""
     summary = _evening({1: 3, 2: -3}, 0)
     assert "Biggest win in one deal: +21 — Аня, deal 5" in evening_text("en", summary, NAMES)
-    none = EveningSummary(**{**_fields(summary), "biggest_win": None})
+    none = dataclasses.replace(summary, biggest_win=None)
     assert "выигрыш за сдачу" not in evening_text("ru", none, NAMES)
 
 
 def test_an_evening_says_no_remizes_only_where_stukolka_was_played() -> None:
     """«Ремизов не было.» is news after Стуколка deals; Старшина has no remizes at all, so a
     Старшина-only evening has no remiz line, and an evening of both still has it."""
-    base = _fields(_evening({1: 3, 2: -3}, 0))
+    base = _evening({1: 3, 2: -3}, 0)
     for lang, line in (("ru", "Ремизов не было."), ("en", "No remizes.")):
-        stukolka = EveningSummary(**{**base, "remizes": {}})
+        stukolka = dataclasses.replace(base, remizes={})
         assert line in evening_text(lang, stukolka, NAMES)
-        starshina = EveningSummary(**{**base, "remizes": {}, "kinds": {"starshina": 2}})
+        starshina = dataclasses.replace(base, remizes={}, kinds={"starshina": 2})
         assert line not in evening_text(lang, starshina, NAMES)
         assert not re.search("емиз|emiz", evening_text(lang, starshina, NAMES))
-        both = EveningSummary(**{**base, "remizes": {}, "kinds": {"starshina": 2, "stukolka": 3}})
+        both = dataclasses.replace(base, remizes={}, kinds={"starshina": 2, "stukolka": 3})
         assert line in evening_text(lang, both, NAMES)
-
-
-def _fields(summary: EveningSummary) -> dict[str, object]:
-    return {name: getattr(summary, name) for name in EveningSummary.__dataclass_fields__}
 
 
 def test_top_text_puts_medals_on_winners_only() -> None:
@@ -181,7 +179,7 @@ def test_top_text_puts_medals_on_winners_only() -> None:
     assert "В этом месяце сдач не было." in text
 
 
-def _deal(summary: dict[str, object]) -> DealHistory:
+def _deal(summary: dict[str, Any]) -> DealHistory:
     transfers = (
         LedgerEntry(1, -100, 5, 3, 0, 1, POT, 3, "ante", 0.0),
         LedgerEntry(2, -100, 5, 9, 0, POT, 2, 2, "trick", 0.0),
@@ -342,7 +340,7 @@ def test_chart_draws_no_empty_boxes_for_emoji_in_names() -> None:
 
 
 def test_an_evening_summed_mid_deal_names_the_chips_it_leaves_to_the_next() -> None:
-    summary = EveningSummary(**{**_fields(_evening({1: 3, 2: -3}, 0)), "in_play": {2: -3}})
+    summary = dataclasses.replace(_evening({1: 3, 2: -3}, 0), in_play={2: -3})
     text = evening_text("en", summary, NAMES)
     assert "⏳ A deal is still in play: its antes are in /balance already" in text
     assert "— Борис −3. They count in the next evening's." in text

@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot import callback as cb
 from bot.settings import Settings
@@ -94,7 +95,7 @@ class Players:
         return messages[-1] if messages and messages[-1].callback_data else None
 
     def choices(self) -> list[tuple[User, Message, str, cb.Callback]]:
-        found = []
+        found: list[tuple[User, Message, str, cb.Callback]] = []
         for user in self.users:
             message = self.hand(user)
             for data in message.callback_data if message else []:
@@ -134,7 +135,7 @@ class Players:
         game_id = next(
             d.game_id for d in map(cb.decode, lobby.callback_data) if isinstance(d, cb.Lobby)
         )
-        presses = [(user, "join") for user in users[1:]]
+        presses: list[tuple[User, cb.LobbyAction]] = [(user, "join") for user in users[1:]]
         if begin:
             presses.append((users[0], "begin"))
         for user, action in presses:
@@ -147,7 +148,7 @@ class Players:
         await self.fake.wait_idle(timeout=15, quiet=0.1, require_answers=False)
 
 
-def read(database: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
+def read(database: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
     """A read of the bot's database while it runs (WAL: readers do not block it)."""
     with sqlite3.connect(database, timeout=10) as conn:
         return conn.execute(sql, args).fetchall()

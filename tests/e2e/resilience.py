@@ -87,10 +87,10 @@ async def eventually(
         await asyncio.sleep(poll)
 
 
-def _apply_engine(kind: str) -> Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]:
+def _apply_engine(kind: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
     rules = rules_for(kind)
 
-    def apply(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    def apply(state: dict[str, Any], action: Any) -> dict[str, Any]:
         engine = rules.load(state["engine"])
         rules.apply(engine, Action.from_json(action))
         return {"engine": rules.dump(engine), "table": state["table"]}

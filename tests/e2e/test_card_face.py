@@ -33,8 +33,11 @@ async def _open_deal(table: Table, deal_id: int) -> str:
         data
         for row in page.buttons
         for _, data in row
-        if isinstance(cb.decode(data), cb.DealInfo) and cb.decode(data).deal_id == deal_id  # type: ignore[union-attr]
+        if data is not None
+        and isinstance(decoded := cb.decode(data), cb.DealInfo)
+        and decoded.deal_id == deal_id
     )
+    assert info is not None
     await table.press(user, page, info)
     return table.fake.message(table.group, page.message_id).text or ""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from bot import callback as cb
 from bot.render.common import label, ranks_shown
@@ -19,10 +20,17 @@ from game.cards import LOW_ORDER
 from game.starshina import Phase as StarshinaPhase
 from game.stukolka.state import Phase, Role
 from locales import t, tn
+from tables.records import Loaded
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, start_bot_for
 from .test_games import open_table
+
+
+def engine_state(loaded: Loaded) -> Any:
+    """The rules' state of a table that is being played (either game's)."""
+    assert loaded.table is not None
+    return loaded.table.state
 
 
 def _selects(message: Message) -> dict[str, str]:
@@ -55,7 +63,7 @@ async def _starshina_kitty(table: Table) -> tuple[object, int]:
         game = await db.active_game(table.group.id)
         assert game is not None
         loaded = await table.services.tables.snapshot(game)
-        state = loaded.table.state  # type: ignore[attr-defined]
+        state = engine_state(loaded)
         if state.phase is StarshinaPhase.KITTY:
             return table.fake.world.users[loaded.seats[state.to_act]], game.game_id
         user, message, data = table.actionable((cb.Act,))[0]
@@ -115,7 +123,8 @@ async def test_a_kitty_timeout_discards_the_marked_cards(tmp_path: Path) -> None
         db = table.services.db
         game = await db.game(game_id)
         loaded = await table.services.tables.snapshot(game)
-        hand_cards = list(loaded.table.state.hands[loaded.table.state.to_act])  # type: ignore[attr-defined]
+        state = engine_state(loaded)
+        hand_cards = list(state.hands[state.to_act])
         by_low = sorted(hand_cards, key=LOW_ORDER.__getitem__)
         # two high cards marked, none of the four lowest
         wanted = by_low[-2:]
@@ -129,7 +138,7 @@ async def test_a_kitty_timeout_discards_the_marked_cards(tmp_path: Path) -> None
         table.services.timers.arm(game_id, loaded.meta.turn, time.time())
         for _ in range(100):
             await table.settle()
-            state = (await table.services.tables.snapshot(await db.game(game_id))).table.state  # type: ignore[attr-defined]
+            state = engine_state(await table.services.tables.snapshot(await db.game(game_id)))
             if state.phase is not StarshinaPhase.KITTY:
                 break
         assert state.phase is not StarshinaPhase.KITTY
@@ -146,7 +155,7 @@ async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> Non
             game = await db.active_game(chat_id)
             assert game is not None
             loaded = await table.services.tables.snapshot(game)
-            state = loaded.table.state  # type: ignore[attr-defined]
+            state = engine_state(loaded)
             seat = state.to_act
             if (
                 seat is not None
@@ -169,7 +178,7 @@ async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> Non
         assert labels == ["Не сбрасывать", "Сбросить 1", "Сбросить 2", "Сбросить 3"], labels
         assert not any("Купить" in text for text in labels)
         await table.press(user, hand, _button(hand, "Сбросить 2") or "")
-        state = (await table.services.tables.snapshot(await db.game(game.game_id))).table.state  # type: ignore[attr-defined]
+        state = engine_state(await table.services.tables.snapshot(await db.game(game.game_id)))
         # two of his own discarded, three drawn (docs/rules.md §3): the table says «покупка: 3»
         assert len(state.discards[seat]) == 2
         assert state.bought[seat] == 3

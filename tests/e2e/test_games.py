@@ -50,8 +50,8 @@ async def open_table(
     begin = next(
         d
         for d in lobby.callback_data
-        if isinstance(cb.decode(d), cb.Lobby) and cb.decode(d).action == "begin"
-    )  # type: ignore[union-attr]
+        if isinstance(decoded := cb.decode(d), cb.Lobby) and decoded.action == "begin"
+    )
     await table.press(users[0], lobby, begin)
     return table
 
@@ -82,8 +82,8 @@ async def check_no_leaks(table: Table, db: Database) -> None:
         game = await db.game(game_id)
         for states in per_deal.values():
             public_by_deal.append(known_cards(kind, states, None))
-            for seat, user in enumerate(game.seats):
-                private_by_user[user].append(known_cards(kind, states, seat))
+            for seat, user_id in enumerate(game.seats):
+                private_by_user[user_id].append(known_cards(kind, states, seat))
     for message in table.group_messages():
         for text, _ in revisions(message):
             shown = cards_in(text)

@@ -58,7 +58,7 @@ async def test_a_reply_goes_before_the_table_edits_queued_in_a_paced_group(
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", rate_limiter=True) as bot,
     ):
-        pacer = bot.app.bot.rate_limiter.pacer  # type: ignore[attr-defined]
+        pacer = bot.app.bot.rate_limiter.pacer
         spacing, pacer.spacing = pacer.spacing, 0.0  # the lobby unpaced, as a setup
         table = await open_table(fake, bot, 4, "stukolka", 6)
         services: Any = table.services

@@ -170,7 +170,8 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
             game = await db.active_game(chat_id)
             assert game is not None
             loaded = await table.services.tables.snapshot(game)
-            state = loaded.table.state
+            assert loaded.table is not None
+            state: Any = loaded.table.state
             for seat, player in enumerate(loaded.seats):
                 if state.roles[seat] is not Role.DARK or state.bought[seat] is not None:
                     continue
@@ -180,7 +181,8 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
                     fake.private_chat(fake.world.users[player]), game.hand_messages[player]
                 )
                 public = {state.trump_card} if state.shleif is False else set()
-                for revision in [*hand.history, hand]:
+                revisions: list[Any] = [*hand.history, hand]
+                for revision in revisions:
                     assert not cards_in(revision.text or "") - public, revision.text
                 decoded = [cb.decode(d) for d in hand.callback_data]
                 assert not any(isinstance(c, cb.Look | cb.Select) for c in decoded)
@@ -328,14 +330,14 @@ async def test_with_the_limiter_the_pressers_hand_goes_first_and_waiting_hands_w
         start_bot_for(fake, tmp_path / "bot.sqlite3", rate_limiter=True) as bot,
     ):
         limiter = bot.app.bot.rate_limiter
-        pacer = limiter.pacer  # type: ignore[union-attr]
+        pacer = limiter.pacer
         spacing, pacer.spacing = pacer.spacing, 0.0  # the lobby unpaced
         table = await open_table(fake, bot, 4, "stukolka", 12)
         pacer.spacing = spacing
         hands = table.services.presenter.hands
         hands.pacer.spacing, hands.delay = 0.2, 0.2
         seen: list[tuple[int, bool]] = []
-        process = limiter.process_request  # type: ignore[union-attr]
+        process = limiter.process_request
 
         async def recording(*args: Any, **kwargs: Any) -> Any:
             endpoint, data = kwargs["endpoint"], kwargs["data"]
@@ -344,7 +346,7 @@ async def test_with_the_limiter_the_pressers_hand_goes_first_and_waiting_hands_w
                 seen.append((chat, is_answer()))
             return await process(*args, **kwargs)
 
-        limiter.process_request = recording  # type: ignore[union-attr,method-assign]
+        limiter.process_request = recording
         user, message, data = table.actionable((cb.Act,))[0]
         acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
         fake.user_presses(user, message, acts[0])

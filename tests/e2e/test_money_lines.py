@@ -162,7 +162,9 @@ async def test_a_starshina_result_says_shortfalls_in_words_and_each_players_chip
                     ledger[party] = ledger.get(party, 0) + sign * entry.amount
         for user in table.users:
             line = next(x for x in money.splitlines() if x.startswith(f"{user.first_name}: "))
-            net, parts = re.fullmatch(r"[^:]+: ([+−]?\d+)(?: \((.*)\))?", line).groups()
+            found = re.fullmatch(r"[^:]+: ([+−]?\d+)(?: \((.*)\))?", line)
+            assert found is not None, line
+            net, parts = found.groups()
             assert _signed(net) == ledger.get(user.id, 0), (line, ledger)
             assert sum(_signed(x) for x in re.findall(r"[+−]\d+", parts or net)) == _signed(net)
             assert money.count(f"{user.first_name}: ") == 1
@@ -240,9 +242,12 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on(tmp_path: Path) -> None
         await table.settle()
         pot = (await db.balances(group)).pot
         await table.say(table.users[0], "/stop")
-        board = fake.message(table.group, (await db.game(game.game_id)).table_message_id)
-        assert f"⏹ Игра остановится после этой сдачи. В кону {pot} фиш" in board.text, board.text
-        assert "никто не платит" in board.text
+        board_id = (await db.game(game.game_id)).table_message_id
+        assert board_id is not None
+        board = fake.message(table.group, board_id)
+        text = board.text or ""
+        assert f"⏹ Игра остановится после этой сдачи. В кону {pot} фиш" in text, text
+        assert "никто не платит" in text
         play_on = _button(board, "▶️ Играть дальше")
         assert play_on is not None and _button(board, "✋ Отменить сдачу (0/3)") is not None
         fake.user_presses(table.users[1], board, play_on)
@@ -251,7 +256,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on(tmp_path: Path) -> None
         fake.user_presses(table.users[0], board, play_on)
         await table.settle()
         board = fake.message(table.group, board.message_id)
-        assert "▶️ Игрок0: играем дальше" in board.text, board.text
+        assert "▶️ Игрок0: играем дальше" in (board.text or ""), board.text
         assert _button(board, "▶️ Играть дальше") is None
         deals = await db.deal_count(group)
         await _play_deals(table, 1)

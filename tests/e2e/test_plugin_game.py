@@ -97,8 +97,8 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
         for deal in deals:
             cards = deal.summary["cards"]
             winner = max(range(len(cards)), key=lambda seat: strength(cards[seat]))
-            for seat, user in enumerate(seats):
-                expected[user] += 2 if seat == winner else -1
+            for seat, user_id in enumerate(seats):
+                expected[user_id] += 2 if seat == winner else -1
         assert dict(balances.players) == expected
 
         # what the group read: the table, each deal's result naming who took it, the end

@@ -160,8 +160,8 @@ class Watch:
             seen(chat_id, rendered)
             return result
 
-        db.commit_action = commit_action  # type: ignore[method-assign]
-        db.commit_actions = commit_actions  # type: ignore[method-assign]
+        db.commit_action = commit_action  # type: ignore[method-assign,assignment]
+        db.commit_actions = commit_actions  # type: ignore[method-assign,assignment]
         presenter.table.content = table_content  # type: ignore[method-assign]
         messenger.edit = edited  # type: ignore[method-assign]
         messenger.send = sent  # type: ignore[method-assign]
@@ -306,7 +306,8 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
             group = fake.add_group(f"Table {name}", users)
             groups.append((group, users))
         # the lobbies at full pace would take a minute of slots: open them unpaced
-        limiter: ChatRateLimiter = bot.app.bot.rate_limiter  # type: ignore[assignment]
+        limiter = bot.app.bot.rate_limiter
+        assert isinstance(limiter, ChatRateLimiter)
         pacer = limiter.pacer
         spacing, pacer.spacing = pacer.spacing, 0.0
         tables = [

@@ -56,7 +56,7 @@ async def test_commands_are_answered_as_replies_and_start_bot_first_names_who(
         assert _answer_to(table, again).text == "Вы уже за столом."
 
         begin = await _say(table, alice, "/begin")
-        refusal = _answer_to(table, begin).text
+        refusal = _answer_to(table, begin).text or ""
         assert "Боб" in refusal and "Вера" in refusal
         assert "Алиса" not in refusal and "Глеб" not in refusal
 
@@ -65,7 +65,7 @@ async def test_commands_are_answered_as_replies_and_start_bot_first_names_who(
         fake.user_starts_bot(vera)
         await table.settle()
         begin = await _say(table, alice, "/begin")
-        refusal = _answer_to(table, begin).text
+        refusal = _answer_to(table, begin).text or ""
         assert "Боб" in refusal and "Вера" not in refusal and "Алиса" not in refusal
         lobby = fake.message(group, lobby.message_id)
         assert all(
@@ -92,11 +92,11 @@ async def test_commands_are_answered_as_replies_and_start_bot_first_names_who(
             _answer_to(table, command)
         # a refusal for someone who is not the creator, as a reply too
         stop = await _say(table, gleb, "/stop")
-        assert "открыл стол" in _answer_to(table, stop).text
+        assert "открыл стол" in (_answer_to(table, stop).text or "")
 
         # /balance lists every player of the table, nobody has money yet: zeros
         command = await _say(table, bob, "/balance")
-        balance = _answer_to(table, command).text
+        balance = _answer_to(table, command).text or ""
         for name in ("Алиса", "Боб", "Вера"):
             assert f"{name}: 0" in balance, balance
         assert "Глеб" not in balance
@@ -114,7 +114,7 @@ async def test_private_balance_and_rules(tmp_path: Path) -> None:
 
         fake.user_sends(player, private, "/balance")
         await table.settle()
-        text = fake.last_message(private).text
+        text = fake.last_message(private).text or ""
         own = (await db.balances(table.group.id)).players.get(player.id, 0)
         amount = f"+{own}" if own > 0 else ("0" if own == 0 else f"−{-own}")
         assert f"{table.group.title}: {amount}" in text, text
@@ -126,8 +126,8 @@ async def test_private_balance_and_rules(tmp_path: Path) -> None:
         assert len(chooser.callback_data) == 3
         await table.press(player, chooser, _data(chooser, cb.RulesOf("starshina")))
         shown = fake.message(private, chooser.message_id)
-        assert shown.text.startswith("📖 Старшина")
-        assert "Нормы взяток" in shown.text
+        assert (shown.text or "").startswith("📖 Старшина")
+        assert "Нормы взяток" in (shown.text or "")
         assert not bot.handler_errors
 
 
@@ -138,7 +138,7 @@ async def test_private_balance_with_no_money_says_so(tmp_path: Path) -> None:
         await bot.settle(timeout=20)
         fake.user_sends(newcomer, fake.private_chat(newcomer), "/balance")
         await bot.settle(timeout=20)
-        text = fake.last_message(fake.private_chat(newcomer)).text
+        text = fake.last_message(fake.private_chat(newcomer)).text or ""
         assert "no money in any group" in text
         assert not bot.handler_errors
 
@@ -155,8 +155,8 @@ def _all_texts(table: Table) -> list[str]:
     texts = []
     for chat in chats:
         for message in table.fake.messages(chat, from_bot=True):
-            texts.append(message.text)
-            texts += [revision.text for revision in message.history]
+            texts.append(message.text or "")
+            texts += [revision.text or "" for revision in message.history]
             texts += [label for row in message.buttons for label, _ in row]
     return texts
 
@@ -179,15 +179,15 @@ async def test_russian_rank_letters_by_default_latin_by_setting_and_emoji_suits(
         creator = table.users[0]
         command = await _say(table, creator, "/settings")
         menu = _answer_to(table, command)
-        assert "Карты: В Д К Т" in menu.text
+        assert "Карты: В Д К Т" in (menu.text or "")
         await table.press(creator, menu, _data(menu, cb.CardRanks("latin")))
-        assert "Карты: J Q K A" in fake.message(table.group, menu.message_id).text
+        assert "Карты: J Q K A" in (fake.message(table.group, menu.message_id).text or "")
         assert (await db.chat_options(table.group.id, "display")) == {"ranks": "latin"}
         seen = len(texts)
         for _ in range(30):
             assert await table.step()
         hands = [table.hand_message(user) for user in table.users]
-        now = "\n".join(h.text for h in hands if h is not None)
+        now = "\n".join(h.text or "" for h in hands if h is not None)
         assert LATIN_COURT.search(now) and not RUSSIAN_COURT.search(now)
         assert len(_all_texts(table)) > seen
         assert not bot.handler_errors

@@ -80,6 +80,7 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
         onlooker = fake.add_user("Onlooker", language_code="en")
         table.group.members[onlooker.id] = Membership(MemberStatus.MEMBER)
         back = cb.encode(cb.Back(game_id))
+        assert shown is not None
         for someone, expected in (
             (onlooker, "You are not at this table."),
             (others[0], "Вы и так за столом."),

@@ -31,7 +31,7 @@ def computer_to_move(database: Path, game_id: int) -> float | None:
     )
     if not row or row[0][0] is None or row[0][1] is None:
         return None
-    return float(row[0][1]) if int(row[0][0]) in STRONG_IDS else None  # type: ignore[arg-type]
+    return float(row[0][1]) if int(row[0][0]) in STRONG_IDS else None
 
 
 def computer_moves(database: Path, game_id: int, seat: int) -> int:
@@ -93,9 +93,9 @@ async def test_sigkill_while_a_computer_is_to_move_and_it_moves_after_the_restar
                 if choice is None:
                     await asyncio.sleep(0.1)
                     continue
-                query = players.press(choice)
-                if query is not None:
-                    await players.answered(query)
+                pressed = players.press(choice)
+                if pressed is not None:
+                    await players.answered(pressed)
             assert killed, "the computer was never to move"
             # the game goes on: the person gets a move to make again
             for _ in range(200):

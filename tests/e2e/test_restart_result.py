@@ -153,9 +153,9 @@ async def test_a_result_sent_as_a_new_message_is_not_sent_again_after_a_kill(
                 if choice is None:
                     await asyncio.sleep(0.05)
                     continue
-                query = players.press(choice)
-                if query is not None:
-                    await fake.wait_until(partial(answered, query), timeout=15)
+                pressed = players.press(choice)
+                if pressed is not None:
+                    await fake.wait_until(partial(answered, pressed), timeout=15)
             assert showing(fake.messages(group, from_bot=True), title), "the result went out"
             assert results_due(bot.database, game_id) == [0], "not written down as posted"
             await bot.kill()
@@ -167,9 +167,9 @@ async def test_a_result_sent_as_a_new_message_is_not_sent_again_after_a_kill(
             )
             for _ in range(6):
                 choice = players.pick()
-                query = players.press(choice) if choice is not None else None
-                if query is not None:
-                    await players.answered(query)
+                pressed = players.press(choice) if choice is not None else None
+                if pressed is not None:
+                    await players.answered(pressed)
             await fake.wait_idle(timeout=20, quiet=0.5, require_answers=False)
             posted = showing(fake.messages(group, from_bot=True, include_deleted=True), title)
             assert len(posted) == 1, [m.text for m in posted]

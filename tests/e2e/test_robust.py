@@ -332,7 +332,8 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
             assert loaded is not None and loaded.table is not None
             seat = loaded.table.to_act()
             assert seat is not None
-            action = random_action(seat, loaded.table.legal(), loaded.table.state.hands[seat], rng)
+            state: Any = loaded.table.state
+            action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
             await tables.act(
                 loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
             )

@@ -38,15 +38,14 @@ async def _play_deals(table: Table, count: int) -> None:
         assert await table.step()
 
 
-def _photos(table: Table) -> list[object]:
+def _photos(table: Table) -> list[Message]:
     return [m for m in table.group_messages() if m.media is not None and m.media.kind == "photo"]
 
 
 async def _ledger_nets(table: Table, evening_id: int) -> dict[str, int]:
     """Each player's net over the evening's deals, summed here from the ledger's rows."""
     db = table.services.db
-    [evening] = [e for e in await db.unposted_evenings() if e.evening_id == evening_id] or [None]
-    assert evening is None  # posted
+    assert not [e for e in await db.unposted_evenings() if e.evening_id == evening_id]  # posted
     conn = sqlite3.connect(db.path)  # the file itself, behind the API's back
     started, last = conn.execute(
         "SELECT started_at, last_at FROM evenings WHERE evening_id = ?", (evening_id,)
@@ -102,12 +101,14 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         summary = next(
             m for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
         )
-        assert summary.message_id < photo.message_id  # type: ignore[attr-defined]
-        assert _summary_nets(summary.text, names) == await _ledger_nets(table, evening.evening_id)
-        assert "Кто кому платит за вечер" in summary.text
+        assert summary.message_id < photo.message_id
+        text = summary.text or ""
+        assert _summary_nets(text, names) == await _ledger_nets(table, evening.evening_id)
+        assert "Кто кому платит за вечер" in text
         # never edited, so the messenger does not keep it (a long run would fill its memory)
         assert services.messenger.shown(table.group.id, summary.message_id) is None
-        media = photo.media  # type: ignore[attr-defined]
+        media = photo.media
+        assert media is not None
         assert media.data.startswith(PNG) and 20_000 < len(media.data) < 1_000_000
         assert (media.width, media.height) == (1200, 800)
         assert (await services.db.unposted_evenings()) == []

@@ -137,7 +137,8 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         await table.say(creator, "/lang en")
         await table.say(creator, "/balance")
         balance = table.group_messages()[-1]
-        assert "Balances" in balance.text or "balance" in balance.text.lower()
+        text = balance.text or ""
+        assert "Balances" in text or "balance" in text.lower()
         settle = next(d for _, d in buttons(balance) if isinstance(cb.decode(d), cb.Page))
         await table.press(creator, balance, settle)
         await table.say(creator, "/history")

@@ -151,6 +151,7 @@ async def test_the_turn_shows_when_it_ends_not_a_countdown_that_freezes(tmp_path
         ends = int(game.turn_deadline)
         assert ends == int(clock.now + TIMEOUT)
         utc = datetime.fromtimestamp(ends, UTC).strftime("%H:%M:%S UTC")
+        assert game.table_message_id is not None
         table_message = fake.message(table.group, game.table_message_id)
         for message in (hand, table_message):
             times = [e for e in message.entities if e["type"] == "date_time"]

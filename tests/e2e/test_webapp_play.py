@@ -109,17 +109,17 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         game = await db.game(game_id)
         rules = rules_for(game.kind)
         by_deal: dict[int, list[Any]] = {}
-        for _, state, _ in await replay_states(db, game_id):
+        for _deal, state, _seats in await replay_states(db, game_id):
             by_deal.setdefault(rules.deal_no(state), []).append(state)
         # the seeds make the random play reach these decisions, every argument shape
         assert EXERCISED[choice] <= played, EXERCISED[choice] - played
         assert len(by_deal) >= 2, "the test should span deals"
-        for user_id, views in answers.items():
+        for user_id, seen in answers.items():
             seat = list(game.seats).index(user_id)
-            for view in views:
-                shown = {s for s in strings(view) if CARD.match(s)}
-                allowed = known_cards(game.kind, by_deal[view["deal"]], seat)
-                assert shown <= allowed, (view["deal"], shown - allowed)
+            for answered in seen:
+                shown = {s for s in strings(answered) if CARD.match(s)}
+                allowed = known_cards(game.kind, by_deal[answered["deal"]], seat)
+                assert shown <= allowed, (answered["deal"], shown - allowed)
         assert not bot.handler_errors
 
 

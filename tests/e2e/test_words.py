@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from bot.screens.glossary import TERMS
 from locales import t
@@ -43,7 +44,8 @@ async def test_a_word_is_explained_the_first_deal_a_player_meets_it(tmp_path: Pa
             glossed: dict[str, set[int]] = defaultdict(set)
             unexplained: list[tuple[str, int]] = []
             for message in fake.messages(fake.private_chat(user), from_bot=True):
-                for revision in [*message.history, message]:
+                revisions: list[Any] = [*message.history, message]
+                for revision in revisions:
                     text = revision.text or ""
                     found = DEAL.search(text)
                     if found is None:

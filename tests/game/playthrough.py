@@ -110,9 +110,9 @@ def check_state(adapter: GameAdapter, state: Any, rng: random.Random) -> None:
     again = adapter.from_json(data)
     assert again == state and adapter.to_json(again) == data, "JSON round trip is not exact"
     views = adapter.views(state)
-    for seat in range(adapter.players(state)):
-        shuffled = adapter.reshuffle_hidden(state, seat, rng)
-        assert adapter.views(shuffled)[seat] == views[seat], f"seat {seat} sees hidden cards"
+    for looker in range(adapter.players(state)):
+        shuffled = adapter.reshuffle_hidden(state, looker, rng)
+        assert adapter.views(shuffled)[looker] == views[looker], f"seat {looker} sees hidden cards"
     seat = adapter.to_act(state)
     legal = adapter.legal(state)
     if seat is None:

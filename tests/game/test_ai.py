@@ -82,6 +82,13 @@ def starshina_positions(count: int, seed: int) -> Iterator[starshina.StarshinaSt
             starshina.next_deal(state, deck)
 
 
+def to_act(state: stukolka.StukolkaState | starshina.StarshinaState) -> int:
+    """The seat to act in a position the generators made (one always is)."""
+    seat = state.to_act
+    assert seat is not None
+    return seat
+
+
 def _copy(state: Any) -> Any:
     return type(state).from_json(state.to_json())
 
@@ -89,7 +96,7 @@ def _copy(state: Any) -> Any:
 @pytest.mark.parametrize("level", ["random", "easy", "strong"])
 def test_stukolka_computer_never_moves_illegally(level: str) -> None:
     for number, state in enumerate(stukolka_positions(3000 if level != "strong" else 1500, 1)):
-        view = stukolka.seat_view(state, state.to_act)
+        view = stukolka.seat_view(state, to_act(state))
         action = choose(view, level, random.Random(number), SMALL)
         stukolka.apply(_copy(state), action)  # raises IllegalAction if it were illegal
 
@@ -97,7 +104,7 @@ def test_stukolka_computer_never_moves_illegally(level: str) -> None:
 @pytest.mark.parametrize("level", ["random", "easy", "strong"])
 def test_starshina_computer_never_moves_illegally(level: str) -> None:
     for number, state in enumerate(starshina_positions(2000 if level != "strong" else 400, 2)):
-        view = starshina.seat_view(state, state.to_act)
+        view = starshina.seat_view(state, to_act(state))
         action = choose(view, level, random.Random(number), SMALL)
         starshina.apply(_copy(state), action)
 
@@ -108,7 +115,7 @@ def test_stukolka_strong_choice_ignores_the_cards_it_cannot_see() -> None:
     budget = Budget(samples=6, min_samples=6)
     checked = 0
     for number, state in enumerate(stukolka_positions(300, 3)):
-        seat = state.to_act
+        seat = to_act(state)
         adapter = StukolkaAdapter(state.options, state.players)
         view = stukolka.seat_view(state, seat)
         first = choose(view, "strong", random.Random(number), budget)
@@ -128,7 +135,7 @@ def test_stukolka_strong_choice_ignores_the_cards_it_cannot_see() -> None:
 def test_starshina_strong_choice_ignores_the_cards_it_cannot_see() -> None:
     budget = Budget(samples=3, min_samples=3)
     for number, state in enumerate(starshina_positions(120, 4)):
-        seat = state.to_act
+        seat = to_act(state)
         adapter = StarshinaAdapter(state.options, state.dealer)
         view = starshina.seat_view(state, seat)
         first = choose(view, "strong", random.Random(number), budget)
@@ -143,7 +150,7 @@ def test_stukolka_sampled_worlds_agree_with_the_view() -> None:
     """Every determinized world shows the seat exactly its view, and a seat that did not
     follow suit is dealt none of that suit."""
     for number, state in enumerate(stukolka_positions(400, 5)):
-        seat = state.to_act
+        seat = to_act(state)
         view = stukolka.seat_view(state, seat)
         world = stukolka_ai.determinize(view, random.Random(number))
         assert stukolka.seat_view(world, seat).table.seats == view.table.seats
@@ -166,7 +173,7 @@ def test_starshina_sampled_worlds_agree_with_the_view() -> None:
     for number, state in enumerate(starshina_positions(300, 6)):
         if state.phase is not starshina.Phase.PLAY:
             continue
-        seat = state.to_act
+        seat = to_act(state)
         view = starshina.seat_view(state, seat)
         world = starshina_ai.determinize(view, random.Random(number))
         assert [len(hand) for hand in world.hands] == [len(hand) for hand in state.hands]
@@ -210,7 +217,7 @@ def test_deal_unseen_respects_counts_exclusions_and_fixed_cards() -> None:
 
 def test_strong_is_reproducible_from_its_seed_and_bounded_by_its_budget() -> None:
     state = next(stukolka_positions(1, 8))
-    view = stukolka.seat_view(state, state.to_act)
+    view = stukolka.seat_view(state, to_act(state))
     calls: list[int] = []
 
     def stop() -> bool:
@@ -227,7 +234,7 @@ def test_starshina_strong_tries_one_card_of_each_run_of_equals() -> None:
     for state in starshina_positions(300, 9):
         if state.phase is not starshina.Phase.PLAY:
             continue
-        view = starshina.seat_view(state, state.to_act)
+        view = starshina.seat_view(state, to_act(state))
         legal = [str(entry.arg) for entry in view.legal]
         kept = starshina_ai.distinct_plays(view)
         assert set(kept) <= set(legal) and {card[1] for card in kept} == {c[1] for c in legal}
@@ -239,7 +246,8 @@ def test_starshina_strong_tries_one_card_of_each_run_of_equals() -> None:
             between = [
                 c
                 for c in FULL_DECK
-                if c[1] == card[1] and RANK[max(lower, key=RANK.get)] < RANK[c] < RANK[card]
+                if c[1] == card[1]
+                and RANK[max(lower, key=lambda k: RANK[k])] < RANK[c] < RANK[card]
             ]
             assert set(between) <= out
 
@@ -251,7 +259,7 @@ def test_hints_are_the_strong_choice_and_blind_to_the_cards_the_seat_cannot_see(
     budget = Budget(samples=6, min_samples=6)
     advised = 0
     for number, state in enumerate(stukolka_positions(150, 6)):
-        seat = state.to_act
+        seat = to_act(state)
         adapter = StukolkaAdapter(state.options, state.players)
         view = stukolka.seat_view(state, seat)
         advice = advise(view, random.Random(number), budget)
@@ -264,16 +272,16 @@ def test_hints_are_the_strong_choice_and_blind_to_the_cards_the_seat_cannot_see(
             assert other_view == view
             assert advise(other_view, random.Random(number), budget) == advice
     assert advised > 50  # most positions had a choice to play out
-    for number, state in enumerate(starshina_positions(60, 7)):
-        seat = state.to_act
-        adapter = StarshinaAdapter(state.options, state.dealer)
-        view = starshina.seat_view(state, seat)
+    for number, position in enumerate(starshina_positions(60, 7)):
+        seat = to_act(position)
+        dealer = StarshinaAdapter(position.options, position.dealer)
+        seen = starshina.seat_view(position, seat)
         small = Budget(samples=3, min_samples=3)
-        advice = advise(view, random.Random(number), small)
-        assert advice.choice == choose(view, "strong", random.Random(number), small)
+        advice = advise(seen, random.Random(number), small)
+        assert advice.choice == choose(seen, "strong", random.Random(number), small)
         assert advice.unit == "tricks"
-        other = adapter.reshuffle_hidden(state, seat, random.Random(number))
-        assert advise(starshina.seat_view(other, seat), random.Random(number), small) == advice
+        other_deal = dealer.reshuffle_hidden(position, seat, random.Random(number))
+        assert advise(starshina.seat_view(other_deal, seat), random.Random(number), small) == advice
 
 
 def test_a_hint_means_what_each_move_won_in_the_worlds_played_out() -> None:
@@ -284,7 +292,7 @@ def test_a_hint_means_what_each_move_won_in_the_worlds_played_out() -> None:
         for s in stukolka_positions(400, 8)
         if s.phase is stukolka.Phase.KNOCK and len(stukolka.legal_actions(s)) == 2
     )
-    seat = state.to_act
+    seat = to_act(state)
     view = stukolka.seat_view(state, seat)
     advice = advise(view, random.Random(1), Budget(samples=30, min_samples=30))
     assert advice.samples == 30 and len(advice.means) == len(advice.actions) == 2

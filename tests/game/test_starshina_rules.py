@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Any, Literal
 
 import pytest
 
@@ -25,7 +26,14 @@ from game.starshina.rules import exchange_plan, game_winner, per_trick_transfers
 from game.starshina.simulate import run, simulate
 
 
-def act(state: StarshinaState, *actions: tuple) -> list:
+def default(state: StarshinaState) -> Action:
+    """The default move where there is one to make."""
+    action = default_action(state)
+    assert action is not None
+    return action
+
+
+def act(state: StarshinaState, *actions: tuple[Any, ...]) -> list[Any]:
     events = []
     for raw in actions:
         events += starshina.apply(state, Action(*raw))
@@ -76,7 +84,7 @@ def finished_state(options: StarshinaOptions, diffs: list[int], dealer: int = 0)
         {"colour": "red"},
     ],
 )
-def test_options_are_validated(bad: dict) -> None:
+def test_options_are_validated(bad: dict[str, Any]) -> None:
     with pytest.raises(OptionsError):
         StarshinaOptions.from_json(bad)
 
@@ -278,7 +286,8 @@ def test_a_whole_deal_then_the_game_over() -> None:
     assert state.phase is Phase.GAME_OVER and state.end_reason is not None
     record = state.history[-1]
     assert sum(record.tricks) == 16 and record.pot_after == 0 == state.game_pot
-    assert state.winner == game_winner(state.options, state.history)[0]
+    won = game_winner(state.options, state.history)
+    assert won is not None and state.winner == won[0]
     with pytest.raises(IllegalAction) as error:
         starshina.apply(state, Action(1, "play", "2S"))
     assert error.value.reason == "game_over"
@@ -321,7 +330,7 @@ def test_max_deals_ranking_and_its_ties() -> None:
 
 
 @pytest.mark.parametrize(("rule", "expected"), [("winner", 2), ("loser", 1)])
-def test_next_game_dealer(rule: str, expected: int) -> None:
+def test_next_game_dealer(rule: Literal["loser", "winner"], expected: int) -> None:
     options = StarshinaOptions(max_deals=2, next_dealer=rule)
     state, _ = starshina.new_game(options, list(FULL_DECK))
     state.history = _records((0, [7, 5, 4], [-1, 0, 1]), (1, [5, 6, 5], [2, -2, 0]))
@@ -410,13 +419,13 @@ def test_default_moves() -> None:
     expected = min(starshina.ring_returns(state), key=_low)
     assert default_action(state) == Action(2, "return", expected)
     for _ in range(5):
-        starshina.apply(state, default_action(state))
+        starshina.apply(state, default(state))
     assert state.phase is Phase.NAME_TRUMP
     assert default_action(state) == Action(0, "trump", longest_suit(state.hands[0]))
-    starshina.apply(state, default_action(state))
+    starshina.apply(state, default(state))
     four = tuple(sorted(state.hands[0], key=_low)[:4])
     assert default_action(state) == Action(0, "kitty", four)
-    starshina.apply(state, default_action(state))
+    starshina.apply(state, default(state))
     assert default_action(state) == Action(1, "play", min(state.hands[1], key=_low))
     act(state, (1, "play", state.hands[1][0]))
     led = state.trick[0][1][1]

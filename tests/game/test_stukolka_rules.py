@@ -3,17 +3,25 @@ tests/cases/stukolka."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from game import stukolka
-from game.core import POT, Action, IllegalAction, Transfer
+from game.core import POT, Action, IllegalAction, OptionsError, Transfer
 from game.stukolka import Outcome, Phase, StukolkaOptions
-from game.stukolka.options import OptionsError
 from game.stukolka.rules import trick_share
 from tests.game.decks import stacked
 
 
-def act(state: stukolka.StukolkaState, *actions: tuple) -> None:
+def default(state: stukolka.StukolkaState) -> Action:
+    """The default move where there is one to make."""
+    action = stukolka.default_action(state)
+    assert action is not None
+    return action
+
+
+def act(state: stukolka.StukolkaState, *actions: tuple[Any, ...]) -> None:
     for raw in actions:
         stukolka.apply(state, Action(*raw))
 
@@ -38,7 +46,7 @@ def test_trick_shares_when_the_pot_is_not_a_multiple_of_three(pot: int, shares: 
         {"colour": "red"},
     ],
 )
-def test_options_are_validated(bad: dict) -> None:
+def test_options_are_validated(bad: dict[str, Any]) -> None:
     with pytest.raises(OptionsError):
         StukolkaOptions.from_json(bad)
 
@@ -182,7 +190,7 @@ class TestDefaults:
         state, _ = stukolka.new_deal(StukolkaOptions(variant="shleif"), 3, deck)
         act(state, (0, "shleif"), (1, "knock"), (2, "pass"), (1, "discard", ()))
         act(state, (0, "discard", ()))
-        stukolka.apply(state, stukolka.default_action(state))
+        stukolka.apply(state, default(state))
         assert stukolka.default_action(state) == Action(2, "no_razrez")
         act(state, (2, "no_razrez"))
         assert state.phase is Phase.PLAY and state.to_act == 1

@@ -241,6 +241,9 @@ class HighCardRules:
     def next_game_dealer(self, state: HighCardState) -> int | None:
         return None
 
+    def pot_in_play(self, state: HighCardState) -> int:
+        return 0  # no chat pot: the stakes are paid at once
+
 
 class HighCardScreens:
     def choice(self, view: PublicView) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,7 +64,8 @@ async def press_random(service: TableService, loaded: Loaded, rng: random.Random
     seat = loaded.table.to_act()
     assert seat is not None
     legal = loaded.table.legal()
-    action = random_action(seat, legal, loaded.table.state.hands[seat], rng)
+    state: Any = loaded.table.state
+    action = random_action(seat, legal, state.hands[seat], rng)
     await service.act(
         loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
     )
@@ -163,6 +165,7 @@ async def test_away_player_is_played_by_the_computer_until_back(service: TableSe
         else:
             await press_random(service, loaded, rng)
     assert notices.count("timeout_move") == AWAY_AFTER_TIMEOUTS
+    assert reply is not None
     away = [n for n in reply.notices if n.key == "now_away"]
     assert away and away[0].params["computer"] is True  # announced once, with who plays now
     # from now on his turns are the computer's: a short pause, no timeout counted, no notice

@@ -90,14 +90,14 @@ async def test_a_write_lock_after_the_deal_end_never_freezes_the_table(
 
     async def many(game_id: int, version: int, commits: Any) -> int:
         assert commit_actions is not None
-        last = await commit_actions(game_id, version, commits)
+        last: int = await commit_actions(game_id, version, commits)
         for commit in commits:
             lock_after_deal(commit.get("deal"))
         return last
 
     db.commit_action = one  # type: ignore[method-assign]
     if commit_actions is not None:
-        db.commit_actions = many  # type: ignore[method-assign]
+        db.commit_actions = many  # type: ignore[method-assign,assignment]
     rng = random.Random(7)
     for _ in range(400):
         # a press fails while the lock is held (the player is told to try again)
@@ -278,7 +278,8 @@ async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
         assert loaded.table is not None
         seat = to_act(loaded)
         assert seat is not None
-        action = random_action(seat, loaded.table.legal(), loaded.table.state.hands[seat], rng)
+        state: Any = loaded.table.state
+        action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
         if loaded.plugin.load(loaded.table.dump()).apply(action).deal_over:
             break
         await service.act(game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg)

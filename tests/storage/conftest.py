@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from storage_support import CHAT, USERS
 
 from storage import Database
+from tests.storage.storage_support import CHAT, USERS
 
 
 @pytest.fixture

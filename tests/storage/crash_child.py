@@ -14,9 +14,8 @@ import random
 import sys
 from typing import Any
 
-import toy_counter_game as toy
-
 from storage import Database, Game
+from tests.storage import toy_counter_game as toy
 
 CHATS = (-1, -2, -3)
 USERS = (11, 12, 13, 14, 15, 16)

@@ -9,11 +9,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from storage_support import CHAT, USERS
 
-from storage import Database, StaleVersion
+from storage import Database, GameStatus, StaleVersion
 from storage.cache import ReadCache
 from storage.records import Game, Player
+from tests.storage.storage_support import CHAT, USERS
 
 A, B, C = USERS
 SUPERGROUP = -1009999
@@ -133,7 +133,7 @@ async def test_without_cache_reads_every_read_sees_other_connections(db_path: Pa
         assert (await first.game(game.game_id)).state == {"n": 1}
 
 
-def _game(game_id: int, status: str = "lobby") -> Game:
+def _game(game_id: int, status: GameStatus = "lobby") -> Game:
     return Game(game_id, CHAT, "stukolka", status, 0, "{}", {}, (), None, None, {}, None, 0, 0)
 
 

@@ -6,7 +6,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from storage_support import CHAT, USERS, count, raw
 
 from storage import (
     GAME_POT,
@@ -17,6 +16,7 @@ from storage import (
     DealRecord,
     Transfer,
 )
+from tests.storage.storage_support import CHAT, USERS, count, raw
 
 A, B, C = USERS
 SUPERGROUP = -1009999

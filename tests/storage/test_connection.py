@@ -14,10 +14,10 @@ from typing import Any
 
 import aiosqlite
 import pytest
-from storage_support import CHAT, USERS, raw
 
 import storage.connection as connection_module
 from storage import Database, StaleVersion
+from tests.storage.storage_support import CHAT, USERS, raw
 
 STORAGE = Path(__file__).resolve().parents[2] / "storage"
 

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import toy_counter_game as toy
-from storage_support import raw
 
 from storage import GAME_POT, POT, Database, Transfer, replay
+from tests.storage import toy_counter_game as toy
+from tests.storage.storage_support import raw
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def _run_and_kill(
 ) -> list[tuple[int, int]]:
     """Start the child, let it commit for ``run_seconds``, SIGKILL it; its acknowledged commits."""
     errors = out.with_suffix(".err")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(CHILD.parent)])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with out.open("w") as stdout, errors.open("w") as stderr:
         child = subprocess.Popen(
             [sys.executable, str(CHILD), str(path), str(seed), synchronous],

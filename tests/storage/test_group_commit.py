@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from storage_support import CHAT, USERS, count
 
 import storage.database as database_module
 from storage import POT, Database, StaleVersion, Transfer, UnknownPlayer
+from tests.storage.storage_support import CHAT, USERS, count
 
 A, B, C = USERS
 GAMES = 12

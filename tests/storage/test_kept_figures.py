@@ -11,11 +11,11 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from storage_support import CHAT, USERS, raw
 
 from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, Party, Transfer
 from storage.ledger import balances, balances_from_ledger
 from storage.stats import month_of
+from tests.storage.storage_support import CHAT, USERS, raw
 
 SUPERGROUP = -1009999
 PARTIES: list[Party] = [*USERS, POT, GAME_POT]
@@ -45,7 +45,7 @@ def _check(path: Path, chats: list[int]) -> None:
             players = _nonzero(conn, chat, kept=False)[0]
             assert {u: n for u, n in nets.items() if n} == players
             # deals and tricks: the deal records' own counts
-            played = Counter()
+            played: Counter[tuple[int, str]] = Counter()
             for user, tricks in conn.execute(
                 "SELECT p.user_id, p.tricks FROM deal_players AS p JOIN deals AS d"
                 " USING (deal_id) WHERE d.chat_id = ?",
@@ -53,7 +53,7 @@ def _check(path: Path, chats: list[int]) -> None:
             ):
                 played[(user, "deals")] += 1
                 played[(user, "tricks")] += tricks
-            kept = Counter()
+            kept: Counter[tuple[int, str]] = Counter()
             for user, deals, tricks in conn.execute(
                 "SELECT user_id, SUM(deals), SUM(tricks) FROM player_stats WHERE chat_id = ?"
                 " GROUP BY user_id",

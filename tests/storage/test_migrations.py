@@ -12,8 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import toy_counter_game as toy
-from storage_support import CHAT, USERS, raw, user_version
 
 from storage import (
     LATEST_VERSION,
@@ -25,6 +23,8 @@ from storage import (
 )
 from storage.migrations import MIGRATIONS, Migration, migrate
 from storage.sql import dumps
+from tests.storage import toy_counter_game as toy
+from tests.storage.storage_support import CHAT, USERS, raw, user_version
 
 A, B, C = USERS
 NOW = 1_700_000_000.0

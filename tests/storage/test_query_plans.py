@@ -8,8 +8,6 @@ import re
 import sqlite3
 from pathlib import Path
 
-from storage_support import CHAT, USERS
-
 from storage import (
     GAME_POT,
     POT,
@@ -22,6 +20,7 @@ from storage import (
     ledger,
     stats,
 )
+from tests.storage.storage_support import CHAT, USERS
 
 A, B, C = USERS
 #: a plan step that reads a whole table: "SCAN games" (a scan of an index, of a subquery's

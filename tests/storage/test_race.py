@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from storage_support import CHAT, USERS
 
 from storage import POT, Database, StaleVersion, Transfer
+from tests.storage.storage_support import CHAT, USERS
 
 A, B, C = USERS
 ROUNDS = 25

@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
-import toy_counter_game as toy
-from storage_support import CHAT, USERS, count, raw
 
 from storage import (
     DEFAULT_PATH,
@@ -29,6 +28,8 @@ from storage import (
     UnknownPlayer,
     replay,
 )
+from tests.storage import toy_counter_game as toy
+from tests.storage.storage_support import CHAT, USERS, count, raw
 
 A, B, C = USERS
 
@@ -328,9 +329,15 @@ async def test_the_commit_that_begins_a_game_retires_its_lobby_message(table: Da
     assert (shown.table_message_id, shown.lobby_message_id) == (71, 70)
 
 
-def _commit(state: dict[str, object], action: object, **given: object) -> dict[str, object]:
+def _commit(state: dict[str, Any], action: object, **given: object) -> dict[str, object]:
     """One of ``commit_actions``' commits: ``commit_action``'s arguments, defaults filled in."""
-    defaults = {"seat": None, "user_id": None, "transfers": [], "deal": None, "status": None}
+    defaults: dict[str, object] = {
+        "seat": None,
+        "user_id": None,
+        "transfers": [],
+        "deal": None,
+        "status": None,
+    }
     defaults.update(seats=None, turn_deadline=None)
     return {"new_state": state, "action": action, **defaults, **given}
 

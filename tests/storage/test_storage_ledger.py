@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from storage_support import CHAT, USERS
 
 from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, LedgerEntry, Party, Transfer
+from tests.storage.storage_support import CHAT, USERS
 
 A, B, C = USERS
 OTHER_CHAT = -2002

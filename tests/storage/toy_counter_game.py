@@ -13,6 +13,7 @@ seat with the highest score.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from storage import GAME_POT, POT, DealPlayer, DealRecord, Transfer
@@ -33,7 +34,7 @@ def new_state(seats: list[int]) -> dict[str, Any]:
     }
 
 
-def apply(state: dict[str, Any], action: Any) -> dict[str, Any]:
+def apply(state: Mapping[str, Any], action: Any) -> dict[str, Any]:
     """The state after ``action``; pure."""
     seat, add = action["seat"], action["add"]
     scores = list(state["scores"])
@@ -54,7 +55,7 @@ def apply(state: dict[str, Any], action: Any) -> dict[str, Any]:
     }
 
 
-def action_transfers(state: dict[str, Any], action: Any) -> list[Transfer]:
+def action_transfers(state: Mapping[str, Any], action: Any) -> list[Transfer]:
     """The money an action moves, from the state before it."""
     seats, deal = state["seats"], state["deal"]
     user = seats[action["seat"]]
@@ -80,12 +81,12 @@ def action_transfers(state: dict[str, Any], action: Any) -> list[Transfer]:
     return []
 
 
-def deal_ends(state_after: dict[str, Any]) -> bool:
+def deal_ends(state_after: Mapping[str, Any]) -> bool:
     """True when the action that produced ``state_after`` ended the deal."""
     return not state_after["finished"] and state_after["moves"] == MOVES_PER_DEAL
 
 
-def deal_record(state_after: dict[str, Any]) -> DealRecord:
+def deal_record(state_after: Mapping[str, Any]) -> DealRecord:
     """The record of the deal that ``state_after`` ends."""
     players = tuple(
         DealPlayer(user, seat, tricks=state_after["scores"][seat] % 4, active=seat != 2)
@@ -94,11 +95,11 @@ def deal_record(state_after: dict[str, Any]) -> DealRecord:
     return DealRecord(state_after["deal"], players, {"scores": state_after["scores"]})
 
 
-def next_deal(state: dict[str, Any]) -> dict[str, Any]:
+def next_deal(state: Mapping[str, Any]) -> dict[str, Any]:
     """The state a system commit sets to start the next deal."""
     return {**state, "deal": state["deal"] + 1, "moves": 0}
 
 
-def deal_antes(state_after: dict[str, Any]) -> list[Transfer]:
+def deal_antes(state_after: Mapping[str, Any]) -> list[Transfer]:
     """The antes the system commit that starts a deal writes: one chip per seat to the pot."""
     return [Transfer(user, POT, 1, "ante", state_after["deal"]) for user in state_after["seats"]]

@@ -50,11 +50,12 @@ def address() -> Iterator[str]:
 
 
 def card_buttons(page: Any) -> list[dict[str, Any]]:
-    return page.eval_on_selector_all(
+    buttons: list[dict[str, Any]] = page.eval_on_selector_all(
         "#cards button.card",
         "nodes => nodes.map(n => ({name: n.getAttribute('aria-label'), disabled: n.disabled,"
         " card: n.dataset.card}))",
     )
+    return buttons
 
 
 def test_sixteen_cards_fit_360_px_named_as_the_chat_names_them(browser: Any, address: str) -> None:
