@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules.md"
+DOCS = ROOT / "docs"
 #: the kinds of file that cite the rules
 CITING = (".py", ".md", ".json", ".toml", ".sh", ".js", ".html")
 
@@ -131,3 +132,23 @@ def test_the_walked_button_press_names_real_functions() -> None:
                 if not re.search(rf"^\s*(?:async def|def|class) {part}\b", text, re.M):
                     missing.append(f"{file}: {part}")
     assert not missing, f"docs/architecture.md walks through what is not there: {missing}"
+
+
+#: a path of the repository as the documents write it, in backquotes
+NAMED_PATH = re.compile(
+    r"`((?:game|storage|tables|bot|web|tests|bench|scripts|locales|docs)/[A-Za-z0-9_./-]*)`"
+)
+
+
+def test_every_path_the_documents_name_exists() -> None:
+    """The README and the documents under docs/ name files that are there. Not
+    docs/performance.md: a notebook of measurements names the code as it was when measured."""
+    documents = [ROOT / "README.md", ROOT / "tests" / "e2e" / "README.md"]
+    documents += [path for path in sorted(DOCS.glob("*.md")) if path.name != "performance.md"]
+    missing = [
+        f"{document.relative_to(ROOT)}: {named}"
+        for document in documents
+        for named in NAMED_PATH.findall(document.read_text(encoding="utf-8"))
+        if not (ROOT / named).exists()
+    ]
+    assert not missing, f"the documents name what is not there: {missing}"
