@@ -16,6 +16,7 @@ SHOTS = [
     ("starshina-play", "ru"),
     ("starshina-kitty", "ru"),
     ("starshina-exchange", "ru"),
+    ("shleif-lobby", "ru"),
     ("shleif-knock", "ru"),
     ("shleif-purchase", "ru"),
     ("stukolka-play", "ru"),

@@ -19,7 +19,16 @@ from typing import Any
 from storage.errors import GameNotFound
 from storage.records import Game
 from tables import Loaded, Reply, TableService
-from web.views import PRESENTERS, Json, TableInfo, money_parts, ranks_for, seat_view, text
+from web.views import (
+    PRESENTERS,
+    Json,
+    TableInfo,
+    lobby_view,
+    money_parts,
+    ranks_for,
+    seat_view,
+    text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +110,7 @@ class WebTables:
             raise NoTable
         return max(mine, key=lambda game: (game.status == "active", game.game_id)).game_id
 
-    async def _seated(self, game_id: int, user_id: int) -> tuple[Loaded, int]:
+    async def _seated(self, game_id: int, user_id: int, lobby: bool = False) -> tuple[Loaded, int]:
         try:
             game = await self.db.game(game_id)
         except GameNotFound:
@@ -110,15 +119,14 @@ class WebTables:
         seat = loaded.seat_of(user_id)
         if seat is None:
             raise NotYours
-        if loaded.table is None or game.kind not in PRESENTERS:
-            raise NoTable  # a lobby: nothing to draw yet
+        if game.kind not in PRESENTERS or (loaded.table is None and not lobby):
+            raise NoTable  # a lobby: nothing to play yet
         return loaded, seat
 
     async def view(self, game_id: int, user_id: int, code: str | None) -> Json:
         """What ``user_id``'s seat may see of the game: his private hand's view."""
-        loaded, seat = await self._seated(game_id, user_id)
+        loaded, seat = await self._seated(game_id, user_id, lobby=True)
         game = loaded.game
-        assert loaded.table is not None
         lang = await self.front.language(user_id, code)
         names = await self.front.names(loaded.seats, lang)
         balances = (await self.db.balances(game.chat_id)).players
@@ -130,6 +138,9 @@ class WebTables:
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
         )
+        if loaded.table is None:
+            # seated before the deal: who is at the table, and that it waits for the start
+            return lobby_view(game.kind, game.options, seat, info)
         view = seat_view(game.kind, loaded.table.state, seat, info)
         if game.status != "active" or user_id in loaded.meta.away:
             # nothing to decide at a closed table; an away player's seat is played for him,

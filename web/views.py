@@ -42,6 +42,8 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     trump_card_on_stock  bool: the face-up trump card still lies on the stock (Стуколка)
     trump_line  {"key", "params"} | null: the trump as the chat's table message says it
     pot_gloss   {"key"} | null: what «ремиз» means, the chat's gloss
+    (``phase`` "lobby": a table still gathering, ``lobby_view``: the seated players, nothing
+    dealt, the prompt «ждём начала игры».)
     result      null | {nets: [int per seat] | null, parts: [[text per reason] per seat] |
                 null, label: text, notes: [text]}: a finished deal or game, each seat's money
                 by reason as the chat's breakdown names it, and what follows (the pot carried
@@ -50,7 +52,7 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -538,6 +540,47 @@ def _starshina_prompt(view: starshina.SeatView) -> Json | None:
         case Phase.PLAY:
             return text("prompt.play")
     return None
+
+
+def lobby_view(kind: str, options: Mapping[str, Any], you: int, info: TableInfo) -> Json:
+    """A table still gathering: who is seated, and that the game waits for its start (the
+    chat's lobby message). The view's shape is a deal's, with nothing dealt."""
+    choice = "shleif" if kind == "stukolka" and options.get("variant") == "shleif" else kind
+    seats = []
+    for seat in range(len(info.names)):
+        entry = _seat(seat, you, -1, None, info)
+        entry.update(cards=0, tricks=0, role=None, note=None)
+        seats.append(entry)
+    return {
+        "schema": SCHEMA,
+        "game": kind,
+        "choice": choice,
+        "version": info.version,
+        "deal": 0,
+        "phase": "lobby",
+        "you": you,
+        "dealer": None,
+        "to_act": None,
+        "deadline": None,
+        "ranks": info.ranks,
+        "trump": None,
+        "trick": [],
+        "last_trick": [],
+        "last_winner": None,
+        "trump_card": None,
+        "trump_card_on_stock": False,
+        "trump_line": None,
+        "pot": None,
+        "pot_gloss": None,
+        "stock": 0,
+        "seats": seats,
+        "hand": {"cards": [], "hidden": 0, "look": False},
+        "pick": None,
+        "actions": [],
+        "prompt": text("web.lobby.waiting", len(seats)),
+        "private": [],
+        "result": None,
+    }
 
 
 def refusal(stale: bool) -> Json:

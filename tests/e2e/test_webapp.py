@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -365,4 +366,43 @@ async def test_a_move_whose_showing_fails_is_still_answered_as_made(
         status, again = await page.act({**move, "key": "shown-or-not"})
         assert status == 200 and again["view"]["version"] == answer["view"]["version"]
         assert (await table.services.db.game(game_id)).version == version
+        assert not bot.handler_errors
+
+
+async def test_a_seated_player_sees_the_lobby_until_the_game_begins(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    """Before the deal the page shows who is seated and that the table waits for its start
+    (it showed no table at all); a move there is no move."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        users = [fake.add_user(f"Игрок{i}") for i in range(3)]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(1))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(users[0], "/new shleif")
+        lobby = table.group_messages()[-1]
+        join = next(
+            d
+            for d in lobby.callback_data
+            if isinstance(cb.decode(d), cb.Lobby) and cb.decode(d).action == "join"  # type: ignore[union-attr]
+        )
+        await table.press(users[1], lobby, join)
+        game_id = await game_id_of(table)
+        page = page_of(table, http, users[1], game_id)
+        status, view, _ = await page.state()
+        assert status == 200
+        assert view["phase"] == "lobby" and view["choice"] == "shleif" and view["you"] == 1
+        assert [seat["name"] for seat in view["seats"]] == ["Игрок0", "Игрок1"]
+        assert view["prompt"] == {"key": "web.lobby.waiting", "params": {}, "n": 2}
+        assert view["hand"]["cards"] == [] and view["actions"] == []
+        status, _ = await page.act({"version": view["version"], "verb": "knock", "arg": None})
+        assert status >= 400
+        # a user not seated there still has no business at it
+        status, _, _ = await page_of(table, http, users[2], game_id).state()
+        assert status == 403
         assert not bot.handler_errors

@@ -29,7 +29,7 @@ from locales import language
 from tests.web.fixtures import GAMES, NAMES, first_state
 from web.auth import InitDataError, validate
 from web.texts import page_texts
-from web.views import TableInfo, ranks_for, refusal, seat_view
+from web.views import TableInfo, lobby_view, ranks_for, refusal, seat_view
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 TOKEN = "100200:preview-token-for-the-mini-app-tests"
@@ -84,6 +84,7 @@ FIXTURES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
         ),
         "to_act",
     ),
+    "shleif-lobby": ("shleif", _phase("choose"), "dealer"),
     "stukolka-over": (
         "stukolka",
         lambda s: (
@@ -94,6 +95,10 @@ FIXTURES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
 }
 
 
+#: fixtures of a table still gathering: how many are seated (the page's seat the last)
+LOBBIES = {"shleif-lobby": 2}
+
+
 @dataclass
 class PreviewTable:
     kind: str
@@ -102,12 +107,17 @@ class PreviewTable:
     version: int = 1
     deadline: float = field(default_factory=lambda: time.time() + TURN_SECONDS)
     seen: dict[str, int] = field(default_factory=dict)  # idempotency key → version it made
+    lobby: int = 0  # seated so far, while the table gathers (0: in play)
+    options: dict[str, object] = field(default_factory=dict)
 
 
 def load_table(name: str) -> PreviewTable:
     game, where, whose = FIXTURES[name]
     state = first_state(game, where)
     kind = GAMES[game][0]
+    if name in LOBBIES:
+        seated = LOBBIES[name]
+        return PreviewTable(kind, state, seated - 1, lobby=seated, options=GAMES[game][1])
     seat = state.to_act if whose == "to_act" else state.dealer
     return PreviewTable(kind, state, seat)
 
@@ -269,6 +279,14 @@ def _table(request: web.Request, name: str) -> PreviewTable:
 
 
 def _view(table: PreviewTable, lang: str | None) -> dict[str, Any]:
+    if table.lobby:
+        info = TableInfo(
+            names=NAMES[: table.lobby],
+            version=table.version,
+            ranks=ranks_for(language(lang), None),
+            chips=tuple(40 - 7 * seat for seat in range(table.lobby)),
+        )
+        return lobby_view(table.kind, table.options, table.seat, info)
     players = rules_for(table.kind).players(table.state)
     return seat_view(
         table.kind,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
-from locales import t
+from locales import t, tn
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
 from tests.web.server import DARK, LIGHT, load_table
 from web.views import TableInfo, seat_view
@@ -407,3 +407,14 @@ def test_a_confirmation_not_yet_possible_is_legible(browser: Any, address: str, 
         " {className: 'action', id: 'probe', disabled: true, textContent: 'x'}))"
     )
     assert _contrast(page, "#probe") >= 4.5
+
+
+def test_a_seated_player_sees_the_lobby_before_the_deal(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "shleif-lobby", width=360, height=740)
+    assert page.locator("#prompt").inner_text() == tn("ru", "web.lobby.waiting", 2)
+    names = page.locator(".seat .name .who").all_inner_texts()
+    assert sorted(names) == ["Алиса", "Борис"]
+    assert page.locator("#cards button.card").count() == 0
+    assert page.locator("#controls button").count() == 0
+    assert not page.locator("#last-button").is_visible()
+    assert page.locator("#status").inner_text() == ""

@@ -41,10 +41,11 @@ function renderBar(view) {
       pot.setAttribute("aria-expanded", String(glossOpen));
     });
     bar.append(pot);
-  } else {
+  } else if (view.pot) {
     bar.append(el("span", "pill", tx(view.pot)));
   }
   renderGloss(view);
+  if (view.phase === "lobby") return; // nothing dealt: no trump yet
   const trump = el("span", "pill trump");
   const suit = el("span", "suit");
   if (view.trump) {
@@ -75,10 +76,11 @@ function renderGloss(view) {
   box.hidden = !(view.pot_gloss && glossOpen);
 }
 
-function seatLines(seat) {
+function seatLines(seat, view) {
   const chips = seat.chips == null ? "" : t("web.chips", {}, seat.chips);
   // a seat's note (Старшина's «2 взятки, нужно 5») says its tricks already
-  const tricks = seat.note?.key?.startsWith("starshina.") ? "" : t("n.tricks", {}, seat.tricks);
+  const noTricks = seat.note?.key?.startsWith("starshina.") || view.phase === "lobby";
+  const tricks = noTricks ? "" : t("n.tricks", {}, seat.tricks);
   const more = [tricks, tx(seat.role), tx(seat.note), seat.away ? t("seat.away_mark") : ""];
   return [chips, more.filter(Boolean).join(" · ")];
 }
@@ -94,7 +96,7 @@ function renderSeat(seat, view) {
   name.append(el("span", "who", seat.name));
   if (seat.you) name.append(el("span", "sr-only", ` (${t("web.seat.you")})`));
   if (seat.dealer) name.append(el("span", "dealer", t("web.seat.dealer")));
-  const [chips, more] = seatLines(seat);
+  const [chips, more] = seatLines(seat, view);
   box.append(name, el("div", "line", chips || "\u00a0"), el("div", "line role", more || "\u00a0"));
   if (!seat.you) {
     const backs = el("div", "backs");
@@ -134,7 +136,7 @@ function renderCloth(view, openLast) {
     trick.setAttribute("role", "group");
     for (const { seat, card } of view.trick) trick.append(playedCard(seat, card, "small"));
     middle.append(trick);
-  } else if (!view.result) {
+  } else if (!view.result && view.phase !== "lobby") {
     middle.append(el("div", "empty", t("web.trick_empty")));
   }
   const corner = el("div", "corner");
@@ -152,6 +154,7 @@ function renderCloth(view, openLast) {
   last.type = "button";
   last.id = "last-button";
   last.disabled = !view.last_trick.length;
+  last.hidden = view.phase === "lobby";
   last.addEventListener("click", openLast);
   const bottom = el("div", "bottom");
   bottom.append(corner, renderSeat(view.seats[view.you], view), last);
@@ -175,7 +178,8 @@ function summary(view) {
   if (view.trick.length) {
     parts.push(`${t("web.trick")}: ${view.trick.map(({ seat, card }) => `${seatName(seat)} ${cardLabel(card)}`).join(", ")}`);
   }
-  parts.push(tx(view.pot));
+  if (view.pot) parts.push(tx(view.pot));
+  if (view.phase === "lobby") parts.push(tx(view.prompt));
   return parts.join(". ");
 }
 
