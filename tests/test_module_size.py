@@ -10,7 +10,6 @@ LIMIT = 450
 PACKAGES = ("tables", "bot", "web")
 #: still over the limit: each may shrink, never grow (take it off once it is split)
 OVER = {
-    "bot/callback.py": 607,
     "bot/screens/hand_messages.py": 569,
     "bot/render/chat.py": 515,
 }
