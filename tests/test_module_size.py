@@ -9,10 +9,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 450
 PACKAGES = ("tables", "bot", "web")
 #: still over the limit: each may shrink, never grow (take it off once it is split)
-OVER = {
-    "bot/screens/hand_messages.py": 569,
-    "bot/render/chat.py": 515,
-}
+OVER: dict[str, int] = {}
 
 
 def test_no_module_over_the_limit() -> None:

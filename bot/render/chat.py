@@ -1,6 +1,7 @@
 """Texts that are not a deal: the lobby, /balance, settle-up, /history, /rules, /help, the
 private /start welcome, the settings menu, announcements to the table, and the short refusals
-shown as callback answers (plain text, at most 200 characters)."""
+shown as callback answers (plain text, at most 200 characters). The settings menu's texts are
+``bot.render.settings``'s, re-exported here."""
 
 from __future__ import annotations
 
@@ -10,16 +11,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.render.common import (
+    ANSWER_LIMIT,
     esc,
     game_title,
-    hours_text,
     label,
-    option_label,
     options_summary,
-    ranks_style,
+    short_answer,
     signed,
     suit,
-    value_label,
+)
+from bot.render.settings import (
+    evening_gap_set_text,
+    evening_gap_text,
+    preset_chosen_text,
+    ranks_changed_text,
+    setting_changed_text,
+    settings_text,
 )
 from bot.settle_up import left_in_pot, settle_people
 from game.cards import CARD_SET, SUITS
@@ -33,8 +40,6 @@ if TYPE_CHECKING:
     from tables.games import Plugin
 
 K = TypeVar("K", bound=Hashable)
-ANSWER_LIMIT = 200
-"""Telegram's limit on the text of a callback answer."""
 
 # ---------------------------------------------------------------- lobby
 
@@ -243,106 +248,6 @@ def new_game_text(lang: str, *, practice: bool = False) -> str:
     return t(lang, "new.choose_practice" if practice else "new.choose")
 
 
-# ---------------------------------------------------------------- settings
-
-
-def settings_text(
-    lang: str,
-    chosen: Sequence[tuple[Plugin, JsonObject]],
-    game: Plugin | None = None,
-    option: str | None = None,
-    *,
-    ranks: str | None = None,
-    gap: float | None = None,
-) -> str:
-    """The settings menu message: the top menu (each game of ``chosen`` with a summary of its
-    options, the pause that ends the chat's evening, ``gap`` seconds, and, in Russian, the
-    rank letters the chat reads: ``ranks`` its stored choice), ``game``'s options, or one
-    option's values."""
-    if game is None:
-        shown = ranks_style(lang, ranks)
-        letters = [t(lang, "settings.ranks", value=t(lang, f"btn.ranks.{shown}"))]
-        summaries = [
-            t(
-                lang,
-                "settings.game",
-                game=game_title(lang, each.kind),
-                summary=options_summary(lang, each, options),
-            )
-            for each, options in chosen
-        ]
-        return "\n".join(
-            [
-                t(lang, "settings.title"),
-                "",
-                *summaries,
-                *([] if gap is None else [t(lang, "settings.evening_gap", hours=hours_text(gap))]),
-                *(letters if lang == "ru" else []),
-                "",
-                t(lang, "settings.who"),
-            ]
-        )
-    if option is None:
-        return t(lang, "settings.choose_option", game=game_title(lang, game.kind))
-    options = dict(chosen).get(game, game.menu.defaults)
-    value = options.get(option, game.menu.defaults.get(option))
-    return "\n".join(
-        [
-            t(
-                lang,
-                "settings.option",
-                option=option_label(lang, game.kind, option),
-                value=value_label(lang, game.kind, option, value),
-            ),
-            t(lang, f"help.{game.kind}.{option}"),
-        ]
-    )
-
-
-def evening_gap_text(lang: str, gap: float) -> str:
-    """The evening's gap menu: the chat's current pause and what it does."""
-    return "\n".join(
-        [
-            t(lang, "settings.evening_gap_title", hours=hours_text(gap)),
-            t(lang, "settings.evening_gap_help"),
-        ]
-    )
-
-
-def evening_gap_set_text(lang: str, hours: int) -> str:
-    """The callback answer after the evening's gap was chosen."""
-    return _answer(t(lang, "evening.gap_set", hours=hours))
-
-
-def preset_chosen_text(lang: str, game: str, preset: str) -> str:
-    """The callback answer after a preset was chosen."""
-    return _answer(
-        t(
-            lang,
-            "settings.preset_chosen",
-            game=game_title(lang, game),
-            preset=t(lang, f"preset.{game}.{preset}"),
-        )
-    )
-
-
-def ranks_changed_text(lang: str, ranks: str) -> str:
-    """The callback answer after the rank letters were set."""
-    return _answer(t(lang, "settings.ranks", value=t(lang, f"btn.ranks.{ranks}")))
-
-
-def setting_changed_text(lang: str, game: str, option: str, value: object) -> str:
-    """The callback answer after an option was set."""
-    return _answer(
-        t(
-            lang,
-            "settings.changed",
-            option=option_label(lang, game, option),
-            value=value_label(lang, game, option, value),
-        )
-    )
-
-
 # ---------------------------------------------------------------- announcements
 
 
@@ -453,10 +358,6 @@ REFUSALS = (
 )
 
 
-def _answer(text: str) -> str:
-    return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
-
-
 def refusal(lang: str, reason: str, names: Sequence[str] = (), *, html: bool = False) -> str:
     """A short answer (≤ 200 characters) for a refused press or command: one of ``REFUSALS``
     (the engine's reason codes included); anything else reads as «not allowed». ``names``: the
@@ -464,23 +365,24 @@ def refusal(lang: str, reason: str, names: Sequence[str] = (), *, html: bool = F
     bot), escaped for a message when ``html``, plain for a callback answer."""
     if reason == "start_bot_first" and names:
         listed = ", ".join(esc(name) if html else name for name in names)
-        return _answer(t(lang, "refuse.start_bot_first_named", names=listed))
+        return short_answer(t(lang, "refuse.start_bot_first_named", names=listed))
     # a game's own reasons (``refuse.<reason>``: a card that must follow, a look refused…)
     # are in the catalogue or the texts the game brought
     known = reason in REFUSALS or f"refuse.{reason}" in catalogue(lang)
-    return _answer(t(lang, f"refuse.{reason if known else 'not_allowed'}"))
+    return short_answer(t(lang, f"refuse.{reason if known else 'not_allowed'}"))
 
 
 def answer_text(lang: str, key: str) -> str:
     """A short positive callback answer (plain text): ``joined``, ``left``, ``look``, ``done``,
     ``welcome_back``."""
-    return _answer(t(lang, f"answer.{key}"))
+    return short_answer(t(lang, f"answer.{key}"))
 
 
 ANSWERS = ("joined", "left", "look", "done", "welcome_back", "selected", "computer_seated")
 
 __all__ = [
     "ANSWERS",
+    "ANSWER_LIMIT",
     "REFUSALS",
     "LobbyPlayer",
     "answer_text",
@@ -490,6 +392,8 @@ __all__ = [
     "cancelled_text",
     "deep_link",
     "esc",
+    "evening_gap_set_text",
+    "evening_gap_text",
     "help_text",
     "joined_text",
     "language_set_text",
@@ -501,6 +405,7 @@ __all__ = [
     "own_balances_text",
     "preset_chosen_text",
     "private_hint_text",
+    "ranks_changed_text",
     "refusal",
     "rules_choose_text",
     "rules_text",

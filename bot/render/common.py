@@ -18,6 +18,15 @@ if TYPE_CHECKING:
     from game.registry import JsonObject
     from tables.games import Plugin
 
+ANSWER_LIMIT = 200
+"""Telegram's limit on the text of a callback answer."""
+
+
+def short_answer(text: str) -> str:
+    """``text`` cut to a callback answer's limit (its last character an ellipsis)."""
+    return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
+
+
 MINUS = "\u2212"
 #: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the
 #: same in texts and on buttons
