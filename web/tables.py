@@ -19,16 +19,8 @@ from typing import Any
 from storage.errors import GameNotFound
 from storage.records import Game
 from tables import Loaded, Reply, TableService
-from web.views import (
-    PRESENTERS,
-    Json,
-    TableInfo,
-    lobby_view,
-    money_parts,
-    ranks_for,
-    seat_view,
-    text,
-)
+from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
+from web.views import PRESENTERS, lobby_view, seat_view
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,8 @@ from locales import language
 from tests.web.fixtures import GAMES, NAMES, first_state
 from web.auth import InitDataError, validate
 from web.texts import page_texts
-from web.views import TableInfo, lobby_view, ranks_for, refusal, seat_view
+from web.view_parts import TableInfo, ranks_for
+from web.views import lobby_view, refusal, seat_view
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 TOKEN = "100200:preview-token-for-the-mini-app-tests"

@@ -15,7 +15,8 @@ from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import t, tn
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
 from tests.web.server import DARK, LIGHT, load_table
-from web.views import TableInfo, seat_view
+from web.view_parts import TableInfo
+from web.views import seat_view
 
 pytestmark = pytest.mark.browser
 

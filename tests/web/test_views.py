@@ -15,7 +15,8 @@ from game.cards import is_card
 from game.registry import rules_for
 from game.stukolka.rules import trick_share
 from tests.web.fixtures import GAMES, NAMES, first_state, states
-from web.views import TableInfo, display_order, ranks_for, seat_view
+from web.view_parts import TableInfo, display_order, ranks_for
+from web.views import seat_view
 
 SEEDS = range(6)
 
@@ -365,12 +366,12 @@ def test_the_money_reads_as_the_chats_breakdown() -> None:
     from bot.render import common
     from bot.render.starshina import last_deal_transfers
     from game.registry import rules_for as rules
-    from web import views
+    from web import view_parts, view_starshina
 
-    assert views.MONEY_REASONS == common.MONEY_REASONS
-    assert [views.signed(n) for n in (3, -12, 0)] == [common.signed(n) for n in (3, -12, 0)]
+    assert view_parts.MONEY_REASONS == common.MONEY_REASONS
+    assert [view_parts.signed(n) for n in (3, -12, 0)] == [common.signed(n) for n in (3, -12, 0)]
     for state in states("starshina", 3, deals=3):
         if state.phase.value == "deal_over":
             table = rules("starshina").seat_view(state, 0).table
             diffs = [x for x in last_deal_transfers(table) if x.reason == "diff"]
-            assert views._deal_diffs(table) == diffs
+            assert view_starshina._deal_diffs(table) == diffs

@@ -1,0 +1,200 @@
+"""The parts every game's page view is made of: the table beside the engine (``TableInfo``),
+texts as locale keys, card and seat references, money in the chat's words (``web.views``
+has the schema)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from game.cards import RANK
+from game.core import Legal, Transfer
+from locales import catalogue
+
+SCHEMA = 1
+#: suits in the order a hand shows them: colours alternate, black, red, black, red
+SUIT_ORDER = "SHCD"
+
+Json = dict[str, Any]
+#: the order the chat lists the parts of a deal's money in (the chat's renderer is not this
+#: package's to import: a test holds the two equal)
+MONEY_REASONS = (
+    "ante",
+    "trick",
+    "pot_taken",
+    "remiz",
+    "diff",
+    "game_pot",
+    "missed_target",
+    "void",
+    "game_pot_return",
+)
+#: the game-end transfers of Старшина, last in its transfer list
+_FINAL_REASONS = frozenset({"game_pot", "missed_target"})
+Ranks = Literal["russian", "latin"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """What the table service knows beside the game's state."""
+
+    names: Sequence[str]
+    version: int
+    ranks: Ranks = "russian"
+    #: each seat's running balance (chips), or None where unknown
+    chips: Sequence[int | None] = ()
+    deadline: float | None = None
+    away: frozenset[int] = frozenset()
+
+
+def ranks_for(lang: str, setting: str | None) -> Ranks:
+    """The card style a page in ``lang`` shows for a chat whose setting is ``setting`` (None:
+    never set), as the chat's own texts do: English J Q K A; Russian the setting, by default
+    В Д К Т."""
+    if lang != "ru":
+        return "latin"
+    return "latin" if setting == "latin" else "russian"
+
+
+def text(key: str, n: int | None = None, **params: object) -> Json:
+    """A text the page looks up: ``key`` in the catalogue, its plural form for ``n`` (when
+    given; ``n`` is then a parameter too), ``params`` for its placeholders. A parameter that is
+    ``{"seat": i}`` reads as that seat's name, ``{"card": c}`` as the card in the chat's style,
+    ``{"suit": s}`` as the suit, a text (``{"key": ...}``) as that text."""
+    data: Json = {"key": key, "params": params}
+    if n is not None:
+        data["n"] = n
+    return data
+
+
+def seat_ref(seat: int) -> Json:
+    return {"seat": seat}
+
+
+def card_ref(card: str) -> Json:
+    return {"card": card}
+
+
+def suit_ref(suit: str) -> Json:
+    return {"suit": suit}
+
+
+def display_order(cards: Sequence[str], trump: str | None) -> list[str]:
+    """A hand as shown: trumps first, then the suits in ``SUIT_ORDER``, each high to low."""
+    return sorted(
+        cards, key=lambda card: (card[1] != trump, SUIT_ORDER.index(card[1]), -RANK[card])
+    )
+
+
+def _trick(trick: Sequence[tuple[int, str]]) -> list[Json]:
+    return [{"seat": seat, "card": card} for seat, card in trick]
+
+
+def _nets(transfers: Sequence[Transfer], players: int) -> list[int]:
+    nets = [0] * players
+    for item in transfers:
+        if isinstance(item.src, int):
+            nets[item.src] -= item.amount
+        if isinstance(item.dst, int):
+            nets[item.dst] += item.amount
+    return nets
+
+
+def signed(amount: int) -> str:
+    """``+8``, ``−12``, ``0`` (a true minus sign), as the chat writes money."""
+    if amount > 0:
+        return f"+{amount}"
+    if amount < 0:
+        return f"\u2212{-amount}"
+    return "0"
+
+
+def money_parts(sums: dict[str, int]) -> list[Json]:
+    """A seat's money by reason (paid as negative) as the chat's breakdown names it («ставка
+    −3 · ремиз −12»): one text a reason, in the chat's order, none for a zero."""
+    order = {reason: index for index, reason in enumerate(MONEY_REASONS)}
+    known = catalogue("ru")
+    shown = sorted(
+        ((reason, amount) for reason, amount in sums.items() if amount),
+        key=lambda item: order.get(item[0], 99),
+    )
+    return [
+        text(
+            f"money.{reason}_in"
+            if amount > 0 and f"money.{reason}_in" in known
+            else f"money.{reason}",
+            amount=signed(amount),
+        )
+        for reason, amount in shown
+    ]
+
+
+def _parts(transfers: Sequence[Transfer], players: int) -> list[list[Json]]:
+    """Each seat's ``money_parts`` of ``transfers``."""
+    sums: list[dict[str, int]] = [{} for _ in range(players)]
+    for item in transfers:
+        for seat, amount in ((item.src, -item.amount), (item.dst, item.amount)):
+            if isinstance(seat, int) and seat < players:
+                sums[seat][item.reason] = sums[seat].get(item.reason, 0) + amount
+    return [money_parts(seat_sums) for seat_sums in sums]
+
+
+def _seat(seat: int, you: int, dealer: int, to_act: int | None, info: TableInfo) -> Json:
+    return {
+        "seat": seat,
+        "name": info.names[seat] if seat < len(info.names) else "",
+        "chips": info.chips[seat] if seat < len(info.chips) else None,
+        "dealer": seat == dealer,
+        "to_act": seat == to_act,
+        "you": seat == you,
+        "away": seat in info.away,
+    }
+
+
+def _hand(
+    cards: Sequence[str] | None, hidden: int, legal: Sequence[Legal], trump: str | None
+) -> Json:
+    verbs = {entry.arg: entry.verb for entry in legal if entry.arg and len(entry.arg) == 2}
+    shown = display_order(cards, trump) if cards is not None else []
+    return {
+        "cards": [{"card": card, "verb": verbs.get(card)} for card in shown],
+        "hidden": hidden,
+        "look": False,
+    }
+
+
+def _pick(legal: Sequence[Legal], verb: str, confirm: str, none: str | None) -> Json | None:
+    for entry in legal:
+        if entry.verb == verb and entry.pick is not None:
+            return {
+                "verb": verb,
+                "min": entry.pick[0],
+                "max": entry.pick[1],
+                "confirm": text(confirm),
+                "none": None if none is None else text(none),
+            }
+    return None
+
+
+def _base(game: str, choice: str, view: Any, table: Any, info: TableInfo) -> Json:
+    return {
+        "schema": SCHEMA,
+        "game": game,
+        "choice": choice,
+        "version": info.version,
+        "deal": table.deal_no,
+        "phase": str(table.phase),
+        "you": view.seat,
+        "dealer": table.dealer,
+        "to_act": table.to_act,
+        "deadline": info.deadline if table.to_act is not None else None,
+        "ranks": info.ranks,
+        "trump": table.trump,
+        "trick": _trick(table.trick),
+        "last_trick": _trick(table.last_trick),
+        "last_winner": table.trick_winners[-1] if table.trick_winners else None,
+    }
+
+
+# Стуколка

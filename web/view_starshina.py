@@ -1,0 +1,162 @@
+"""Старшина's seat view for the page; the schema is in ``web.views``."""
+
+from __future__ import annotations
+
+from game import starshina
+from game.core import Transfer
+from web.view_parts import (
+    _FINAL_REASONS,
+    SUIT_ORDER,
+    Json,
+    TableInfo,
+    _base,
+    _hand,
+    _nets,
+    _parts,
+    _pick,
+    _seat,
+    card_ref,
+    seat_ref,
+    text,
+)
+
+_PASSED = {True: "web.private.to", False: "web.private.from"}
+
+
+def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
+    """The page's view of one seat at Старшина."""
+    table = view.table
+    data = _base("starshina", "starshina", view, table, info)
+    over = table.phase in (starshina.Phase.DEAL_OVER, starshina.Phase.GAME_OVER)
+    data["trump_card"] = None
+    data["trump_card_on_stock"] = False
+    data["trump_line"] = None
+    data["pot_gloss"] = None
+    data["pot"] = text("web.pot.game", pot=table.game_pot)
+    data["stock"] = table.kitty_count
+    seats = []
+    record = table.history[-1] if over and table.history else None
+    for summary in table.seats:
+        seat = _seat(summary.seat, view.seat, table.dealer, table.to_act, info)
+        tricks = record.tricks[summary.seat] if record else summary.tricks
+        if record:
+            # «9 взяток при норме 3 — 6 сверх нормы», as the chat's result says it
+            note = text(
+                "starshina.result_tricks",
+                tricks=text("n.tricks", tricks),
+                target=summary.target,
+                diff=_diff_words(record.diffs[summary.seat]),
+            )
+        else:
+            note = text(
+                "starshina.tricks_of", tricks=text("n.tricks", tricks), target=summary.target
+            )
+        seat.update(cards=summary.cards, tricks=tricks, role=None, note=note)
+        seats.append(seat)
+    data["seats"] = seats
+    legal = view.legal
+    data["hand"] = _hand(view.hand, 0, legal, table.trump)
+    data["pick"] = _pick(legal, "kitty", "btn.confirm_kitty", None)
+    data["actions"] = [
+        {"verb": "trump", "arg": suit, "label": text(f"web.suit.{suit}")}
+        for suit in SUIT_ORDER
+        if any(entry.verb == "trump" and entry.arg == suit for entry in legal)
+    ]
+    private: list[Json] = []
+    for item in view.exchanged:
+        gave = item.giver == view.seat
+        other = item.receiver if gave else item.giver
+        private.append({"label": text(_PASSED[gave], name=seat_ref(other)), "cards": [item.card]})
+        if item.returned is not None:
+            private.append(
+                {"label": text(_PASSED[not gave], name=seat_ref(other)), "cards": [item.returned]}
+            )
+    if view.discards:
+        private.append({"label": text("web.private.discards"), "cards": list(view.discards)})
+    if view.from_kitty:
+        private.append({"label": text("web.private.from_kitty"), "cards": list(view.from_kitty)})
+    data["private"] = private
+    data["prompt"] = _starshina_prompt(view)
+    data["result"] = _starshina_result(table) if over else None
+    return data
+
+
+def _diff_words(diff: int) -> Json:
+    """A deal's tricks against the target in words: «не хватило 5», «12 сверх нормы»."""
+    if diff < 0:
+        return text("starshina.short", n=-diff)
+    if diff > 0:
+        return text("starshina.over", n=diff)
+    return text("starshina.on_target")
+
+
+def _deal_diffs(table: starshina.PublicView) -> list[Transfer]:
+    """The per-trick money of the deal just settled: the last transfers of the game's list
+    before its game-end ones, one fewer than the seats whose tricks missed the target (§4.4)."""
+    if not table.history:
+        return []
+    transfers = list(table.transfers)
+    while transfers and transfers[-1].reason in _FINAL_REASONS:
+        transfers.pop()
+    count = max(0, sum(1 for diff in table.history[-1].diffs if diff) - 1)
+    return (
+        [item for item in transfers[len(transfers) - count :] if item.reason == "diff"]
+        if count
+        else []
+    )
+
+
+def _starshina_result(table: starshina.PublicView) -> Json:
+    """A finished deal as the chat's result says it: when the game is over, its winner and
+    each player's money over the game by reason; else the deal's money where it moved any
+    (scoring per trick), or the game pot still waiting, and that the game goes on."""
+    players = len(table.seats)
+    if table.winner is not None:
+        return {
+            "nets": _nets(table.transfers, players),
+            "parts": _parts(table.transfers, players),
+            "label": text("web.game_over", winner=seat_ref(table.winner)),
+            "notes": [],
+        }
+    money = _deal_diffs(table)
+    notes = [] if money or not table.game_pot else [text("web.pot.game", pot=table.game_pot)]
+    notes.append(
+        text(
+            "web.game_goes_on",
+            deals=len(table.history),
+            most=table.options.max_deals,
+        )
+    )
+    return {
+        "nets": _nets(money, players) if money else None,
+        "parts": _parts(money, players) if money else None,
+        "label": text("web.deal_over"),
+        "notes": notes,
+    }
+
+
+def _starshina_prompt(view: starshina.SeatView) -> Json | None:
+    table = view.table
+    if not view.legal:
+        return None
+    Phase = starshina.Phase
+    match table.phase:
+        case Phase.EXCHANGE_GIVE:
+            receiver = table.exchange_left[0][1] if table.exchange_left else view.seat
+            mine = sum(1 for giver, _ in table.exchange_left if giver == view.seat)
+            return text("starshina.prompt.give", mine, name=seat_ref(receiver))
+        case Phase.RING_RETURN:
+            pending = [item for item in view.exchanged if item.returned is None]
+            if pending:
+                item = pending[-1]
+                return text(
+                    "starshina.prompt.return", name=seat_ref(item.giver), card=card_ref(item.card)
+                )
+            return text("starshina.prompt.return_any")
+        case Phase.NAME_TRUMP:
+            return text("starshina.prompt.trump")
+        case Phase.KITTY:
+            return text("starshina.prompt.kitty")
+        case Phase.PLAY:
+            return text("prompt.play")
+    return None

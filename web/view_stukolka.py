@@ -1,0 +1,170 @@
+"""Стуколка's seat view for the page (classic and со шлейфом); the schema is in ``web.views``."""
+
+from __future__ import annotations
+
+from game import stukolka
+from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
+from web.view_parts import (
+    Json,
+    TableInfo,
+    _base,
+    _hand,
+    _nets,
+    _parts,
+    _pick,
+    _seat,
+    card_ref,
+    suit_ref,
+    text,
+)
+
+_STUKOLKA_VERBS = {
+    "shleif": "btn.shleif",
+    "open": "btn.open",
+    "knock": "btn.knock",
+    "pass": "btn.pass",
+    "dark": "btn.dark",
+    "razrez": "btn.razrez",
+    "no_razrez": "btn.no_razrez",
+}
+
+
+def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
+    """The page's view of one seat at Стуколка (classic or «со шлейфом»)."""
+    table = view.table
+    data = _base("stukolka", "shleif" if table.options.shleif else "stukolka", view, table, info)
+    over = table.phase is stukolka.Phase.DEAL_OVER
+    data["trump_card"] = table.trump_card
+    data["trump_card_on_stock"] = table.trump_card_on_stock
+    data["trump_line"] = _stukolka_trump_line(table)
+    data["pot"] = text("web.pot.remiz", pot=table.pot, share=_share(table.pot), remiz=table.remiz)
+    data["pot_gloss"] = text("gloss.remiz")
+    data["stock"] = table.stock_count
+    seats = []
+    for summary in table.seats:
+        seat = _seat(summary.seat, view.seat, table.dealer, table.to_act, info)
+        role = summary.role
+        seat.update(
+            cards=summary.cards,
+            tricks=summary.tricks,
+            role=None if role is stukolka.Role.NONE else text(f"role.{role.value}"),
+            note=None if summary.bought is None else text("web.bought", count=summary.bought),
+        )
+        seats.append(seat)
+    data["seats"] = seats
+    legal = view.legal
+    hidden = 0 if view.hand is not None else view.hand_count
+    hand = _hand(view.hand, hidden, legal, table.trump)
+    hand["look"] = view.may_look
+    data["hand"] = hand
+    dark = table.seats[view.seat].role is stukolka.Role.DARK
+    pick = None
+    actions: list[Json] = [
+        {"verb": entry.verb, "arg": None, "label": text(_STUKOLKA_VERBS[entry.verb])}
+        for entry in legal
+        if entry.verb in _STUKOLKA_VERBS
+    ]
+    discard = next((entry for entry in legal if entry.verb == "discard"), None)
+    if discard is not None and discard.pick is not None:
+        if view.hand is not None:
+            pick = _pick(legal, "discard", "btn.buy", "btn.keep")
+        else:
+            # unseen cards: how many, never which (the engine takes them in its order)
+            fewest, most = discard.pick
+            for count in range(fewest, min(most, view.hand_count) + 1):
+                key = (
+                    ("btn.discard_blind" if count else "btn.discard_none")
+                    if dark
+                    else ("btn.buy" if count else "btn.keep")
+                )
+                label = text(key, n=count) if count else text(key)
+                actions.append({"verb": "discard", "arg": count, "label": label})
+    if view.may_look:
+        actions.append({"verb": "look", "arg": None, "label": text("btn.look")})
+    data["pick"] = pick
+    data["actions"] = actions
+    data["prompt"] = _stukolka_prompt(view)
+    private: list[Json] = []
+    if view.shleif_card is not None:
+        private.append({"label": text("web.private.shleif_card"), "cards": [view.shleif_card]})
+    if view.discards:
+        private.append({"label": text("web.private.discards"), "cards": list(view.discards)})
+    data["private"] = private
+    data["result"] = None
+    if over:
+        notes = []
+        if table.outcome is stukolka.Outcome.PLAYED and table.pot_after is not None:
+            notes.append(
+                text("result.pot_carried", pot=table.pot_after)
+                if table.pot_after
+                else text("result.pot_empty")
+            )
+        data["result"] = {
+            "nets": _nets(table.transfers, table.players),
+            "parts": _parts(table.transfers, table.players),
+            "label": text(f"web.outcome.{table.outcome.value}" if table.outcome else "web.over"),
+            "notes": notes,
+        }
+    return data
+
+
+def _share(pot: int) -> str:
+    """What a trick pays, as the chat's pot line says it: «4», or «4/4/5» where the tricks
+    differ."""
+    shares = [trick_share(pot, number) for number in range(TRICKS_PER_DEAL)]
+    return str(shares[0]) if len(set(shares)) == 1 else "/".join(map(str, shares))
+
+
+def _stukolka_trump_line(table: stukolka.PublicView) -> Json:
+    """The trump as the chat's table message says it: «Козырь: 6♠️ — открыт на колоде» only
+    while the card lies on the stock, «Козырь: 6♠️» once it is drawn."""
+    if table.trump is None:
+        return text("stukolka.trump.unknown")
+    if table.shleif:
+        if table.trump_card is not None:
+            return text(
+                "stukolka.trump.shleif_revealed",
+                suit=suit_ref(table.trump),
+                card=card_ref(table.trump_card),
+            )
+        return text("stukolka.trump.shleif", suit=suit_ref(table.trump))
+    if table.trump_card is None:
+        return text("stukolka.trump.suit", suit=suit_ref(table.trump))
+    key = "stukolka.trump.on_stock" if table.trump_card_on_stock else "stukolka.trump.card"
+    return text(key, card=card_ref(table.trump_card))
+
+
+def _stukolka_prompt(view: stukolka.SeatView) -> Json | None:
+    table = view.table
+    verbs = {entry.verb for entry in view.legal}
+    role = table.seats[view.seat].role
+    Phase = stukolka.Phase
+    if not verbs:
+        return text("prompt.deal_over") if table.phase is Phase.DEAL_OVER else None
+    seen = view.hand is not None
+    match table.phase:
+        case Phase.CHOOSE:
+            return text("prompt.choose", pot=table.pot)
+        case Phase.KNOCK:
+            return text("prompt.knock_dark" if "dark" in verbs else "prompt.knock")
+        case Phase.PURCHASE:
+            most = max((entry.pick or (0, 0))[1] for entry in view.legal)
+            if role is stukolka.Role.DARK:
+                return text("prompt.purchase_dark", most=most)
+            if not seen:
+                return text("prompt.purchase_unseen", most=most)
+            # the page's confirmation reads «Оставить все» until a card is marked
+            return text("web.prompt.purchase", most=most, keep=text("btn.keep"))
+        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
+            return text("prompt.drop" if seen else "prompt.look_first")
+        case Phase.RAZREZ:
+            return text("prompt.razrez")
+        case Phase.PLAY:
+            return text("prompt.play" if seen else "prompt.look_first")
+    return None
+
+
+# Старшина
+
+
+#: the cards of an exchange, by whether this seat gave them
