@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import storage.database as database_module
+import storage.database_core as database_module
 from storage import POT, Database, StaleVersion, Transfer, UnknownPlayer
 from tests.storage.storage_support import CHAT, USERS, count
 

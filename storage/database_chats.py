@@ -1,0 +1,74 @@
+"""``Database``'s chats and players: sightings, names, languages, options, migrations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from storage import chats
+from storage.database_core import DatabaseCore
+from storage.records import (
+    Chat,
+    JSONObject,
+    Player,
+)
+
+
+class ChatsAndPlayers(DatabaseCore):
+    """Chats and players (a part of ``Database``)."""
+
+    async def upsert_chat(self, chat_id: int, title: str | None = None) -> Chat:
+        """Record a sighting of a chat (call on every update); None keeps the stored title."""
+        return (await self._write(chats.upsert_chat, chat_id, title))[0]
+
+    async def chat(self, chat_id: int) -> Chat | None:
+        """The chat, or None if the bot has never seen it."""
+        return await self._run(chats.get_chat, chat_id)
+
+    async def set_chat_language(self, chat_id: int, language: str | None) -> None:
+        """Set the chat's language (None: the bot's default). Raises ``UnknownChat``."""
+        await self._write(chats.set_chat_language, chat_id, language)
+
+    async def chat_options(self, chat_id: int, kind: str) -> JSONObject | None:
+        """The chat's saved table options for game ``kind``, or None."""
+        return await self._run(chats.get_chat_options, chat_id, kind)
+
+    async def set_chat_options(self, chat_id: int, kind: str, options: JSONObject) -> None:
+        """Save the chat's table options for game ``kind``. Raises ``UnknownChat``."""
+        await self._write(chats.set_chat_options, chat_id, kind, options)
+
+    async def upsert_player(
+        self,
+        user_id: int,
+        name: str,
+        *,
+        language: str | None = None,
+        started: bool | None = None,
+    ) -> Player:
+        """Record a sighting of a user; ``language``/``started`` None keep what is stored.
+
+        ``started``: True when he presses /start in private, False when he blocks the bot.
+        """
+        with self._cache.writing_player(user_id):
+            player, fresh = await self._write(chats.upsert_player, user_id, name, language, started)
+        if fresh:
+            self._cache.keep_player(player)
+        return player
+
+    async def players(self, user_ids: Iterable[int]) -> dict[int, Player]:
+        """The known players among ``user_ids``, by id."""
+        found, missing = self._cache.players(list(user_ids))
+        if missing:
+            read, fresh = await self._trip(chats.get_players, missing)
+            for player in read.values() if fresh else ():
+                self._cache.keep_player(player)
+            found.update(read)
+        return found
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """Move a chat that became a supergroup to its new id, everything in one transaction.
+
+        Returns False if the old chat is unknown. Settings the new chat already has win.
+        Raises ``ChatMigrationConflict`` (moving nothing) if both chats have an open game.
+        """
+        with self._cache.writing_everything():
+            return await self._run(chats.migrate_chat, old_chat_id, new_chat_id)
