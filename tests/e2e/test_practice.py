@@ -20,7 +20,7 @@ from tables.computers import EASY_IDS, STRONG_IDS
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
-from .resilience import check_books, texts
+from .resilience import check_books, eventually, texts
 from .test_computers import PAUSE, lobby_button, play
 
 WORDS = {
@@ -147,7 +147,14 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
             return await db.active_game(alice.id) is None
 
         await play(table, closed)
-        await table.settle()
+
+        async def shown_closed() -> bool:
+            # the computer's move that ends the game commits before its screens go out
+            await table.settle()
+            last = [m for m in fake.messages(chat, from_bot=True) if not m.deleted][-1]
+            return (last.text or "").endswith(words["closed"])
+
+        await eventually(shown_closed, 30, "the last hand shows the table closed")
         await check_books(db, alice.id)
 
         # what the player got: the lobby, then one hand message per deal and nothing else
