@@ -30,8 +30,7 @@ MONEY_REASONS = (
     "void",
     "game_pot_return",
 )
-#: the game-end transfers of Старшина, last in its transfer list
-_FINAL_REASONS = frozenset({"game_pot", "missed_target"})
+
 Ranks = Literal["russian", "latin"]
 
 

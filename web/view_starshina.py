@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from game import starshina
 from game.core import Transfer
+from game.starshina.views import last_deal_money
 from web.view_parts import (
-    _FINAL_REASONS,
     SUIT_ORDER,
     Json,
     TableInfo,
@@ -91,19 +91,8 @@ def _diff_words(diff: int) -> Json:
 
 
 def _deal_diffs(table: starshina.PublicView) -> list[Transfer]:
-    """The per-trick money of the deal just settled: the last transfers of the game's list
-    before its game-end ones, one fewer than the seats whose tricks missed the target (§4.4)."""
-    if not table.history:
-        return []
-    transfers = list(table.transfers)
-    while transfers and transfers[-1].reason in _FINAL_REASONS:
-        transfers.pop()
-    count = max(0, sum(1 for diff in table.history[-1].diffs if diff) - 1)
-    return (
-        [item for item in transfers[len(transfers) - count :] if item.reason == "diff"]
-        if count
-        else []
-    )
+    """The per-trick money of the deal just settled (§4.4)."""
+    return last_deal_money(table)[0]
 
 
 def _starshina_result(table: starshina.PublicView) -> Json:

@@ -25,11 +25,10 @@ from bot.render.common import (
 from game.core import Transfer
 from game.starshina.rules import TRICKS_PER_DEAL
 from game.starshina.state import EndReason, Phase
-from game.starshina.views import PublicView, SeatSummary, SeatView
+from game.starshina.views import PublicView, SeatSummary, SeatView, last_deal_money
 from locales import t, tn
 
 PLAYERS = 3
-_FINAL_REASONS = frozenset({"game_pot", "missed_target"})
 
 
 def speaking_order(view: PublicView) -> list[int]:
@@ -323,19 +322,8 @@ def outcome_text(lang: str, view: PublicView, names: Sequence[str], seat: int, k
 
 
 def last_deal_transfers(view: PublicView) -> list[Transfer]:
-    """The money of the deal just settled, from the game's transfer list: the game-end
-    transfers (``game_pot``, ``missed_target``) come last, and before them the deal's
-    ``per_trick`` transfers — with three players, one fewer than the seats whose diff is not
-    zero (§4.4), so they can be counted off the end of the list."""
-    if not view.history:
-        return []
-    transfers = list(view.transfers)
-    final: list[Transfer] = []
-    while transfers and transfers[-1].reason in _FINAL_REASONS:
-        final.insert(0, transfers.pop())
-    nonzero = sum(1 for diff in view.history[-1].diffs if diff)
-    count = max(0, nonzero - 1)
-    deal = [x for x in transfers[len(transfers) - count :] if x.reason == "diff"] if count else []
+    """The money of the deal just settled, the game-end transfers last."""
+    deal, final = last_deal_money(view)
     return deal + final
 
 

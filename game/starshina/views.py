@@ -138,3 +138,23 @@ def seat_view(state: StarshinaState, seat: int) -> SeatView:
         legal=tuple(legal_actions(state)) if state.to_act == seat else (),
         from_kitty=tuple(state.kitty_taken) if seat == state.dealer else (),
     )
+
+
+#: the game-end transfers, which come last in a game's transfer list (§4.4)
+GAME_END_REASONS = frozenset({"game_pot", "missed_target"})
+
+
+def last_deal_money(view: PublicView) -> tuple[list[Transfer], list[Transfer]]:
+    """The money of the deal just settled, from the game's transfer list: its ``diff``
+    transfers and the game-end ones. The game-end transfers (``game_pot``, ``missed_target``)
+    come last, and before them the deal's ``per_trick`` transfers — with three players, one
+    fewer than the seats whose diff is not zero (§4.4), so they can be counted off the end."""
+    if not view.history:
+        return [], []
+    transfers = list(view.transfers)
+    final: list[Transfer] = []
+    while transfers and transfers[-1].reason in GAME_END_REASONS:
+        final.insert(0, transfers.pop())
+    count = max(0, sum(1 for diff in view.history[-1].diffs if diff) - 1)
+    deal = [x for x in transfers[len(transfers) - count :] if x.reason == "diff"] if count else []
+    return deal, final
