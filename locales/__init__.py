@@ -27,6 +27,19 @@ LANGUAGES: tuple[str, ...] = ("ru", "en")
 PLURAL_FORMS: dict[str, tuple[str, ...]] = {"ru": ("one", "few", "many"), "en": ("one", "other")}
 
 Entry = str | dict[str, str]
+#: the order every front-end lists the parts of a deal's money in (each a ``money.<reason>``
+#: text)
+MONEY_REASONS = (
+    "ante",
+    "trick",
+    "pot_taken",
+    "remiz",
+    "diff",
+    "game_pot",
+    "missed_target",
+    "void",
+    "game_pot_return",
+)
 
 
 def catalogue(lang: str) -> Mapping[str, Entry]:

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from game.cards import RANK
 from game.core import Legal, Transfer
+from locales import MONEY_REASONS as MONEY_REASONS  # the same order as the chat
 from locales import catalogue
 
 SCHEMA = 1
@@ -17,19 +18,6 @@ SCHEMA = 1
 SUIT_ORDER = "SHCD"
 
 Json = dict[str, Any]
-#: the order the chat lists the parts of a deal's money in (the chat's renderer is not this
-#: package's to import: a test holds the two equal)
-MONEY_REASONS = (
-    "ante",
-    "trick",
-    "pot_taken",
-    "remiz",
-    "diff",
-    "game_pot",
-    "missed_target",
-    "void",
-    "game_pot_return",
-)
 
 Ranks = Literal["russian", "latin"]
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 import locales
 from game.cards import RANK, RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
+from locales import MONEY_REASONS as MONEY_REASONS  # listed here for the renderers
 from locales import t, tn
 
 if TYPE_CHECKING:
@@ -191,20 +192,6 @@ def options_summary(lang: str, game: Plugin, options: JsonObject) -> str:
 
 def tricks_count(lang: str, n: int) -> str:
     return tn(lang, "n.tricks", n)
-
-
-#: the order the parts of a deal's money are listed in
-MONEY_REASONS = (
-    "ante",
-    "trick",
-    "pot_taken",
-    "remiz",
-    "diff",
-    "game_pot",
-    "missed_target",
-    "void",
-    "game_pot_return",
-)
 
 
 #: a part that needs no naming when it is the only one (the tricks of a trick line)
