@@ -13,7 +13,8 @@ import logging
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
 from telegram.request import BaseRequest
 
-from bot.context import BotContext, Services
+from bot.assembly import Services
+from bot.context import BotContext
 from bot.handlers import register
 from bot.health import start_heartbeat, stop_beating, stop_heartbeat
 from bot.ratelimit import rate_limiter

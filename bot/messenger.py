@@ -28,6 +28,7 @@ from telegram import (
 )
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
+from bot.chat_events import ChatListener
 from bot.pacing import Pacer, RetryLater, answering
 from bot.ratelimit import maybe_performed
 from tables.bounded import Recent
@@ -124,17 +125,13 @@ class Messenger:
         self,
         bot: Bot,
         pacer: Pacer,
-        *,
-        on_blocked: Callable[[int], Awaitable[None]],
-        on_migrated: Callable[[int, int], Awaitable[None]],
-        on_topic_lost: Callable[[int, int], Awaitable[None]] | None = None,
+        events: ChatListener,
     ) -> None:
         self.bot = bot
         self.pacer = pacer
-        self.on_blocked = on_blocked
-        self.on_migrated = on_migrated
-        #: a forum topic the bot cannot write to any more (closed, or deleted): its table closes
-        self.on_topic_lost = on_topic_lost
+        #: told of a blocked user, a group removed or moved, a forum topic the bot cannot write
+        #: to any more (closed, or deleted: its table closes)
+        self.events = events
         #: what each recent message shows, to skip edits that would change nothing; the
         #: least recently used are forgotten (then an edit is sent and Telegram says "not
         #: modified", which is harmless), so a bot that runs for months does not grow
@@ -183,16 +180,16 @@ class Messenger:
         except ChatMigrated as error:
             # the game follows the group; whoever shows the table shows it there
             self._moved[chat_id] = error.new_chat_id
-            await self.on_migrated(chat_id, error.new_chat_id)
+            await self.events.chat_migrated(chat_id, error.new_chat_id)
             return None
         except Forbidden as error:
             if chat_id > 0 or _bot_removed(error):
-                await self.on_blocked(chat_id)
+                await self.events.user_blocked(chat_id)
             return None
         except BadRequest as error:
             log.warning("send to %s refused: %s", chat_id, error.message)
             if thread is not None and _topic_lost(error):
-                await self._topic_lost(chat_id, thread)
+                await self.events.topic_lost(chat_id, thread)
             return None
         except NetworkError as error:
             maybe = maybe_performed(error)
@@ -248,11 +245,11 @@ class Messenger:
             self._shown.pop((chat_id, message_id), None)
             return False
         except ChatMigrated as error:
-            await self.on_migrated(chat_id, error.new_chat_id)
+            await self.events.chat_migrated(chat_id, error.new_chat_id)
             return False
         except Forbidden as error:
             if chat_id > 0 or _bot_removed(error):
-                await self.on_blocked(chat_id)
+                await self.events.user_blocked(chat_id)
             return False
         except NetworkError as error:
             self._shown.pop((chat_id, message_id), None)
@@ -283,10 +280,6 @@ class Messenger:
         return await self.send(
             chat_id, text, rows, strict=strict, reply_to=reply_to, thread=thread, answer=answer
         )
-
-    async def _topic_lost(self, chat_id: int, thread: int) -> None:
-        if self.on_topic_lost is not None:
-            await self.on_topic_lost(chat_id, thread)
 
     async def send_file(
         self,
@@ -321,11 +314,11 @@ class Messenger:
                     message_thread_id=thread,
                 )
         except ChatMigrated as error:
-            await self.on_migrated(chat_id, error.new_chat_id)
+            await self.events.chat_migrated(chat_id, error.new_chat_id)
             return None
         except Forbidden:
             if chat_id > 0:
-                await self.on_blocked(chat_id)
+                await self.events.user_blocked(chat_id)
             return None
         except TelegramError as error:
             log.warning("%s to %s not sent: %s", kind, chat_id, error)
@@ -334,7 +327,7 @@ class Messenger:
 
     def moved_to(self, chat_id: int) -> int | None:
         """The supergroup a group became, if a send to the group was refused for that (its
-        data followed it before the send returned: ``on_migrated``); else None."""
+        data followed it before the send returned: ``ChatListener.chat_migrated``); else None."""
         moved: int | None = self._moved.get(chat_id)
         return moved
 

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
+from bot.launch import Launch
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, no_wait
 from bot.render import chat as chat_render
@@ -42,32 +43,41 @@ class Presenter:
         db: Database,
         tables: TableService,
         messenger: Messenger,
-        timers: Timers,
         coalescer: Coalescer,
         default_language: str,
+        bot_username: str = "",
+        launch: Launch | None = None,
     ) -> None:
         self.db = db
         self.tables = tables
         self.messenger = messenger
-        self.timers = timers
         self.coalescer = coalescer
         self.default_language = default_language
+        #: the bot's @username, for the links that open its private chat
+        self.bot_username = bot_username
+        #: the turn timers: a turn's time runs out here
+        self.timers = Timers(self.turn_timed_out)
+        launch = launch or Launch()
         self.people = People(db, tables, default_language)
         self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
-        self.lobby = Lobby(db, tables, self.people, self.show)
-        self.hands = Hands(db, tables, messenger, coalescer, self.people, self._unreachable)
+        self.lobby = Lobby(db, tables, self.people, self.show, bot_username)
         self.table = GroupTable(
-            db, tables, messenger, coalescer, self.people, self.lobby, self.hands.forget_game
+            db, tables, messenger, coalescer, self.people, self.lobby, self._closed, launch
         )
-        self.hands.table_notices = self.table.recent_notices
+        self.hands = Hands(
+            db,
+            tables,
+            messenger,
+            coalescer,
+            self.people,
+            self._unreachable,
+            self.table.recent_notices,
+            launch,
+        )
 
-    @property
-    def bot_username(self) -> str:
-        return self.lobby.bot_username
-
-    @bot_username.setter
-    def bot_username(self, username: str) -> None:
-        self.lobby.bot_username = username
+    def _closed(self, game_id: int) -> None:
+        """A closed game's last group message is out: its hands forget it."""
+        self.hands.forget_game(game_id)
 
     async def _refresh_chat(self, chat_id: int) -> None:
         """Show a chat's open tables again, the group's messages and every hand (its display

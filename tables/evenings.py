@@ -36,8 +36,7 @@ class Evenings:
     ) -> None:
         self.db = db
         self.listeners = listeners
-        self.timers = Timers(clock)
-        self.timers.on_timeout = self._gap_passed
+        self.timers = Timers(self._gap_passed, clock)
 
     @property
     def clock(self) -> Callable[[], float]:

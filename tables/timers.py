@@ -31,11 +31,16 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 
 
 class Timers:
-    """Arms and cancels the turn timer of each game."""
+    """Arms and cancels the turn timer of each game; ``on_timeout(game, turn)`` runs when
+    one fires."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        on_timeout: Callable[[int, int], Awaitable[None]],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.on_timeout = on_timeout
         self.clock = clock
-        self.on_timeout: Callable[[int, int], Awaitable[None]] | None = None
         self._handles: dict[int, asyncio.TimerHandle] = {}
         self._armed: dict[int, tuple[int, float]] = {}  # game → (turn, deadline)
         self._firing: set[asyncio.Task[Any]] = set()
@@ -75,14 +80,13 @@ class Timers:
     def _fire(self, game_id: int, turn: int, attempt: int = 0) -> None:
         self._handles.pop(game_id, None)
         self._armed.pop(game_id, None)
-        if self.on_timeout is None or self._stopped:
+        if self._stopped:
             return
         task = asyncio.get_running_loop().create_task(self._run(game_id, turn, attempt))
         self._firing.add(task)
         task.add_done_callback(self._firing.discard)
 
     async def _run(self, game_id: int, turn: int, attempt: int) -> None:
-        assert self.on_timeout is not None
         try:
             await self.on_timeout(game_id, turn)
         except Exception as error:

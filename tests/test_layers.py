@@ -21,9 +21,9 @@ FORBIDDEN = {
     "storage": {"telegram", "bot", "web", "tables"},
     "locales": {"telegram", "bot", "web", "tables", "storage", "game"},
 }
-#: where the Mini App's server is handed the chat's ways of showing a change: the one module
-#: that knows both front-ends (to move out of bot/ with the rest of the assembly)
-ASSEMBLY = {"bot/webapp.py"}
+#: where the application is assembled, the Mini App's server handed the chat's ways of showing
+#: a change: the one module that knows both front-ends
+ASSEMBLY = {"bot/assembly.py"}
 
 
 def imported(path: Path) -> set[str]:

@@ -219,3 +219,36 @@ def make_app(server: WebApp) -> web.Application:
     app.router.add_get("/api/events", server.events)
     app.router.add_static("/", STATIC)
     return app
+
+
+class WebAppServer:
+    """``server`` listening on ``host``:``port`` in the running event loop (``start``,
+    ``stop``), and the address it listens on."""
+
+    def __init__(self, server: WebApp, host: str, port: int) -> None:
+        self.server = server
+        self.host = host
+        self.port = port
+        self.runner: web.AppRunner | None = None
+        #: where it listens, once started (port 0: a free port the system chose)
+        self.address = ""
+
+    async def start(self) -> None:
+        runner = web.AppRunner(make_app(self.server), shutdown_timeout=2.0, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self.runner = runner
+        host, port = runner.addresses[0][:2]
+        self.address = f"http://{host}:{port}/"
+        log.info("Mini App server listening on %s:%s", host, port)
+
+    async def stop(self) -> None:
+        """No more moves from pages; every live stream ends."""
+        runner, self.runner = self.runner, None
+        if runner is not None:
+            await runner.cleanup()

@@ -73,6 +73,8 @@ class Hands(HandEndings):
         coalescer: Coalescer,
         people: People,
         unreachable: Callable[[int, int], Awaitable[None]],
+        table_notices: Callable[[int], Sequence[str]],
+        launch: Launch,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
@@ -105,8 +107,7 @@ class Hands(HandEndings):
         self.remind_share = REMIND_SHARE
         #: the calls again of silent turns, one per game (only one player is to act); their
         #: clock is the hands' clock (``clock``), the one the turn deadlines are stored in
-        self.reminders = Timers(clock)
-        self.reminders.on_timeout = self._remind
+        self.reminders = Timers(self._remind, clock)
         #: per open game, forgotten with it (``forget_game``): the cards a player has marked
         #: for a discard, (game, user) → (turn, mask); when the last hand message that
         #: notified him went out (a new message notifies, an edit does not; unknown after a
@@ -124,11 +125,11 @@ class Hands(HandEndings):
         self._retiring: set[tuple[int, int, int]] = set()
         #: the hint (💡) of each player's latest turn, (game, user) → (turn, its thinking)
         self._hints: dict[tuple[int, int], tuple[int, asyncio.Future[Advice]]] = {}
-        #: the latest notices under a game's table (``GroupTable.recent_notices``, wired by
-        #: the presenter): a practice table has no table message, its hand shows them
-        self.table_notices: Callable[[int], Sequence[str]] = lambda game_id: ()
+        #: the latest notices under a game's table (``GroupTable.recent_notices``): a
+        #: practice table has no table message, its hand shows them
+        self.table_notices = table_notices
         #: the Mini App's buttons (none without WEBAPP_URL)
-        self.launch = Launch()
+        self.launch = launch
 
     @property
     def clock(self) -> Callable[[], float]:

@@ -30,14 +30,15 @@ class Lobby:
         tables: TableService,
         people: People,
         show: Callable[[Reply], Awaitable[None]],
+        bot_username: str = "",
     ) -> None:
         self.db = db
         self.tables = tables
         self.people = people
         #: show what a press changed (the presenter's ``show``)
         self.show = show
-        #: the bot's @username, for the «start the bot» links (set once the bot is up)
-        self.bot_username = ""
+        #: the bot's @username, for the «start the bot» links
+        self.bot_username = bot_username
 
     async def content(
         self, game: Game, loaded: Loaded, lang: str, names: list[str]

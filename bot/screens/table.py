@@ -68,6 +68,7 @@ class GroupTable:
         people: People,
         lobby: Lobby,
         closed: Callable[[int], None],
+        launch: Launch,
     ) -> None:
         self.db = db
         self.tables = tables
@@ -78,7 +79,7 @@ class GroupTable:
         #: told when a closed game's last group message is out (the other screens forget it)
         self.closed = closed
         #: the Mini App's link (none without WEBAPP_URL and WEBAPP_SHORT_NAME)
-        self.launch = Launch()
+        self.launch = launch
         #: per open game, forgotten with it: the latest notices under the table, and the
         #: rendered results waiting to be shown (each is stored as due with the move that
         #: ended its deal, and rendered again from there after a restart)

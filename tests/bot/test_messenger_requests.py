@@ -13,6 +13,7 @@ from telegram import Message
 from telegram.ext import ExtBot
 from telegram.request import BaseRequest, RequestData
 
+from bot.chat_events import ChatEvents
 from bot.messenger import Messenger
 from bot.pacing import Pacer
 
@@ -86,13 +87,11 @@ async def test_sends_and_edits_build_no_message_objects_and_warn_nothing(
     bot = ExtBot("1:x", request=request, get_updates_request=CannedRequest())
     blocked: list[int] = []
 
-    async def on_blocked(chat_id: int) -> None:
-        blocked.append(chat_id)
+    class Blocked(ChatEvents):
+        async def user_blocked(self, user_id: int) -> None:
+            blocked.append(user_id)
 
-    async def nothing(*_: Any) -> None:
-        return None
-
-    messenger = Messenger(bot, Pacer(0.0), on_blocked=on_blocked, on_migrated=nothing)
+    messenger = Messenger(bot, Pacer(0.0), Blocked())
     async with bot:
         with warnings.catch_warnings():
             warnings.simplefilter("error")

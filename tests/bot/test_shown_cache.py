@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.chat_events import ChatEvents
 from bot.messenger import Messenger, Shown, ShownCache
 from bot.pacing import Pacer
 
@@ -39,10 +40,7 @@ class SlowBot:
 
 
 def _messenger(bot: SlowBot) -> Messenger:
-    async def nothing(*_: Any) -> None:
-        return None
-
-    return Messenger(bot, Pacer(0.0), on_blocked=nothing, on_migrated=nothing)  # type: ignore[arg-type]
+    return Messenger(bot, Pacer(0.0), ChatEvents())  # type: ignore[arg-type]
 
 
 async def test_buttons_dropped_while_an_edit_takes_them_off_cost_no_request() -> None:

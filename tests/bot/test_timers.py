@@ -10,16 +10,6 @@ import tables.timers
 from tables.timers import Timers
 
 
-def _recording(timers: Timers) -> list[tuple[int, int]]:
-    fired: list[tuple[int, int]] = []
-
-    async def on_timeout(game_id: int, turn: int) -> None:
-        fired.append((game_id, turn))
-
-    timers.on_timeout = on_timeout
-    return fired
-
-
 class Clock:
     """The timers' clock (Unix seconds), moved by the test."""
 
@@ -30,10 +20,19 @@ class Clock:
         return self.now
 
 
+def _recording(clock: Clock) -> tuple[Timers, list[tuple[int, int]]]:
+    """Timers on ``clock`` and the (game, turn) of each that fired, in order."""
+    fired: list[tuple[int, int]] = []
+
+    async def on_timeout(game_id: int, turn: int) -> None:
+        fired.append((game_id, turn))
+
+    return Timers(on_timeout, clock), fired
+
+
 async def test_fires_at_the_deadline_for_its_turn() -> None:
     clock = Clock()
-    timers = Timers(clock)
-    fired = _recording(timers)
+    timers, fired = _recording(clock)
     timers.arm(1, 7, clock.now + 60)
     timers.arm(2, 3, clock.now - 5)  # already due (a restart after the deadline): at once
     await asyncio.sleep(0.05)
@@ -56,8 +55,7 @@ async def _turns(count: int = 20) -> None:
 
 async def test_arming_again_replaces_and_cancel_or_no_deadline_stops() -> None:
     clock = Clock()
-    timers = Timers(clock)
-    fired = _recording(timers)
+    timers, fired = _recording(clock)
     timers.arm(1, 1, clock.now + 10)
     timers.arm(1, 2, clock.now + 15)  # the next turn: only this one fires
     timers.arm(2, 1, clock.now + 10)
@@ -73,7 +71,6 @@ async def test_arming_again_replaces_and_cancel_or_no_deadline_stops() -> None:
 
 async def test_stop_cancels_what_waits_and_waits_for_what_runs() -> None:
     clock = Clock()
-    timers = Timers(clock)
     finished: list[int] = []
     started = asyncio.Event()
     release = asyncio.Event()
@@ -83,7 +80,7 @@ async def test_stop_cancels_what_waits_and_waits_for_what_runs() -> None:
         await release.wait()
         finished.append(game_id)
 
-    timers.on_timeout = slow
+    timers = Timers(slow, clock)
     timers.arm(1, 1, clock.now)
     timers.arm(2, 1, clock.now + 30)
     await started.wait()
@@ -102,7 +99,6 @@ async def test_stop_cancels_what_waits_and_waits_for_what_runs() -> None:
 
 async def test_a_failing_timeout_is_logged_and_others_still_fire(caplog) -> None:  # type: ignore[no-untyped-def]
     clock = Clock()
-    timers = Timers(clock)
     fired: list[int] = []
 
     async def flaky(game_id: int, turn: int) -> None:
@@ -110,7 +106,7 @@ async def test_a_failing_timeout_is_logged_and_others_still_fire(caplog) -> None
             raise RuntimeError("boom")
         fired.append(game_id)
 
-    timers.on_timeout = flaky
+    timers = Timers(flaky, clock)
     timers.arm(1, 1, clock.now)
     timers.arm(2, 1, clock.now + 5)
     clock.now += 5
@@ -127,7 +123,6 @@ async def test_a_default_move_whose_commit_fails_is_tried_again_until_it_applies
     """A failed commit (a locked database) must not drop the timer: it is tried again."""
     monkeypatch.setattr(tables.timers, "RETRY_DELAYS", (0.0, 0.0), raising=False)
     clock = Clock()
-    timers = Timers(clock)
     calls: list[int] = []
 
     async def on_timeout(game_id: int, turn: int) -> None:
@@ -135,7 +130,7 @@ async def test_a_default_move_whose_commit_fails_is_tried_again_until_it_applies
         if len(calls) < 3:
             raise RuntimeError("database is locked")
 
-    timers.on_timeout = on_timeout
+    timers = Timers(on_timeout, clock)
     timers.arm(1, 5, clock.now)
     for _ in range(1000):
         if len(calls) >= 3:
@@ -152,7 +147,6 @@ async def test_a_retry_never_replaces_the_timer_of_a_newer_turn(
 ) -> None:
     monkeypatch.setattr(tables.timers, "RETRY_DELAYS", (0.0,), raising=False)
     clock = Clock()
-    timers = Timers(clock)
     calls: list[int] = []
     release = asyncio.Event()
 
@@ -162,7 +156,7 @@ async def test_a_retry_never_replaces_the_timer_of_a_newer_turn(
             await release.wait()
             raise RuntimeError("database is locked")
 
-    timers.on_timeout = on_timeout
+    timers = Timers(on_timeout, clock)
     timers.arm(2, 1, clock.now)
     while not calls:
         await asyncio.sleep(0)

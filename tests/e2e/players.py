@@ -23,7 +23,7 @@ from urllib.parse import quote, urlencode
 
 from bot import callback as cb
 from bot.app import build_application
-from bot.context import Services
+from bot.assembly import Services
 from bot.settings import Settings
 from game.cards import FULL_DECK, label
 from game.core import Action

@@ -64,13 +64,11 @@ async def test_start_with_a_link_to_a_gone_game_welcomes_and_a_failing_database_
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
         sent = Sent()
-        none: Any = None
         messenger: Any = sent
         presenter = Presenter(
             db=db,
             tables=TableService(db, turn_timeout=60),
             messenger=messenger,
-            timers=none,
             coalescer=Coalescer(),
             default_language="en",
         )

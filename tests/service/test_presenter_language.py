@@ -19,7 +19,6 @@ async def test_unknown_languages_fall_back_to_the_configured_default(tmp_path: P
             db=db,
             tables=TableService(db, turn_timeout=60),
             messenger=none,
-            timers=none,
             coalescer=Coalescer(),
             default_language="en",
         )

@@ -1,0 +1,165 @@
+"""The application assembled: every long-lived object of a running bot, built in one place.
+
+``Services.create`` (run in ``post_init``, once the bot knows its own username) builds them in
+an order where each gets, when it is built, everything it will use, and nothing is wired in
+afterwards. Where two must reach each other, a small object built before both joins them: the
+table service's listeners (a commit, an ended evening, for the chat's posts and the Mini App's
+live pages), and ``ChatEvents`` (what the messenger learns from Telegram's answers, for the
+presenter that sends through it). ``BotContext.services`` hands the result to every handler.
+
+The Mini App's server is built here too, when ``WEBAPP_URL`` is set: the page's front-end
+(``web``) given the same table service the chat's buttons use, and the chat's ways of showing
+a change, names, languages and card style. This is the one module of ``bot`` that knows
+``web``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from telegram.ext import Application
+
+from bot.chat_events import ChatEvents
+from bot.commands import publish_commands
+from bot.evenings import EveningPosts
+from bot.launch import Launch
+from bot.messenger import Messenger
+from bot.pacing import Coalescer, Pacer
+from bot.presenter import Presenter
+from bot.ratelimit import ChatRateLimiter
+from bot.screens.menus import Menus
+from bot.screens.people import People
+from bot.screens.stats import StatsScreens
+from bot.settings import Settings
+from storage.database import Database
+from tables import TableService
+from tables.bounded import PLAYERS_KEPT, Recent
+from tables.computers import Thinker
+from tables.evenings import Evenings
+from tables.storage_health import StorageTrouble
+from tables.timers import Timers
+from web.server import WebApp, WebAppServer
+from web.tables import Front, WebTables
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    tables: TableService
+    messenger: Messenger
+    presenter: Presenter
+    timers: Timers
+    screens: StatsScreens
+    evenings: Evenings
+    posts: EveningPosts
+    people: People
+    menus: Menus
+    bot_username: str
+    #: the Mini App's server (only with WEBAPP_URL), over the same table service
+    webapp: WebAppServer | None
+    #: each user's name and language as last written, for the users seen last
+    seen: Recent[int, tuple[str, str | None]] = field(default_factory=lambda: Recent(PLAYERS_KEPT))
+    #: storage failures (a full disk, a read-only file): logged once a minute, not per press
+    storage: StorageTrouble = field(default_factory=StorageTrouble)
+
+    @staticmethod
+    def create(application: Application, settings: Settings, db: Database) -> Services:  # type: ignore[type-arg]
+        """The whole bot over ``db``, for ``application`` (initialized: its bot knows its own
+        username)."""
+        bot = application.bot
+        bot_username = bot.username or ""
+        tables = TableService(
+            db,
+            turn_timeout=settings.turn_timeout_seconds,
+            computer_pause=settings.computer_pause_seconds,
+            thinker=Thinker(settings.computer_workers),
+        )
+        limiter = bot.rate_limiter
+        pacer = limiter.pacer if isinstance(limiter, ChatRateLimiter) else Pacer(0.0)
+        events = ChatEvents()
+        messenger = Messenger(bot, pacer, events)
+        presenter = Presenter(
+            db=db,
+            tables=tables,
+            messenger=messenger,
+            coalescer=Coalescer(),
+            default_language=settings.default_language,
+            bot_username=bot_username,
+            launch=Launch(settings.webapp_url, settings.webapp_short_name, bot_username),
+        )
+        events.listen(presenter)
+        people = presenter.people
+        posts = EveningPosts(
+            db, tables.evenings, messenger, presenter.coalescer, people.chat_language
+        )
+        tables.listeners.append(posts)
+        return Services(
+            settings=settings,
+            db=db,
+            tables=tables,
+            messenger=messenger,
+            presenter=presenter,
+            timers=presenter.timers,
+            screens=StatsScreens(db, messenger, people.chat_language, people.chat_ranks),
+            evenings=tables.evenings,
+            posts=posts,
+            people=people,
+            menus=presenter.menus,
+            bot_username=bot_username,
+            webapp=_webapp(settings, tables, presenter) if settings.webapp_url else None,
+        )
+
+    async def start(self) -> None:
+        """After the bot is up: re-arm timers, refresh open tables, publish the commands menu,
+        open the Mini App's server."""
+        await self.presenter.resume_all()
+        await self.evenings.resume()
+        await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
+        if self.webapp is not None:
+            await self.webapp.start()
+
+    async def stop(self) -> None:
+        """The bot stops: no page's move or timer any more, the messages still due are sent."""
+        if self.webapp is not None:
+            await self.webapp.stop()
+        await self.timers.stop()
+        await self.presenter.hands.reminders.stop()
+        await self.evenings.stop()
+        await self.presenter.drain()
+
+    async def close(self) -> None:
+        """Before the database closes: no timer, and nothing left that could still send."""
+        if self.webapp is not None:
+            await self.webapp.stop()
+        await self.timers.stop()
+        await self.presenter.hands.reminders.stop()
+        await self.evenings.stop()
+        self.presenter.coalescer.cancel()
+        self.tables.thinker.close()
+
+    async def saw_player(self, user_id: int, name: str, language: str | None) -> None:
+        """Record a user once per name change (every update would be a write otherwise)."""
+        if self.seen.get(user_id) == (name, language):
+            return
+        await self.db.upsert_player(user_id, name, language=language)
+        self.seen[user_id] = (name, language)
+
+
+def _webapp(settings: Settings, tables: TableService, presenter: Presenter) -> WebAppServer:
+    """The Mini App's server over ``tables``: a move made on a page is shown in the chat as a
+    button press is; every commit reaches the pages open at that table."""
+    people = presenter.people
+    front = Front(
+        show=presenter.show,
+        names=people.names,
+        language=people.user_language,
+        ranks=people.chat_ranks,
+    )
+    server = WebApp(
+        WebTables(tables, front),
+        settings.bot_token.get_secret_value(),
+        max_age=settings.webapp_auth_max_age,
+    )
+    tables.watch(lambda game: server.changed(game.game_id, list(game.seats)))
+    return WebAppServer(server, settings.webapp_host, settings.webapp_port)
