@@ -3,7 +3,7 @@ messages that show a game."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from storage import games
 from storage.database_core import DatabaseCore, snapshot
@@ -68,6 +68,7 @@ class GamesAndActions(DatabaseCore):
         status: GameStatus | None = None,
         seats: Sequence[int] | None = None,
         turn_deadline: float | None = None,
+        figures: Mapping[int, Mapping[str, int]] | None = None,
     ) -> int:
         """Commit one state change in one transaction and return the new version.
 
@@ -76,8 +77,10 @@ class GamesAndActions(DatabaseCore):
         ``action`` (by ``seat``/``user_id``; None for a timeout) — or, when ``action`` is None, a
         ``system`` row holding ``new_state`` so the log still replays — appends ``transfers``
         and the ``deal`` record, sets ``status``/``seats`` if given and ``turn_deadline``
-        always (None: no timer). Raises ``GameNotFound``, ``GameClosed`` (finished or stopped)
-        and ``UnknownPlayer``; on any error nothing is written.
+        always (None: no timer), and adds ``figures`` (user → the game's own /stats figures
+        counted from this commit, by name) to the kept ones. Raises ``GameNotFound``,
+        ``GameClosed`` (finished or stopped) and ``UnknownPlayer``; on any error nothing is
+        written.
         """
         return await self._write_game(
             game_id,
@@ -93,6 +96,7 @@ class GamesAndActions(DatabaseCore):
             status=status,
             seats=seats,
             turn_deadline=turn_deadline,
+            figures=figures,
         )
 
     async def commit_actions(

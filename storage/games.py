@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import astuple
 from types import MappingProxyType
 from typing import Any, NoReturn
@@ -39,6 +39,7 @@ from storage.records import (
     Transfer,
 )
 from storage.sql import OPEN_GAME, dumps, loads, write_transaction
+from storage.stats import apply_fields
 
 _DEAL = "ifnull(json_extract(games.state, '$.table.deals'), 0)"
 """The deal in play, from 0: the deals its table has finished, counted in the state's table
@@ -149,6 +150,7 @@ def commit_action(
     status: GameStatus | None,
     seats: Sequence[int] | None,
     turn_deadline: float | None,
+    figures: Mapping[int, Mapping[str, int]] | None = None,
 ) -> int:
     """Commit one state change; return the new version. See ``Database.commit_action``."""
     if status is not None and status not in GAME_STATUSES:
@@ -217,6 +219,8 @@ def commit_action(
                 insert_deal(
                     conn, chat_id=chat_id, game_id=game_id, version=version, record=deal, now=now
                 )
+            if figures:
+                apply_fields(conn, chat_id=chat_id, game_id=game_id, figures=figures, now=now)
         except sqlite3.IntegrityError as error:
             # Foreign keys on players catch unknown user ids; name them (off the fast path).
             users = users_in(transfers)
@@ -224,6 +228,7 @@ def commit_action(
                 users.add(user_id)
             if deal is not None:
                 users.update(player.user_id for player in deal.players)
+            users.update(figures or {})
             missing = unknown_players(conn, users)
             if missing:
                 raise UnknownPlayer(missing) from error

@@ -406,6 +406,38 @@ DROP TABLE game_messages;
 ALTER TABLE game_messages_by_deal RENAME TO game_messages;
 """
 
+# A game's own figures (a Стуколка player's remizes and the pots he took) were columns of
+# player_stats, so a game with figures of its own needed a migration. They become rows by name,
+# which the game declares and the table service counts; storage keeps them without knowing what
+# they mean. Every non-zero value moves over under its column's name, whatever the game.
+_GAME_FIELDS = """
+CREATE TABLE player_stat_fields (
+    chat_id INTEGER NOT NULL REFERENCES chats (chat_id),
+    user_id INTEGER NOT NULL REFERENCES players (user_id),
+    kind    TEXT NOT NULL,
+    month   TEXT NOT NULL,
+    field   TEXT NOT NULL,
+    value   INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, user_id, kind, month, field)
+) WITHOUT ROWID;
+CREATE INDEX player_stat_fields_by_user ON player_stat_fields (user_id);
+INSERT INTO player_stat_fields (chat_id, user_id, kind, month, field, value)
+SELECT chat_id, user_id, kind, month, 'remizes', remizes FROM player_stats WHERE remizes != 0
+UNION ALL
+SELECT chat_id, user_id, kind, month, 'remiz_paid', remiz_paid FROM player_stats
+    WHERE remiz_paid != 0
+UNION ALL
+SELECT chat_id, user_id, kind, month, 'pots_taken', pots_taken FROM player_stats
+    WHERE pots_taken != 0
+UNION ALL
+SELECT chat_id, user_id, kind, month, 'pot_chips', pot_chips FROM player_stats
+    WHERE pot_chips != 0;
+ALTER TABLE player_stats DROP COLUMN remizes;
+ALTER TABLE player_stats DROP COLUMN remiz_paid;
+ALTER TABLE player_stats DROP COLUMN pots_taken;
+ALTER TABLE player_stats DROP COLUMN pot_chips;
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
@@ -416,6 +448,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         6, "display state: the table message's deal, an unknown send, the old lobby", _DISPLAY_STATE
     ),
     Migration(7, "display state: the deal each hand message shows", _HAND_MESSAGE_DEALS),
+    Migration(8, "a game's own figures as named rows, not columns", _GAME_FIELDS),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

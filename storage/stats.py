@@ -5,24 +5,24 @@ Both are updated by the commit that appends the ledger rows and the deal record 
 behind the ledger; ``Database.check_integrity`` compares them with sums over the ledger. They
 turn a deal's end, /stats and /top into reads of a few rows, however long a chat has played.
 
-A month is the UTC calendar month, ``'YYYY-MM'``. Money columns (net, remizes, pots) follow
-the month of the ledger row; play columns (deals, tricks, best and worst deal) the month the
-deal ended. A deal's net for a player is the sum of the ledger rows of that deal (its antes,
-tricks, remizes, pots), as the ``deal`` column tags them.
+A month is the UTC calendar month, ``'YYYY-MM'``. The net follows the month of the ledger row;
+play columns (deals, tricks, best and worst deal) the month the deal ended. A deal's net for a
+player is the sum of the ledger rows of that deal, as the ``deal`` column tags them.
+
+Besides the figures every game has (``player_stats``), a game keeps figures of its own
+(``player_stat_fields``: a name and a number per player, kind and month). Storage does not know
+what they mean: the commit that appends the ledger rows and the deal record they come from adds
+what its caller counted (``apply_fields``), and /stats reads them back by name.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
-from storage.records import GAME_POT, POT, REMIZ_REASON, Balances, DealRecord, Transfer
-
-POT_REASONS = ("pot_taken", "game_pot")
-"""Transfers that hand a player a whole pot: the lone knocker's (Стуколка) and the game
-winner's (Старшина)."""
+from storage.records import GAME_POT, POT, Balances, DealRecord, Transfer
 
 
 def month_of(moment: float) -> str:
@@ -52,25 +52,17 @@ def apply_transfers(
     transfers: Sequence[Transfer],
     now: float,
 ) -> None:
-    """Add ``transfers`` (just appended to the ledger) to the kept balances and figures."""
+    """Add ``transfers`` (just appended to the ledger) to the kept balances and nets."""
     if not transfers:
         return
     balance: dict[tuple[str, int], int] = {}
-    figures: dict[int, list[int]] = {}  # user → [net, remizes, remiz_paid, pots, pot_chips]
+    nets: dict[int, int] = {}
     for transfer in transfers:
         for party, sign in ((transfer.src, -1), (transfer.dst, 1)):
             key = _party_key(party, game_id)
             balance[key] = balance.get(key, 0) + sign * transfer.amount
-            if key[0] != "user":
-                continue
-            row = figures.setdefault(key[1], [0, 0, 0, 0, 0])
-            row[0] += sign * transfer.amount
-            if sign < 0 and transfer.reason == REMIZ_REASON:
-                row[1] += 1
-                row[2] += transfer.amount
-            if sign > 0 and transfer.reason in POT_REASONS:
-                row[3] += 1
-                row[4] += transfer.amount
+            if key[0] == "user":
+                nets[key[1]] = nets.get(key[1], 0) + sign * transfer.amount
     conn.executemany(
         "INSERT INTO balances (chat_id, kind, party, amount) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (chat_id, kind, party) DO UPDATE SET amount = amount + excluded.amount",
@@ -78,13 +70,37 @@ def apply_transfers(
     )
     kind, month = _game_kind(conn, game_id), month_of(now)
     conn.executemany(
-        "INSERT INTO player_stats (chat_id, user_id, kind, month, net, remizes, remiz_paid,"
-        " pots_taken, pot_chips) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (chat_id, user_id, kind, month) DO UPDATE SET net = net + excluded.net,"
-        " remizes = remizes + excluded.remizes, remiz_paid = remiz_paid + excluded.remiz_paid,"
-        " pots_taken = pots_taken + excluded.pots_taken,"
-        " pot_chips = pot_chips + excluded.pot_chips",
-        [(chat_id, user, kind, month, *row) for user, row in figures.items()],
+        "INSERT INTO player_stats (chat_id, user_id, kind, month, net) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (chat_id, user_id, kind, month) DO UPDATE SET net = net + excluded.net",
+        [(chat_id, user, kind, month, net) for user, net in nets.items()],
+    )
+
+
+def apply_fields(
+    conn: sqlite3.Connection,
+    *,
+    chat_id: int,
+    game_id: int,
+    figures: Mapping[int, Mapping[str, int]],
+    now: float,
+) -> None:
+    """Add a commit's own figures of its game (``figures[user][name]``, counted by the
+    caller from the same commit's transfers and deal record) to the players' kept ones."""
+    rows = [
+        (chat_id, user, name, value)
+        for user, values in figures.items()
+        for name, value in values.items()
+        if value
+    ]
+    if not rows:
+        return
+    kind, month = _game_kind(conn, game_id), month_of(now)
+    conn.executemany(
+        "INSERT INTO player_stat_fields (chat_id, user_id, kind, month, field, value)"
+        " VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (chat_id, user_id, kind, month, field)"
+        " DO UPDATE SET value = value + excluded.value",
+        [(chat, user, kind, month, name, value) for chat, user, name, value in rows],
     )
 
 
@@ -172,18 +188,7 @@ def move_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> N
         (new_chat_id, old_chat_id),
     )
     conn.execute("DELETE FROM balances WHERE chat_id = ?", (old_chat_id,))
-    columns = (
-        "net",
-        "games",
-        "games_won",
-        "deals",
-        "deals_active",
-        "tricks",
-        "remizes",
-        "remiz_paid",
-        "pots_taken",
-        "pot_chips",
-    )
+    columns = ("net", "games", "games_won", "deals", "deals_active", "tricks")
     sums = ", ".join(f"{c} = {c} + excluded.{c}" for c in columns)
     conn.execute(
         f"INSERT INTO player_stats (chat_id, user_id, kind, month, {', '.join(columns)},"
@@ -198,6 +203,15 @@ def move_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> N
         (new_chat_id, old_chat_id),
     )
     conn.execute("DELETE FROM player_stats WHERE chat_id = ?", (old_chat_id,))
+    conn.execute(
+        "INSERT INTO player_stat_fields (chat_id, user_id, kind, month, field, value)"
+        " SELECT ?, user_id, kind, month, field, value FROM player_stat_fields"
+        " WHERE chat_id = ? AND true"
+        " ON CONFLICT (chat_id, user_id, kind, month, field)"
+        " DO UPDATE SET value = value + excluded.value",
+        (new_chat_id, old_chat_id),
+    )
+    conn.execute("DELETE FROM player_stat_fields WHERE chat_id = ?", (old_chat_id,))
 
 
 # ------------------------------------------------------------------------------ queries
@@ -205,7 +219,8 @@ def move_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> N
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    """A player's figures over some rows of ``player_stats`` (one kind, or all)."""
+    """A player's figures over some rows of ``player_stats`` (one kind, or all), and his
+    game's own figures by name (``player_stat_fields``; a figure at zero is left out)."""
 
     net: int = 0
     games: int = 0
@@ -213,12 +228,9 @@ class Figures:
     deals: int = 0
     deals_active: int = 0
     tricks: int = 0
-    remizes: int = 0
-    remiz_paid: int = 0
-    pots_taken: int = 0
-    pot_chips: int = 0
     best_deal: int | None = None
     worst_deal: int | None = None
+    fields: Mapping[str, int] = field(default_factory=dict)
 
     def __add__(self, other: Figures) -> Figures:
         def pick(a: int | None, b: int | None, best: bool) -> int | None:
@@ -233,13 +245,18 @@ class Figures:
             deals=self.deals + other.deals,
             deals_active=self.deals_active + other.deals_active,
             tricks=self.tricks + other.tricks,
-            remizes=self.remizes + other.remizes,
-            remiz_paid=self.remiz_paid + other.remiz_paid,
-            pots_taken=self.pots_taken + other.pots_taken,
-            pot_chips=self.pot_chips + other.pot_chips,
             best_deal=pick(self.best_deal, other.best_deal, True),
             worst_deal=pick(self.worst_deal, other.worst_deal, False),
+            fields=_added(self.fields, other.fields),
         )
+
+
+def _added(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    """Two sets of a game's own figures added up, name by name (a zero left out)."""
+    summed = dict(a)
+    for name, value in b.items():
+        summed[name] = summed.get(name, 0) + value
+    return {name: value for name, value in summed.items() if value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,8 +280,7 @@ class PlayerStats:
 
 _FIGURE_SUMS = (
     "SUM(net), SUM(games), SUM(games_won), SUM(deals), SUM(deals_active), SUM(tricks),"
-    " SUM(remizes), SUM(remiz_paid), SUM(pots_taken), SUM(pot_chips), MAX(best_deal),"
-    " MIN(worst_deal)"
+    " MAX(best_deal), MIN(worst_deal)"
 )
 
 
@@ -281,17 +297,29 @@ def player_stats(
     if chat_id is None and apart is not None:
         where += " AND chat_id != :apart"
     params = {"user": user_id, "chat": chat_id, "month": month, "apart": apart}
+    # (kind, in the month) → the game's own figures by name
+    fields: dict[tuple[str, int], dict[str, int]] = {}
+    for kind, in_month, name, value in conn.execute(
+        f"SELECT kind, month = :month, field, SUM(value) FROM player_stat_fields WHERE {where}"
+        " GROUP BY kind, month = :month, field",
+        params,
+    ):
+        if value:
+            fields.setdefault((kind, in_month), {})[name] = value
     all_time: dict[str, Figures] = {}
     this_month: dict[str, Figures] = {}
-    for row in conn.execute(
+    for kind, in_month, *sums in conn.execute(
         f"SELECT kind, month = :month, {_FIGURE_SUMS} FROM player_stats WHERE {where}"
         " GROUP BY kind, month = :month",
         params,
     ):
-        figures = Figures(*row[2:])
-        all_time[row[0]] = all_time.get(row[0], Figures()) + figures
-        if row[1]:
-            this_month[row[0]] = figures
+        net, games, won, deals, active, tricks, best, worst = sums
+        figures = Figures(
+            net, games, won, deals, active, tricks, best, worst, fields.get((kind, in_month), {})
+        )
+        all_time[kind] = all_time.get(kind, Figures()) + figures
+        if in_month:
+            this_month[kind] = figures
     chats = conn.execute(
         f"SELECT COUNT(DISTINCT chat_id) FROM player_stats WHERE {where}", params
     ).fetchone()[0]

@@ -2,10 +2,10 @@
 
 ``TableStore`` owns the per-chat locks, the decoded read cache (``snapshot``) and the one way a
 change is written: ``spec`` describes a commit of the table as it is now (state, action, ledger
-transfers, deal record, seats, status and the next turn's deadline), ``write`` commits one or
-more of them in one transaction under the version check, and ``commit``, ``commit_meta`` and
-``close`` are the common cases. A game that closes without a winner gives its own pot back in
-the same commit (``game_pot_returned``).
+transfers, deal record, the game's own /stats figures counted from them, seats, status and the
+next turn's deadline), ``write`` commits one or more of them in one transaction under the
+version check, and ``commit``, ``commit_meta`` and ``close`` are the common cases. A game that
+closes without a winner gives its own pot back in the same commit (``game_pot_returned``).
 
 The stored state of a game is ``{"engine": <the rules' state or null in the lobby>,
 "table": <TableMeta>}``.
@@ -27,6 +27,7 @@ from storage.records import Transfer as LedgerTransfer
 from tables.autoplay import computer_plays
 from tables.bounded import Locks
 from tables.chat_settings import ChatSettings
+from tables.figures import counted
 from tables.games import game_for
 from tables.listener import CommitWatcher, TableListener
 from tables.records import Loaded, Notice, Refused, Reply, TableMeta
@@ -188,6 +189,7 @@ class TableStore:
             "status": status,
             "seats": seats,
             "turn_deadline": deadline,
+            "figures": counted(loaded.plugin.stat_fields, transfers, deal),
         }
 
     async def write(self, loaded: Loaded, specs: list[dict[str, Any]]) -> Game:

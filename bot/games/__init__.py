@@ -11,7 +11,17 @@ from bot import callback
 from bot.games import starshina, stukolka
 from bot.games.plugin import ChatGame, GameScreens, Keyboard, Screens, Shown
 from tables import games as table_games
-from tables.games import Choice, GamePlugin, OptionsMenu, Plugin, Table, choice, game_for, games
+from tables.games import (
+    Choice,
+    GamePlugin,
+    OptionsMenu,
+    Plugin,
+    StatField,
+    Table,
+    choice,
+    game_for,
+    games,
+)
 
 __all__ = [
     "ChatGame",
@@ -23,6 +33,7 @@ __all__ = [
     "Plugin",
     "Screens",
     "Shown",
+    "StatField",
     "Table",
     "chat_game",
     "choice",

@@ -2,13 +2,14 @@
 
 The table side of a game (``tables.games``: its rules, choices, options menu, computers) is
 paired here with its presentation (``Screens``, typed over the same views): the table, hand,
-outcome and result texts, the hand's keyboard, the rules text. ``GameScreens.show`` gives one
-running table's presentation (``Shown``), so the screens never test which game they show.
+outcome and result texts, the hand's keyboard, the rules text, and the /stats lines of the
+game's own figures (``StatsLines``). ``GameScreens.show`` gives one running table's
+presentation (``Shown``), so the screens never test which game they show.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from bot.callback import Verbs
@@ -22,6 +23,10 @@ SVc = TypeVar("SVc", contravariant=True)
 PVc = TypeVar("PVc", contravariant=True)
 
 Keyboard = list[list[tuple[str, str]]]
+
+StatsLines = Callable[[str, Mapping[str, int]], list[str]]
+"""/stats lines of a game's own figures (``tables.games.StatField``): the reader's language
+and a player's figures by name, over some months (a figure at zero is absent)."""
 
 
 class Screens(Protocol[SVc, PVc]):
@@ -131,6 +136,10 @@ class ChatGame(Protocol):
 
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str: ...
 
+    def stats_lines(self, lang: str, fields: Mapping[str, int]) -> list[str]:
+        """/stats: a player's figures of the game's own (``StatsLines``)."""
+        ...
+
     def show(self, table: Table) -> Shown:
         """The presentation of one of the game's tables (``ValueError`` for another's)."""
         ...
@@ -140,11 +149,17 @@ class GameScreens(Generic[S, SV, PV]):
     """A game's table side and its screens over one state type: a ``ChatGame``."""
 
     def __init__(
-        self, game: GamePlugin[S, SV, PV], screens: Screens[SV, PV], *, verbs: Verbs
+        self,
+        game: GamePlugin[S, SV, PV],
+        screens: Screens[SV, PV],
+        *,
+        verbs: Verbs,
+        stats: StatsLines | None = None,
     ) -> None:
         self._game = game
         self.screens = screens
         self._verbs = dict(verbs)
+        self._stats = stats
 
     @property
     def kind(self) -> str:
@@ -160,6 +175,9 @@ class GameScreens(Generic[S, SV, PV]):
 
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
         return self.screens.rules_text(lang, choice, options)
+
+    def stats_lines(self, lang: str, fields: Mapping[str, int]) -> list[str]:
+        return [] if self._stats is None else self._stats(lang, fields)
 
     def show(self, table: Table) -> Shown:
         self._game.state_of(table)  # a table of this game, or ValueError

@@ -1,5 +1,5 @@
 """Стуколка as the bot shows it (docs/rules.md §1–§3): classic and «со шлейфом», the texts of
-``bot.render.stukolka``, the hand's keyboard and the rules text."""
+``bot.render.stukolka``, the hand's keyboard, the rules text and its /stats figures."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bot.render import stukolka as render
 from bot.render.common import label, sort_cards
 from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions, StukolkaState
-from locales import t
+from locales import t, tn
 from tables.games import stukolka as table_side
 
 
@@ -161,6 +161,19 @@ def _discard_label(lang: str, count: int) -> str:
     return t(lang, "btn.discard_blind", n=count) if count else t(lang, "btn.discard_none")
 
 
+def stats_lines(lang: str, fields: Mapping[str, int]) -> list[str]:
+    """/stats: the remizes a player paid and the pots he took without play, when he has."""
+    lines = []
+    if fields.get("remizes"):
+        count = tn(lang, "count.remizes", fields["remizes"])
+        chips = tn(lang, "count.chips", fields.get("remiz_paid", 0))
+        lines.append(t(lang, "stats.remizes", count=count, chips=chips))
+    if fields.get("pots_taken"):
+        chips = tn(lang, "count.chips", fields.get("pot_chips", 0))
+        lines.append(t(lang, "stats.pots", count=fields["pots_taken"], chips=chips))
+    return lines
+
+
 PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StukolkaScreens(),
@@ -176,4 +189,5 @@ PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
         "no_razrez": ("nr", ArgKind.NONE),
         "play": ("c", ArgKind.CARD),
     },
+    stats=stats_lines,
 )

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import callback as cb
-from bot.games import game_for
+from bot.games import chat_game, game_for
 from bot.messenger import Rows
 from bot.render.common import esc, game_title, label, reason_key, signed, suit
 from locales import t, tn
@@ -63,9 +63,18 @@ def _game_figures(kind: str) -> frozenset[str]:
         return frozenset()
 
 
+def _own_lines(lang: str, kind: str, fields: Mapping[str, int]) -> list[str]:
+    """The lines of the game's own figures, as its chat side words them (none for a game no
+    longer offered)."""
+    try:
+        return chat_game(kind).stats_lines(lang, fields)
+    except ValueError:
+        return []
+
+
 def _kind_lines(lang: str, kind: str, figures: Figures) -> list[str]:
-    """One game's figures, only those the game has (no remizes in Старшина, no games won in
-    Стуколка)."""
+    """One game's figures, only those the game has (no deals sat out in Старшина, no games won
+    in Стуколка), its own among them."""
     has = _game_figures(kind)
     deals = tn(lang, "count.deals", figures.deals)
     if "games_won" in has:
@@ -87,24 +96,7 @@ def _kind_lines(lang: str, kind: str, figures: Figures) -> list[str]:
             )
         )
     lines.append(t(lang, "stats.tricks", n=figures.tricks))
-    if "remizes" in has and figures.remizes:
-        lines.append(
-            t(
-                lang,
-                "stats.remizes",
-                count=tn(lang, "count.remizes", figures.remizes),
-                chips=tn(lang, "count.chips", figures.remiz_paid),
-            )
-        )
-    if "pots" in has and figures.pots_taken:
-        lines.append(
-            t(
-                lang,
-                "stats.pots",
-                count=figures.pots_taken,
-                chips=tn(lang, "count.chips", figures.pot_chips),
-            )
-        )
+    lines += _own_lines(lang, kind, figures.fields)
     if figures.best_deal is not None and figures.worst_deal is not None:
         lines.append(
             t(

@@ -12,13 +12,14 @@ from collections.abc import Iterator
 
 import locales
 from tables.games import starshina, stukolka
-from tables.games.plugin import Choice, GamePlugin, OptionsMenu, Plugin, Table
+from tables.games.plugin import Choice, GamePlugin, OptionsMenu, Plugin, StatField, Table
 
 __all__ = [
     "Choice",
     "GamePlugin",
     "OptionsMenu",
     "Plugin",
+    "StatField",
     "Table",
     "choice",
     "game_for",

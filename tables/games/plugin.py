@@ -1,10 +1,11 @@
 """The game plugin, its table side: what the table service knows about one game.
 
 A game is its rules (``game.registry.GameRules``, typed over the game's own state and views)
-with its choices for /new, its options menu, its computer players, its /stats figures and
-the catalogue texts it brings. Each front-end pairs it with a presentation of its own, typed
-over the same views (the chat's is ``bot.games``), and reads a table's views through
-``GamePlugin.public_view`` and ``seat_view``.
+with its choices for /new, its options menu, its computer players, its /stats figures (which
+of the common ones it has, and ``StatField``s of its own) and the catalogue texts it brings.
+Each front-end pairs it with a presentation of its own, typed over the same views (the chat's
+is ``bot.games``), and reads a table's views through ``GamePlugin.public_view`` and
+``seat_view``.
 
 The service never tests which game it runs: it holds a ``Plugin`` (a game with its types
 hidden) and a ``Table`` (one state bound to its game), and asks them. Binding a state to its
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
 from game.core import Action, Legal
 from game.registry import GameRules, Holding, JsonObject, Step
@@ -27,10 +28,29 @@ SV = TypeVar("SV")
 PV = TypeVar("PV")
 SVc = TypeVar("SVc", contravariant=True)
 
-FIGURES = frozenset({"in_play", "remizes", "pots", "games_won"})
-"""Figures of /stats that only some games have: ``in_play`` (a player may sit a deal out, so
-how often he played counts), ``remizes``, ``pots`` (a whole pot taken without play) and
-``games_won`` (a game of several deals ends with one winner)."""
+FIGURES = frozenset({"in_play", "games_won"})
+"""Figures of /stats kept for every game that only some games show: ``in_play`` (a player may
+sit a deal out, so how often he played counts) and ``games_won`` (a game of several deals ends
+with one winner)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatField:
+    """A /stats figure of one game's own, kept per player and month beside the common ones,
+    in the same commit as the move it comes from. Either counted off the commit's ledger rows
+    with one of ``reasons`` that the player ``side`` (paid or received): how many (``count``)
+    or their chips (``sum``); or, with ``summary``, read off a finished deal's summary, where
+    ``summary[key]`` is a number for each seat, in seat order. The game's chat side words it."""
+
+    name: str
+    reasons: tuple[str, ...] = ()
+    side: Literal["paid", "received"] = "paid"
+    measure: Literal["count", "sum"] = "count"
+    summary: str | None = None
+
+    def __post_init__(self) -> None:
+        if bool(self.reasons) == (self.summary is not None):
+            raise ValueError(f"figure {self.name!r}: ledger reasons or a summary key, not both")
 
 
 class Computer(Protocol[SVc]):
@@ -163,6 +183,11 @@ class Plugin(Protocol):
         ...
 
     @property
+    def stat_fields(self) -> Sequence[StatField]:
+        """The game's own /stats figures, kept for each player (its chat side words them)."""
+        ...
+
+    @property
     def menu(self) -> OptionsMenu: ...
 
     @property
@@ -201,12 +226,16 @@ class GamePlugin(Generic[S, SV, PV]):
         texts: Mapping[str, Mapping[str, Entry]] | None = None,
         computer: Computer[SV] | None = None,
         figures: Collection[str] = (),
+        stat_fields: Sequence[StatField] = (),
     ) -> None:
         if not choices:
             raise ValueError("a game needs at least one choice for /new")
         if not set(figures) <= FIGURES:
             raise ValueError(f"unknown /stats figures: {sorted(set(figures) - FIGURES)}")
+        if len({item.name for item in stat_fields}) != len(stat_fields):
+            raise ValueError("two /stats figures of one game share a name")
         self._figures = frozenset(figures)
+        self._stat_fields = tuple(stat_fields)
         self.rules = rules
         self._choices = tuple(choices)
         self._menu = menu
@@ -244,6 +273,10 @@ class GamePlugin(Generic[S, SV, PV]):
     @property
     def figures(self) -> frozenset[str]:
         return self._figures
+
+    @property
+    def stat_fields(self) -> Sequence[StatField]:
+        return self._stat_fields
 
     @property
     def menu(self) -> OptionsMenu:

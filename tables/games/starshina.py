@@ -1,12 +1,13 @@
 """Старшина at the table (docs/rules.md §4): its /new choice, the options menu with its two
-presets, the computer players of ``game.ai``."""
+presets, the computer players of ``game.ai``, and the game pots a player won (kept for /stats,
+not shown)."""
 
 from __future__ import annotations
 
 from game.ai import looks_first
 from game.registry import JsonObject, StarshinaRules
 from game.starshina import PRESETS, PublicView, SeatView, StarshinaOptions, StarshinaState
-from tables.games.plugin import Choice, GamePlugin, OptionsMenu
+from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 
 def _preset_values() -> dict[str, JsonObject]:
@@ -46,4 +47,8 @@ PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
     ),
     computer=GameComputer(),
     figures=("games_won",),
+    stat_fields=(
+        StatField("pots_taken", ("game_pot",), "received", "count"),
+        StatField("pot_chips", ("game_pot",), "received", "sum"),
+    ),
 )

@@ -1,12 +1,13 @@
 """Стуколка at the table (docs/rules.md §1–§3): classic and «со шлейфом» as two /new choices, the
-options menu, the computer players of ``game.ai``."""
+options menu, the computer players of ``game.ai``, and its own /stats figures: the remizes a
+player paid and the pots he took without play."""
 
 from __future__ import annotations
 
 from game.ai import looks_first
 from game.registry import StukolkaRules
 from game.stukolka import PublicView, SeatView, StukolkaOptions, StukolkaState
-from tables.games.plugin import Choice, GamePlugin, OptionsMenu
+from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 
 class GameComputer:
@@ -40,5 +41,11 @@ PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
         implied={"dark_in_classic": {"variant": "shleif"}},
     ),
     computer=GameComputer(),
-    figures=("in_play", "remizes", "pots"),
+    figures=("in_play",),
+    stat_fields=(
+        StatField("remizes", ("remiz",), "paid", "count"),
+        StatField("remiz_paid", ("remiz",), "paid", "sum"),
+        StatField("pots_taken", ("pot_taken",), "received", "count"),
+        StatField("pot_chips", ("pot_taken",), "received", "sum"),
+    ),
 )

@@ -124,7 +124,9 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     """A Стуколка player hears nothing of Старшина (its games won), a Старшина player
     nothing of knocking, remizes or pots; one who played both reads each game under its
     title with its own net, and the net over both."""
-    shleif = Figures(net=-4, games=1, deals=3, deals_active=2, tricks=2, remizes=1, remiz_paid=3)
+    shleif = Figures(
+        net=-4, games=1, deals=3, deals_active=2, tricks=2, fields={"remizes": 1, "remiz_paid": 3}
+    )
     alone = PlayerStats(1, "2026-12", {"stukolka": shleif}, {"stukolka": shleif}, 1)
     for lang, absent in (("ru", ("Старшин", "партий", "Выиграно")), ("en", ("Starshina", "won"))):
         text = stats_text(lang, "Аня", alone, private=False)
@@ -133,7 +135,9 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     assert "🃏 <b>Стуколка</b>\nСыграно: 3 сдачи\nВ игре (стук, втёмную, разрез): 2 из 3" in text
     assert "Ремизы: 1 ремиз на 3 фишки" in text and "Итог: <b>−4</b>" in text
     assert "по всем играм" not in text
-    starshina = Figures(net=2, games=1, games_won=1, deals=4, deals_active=4, tricks=30)
+    # the game pots a Старшина player won are kept, never shown
+    won = {"pots_taken": 1, "pot_chips": 8}
+    starshina = Figures(net=2, games=1, games_won=1, deals=4, deals_active=4, tricks=30, fields=won)
     both = {"stukolka": shleif, "starshina": starshina}
     text = stats_text("ru", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=False)
     stukolka_part, starshina_part = (
@@ -142,6 +146,7 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     )
     assert "Сыграно: 1 партия, 4 сдачи\nВыиграно партий: 1 из 1" in starshina_part
     assert "В игре" not in starshina_part and "Итог: <b>+2</b>" in starshina_part
+    assert "Взятые коны" not in starshina_part and "8 фиш" not in starshina_part
     assert "Выиграно" not in stukolka_part and "Итог: <b>−4</b>" in stukolka_part
     assert text.endswith("Итог по всем играм: <b>−2</b>")
     text = stats_text("en", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=True)

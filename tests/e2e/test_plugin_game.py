@@ -317,3 +317,59 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
         private = texts(fake.messages(fake.private_chat(bob), from_bot=True))
         assert any("Your cards" in text for text in private)
         assert not fake.unanswered_callback_queries() and not bot.handler_errors
+
+
+async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
+    tmp_path: Path, tricks_game: None
+) -> None:
+    """«Взятки» declares two /stats figures of its own (``tests/plugin/tricks.py``): the chips
+    its tricks won, counted off the ledger, and the tricks a player led, read off the deal's
+    summary. After its one deal each player's /stats shows both, worded by its chat side, in
+    his own language; storage and the bot's stats code name neither."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        vera = fake.add_user("Вера")
+        bob = fake.add_user("Bob", language_code="en")
+        alice = fake.add_user("Алиса")
+        users = [vera, bob, alice]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(11))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(vera, "/new взятки")
+        lobby = table.group_messages()[-1]
+        for user in (bob, alice):
+            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+        lobby = fake.message(group, lobby.message_id)
+        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        db = table.services.db
+        game = await db.active_game(group.id)
+        assert game is not None
+        for _ in range(20):
+            ready = table.actionable()
+            if not ready:
+                break
+            user, message, data = ready[0]
+            await table.press(user, message, data[0])
+        finished = await db.game(game.game_id)
+        assert finished.status == "finished"
+        summary = (await db.last_deals(group.id, 1))[0].summary
+        seats = list(finished.seats)
+        shown = 0
+        for user in users:
+            seat = seats.index(user.id)
+            chips = 2 * summary["won"].count(seat)  # a trick takes 1 from each of the two others
+            leads = summary["leads"][seat]
+            await table.say(user, "/stats")
+            text = table.group_messages()[-1].text or ""
+            assert "Взятки" in text or "Tricks" in text
+            sign = f"+{chips}" if chips else "0"
+            english = user is bob
+            line = f"Leads: {leads} · for tricks: {sign}" if english else f"Заходов: {leads}"
+            if leads or chips:
+                shown += 1
+                assert (line if english else f"{line} · за взятки: {sign}") in text, text
+            else:  # two tricks among three: one may neither lead nor take one
+                assert "Leads" not in text and "Заходов" not in text, text
+        assert shown, "someone led"
+        assert not bot.handler_errors

@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.callback import Act, ArgKind, encode
-from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
+from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
 from bot.render.common import label, seat_name, signed, turn_deadline
 from game.cards import RANK
 from game.core import Action, Event, IllegalAction, Legal, Transfer
@@ -186,7 +186,9 @@ class TricksRules:
             if seat != winner
         ]
         results = [SeatResult(seat, state.won.count(seat), True) for seat in range(state.players)]
-        summary: JsonObject = {"won": list(state.won)}
+        leaders = [(state.dealer + 1) % state.players, *state.won[:-1]]
+        leads: list[object] = [leaders.count(seat) for seat in range(state.players)]
+        summary: JsonObject = {"won": list(state.won), "leads": leads}
         return Step(events, money, True, True, results=results, summary=summary)
 
     def to_act(self, state: TricksState) -> int | None:
@@ -319,6 +321,7 @@ TEXTS = {
         "help.tricks.stake": "Сколько стоит взятка с каждого.",
         "move.lead": "заход",
         "move.follow": "карта в масть",
+        "tricks.stats": "Заходов: {leads} · за взятки: {chips}",
     },
     "en": {
         "game.tricks": "Tricks",
@@ -331,6 +334,7 @@ TEXTS = {
         "help.tricks.stake": "What a trick takes from each.",
         "move.lead": "a lead",
         "move.follow": "a card followed",
+        "tricks.stats": "Leads: {leads} · for tricks: {chips}",
     },
 }
 
@@ -339,11 +343,25 @@ GAME: GamePlugin[TricksState, SeatView, PublicView] = GamePlugin(
     choices=(Choice(KIND, "w", aliases=("взятки",)),),
     menu=OptionsMenu(code="w", values={"stake": (1, 2)}, defaults={"stake": 1}, always=("stake",)),
     texts=TEXTS,
+    # figures of its own for /stats: the chips its tricks won (off the ledger), and how many
+    # tricks the player led (off each deal's summary)
+    stat_fields=(
+        StatField("trick_chips", ("trick",), "received", "sum"),
+        StatField("leads", summary="leads"),
+    ),
 )
+
+
+def stats_lines(lang: str, fields: Mapping[str, int]) -> list[str]:
+    """/stats: the player's leads and the chips his tricks won."""
+    leads, chips = fields.get("leads", 0), fields.get("trick_chips", 0)
+    return [t(lang, "tricks.stats", leads=leads, chips=signed(chips))] if leads or chips else []
+
 
 PLUGIN: GameScreens[TricksState, SeatView, PublicView]
 PLUGIN = GameScreens(
     GAME,
     TricksScreens(),
     verbs={"lead": ("ld", ArgKind.CARD), "follow": ("fw", ArgKind.CARD)},
+    stats=stats_lines,
 )

@@ -36,6 +36,18 @@ GAME_COLUMNS = (
 )
 
 
+def _hand_message(
+    conn: sqlite3.Connection, game: int, user: int, message: int, *, deal: int
+) -> None:
+    """A kept hand message; from version 7 on with the ``deal`` it shows (what migration 7
+    works out for these seeds)."""
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(game_messages)")]
+    if "deal" in columns:
+        conn.execute("INSERT INTO game_messages VALUES (?, ?, ?, ?)", (game, user, deal, message))
+    else:
+        conn.execute("INSERT INTO game_messages VALUES (?, ?, ?)", (game, user, message))
+
+
 def _seed_version_1(conn: sqlite3.Connection) -> None:
     """A chat with settings, three players and a game one action in, as version 1 stored it."""
     state0 = toy.new_state(list(USERS))
@@ -57,7 +69,7 @@ def _seed_version_1(conn: sqlite3.Connection) -> None:
         " VALUES (1, ?, 'toy', 'active', 1, ?, '{}', ?, ?, 7, 99.0, ?, ?)",
         (CHAT, dumps(state1), dumps(list(USERS)), A, NOW, NOW),
     )
-    conn.execute("INSERT INTO game_messages VALUES (1, ?, 8)", (B,))
+    _hand_message(conn, 1, B, 8, deal=0)
     conn.execute(
         "INSERT INTO actions VALUES (1, 1, 0, 'init', NULL, ?, NULL, ?, ?)",
         (A, dumps(state0), NOW),
@@ -143,14 +155,32 @@ def _seed_version_6(conn: sqlite3.Connection) -> None:
         "UPDATE games SET state = json_set(state, '$.table', json('{\"deals\": 3}'))"
         " WHERE game_id = 2"
     )
-    conn.execute("INSERT INTO game_messages VALUES (2, ?, 9)", (A,))
+    _hand_message(conn, 2, A, 9, deal=3)
     conn.execute(
         f"INSERT INTO games ({GAME_COLUMNS}, thread_id)"
         " VALUES (3, ?, 'toy', 'active', 0, '{\"table\": {\"deals\": 2}}', '{}', ?, ?, NULL,"
         " NULL, ?, ?, 5)",
         (CHAT, dumps(list(USERS)), A, NOW, NOW),
     )
-    conn.execute("INSERT INTO game_messages VALUES (3, ?, 10)", (C,))
+    _hand_message(conn, 3, C, 10, deal=1)
+
+
+#: what version 7 kept of each player's figures in November 2023 in the columns version 8 turns
+#: into named rows: B's remiz of 2 from the ledger, and pots taken that no ledger row backs
+#: (a column is moved as it stands, whatever it holds)
+SEEDED_FIELDS = {
+    B: {"remizes": 1, "remiz_paid": 2},
+    C: {"pots_taken": 2, "pot_chips": 9, "remizes": -1},
+}
+
+
+def _seed_version_7(conn: sqlite3.Connection) -> None:
+    """Version 6's rows (their hand messages with the deal each shows), and the figures of
+    ``SEEDED_FIELDS`` in player_stats' own columns."""
+    _seed_version_6(conn)
+    for user, fields in SEEDED_FIELDS.items():
+        sets = ", ".join(f"{name} = {value}" for name, value in fields.items())
+        conn.execute(f"UPDATE player_stats SET {sets} WHERE user_id = ?", (user,))
 
 
 SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
@@ -160,6 +190,7 @@ SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
     4: _seed_version_4,
     5: _seed_version_5,
     6: _seed_version_6,
+    7: _seed_version_7,
 }
 #: the balances and pot of each seed
 SEEDED_MONEY = {
@@ -169,6 +200,7 @@ SEEDED_MONEY = {
     4: ({A: -1, B: -2, C: 1}, 2),
     5: ({A: -1, B: -2, C: 1}, 2),
     6: ({A: -1, B: -2, C: 1}, 2),
+    7: ({A: -1, B: -2, C: 1}, 2),
 }
 
 
@@ -350,13 +382,8 @@ async def test_version_4_fills_the_kept_balances_and_figures_from_the_history(
         b = await db.player_stats(B, month, CHAT)
         c = await db.player_stats(C, month, CHAT)
         toy_b, toy_c = b.all_time["toy"], c.all_time["toy"]
-        assert (toy_b.net, toy_b.deals, toy_b.games, toy_b.remizes, toy_b.remiz_paid) == (
-            -2,
-            1,
-            1,
-            1,
-            2,
-        )
+        assert (toy_b.net, toy_b.deals, toy_b.games) == (-2, 1, 1)
+        assert toy_b.fields == {"remizes": 1, "remiz_paid": 2}
         assert (toy_b.best_deal, toy_b.worst_deal) == (-2, -2)
         assert (toy_c.net, toy_c.tricks, toy_c.best_deal) == (1, 1, 1)
         assert b.this_month == b.all_time
@@ -381,3 +408,37 @@ async def test_version_7_takes_every_kept_hand_message_for_its_games_deal_in_pla
         assert (frozen.deal, dict(frozen.hand_messages)) == (2, {})
         assert [(m.user_id, m.deal, m.message_id) for m in frozen.old_hands] == [(C, 1, 10)]
         assert await db.games_with_old_hands() == [frozen]
+
+
+async def test_version_8_moves_every_games_own_figure_from_its_column_to_a_named_row(
+    tmp_path: Path,
+) -> None:
+    """The four columns of a Стуколка player's figures become rows of the same names, value
+    for value (a negative one too), and the columns go: a game's own figures are its own."""
+    path = tmp_path / "v7.sqlite3"
+    _build(path, 7)
+    conn = raw(path)
+    _seed_version_7(conn)
+    conn.close()
+    async with await Database.open(path) as db:
+        assert await db.check_integrity() == []
+        for user in USERS:
+            stats = await db.player_stats(user, "2023-11", CHAT)
+            assert stats.all_time["toy"].fields == SEEDED_FIELDS.get(user, {})
+            assert stats.this_month == stats.all_time
+    conn = raw(path)
+    try:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(player_stats)")}
+        assert not columns & {"remizes", "remiz_paid", "pots_taken", "pot_chips"}
+        moved = conn.execute(
+            "SELECT user_id, field, value FROM player_stat_fields WHERE kind = 'toy'"
+            " AND month = '2023-11' AND chat_id = ? ORDER BY user_id, field",
+            (CHAT,),
+        ).fetchall()
+        assert moved == sorted(
+            (user, name, value)
+            for user, fields in SEEDED_FIELDS.items()
+            for name, value in fields.items()
+        )
+    finally:
+        conn.close()
