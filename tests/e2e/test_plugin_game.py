@@ -325,7 +325,8 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
     """«Взятки» declares two /stats figures of its own (``tests/plugin/tricks.py``): the chips
     its tricks won, counted off the ledger, and the tricks a player led, read off the deal's
     summary. After its one deal each player's /stats shows both, worded by its chat side, in
-    his own language; storage and the bot's stats code name neither."""
+    the group's language and in private in his own; storage and the bot's stats code name
+    neither."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         vera = fake.add_user("Вера")
         bob = fake.add_user("Bob", language_code="en")
@@ -360,16 +361,21 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
             seat = seats.index(user.id)
             chips = 2 * summary["won"].count(seat)  # a trick takes 1 from each of the two others
             leads = summary["leads"][seat]
-            await table.say(user, "/stats")
-            text = table.group_messages()[-1].text or ""
-            assert "Взятки" in text or "Tricks" in text
             sign = f"+{chips}" if chips else "0"
-            english = user is bob
-            line = f"Leads: {leads} · for tricks: {sign}" if english else f"Заходов: {leads}"
+            await table.say(user, "/stats")  # in the group: in its language
+            text = table.group_messages()[-1].text or ""
+            assert "🃏 Взятки" in text, text
             if leads or chips:
                 shown += 1
-                assert (line if english else f"{line} · за взятки: {sign}") in text, text
+                assert f"Заходов: {leads} · за взятки: {sign}" in text, text
             else:  # two tricks among three: one may neither lead nor take one
-                assert "Leads" not in text and "Заходов" not in text, text
+                assert "Заходов" not in text, text
+            if user is bob:  # in private: in his own
+                fake.user_sends(bob, fake.private_chat(bob), "/stats")
+                await table.settle()
+                private = fake.messages(fake.private_chat(bob), from_bot=True)[-1].text or ""
+                assert "🃏 Tricks" in private, private
+                mine = f"Leads: {leads} · for tricks: {sign}"
+                assert (mine in private) == bool(leads or chips), private
         assert shown, "someone led"
         assert not bot.handler_errors
