@@ -24,6 +24,7 @@ from storage.database import Database
 from storage.evenings import Evening
 from storage.records import Game
 from tables.evenings import Evenings
+from tables.figures import deal_figures
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ class EveningPosts:
         promised; this comes closest."""
         chat_id = evening.chat_id
         lang = await self.language(chat_id)
-        summary = await self.db.evening_summary(evening)
+        summary = await self.db.evening_summary(evening, deal_figures)
         await self.db.mark_evening_posted(evening.evening_id)
         if not summary.deals:
             return

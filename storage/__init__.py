@@ -25,7 +25,6 @@ from storage.migrations import LATEST_VERSION
 from storage.records import (
     GAME_POT,
     POT,
-    REMIZ_REASON,
     ActionJSON,
     Balances,
     Chat,
@@ -49,7 +48,6 @@ __all__ = [
     "GAME_POT",
     "LATEST_VERSION",
     "POT",
-    "REMIZ_REASON",
     "ActionJSON",
     "ActiveGameExists",
     "Apply",

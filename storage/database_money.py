@@ -123,12 +123,15 @@ class MoneyAndHistory(DatabaseCore):
         see ``evenings.mark_posted``)."""
         await self._write(evenings.mark_posted, evening_id, posted)
 
-    async def evening_summary(self, evening: Evening) -> EveningSummary:
-        """The figures of ``evening`` from its deals and their ledger rows."""
-        return await self._run(snapshot(evenings.evening_summary), evening)
+    async def evening_summary(
+        self, evening: Evening, count: evenings.Count | None = None
+    ) -> EveningSummary:
+        """The figures of ``evening`` from its deals and their ledger rows (its games' own
+        as ``count`` counts them)."""
+        return await self._run(snapshot(evenings.evening_summary), evening, count)
 
     async def player_totals(self, chat_id: int, user_id: int) -> PlayerTotals:
-        """Deals played, tricks, remizes paid and net balance of ``user_id`` in ``chat_id``."""
+        """Deals played, tricks and net balance of ``user_id`` in ``chat_id``."""
         return await self._run(snapshot(history.player_totals), chat_id, user_id)
 
     async def player_stats(

@@ -6,15 +6,25 @@ next. The bot ends an evening when the gap passes (``end_evening`` with ``idle_s
 /stop or at /evening, posts its summary and marks it posted. An evening's deals are the chat's
 deals that ended from its ``started_at`` to its ``last_at`` (index ``deals_by_chat_time``); its
 money is the ledger rows of those deals, as the ``deal`` column tags them.
+
+The summary's figures of a game's own (a Стуколка evening's remizes) are counted by the
+caller's ``Count`` from each deal's transfers and record: storage knows no game.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from storage.sql import write_transaction
+from storage.ledger import decode_party
+from storage.records import DealPlayer, DealRecord, Transfer
+from storage.sql import loads, write_transaction
+
+Count = Callable[[str, Sequence[Transfer], DealRecord], Mapping[int, Mapping[str, int]]]
+"""A game's own figures of one finished deal of a game ``kind``, from its transfers and its
+record: user → figure → value (the table service's ``tables.figures.deal_figures``)."""
 
 DEFAULT_EVENING_GAP: Final = 3 * 3600.0
 """The pause, in seconds, that ends an evening in a chat that did not choose one."""
@@ -195,7 +205,9 @@ class EveningSummary:
 
     ``nets``: each player's net for the evening (everyone who sat a deal, zero included);
     ``running``: each player's running net after each deal (a list as long as ``deals``);
-    ``remizes``: (count, chips) per player who paid any; ``biggest_win``: the largest net one
+    ``figures``: each game's own figures over its deals of the evening, by game kind, figure
+    and player (players in the order each first had the figure), as the caller's ``Count``
+    counts them (none without one); ``biggest_win``: the largest net one
     player won in one deal (None when nobody came out of a deal ahead); ``games_won``: games
     won outright (Старшина's).
     ``pot_change``: how much the chat's pot and game pots grew over the evening's deals (so
@@ -211,7 +223,7 @@ class EveningSummary:
     kinds: dict[str, int]
     nets: dict[int, int]
     running: dict[int, list[int]]
-    remizes: dict[int, tuple[int, int]]
+    figures: dict[str, dict[str, dict[int, int]]]
     biggest_win: BiggestWin | None
     games_won: dict[int, int]
     pot_change: int
@@ -219,45 +231,63 @@ class EveningSummary:
     in_play: dict[int, int] = field(default_factory=dict)
 
 
-def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummary:
-    """The summary of ``evening`` (its deals up to now if it goes on)."""
+def evening_summary(
+    conn: sqlite3.Connection, evening: Evening, count: Count | None = None
+) -> EveningSummary:
+    """The summary of ``evening`` (its deals up to now if it goes on); ``count`` counts each
+    deal's figures of its game's own."""
     deals = conn.execute(
-        "SELECT d.deal_id, d.game_id, d.deal, d.winner, g.kind, g.thread_id FROM deals AS d"
+        "SELECT d.deal_id, d.game_id, d.deal, d.winner, g.kind, g.thread_id, d.summary"
+        " FROM deals AS d"
         " JOIN games AS g USING (game_id)"
         " WHERE d.chat_id = ? AND d.ended_at BETWEEN ? AND ? ORDER BY d.ended_at, d.deal_id",
         (evening.chat_id, evening.started_at, evening.last_at),
     ).fetchall()
     nets: dict[int, int] = {}
     running: dict[int, list[int]] = {}
-    remizes: dict[int, tuple[int, int]] = {}
+    figures: dict[str, dict[str, dict[int, int]]] = {}
     games_won: dict[int, int] = {}
     kinds: dict[str, int] = {}
     biggest: BiggestWin | None = None
     pot_change = 0
     # the topic of the table whose deal ended last: where the evening was played
     thread_id: int | None = deals[-1][5] if deals else None
-    for index, (deal_id, game_id, number, winner, kind, _) in enumerate(deals, start=1):
+    for index, (deal_id, game_id, number, winner, kind, _, summary) in enumerate(deals, start=1):
         kinds[kind] = kinds.get(kind, 0) + 1
-        for (user,) in conn.execute(
-            "SELECT user_id FROM deal_players WHERE deal_id = ?", (deal_id,)
-        ):
+        players = [
+            DealPlayer(user, seat, tricks, bool(active))
+            for user, seat, tricks, active in conn.execute(
+                "SELECT user_id, seat, tricks, active FROM deal_players WHERE deal_id = ?",
+                (deal_id,),
+            )
+        ]
+        for player in players:
+            user = player.user_id
             if user not in nets:
                 nets[user] = 0
                 running[user] = [0] * (index - 1)
         if winner is not None:
             games_won[winner] = games_won.get(winner, 0) + 1
         deal_nets: dict[int, int] = {}
+        transfers: list[Transfer] = []
         for src_kind, src, dst_kind, dst, amount, reason in conn.execute(
             "SELECT src_kind, src_user, dst_kind, dst_user, amount, reason FROM ledger"
             " WHERE game_id = ? AND deal = ?",
             (game_id, number),
         ):
+            if count is not None:
+                transfers.append(
+                    Transfer(
+                        decode_party(src_kind, src),
+                        decode_party(dst_kind, dst),
+                        amount,
+                        reason,
+                        number,
+                    )
+                )
             if src_kind == "user":
                 nets[src] = nets.get(src, 0) - amount
                 deal_nets[src] = deal_nets.get(src, 0) - amount
-                if reason == "remiz":
-                    count, chips = remizes.get(src, (0, 0))
-                    remizes[src] = (count + 1, chips + amount)
             else:
                 pot_change -= amount
             if dst_kind == "user":
@@ -265,6 +295,13 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
                 deal_nets[dst] = deal_nets.get(dst, 0) + amount
             else:
                 pot_change += amount
+        if count is not None:
+            record = DealRecord(number, tuple(players), loads(summary), winner)
+            of_kind = figures.setdefault(kind, {})
+            for user, values in count(kind, transfers, record).items():
+                for name, value in values.items():
+                    by_user = of_kind.setdefault(name, {})
+                    by_user[user] = by_user.get(user, 0) + value
         for user, amount in deal_nets.items():
             if amount > 0 and (biggest is None or amount > biggest.amount):
                 biggest = BiggestWin(user, amount, index)
@@ -276,7 +313,7 @@ def evening_summary(conn: sqlite3.Connection, evening: Evening) -> EveningSummar
         kinds=kinds,
         nets=nets,
         running=running,
-        remizes=remizes,
+        figures=figures,
         biggest_win=biggest,
         games_won=games_won,
         pot_change=pot_change,

@@ -1,7 +1,8 @@
 """Deal history: the record written when a deal ends, and the queries the bot shows.
 
 Play facts (who sat, who played, tricks) come from the ``deals`` and ``deal_players`` rows;
-money facts (remizes paid, net) always come from the ledger, so the two cannot disagree.
+money facts (the net, what was paid and why) always come from the ledger, so the two cannot
+disagree.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import sqlite3
 
 from storage.evenings import note_deal
 from storage.ledger import entries, user_net
-from storage.records import REMIZ_REASON, DealHistory, DealPlayer, DealRecord, PlayerTotals
+from storage.records import DealHistory, DealPlayer, DealRecord, PlayerTotals
 from storage.sql import dumps, loads, write_transaction
 from storage.stats import apply_deal
 
@@ -181,18 +182,11 @@ def player_totals(conn: sqlite3.Connection, chat_id: int, user_id: int) -> Playe
         " WHERE d.chat_id = ? AND p.user_id = ?",
         (chat_id, user_id),
     ).fetchone()
-    remizes, remiz_paid = conn.execute(
-        "SELECT COUNT(*), COALESCE(SUM(amount), 0) FROM ledger"
-        " WHERE chat_id = ? AND src_user = ? AND reason = ?",
-        (chat_id, user_id, REMIZ_REASON),
-    ).fetchone()
     return PlayerTotals(
         chat_id=chat_id,
         user_id=user_id,
         deals=deals,
         deals_active=deals_active,
         tricks=tricks,
-        remizes=remizes,
-        remiz_paid=remiz_paid,
         net=user_net(conn, chat_id, user_id),
     )

@@ -38,9 +38,6 @@ GAME_POT: Final = "game_pot"
 Party = int | Literal["pot", "game_pot"]
 """Who pays or receives: a Telegram user id, ``POT`` or ``GAME_POT``."""
 
-REMIZ_REASON: Final = "remiz"
-"""The transfer reason ``player_totals`` counts as a remiz paid."""
-
 
 def check_party(party: object) -> Party:
     """Return ``party`` if it is a valid ledger party, else raise ``ValueError``."""
@@ -58,8 +55,8 @@ class Transfer:
     """Money moved by a commit: ``amount`` chips from ``src`` to ``dst``.
 
     ``deal`` is the caller's number of the deal the money belongs to (so a deal's history can
-    list its transfers); ``reason`` is a short code such as ``ante``, ``trick``, ``remiz``,
-    ``pot_taken``, ``game_ante``, ``game_win``, ``diff``.
+    list its transfers); ``reason`` is the game's short code for it (``ante``, ``trick``…),
+    which storage keeps and never reads into.
     """
 
     src: Party
@@ -162,7 +159,6 @@ class PlayerTotals:
     """A player's record in one chat.
 
     ``deals``: finished deals he was seated at; ``deals_active``: those he played;
-    ``remizes``/``remiz_paid``: how many ``remiz`` transfers he paid and their sum;
     ``net``: his balance in the chat.
     """
 
@@ -171,8 +167,6 @@ class PlayerTotals:
     deals: int
     deals_active: int
     tricks: int
-    remizes: int
-    remiz_paid: int
     net: int
 
 

@@ -2,7 +2,8 @@
 
 The table service counts them from the very transfers and deal record it commits and hands
 the counts to storage with them (``Database.commit_action``'s ``figures``), so they are kept in
-the same transaction as the move they come from, by storage that does not know the game.
+the same transaction as the move they come from, by storage that does not know the game. An
+evening's summary counts them over its deals the same way (``deal_figures``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from storage.records import DealRecord, Transfer
+from tables.games import game_for
 from tables.games.plugin import StatField
 
 
@@ -39,3 +41,15 @@ def counted(
             if transfer.reason in item.reasons and isinstance(party, int):
                 add(party, item.name, 1 if item.measure == "count" else transfer.amount)
     return figures
+
+
+def deal_figures(
+    kind: str, transfers: Sequence[Transfer], deal: DealRecord
+) -> dict[int, dict[str, int]]:
+    """A finished deal's figures of its game's own (none for a game no longer offered): the
+    ``Count`` an evening's summary is read with."""
+    try:
+        fields = game_for(kind).stat_fields
+    except ValueError:
+        return {}
+    return counted(fields, transfers, deal)

@@ -2,9 +2,10 @@
 
 The table side of a game (``tables.games``: its rules, choices, options menu, computers) is
 paired here with its presentation (``Screens``, typed over the same views): the table, hand,
-outcome and result texts, the hand's keyboard, the rules text, and the /stats lines of the
-game's own figures (``StatsLines``). ``GameScreens.show`` gives one running table's
-presentation (``Shown``), so the screens never test which game they show.
+outcome and result texts, the hand's keyboard, the rules text, and the lines of the game's own
+figures in /stats and in an evening's summary (``StatsLines``, ``EveningLines``).
+``GameScreens.show`` gives one running table's presentation (``Shown``), so the screens never
+test which game they show.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ Keyboard = list[list[tuple[str, str]]]
 StatsLines = Callable[[str, Mapping[str, int]], list[str]]
 """/stats lines of a game's own figures (``tables.games.StatField``): the reader's language
 and a player's figures by name, over some months (a figure at zero is absent)."""
+
+EveningLines = Callable[[str, Mapping[str, Mapping[int, int]], Callable[[int], str]], list[str]]
+"""An evening summary's lines of a game's own figures over its deals that evening: the
+reader's language, the figures by name and player, and a player's name (escaped)."""
 
 
 class Screens(Protocol[SVc, PVc]):
@@ -140,6 +145,12 @@ class ChatGame(Protocol):
         """/stats: a player's figures of the game's own (``StatsLines``)."""
         ...
 
+    def evening_lines(
+        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+    ) -> list[str]:
+        """An evening's summary: the game's own figures over its deals (``EveningLines``)."""
+        ...
+
     def show(self, table: Table) -> Shown:
         """The presentation of one of the game's tables (``ValueError`` for another's)."""
         ...
@@ -155,11 +166,13 @@ class GameScreens(Generic[S, SV, PV]):
         *,
         verbs: Verbs,
         stats: StatsLines | None = None,
+        evening: EveningLines | None = None,
     ) -> None:
         self._game = game
         self.screens = screens
         self._verbs = dict(verbs)
         self._stats = stats
+        self._evening = evening
 
     @property
     def kind(self) -> str:
@@ -178,6 +191,11 @@ class GameScreens(Generic[S, SV, PV]):
 
     def stats_lines(self, lang: str, fields: Mapping[str, int]) -> list[str]:
         return [] if self._stats is None else self._stats(lang, fields)
+
+    def evening_lines(
+        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+    ) -> list[str]:
+        return [] if self._evening is None else self._evening(lang, figures, name)
 
     def show(self, table: Table) -> Shown:
         self._game.state_of(table)  # a table of this game, or ValueError

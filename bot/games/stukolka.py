@@ -1,10 +1,11 @@
 """Стуколка as the bot shows it (docs/rules.md §1–§3): classic and «со шлейфом», the texts of
-``bot.render.stukolka``, the hand's keyboard, the rules text and its /stats figures."""
+``bot.render.stukolka``, the hand's keyboard, the rules text, and its own figures (remizes,
+pots) in /stats and an evening's summary."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Final
 
 from bot.callback import Act, ArgKind, Look, encode
@@ -174,6 +175,27 @@ def stats_lines(lang: str, fields: Mapping[str, int]) -> list[str]:
     return lines
 
 
+def evening_lines(
+    lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+) -> list[str]:
+    """An evening's remizes, the most chips first; or that there were none (news after
+    Стуколка deals: a remiz is this game's, and an evening without them says so)."""
+    remizes, paid = figures.get("remizes", {}), figures.get("remiz_paid", {})
+    if not remizes:
+        return [t(lang, "evening.no_remizes")]
+    items = ", ".join(
+        t(
+            lang,
+            "evening.remiz_item",
+            name=name(user),
+            count=tn(lang, "count.remizes", count),
+            chips=tn(lang, "count.chips", paid.get(user, 0)),
+        )
+        for user, count in sorted(remizes.items(), key=lambda item: -paid.get(item[0], 0))
+    )
+    return [t(lang, "evening.remizes", items=items)]
+
+
 PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StukolkaScreens(),
@@ -190,4 +212,5 @@ PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
         "play": ("c", ArgKind.CARD),
     },
     stats=stats_lines,
+    evening=evening_lines,
 )

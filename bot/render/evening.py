@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from bot.chart import Line, draw_evening_chart
-from bot.games import game_for
+from bot.games import chat_game
 from bot.render.common import esc, signed
 from bot.settle_up import left_in_pot, settle_people
 from locales import t, tn
@@ -26,9 +26,10 @@ def _duration(lang: str, seconds: float) -> str:
 
 def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> str:
     """The evening's summary: nets (and the chips of a deal still in play, which /balance
-    counts and the evening does not), remizes, the biggest win, Старшина games won, and who
-    pays whom for the evening alone among the people (``bot.settle_up``, the pot staying on
-    the table; where the computers stand is said apart)."""
+    counts and the evening does not), each game's own figures (a Стуколка evening's remizes),
+    the biggest win, games won (Старшина's), and who pays whom for the evening alone among the
+    people (``bot.settle_up``, the pot staying on the table; where the computers stand is said
+    apart)."""
     evening = summary.evening
     deals = tn(lang, "count.deals", summary.deals)
     played = evening.last_at - evening.started_at
@@ -57,22 +58,13 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
         )
         lines.append(t(lang, "evening.in_play", items=items))
     lines.append("")
-    if summary.remizes:
-        items = ", ".join(
-            t(
-                lang,
-                "evening.remiz_item",
-                name=name(user),
-                count=tn(lang, "count.remizes", count),
-                chips=tn(lang, "count.chips", chips),
-            )
-            for user, (count, chips) in sorted(summary.remizes.items(), key=lambda i: -i[1][1])
-        )
-        lines.append(t(lang, "evening.remizes", items=items))
-    elif any(game_for(kind).chat_pot for kind in summary.kinds):
-        # a remiz is paid into the chat's pot (Стуколка's); a Старшина-only evening had none
-        # to pay, and «no remizes» would be news about a game it did not play
-        lines.append(t(lang, "evening.no_remizes"))
+    for kind in sorted(summary.kinds):
+        # each game's own figures, as its chat side words them (a Стуколка evening's remizes)
+        try:
+            shown = chat_game(kind)
+        except ValueError:
+            continue  # a game no longer offered
+        lines += shown.evening_lines(lang, summary.figures.get(kind, {}), name)
     if summary.biggest_win is not None:
         biggest = summary.biggest_win
         lines.append(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,8 +40,6 @@ CSV_COLUMNS = (
     "amount",
     "reason",
 )
-
-Names = Callable[[Sequence[int]], Awaitable[list[str]]]
 
 
 def _kind_of(kind: str, summary: Mapping[str, object]) -> str:

@@ -41,7 +41,7 @@ def _evening(nets: dict[int, int], pot_change: int, deals: int = 12) -> EveningS
         kinds={"stukolka": 12},
         nets=nets,
         running={user: [net] for user, net in nets.items()},
-        remizes={2: (3, 27)},
+        figures={"stukolka": {"remizes": {2: 3}, "remiz_paid": {2: 27}}},
         biggest_win=BiggestWin(1, 21, 5),
         games_won={},
         pot_change=pot_change,
@@ -167,12 +167,12 @@ def test_an_evening_says_no_remizes_only_where_stukolka_was_played() -> None:
     Старшина-only evening has no remiz line, and an evening of both still has it."""
     base = _evening({1: 3, 2: -3}, 0)
     for lang, line in (("ru", "Ремизов не было."), ("en", "No remizes.")):
-        stukolka = dataclasses.replace(base, remizes={})
+        stukolka = dataclasses.replace(base, figures={})
         assert line in evening_text(lang, stukolka, NAMES)
-        starshina = dataclasses.replace(base, remizes={}, kinds={"starshina": 2})
+        starshina = dataclasses.replace(base, figures={}, kinds={"starshina": 2})
         assert line not in evening_text(lang, starshina, NAMES)
         assert not re.search("емиз|emiz", evening_text(lang, starshina, NAMES))
-        both = dataclasses.replace(base, remizes={}, kinds={"starshina": 2, "stukolka": 3})
+        both = dataclasses.replace(base, figures={}, kinds={"starshina": 2, "stukolka": 3})
         assert line in evening_text(lang, both, NAMES)
 
 

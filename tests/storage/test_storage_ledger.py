@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -157,10 +158,10 @@ async def test_player_totals(table: Database) -> None:
         )
     totals_b = await table.player_totals(CHAT, B)
     assert (totals_b.deals, totals_b.deals_active, totals_b.tricks) == (3, 3, 5)
-    assert (totals_b.remizes, totals_b.remiz_paid, totals_b.net) == (0, 0, 6)
+    assert totals_b.net == 6
     totals_c = await table.player_totals(CHAT, C)
     assert (totals_c.deals, totals_c.deals_active, totals_c.tricks) == (3, 2, 0)
-    assert (totals_c.remizes, totals_c.remiz_paid, totals_c.net) == (2, 9, -9)
+    assert totals_c.net == -9
     totals_a = await table.player_totals(CHAT, A)
     assert (totals_a.deals, totals_a.net) == (0, -9)
     assert (await table.player_totals(OTHER_CHAT, B)).deals == 0
@@ -190,3 +191,46 @@ async def test_transfers_of_a_game_or_a_deal(table: Database) -> None:
     assert amounts(await table.transfers(OTHER_CHAT, game_id=first.game_id)) == []
     with pytest.raises(ValueError):
         await table.transfers(CHAT, deal=1)
+
+
+async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_deal(
+    table: Database,
+) -> None:
+    """Storage counts no figure of a game's own: the evening's summary hands each deal's
+    transfers and record to the caller's count, as committed, and adds up what it says by
+    game, figure and player, players in the order each first had the figure."""
+    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
+    deals = [
+        [Transfer(B, POT, 2, "fine", 0), Transfer(POT, C, 1, "trick", 0)],
+        [Transfer(C, POT, 4, "fine", 1), Transfer(B, POT, 3, "fine", 1)],
+    ]
+    version = 0
+    for deal, transfers in enumerate(deals):
+        record = DealRecord(deal, (DealPlayer(B, 0, 0), DealPlayer(C, 1, deal)), {"n": deal})
+        version = await table.commit_action(
+            game.game_id, version, {}, ["end"], transfers=transfers, deal=record
+        )
+    seen: list[tuple[str, list[Transfer], DealRecord]] = []
+
+    def count(
+        kind: str, transfers: Sequence[Transfer], record: DealRecord
+    ) -> dict[int, dict[str, int]]:
+        seen.append((kind, list(transfers), record))
+        fined: dict[int, dict[str, int]] = {}
+        for transfer in transfers:
+            if transfer.reason == "fine" and isinstance(transfer.src, int):
+                fined.setdefault(transfer.src, {"fines": 0})["fines"] += transfer.amount
+        return fined
+
+    evening = await table.open_evening(CHAT)
+    assert evening is not None
+    summary = await table.evening_summary(evening, count)
+    assert [(kind, transfers) for kind, transfers, _ in seen] == [
+        ("stukolka", deals[0]),
+        ("stukolka", deals[1]),
+    ]
+    assert [record.summary for _, _, record in seen] == [{"n": 0}, {"n": 1}]
+    assert seen[1][2].players == (DealPlayer(B, 0, 0), DealPlayer(C, 1, 1))
+    assert summary.figures == {"stukolka": {"fines": {B: 5, C: 4}}}
+    assert list(summary.figures["stukolka"]["fines"]) == [B, C]
+    assert (await table.evening_summary(evening)).figures == {}
