@@ -4,8 +4,9 @@ Fills one chat with ``--deals`` finished deals (100,000 by default) played by th
 engines with random legal moves — Стуколка at tables of four of the chat's six players, and
 one evening in five a Старшина game among three — in evenings of about 60 deals a few minutes
 apart, one evening a day, so the history spans years. Each deal is committed through
-``storage.games.commit_action`` (its transfers, its deal record, and so the kept balances,
-monthly figures and evenings), many deals to a transaction and with the deals' times set by
+``storage.games.commit_action`` (its transfers, its deal record, the game's own figures counted
+from them as the table service counts them, and so the kept balances, monthly figures and
+evenings), many deals to a transaction and with the deals' times set by
 the bench, which is what makes the fill take a minute rather than hours. Then it times, on
 that file through ``storage.Database`` as the bot reads it:
 
@@ -52,6 +53,8 @@ from storage.ledger import balances_from_ledger
 from storage.migrations import migrate
 from storage.sql import write_transaction
 from storage.stats import month_of
+from tables.figures import counted, deal_figures
+from tables.games import game_for
 
 CHAT = -1001234567890
 PLAYERS = {
@@ -174,6 +177,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
                 status=None,
                 seats=None,
                 turn_deadline=None,
+                figures=counted(game_for(kind).stat_fields, transfers, record),
             )
             deal_no += 1
             done += 1
@@ -306,7 +310,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
 
         async def summary() -> str:
             assert last is not None
-            figures = await db.evening_summary(last)
+            figures = await db.evening_summary(last, deal_figures)
             return evening_render.evening_text("ru", figures, names)
 
         deal_count = await db.deal_count(CHAT)
@@ -332,7 +336,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
             rows.append((label, f"{milliseconds:.1f} ms"))
 
         assert last is not None
-        evening_figures = await db.evening_summary(last)
+        evening_figures = await db.evening_summary(last, deal_figures)
         started = time.perf_counter()
         png = await asyncio.to_thread(evening_render.evening_chart, "ru", evening_figures, names)
         cold = (time.perf_counter() - started) * 1000
