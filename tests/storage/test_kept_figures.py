@@ -1,6 +1,7 @@
-"""The kept balances and monthly figures always equal what the ledger and the deal records
-say: after random play, after a chat moves to a supergroup id (onto a chat that has money of
-its own), and (tests/storage/test_crash.py, through ``check_integrity``) after SIGKILLs."""
+"""The kept balances and monthly figures (a game's own among them) always equal what the
+ledger and the deal records say: after random play, after a chat moves to a supergroup id (onto
+a chat that has money of its own), and (tests/storage/test_crash.py, through
+``check_integrity``) after SIGKILLs."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, Party, Transfer
-from storage.ledger import balances, balances_from_ledger
+from storage.ledger import balances, balances_from_ledger, entry_from_row
 from storage.stats import month_of
+from tables.figures import counted
+from tables.games import game_for
 from tests.storage.storage_support import CHAT, USERS, raw
 
 SUPERGROUP = -1009999
@@ -62,12 +65,37 @@ def _check(path: Path, chats: list[int]) -> None:
                 kept[(user, "deals")] += deals
                 kept[(user, "tricks")] += tricks
             assert +kept == +played
+            # each game's own figures: what its fields count over the ledger rows of its games
+            by_kind: dict[str, list[Transfer]] = {}
+            for row in conn.execute(
+                "SELECT g.kind, l.* FROM ledger AS l JOIN games AS g USING (game_id)"
+                " WHERE l.chat_id = ?",
+                (chat,),
+            ):
+                entry = entry_from_row(row)
+                by_kind.setdefault(row["kind"], []).append(
+                    Transfer(entry.src, entry.dst, entry.amount, entry.reason, entry.deal)
+                )
+            counts: Counter[tuple[str, int, str]] = Counter()
+            for kind, transfers in by_kind.items():
+                for user, values in counted(game_for(kind).stat_fields, transfers, None).items():
+                    for name, value in values.items():
+                        counts[(kind, user, name)] += value
+            fields: Counter[tuple[str, int, str]] = Counter()
+            for kind, user, name, value in conn.execute(
+                "SELECT kind, user_id, field, SUM(value) FROM player_stat_fields"
+                " WHERE chat_id = ? GROUP BY kind, user_id, field",
+                (chat,),
+            ):
+                fields[(kind, user, name)] += value
+            assert +fields == +counts
     finally:
         conn.close()
 
 
 async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> None:
-    game = await db.create_game(chat, rng.choice(["stukolka", "starshina"]), {}, seats=USERS)
+    kind = rng.choice(["stukolka", "starshina"])
+    game = await db.create_game(chat, kind, {}, seats=USERS)
     version, deal = 0, 0
     for _ in range(commits):
         transfers = []
@@ -86,8 +114,15 @@ async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> No
                 winner=rng.choice([None, *USERS]),
             )
             deal += 1
+        figures = counted(game_for(kind).stat_fields, transfers, record)
         version = await db.commit_action(
-            game.game_id, version, {"v": version + 1}, None, transfers=transfers, deal=record
+            game.game_id,
+            version,
+            {"v": version + 1},
+            None,
+            transfers=transfers,
+            deal=record,
+            figures=figures,
         )
     await db.commit_action(game.game_id, version, {}, None, status="finished")
 
