@@ -130,6 +130,16 @@ class Pacer:
         while (wait := self.delay(key, answer=answer)) > 0:
             await self.sleep(wait)
 
+    async def sleep_unless(self, event: asyncio.Event, seconds: float) -> None:
+        """Sleep ``seconds`` on this pacer's clock, or until ``event`` is set if sooner."""
+        sleeping = asyncio.ensure_future(self.sleep(seconds))
+        woken = asyncio.ensure_future(event.wait())
+        try:
+            await asyncio.wait((sleeping, woken), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeping.cancel()
+            woken.cancel()
+
     @contextlib.asynccontextmanager
     async def turn(self, key: Hashable, *, answer: bool = False) -> AsyncIterator[None]:
         """``key``'s requests one at a time, answers first: wait for the slot; the caller

@@ -24,7 +24,6 @@ in, or their buttons taken off), or after a restart, and only then forgotten.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -166,17 +165,15 @@ class Hands(HandEndings):
         async def slot_due() -> None:
             if self.pacer.spacing <= 0:
                 return
-            loop = asyncio.get_running_loop()
-            due = loop.time() + self.delay
+            due = self.pacer.clock() + self.delay
             event = self._woken.setdefault(key, asyncio.Event())
             try:
                 while not await self._at_once(game_id, user_id):
-                    wait = max(due - loop.time(), self.pacer.delay(user_id))
+                    wait = max(due - self.pacer.clock(), self.pacer.delay(user_id))
                     if wait <= 0:
                         return
                     event.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(event.wait(), wait)
+                    await self.pacer.sleep_unless(event, wait)
                 self._urgent.add(key)
             finally:
                 if self._woken.get(key) is event:

@@ -26,6 +26,7 @@ from bot import callback as cb
 from bot.pacing import is_answer
 from game.stukolka.state import Phase, Role
 from storage.database import Database
+from tests.clock import ManualClock
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, cards_in, start_bot_for
@@ -58,6 +59,27 @@ async def _check_only_current_hands_live(table: Table) -> None:
         for message in table.fake.messages(table.fake.private_chat(user), from_bot=True):
             if _live(message):
                 assert (user.id, message.message_id) in current, message.text
+
+
+async def run_clock(clock: ManualClock, table: Table) -> None:
+    """Move the hands' clock from wake to wake until no hand edit waits any more."""
+    coalescer = table.services.presenter.coalescer
+    for _ in range(5000):
+        await table.bot.settle(timeout=20, quiet=0.0)
+        wake = clock.next_wake()
+        if wake is not None:
+            clock.advance_to(wake)
+        elif not coalescer.pending:
+            return
+        else:
+            await asyncio.sleep(0.005)  # a refresh just woken is on its way to its request
+    raise AssertionError("hand edits still waiting on the clock")
+
+
+async def _to_act(table: Table) -> tuple[Any, Message, list[str]]:
+    """The player to act and his hand's buttons, once they are shown (the clock held still)."""
+    await table.fake.wait_until(table.actionable, timeout=10, message="nobody's buttons")
+    return table.actionable()[0]
 
 
 async def test_every_deal_ends_in_every_chat_and_the_money_adds_up(tmp_path: Path) -> None:
@@ -109,6 +131,8 @@ async def test_every_deal_ends_in_every_chat_and_the_money_adds_up(tmp_path: Pat
 
 async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        clock = ManualClock()  # the hands' clock: when a turn comes after a wait
+        bot.app.bot_data["services"].presenter.hands.clock = clock
         table = await open_table(fake, bot, 3, "stukolka", 4)
         presenter = table.services.presenter
         db = table.services.db
@@ -128,7 +152,7 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
             if game is None or not table.actionable():
                 break
             before = dict(game.hand_messages)
-            await asyncio.sleep(0.3)
+            clock.advance(0.3)
             user, message, data = table.actionable()[0]
             acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
             await table.press(user, message, acts[0])
@@ -224,23 +248,23 @@ async def test_stop_now_new_and_lobby_leave_no_dead_controls(tmp_path: Path) -> 
 async def test_waiting_hands_are_paced_and_the_one_to_act_is_not(tmp_path: Path) -> None:
     """Private edits: the player to act gets his at once (the game moves at the speed of the
     presses), and so does one whose message shows buttons that no longer work; a waiting
-    player's message is edited at most once every ``spacing`` seconds."""
-    spacing = 2.0  # wide, so that a loaded machine cannot make ten presses look paced
+    player's message is edited at most once every ``spacing`` seconds. The pacer runs on a
+    clock the test moves: the ten presses are made with it standing still."""
+    spacing = 2.0
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "stukolka", 12)
-        table.services.presenter.hands.pacer.spacing = spacing
+        clock = ManualClock()
+        pacer = table.services.presenter.hands.pacer
+        pacer.clock, pacer.sleep, pacer.spacing = clock, clock.sleep, spacing
         start = fake.now()
         for _ in range(10):
-            for _ in range(200):  # the one to act has his buttons at once, not after a pause
-                if table.actionable():
-                    break
-                await asyncio.sleep(0.005)
-            user, message, data = table.actionable()[0]
+            # the one to act has his buttons at once: the clock has not moved
+            user, message, data = await _to_act(table)
             acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
             fake.user_presses(user, message, acts[0] if acts else data[0])
             await bot.settle(timeout=20, quiet=0.0)
-        assert fake.now() - start < 10 * spacing  # nobody waited for a waiting player's slot
-        await table.services.presenter.drain()
+        assert clock.now == 1000.0
+        await run_clock(clock, table)
         for user in table.users:
             chat = fake.private_chat(user)
             edits = [r for r in fake.requests("editMessageText", chat=chat, since=start) if r.ok]
@@ -251,7 +275,8 @@ async def test_waiting_hands_are_paced_and_the_one_to_act_is_not(tmp_path: Path)
                 and "callback_data" not in str(before.params.get("reply_markup"))
             ]
             for before, after in waiting:
-                assert after.time - before.time >= spacing - 0.05, (before.params, after.params)
+                gap = clock.at(after.time) - clock.at(before.time)
+                assert gap >= spacing - 1e-6, (before.params, after.params)
         assert not bot.handler_errors
 
 
@@ -260,27 +285,24 @@ async def test_a_waiting_hand_shows_moves_made_close_together_in_one_edit(
 ) -> None:
     """A waiting player's edit waits ``delay`` after the change that asked for it, and shows
     every change made meanwhile: two moves a moment apart reach him as one edit (the one to
-    act still gets his at once)."""
+    act still gets his at once). The pacer runs on a clock the test moves: both moves are made
+    with it standing still, inside the delay."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "stukolka", 12)
         hands = table.services.presenter.hands
-        hands.pacer.spacing = 0.3
-        hands.delay = 4.0  # as shipped: two presses on a loaded machine fit well inside it
-        await asyncio.sleep(0.4)  # every slot is free
+        clock = ManualClock()
+        hands.pacer.clock, hands.pacer.sleep, hands.pacer.spacing = clock, clock.sleep, 0.3
+        hands.delay = 4.0
         start = fake.now()
         pressed = set()
         for _ in range(2):
-            for _ in range(200):  # the next to act has his buttons at once
-                if table.actionable():
-                    break
-                await asyncio.sleep(0.005)
-            user, message, data = table.actionable()[0]
+            user, message, data = await _to_act(table)  # the next to act has his at once
             acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
             fake.user_presses(user, message, acts[0] if acts else data[0])
             pressed.add(user.id)
             await bot.settle(timeout=20, quiet=0.0)
-        assert fake.now() - start < hands.delay  # both moves were made inside the delay
-        await table.services.presenter.drain()
+        assert clock.now == 1000.0
+        await run_clock(clock, table)
         waiting = 0
         for user in table.users:
             chat = fake.private_chat(user)
