@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tables.arguments import MAX_GAME_ID, game_link, linked_game, whole_number
+from tests.depth import deep
 
 NOT_NUMBERS = (
     "", " ", "²", "¹²", "٣", "۳", "३", "٣٠", "1²", "1_000", "+5", "-5", " 5", "5 ", "5\n", "0x10",
@@ -46,7 +47,7 @@ def test_a_minus_only_where_the_range_goes_below_zero() -> None:
     assert whole_number("5", -10, -2) is None
 
 
-@settings(max_examples=1000)
+@settings(max_examples=deep(400))
 @given(st.text(), st.integers(-(10**6), 10**6), st.integers(0, 10**6))
 def test_any_text_is_a_number_in_range_or_none(text: str, low: int, span: int) -> None:
     value = whole_number(text, low, low + span)
@@ -76,7 +77,7 @@ def test_any_other_payload_names_no_game(payload: str | None) -> None:
     assert linked_game(payload) is None
 
 
-@settings(max_examples=500)
+@settings(max_examples=deep(200))
 @given(st.one_of(st.none(), st.text(), st.text().map(lambda text: "g" + text)))
 def test_any_payload_is_a_game_or_none(payload: str | None) -> None:
     found = linked_game(payload)

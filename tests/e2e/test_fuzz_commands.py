@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
+from tests.depth import deep
 
 from .fake_telegram import Chat, FakeTelegram, RunningApplication, User
 from .players import start_bot_for
@@ -75,7 +76,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 
 @settings(
-    max_examples=300,
+    max_examples=deep(150),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

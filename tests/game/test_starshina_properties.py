@@ -17,6 +17,7 @@ from game.randomplay import random_action
 from game.replay import money
 from game.starshina import Phase, StarshinaOptions, StarshinaState
 from game.starshina.simulate import simulate
+from tests.depth import deep
 from tests.game.playthrough import play_and_check, replay_log
 
 options_strategy = st.builds(
@@ -144,7 +145,7 @@ class StarshinaAdapter:
         return []
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=deep(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     options=options_strategy,
     dealer=st.integers(min_value=0, max_value=2),

@@ -14,6 +14,7 @@ from game.core import POT, Action, Legal
 from game.replay import money
 from game.stukolka import Phase, Role, StukolkaOptions, StukolkaState
 from game.stukolka.simulate import simulate
+from tests.depth import deep
 from tests.game.playthrough import play_and_check, replay_log
 
 options_strategy = st.builds(
@@ -129,7 +130,7 @@ class StukolkaAdapter:
         ]
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=deep(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     options=options_strategy,
     players=st.integers(min_value=2, max_value=6),

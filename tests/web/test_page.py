@@ -178,7 +178,9 @@ def test_the_turns_countdown_runs_from_the_deadline(browser: Any, address: str) 
     page = open_table(browser, address, "shleif-knock")
     clock = page.locator("#prompt .clock").text_content() or ""
     seconds = int("".join(ch for ch in clock if ch.isdigit()))
-    assert 0 < seconds <= 45
+    # the page sets its clock by the server's Date header, whole seconds cut down: it may
+    # read up to a second early, so a fresh 45 s turn can show 46
+    assert 0 < seconds <= 46
     assert page.locator(".seat.to-act .timer").count() == 1
 
 
