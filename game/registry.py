@@ -2,22 +2,24 @@
 make the next deal, and read what a step changed (events, money, whether a deal or game ended).
 
 ``GameRules`` is generic in a game's own state, seat view and public view, so each game
-implements it once with its own types (``StukolkaRules``, ``StarshinaRules``) and nothing is
-typed ``Any``. The bot pairs each game's rules with its presentation in ``bot.games``, where a
-game's state is bound to its rules; the service never learns which game it runs.
+implements it once with its own types, in its own package (``game.<kind>.RULES``), and nothing
+is typed ``Any``. The table side pairs each game's rules with its choices and menus
+(``tables.games``), each front-end with its presentation; the service never learns which game
+it runs.
 
-Each game keeps its own shape (docs/rules.md §1–§4); this module only adapts names.
+This module names no game. ``rules_for`` finds a game's rules by its kind: those
+``register``-ed (a game that lives outside ``game/``, such as the tests' own), else the
+``RULES`` of the package ``game.<kind>``, imported on first use.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from game import starshina, stukolka
 from game.core import Action, Event, Legal, Transfer
-from game.starshina.options import PLAYERS as STARSHINA_PLAYERS
 
 S = TypeVar("S")
 SV = TypeVar("SV", covariant=True)
@@ -141,258 +143,58 @@ class GameRules(Protocol[S, SV, PV]):
         ...
 
 
-class StukolkaRules:
-    """Стуколка: a table plays deal after deal until it is stopped; the chat's pot carries."""
-
-    kind = "stukolka"
-    min_players = stukolka.options.MIN_PLAYERS
-    max_players = stukolka.options.MAX_PLAYERS
-    seats_between_deals = True
-    chat_pot = True
-
-    def check_options(self, data: JsonObject) -> JsonObject:
-        return stukolka.StukolkaOptions.from_json(data).to_json()
-
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[stukolka.StukolkaState, Step]:
-        parsed = stukolka.StukolkaOptions.from_json(options)
-        state, events = stukolka.new_deal(
-            parsed, players, deck, dealer=dealer, pot=pot, deal_no=deal_no
-        )
-        return state, self._step(state, events, 0)
-
-    def next_deal(
-        self,
-        state: stukolka.StukolkaState,
-        deck: Sequence[str],
-        *,
-        pot: int,
-        players: int,
-        dealer: int,
-    ) -> tuple[stukolka.StukolkaState, Step]:
-        # the table may have changed: a new deal for the players who sit now (§1.1)
-        new, events = stukolka.new_deal(
-            state.options, players, deck, dealer=dealer, pot=pot, deal_no=state.deal_no + 1
-        )
-        return new, self._step(new, events, 0)
-
-    def apply(self, state: stukolka.StukolkaState, action: Action) -> Step:
-        before = len(state.transfers)
-        events = stukolka.apply(state, action)
-        return self._step(state, events, before)
-
-    def _step(self, state: stukolka.StukolkaState, events: list[Event], before: int) -> Step:
-        over = state.phase is stukolka.Phase.DEAL_OVER
-        step = Step(events, state.transfers[before:], deal_over=over, game_over=False)
-        if over:
-            active = set(state.active)
-            step.results = [
-                SeatResult(seat, state.tricks[seat], seat in active)
-                for seat in range(state.players)
-            ]
-            step.summary = {
-                "outcome": None if state.outcome is None else state.outcome.value,
-                "pot_before": state.pot,
-                "pot_after": state.pot_after,
-                "trump": state.trump,
-                "trump_card": state.trump_card,
-                "shleif": state.shleif,
-                "variant": state.options.variant,
-                "dealer": state.dealer,
-                **_tricks(state.played, state.trick_winners),
-            }
-        return step
-
-    def legal(self, state: stukolka.StukolkaState) -> list[Legal]:
-        return stukolka.legal_actions(state)
-
-    def to_act(self, state: stukolka.StukolkaState) -> int | None:
-        return state.to_act
-
-    def default_action(self, state: stukolka.StukolkaState) -> Action | None:
-        return stukolka.default_action(state)
-
-    def seat_view(self, state: stukolka.StukolkaState, seat: int) -> stukolka.SeatView:
-        return stukolka.seat_view(state, seat)
-
-    def public_view(self, state: stukolka.StukolkaState) -> stukolka.PublicView:
-        return stukolka.public_view(state)
-
-    def holding(self, state: stukolka.StukolkaState, seat: int) -> Holding:
-        return Holding(tuple(state.hands[seat]), state.trump, state.looked[seat])
-
-    def dump(self, state: stukolka.StukolkaState) -> JsonObject:
-        return state.to_json()
-
-    def load(self, data: JsonObject) -> stukolka.StukolkaState:
-        return stukolka.StukolkaState.from_json(data)
-
-    def deal_no(self, state: stukolka.StukolkaState) -> int:
-        return state.deal_no
-
-    def dealer(self, state: stukolka.StukolkaState) -> int:
-        return state.dealer
-
-    def players(self, state: stukolka.StukolkaState) -> int:
-        return state.players
-
-    def deal_over(self, state: stukolka.StukolkaState) -> bool:
-        return state.phase is stukolka.Phase.DEAL_OVER
-
-    def game_over(self, state: stukolka.StukolkaState) -> bool:
-        return False
-
-    def next_game_dealer(self, state: stukolka.StukolkaState) -> int | None:
-        return None
-
-    def pot_in_play(self, state: stukolka.StukolkaState) -> int:
-        return 0 if self.deal_over(state) else state.pot
-
-
-class StarshinaRules:
-    """Старшина: one game of several deals among three, until someone takes 12 tricks."""
-
-    kind = "starshina"
-    min_players = STARSHINA_PLAYERS
-    max_players = STARSHINA_PLAYERS
-    seats_between_deals = False
-    chat_pot = False
-
-    def check_options(self, data: JsonObject) -> JsonObject:
-        return starshina.StarshinaOptions.from_json(data).to_json()
-
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[starshina.StarshinaState, Step]:
-        if players != STARSHINA_PLAYERS:
-            raise ValueError("Старшина is for exactly three players")
-        parsed = starshina.StarshinaOptions.from_json(options)
-        state, events = starshina.new_game(parsed, deck, dealer=dealer)
-        return state, self._step(state, events, 0)
-
-    def next_deal(
-        self,
-        state: starshina.StarshinaState,
-        deck: Sequence[str],
-        *,
-        pot: int,
-        players: int,
-        dealer: int,
-    ) -> tuple[starshina.StarshinaState, Step]:
-        # the game's own rules pick the dealer (§4.1), and its three seats never change
-        before = len(state.transfers)
-        new, events = starshina.next_deal(state, deck)
-        return new, self._step(new, events, before)
-
-    def apply(self, state: starshina.StarshinaState, action: Action) -> Step:
-        before = len(state.transfers)
-        events = starshina.apply(state, action)
-        return self._step(state, events, before)
-
-    def _step(self, state: starshina.StarshinaState, events: list[Event], before: int) -> Step:
-        game_over = state.phase is starshina.Phase.GAME_OVER
-        over = game_over or state.phase is starshina.Phase.DEAL_OVER
-        step = Step(events, state.transfers[before:], deal_over=over, game_over=game_over)
-        if over and state.history:
-            record = state.history[-1]
-            step.results = [
-                SeatResult(seat, record.tricks[seat], True) for seat in range(STARSHINA_PLAYERS)
-            ]
-            step.summary = {
-                **record.to_json(),
-                "winner": state.winner,
-                **_tricks(state.played, state.trick_winners),
-            }
-        return step
-
-    def legal(self, state: starshina.StarshinaState) -> list[Legal]:
-        return starshina.legal_actions(state)
-
-    def to_act(self, state: starshina.StarshinaState) -> int | None:
-        return state.to_act
-
-    def default_action(self, state: starshina.StarshinaState) -> Action | None:
-        return starshina.default_action(state)
-
-    def seat_view(self, state: starshina.StarshinaState, seat: int) -> starshina.SeatView:
-        return starshina.seat_view(state, seat)
-
-    def public_view(self, state: starshina.StarshinaState) -> starshina.PublicView:
-        return starshina.public_view(state)
-
-    def holding(self, state: starshina.StarshinaState, seat: int) -> Holding:
-        return Holding(tuple(state.hands[seat]), state.trump, True)
-
-    def dump(self, state: starshina.StarshinaState) -> JsonObject:
-        return state.to_json()
-
-    def load(self, data: JsonObject) -> starshina.StarshinaState:
-        return starshina.StarshinaState.from_json(data)
-
-    def deal_no(self, state: starshina.StarshinaState) -> int:
-        return state.deal_no
-
-    def dealer(self, state: starshina.StarshinaState) -> int:
-        return state.dealer
-
-    def players(self, state: starshina.StarshinaState) -> int:
-        return STARSHINA_PLAYERS
-
-    def deal_over(self, state: starshina.StarshinaState) -> bool:
-        return state.phase in (starshina.Phase.DEAL_OVER, starshina.Phase.GAME_OVER)
-
-    def game_over(self, state: starshina.StarshinaState) -> bool:
-        return state.phase is starshina.Phase.GAME_OVER
-
-    def next_game_dealer(self, state: starshina.StarshinaState) -> int | None:
-        if state.phase is not starshina.Phase.GAME_OVER:
-            return None
-        return starshina.next_game_dealer(state)
-
-    def pot_in_play(self, state: starshina.StarshinaState) -> int:
-        return 0  # its game pot is its own
-
-
-def _tricks(
+def played_tricks(
     played: Sequence[Sequence[tuple[int, str]]], winners: Sequence[int]
 ) -> dict[str, object]:
-    """The deal's tricks as the table saw them: each trick's cards in the order played, as
-    ``[seat, card]`` pairs, and who took it. Only played cards: a passer's dead cards, the
-    discards and the talon are never in here."""
+    """A deal's tricks for its summary, as the table saw them: each trick's cards in the order
+    played, as ``[seat, card]`` pairs, and who took it. Only played cards: a passer's dead
+    cards, the discards and the talon are never in here."""
     return {
         "tricks": [[[seat, card] for seat, card in trick] for trick in played],
         "trick_winners": list(winners),
     }
 
 
-_STUKOLKA: GameRules[stukolka.StukolkaState, stukolka.SeatView, stukolka.PublicView]
-_STUKOLKA = StukolkaRules()
-_STARSHINA: GameRules[starshina.StarshinaState, starshina.SeatView, starshina.PublicView]
-_STARSHINA = StarshinaRules()
-
 #: Tools that read states of any game (log replays, benches, test helpers) look the rules up
-#: by kind here, with the state's type unknown to them; the bot uses ``bot.games``, where each
-#: game's state stays bound to its own rules and types.
-RULES: dict[str, GameRules[Any, Any, Any]] = {"stukolka": _STUKOLKA, "starshina": _STARSHINA}
+#: by kind here, with the state's type unknown to them; the table service holds each game's
+#: rules in its plugin (``tables.games``), where a state stays bound to its own rules and types.
+_RULES: dict[str, GameRules[Any, Any, Any]] = {}
+
+
+def register(rules: GameRules[Any, Any, Any]) -> None:
+    """Make ``rules`` what ``rules_for(rules.kind)`` finds: a game whose package is not
+    ``game.<kind>`` (``ValueError`` for a kind known already)."""
+    if rules.kind in _RULES or _convention(rules.kind) is not None:
+        raise ValueError(f"game {rules.kind!r} is registered already")
+    _RULES[rules.kind] = rules
+
+
+def unregister(kind: str) -> None:
+    """Withdraw a game ``register`` added (tests that register one of their own)."""
+    _RULES.pop(kind, None)
 
 
 def rules_for(kind: str) -> GameRules[Any, Any, Any]:
+    """The rules of the game ``kind`` (``ValueError`` for a kind no game has)."""
+    rules = _RULES.get(kind)
+    if rules is None:
+        rules = _convention(kind)
+        if rules is None:
+            raise ValueError(f"unknown game {kind!r}")
+        _RULES[kind] = rules
+    return rules
+
+
+def _convention(kind: str) -> GameRules[Any, Any, Any] | None:
+    """``game.<kind>.RULES``, if ``game.<kind>`` is a game's package."""
+    if not kind.isidentifier():
+        return None
+    name = f"game.{kind}"
     try:
-        return RULES[kind]
-    except KeyError:
-        raise ValueError(f"unknown game {kind!r}") from None
+        package = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name == name:
+            return None
+        raise
+    rules: GameRules[Any, Any, Any] | None = getattr(package, "RULES", None)
+    return rules if rules is not None and rules.kind == kind else None

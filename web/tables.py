@@ -19,8 +19,9 @@ from typing import Any
 from storage.errors import GameNotFound
 from storage.records import Game
 from tables import Loaded, Reply, TableService
+from web.games import shown
 from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
-from web.views import PRESENTERS, lobby_view, seat_view
+from web.views import lobby_view, seat_view
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ class WebTables:
         seat = loaded.seat_of(user_id)
         if seat is None:
             raise NotYours
-        if game.kind not in PRESENTERS or (loaded.table is None and not lobby):
+        if not shown(game.kind) or (loaded.table is None and not lobby):
             raise NoTable  # a lobby: nothing to play yet
         return loaded, seat
 

@@ -7,34 +7,20 @@ from typing import Any
 
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import PLURAL_FORMS, catalogue, language
+from web.games import games
 
-#: the families of keys a seat view (``web.views``) or the page itself names
-PREFIXES = (
-    "web.",
-    "btn.",
-    "role.",
-    "prompt.",
-    "starshina.prompt.",
-    "game.",
-    "n.tricks",
-    "stukolka.trump.",
-    "starshina.tricks_of",
-    "starshina.result_tricks",
-    "starshina.short",
-    "starshina.over",
-    "starshina.on_target",
-    "result.pot_",
-    "money.",
-    "gloss.remiz",
-)
+#: the families of keys the page itself or any seat view (``web.views``) names; each game's
+#: view names its own besides (``web.games``)
+PREFIXES = ("web.", "btn.", "prompt.", "game.", "n.tricks", "money.")
 
 
 def page_texts(lang: str | None) -> dict[str, Any]:
     """``{"lang", "plurals", "texts", "ranks", "suits"}`` for the page in ``lang``: the entries
-    whose keys begin with one of ``PREFIXES``, the plural forms the language uses, each card
-    style's rank letters and the suits as the chat writes them."""
+    whose keys begin with one of ``PREFIXES`` or of a shown game's own, the plural forms the
+    language uses, each card style's rank letters and the suits as the chat writes them."""
     code = language(lang)
-    texts = {key: entry for key, entry in catalogue(code).items() if key.startswith(PREFIXES)}
+    prefixes = PREFIXES + tuple(prefix for game in games() for prefix in game.texts)
+    texts = {key: entry for key, entry in catalogue(code).items() if key.startswith(prefixes)}
     return {
         "lang": code,
         "plurals": list(PLURAL_FORMS[code]),

@@ -182,6 +182,3 @@ def _base(game: str, choice: str, view: Any, table: Any, info: TableInfo) -> Jso
         "last_trick": _trick(table.last_trick),
         "last_winner": table.trick_winners[-1] if table.trick_winners else None,
     }
-
-
-# Стуколка

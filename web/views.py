@@ -1,18 +1,18 @@
 """The seat view: the one JSON object the Mini App page is drawn from.
 
-Pure functions from a game's own per-seat view (``game.stukolka.SeatView``,
-``game.starshina.SeatView``, read through ``game.registry``) and what the table knows beside
-the engine (``TableInfo``: names, chips, the turn's deadline, the state's version, the chat's
-card style) to plain dicts of JSON types. A view holds exactly what the seat's private hand
-message may show: its own cards, never another seat's. The page keeps no truth of its own; it
-redraws from this object after every change.
+Pure functions from a game's own per-seat view (drawn by the game's page, ``web.games``) and
+what the table knows beside the engine (``TableInfo``: names, chips, the turn's deadline, the
+state's version, the chat's card style) to plain dicts of JSON types. A view holds exactly
+what the seat's private hand message may show: its own cards, never another seat's. The page
+keeps no truth of its own; it redraws from this object after every change.
 
 Schema (``SCHEMA`` = 1). Cards are the engine's two-letter codes (``"TH"`` = 10♥), suits one
 letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts are locale keys
 (``{"key": ..., "params": {...}}``) that the page looks up in the catalogue ``web.texts`` serves.
 
-    game        "stukolka" | "starshina"
-    choice      "stukolka" | "shleif" | "starshina"   (the title the chat shows)
+    game        the game's kind ("stukolka", "starshina", …)
+    choice      the game's /new choice ("stukolka", "shleif", "starshina", …): the title the
+                chat shows
     version     int: the state version an action must name
     deal        int: the deal's number
     phase       the engine's phase name
@@ -52,19 +52,17 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from game.registry import rules_for
+from web.games import page_game
 from web.view_parts import SCHEMA, Json, TableInfo, _seat, text
-from web.view_starshina import starshina_view
-from web.view_stukolka import stukolka_view
 
 
 def lobby_view(kind: str, options: Mapping[str, Any], you: int, info: TableInfo) -> Json:
     """A table still gathering: who is seated, and that the game waits for its start (the
     chat's lobby message). The view's shape is a deal's, with nothing dealt."""
-    choice = "shleif" if kind == "stukolka" and options.get("variant") == "shleif" else kind
+    choice = page_game(kind).choice(dict(options))
     seats = []
     for seat in range(len(info.names)):
         entry = _seat(seat, you, -1, None, info)
@@ -108,13 +106,7 @@ def refusal(stale: bool) -> Json:
     return text("web.stale" if stale else "web.illegal")
 
 
-#: each game's presentation on the page, by the kind ``game.registry`` knows it by
-PRESENTERS: dict[str, Callable[[Any, TableInfo], Json]] = {
-    "stukolka": stukolka_view,
-    "starshina": starshina_view,
-}
-
-
 def seat_view(kind: str, state: object, seat: int, info: TableInfo) -> Json:
-    """What the page of ``seat`` shows of ``state``, a game of ``kind``."""
-    return PRESENTERS[kind](rules_for(kind).seat_view(state, seat), info)
+    """What the page of ``seat`` shows of ``state``, a game of ``kind`` (``ValueError`` for a
+    game the page does not show)."""
+    return page_game(kind).view(state, seat, info)

@@ -1,5 +1,6 @@
 """Старшина, the Sergeant Major (docs/rules.md §4, §5)."""
 
+from game.starshina.adapter import RULES, StarshinaRules
 from game.starshina.defaults import default_action, longest_suit
 from game.starshina.options import PRESETS, StarshinaOptions
 from game.starshina.rules import (
@@ -21,6 +22,7 @@ from game.starshina.views import PublicView, SeatView, public_view, seat_view
 
 __all__ = [
     "PRESETS",
+    "RULES",
     "DealRecord",
     "EndReason",
     "Exchanged",
@@ -28,6 +30,7 @@ __all__ = [
     "PublicView",
     "SeatView",
     "StarshinaOptions",
+    "StarshinaRules",
     "StarshinaState",
     "apply",
     "default_action",

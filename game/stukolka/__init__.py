@@ -1,5 +1,6 @@
 """Стуколка, classic and «со шлейфом» (docs/rules.md §1–§3, §5)."""
 
+from game.stukolka.adapter import RULES, StukolkaRules
 from game.stukolka.defaults import default_action
 from game.stukolka.options import PRESETS, StukolkaOptions
 from game.stukolka.rules import (
@@ -16,12 +17,14 @@ from game.stukolka.views import PublicView, SeatView, public_view, seat_view
 
 __all__ = [
     "PRESETS",
+    "RULES",
     "Outcome",
     "Phase",
     "PublicView",
     "Role",
     "SeatView",
     "StukolkaOptions",
+    "StukolkaRules",
     "StukolkaState",
     "apply",
     "dark_blind",

@@ -5,8 +5,8 @@ not shown)."""
 from __future__ import annotations
 
 from game.ai import looks_first
-from game.registry import JsonObject, StarshinaRules
-from game.starshina import PRESETS, PublicView, SeatView, StarshinaOptions, StarshinaState
+from game.registry import JsonObject
+from game.starshina import PRESETS, RULES, PublicView, SeatView, StarshinaOptions, StarshinaState
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 
@@ -27,7 +27,7 @@ class GameComputer:
 
 
 PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
-    StarshinaRules(),
+    RULES,
     choices=(Choice("starshina", "t", aliases=("старшина",)),),
     menu=OptionsMenu(
         code="t",

@@ -5,8 +5,7 @@ player paid and the pots he took without play."""
 from __future__ import annotations
 
 from game.ai import looks_first
-from game.registry import StukolkaRules
-from game.stukolka import PublicView, SeatView, StukolkaOptions, StukolkaState
+from game.stukolka import RULES, PublicView, SeatView, StukolkaOptions, StukolkaState
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 
@@ -18,7 +17,7 @@ class GameComputer:
 
 
 PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
-    StukolkaRules(),
+    RULES,
     choices=(
         Choice("stukolka", "k", {"variant": "classic"}, aliases=("стуколка", "classic")),
         Choice("shleif", "s", {"variant": "shleif"}, aliases=("шлейф",)),

@@ -1,7 +1,8 @@
-"""A game is a plugin. Outside ``tables/games`` and ``bot/games`` (the registries
-and each game's plugin) and each game's own renderer (``bot/render/<game>.py``), neither the
-tables nor the bot name a game, compare a game's kind with a name, or import a game's package;
-the registry refuses a game whose names or codes clash with one already offered."""
+"""A game is a plugin. Outside ``tables/games``, ``bot/games`` and ``web/games`` (the
+registries and each game's plugin) and each game's own renderer (``bot/render/<game>.py``),
+neither the tables, the bot, the Mini App nor the storage name a game, compare a game's kind
+with a name, or import a game's package; the registry refuses a game whose names or codes
+clash with one already offered."""
 
 from __future__ import annotations
 
@@ -12,25 +13,32 @@ import pytest
 
 from bot import games
 from bot.games import Choice, GamePlugin, OptionsMenu
-from game.registry import RULES
+from game.registry import rules_for
 from tables import games as table_games
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 TABLES = ROOT / "tables"
+WEB = ROOT / "web"
+STORAGE = ROOT / "storage"
+#: the old data migrations rewrite rows stored by each game: the history of stored data
+HISTORY = {STORAGE / "migrations.py"}
+KINDS = [game.kind for game in table_games.games()]
 GAME_NAMES = {"stukolka", "starshina", "shleif"}
-#: the words a user types for a game (/new стуколка) and the packages of the games' rules
-GAME_PACKAGES = {f"game.{kind}" for kind in RULES}
+#: the packages of the games' rules
+GAME_PACKAGES = {f"game.{kind}" for kind in KINDS}
 
 
 def _outside_plugins() -> list[Path]:
-    """Every module of bot/ that is not a game's plugin nor a game's own renderer."""
-    own = {BOT / "render" / f"{kind}.py" for kind in RULES}
-    plugins = {BOT / "games", TABLES / "games"}
+    """Every module of bot/, tables/, web/ and storage/ that is not a game's plugin nor a
+    game's own renderer."""
+    own = {BOT / "render" / f"{kind}.py" for kind in KINDS}
+    plugins = {BOT / "games", TABLES / "games", WEB / "games"}
+    layers = (BOT, TABLES, WEB, STORAGE)
     return [
         path
-        for path in sorted([*BOT.rglob("*.py"), *TABLES.rglob("*.py")])
-        if not plugins & set(path.parents) and path not in own
+        for path in sorted(path for layer in layers for path in layer.rglob("*.py"))
+        if not plugins & set(path.parents) and path not in own | HISTORY
     ]
 
 
@@ -88,7 +96,7 @@ def test_the_registry_refuses_a_clash_and_takes_its_texts_back() -> None:
     with pytest.raises(ValueError):
         table_games.register(games.game_for("stukolka"))
     twin = GamePlugin(
-        RULES["stukolka"],
+        rules_for("stukolka"),
         choices=(Choice("other", "z", aliases=("шлейф",)),),
         menu=OptionsMenu(code="z", values={}, defaults={}),
     )

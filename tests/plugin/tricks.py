@@ -21,6 +21,8 @@ from game.cards import RANK
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import Holding, JsonObject, SeatResult, Step
 from locales import t
+from web.games import GamePage
+from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text
 
 KIND = "tricks"
 CARDS = 2
@@ -338,8 +340,12 @@ TEXTS = {
     },
 }
 
+#: its rules, as ``game.registry.register`` takes them (``rules_for`` finds a game outside
+#: ``game/`` only so)
+RULES = TricksRules()
+
 GAME: GamePlugin[TricksState, SeatView, PublicView] = GamePlugin(
-    TricksRules(),
+    RULES,
     choices=(Choice(KIND, "w", aliases=("взятки",)),),
     menu=OptionsMenu(code="w", values={"stake": (1, 2)}, defaults={"stake": 1}, always=("stake",)),
     texts=TEXTS,
@@ -365,3 +371,40 @@ PLUGIN = GameScreens(
     verbs={"lead": ("ld", ArgKind.CARD), "follow": ("fw", ArgKind.CARD)},
     stats=stats_lines,
 )
+
+
+def tricks_view(view: SeatView, info: TableInfo) -> Json:
+    """A seat of «Взятки» on the Mini App's page (``web.views``' schema), from the view parts
+    every game's page is made of."""
+    table = view.table
+    seats = []
+    for seat in range(table.players):
+        entry = _seat(seat, view.seat, table.dealer, table.to_act, info)
+        won = table.won.count(seat)
+        entry.update(cards=0, tricks=won, role=None, note=None)
+        seats.append(entry)
+    return {
+        "schema": SCHEMA,
+        "game": KIND,
+        "choice": KIND,
+        "version": info.version,
+        "deal": 0,
+        "phase": "over" if table.to_act is None else "play",
+        "you": view.seat,
+        "dealer": table.dealer,
+        "to_act": table.to_act,
+        "deadline": info.deadline if table.to_act is not None else None,
+        "ranks": info.ranks,
+        "trump": None,
+        "trick": [{"seat": seat, "card": card} for seat, card in table.trick],
+        "seats": seats,
+        "hand": _hand(view.hand, 0, view.legal, None),
+        "pick": None,
+        "actions": [],
+        "prompt": text("tricks.prompt") if view.legal else None,
+        "private": [],
+        "result": None,
+    }
+
+
+PAGE: GamePage[TricksState, SeatView, PublicView] = GamePage(GAME, tricks_view, texts=("tricks.",))

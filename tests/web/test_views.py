@@ -366,7 +366,8 @@ def test_the_money_reads_as_the_chats_breakdown() -> None:
     from bot.render import common
     from bot.render.starshina import last_deal_transfers
     from game.registry import rules_for as rules
-    from web import view_parts, view_starshina
+    from web import view_parts
+    from web.games import starshina as view_starshina
 
     assert view_parts.MONEY_REASONS == common.MONEY_REASONS
     assert [view_parts.signed(n) for n in (3, -12, 0)] == [common.signed(n) for n in (3, -12, 0)]

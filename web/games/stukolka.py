@@ -1,9 +1,12 @@
-"""Стуколка's seat view for the page (classic and со шлейфом); the schema is in ``web.views``."""
+"""Стуколка on the page (classic and со шлейфом): its seat view (the schema is in ``web.views``)
+and the catalogue keys it names."""
 
 from __future__ import annotations
 
 from game import stukolka
 from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
+from tables.games import stukolka as table_side
+from web.games.plugin import GamePage
 from web.view_parts import (
     Json,
     TableInfo,
@@ -164,7 +167,8 @@ def _stukolka_prompt(view: stukolka.SeatView) -> Json | None:
     return None
 
 
-# Старшина
-
-
-#: the cards of an exchange, by whether this seat gave them
+PAGE: GamePage[stukolka.StukolkaState, stukolka.SeatView, stukolka.PublicView] = GamePage(
+    table_side.PLUGIN,
+    stukolka_view,
+    texts=("role.", "stukolka.trump.", "result.pot_", "gloss.remiz"),
+)

@@ -1,10 +1,13 @@
-"""Старшина's seat view for the page; the schema is in ``web.views``."""
+"""Старшина on the page: its seat view (the schema is in ``web.views``) and the catalogue keys
+it names."""
 
 from __future__ import annotations
 
 from game import starshina
 from game.core import Transfer
 from game.starshina.views import last_deal_money
+from tables.games import starshina as table_side
+from web.games.plugin import GamePage
 from web.view_parts import (
     SUIT_ORDER,
     Json,
@@ -149,3 +152,17 @@ def _starshina_prompt(view: starshina.SeatView) -> Json | None:
         case Phase.PLAY:
             return text("prompt.play")
     return None
+
+
+PAGE: GamePage[starshina.StarshinaState, starshina.SeatView, starshina.PublicView] = GamePage(
+    table_side.PLUGIN,
+    starshina_view,
+    texts=(
+        "starshina.prompt.",
+        "starshina.tricks_of",
+        "starshina.result_tricks",
+        "starshina.short",
+        "starshina.over",
+        "starshina.on_target",
+    ),
+)

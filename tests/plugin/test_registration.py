@@ -1,0 +1,110 @@
+"""«Взятки» (``tests/plugin/tricks.py``), a game that lives in the tests alone, registers its
+rules with ``game.registry`` and its page with ``web.games``: the tools that look a game's
+rules up by kind, the Mini App's seat view and its texts then know it, and forget it when it
+is withdrawn. Nothing outside ``tests/`` names it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from game import registry
+from game.cards import shuffled_deck
+from game.randomplay import random_action
+from tests.plugin import tricks
+from web import games as pages
+from web.texts import page_texts
+from web.view_parts import TableInfo
+from web.views import lobby_view, seat_view
+
+NAMES = ("Вера", "Bob", "Алиса")
+
+
+@pytest.fixture
+def toy() -> Iterator[None]:
+    registry.register(tricks.RULES)
+    pages.register(tricks.PAGE)
+    try:
+        yield
+    finally:
+        pages.unregister(tricks.KIND)
+        registry.unregister(tricks.KIND)
+
+
+def test_rules_for_finds_a_registered_game_and_forgets_it() -> None:
+    with pytest.raises(ValueError):
+        registry.rules_for(tricks.KIND)
+    registry.register(tricks.RULES)
+    try:
+        assert registry.rules_for(tricks.KIND) is tricks.RULES
+        with pytest.raises(ValueError):
+            registry.register(tricks.RULES)
+    finally:
+        registry.unregister(tricks.KIND)
+    with pytest.raises(ValueError):
+        registry.rules_for(tricks.KIND)
+
+
+def test_a_game_of_game_is_found_by_its_package_and_cannot_be_registered_over() -> None:
+    stukolka = registry.rules_for("stukolka")
+    assert stukolka.kind == "stukolka" and registry.rules_for("starshina").kind == "starshina"
+    twin = type("Twin", (type(stukolka),), {})()
+    with pytest.raises(ValueError):
+        registry.register(twin)
+    for nothing in ("registry", "ai", "game.stukolka", "../stukolka", "", "nope"):
+        with pytest.raises(ValueError):
+            registry.rules_for(nothing)
+
+
+def test_a_deal_of_the_toy_is_played_through_rules_for(toy: None) -> None:
+    """What a tool does with a stored game of any kind: every step through ``rules_for``."""
+    rules = registry.rules_for(tricks.KIND)
+    rng = random.Random(3)
+    state, _ = rules.start({"stake": 2}, 3, shuffled_deck(3), dealer=0, pot=0)
+    moves = 0
+    while (seat := rules.to_act(state)) is not None:
+        action = random_action(seat, rules.legal(state), rules.holding(state, seat).cards, rng)
+        step = rules.apply(state, action)
+        state = rules.load(rules.dump(state))
+        moves += 1
+    assert moves == 3 * tricks.CARDS
+    assert step.deal_over and step.game_over
+    assert sum(t.amount for t in step.transfers) == 2 * 2 * tricks.CARDS
+
+
+def test_the_page_shows_a_toy_seat_through_the_generic_view(toy: None) -> None:
+    state, _ = tricks.RULES.start({"stake": 1}, 3, shuffled_deck(5), dealer=0, pot=0)
+    info = TableInfo(names=NAMES, version=4)
+    view = seat_view(tricks.KIND, state, 1, info)
+    assert view["game"] == view["choice"] == tricks.KIND
+    assert view["to_act"] == 1 and view["you"] == 1 and view["version"] == 4
+    assert sorted(c["card"] for c in view["hand"]["cards"]) == sorted(state.hands[1])
+    assert all(c["verb"] == "lead" for c in view["hand"]["cards"])
+    assert view["prompt"]["key"] == "tricks.prompt"
+    other = seat_view(tricks.KIND, state, 2, info)
+    assert other["prompt"] is None and {c["verb"] for c in other["hand"]["cards"]} == {None}
+    assert lobby_view(tricks.KIND, {"stake": 1}, 0, info)["choice"] == tricks.KIND
+
+
+def test_the_page_serves_a_shown_games_texts_only(toy: None) -> None:
+    from bot import games
+
+    games.register(tricks.PLUGIN)  # its table side brings its texts to the catalogue
+    try:
+        texts = page_texts("ru")["texts"]
+        assert texts["tricks.prompt"] == "Ваш ход: карта в взятку."
+        assert "opt.tricks.stake" not in texts  # not a family the page names
+        pages.unregister(tricks.KIND)
+        assert not any(key.startswith("tricks.") for key in page_texts("ru")["texts"])
+    finally:
+        games.unregister(tricks.KIND)
+
+
+def test_a_game_the_page_does_not_show_has_no_seat_view() -> None:
+    state, _ = tricks.RULES.start({"stake": 1}, 2, shuffled_deck(5), dealer=0, pot=0)
+    with pytest.raises(ValueError):
+        seat_view(tricks.KIND, state, 0, TableInfo(names=NAMES[:2], version=1))
+    with pytest.raises(ValueError):
+        pages.register(pages.page_game("stukolka"))

@@ -1,0 +1,82 @@
+"""The game plugin, its Mini App side: how one game looks on the page, in one typed place.
+
+The table side of a game (``tables.games``: its rules, choices, options) is paired here with
+its page: a pure function from the game's own seat view and what the table knows beside it
+(``TableInfo``) to the JSON object the page is drawn from (schema in ``web.views``), and the
+families of catalogue keys that object names beyond the page's own (``web.texts`` serves
+them). ``GamePage`` binds the two over the game's seat view type, so a game's presenter can
+only ever be handed its own game's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from game.registry import JsonObject
+from tables.games.plugin import GamePlugin, Plugin
+from web.view_parts import Json, TableInfo
+
+S = TypeVar("S")
+SV = TypeVar("SV")
+PV = TypeVar("PV")
+
+
+class PageGame(Protocol):
+    """One game as the Mini App shows it, its types hidden (see ``GamePage``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def game(self) -> Plugin:
+        """The game's table side (``tables.games``)."""
+        ...
+
+    @property
+    def texts(self) -> Sequence[str]:
+        """The beginnings of the catalogue keys the game's views name besides the page's own
+        (``web.texts.PREFIXES``)."""
+        ...
+
+    def choice(self, options: JsonObject) -> str:
+        """Which of the game's /new choices a table of ``options`` is (its title,
+        ``game.<choice>``), before anything is dealt."""
+        ...
+
+    def view(self, state: Any, seat: int, info: TableInfo) -> Json:
+        """What the page of ``seat`` shows of ``state``, a state of this game's rules."""
+        ...
+
+
+class GamePage(Generic[S, SV, PV]):
+    """A game's table side and its page over one state type: a ``PageGame``."""
+
+    def __init__(
+        self,
+        game: GamePlugin[S, SV, PV],
+        present: Callable[[SV, TableInfo], Json],
+        *,
+        texts: Sequence[str] = (),
+    ) -> None:
+        self._game = game
+        self._present = present
+        self._texts = tuple(texts)
+
+    @property
+    def kind(self) -> str:
+        return self._game.kind
+
+    @property
+    def game(self) -> Plugin:
+        return self._game
+
+    @property
+    def texts(self) -> Sequence[str]:
+        return self._texts
+
+    def choice(self, options: JsonObject) -> str:
+        return self._game.choice_of(options)
+
+    def view(self, state: Any, seat: int, info: TableInfo) -> Json:
+        return self._present(self._game.rules.seat_view(state, seat), info)
