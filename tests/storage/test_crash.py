@@ -48,7 +48,7 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
         rounds_with_commits += bool(commits)
         asyncio.run(_check(path, acknowledged))
     # The kills landed while the child was busy committing, not before it started.
-    assert rounds_with_commits >= ROUNDS * 3 // 4
+    assert rounds_with_commits == ROUNDS
     assert sum(acknowledged.values()) > ROUNDS * 10
 
 
@@ -68,7 +68,9 @@ def _run_and_kill(
         )
     try:
         started = time.monotonic()
-        while not out.read_text().startswith("ready"):
+        # ready and committing (its first commit acknowledged), then killed at a random moment
+        # of its run: under any load the kill lands while it commits, not before it started
+        while "committed" not in out.read_text():
             assert child.poll() is None, errors.read_text()
             # a hang guard, not a timing: a loaded machine may take long to start a Python
             assert time.monotonic() - started < READY_TIMEOUT, "the child never got ready"
