@@ -12,7 +12,8 @@ plays users in the same event loop through :class:`FakeTelegram`::
 Modules: ``fake`` (driving API), ``server`` (HTTP), ``methods`` (Bot API methods), ``model``
 (users, chats, messages), ``serialize`` (Bot API JSON and update dicts), ``formatting``
 (parse modes), ``faults`` (fault injection), ``update_queue``, ``params``, ``errors``, ``ptb``
-(running an ``Application`` against the fake).
+(running an ``Application`` against the fake). ``tests/e2e/README.md`` lists the driving API,
+the waits and the fault hooks.
 """
 
 from .errors import ApiError, NoSuchButton, SimulationError

@@ -232,10 +232,6 @@ class Chat:
         membership = self.members.get(user.id)
         return membership.status if membership else MemberStatus.LEFT
 
-    def visible_messages(self) -> list[Message]:
-        """Messages not deleted, in order of id."""
-        return [message for message in self.messages.values() if not message.deleted]
-
 
 @dataclass(frozen=True)
 class CallbackAnswer:

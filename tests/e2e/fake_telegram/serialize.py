@@ -174,11 +174,6 @@ def callback_query_json(query: CallbackQuery) -> JSON:
     }
 
 
-def callback_query_update(update_id: int, query: CallbackQuery) -> JSON:
-    """An ``Update`` carrying a ``callback_query``."""
-    return {"update_id": update_id, "callback_query": callback_query_json(query)}
-
-
 def my_chat_member_json(
     chat: Chat, user: User, bot: User, old: MemberStatus, new: MemberStatus, date: int
 ) -> JSON:
