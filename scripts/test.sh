@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a virtual environment from the project's own files and runs every check:
 # hadolint over the Dockerfile, ruff, mypy --strict on every package (and over tests/), and
-# pytest (the conformance cases of tests/cases among its tests) on every core: pytest-xdist's
-# -n auto, a worker that runs out taking tests from the other's queue. Installs the exact
+# pytest (the conformance cases of tests/cases among its tests) with pytest-xdist: two workers
+# a core (many tests wait on sockets, sleeps and child processes more than they compute), a
+# worker that runs out taking tests from another's queue. mypy, the slowest check, runs beside
+# pytest for the same reason; its report follows pytest's. Installs the exact
 # versions of requirements-dev.lock, each checked against its hash (the build backend,
 # setuptools, among them), then the bot in editable mode for development, built with that
 # setuptools (no build isolation: pip fetches nothing more).
@@ -16,11 +18,18 @@ python3 -m venv .venv
 .venv/bin/hadolint Dockerfile
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy game storage tables bot bench web tests
+mypy_log=$(mktemp)
+trap 'rm -f "$mypy_log"' EXIT
+.venv/bin/mypy game storage tables bot bench web tests >"$mypy_log" 2>&1 &
+mypy=$!
 # the Mini App's browser tests (marked browser) drive Debian's Chromium (Playwright's own
 # browser download is not used): installed where this runs as root without it, as CI does
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-.venv/bin/python -m pytest -n auto --dist worksteal "$@"
+status=0
+.venv/bin/python -m pytest -n "$((2 * $(nproc)))" --dist worksteal "$@" || status=$?
+wait "$mypy" || status=$((status ? status : 1))
+cat "$mypy_log"
+exit "$status"
