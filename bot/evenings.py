@@ -3,7 +3,7 @@
 When an evening ends is the tables' business (``tables.evenings``); they hand each ended
 evening not posted yet to ``EveningPosts.evenings_due``, which posts it: the summary as a
 message, the chart as a photo drawn in a worker thread, both in the forum topic where the
-evening was played (``EveningPosts._post`` says why at most once). Posts go through the
+evening was played, at most once (``tables.evenings.Evenings.claim``). Posts go through the
 presenter's coalescer at the group's pace, after the table's own messages (a stopped table's
 last result comes first).
 """
@@ -24,7 +24,6 @@ from storage.database import Database
 from storage.evenings import Evening
 from storage.records import Game
 from tables.evenings import Evenings
-from tables.figures import deal_figures
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ class EveningPosts:
             await self.messenger.pacer.ready(chat_id)
 
         async def job() -> None:
-            for evening in await self.db.unposted_evenings(chat_id):
+            for evening in await self.evenings.unposted(chat_id):
                 await self._post(evening)
 
         self.coalescer.request(("evening", chat_id), job, slot_due)
@@ -74,20 +73,12 @@ class EveningPosts:
     async def _post(self, evening: Evening) -> None:
         """Post an ended evening's summary, then its chart, where the evening was played: in
         the topic of the table whose deal ended last (General if that topic is closed or
-        gone, or the chat has none).
-
-        At most once: the evening is marked posted just before its summary is sent, and
-        marked back only if the send surely failed (it is tried again). A crash during the
-        send, or a network failure after which Telegram may have shown it, loses the summary
-        rather than post it twice: a second «who pays whom» can be paid twice, while a lost
-        one loses no figure (the ledger, /balance, /stats and /history keep them all). The
-        Bot API has no way to ask whether a message went out, so exactly once cannot be
-        promised; this comes closest."""
+        gone, or the chat has none). At most once (``Evenings.claim``: the Bot API has no
+        way to ask whether a message went out)."""
         chat_id = evening.chat_id
         lang = await self.language(chat_id)
-        summary = await self.db.evening_summary(evening, deal_figures)
-        await self.db.mark_evening_posted(evening.evening_id)
-        if not summary.deals:
+        summary = await self.evenings.claim(evening)
+        if summary is None:
             return
         names = await display_names(self.db, list(summary.nets), lang)
         text = evening_text(lang, summary, names)
@@ -103,14 +94,14 @@ class EveningPosts:
                 # the group became a supergroup as its summary went out: nothing was shown,
                 # and the evening moved with the chat's data (``Presenter.chat_migrated``),
                 # so it is posted there
-                await self.db.mark_evening_posted(evening.evening_id, False)
+                await self.evenings.unclaim(evening)
                 self._post_due(moved)
                 return
         except Undelivered as error:
             if error.maybe_done:
                 log.warning("evening %s may not have been posted: %s", evening.evening_id, error)
                 return
-            await self.db.mark_evening_posted(evening.evening_id, False)
+            await self.evenings.unclaim(evening)
             raise  # nothing went out: tried again in a moment
         if sent is None:
             return  # the chat refused it (the bot was removed, say): nowhere to post
@@ -125,7 +116,7 @@ class EveningPosts:
         """/evening gap [N]: the text that shows (or, for an admin, sets) the chat's gap."""
         lang = await self.language(chat_id)
         if hours is None:
-            gap = await self.db.evening_gap(chat_id)
+            gap = await self.evenings.gap(chat_id)
             return t(lang, "evening.gap_current", hours=hours_text(gap))
         value = self.evenings.gap_hours(hours)
         if value is None:

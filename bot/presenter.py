@@ -26,7 +26,6 @@ from bot.screens.people import People
 from bot.screens.table import GroupTable
 from storage.database import Database
 from storage.errors import GameNotFound
-from storage.records import Game
 from tables import Refused, Reply, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 from tables.timers import Timers
@@ -126,13 +125,7 @@ class Presenter:
         if practice:  # its hand shows the table's notices: rendered once they are in
             for user in hands:
                 self.hands.refresh(game.game_id, user)
-        if reply.results:
-            await self.tables.evenings.deal_ended(game.chat_id)
-        if reply.closed and _stopped(game):
-            # the evening is the group's: it ends with the last of its topics' tables
-            others = await self.db.chat_open_games(game.chat_id)
-            if not any(other.game_id != game.game_id for other in others):
-                await self.tables.evenings.end_now(game.chat_id, after_game=game.game_id)
+        await self.tables.evenings.took(reply)
 
     async def _arm(self, game_id: int) -> None:
         game = await self.db.game(game_id)
@@ -373,8 +366,3 @@ class Presenter:
     async def drain(self) -> None:
         """Wait until every message that is due has gone out (tests, shutdown)."""
         await self.coalescer.drain()
-
-
-def _stopped(game: Game) -> bool:
-    """The table ended by /stop (at once, or after its deal), not by a game's own end."""
-    return game.status == "stopped" or bool(game.state.get("table", {}).get("stop"))

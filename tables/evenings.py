@@ -3,9 +3,10 @@
 Storage keeps the evenings (``storage.evenings``): the commit that ends a deal extends the
 chat's evening or starts the next one. Here an evening ends when the chat's gap passes with
 no deal (an asyncio timer per chat, ``tables.timers.Timers``, armed for the last deal's end
-plus the gap, and armed again after a restart), at /stop (the table's end), or at /evening;
-each ended evening not posted yet is handed to the front-ends (``TableListener.evenings_due``),
-which post its summary once.
+plus the gap, and armed again after a restart), at /stop (the group's last open table's
+end: ``took``, given every reply a front-end shows), or at /evening; each ended evening not
+posted yet is handed to the front-ends (``TableListener.evenings_due``), which post its
+summary once (``claim``: at most once, the summary's figures from ``storage.evenings``).
 
 A practice table (a player's own, against the computers) has no evening: nobody settles up
 with a computer, and its deals' results are in its player's hand messages already.
@@ -17,9 +18,12 @@ import time
 from collections.abc import Callable, Sequence
 
 from storage.database import Database
+from storage.evenings import Evening, EveningSummary
+from storage.records import Game
 from tables.arguments import whole_number
+from tables.figures import deal_figures
 from tables.listener import TableListener
-from tables.records import is_practice
+from tables.records import Reply, is_practice
 from tables.timers import Timers
 
 GAP_HOURS = (1, 12)  # what /evening gap N accepts
@@ -53,6 +57,21 @@ class Evenings:
         if await self.db.unposted_evenings(chat_id):
             self._due(chat_id)
 
+    async def took(self, reply: Reply) -> None:
+        """A front-end shows ``reply``: a deal that ended goes on the chat's evening, and a
+        table stopped by /stop ends the evening if it was the group's last open table (the
+        evening is the group's, over all its topics); its summary comes after the table's
+        last messages."""
+        game = reply.game
+        if game is None:
+            return
+        if reply.results:
+            await self.deal_ended(game.chat_id)
+        if reply.closed and stopped(game):
+            others = await self.db.chat_open_games(game.chat_id)
+            if not any(other.game_id != game.game_id for other in others):
+                await self.end_now(game.chat_id, after_game=game.game_id)
+
     async def end_now(self, chat_id: int, after_game: int | None = None) -> bool:
         """/evening or a stopped table: end the chat's evening now and post it, after the
         table messages of ``after_game``. False if there was nothing to post."""
@@ -79,6 +98,29 @@ class Evenings:
     async def stop(self) -> None:
         await self.timers.stop()
 
+    async def unposted(self, chat_id: int) -> list[Evening]:
+        """The chat's ended evenings whose summary is not posted yet, oldest first."""
+        return await self.db.unposted_evenings(chat_id)
+
+    async def claim(self, evening: Evening) -> EveningSummary | None:
+        """An ended evening about to be posted: its summary, the evening marked posted first;
+        None if it has nothing to post (no deal counted).
+
+        At most once: the evening is marked posted just before its summary is sent, and
+        marked back (``unclaim``) only if the send surely failed (it is tried again). A
+        crash during the send, or a network failure after which the chat may have shown it,
+        loses the summary rather than post it twice: a second «who pays whom» can be paid
+        twice, while a lost one loses no figure (the ledger, /balance, /stats and /history
+        keep them all). A chat's API may have no way to ask whether a message went out, so
+        exactly once cannot be promised; this comes closest."""
+        summary = await self.db.evening_summary(evening, deal_figures)
+        await self.db.mark_evening_posted(evening.evening_id)
+        return summary if summary.deals else None
+
+    async def unclaim(self, evening: Evening) -> None:
+        """Its summary surely did not go out: post it again with the chat's next ones."""
+        await self.db.mark_evening_posted(evening.evening_id, False)
+
     async def _gap_passed(self, chat_id: int, evening_id: int) -> None:
         evening = await self.db.open_evening(chat_id)
         if evening is None or evening.evening_id != evening_id:
@@ -98,6 +140,10 @@ class Evenings:
         """The gap ``/evening gap N`` asks for, or None if ``text`` is not one."""
         return whole_number(text, *GAP_HOURS)
 
+    async def gap(self, chat_id: int) -> float:
+        """The chat's gap: the seconds without a deal that end its evening."""
+        return await self.db.evening_gap(chat_id)
+
     async def set_gap(self, chat_id: int, hours: int) -> None:
         """Store the chat's gap and move its running evening's end to match (/evening gap N
         and the /settings choice)."""
@@ -105,3 +151,8 @@ class Evenings:
         evening = await self.db.open_evening(chat_id)
         if evening is not None:
             self.timers.arm(chat_id, evening.evening_id, evening.due)
+
+
+def stopped(game: Game) -> bool:
+    """The table ended by /stop (at once, or after its deal), not by a game's own end."""
+    return game.status == "stopped" or bool(game.state.get("table", {}).get("stop"))

@@ -94,7 +94,7 @@ class Menus:
         lang = await self.people.chat_language(chat_id)
         chosen = await self._chosen_options(chat_id)
         ranks = await self.people.chat_ranks(chat_id)
-        gap = await self.db.evening_gap(chat_id)
+        gap = await self.tables.evenings.gap(chat_id)
         away_play = await self.tables.away_play_of(chat_id)
         hints = await self.tables.hints_of(chat_id)
         text = chat_render.settings_text(lang, chosen, ranks=ranks, gap=gap)
@@ -138,7 +138,7 @@ class Menus:
             await self._may_change_settings(chat_id, user_id, admin)
             await self.tables.evenings.set_gap(chat_id, data.hours)
             answer = chat_render.evening_gap_set_text(lang, data.hours)
-        gap = await self.db.evening_gap(chat_id)
+        gap = await self.tables.evenings.gap(chat_id)
         text = chat_render.evening_gap_text(lang, gap)
         await self.messenger.show(
             chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap), answer=True

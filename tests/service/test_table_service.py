@@ -334,3 +334,33 @@ async def test_every_commit_is_told_to_the_listeners(service: TableService) -> N
     await service.stop(-1, USERS[0], True, now=True)
     game = await service.db.game(game_id)
     assert not game.is_open and listener.changed[-1] == (game_id, game.status, game.version)
+
+
+async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claimed_once(
+    service: TableService,
+) -> None:
+    """Whichever front-end shows the replies: a deal's end goes on the evening, a /stop of
+    the group's last open table ends it, and its summary is handed out once (and again only
+    when the post surely failed)."""
+    listener = Listener()
+    service.listeners.append(listener)
+    loaded = await seated(service, USERS[:3])
+    game_id = loaded.game.game_id
+    for _ in range(100):  # to the first deal's end: an evening has begun
+        if await service.db.last_deals(-1, 1):
+            break
+        await play_random(service, random.Random(5), 5)
+    assert await service.db.open_evening(-1) is not None
+    reply = await service.stop(-1, USERS[0], True, now=True)
+    assert reply.closed
+    await service.evenings.took(reply)
+    assert listener.evenings == [(-1, game_id)]
+    assert await service.db.open_evening(-1) is None
+    (evening,) = await service.evenings.unposted(-1)
+    summary = await service.evenings.claim(evening)
+    assert summary is not None and summary.deals
+    assert await service.evenings.unposted(-1) == []
+    await service.evenings.unclaim(evening)
+    assert [again.evening_id for again in await service.evenings.unposted(-1)] == [
+        evening.evening_id
+    ]
