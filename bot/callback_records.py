@@ -195,7 +195,7 @@ class NewGame:
 class Settings:
     """The settings menu. ``game`` None: the top menu; ``option`` None: the game's options;
     ``value`` None: the values of ``option``; all three set: set the option to ``value``
-    (a token from ``bot.keyboards.option_token``)."""
+    (a token from ``bot.render.menus.option_token``)."""
 
     game: str | None = None
     option: str | None = None

@@ -14,49 +14,30 @@ cards with ``selected_cards``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from bot.callback import (
-    GAP_CHOICES,
     Act,
-    AwayPlay,
-    AwayPlayName,
     Back,
     BadCallback,
-    CardRanks,
-    EveningGap,
     Hint,
-    Hints,
     Lobby,
-    NewGame,
-    Page,
-    PageName,
     PlayOn,
-    RanksName,
-    RulesOf,
     Select,
-    Settings,
     Void,
     encode,
     mask_indices,
 )
 from bot.render.common import (
-    game_title,
     label,
-    option_label,
-    option_names,
-    ranks_style,
     sort_cards,
-    value_label,
-    value_token,
 )
 from game.core import Legal
 from locales import t
 
 if TYPE_CHECKING:
-    from game.registry import JsonObject
-    from tables.games import Plugin
+    pass
 
 Button = tuple[str, str]
 Keyboard = list[list[Button]]
@@ -194,24 +175,6 @@ def lobby_keyboard(
     return rows
 
 
-def new_game_keyboard(lang: str, games: Iterable[Plugin]) -> Keyboard:
-    """The /new chooser: one button per choice of each game."""
-    return [
-        [(game_title(lang, item.name), encode(NewGame(item.name)))]
-        for game in games
-        for item in game.choices
-    ]
-
-
-def rules_keyboard(lang: str, games: Iterable[Plugin]) -> Keyboard:
-    """The private /rules chooser: one button per choice of each game."""
-    return [
-        [(game_title(lang, item.name), encode(RulesOf(item.name)))]
-        for game in games
-        for item in game.choices
-    ]
-
-
 def back_keyboard(lang: str, game_id: int) -> Keyboard:
     """«I'm back» for a player marked away."""
     return [[(t(lang, "btn.back"), encode(Back(game_id)))]]
@@ -233,168 +196,15 @@ def void_keyboard(lang: str, game_id: int, deal: int, votes: int, players: int) 
     return [[(text, encode(Void(game_id, deal)))]]
 
 
-def balance_keyboard(lang: str, page: PageName) -> Keyboard:
-    """The /balance message shows ``page``; one button switches to the other page."""
-    other: PageName = "settle" if page == "balance" else "balance"
-    return [[(t(lang, f"btn.page_{other}"), encode(Page(other)))]]
-
-
-# ---------------------------------------------------------------- settings
-
-PRESET: Final = "preset"
-"""The pseudo-option of a settings button that applies one of a game's presets."""
-
-
-def current_preset(game: Plugin, options: JsonObject) -> str | None:
-    """The preset the chat's options match, if any."""
-    for name, values in game.menu.presets.items():
-        if all(options.get(key) == value for key, value in values.items()):
-            return name
-    return None
-
-
-def option_token(value: object) -> str:
-    """The token a settings button carries for an option value."""
-    return value_token(value)
-
-
-def setting_value(game: Plugin, option: str, token: str) -> object:
-    """The option value a settings button's token stands for; ``BadCallback`` if the menu
-    does not offer it."""
-    for value in game.menu.values.get(option, ()):
-        if value_token(value) == token:
-            return value
-    raise BadCallback("not a value the settings menu offers")
-
-
-def settings_root_keyboard(
-    lang: str,
-    games: Iterable[Plugin],
-    ranks: str | None = None,
-    away_play: str = "computer",
-    hints: bool = False,
-) -> Keyboard:
-    """The top of /settings: one button per game; the evening's gap, which opens its choice;
-    who plays for an away player and whether players may ask for hints (the current choices
-    marked); in Russian, the rank letters (J Q K A or В Д К Т, the current one marked;
-    ``ranks`` the chat's stored choice)."""
-    rows = [[(game_title(lang, game.kind), encode(Settings(game.kind)))] for game in games]
-    rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
-    plays: tuple[AwayPlayName, ...] = ("computer", "default")
-    rows.append(
-        [
-            (
-                (f"{SELECTED_MARK} " if play == away_play else "") + t(lang, f"btn.away.{play}"),
-                encode(AwayPlay(play)),
-            )
-            for play in plays
-        ]
-    )
-    rows.append(
-        [
-            (
-                (f"{SELECTED_MARK} " if allowed == hints else "")
-                + t(lang, f"btn.hints.{'on' if allowed else 'off'}"),
-                encode(Hints(allowed)),
-            )
-            for allowed in (False, True)
-        ]
-    )
-    if lang == "ru":
-        current = ranks_style(lang, ranks)
-        choices: tuple[RanksName, ...] = ("russian", "latin")
-        rows.append(
-            [
-                (
-                    (f"{SELECTED_MARK} " if style == current else "")
-                    + t(lang, f"btn.ranks.{style}"),
-                    encode(CardRanks(style)),
-                )
-                for style in choices
-            ]
-        )
-    return rows
-
-
-def evening_gap_keyboard(lang: str, gap: float) -> Keyboard:
-    """The pauses that may end an evening, the chat's current one (``gap`` seconds) marked,
-    and a way back to the top of /settings."""
-    buttons = []
-    for hours in GAP_CHOICES:
-        text = t(lang, "btn.gap_hours", hours=hours)
-        if hours * 3600 == gap:
-            text = f"{SELECTED_MARK} {text}"
-        buttons.append((text, encode(EveningGap(hours))))
-    rows = rows_of(buttons, 4)
-    rows.append([(t(lang, "btn.settings_back"), encode(Settings()))])
-    return rows
-
-
-def settings_game_keyboard(lang: str, game: Plugin, options: JsonObject) -> Keyboard:
-    """A game's options, one button each showing the current value, and a way back."""
-    rows: Keyboard = []
-    kind = game.kind
-    presets = game.menu.presets
-    if presets:
-        current = current_preset(game, options)
-        buttons = []
-        for preset in presets:
-            text = t(lang, f"preset.{kind}.{preset}")
-            if preset == current:
-                text = f"{SELECTED_MARK} {text}"
-            buttons.append((text, encode(Settings(kind, PRESET, preset))))
-        rows.append(buttons)
-    for name in option_names(game):
-        value = options.get(name, game.menu.defaults[name])
-        text = t(
-            lang,
-            "btn.option",
-            option=option_label(lang, kind, name),
-            value=value_label(lang, kind, name, value),
-        )
-        rows.append([(text, encode(Settings(kind, name)))])
-    rows.append([(t(lang, "btn.settings_back"), encode(Settings()))])
-    return rows
-
-
-def settings_option_keyboard(lang: str, game: Plugin, option: str, current: object) -> Keyboard:
-    """The values of one option, the current one marked, and a way back."""
-    buttons = []
-    kind = game.kind
-    values = game.menu.values[option]
-    for value in values:
-        text = value_label(lang, kind, option, value)
-        if value == current and type(value) is type(current):
-            text = f"{SELECTED_MARK} {text}"
-        buttons.append((text, encode(Settings(kind, option, option_token(value)))))
-    numbers = all(
-        value is None or (isinstance(value, int) and not isinstance(value, bool))
-        for value in values
-    )
-    rows = rows_of(buttons, 3 if numbers else 1)
-    rows.append([(t(lang, "btn.settings_back"), encode(Settings(kind)))])
-    return rows
-
-
 __all__ = [
-    "PRESET",
     "Button",
     "Keyboard",
     "back_keyboard",
-    "balance_keyboard",
-    "current_preset",
-    "evening_gap_keyboard",
     "lobby_keyboard",
-    "new_game_keyboard",
-    "option_token",
     "pick_of",
     "rows_of",
     "selected_cards",
     "selection_order",
     "selection_rows",
-    "setting_value",
-    "settings_game_keyboard",
-    "settings_option_keyboard",
-    "settings_root_keyboard",
     "suit_rows",
 ]

@@ -1,7 +1,6 @@
-"""Texts that are not a deal: the lobby, /balance, settle-up, /history, /rules, /help, the
-private /start welcome, the settings menu, announcements to the table, and the short refusals
-shown as callback answers (plain text, at most 200 characters). The settings menu's texts are
-``bot.render.settings``'s, re-exported here."""
+"""Texts that are not a deal: the lobby, /balance, settle-up, /history, /rules, the private
+/start welcome, announcements to the table, and the short refusals shown as callback answers
+(plain text, at most 200 characters). The menus' texts are ``bot.render.menus``'s."""
 
 from __future__ import annotations
 
@@ -19,14 +18,6 @@ from bot.render.common import (
     short_answer,
     signed,
     suit,
-)
-from bot.render.settings import (
-    evening_gap_set_text,
-    evening_gap_text,
-    preset_chosen_text,
-    ranks_changed_text,
-    setting_changed_text,
-    settings_text,
 )
 from bot.settle_up import left_in_pot, settle_people
 from game.cards import CARD_SET, SUITS
@@ -201,16 +192,6 @@ def rules_text(lang: str, game: ChatGame, choice: str, options: JsonObject) -> s
     return "\n".join(lines)
 
 
-def rules_choose_text(lang: str) -> str:
-    """Private /rules without a game: which game's rules to show."""
-    return t(lang, "rules.choose")
-
-
-def help_text(lang: str) -> str:
-    """/help: every command."""
-    return t(lang, "help.text")
-
-
 def start_text(lang: str, bot_username: str) -> str:
     """The first /start in private: what the bot is, and a link to add it to a group."""
     link = html.escape(f"https://t.me/{bot_username}?startgroup=true", quote=True)
@@ -232,20 +213,6 @@ def group_only_text(lang: str, command: str) -> str:
     if command in GROUP_ONLY_OWN:
         return t(lang, f"group_only.{command}")
     return t(lang, "group_only.command", command=f"/{command}")
-
-
-def language_set_text(lang: str) -> str:
-    """The answer to /lang, in the new language."""
-    return t(lang, "lang.set")
-
-
-def language_usage_text(lang: str) -> str:
-    return t(lang, "lang.usage")
-
-
-def new_game_text(lang: str, *, practice: bool = False) -> str:
-    """The /new chooser's question (in private: which game to practise, against whom)."""
-    return t(lang, "new.choose_practice" if practice else "new.choose")
 
 
 # ---------------------------------------------------------------- announcements
@@ -392,25 +359,14 @@ __all__ = [
     "cancelled_text",
     "deep_link",
     "esc",
-    "evening_gap_set_text",
-    "evening_gap_text",
-    "help_text",
     "joined_text",
-    "language_set_text",
-    "language_usage_text",
     "left_text",
     "lobby_text",
     "move_text",
-    "new_game_text",
     "own_balances_text",
-    "preset_chosen_text",
     "private_hint_text",
-    "ranks_changed_text",
     "refusal",
-    "rules_choose_text",
     "rules_text",
-    "setting_changed_text",
-    "settings_text",
     "settle_up_text",
     "start_joined_text",
     "start_text",

@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from bot import callback as cb
-from bot import keyboards
 from bot.games import Plugin, chat_game, choice, game_for, games
 from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
+from bot.render import menus as menu_render
 from bot.screens import money as money_screen
 from bot.screens.people import People
 from game.registry import JsonObject
@@ -97,11 +97,11 @@ class Menus:
         gap = await self.tables.evenings.gap(chat_id)
         away_play = await self.tables.away_play_of(chat_id)
         hints = await self.tables.hints_of(chat_id)
-        text = chat_render.settings_text(lang, chosen, ranks=ranks, gap=gap)
+        text = menu_render.settings_text(lang, chosen, ranks=ranks, gap=gap)
         text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
         text += "\n" + t(lang, f"settings.hints.{'on' if hints else 'off'}")
         text += await self._settings_note(chat_id, lang)
-        return text, keyboards.settings_root_keyboard(lang, games(), ranks, away_play, hints)
+        return text, menu_render.settings_root_keyboard(lang, games(), ranks, away_play, hints)
 
     async def press_ranks(
         self,
@@ -119,7 +119,7 @@ class Menus:
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         await self.refresh_chat(chat_id)
         lang = await self.people.chat_language(chat_id)
-        return chat_render.ranks_changed_text(lang, data.ranks)
+        return menu_render.ranks_changed_text(lang, data.ranks)
 
     async def press_gap(
         self,
@@ -137,11 +137,11 @@ class Menus:
         if data.hours:
             await self._may_change_settings(chat_id, user_id, admin)
             await self.tables.evenings.set_gap(chat_id, data.hours)
-            answer = chat_render.evening_gap_set_text(lang, data.hours)
+            answer = menu_render.evening_gap_set_text(lang, data.hours)
         gap = await self.tables.evenings.gap(chat_id)
-        text = chat_render.evening_gap_text(lang, gap)
+        text = menu_render.evening_gap_text(lang, gap)
         await self.messenger.show(
-            chat_id, message_id, text, keyboards.evening_gap_keyboard(lang, gap), answer=True
+            chat_id, message_id, text, menu_render.evening_gap_keyboard(lang, gap), answer=True
         )
         return answer
 
@@ -218,40 +218,40 @@ class Menus:
             await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
         game = self._menu_game(data.game)
-        if data.option == keyboards.PRESET and data.value is not None:
+        if data.option == menu_render.PRESET and data.value is not None:
             return await self._press_preset(game, data.value, user_id, chat_id, admin, message_id)
         if data.option is not None and data.option not in game.menu.values:
             raise Refused("unknown_button")  # a name the codec allows but no option has
         chosen = await self._chosen_options(chat_id)
         options = dict(chosen)[game]
         if data.option is None:
-            text = chat_render.settings_text(lang, chosen, game)
+            text = menu_render.settings_text(lang, chosen, game)
             text += await self._settings_note(chat_id, lang)
-            rows = keyboards.settings_game_keyboard(lang, game, options)
+            rows = menu_render.settings_game_keyboard(lang, game, options)
             await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
         if data.value is None:
-            text = chat_render.settings_text(lang, chosen, game, data.option)
+            text = menu_render.settings_text(lang, chosen, game, data.option)
             text += await self._settings_note(chat_id, lang)
-            rows = keyboards.settings_option_keyboard(
+            rows = menu_render.settings_option_keyboard(
                 lang, game, data.option, options.get(data.option)
             )
             await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
         await self._may_change_settings(chat_id, user_id, admin)
         try:
-            value = keyboards.setting_value(game, data.option, data.value)
+            value = menu_render.setting_value(game, data.option, data.value)
         except cb.BadCallback:
             raise Refused("unknown_button") from None
         await self.tables.choose_options(chat_id, game.kind, {data.option: value})
         chosen = await self._chosen_options(chat_id)
-        text = chat_render.settings_text(lang, chosen, game, data.option)
+        text = menu_render.settings_text(lang, chosen, game, data.option)
         text += await self._settings_note(chat_id, lang)
-        rows = keyboards.settings_option_keyboard(
+        rows = menu_render.settings_option_keyboard(
             lang, game, data.option, dict(chosen)[game].get(data.option)
         )
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
-        return chat_render.setting_changed_text(lang, game.kind, data.option, value)
+        return menu_render.setting_changed_text(lang, game.kind, data.option, value)
 
     async def _press_preset(
         self,
@@ -271,10 +271,10 @@ class Menus:
         await self.tables.choose_options(chat_id, game.kind, values)
         lang = await self.people.chat_language(chat_id)
         chosen = await self._chosen_options(chat_id)
-        text = chat_render.settings_text(lang, chosen, game)
-        rows = keyboards.settings_game_keyboard(lang, game, dict(chosen)[game])
+        text = menu_render.settings_text(lang, chosen, game)
+        rows = menu_render.settings_game_keyboard(lang, game, dict(chosen)[game])
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
-        return chat_render.preset_chosen_text(lang, game.kind, preset)
+        return menu_render.preset_chosen_text(lang, game.kind, preset)
 
     # ------------------------------------------------------------------ other menus
 
@@ -285,18 +285,18 @@ class Menus:
         if choice not in ("ru", "en"):
             lang = await self.people.chat_language(chat_id)
             await self.messenger.send(
-                chat_id, chat_render.language_usage_text(lang), reply_to=reply_to
+                chat_id, menu_render.language_usage_text(lang), reply_to=reply_to
             )
             return
         await self.people.choose_language(chat_id, choice, private=private)
-        await self.messenger.send(chat_id, chat_render.language_set_text(choice), reply_to=reply_to)
+        await self.messenger.send(chat_id, menu_render.language_set_text(choice), reply_to=reply_to)
 
     async def send_new_game_chooser(self, chat_id: int, *, reply_to: int | None = None) -> None:
         lang = await self.people.chat_language(chat_id)
         await self.messenger.send(
             chat_id,
-            chat_render.new_game_text(lang, practice=is_practice(chat_id)),
-            keyboards.new_game_keyboard(lang, games()),
+            menu_render.new_game_text(lang, practice=is_practice(chat_id)),
+            menu_render.new_game_keyboard(lang, games()),
             reply_to=reply_to,
         )
 
@@ -323,7 +323,7 @@ class Menus:
             text = chat_render.settle_up_text(lang, players, names, money.pot)
         else:
             text = chat_render.balance_text(lang, players, names, money.pot, money.game_pot)
-        rows = keyboards.balance_keyboard(lang, "settle" if page == "settle" else "balance")
+        rows = menu_render.balance_keyboard(lang, "settle" if page == "settle" else "balance")
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if shown != edit:
             await remember(self.db, chat_id, "balance", shown)
@@ -371,7 +371,7 @@ class Menus:
 
     async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
         lang = await self.people.chat_language(chat_id)
-        await self.messenger.send(chat_id, chat_render.help_text(lang), reply_to=reply_to)
+        await self.messenger.send(chat_id, menu_render.help_text(lang), reply_to=reply_to)
 
     async def press_rules(
         self, data: cb.RulesOf, chat_id: int | None, message_id: int | None
@@ -396,8 +396,8 @@ class Menus:
         then shows the rules)."""
         lang = await self.people.chat_language(chat_id)
         if kind is None and chat_id > 0:
-            rows = keyboards.rules_keyboard(lang, games())
-            await self.messenger.send(chat_id, chat_render.rules_choose_text(lang), rows)
+            rows = menu_render.rules_keyboard(lang, games())
+            await self.messenger.send(chat_id, menu_render.rules_choose_text(lang), rows)
             return
         loaded = await self.tables.active(chat_id, thread) if chat_id < 0 else None
         if kind is None and loaded is not None:
@@ -413,7 +413,7 @@ class Menus:
                 lang, chat_game(game.kind), item.name, game.check_options(options)
             )
             if edit is not None:
-                rows = keyboards.rules_keyboard(lang, games())
+                rows = menu_render.rules_keyboard(lang, games())
                 await self.messenger.show(chat_id, edit, text, rows, answer=True)
             else:
                 await self.messenger.send(chat_id, text, reply_to=reply_to)

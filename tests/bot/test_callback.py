@@ -33,7 +33,7 @@ from bot.callback import (
     mask_of,
 )
 from bot.games import games
-from bot.keyboards import option_token
+from bot.render.menus import option_token
 from game.cards import FULL_DECK, SUITS
 
 ids = st.integers(min_value=0, max_value=MAX_ID)

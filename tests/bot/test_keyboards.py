@@ -26,22 +26,24 @@ from bot.games import game_for, games
 from bot.games.starshina import starshina_keyboard
 from bot.games.stukolka import stukolka_keyboard as keyboard
 from bot.keyboards import (
-    PRESET,
     Keyboard,
     back_keyboard,
-    balance_keyboard,
-    evening_gap_keyboard,
     lobby_keyboard,
-    new_game_keyboard,
-    option_token,
     selected_cards,
     selection_order,
+)
+from bot.render.common import sort_cards
+from bot.render.menus import (
+    PRESET,
+    balance_keyboard,
+    evening_gap_keyboard,
+    new_game_keyboard,
+    option_token,
     setting_value,
     settings_game_keyboard,
     settings_option_keyboard,
     settings_root_keyboard,
 )
-from bot.render.common import sort_cards
 from game.cards import FULL_DECK, label
 from game.core import Action, Legal
 from game.starshina import StarshinaOptions

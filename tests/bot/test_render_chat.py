@@ -15,16 +15,12 @@ from bot.render.chat import (
     back_text,
     balance_text,
     cancelled_text,
-    help_text,
     joined_text,
-    language_set_text,
     left_text,
     move_text,
-    new_game_text,
     own_balances_text,
     private_hint_text,
     refusal,
-    setting_changed_text,
     settle_up_text,
     start_text,
     stays_text,
@@ -32,6 +28,7 @@ from bot.render.chat import (
     timeout_text,
 )
 from bot.render.common import MONEY_REASONS, money_text
+from bot.render.menus import help_text, language_set_text, new_game_text, setting_changed_text
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.starshina import StarshinaOptions

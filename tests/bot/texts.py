@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import chat_game, choice, game_for
-from bot.render import chat, common
+from bot.render import chat, common, menus
 from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
 
@@ -50,4 +50,4 @@ def settings_text(
         (game_for("starshina"), starshina.to_json()),
     ]
     plugin = None if game is None else game_for(game)
-    return chat.settings_text(lang, chosen, plugin, option, **keywords)
+    return menus.settings_text(lang, chosen, plugin, option, **keywords)

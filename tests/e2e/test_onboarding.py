@@ -11,7 +11,7 @@ import pytest
 
 from bot import callback as cb
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
-from bot.keyboards import option_token
+from bot.render.menus import option_token
 from locales import LANGUAGES, t
 
 from .fake_telegram import FakeTelegram, Message, ServerError, User
