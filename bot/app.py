@@ -16,7 +16,7 @@ from telegram.request import BaseRequest
 from bot.assembly import Services
 from bot.context import BotContext
 from bot.handlers import register
-from bot.health import start_heartbeat, stop_beating, stop_heartbeat
+from bot.health import stop_heartbeat
 from bot.ratelimit import rate_limiter
 from bot.request import AiohttpRequest
 from bot.settings import Settings
@@ -39,7 +39,6 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         raise
     application.bot_data["services"] = services
     await services.start()
-    await start_heartbeat(application)
     if application.bot_data.get("tune_gc"):
         tune_garbage_collector()
 
@@ -59,7 +58,6 @@ def tune_garbage_collector() -> None:
 
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
-    await stop_beating(application)
     # updates have stopped but the bot can still send: what is due goes out now
     services: Services | None = application.bot_data.get("services")
     if services is not None:

@@ -22,6 +22,7 @@ from telegram.ext import Application
 from bot.chat_events import ChatEvents
 from bot.commands import publish_commands
 from bot.evenings import EveningPosts
+from bot.health import Heartbeat, heartbeat_path
 from bot.launch import Launch
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
@@ -58,6 +59,8 @@ class Services:
     bot_username: str
     #: the Mini App's server (only with WEBAPP_URL), over the same table service
     webapp: WebAppServer | None
+    #: the file that says the bot is alive (``python -m bot.health``)
+    heartbeat: Heartbeat
     #: each user's name and language as last written, for the users seen last
     seen: Recent[int, tuple[str, str | None]] = field(default_factory=lambda: Recent(PLAYERS_KEPT))
     #: storage failures (a full disk, a read-only file): logged once a minute, not per press
@@ -108,19 +111,23 @@ class Services:
             menus=presenter.menus,
             bot_username=bot_username,
             webapp=_webapp(settings, tables, presenter) if settings.webapp_url else None,
+            heartbeat=Heartbeat(db, heartbeat_path(settings)),
         )
 
     async def start(self) -> None:
         """After the bot is up: re-arm timers, refresh open tables, publish the commands menu,
-        open the Mini App's server."""
+        open the Mini App's server, beat."""
         await self.presenter.resume_all()
         await self.evenings.resume()
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
         if self.webapp is not None:
             await self.webapp.start()
+        await self.heartbeat.start()
 
     async def stop(self) -> None:
-        """The bot stops: no page's move or timer any more, the messages still due are sent."""
+        """The bot stops: no beat, page's move or timer any more, the messages still due are
+        sent."""
+        await self.heartbeat.stop()
         if self.webapp is not None:
             await self.webapp.stop()
         await self.timers.stop()
@@ -129,7 +136,9 @@ class Services:
         await self.presenter.drain()
 
     async def close(self) -> None:
-        """Before the database closes: no timer, and nothing left that could still send."""
+        """Before the database closes: no beat or timer, and nothing left that could still
+        send."""
+        await self.heartbeat.stop()
         if self.webapp is not None:
             await self.webapp.stop()
         await self.timers.stop()

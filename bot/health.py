@@ -16,12 +16,13 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
-
-from telegram.ext import Application
+from typing import TYPE_CHECKING
 
 from bot.settings import Settings, load_settings
 from tables.storage_health import StorageTrouble, is_storage_error
+
+if TYPE_CHECKING:
+    from storage.database import Database
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,9 @@ class Heartbeat:
     again after each beat, whose beat runs as a task on the loop (as a turn timer's move
     does). A beat that fails is logged and the next one comes all the same."""
 
-    def __init__(self, services: Any, interval: float = HEARTBEAT_INTERVAL) -> None:
-        self.services = services
+    def __init__(self, db: Database, path: Path, interval: float = HEARTBEAT_INTERVAL) -> None:
+        self.db = db
+        self.path = path
         self.interval = interval
         self._handle: asyncio.TimerHandle | None = None
         self._beating: asyncio.Task[None] | None = None
@@ -51,7 +53,7 @@ class Heartbeat:
         self._storage = StorageTrouble()
 
     async def start(self) -> None:
-        await _touch(self.services)
+        await self.touch()
         self._arm()
 
     async def stop(self) -> None:
@@ -61,6 +63,20 @@ class Heartbeat:
             self._handle.cancel()
         if self._beating is not None:
             await asyncio.gather(self._beating, return_exceptions=True)
+
+    async def touch(self) -> None:
+        """One beat: a read through the database's thread (if the database stops answering,
+        the beats stop), then the file touched. While writes fail (a full disk, a read-only
+        file) the beat says why, and the check fails; a probe write each beat sees them work
+        again."""
+        await self.db.chat(0)
+        trouble = self.db.write_problem
+        if trouble is not None and await self.db.probe_write():
+            trouble = None
+        try:
+            self.path.write_text(trouble or "", encoding="utf-8")
+        except OSError:
+            self.path.touch()  # a full disk: the beat itself, at least (its content stays)
 
     def _arm(self) -> None:
         if not self._stopped:
@@ -72,7 +88,7 @@ class Heartbeat:
 
     async def _beat(self) -> None:
         try:
-            await _touch(self.services)
+            await self.touch()
         except Exception as error:
             if is_storage_error(error):
                 self._storage.failed(error, "heartbeat")  # once a minute
@@ -82,39 +98,9 @@ class Heartbeat:
             self._arm()
 
 
-async def start_heartbeat(application: Application) -> None:  # type: ignore[type-arg]
-    """Beat now and every ``HEARTBEAT_INTERVAL`` seconds until ``stop_beating``."""
-    heartbeat = Heartbeat(application.bot_data["services"])
-    application.bot_data["heartbeat"] = heartbeat
-    await heartbeat.start()
-
-
-async def stop_beating(application: Application) -> None:  # type: ignore[type-arg]
-    """No more beats (the application stops)."""
-    heartbeat: Heartbeat | None = application.bot_data.get("heartbeat")
-    if heartbeat is not None:
-        await heartbeat.stop()
-
-
 def stop_heartbeat(settings: Settings) -> None:
     """Remove the heartbeat file: a bot that shut down cleanly is not running."""
     heartbeat_path(settings).unlink(missing_ok=True)
-
-
-async def _touch(services: Any) -> None:
-    # A read through the database thread: if the database stops answering, the beats stop.
-    await services.db.chat(0)
-    # While writes fail (a full disk, a read-only file) the beat says why, and the check
-    # fails; a probe write each beat sees them work again.
-    db = services.db
-    trouble = db.write_problem
-    if trouble is not None and await db.probe_write():
-        trouble = None
-    path = heartbeat_path(services.settings)
-    try:
-        path.write_text(trouble or "", encoding="utf-8")
-    except OSError:
-        path.touch()  # a full disk: the beat itself, at least (its content stays as it was)
 
 
 def problem(settings: Settings, now: float | None = None) -> str | None:

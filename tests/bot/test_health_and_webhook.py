@@ -7,6 +7,7 @@ import os
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -75,7 +76,6 @@ async def test_the_heartbeat_beats_on_its_own_timer_and_survives_a_failed_beat(
     """No JobQueue: an asyncio timer beats every interval; a beat that fails is logged and the
     next one comes all the same; after ``stop`` nothing beats."""
     import asyncio
-    from types import SimpleNamespace
 
     from bot.health import Heartbeat
 
@@ -90,7 +90,8 @@ async def test_the_heartbeat_beats_on_its_own_timer_and_survives_a_failed_beat(
             if len(beats) == 2:
                 raise RuntimeError("one bad beat")
 
-    heartbeat = Heartbeat(SimpleNamespace(db=Db(), settings=config), interval=0.02)
+    db: Any = Db()
+    heartbeat = Heartbeat(db, heartbeat_path(config), interval=0.02)
     await heartbeat.start()
     path = heartbeat_path(config)
     assert path.exists() and len(beats) == 1

@@ -218,10 +218,10 @@ async def test_a_read_only_database_pauses_the_table_politely_and_play_resumes(
         # the failures reached the application's error handler (and were answered there)
         assert all(isinstance(e, sqlite3.OperationalError) for e in bot.handler_errors)
         bot.handler_errors.clear()
-        await health._touch(services)
+        await services.heartbeat.touch()
         assert health.problem(services.settings) is not None
         await read_only(False)
-        await health._touch(services)
+        await services.heartbeat.touch()
         assert health.problem(services.settings) is None
         deals = len(await db.last_deals(group.id))
         for _ in range(300):
