@@ -325,8 +325,8 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
     """«Взятки» declares two /stats figures of its own (``tests/plugin/tricks.py``): the chips
     its tricks won, counted off the ledger, and the tricks a player led, read off the deal's
     summary. After its one deal each player's /stats shows both, worded by its chat side, in
-    the group's language and in private in his own; storage and the bot's stats code name
-    neither."""
+    the group's language and in private in his own, and the evening's summary its leads;
+    storage and the bot's stats and evening code name neither."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         vera = fake.add_user("Вера")
         bob = fake.add_user("Bob", language_code="en")
@@ -378,4 +378,23 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
                 mine = f"Leads: {leads} · for tricks: {sign}"
                 assert (mine in private) == bool(leads or chips), private
         assert shown, "someone led"
+
+        # the evening's summary has the game's own line too: who led how many tricks
+        await table.say(vera, "/evening")
+        for _ in range(100):
+            posted = [
+                text for m in table.group_messages() if "Заходы за вечер" in (text := m.text or "")
+            ]
+            if posted:
+                break
+            await table.settle()
+            await asyncio.sleep(0.05)
+        assert posted, [m.text for m in table.group_messages()[-3:]]
+        leaders = {
+            user.first_name: summary["leads"][seats.index(user.id)]
+            for user in users
+            if summary["leads"][seats.index(user.id)]
+        }
+        for first_name, count in leaders.items():
+            assert f"{first_name} {count}" in posted[-1], posted[-1]
         assert not bot.handler_errors

@@ -11,7 +11,7 @@ chat side; its texts, its refusal and its moves' words come with it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.callback import Act, ArgKind, encode
@@ -324,6 +324,7 @@ TEXTS = {
         "move.lead": "заход",
         "move.follow": "карта в масть",
         "tricks.stats": "Заходов: {leads} · за взятки: {chips}",
+        "tricks.evening": "Заходы за вечер: {items}",
     },
     "en": {
         "game.tricks": "Tricks",
@@ -337,6 +338,7 @@ TEXTS = {
         "move.lead": "a lead",
         "move.follow": "a card followed",
         "tricks.stats": "Leads: {leads} · for tricks: {chips}",
+        "tricks.evening": "Leads this evening: {items}",
     },
 }
 
@@ -364,12 +366,22 @@ def stats_lines(lang: str, fields: Mapping[str, int]) -> list[str]:
     return [t(lang, "tricks.stats", leads=leads, chips=signed(chips))] if leads or chips else []
 
 
+def evening_lines(
+    lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+) -> list[str]:
+    """An evening's summary: who led how many tricks."""
+    leads = figures.get("leads", {})
+    items = ", ".join(f"{name(user)} {count}" for user, count in leads.items())
+    return [t(lang, "tricks.evening", items=items)] if items else []
+
+
 PLUGIN: GameScreens[TricksState, SeatView, PublicView]
 PLUGIN = GameScreens(
     GAME,
     TricksScreens(),
     verbs={"lead": ("ld", ArgKind.CARD), "follow": ("fw", ArgKind.CARD)},
     stats=stats_lines,
+    evening=evening_lines,
 )
 
 
