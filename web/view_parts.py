@@ -136,6 +136,7 @@ def _seat(seat: int, you: int, dealer: int, to_act: int | None, info: TableInfo)
         "to_act": seat == to_act,
         "you": seat == you,
         "away": seat in info.away,
+        "tricks_in_note": False,
     }
 
 

@@ -25,7 +25,11 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     trump_card  card | null: the face-up trump card (classic, an opened deal, a deal's end)
     pot         {"key", "params"} | null: the pot or the game's pot, said as the chat says it
     seats       [{seat, name, chips, cards, tricks, dealer, to_act, you, away,
-                  role: {"key"} | null, note: {"key", "params"} | null}]
+                  role: {"key"} | null, note: {"key", "params"} | null, tricks_in_note}]:
+                ``tricks_in_note`` the note says the seat's tricks already (Старшина's «2
+                взятки, нужно 5»), so the page does not count them again
+    stock       int: the cards left face down (the stock, Старшина's kitty)
+    stock_label str: the key that counts them («В колоде 12 карт», «В прикупе 4 карты»)
     trick       [{seat, card}]: the trick on the cloth, in play order
     last_trick  [{seat, card}], last_winner: int | null
     hand        {cards: [{card, verb | null}], hidden: int, look: bool}
@@ -90,6 +94,7 @@ def lobby_view(kind: str, options: Mapping[str, Any], you: int, info: TableInfo)
         "pot": None,
         "pot_gloss": None,
         "stock": 0,
+        "stock_label": "web.stock",
         "seats": seats,
         "hand": {"cards": [], "hidden": 0, "look": False},
         "pick": None,

@@ -7,6 +7,7 @@ clash with one already offered."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,19 @@ def test_a_game_brings_its_buttons_verbs_and_takes_them_back() -> None:
         cb.encode(cb.Act(7, 3, "lead", "TH"))
     with pytest.raises(ValueError):
         cb.merged_verbs({"play": ("c", cb.ArgKind.CARD)}, {"lead": ("c", cb.ArgKind.CARD)})
+
+
+def test_the_page_names_no_game() -> None:
+    """The Mini App's page (``web/static``) draws what the seat view says: it tests no game's
+    kind nor a game's text keys (a view says which seat's note counts its tricks, and what its
+    face-down cards are called)."""
+    names = "|".join(sorted(GAME_NAMES))
+    quoted = re.compile(rf"""["'`](?:{names})\b""")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((WEB / "static").rglob("*"))
+        if path.suffix in {".js", ".html"}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if quoted.search(line)
+    ]
+    assert not found, found

@@ -376,3 +376,23 @@ def test_the_money_reads_as_the_chats_breakdown() -> None:
             table = rules("starshina").seat_view(state, 0).table
             diffs = [x for x in last_deal_transfers(table) if x.reason == "diff"]
             assert view_starshina._deal_diffs(table) == diffs
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_view_says_what_its_face_down_cards_are_and_whose_note_counts_tricks(game: str) -> None:
+    """The page reads these off the view (it used to test the game's kind and its note's key:
+    the same answers)."""
+    from web.texts import page_texts
+
+    served = page_texts("ru")["texts"]
+    for kind, state, seat in every_view(game):
+        view = seat_view(
+            kind, state, seat, info(len(rules_for(kind).seat_view(state, seat).table.seats))
+        )
+        assert view["stock_label"] == ("web.kitty" if kind == "starshina" else "web.stock")
+        assert view["stock_label"] in served
+        for item in view["seats"]:
+            note = item["note"]
+            assert item["tricks_in_note"] == (
+                note is not None and note["key"].startswith("starshina.")
+            )

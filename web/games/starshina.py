@@ -37,6 +37,7 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
     data["pot_gloss"] = None
     data["pot"] = text("web.pot.game", pot=table.game_pot)
     data["stock"] = table.kitty_count
+    data["stock_label"] = "web.kitty"
     seats = []
     record = table.history[-1] if over and table.history else None
     for summary in table.seats:
@@ -54,7 +55,7 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
             note = text(
                 "starshina.tricks_of", tricks=text("n.tricks", tricks), target=summary.target
             )
-        seat.update(cards=summary.cards, tricks=tricks, role=None, note=note)
+        seat.update(cards=summary.cards, tricks=tricks, role=None, note=note, tricks_in_note=True)
         seats.append(seat)
     data["seats"] = seats
     legal = view.legal

@@ -43,6 +43,7 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     data["pot"] = text("web.pot.remiz", pot=table.pot, share=_share(table.pot), remiz=table.remiz)
     data["pot_gloss"] = text("gloss.remiz")
     data["stock"] = table.stock_count
+    data["stock_label"] = "web.stock"
     seats = []
     for summary in table.seats:
         seat = _seat(summary.seat, view.seat, table.dealer, table.to_act, info)

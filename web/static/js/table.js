@@ -78,8 +78,8 @@ function renderGloss(view) {
 
 function seatLines(seat, view) {
   const chips = seat.chips == null ? "" : t("web.chips", {}, seat.chips);
-  // a seat's note (Старшина's «2 взятки, нужно 5») says its tricks already
-  const noTricks = seat.note?.key?.startsWith("starshina.") || view.phase === "lobby";
+  // a seat's note may say its tricks already (Старшина's «2 взятки, нужно 5»)
+  const noTricks = seat.tricks_in_note || view.phase === "lobby";
   const tricks = noTricks ? "" : t("n.tricks", {}, seat.tricks);
   const more = [tricks, tx(seat.role), tx(seat.note), seat.away ? t("seat.away_mark") : ""];
   return [chips, more.filter(Boolean).join(" · ")];
@@ -147,8 +147,7 @@ function renderCloth(view, openLast) {
     corner.append(cardBack("tiny"));
   }
   if (view.stock) {
-    const key = view.game === "starshina" ? "web.kitty" : "web.stock";
-    corner.append(el("span", "", t(key, {}, view.stock)));
+    corner.append(el("span", "", t(view.stock_label, {}, view.stock)));
   }
   const last = el("button", "last-button", t("web.last_trick"));
   last.type = "button";
