@@ -26,8 +26,14 @@ from storage.database import Database
 log = logging.getLogger(__name__)
 
 
+def _bot(application: Application) -> BotApplication:  # type: ignore[type-arg]
+    """The application ``build_application`` built, as PTB hands it to a callback."""
+    assert isinstance(application, BotApplication)
+    return application
+
+
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
-    settings: Settings = application.bot_data["settings"]
+    settings = _bot(application).settings
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     db = await Database.open(settings.database_path, cache_reads=True)
     try:
@@ -39,7 +45,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         raise
     application.bot_data["services"] = services
     await services.start()
-    if application.bot_data.get("tune_gc"):
+    if _bot(application).tune_gc:
         tune_garbage_collector()
 
 
@@ -65,9 +71,9 @@ async def _post_stop(application: Application) -> None:  # type: ignore[type-arg
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
-    stop_heartbeat(application.bot_data["settings"])
+    stop_heartbeat(_bot(application).settings)
     # closed by PTB's shutdown after a start, but not when the start itself failed
-    for request in application.bot_data["requests"]:
+    for request in _bot(application).requests:
         await request.shutdown()
     services: Services | None = application.bot_data.get("services")
     if services is not None:
@@ -90,7 +96,9 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
     requests = (_request(settings, 256), _request(settings, 1))
     builder = (
         ApplicationBuilder()
-        .application_class(BotApplication)
+        .application_class(
+            BotApplication, {"settings": settings, "requests": requests, "tune_gc": tune_gc}
+        )
         .token(settings.bot_token.get_secret_value())
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.telegram_file_base_url)
@@ -105,8 +113,5 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
     # always: retries and per-chat flood control; the limits only with RATE_LIMITER (on)
     builder = builder.rate_limiter(rate_limiter(settings))  # type: ignore[arg-type]
     application = builder.build()
-    application.bot_data["settings"] = settings
-    application.bot_data["requests"] = requests
-    application.bot_data["tune_gc"] = tune_gc
     register(application)
     return application

@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlsplit
 
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application
+from telegram.request import BaseRequest
 
 from bot.settings import Settings
 
@@ -34,7 +35,24 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
     itself. Only the first failure is logged. A token Telegram rejects ends the run instead:
     ``SystemExit``, which ``run_polling`` takes as the order to shut down, and the exit code
     in ``bot_data["exit_code"]`` for ``python -m bot``.
+
+    Built by ``bot.app.build_application`` with what its start and stop use: the settings,
+    the request objects (of the bot's calls and of ``getUpdates``, closed at shutdown), and
+    whether to freeze what exists once started (``bot.app.tune_garbage_collector``).
     """
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        requests: tuple[BaseRequest, ...],
+        tune_gc: bool,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.settings = settings
+        self.requests = requests
+        self.tune_gc = tune_gc
 
     async def initialize(self) -> None:
         try:
@@ -50,7 +68,7 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
             failures = self.bot_data.get("startup_failures", 0)
             self.bot_data["startup_failures"] = failures + 1
             if not failures:
-                log.error("%s", unreachable_line(self.bot_data["settings"], error))
+                log.error("%s", unreachable_line(self.settings, error))
             raise
         failures = self.bot_data.get("startup_failures", 0)
         if failures:
