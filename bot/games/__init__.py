@@ -41,6 +41,7 @@ __all__ = [
     "games",
     "register",
     "shown",
+    "terms",
     "unregister",
 ]
 
@@ -64,6 +65,12 @@ def unregister(kind: str) -> None:
     SHOWN.pop(kind, None)
     table_games.unregister(kind)
     callback.use_verbs(callback.merged_verbs(*(known.verbs for known in SHOWN.values())))
+
+
+def terms() -> list[str]:
+    """The words of every shown game the glossary explains (``ChatGame.terms``), each once, in
+    registration order."""
+    return list(dict.fromkeys(term for game in SHOWN.values() for term in game.terms))
 
 
 def chat_game(kind: str) -> ChatGame:

@@ -139,6 +139,12 @@ class ChatGame(Protocol):
         """The game's moves on its buttons (``bot.callback``): verb → wire code, argument."""
         ...
 
+    @property
+    def terms(self) -> Sequence[str]:
+        """The game's words a newcomer cannot know, explained once under his hand
+        (``bot.screens.glossary``): locale keys ``gloss.<term>`` and ``gloss.word.<term>``."""
+        ...
+
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str: ...
 
     def stats_lines(self, lang: str, fields: Mapping[str, int]) -> list[str]:
@@ -167,10 +173,12 @@ class GameScreens(Generic[S, SV, PV]):
         verbs: Verbs,
         stats: StatsLines | None = None,
         evening: EveningLines | None = None,
+        terms: Sequence[str] = (),
     ) -> None:
         self._game = game
         self.screens = screens
         self._verbs = dict(verbs)
+        self._terms = tuple(terms)
         self._stats = stats
         self._evening = evening
 
@@ -185,6 +193,10 @@ class GameScreens(Generic[S, SV, PV]):
     @property
     def verbs(self) -> Verbs:
         return self._verbs
+
+    @property
+    def terms(self) -> Sequence[str]:
+        return self._terms
 
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
         return self.screens.rules_text(lang, choice, options)

@@ -213,4 +213,5 @@ PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
     },
     stats=stats_lines,
     evening=evening_lines,
+    terms=("shleif", "razrez", "remiz"),
 )

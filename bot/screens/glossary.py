@@ -5,8 +5,8 @@ in that deal only.
 "First use" is per player, whatever the table or the group: the deal (game, deal number) in
 which each word first came up for him is stored with his private chat's options, so a later
 deal, another table or a restart never explains it again, and every edit of that first deal's
-hand message keeps the line. The words are found in the hand's rendered text, so whichever
-game or screen brings a word up, the gloss follows it.
+hand message keeps the line. Each game names its words (``ChatGame.terms``); they are found in
+the hand's rendered text, so whichever game or screen brings a word up, the gloss follows it.
 """
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from bot.games import terms
 from locales import t
 from storage.database import Database
 from tables.bounded import Recent
 
-#: the glossary's terms (the code's English identifiers); locale keys ``gloss.<term>`` (the
-#: line) and ``gloss.word.<term>`` (the word, lower case, as the texts write it)
-TERMS: Final = ("shleif", "razrez", "remiz")
 #: the private chat's stored options that hold, per term, the [game, deal] it was first shown in
 KIND: Final = "glossary"
 KEPT: Final = 4096
@@ -39,7 +37,7 @@ class Glossary:
         ``game_id`` (an empty string when there are none): the words it shows that the
         player met first in this deal, or meets now."""
         plain = _TAG.sub("", text).lower()
-        words = [term for term in TERMS if t(lang, f"gloss.word.{term}") in plain]
+        words = [term for term in terms() if t(lang, f"gloss.word.{term}") in plain]
         if not words:
             return ""
         met = await self._read(user_id)

@@ -108,3 +108,51 @@ def test_a_game_the_page_does_not_show_has_no_seat_view() -> None:
         seat_view(tricks.KIND, state, 0, TableInfo(names=NAMES[:2], version=1))
     with pytest.raises(ValueError):
         pages.register(pages.page_game("stukolka"))
+
+
+class _Options:
+    """The one table the glossary reads and writes: a private chat's stored options."""
+
+    def __init__(self) -> None:
+        self.stored: dict[tuple[int, str], dict[str, object]] = {}
+
+    async def chat_options(self, chat_id: int, kind: str) -> dict[str, object] | None:
+        return self.stored.get((chat_id, kind))
+
+    async def upsert_chat(self, chat_id: int) -> None:
+        pass
+
+    async def set_chat_options(self, chat_id: int, kind: str, options: dict[str, object]) -> None:
+        self.stored[(chat_id, kind)] = options
+
+
+async def test_a_game_brings_the_words_the_glossary_explains() -> None:
+    from typing import cast
+
+    import locales
+    from bot import games
+    from bot.games import GameScreens
+    from bot.screens.glossary import Glossary
+    from storage.database import Database
+
+    words = {"gloss.trick": "ℹ️ A trick: one card from each.", "gloss.word.trick": "trick"}
+    worded = GameScreens(
+        tricks.GAME, tricks.TricksScreens(), verbs=tricks.PLUGIN.verbs, terms=("trick",)
+    )
+    glossary = Glossary(cast(Database, _Options()))
+    before = games.terms()
+    assert "trick" not in before and "shleif" in before
+    assert await glossary.lines(1, "en", "Your trick", 7, 0) == ""
+    games.register(worded)
+    locales.add_entries("en", words)
+    try:
+        assert games.terms() == [*before, "trick"]
+        assert (
+            await glossary.lines(1, "en", "Your <b>trick</b>", 7, 0)
+            == "\n\n" + words["gloss.trick"]
+        )
+        assert await glossary.lines(1, "en", "Your trick", 8, 0) == ""  # explained once
+    finally:
+        locales.remove_entries("en", words)
+        games.unregister(tricks.KIND)
+    assert games.terms() == before
