@@ -1,8 +1,7 @@
 """A game is a plugin. Outside ``tables/games``, ``bot/games`` and ``web/games`` (the
-registries and each game's plugin) and each game's own renderer (``bot/render/<game>.py``),
-neither the tables, the bot, the Mini App nor the storage name a game, compare a game's kind
-with a name, or import a game's package; the registry refuses a game whose names or codes
-clash with one already offered."""
+registries and each game's module or package there), neither the tables, the bot, the Mini App
+nor the storage name a game, compare a game's kind with a name, or import a game's package;
+the registry refuses a game whose names or codes clash with one already offered."""
 
 from __future__ import annotations
 
@@ -31,15 +30,13 @@ GAME_PACKAGES = {f"game.{kind}" for kind in KINDS}
 
 
 def _outside_plugins() -> list[Path]:
-    """Every module of bot/, tables/, web/ and storage/ that is not a game's plugin nor a
-    game's own renderer."""
-    own = {BOT / "render" / f"{kind}.py" for kind in KINDS}
+    """Every module of bot/, tables/, web/ and storage/ that is not a game's plugin."""
     plugins = {BOT / "games", TABLES / "games", WEB / "games"}
     layers = (BOT, TABLES, WEB, STORAGE)
     return [
         path
         for path in sorted(path for layer in layers for path in layer.rglob("*.py"))
-        if not plugins & set(path.parents) and path not in own | HISTORY
+        if not plugins & set(path.parents) and path not in HISTORY
     ]
 
 

@@ -9,14 +9,14 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.common import ranks_shown, tricks_count
-from bot.render.starshina import (
+from bot.games.starshina.render import (
     hand_by_suit,
     hand_text,
     last_deal_transfers,
     result_text,
     table_text,
 )
+from bot.render.common import ranks_shown, tricks_count
 from game.cards import FULL_DECK, label
 from game.starshina import StarshinaOptions, public_view, seat_view
 from game.starshina.state import Phase

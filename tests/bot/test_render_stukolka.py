@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.stukolka import hand_text, result_text, table_text
+from bot.games.stukolka.render import hand_text, result_text, table_text
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.stukolka import StukolkaOptions, apply, new_deal, public_view, seat_view

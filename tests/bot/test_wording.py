@@ -30,8 +30,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.render import starshina as starshina_render
-from bot.render import stukolka as stukolka_render
+from bot.games.starshina import render as starshina_render
+from bot.games.stukolka import render as stukolka_render
 from bot.render.common import tricks_count
 from game.starshina import StarshinaOptions, StarshinaState
 from game.starshina import views as starshina_views

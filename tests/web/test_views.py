@@ -363,8 +363,8 @@ def test_the_purchase_prompt_names_the_button_shown_with_nothing_marked() -> Non
 
 
 def test_the_money_reads_as_the_chats_breakdown() -> None:
+    from bot.games.starshina.render import last_deal_transfers
     from bot.render import common
-    from bot.render.starshina import last_deal_transfers
     from game.registry import rules_for as rules
     from web import view_parts
     from web.games import starshina as view_starshina

@@ -1,6 +1,6 @@
 """Стуколка as the bot shows it (docs/rules.md §1–§3): classic and «со шлейфом», the texts of
-``bot.render.stukolka``, the hand's keyboard, the rules text, and its own figures (remizes,
-pots) in /stats and an evening's summary."""
+``bot.games.stukolka.render``, the hand's keyboard, the rules text, and its own figures
+(remizes, pots) in /stats and an evening's summary."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Final
 
 from bot.callback import Act, ArgKind, Look, encode
 from bot.games.plugin import GameScreens, Keyboard
+from bot.games.stukolka import render
 from bot.keyboards import pick_of, rows_of, selection_rows
-from bot.render import stukolka as render
 from bot.render.common import label, sort_cards
 from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions, StukolkaState

@@ -1,5 +1,5 @@
-"""Старшина as the bot shows it (docs/rules.md §4): the texts of ``bot.render.starshina``, the
-hand's keyboard and the rules text."""
+"""Старшина as the bot shows it (docs/rules.md §4): the texts of
+``bot.games.starshina.render``, the hand's keyboard and the rules text."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot.callback import Act, ArgKind, encode
 from bot.games.plugin import GameScreens, Keyboard
+from bot.games.starshina import render
 from bot.keyboards import pick_of, selection_rows, suit_rows
-from bot.render import starshina as render
 from bot.render.common import SUIT_ORDER, SUIT_SYMBOLS, label, sort_cards
 from game.registry import JsonObject
 from game.starshina import PublicView, SeatView, StarshinaOptions, StarshinaState
