@@ -88,6 +88,8 @@ What is measured (presses made inside the window)
     CPU         the bot's CPU time (``/proc/<pid>/stat``, and its main thread's, which runs
                 the event loop) and this process's, over the wall time of the window: the two
                 share the machine, and the fake and the users cost CPU too.
+                ``cpu_bot_system_share``: the kernel's part of the bot's (its sockets, the
+                database's disk, waking its other thread).
     bench lag   ``bench_loop_lag_max_ms``: the longest this process's own loop was late (a
                 stall here delays presses and replies, and shows as the bot's latency).
                 This process collects no garbage from the window's start to the drain's end:
@@ -207,15 +209,17 @@ class BotProcess:
                     found[name] = int(value.split()[0])
         return found
 
-    def cpu_seconds(self, task: int | None = None) -> float:
+    def cpu_seconds(self, task: int | None = None, *, system: bool = False) -> float:
         """utime + stime of the bot process (its threads included), or of one of its threads
-        (``task``: the thread id; the main thread's is the pid)."""
+        (``task``: the thread id; the main thread's is the pid); with ``system``, stime alone
+        (the kernel's part: the sockets, the disk, the wake-ups of the other thread)."""
         path = f"/proc/{self.pid}/stat" if task is None else f"/proc/{self.pid}/task/{task}/stat"
         try:
             fields = Path(path).read_text().rsplit(")", 1)[1].split()
         except OSError:
             return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[12]) if system else int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def bot_environment(
@@ -1044,6 +1048,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             requests_before = len(fake.log)
             cpu_bot = bot.cpu_seconds()
             cpu_main = bot.cpu_seconds(bot.pid)
+            cpu_system = bot.cpu_seconds(system=True)
             cpu_self = time.process_time()
             if args.profile == "py-spy":
                 spy = start_py_spy(bot, args.duration, profile_out)
@@ -1054,6 +1059,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             wall = fake.now() - begin
             cpu_bot = bot.cpu_seconds() - cpu_bot
             cpu_main = bot.cpu_seconds(bot.pid) - cpu_main
+            cpu_system = bot.cpu_seconds(system=True) - cpu_system
             cpu_self = time.process_time() - cpu_self
             window_log = [e for e in fake.log[requests_before:] if e.time < driver.window[1]]
             # 4. drain
@@ -1186,6 +1192,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["kib_per_game"] = round((rss_window - result["rss_idle_kib"]) / args.groups, 1)
         result["cpu_bot_share"] = round(cpu_bot / wall, 3)
         result["cpu_bot_main_thread_share"] = round(cpu_main / wall, 3)
+        result["cpu_bot_system_share"] = round(cpu_system / wall, 3)
         result["cpu_bench_share"] = round(cpu_self / wall, 3)
         result["database"] = database_figures(bot.database)
 

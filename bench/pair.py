@@ -60,6 +60,10 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
         "main_thread_ms_per_press": round(
             1000 * float(result["cpu_bot_main_thread_share"]) / actions, 3
         ),
+        # the kernel's part (a bench from before it printed this gives nan)
+        "system_ms_per_press": round(
+            1000 * float(result.get("cpu_bot_system_share", float("nan"))) / actions, 3
+        ),
         "actions_per_s": actions,
         "requests_per_press": float(requests.get("total", float("nan"))),
         "messages_per_press": round(
@@ -85,6 +89,14 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def per_request(found: dict[str, float]) -> dict[str, float]:
+    """The bot's CPU per Bot API request (ms), from one run's figures."""
+    requests = found.get("requests_per_press", float("nan"))
+    if not requests:
+        return {}
+    return {"cpu_ms_per_request": round(found["cpu_ms_per_press"] / requests, 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--other", required=True, help="the copy to compare with (its root)")
@@ -106,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in order:
             bench = copies["this"] if args.same_bench else None
             found = figures(run_once(copies[name], load_args, bench))
+            found |= per_request(found)
             runs[name].append(found)
             print(json.dumps({"pair": pair, "copy": name, **found}), flush=True)
     summary: dict[str, Any] = {}
@@ -120,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         for key in (
             "cpu_ms_per_press",
             "main_thread_ms_per_press",
+            "system_ms_per_press",
+            "cpu_ms_per_request",
             "requests_per_press",
             "messages_per_press",
         )
