@@ -18,7 +18,7 @@ from bot.context import BotContext
 from bot.handlers import register
 from bot.health import stop_heartbeat
 from bot.ratelimit import rate_limiter
-from bot.request import AiohttpRequest
+from bot.request import AiohttpRequest, UpdatesRequest
 from bot.settings import Settings
 from bot.startup import BotApplication
 from storage.database import Database
@@ -81,11 +81,13 @@ async def _post_shutdown(application: Application) -> None:  # type: ignore[type
         await services.db.close()
 
 
-def _request(settings: Settings, pool_size: int) -> BaseRequest:
+def _request(settings: Settings, pool_size: int, *, updates: bool = False) -> BaseRequest:
     """The request object of the bot's calls (``pool_size`` connections; one for
-    ``getUpdates``), through ``PROXY_URL`` when it is set."""
+    ``getUpdates``, whose updates are trimmed: ``bot.request.trim_update``), through
+    ``PROXY_URL`` when it is set."""
     proxy = settings.proxy_url.get_secret_value() if settings.proxy_url else None
-    return AiohttpRequest(pool_size, proxy=proxy)
+    kind = UpdatesRequest if updates else AiohttpRequest
+    return kind(pool_size, proxy=proxy)
 
 
 def build_application(settings: Settings, *, tune_gc: bool = False) -> Application:  # type: ignore[type-arg]
@@ -93,7 +95,7 @@ def build_application(settings: Settings, *, tune_gc: bool = False) -> Applicati
 
     ``tune_gc``: freeze what exists once it has started (``tune_garbage_collector``); for the
     bot's own process, not for a test that builds many applications in one."""
-    requests = (_request(settings, 256), _request(settings, 1))
+    requests = (_request(settings, 256), _request(settings, 1, updates=True))
     builder = (
         ApplicationBuilder()
         .application_class(

@@ -30,6 +30,7 @@ from telegram import Update
 from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Application
 
+from bot.request import trim_update
 from bot.startup import TOKEN_REJECTED
 
 log = logging.getLogger("bot.webhook")
@@ -81,6 +82,7 @@ def webhook_app(application: AnyApplication, path: str, secret: str) -> web.Appl
         if not isinstance(update_id, int) or isinstance(update_id, bool):
             log.warning("webhook: refused a JSON object without a whole-number update_id")
             return web.Response(status=HTTPStatus.BAD_REQUEST)
+        trim_update(data)
         try:
             update = Update.de_json(data, application.bot)
         except Exception as error:  # any shape de_json cannot read: not an update

@@ -17,10 +17,10 @@ import trustme
 from aiohttp import web
 from pydantic import ValidationError
 from telegram import Bot, InputFile
-from telegram.error import NetworkError, TimedOut
+from telegram.error import NetworkError, TelegramError, TimedOut
 
 from bot.ratelimit import maybe_performed
-from bot.request import AiohttpRequest, check_proxy_url
+from bot.request import AiohttpRequest, UpdatesRequest, check_proxy_url, trim_update
 from bot.settings import Settings
 
 TOKEN = "123:abc"
@@ -323,3 +323,59 @@ def test_proxy_urls_the_bot_refuses(url: str) -> None:
 
 def test_an_empty_proxy_url_is_none() -> None:
     assert Settings(bot_token="1:x", proxy_url="").proxy_url is None  # type: ignore[arg-type]
+
+
+PRESS = {
+    "update_id": 11,
+    "callback_query": {
+        "id": "q1",
+        "from": {"id": 42, "is_bot": False, "first_name": "Алиса"},
+        "chat_instance": "c",
+        "data": "a:1",
+        "message": {
+            "message_id": 9,
+            "date": 1,
+            "chat": {"id": -100, "type": "supergroup", "title": "Стол"},
+            "message_thread_id": 3,
+            "is_topic_message": True,
+            "text": "Ход: Алиса",
+            "entities": [{"type": "bold", "offset": 0, "length": 3}],
+            "reply_markup": {"inline_keyboard": [[{"text": "7♠", "callback_data": "x"}]]},
+        },
+    },
+}
+
+
+async def test_getupdates_presses_arrive_without_the_message_text_and_buttons(
+    server: tuple[Server, str],
+) -> None:
+    state, url = server
+    bot = Bot(TOKEN, base_url=url, get_updates_request=UpdatesRequest(1))
+    await bot.initialize()
+    state.reply = (200, json.dumps({"ok": True, "result": [PRESS]}).encode())
+    try:
+        (update,) = await bot.get_updates(timeout=0)
+        state.reply = (200, b"{not json")
+        with pytest.raises(TelegramError):
+            await bot.get_updates(timeout=0)
+    finally:
+        await bot.shutdown()
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    # what a press is routed by stays
+    assert (query.data, query.from_user.id, query.message.message_id) == ("a:1", 42, 9)
+    assert query.message.chat.id == -100 and query.message.message_thread_id == 3
+    assert query.message.is_topic_message  # type: ignore[union-attr]
+    # what the message shows is not built into objects
+    assert query.message.text is None  # type: ignore[union-attr]
+    assert query.message.reply_markup is None  # type: ignore[union-attr]
+    assert not query.message.entities  # type: ignore[union-attr]
+
+
+def test_trimming_leaves_other_updates_and_a_press_without_a_message_alone() -> None:
+    command = {"update_id": 1, "message": {"message_id": 2, "text": "/start", "entities": []}}
+    old_press = {"update_id": 2, "callback_query": {"id": "q", "data": "a"}}
+    for update in (command, old_press, [], "x"):
+        before = json.dumps(update)
+        trim_update(update)
+        assert json.dumps(update) == before
