@@ -32,6 +32,8 @@ class CannedRequest(BaseRequest):
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, dict[str, Any]]] = []
+        #: each request's parameters as PTB handed them over, and its JSON body
+        self.raw: list[tuple[dict[str, Any], bytes]] = []
         self.error: tuple[int, str] | None = None
 
     async def initialize(self) -> None:
@@ -55,6 +57,8 @@ class CannedRequest(BaseRequest):
             else {}
         )
         self.seen.append((name, params))
+        if request_data:
+            self.raw.append((request_data.parameters, request_data.json_payload))
         if name.lower() == "getme":
             user = {"id": 1, "is_bot": True, "first_name": "Bot", "username": "b"}
             return 200, json.dumps({"ok": True, "result": user}).encode()
@@ -122,3 +126,34 @@ async def test_sends_and_edits_build_no_message_objects_and_warn_nothing(
     }
     assert calls[1][1]["message_id"] == 41
     assert calls[2][1] == {"chat_id": 7, "message_id": 41}
+
+
+async def test_object_parameters_reach_ptb_as_the_json_it_would_send() -> None:
+    request = CannedRequest()
+    bot = ExtBot("1:x", request=request, get_updates_request=CannedRequest())
+
+    messenger = Messenger(bot, Pacer(0.0), ChatEvents())
+    async with bot:
+        request.raw.clear()
+        await messenger.send(7, "Ход", [[("7♠", "a:1"), ("Сайт", "url:https://x.org")]], reply_to=3)
+        await messenger.edit(7, 41, "Ход", [[("8♠", "a:2")]])
+    objects = {
+        "link_preview_options": {"is_disabled": True},
+        "reply_markup": {
+            "inline_keyboard": [
+                [{"text": "7♠", "callback_data": "a:1"}, {"text": "Сайт", "url": "https://x.org"}]
+            ]
+        },
+        "reply_parameters": {"message_id": 3, "allow_sending_without_reply": True},
+    }
+    (sent, sent_body), (edited, _) = request.raw
+    # no object left for PTB to encode at each request (it encodes each twice)...
+    assert all(not isinstance(value, dict | list) for value in [*sent.values(), *edited.values()])
+    # ...and the body is the one PTB makes of the objects themselves (a string as it is,
+    # anything else as its json.dumps, the whole as json.dumps of that)
+    plain = {key: objects.get(key, value) for key, value in sent.items()}
+    ptb = {k: v if isinstance(v, str) else json.dumps(v) for k, v in plain.items()}
+    assert sent_body == json.dumps(ptb).encode()
+    assert json.loads(edited["reply_markup"]) == {
+        "inline_keyboard": [[{"text": "8♠", "callback_data": "a:2"}]]
+    }

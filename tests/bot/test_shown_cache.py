@@ -4,6 +4,7 @@ and changes one message one request at a time."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from bot.chat_events import ChatEvents
@@ -61,6 +62,8 @@ async def test_edits_of_one_message_go_in_the_order_they_were_asked() -> None:
     second = asyncio.create_task(messenger.edit(5, 9, "two", [[("B", "a:2")]]))
     other = asyncio.create_task(messenger.edit(5, 10, "elsewhere"))
     await asyncio.gather(first, second, other)
-    labels = [markup["inline_keyboard"][0][0]["text"] for _, markup in bot.calls if markup]
+    # the buttons go as the JSON PTB would send (``bot.messenger.markup_json``)
+    keyboards = [json.loads(markup)["inline_keyboard"] for _, markup in bot.calls if markup]
+    labels = [rows[0][0]["text"] for rows in keyboards]
     assert labels == ["A", "B"]
     assert messenger._busy == {}  # nothing kept once no change is under way
