@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict
 
 from storage.errors import ActiveGameExists
 from tables.chat_settings import ChatSettings
@@ -50,7 +49,7 @@ class Lobby:
                 game = await self.store.db.create_game(
                     chat_id,
                     kind,
-                    {"engine": None, "table": asdict(meta)},
+                    {"engine": None, "table": meta.to_json()},
                     created_by=user_id,
                     seats=[user_id],
                     options=options,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from game.core import Action
@@ -67,7 +67,28 @@ class TableMeta:
         it freely. (The stored state may be the read cache's, seen by every reader until the
         game's row changes: a change made before a commit that is then refused must stay
         invisible to them.)"""
-        return TableMeta(**copy.deepcopy(dict(data or {})))
+        return TableMeta(**json_copy(dict(data or {})))
+
+    def to_json(self) -> dict[str, Any]:
+        """The table's own state to store: ``dataclasses.asdict`` of it (a deep copy), at a
+        fraction of its cost (``json_copy``)."""
+        return {part.name: json_copy(getattr(self, part.name)) for part in fields(self)}
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of a JSON-like value (dicts, lists, tuples, strings, numbers, None): what
+    ``copy.deepcopy`` gives for one, without its memo and dispatch (the table's state is
+    copied at every load and every commit). Anything else is left to ``copy.deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {key: json_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [json_copy(item) for item in value]
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    if kind is tuple:
+        return tuple(json_copy(item) for item in value)
+    return copy.deepcopy(value)
 
 
 @dataclass

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import Any
 
 from game.core import GAME_POT, Action
@@ -180,7 +179,7 @@ class TableStore:
         )
         engine = None if loaded.table is None else loaded.table.dump()
         return {
-            "new_state": {"engine": engine, "table": asdict(loaded.meta)},
+            "new_state": {"engine": engine, "table": loaded.meta.to_json()},
             "action": None if action is None else action.to_json(),
             "seat": None if action is None else action.seat,
             "user_id": user_id,
