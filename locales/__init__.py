@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -73,8 +73,10 @@ def remove_entries(lang: str, keys: Iterable[str]) -> None:
         known.pop(key, None)
 
 
+@lru_cache(maxsize=64)
 def language(lang: str | None) -> str:
-    """``lang`` if the bot speaks it, else the default; ``en-US`` counts as ``en``."""
+    """``lang`` if the bot speaks it, else the default; ``en-US`` counts as ``en``. (Kept for
+    the few codes seen: every text of every screen asks.)"""
     if lang:
         base = lang.split("-")[0].split("_")[0].lower()
         if base in LANGUAGES:
