@@ -27,7 +27,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from game import starshina, stukolka
-from game.ai import LEVELS, Budget, choose
+from game.ai import LEVELS, Budget, Computer
+from game.ai import starshina as starshina_ai
+from game.ai import stukolka as stukolka_ai
 from game.cards import FULL_DECK, shuffle
 from game.core import Action, Transfer
 
@@ -38,10 +40,19 @@ def _budget(milliseconds: float, samples: int, min_samples: int) -> Budget:
 
 
 class Seats:
-    """Who sits where, and the time each player's decisions took."""
+    """Who sits where (each a level of the game's ``computer``), and the time each player's
+    decisions took."""
 
-    def __init__(self, players: Sequence[str], budget_ms: float, samples: int, min_samples: int):
+    def __init__(
+        self,
+        players: Sequence[str],
+        computer: Computer[Any],
+        budget_ms: float,
+        samples: int,
+        min_samples: int,
+    ):
         self.players = list(players)
+        self.computer = computer
         self.budget_ms = budget_ms
         self.samples = samples
         self.min_samples = min_samples
@@ -50,7 +61,7 @@ class Seats:
     def decide(self, player: int, view: Any, rng: random.Random) -> Action:
         started = time.perf_counter()
         budget = _budget(self.budget_ms, self.samples, self.min_samples)
-        action = choose(view, self.players[player], rng, budget)
+        action = self.computer.choose(view, self.players[player], rng, budget)
         self.times[player].append(1000 * (time.perf_counter() - started))
         return action
 
@@ -68,7 +79,9 @@ def play_stukolka(
 ) -> tuple[list[list[float]], list[list[float]]]:
     """``count`` deals at one table (the pot carries over); per deal, each player's chips."""
     n = len(players)
-    seats = Seats(players, args["budget_ms"], args["samples"], args["min_samples"])
+    seats = Seats(
+        players, stukolka_ai.COMPUTER, args["budget_ms"], args["samples"], args["min_samples"]
+    )
     rules_options = stukolka.StukolkaOptions.from_json(options)
     rng = random.Random(seed)
     deck = list(FULL_DECK)
@@ -97,7 +110,9 @@ def play_starshina(
     players: Sequence[str], options: dict[str, Any], count: int, seed: int, args: dict[str, Any]
 ) -> tuple[list[list[float]], list[list[float]]]:
     """``count`` whole games; per game, each player's chips (the game's transfers)."""
-    seats = Seats(players, args["budget_ms"], args["samples"], args["min_samples"])
+    seats = Seats(
+        players, starshina_ai.COMPUTER, args["budget_ms"], args["samples"], args["min_samples"]
+    )
     rules_options = starshina.StarshinaOptions.from_json(options)
     rng = random.Random(seed)
     deck = list(FULL_DECK)

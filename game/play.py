@@ -23,7 +23,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from game import starshina, stukolka
-from game.ai import LEVELS, Budget, choose
+from game.ai import LEVELS, Budget, Computer
+from game.ai import starshina as starshina_ai
+from game.ai import stukolka as stukolka_ai
 from game.cards import FULL_DECK, SUIT_EMOJI, shuffle, sort_hand
 from game.cards import russian_label as label
 from game.core import Action, Event, Legal, Transfer
@@ -328,6 +330,9 @@ class Table:
         self.balances = [0] * players
         self.players = players
         self.rules: Any = starshina if game == "starshina" else stukolka
+        self.computer: Computer[Any] = (
+            starshina_ai.COMPUTER if game == "starshina" else stukolka_ai.COMPUTER
+        )
         self.state: Any = None
 
     def _shuffled(self) -> list[str]:
@@ -366,12 +371,14 @@ class Table:
     def computer_move(self) -> list[Event]:
         seat = self.state.to_act
         events: list[Event] = []
-        if self.game != "starshina" and stukolka.seat_view(self.state, seat).may_look:
-            events += stukolka.apply(self.state, Action(seat, "look"))
+        if self.computer.looks_first(self.rules.seat_view(self.state, seat)):
+            events += self.rules.apply(self.state, Action(seat, "look"))
         deadline = time.perf_counter() + self.budget_ms / 1000
         budget = Budget(stop=lambda: time.perf_counter() > deadline, min_samples=2)
         view = self.rules.seat_view(self.state, seat)
-        events += self.rules.apply(self.state, choose(view, self.level, self.rng, budget))
+        events += self.rules.apply(
+            self.state, self.computer.choose(view, self.level, self.rng, budget)
+        )
         return events
 
 

@@ -20,13 +20,13 @@ import logging
 import multiprocessing
 import os
 import random
+import sys
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
-from game.ai import Advice, Budget, advise, choose, decision_budget
+from game.ai import Advice, Budget, Seated
 from game.core import Action
 from locales import t
 
@@ -86,14 +86,21 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, name="watch-bot", daemon=True).start()
 
 
-def _decide(view: Any, level: str, seed: int, milliseconds: float, min_samples: int) -> Action:
+def _preload() -> list[str]:
+    """What the worker processes' server imports before it starts them: the computers' common
+    part and every module of the games' rules and computers the bot has loaded (each game's
+    plugin imports its own), so that no worker imports one at its first decision."""
+    return sorted({"game.ai", *(name for name in sys.modules if name.startswith("game."))})
+
+
+def _decide(seated: Seated, level: str, seed: int, milliseconds: float, min_samples: int) -> Action:
     """One decision, in a worker process: the strong search stops at its time budget."""
     deadline = time.perf_counter() + milliseconds / 1000
     budget = Budget(stop=lambda: time.perf_counter() > deadline, min_samples=min_samples)
-    return choose(view, level, random.Random(seed), budget)
+    return seated.choose(level, random.Random(seed), budget)
 
 
-def _advise(view: Any, seed: int, milliseconds: float, min_samples: int) -> Advice:
+def _advise(seated: Seated, seed: int, milliseconds: float, min_samples: int) -> Advice:
     """A hint, in a worker process (or a thread): the strong search's choice with the mean
     value of every candidate it played out, stopped at its time budget."""
     deadline = time.perf_counter() + milliseconds / 1000
@@ -102,7 +109,7 @@ def _advise(view: Any, seed: int, milliseconds: float, min_samples: int) -> Advi
         stop=lambda: time.perf_counter() > deadline,
         min_samples=min_samples,
     )
-    return advise(view, random.Random(seed), budget)
+    return seated.advise(random.Random(seed), budget)
 
 
 class Thinker:
@@ -121,7 +128,7 @@ class Thinker:
         if self._pool is None:
             # forkserver: a worker is not a fork of this process and its threads
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["game.ai"])
+            context.set_forkserver_preload(_preload())
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=context,
@@ -130,19 +137,21 @@ class Thinker:
             )
         return self._pool
 
-    async def decide(self, view: Any, level: str) -> Action:
-        """The computer's action in the seat of ``view`` (whose turn it is)."""
+    async def decide(self, seated: Seated, level: str) -> Action:
+        """The action of the computer ``seated`` (in the seat whose turn it is): the game's
+        own, with the time its game gives a strong decision. It goes to the worker whole, so
+        its game's computer and view must pickle (module-level functions, plain data)."""
         seed = self._rng.getrandbits(32)
         if level != "strong" or self.workers <= 0 or self._waiting >= MAX_WAITING:
             if level == "strong":
                 self.fallbacks += 1
-            return choose(view, "easy", random.Random(seed))
-        milliseconds, min_samples = decision_budget(view)
+            return seated.choose("easy", random.Random(seed))
+        milliseconds, min_samples = seated.milliseconds, seated.min_samples
         self._waiting += 1
         try:
             loop = asyncio.get_running_loop()
             action: Action = await loop.run_in_executor(
-                self._executor(), _decide, view, level, seed, milliseconds, min_samples
+                self._executor(), _decide, seated, level, seed, milliseconds, min_samples
             )
             self.decisions += 1
             return action
@@ -150,35 +159,35 @@ class Thinker:
             log.warning("the computer players' worker died; a new one starts")
             self.close()
             self.fallbacks += 1
-            return choose(view, "easy", random.Random(seed))
+            return seated.choose("easy", random.Random(seed))
         finally:
             self._waiting -= 1
 
-    async def _advise_on_thread(self, view: Any, seed: int) -> Advice:
+    async def _advise_on_thread(self, seated: Seated, seed: int) -> Advice:
         """A short hint search in a thread: it shares the interpreter with the event loop,
         which still runs between its slices, so it gets little time and the least samples a
         computer's move takes."""
-        least = decision_budget(view)[1]
-        return await asyncio.to_thread(_advise, view, seed, HINT_ON_THREAD_MILLISECONDS, least)
+        least = seated.min_samples
+        return await asyncio.to_thread(_advise, seated, seed, HINT_ON_THREAD_MILLISECONDS, least)
 
-    async def advise(self, view: Any) -> Advice:
-        """The strong computer's advice in the seat of ``view`` (a hint for the person there):
+    async def advise(self, seated: Seated) -> Advice:
+        """The strong computer's advice in the seat of ``seated`` (a hint for the person there):
         thought out in the worker like a computer's move; with no worker free, in a thread
         for a short while, so the event loop is never held for long."""
         seed = self._rng.getrandbits(32)
         if self.workers <= 0 or self._waiting >= MAX_WAITING:
-            return await self._advise_on_thread(view, seed)
+            return await self._advise_on_thread(seated, seed)
         self._waiting += 1
         try:
             loop = asyncio.get_running_loop()
             advice: Advice = await loop.run_in_executor(
-                self._executor(), _advise, view, seed, HINT_MILLISECONDS, HINT_MIN_SAMPLES
+                self._executor(), _advise, seated, seed, HINT_MILLISECONDS, HINT_MIN_SAMPLES
             )
             return advice
         except BrokenProcessPool:
             log.warning("the computer players' worker died; a new one starts")
             self.close()
-            return await self._advise_on_thread(view, seed)
+            return await self._advise_on_thread(seated, seed)
         finally:
             self._waiting -= 1
 

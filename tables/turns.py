@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from game.ai import Seated
 from game.core import Action, IllegalAction
 from storage.errors import GameNotFound
 from tables.autoplay import away_notice, computer_plays
@@ -122,17 +123,18 @@ class Turns:
         away player is played by the strong level, in his own interest."""
         user = loaded.seats[seat]
         reply = Reply(table_changed=True, hands={user})
-        if table.computer_looks_first(seat):
+        if table.computer_at(seat).looks_first():
             look = Action(seat, "look")
             await self.steps.commit_step(loaded, table.apply(look), look, None, reply)
         level = computer_level(user) if is_computer(user) else "strong"
-        action = await self.thinker.decide(table.computer_view(seat), level)
+        action = await self.thinker.decide(table.computer_at(seat), level)
         step = table.apply(action)
         return await self.steps.commit_step(loaded, step, action, None, reply)
 
-    async def hint_view(self, game_id: int, user_id: int, turn: int) -> object:
-        """What a hint (💡) for ``user_id`` is thought out from: his seat's view — exactly what
-        a computer in his seat would decide from, so it knows no card he cannot see. Only at
+    async def hint_view(self, game_id: int, user_id: int, turn: int) -> Seated:
+        """What a hint (💡) for ``user_id`` is thought out from: the game's computer in his seat,
+        with his seat's view — exactly what it would decide from, so it knows no card he cannot
+        see. Only at
         his turn (``turn``: the one the button was made for), at a table whose chat allows
         hints (always a practice table), in a game with computer players."""
         async with self.store.lock(await self.store.chat_of(game_id)):
@@ -147,7 +149,7 @@ class Turns:
                 raise Refused("outdated")
             if not loaded.plugin.has_computers or not await self.hints_of(loaded.game.chat_id):
                 raise Refused("no_hints")
-            return table.computer_view(seat)
+            return table.computer_at(seat)
 
     async def back(self, game_id: int, user_id: int) -> Reply:
         """«I'm back»: the player takes his seat over from the auto-player."""

@@ -360,8 +360,8 @@ class Hands(HandEndings):
         key = (data.game_id, user_id)
         kept = self._hints.get(key)
         if kept is None or kept[0] != data.version:
-            view = await self.tables.hint_view(data.game_id, user_id, data.version)
-            kept = (data.version, asyncio.ensure_future(self.tables.thinker.advise(view)))
+            seated = await self.tables.hint_view(data.game_id, user_id, data.version)
+            kept = (data.version, asyncio.ensure_future(self.tables.thinker.advise(seated)))
             self._hints[key] = kept
         try:
             advice = await asyncio.shield(kept[1])

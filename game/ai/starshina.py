@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
+from game.ai import Computer
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, deal_unseen
 from game.ai.search import Advice, advise_by_samples
@@ -311,3 +312,9 @@ def advise(view: SeatView, rng: random.Random, budget: Budget | None = None) -> 
         return replace(advice, unit="tricks")
     means = tuple(diff / advice.samples for diff in diffs)
     return replace(advice, means=means, unit="tricks")
+
+
+#: Старшина's computer players (a player always sees his cards). A strong decision takes up to
+#: 100 ms and at least 2 worlds: the budget of the arena figures in docs/performance.md
+#: (decision p99 126 ms)
+COMPUTER = Computer(random_player, easy, strong, advise, 100.0, 2)

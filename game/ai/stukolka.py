@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
+from game.ai import Computer
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, above, deal_unseen
 from game.ai.search import Advice, advise_by_samples
@@ -414,7 +415,17 @@ def _as_candidate(action: Action, actions: Sequence[Action]) -> Action:
     return action if action in actions else actions[0]
 
 
+def may_look(view: SeatView) -> bool:
+    """A player who has not looked at his cards may (and the computer always does)."""
+    return view.may_look
+
+
+#: Стуколка's computer players. A strong decision takes up to 30 ms and at least 6 worlds:
+#: the budget of the arena figures in docs/performance.md (decision p99 48 ms)
+COMPUTER = Computer(random_player, easy, strong, advise, 30.0, 6, looks=may_look)
+
 __all__ = [
+    "COMPUTER",
     "advise",
     "candidates",
     "determinize",

@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
+from game.ai import Computer, Seated
 from game.core import Action, Legal
 from game.registry import GameRules, Holding, JsonObject, Step
 from locales import Entry
@@ -26,7 +27,6 @@ from locales import Entry
 S = TypeVar("S")
 SV = TypeVar("SV")
 PV = TypeVar("PV")
-SVc = TypeVar("SVc", contravariant=True)
 
 FIGURES = frozenset({"in_play", "games_won"})
 """Figures of /stats kept for every game that only some games show: ``in_play`` (a player may
@@ -51,15 +51,6 @@ class StatField:
     def __post_init__(self) -> None:
         if bool(self.reasons) == (self.summary is not None):
             raise ValueError(f"figure {self.name!r}: ledger reasons or a summary key, not both")
-
-
-class Computer(Protocol[SVc]):
-    """What the bot's computer players (``game.ai``, run by ``tables.computers.Thinker``) need
-    of a game besides its seat view, which they read whole."""
-
-    def looks_first(self, view: SVc) -> bool:
-        """Whether the computer looks at its cards before it acts (it never plays blind)."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +133,10 @@ class Table(Protocol):
 
     def pot_in_play(self) -> int: ...
 
-    def computer_looks_first(self, seat: int) -> bool: ...
-
-    def computer_view(self, seat: int) -> object:
-        """What a computer in ``seat`` decides from: the seat's view, for ``game.ai.choose``
-        (``ValueError`` for a game without computer players)."""
+    def computer_at(self, seat: int) -> Seated:
+        """The game's computer in ``seat``, with the seat's view it decides from (what
+        ``tables.computers.Thinker`` thinks with; ``ValueError`` for a game without computer
+        players)."""
         ...
 
 
@@ -390,13 +380,8 @@ class BoundTable(Generic[S, SV, PV]):
     def pot_in_play(self) -> int:
         return self._plugin.rules.pot_in_play(self.state)
 
-    def computer_looks_first(self, seat: int) -> bool:
+    def computer_at(self, seat: int) -> Seated:
         computer = self._plugin.computer
         if computer is None:
             raise ValueError(f"{self._plugin.kind} has no computer players")
-        return computer.looks_first(self._plugin.rules.seat_view(self.state, seat))
-
-    def computer_view(self, seat: int) -> object:
-        if self._plugin.computer is None:
-            raise ValueError(f"{self._plugin.kind} has no computer players")
-        return self._plugin.rules.seat_view(self.state, seat)
+        return computer.at(self._plugin.rules.seat_view(self.state, seat))

@@ -1,10 +1,10 @@
 """Старшина at the table (docs/rules.md §4): its /new choice, the options menu with its two
-presets, the computer players of ``game.ai``, and the game pots a player won (kept for /stats,
-not shown)."""
+presets, its computer players (``game.ai.starshina``), and the game pots a player won (kept for
+/stats, not shown)."""
 
 from __future__ import annotations
 
-from game.ai import looks_first
+from game.ai.starshina import COMPUTER
 from game.registry import JsonObject
 from game.starshina import PRESETS, RULES, PublicView, SeatView, StarshinaOptions, StarshinaState
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
@@ -17,13 +17,6 @@ def _preset_values() -> dict[str, JsonObject]:
     first = next(iter(values.values()))
     differing = [key for key in first if len({repr(v[key]) for v in values.values()}) > 1]
     return {name: {key: data[key] for key in differing} for name, data in values.items()}
-
-
-class GameComputer:
-    """The computer players of ``game.ai`` at this game."""
-
-    def looks_first(self, view: SeatView) -> bool:
-        return looks_first(view)
 
 
 PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
@@ -45,7 +38,7 @@ PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
         presets=_preset_values(),
         always=("targets", "stake", "exchange", "scoring"),
     ),
-    computer=GameComputer(),
+    computer=COMPUTER,
     figures=("games_won",),
     stat_fields=(
         StatField("pots_taken", ("game_pot",), "received", "count"),

@@ -1,20 +1,12 @@
 """Стуколка at the table (docs/rules.md §1–§3): classic and «со шлейфом» as two /new choices, the
-options menu, the computer players of ``game.ai``, and its own /stats figures: the remizes a
-player paid and the pots he took without play."""
+options menu, its computer players (``game.ai.stukolka``), and its own /stats figures: the
+remizes a player paid and the pots he took without play."""
 
 from __future__ import annotations
 
-from game.ai import looks_first
+from game.ai.stukolka import COMPUTER
 from game.stukolka import RULES, PublicView, SeatView, StukolkaOptions, StukolkaState
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
-
-
-class GameComputer:
-    """The computer players of ``game.ai`` at this game."""
-
-    def looks_first(self, view: SeatView) -> bool:
-        return looks_first(view)
-
 
 PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
     RULES,
@@ -39,7 +31,7 @@ PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
         # dark play is always allowed with the шлейф: its switch says nothing there
         implied={"dark_in_classic": {"variant": "shleif"}},
     ),
-    computer=GameComputer(),
+    computer=COMPUTER,
     figures=("in_play",),
     stat_fields=(
         StatField("remizes", ("remiz",), "paid", "count"),

@@ -20,6 +20,7 @@ from tests.plugin.highcard import KIND, PLUGIN, strength
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, start_bot_for
+from .test_computers import PAUSE, play, seat_table
 from .test_fuzz import forge_press
 
 
@@ -316,6 +317,41 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
         assert balances.total == 0 and dict(balances.players) == expected
         private = texts(fake.messages(fake.private_chat(bob), from_bot=True))
         assert any("Your cards" in text for text in private)
+        assert not fake.unanswered_callback_queries() and not bot.handler_errors
+
+
+async def test_computer_seats_play_the_trick_taking_game_with_its_own_computer(
+    tmp_path: Path, tricks_game: None
+) -> None:
+    """«Взятки» brings its own computer player (``tricks.COMPUTER``: at every level the lowest
+    card it may play). A strong computer and a novice seated from its lobby play its deal with
+    a person: the strong one thinks in the worker process, which imports the game's computer
+    by its module name, the novice on the bot's thread. Nothing outside ``tests/`` names it."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+    ):
+        table = await seat_table(fake, bot, 1, "взятки", ["computer", "novice"], seed=5)
+        db = table.services.db
+        game = await db.active_game(table.group.id)
+        assert game is not None and game.kind == tricks.KIND
+        computers = [user for user in game.seats if user < 0]
+        assert len(computers) == 2
+
+        async def over() -> bool:
+            return await db.active_game(table.group.id) is None
+
+        await play(table, over)
+        finished = await db.game(game.game_id)
+        assert finished.status == "finished"
+        assert all(not hand for hand in finished.state["engine"]["hands"])
+        deals = await db.last_deals(table.group.id, 10)
+        assert {p.user_id for p in deals[0].players} >= set(computers)
+        # the strong computer's two cards were thought out in the worker, none by the easy rules
+        thinker = table.services.tables.thinker
+        assert thinker.decisions == tricks.CARDS and thinker.fallbacks == 0
+        balances = await db.balances(table.group.id)
+        assert balances.total == 0 and set(computers) <= set(balances.players)
         assert not fake.unanswered_callback_queries() and not bot.handler_errors
 
 

@@ -3,14 +3,16 @@ see — a choice with a fixed seed does not change when the unseen cards are res
 
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from game import starshina, stukolka
-from game.ai import Budget, advise, choose
+from game.ai import Advice, Budget, Computer
 from game.ai import starshina as starshina_ai
 from game.ai import stukolka as stukolka_ai
 from game.ai.sampling import deal_unseen
@@ -23,6 +25,19 @@ from tests.game.test_starshina_properties import StarshinaAdapter
 from tests.game.test_stukolka_properties import StukolkaAdapter
 
 SMALL = Budget(samples=2, min_samples=1)
+
+
+def computer(view: object) -> Computer[Any]:
+    """The computer players of the game ``view`` is a seat view of."""
+    return stukolka_ai.COMPUTER if isinstance(view, stukolka.SeatView) else starshina_ai.COMPUTER
+
+
+def choose(view: Any, level: str, rng: random.Random, budget: Budget | None = None) -> Action:
+    return computer(view).choose(view, level, rng, budget)
+
+
+def advise(view: Any, rng: random.Random, budget: Budget | None = None) -> Advice:
+    return computer(view).advise(view, rng, budget)
 
 
 def _stukolka_options(rng: random.Random) -> StukolkaOptions:
@@ -306,3 +321,22 @@ def test_a_hint_means_what_each_move_won_in_the_worlds_played_out() -> None:
             stukolka.apply(copy, action)
             totals[index] += stukolka_ai.playout(copy, seat)
     assert advice.means == pytest.approx([total / 30 for total in totals])
+
+
+def test_the_common_part_names_no_game() -> None:
+    """Each game brings its own computer (``game.ai.<game>.COMPUTER``, which its table-side
+    plugin hands over): the computers' common part imports no game's rules or computer."""
+    root = Path(__file__).resolve().parents[2] / "game" / "ai"
+    games = {"stukolka", "starshina"}
+    found = []
+    for name in ("__init__.py", "budget.py", "sampling.py", "search.py"):
+        for node in ast.walk(ast.parse((root / name).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            parts = {part for imported in names for part in imported.split(".")}
+            found += [f"{name} imports {imported}" for imported in names if parts & games]
+    assert not found, found

@@ -6,17 +6,20 @@ others follow in turn (verb ``follow``), each with a card of the led suit if he 
 highest card of the led suit takes the trick, and its taker leads the next. Each trick takes
 ``stake`` from every other player. A game is one deal. Its verbs (``lead``, ``follow``) are
 its own: no other game has them, and the callback codec learns their wire codes from its
-chat side; its texts, its refusal and its moves' words come with it.
+chat side; its texts, its refusal and its moves' words come with it, and its computer player
+(``COMPUTER``: the lowest card it may play).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
 from bot.render.common import label, seat_name, signed, turn_deadline
+from game.ai import Advice, Budget, Computer
 from game.cards import RANK
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import Holding, JsonObject, SeatResult, Step
@@ -346,11 +349,30 @@ TEXTS = {
 #: ``game/`` only so)
 RULES = TricksRules()
 
+
+def lowest(view: SeatView, rng: random.Random) -> Action:
+    """Its computer player, at every level: the lowest card it may play."""
+    legal = min(view.legal, key=lambda item: RANK[str(item.arg)])
+    return Action(view.seat, legal.verb, legal.arg)
+
+
+def lowest_within(view: SeatView, rng: random.Random, budget: Budget | None) -> Action:
+    return lowest(view, rng)
+
+
+def lowest_advised(view: SeatView, rng: random.Random, budget: Budget | None) -> Advice:
+    return Advice(lowest(view, rng), unit="tricks")
+
+
+#: its computer players: module-level functions, so that a worker process imports them by name
+COMPUTER = Computer(lowest, lowest, lowest_within, lowest_advised, 20.0, 1)
+
 GAME: GamePlugin[TricksState, SeatView, PublicView] = GamePlugin(
     RULES,
     choices=(Choice(KIND, "w", aliases=("взятки",)),),
     menu=OptionsMenu(code="w", values={"stake": (1, 2)}, defaults={"stake": 1}, always=("stake",)),
     texts=TEXTS,
+    computer=COMPUTER,
     # figures of its own for /stats: the chips its tricks won (off the ledger), and how many
     # tricks the player led (off each deal's summary)
     stat_fields=(
