@@ -48,8 +48,9 @@ NOT_SENT: tuple[type[BaseException], ...] = (
 )
 
 #: what of a pressed button's message the bot never reads, taken out of every update before PTB
-#: builds its objects (``trim_update``): the message's text, its formatting and its buttons
-UNREAD_MESSAGE_PARTS = ("text", "entities", "reply_markup", "link_preview_options")
+#: builds its objects (``trim_update``): the message's text, its formatting, its buttons and its
+#: sender (the bot itself; the presser is the query's own ``from``)
+UNREAD_MESSAGE_PARTS = ("text", "entities", "reply_markup", "link_preview_options", "from")
 
 #: an idle connection is closed after this many seconds (servers close them after a while,
 #: and one closed just as a request is written loses that request)

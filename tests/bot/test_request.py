@@ -16,7 +16,7 @@ import pytest
 import trustme
 from aiohttp import web
 from pydantic import ValidationError
-from telegram import Bot, InputFile
+from telegram import Bot, InputFile, Message
 from telegram.error import NetworkError, TelegramError, TimedOut
 
 from bot.ratelimit import maybe_performed
@@ -335,6 +335,7 @@ PRESS = {
         "message": {
             "message_id": 9,
             "date": 1,
+            "from": {"id": 1, "is_bot": True, "first_name": "Бот", "username": "b_bot"},
             "chat": {"id": -100, "type": "supergroup", "title": "Стол"},
             "message_thread_id": 3,
             "is_topic_message": True,
@@ -361,21 +362,24 @@ async def test_getupdates_presses_arrive_without_the_message_text_and_buttons(
     finally:
         await bot.shutdown()
     query = update.callback_query
-    assert query is not None and query.message is not None
+    assert query is not None
+    message = query.message
+    assert isinstance(message, Message)
     # what a press is routed by stays
-    assert (query.data, query.from_user.id, query.message.message_id) == ("a:1", 42, 9)
-    assert query.message.chat.id == -100 and query.message.message_thread_id == 3
-    assert query.message.is_topic_message  # type: ignore[union-attr]
-    # what the message shows is not built into objects
-    assert query.message.text is None  # type: ignore[union-attr]
-    assert query.message.reply_markup is None  # type: ignore[union-attr]
-    assert not query.message.entities  # type: ignore[union-attr]
+    assert (query.data, query.from_user.id, message.message_id) == ("a:1", 42, 9)
+    assert message.chat.id == -100 and message.message_thread_id == 3
+    assert message.is_topic_message
+    assert update.effective_user is not None and update.effective_user.id == 42
+    # what the message shows, and its sender (the bot), are not built into objects
+    assert message.text is None and message.reply_markup is None and not message.entities
+    assert message.from_user is None
 
 
 def test_trimming_leaves_other_updates_and_a_press_without_a_message_alone() -> None:
     command = {"update_id": 1, "message": {"message_id": 2, "text": "/start", "entities": []}}
     old_press = {"update_id": 2, "callback_query": {"id": "q", "data": "a"}}
-    for update in (command, old_press, [], "x"):
+    updates: list[Any] = [command, old_press, [], "x"]
+    for update in updates:
         before = json.dumps(update)
         trim_update(update)
         assert json.dumps(update) == before
