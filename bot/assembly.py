@@ -124,26 +124,25 @@ class Services:
             await self.webapp.start()
         await self.heartbeat.start()
 
-    async def stop(self) -> None:
-        """The bot stops: no beat, page's move or timer any more, the messages still due are
-        sent."""
+    async def _quiet(self) -> None:
+        """No beat, page's move, timer, reminder or evening's wait any more."""
         await self.heartbeat.stop()
         if self.webapp is not None:
             await self.webapp.stop()
         await self.timers.stop()
         await self.presenter.hands.reminders.stop()
         await self.evenings.stop()
+
+    async def stop(self) -> None:
+        """The bot stops: no beat, page's move or timer any more, the messages still due are
+        sent."""
+        await self._quiet()
         await self.presenter.drain()
 
     async def close(self) -> None:
         """Before the database closes: no beat or timer, and nothing left that could still
         send."""
-        await self.heartbeat.stop()
-        if self.webapp is not None:
-            await self.webapp.stop()
-        await self.timers.stop()
-        await self.presenter.hands.reminders.stop()
-        await self.evenings.stop()
+        await self._quiet()
         self.presenter.coalescer.cancel()
         self.tables.thinker.close()
 
