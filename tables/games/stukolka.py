@@ -8,6 +8,18 @@ from game.ai.stukolka import COMPUTER
 from game.stukolka import RULES, PublicView, SeatView, StukolkaOptions, StukolkaState
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
+#: the moves that take no argument, each with its button's catalogue key: the chat's buttons
+#: and the Mini App's alike
+SIMPLE_MOVES: dict[str, str] = {
+    "shleif": "btn.shleif",
+    "open": "btn.open",
+    "knock": "btn.knock",
+    "pass": "btn.pass",
+    "dark": "btn.dark",
+    "razrez": "btn.razrez",
+    "no_razrez": "btn.no_razrez",
+}
+
 PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
     RULES,
     choices=(

@@ -21,16 +21,6 @@ from web.view_parts import (
     text,
 )
 
-_STUKOLKA_VERBS = {
-    "shleif": "btn.shleif",
-    "open": "btn.open",
-    "knock": "btn.knock",
-    "pass": "btn.pass",
-    "dark": "btn.dark",
-    "razrez": "btn.razrez",
-    "no_razrez": "btn.no_razrez",
-}
-
 
 def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     """The page's view of one seat at Стуколка (classic or «со шлейфом»)."""
@@ -64,9 +54,9 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     dark = table.seats[view.seat].role is stukolka.Role.DARK
     pick = None
     actions: list[Json] = [
-        {"verb": entry.verb, "arg": None, "label": text(_STUKOLKA_VERBS[entry.verb])}
+        {"verb": entry.verb, "arg": None, "label": text(table_side.SIMPLE_MOVES[entry.verb])}
         for entry in legal
-        if entry.verb in _STUKOLKA_VERBS
+        if entry.verb in table_side.SIMPLE_MOVES
     ]
     discard = next((entry for entry in legal if entry.verb == "discard"), None)
     if discard is not None and discard.pick is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Final
 
 from bot.callback import Act, ArgKind, Look, encode
 from bot.games.plugin import GameScreens, Keyboard
@@ -103,9 +102,9 @@ def stukolka_keyboard(
     def act(verb: str, arg: str | int | None = None) -> str:
         return encode(Act(game_id, version, verb, arg))
 
-    simple = [verb for verb in verbs if verb in _SIMPLE_LABELS]
+    simple = [verb for verb in verbs if verb in table_side.SIMPLE_MOVES]
     if simple:
-        buttons = [(t(lang, _SIMPLE_LABELS[verb]), act(verb)) for verb in simple]
+        buttons = [(t(lang, table_side.SIMPLE_MOVES[verb]), act(verb)) for verb in simple]
         rows += rows_of(buttons, 2)
     pick = pick_of(legal, "discard")
     if pick is not None:
@@ -141,17 +140,6 @@ def stukolka_keyboard(
     if view.may_look:
         rows.append([(t(lang, "btn.look"), encode(Look(game_id, version)))])
     return rows
-
-
-_SIMPLE_LABELS: Final = {
-    "shleif": "btn.shleif",
-    "open": "btn.open",
-    "knock": "btn.knock",
-    "pass": "btn.pass",
-    "dark": "btn.dark",
-    "razrez": "btn.razrez",
-    "no_razrez": "btn.no_razrez",
-}
 
 
 def _buy_label(lang: str, count: int) -> str:
