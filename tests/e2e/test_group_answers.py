@@ -20,6 +20,7 @@ from tests.clock import ManualClock
 from .fake_telegram import FakeTelegram
 from .fake_telegram.formatting import parse_text
 from .players import Table, start_bot_for
+from .resilience import eventually
 from .test_games import open_table
 
 
@@ -86,12 +87,23 @@ async def test_a_reply_goes_before_the_table_edits_queued_in_a_paced_group(
             command = fake.user_sends(table.users[2], table.group, "/balance")
             await _quiet(table)
             await advance(clock, 0.6, table)  # a second after the last request
-            replies = [m for m in table.group_messages() if m.reply_to is command]
-            assert replies, "the reply waited behind the table's edit"
+
+            async def replied() -> bool:
+                return any(m.reply_to is command for m in table.group_messages())
+
+            await eventually(replied, 10, "the reply waited behind the table's edit")
             assert edits() == shown, "the table went first"
             await advance(clock, 2.0, table)  # the table's slot was 3 s after the first edit …
             assert edits() == shown, "… and moved to 3 s after the reply: a frame skipped"
             await advance(clock, 1.5, table)
+
+            async def table_edited() -> bool:
+                return edits() > shown
+
+            # what it goes after (a read of the table from the database) may outlast a quiet
+            # moment of the fake under load
+            await eventually(table_edited, 10, "the table's edit at its moved slot")
+            await _quiet(table)
             assert edits() == shown + 1
             # the edit that went shows the table as it is now, both moves in it
             game = await services.db.active_game(table.group.id)
