@@ -30,6 +30,7 @@ from tests.web.server import telegram_stub
 
 from .fake_telegram import FakeTelegram, User
 from .players import Table, known_cards, replay_states, sign, start_bot_for
+from .resilience import eventually
 from .test_games import open_table
 from .webapp_pages import CARD, PAGE, strings
 
@@ -271,12 +272,25 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
         assert game is not None and table.services.webapp is not None
         address = table.services.webapp.address
         outsider = fake.add_user("Зритель", language_code="ru")
-        page = await _bare_page(browser, address, fake.token, outsider, f"?t=g{game.game_id}")
+        refused: list[int] = []
+        page = await _bare_page(
+            browser, address, fake.token, outsider, f"?t=g{game.game_id}", refused
+        )
         await page.wait_for_function(
             "text => document.getElementById('status').textContent === text",
             arg=t("ru", "web.not_yours"),
             timeout=WAIT_MS,
         )
+        # the live stream is refused too; the page keeps saying why, and does not ask again
+        # every few seconds
+
+        async def stream_answered() -> bool:
+            return bool(refused)
+
+        await eventually(stream_answered, WAIT_MS / 1000, "the live stream's answer")
+        await page.evaluate("new Promise(done => setTimeout(done, 4000))")
+        assert await page.locator("#status").text_content() == t("ru", "web.not_yours")
+        assert refused == [403]
         page = await _bare_page(browser, address, fake.token, outsider, "")
         await page.wait_for_function(
             "text => document.getElementById('status').textContent === text",
@@ -286,7 +300,11 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
         assert not bot.handler_errors
 
 
-async def _bare_page(browser: Any, address: str, token: str, user: User, query: str) -> Any:
+async def _bare_page(
+    browser: Any, address: str, token: str, user: User, query: str, streams: list[int] | None = None
+) -> Any:
+    """A page of the Mini App for ``user``, signed for him; the statuses of its live streams'
+    answers go to ``streams``."""
     context = await browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     stub = telegram_stub(sign(token, user.id))
 
@@ -295,5 +313,13 @@ async def _bare_page(browser: Any, address: str, token: str, user: User, query: 
 
     await context.route(TELEGRAM_SCRIPT, route)
     page = await context.new_page()
+    if streams is not None:
+        answers = streams
+
+        def record(response: Any) -> None:
+            if "/api/events" in response.url:
+                answers.append(response.status)
+
+        page.on("response", record)
     await page.goto(f"{address}{query}")
     return page

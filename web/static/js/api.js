@@ -14,6 +14,8 @@ function address(path) {
 
 // what the page says when its state cannot be read: no table, not his table, signed too long ago
 const REASONS = { 404: "web.no_table", 403: "web.not_yours", 401: "web.reopen" };
+// the reasons no new connection can cure
+const FINAL = new Set(["web.not_yours", "web.reopen"]);
 
 export class Api {
   constructor(initData, onView, onOffline) {
@@ -24,6 +26,8 @@ export class Api {
     this.loading = null;
     // the session each state answer gives: it outlives the initData's hour
     this.session = null;
+    // why the last read could not show a table (a REASONS key), or null
+    this.reason = null;
   }
 
   headers(extra = {}) {
@@ -48,10 +52,14 @@ export class Api {
     if (!this.loading) {
       this.loading = this.get("state")
         .then(({ body, serverTime }) => {
+          this.reason = null;
           this.onOffline(false);
           this.onView(body, serverTime);
         })
-        .catch((error) => this.onOffline(REASONS[error.status] ?? true))
+        .catch((error) => {
+          this.reason = REASONS[error.status] ?? null;
+          this.onOffline(this.reason ?? true);
+        })
         .finally(() => {
           this.loading = null;
         });
@@ -91,8 +99,11 @@ export class Api {
   // Live updates: "changed" means read the view again; so does every (re)connection.
   listen() {
     if (typeof EventSource === "undefined") return;
-    // a stream the server closed (or refused) is opened again with the newest session
+    // A stream the server closed (or refused) is opened again with the newest session, once a
+    // read of the view says why not if it cannot be: a page that is not his, or open too long,
+    // keeps saying so (not «no connection») and stops asking; coming back to the screen asks again.
     const connect = () => {
+      if (this.source) return;
       const url = address("events");
       if (this.session) url.searchParams.set("session", this.session);
       else url.searchParams.set("tma", this.initData);
@@ -101,14 +112,25 @@ export class Api {
       source.addEventListener("open", () => this.refresh());
       source.addEventListener("changed", () => this.refresh());
       source.addEventListener("error", () => {
-        this.onOffline(source.readyState !== EventSource.OPEN);
-        if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
+        if (source.readyState !== EventSource.CLOSED) {
+          if (!this.reason) this.onOffline(true);
+          return;
+        }
+        this.source = null;
+        this.refresh().then(() => {
+          if (!FINAL.has(this.reason)) setTimeout(connect, 3000);
+        });
       });
     };
     connect();
+    // back on the screen or on the network: read the view, and open a stream given up on
+    const again = () =>
+      this.refresh().then(() => {
+        if (!FINAL.has(this.reason)) connect();
+      });
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.refresh();
+      if (document.visibilityState === "visible") again();
     });
-    window.addEventListener("online", () => this.refresh());
+    window.addEventListener("online", again);
   }
 }
