@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import itertools
 import json
 import random
 import re
@@ -174,6 +175,15 @@ async def start_bot_for(
         # updater's last getUpdates must not find the request objects already closed
         if initialised:
             await application.post_shutdown(application)
+
+
+def seed_decks(bot: RunningApplication, name: str) -> None:
+    """Every deck ``bot`` deals from now on shuffled from ``name`` and a count, not from a
+    secret seed: a test whose play depends on the cards (how long a game lasts, whether it
+    ends after one deal) plays the same in every run."""
+    decks = itertools.count()
+    services: Services = bot.app.bot_data["services"]
+    services.tables.steps.seed = lambda: f"{name}-{next(decks)}"
 
 
 async def replay_states(db: Database, game_id: int) -> list[tuple[int, Any, list[int]]]:

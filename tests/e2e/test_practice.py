@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from bot import callback as cb
+from bot.assembly import Services
+from storage import POT, Transfer
 from tables import Refused
 from tables.computers import EASY_IDS, STRONG_IDS
 
 from .fake_telegram import FakeTelegram, Message, User
-from .players import Table, start_bot_for
+from .players import Table, seed_decks, start_bot_for
 from .resilience import check_books, eventually, texts
 from .test_computers import PAUSE, lobby_button, play
 
@@ -361,10 +363,24 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
+        seed_decks(bot, "large-pot")
         alice = fake.add_user("Алиса")
         fake.user_starts_bot(alice)
+        await bot.settle(timeout=20, quiet=0.0)
+        services: Services = bot.app.bot_data["services"]
+        db = services.db
+        # an earlier practice game in this chat left its pot: four stakes
+        await db.upsert_chat(alice.id, None)
+        earlier = await db.create_game(alice.id, "stukolka", {}, seats=[alice.id])
+        await db.commit_action(
+            earlier.game_id,
+            0,
+            {},
+            None,
+            transfers=[Transfer(alice.id, POT, 4 * 3, "remiz", 0)],
+            status="finished",
+        )
         table = await open_practice(fake, bot, alice, seed=51)
-        db = table.services.db
 
         async def large_pot() -> bool:
             return (await db.balances(alice.id)).pot >= 4 * 3

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 from pathlib import Path
@@ -19,12 +18,11 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.assembly import Services
 from game.registry import rules_for
 from web.limits import RateLimit
 
 from .fake_telegram import FakeTelegram
-from .players import known_cards, replay_states, start_bot_for
+from .players import known_cards, replay_states, seed_decks, start_bot_for
 from .test_games import open_table
 from .webapp_pages import (
     CARD,
@@ -70,11 +68,8 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
     ):
-        # the decks too come from the seed: a deal that ends the game at once (Старшина's can)
-        # would leave no second deal to check
-        decks = itertools.count()
-        services: Services = bot.app.bot_data["services"]
-        services.tables.steps.seed = lambda: f"{choice}-{seed}-{next(decks)}"
+        # a deal that ended the game at once (Старшина's can) would leave no second deal
+        seed_decks(bot, f"{choice}-{seed}")
         table = await open_table(fake, bot, 3, choice, seed)
         game_id = await game_id_of(table)
         pages = {user.id: page_of(table, http, user, game_id) for user in table.users}
