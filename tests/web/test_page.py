@@ -44,6 +44,15 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+@pytest.fixture(autouse=True)
+def closed_after(browser: Any) -> Iterator[None]:
+    """Each test's pages closed when it ends: one left open would go on drawing its countdown
+    beside every later test of the module."""
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
 @pytest.fixture
 def address() -> Iterator[str]:
     with preview_server() as url:
