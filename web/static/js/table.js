@@ -199,7 +199,7 @@ export function tick(view) {
   for (const box of document.querySelectorAll(".seat.to-act")) {
     const bar = box.querySelector(".timer");
     if (!bar || left == null) continue;
-    bar.style.setProperty("--left", `${Math.round((100 * left) / clock.full)}%`);
+    bar.style.setProperty("--left", String(Math.min(left / clock.full, 1)));
     box.classList.toggle("hurry", left <= 10);
   }
   const counter = document.querySelector("#prompt .clock");
