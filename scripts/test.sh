@@ -18,15 +18,12 @@ python3 -m venv .venv
 .venv/bin/hadolint Dockerfile
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-mypy_log=$(mktemp)
-trap 'rm -f "$mypy_log"' EXIT
-# the tests' temporary files, their SQLite databases among them, on a memory file system where
-# there is one: on the disk, every commit's fsync waited behind the other tests' writes
-if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-  TMPDIR=$(mktemp -d /dev/shm/stukolka-tests.XXXXXX)
-  export TMPDIR
-  trap 'rm -f "$mypy_log"; rm -rf "$TMPDIR"' EXIT
-fi
+# the temporary files of the tests, their SQLite databases among them, on a memory file system
+# where there is one: on the disk, every commit's fsync waited behind the other writes
+scratch=$(mktemp -d /dev/shm/stukolka-tests.XXXXXX 2>/dev/null || mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR="$scratch"
+mypy_log="$scratch/mypy.log"
 .venv/bin/mypy game storage tables bot bench web tests >"$mypy_log" 2>&1 &
 mypy=$!
 # the Mini App's browser tests (marked browser) drive Debian's Chromium (Playwright's own

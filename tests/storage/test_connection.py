@@ -41,19 +41,21 @@ async def test_the_database_opens_an_aiosqlite_connection_and_closes_it(
         return opened[-1]
 
     monkeypatch.setattr(aiosqlite, "connect", spying)
-    threads = threading.active_count()
+    # the threads by identity: one an earlier test left ending meanwhile must not count
+    threads = set(threading.enumerate())
     db = await Database.open(db_path)
     assert len(opened) == 1
     await db.upsert_chat(CHAT, "friends")
-    assert threading.active_count() == threads + 1  # aiosqlite's thread, and no other
+    started = set(threading.enumerate()) - threads
+    assert len(started) == 1  # aiosqlite's thread, and no other
     await db.close()
     with pytest.raises(ValueError):  # aiosqlite's own answer once it is closed
         await opened[0].execute("SELECT 1")
     for _ in range(100):
-        if threading.active_count() == threads:
+        if not any(thread.is_alive() for thread in started):
             break
         await asyncio.sleep(0.01)
-    assert threading.active_count() == threads
+    assert not any(thread.is_alive() for thread in started)
 
 
 async def test_a_job_runs_whole_on_the_connections_thread(
