@@ -10,6 +10,9 @@
 # setuptools (no build isolation: pip fetches nothing more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# bytecode kept, whatever the environment says: without it each pytest worker rewrote and compiled
+# every test module again, and each bot a test starts compiled the bot
+unset PYTHONDONTWRITEBYTECODE
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
   -r requirements-dev.lock
