@@ -63,7 +63,7 @@ game, count, samples, decide = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), 
 rng = random.Random(7)
 views = []
 if game == "starshina":
-    from game.ai import starshina as ai
+    from game.starshina import ai
     from game.starshina.options import StarshinaOptions
     from game.starshina.rules import apply, new_game
     from game.starshina.views import seat_view
@@ -77,7 +77,7 @@ if game == "starshina":
                 views.append(view)
             apply(state, ai.easy(view, rng))
 else:
-    from game.ai import stukolka as ai
+    from game.stukolka import ai
     from game.stukolka.options import StukolkaOptions
     from game.stukolka.rules import apply, new_deal
     from game.stukolka.views import seat_view

@@ -28,10 +28,10 @@ from typing import Any
 
 from game import starshina, stukolka
 from game.ai import LEVELS, Budget, Computer
-from game.ai import starshina as starshina_ai
-from game.ai import stukolka as stukolka_ai
 from game.cards import FULL_DECK, shuffle
 from game.core import Action, Transfer
+from game.starshina import ai as starshina_ai
+from game.stukolka import ai as stukolka_ai
 
 
 def _budget(milliseconds: float, samples: int, min_samples: int) -> Budget:

@@ -24,11 +24,11 @@ from typing import Any
 
 from game import starshina, stukolka
 from game.ai import LEVELS, Budget, Computer
-from game.ai import starshina as starshina_ai
-from game.ai import stukolka as stukolka_ai
 from game.cards import FULL_DECK, SUIT_EMOJI, shuffle, sort_hand
 from game.cards import russian_label as label
 from game.core import Action, Event, Legal, Transfer
+from game.starshina import ai as starshina_ai
+from game.stukolka import ai as stukolka_ai
 
 HUMAN = 0
 MINUS = "\u2212"

@@ -1,7 +1,7 @@
 """Computer players: pure functions of what a seat may see.
 
 Each game brings its own, as a ``Computer`` over its seat view (Стуколка's is
-``game.ai.stukolka.COMPUTER``, handed to the table service by the game's plugin): players that
+``game.stukolka.ai.COMPUTER``, handed to the table service by the game's plugin): players that
 take the seat's view (which holds exactly what a person in that seat knows), a
 ``random.Random`` and, for the strong level, a ``Budget``, and return one ``Action`` among the
 view's legal ones. Levels: ``random`` (uniform legal), ``easy`` (rules of thumb), ``strong``

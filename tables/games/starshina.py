@@ -1,12 +1,12 @@
 """Старшина at the table (docs/rules.md §4): its /new choice, the options menu with its two
-presets, its computer players (``game.ai.starshina``), and the game pots a player won (kept for
+presets, its computer players (``game.starshina.ai``), and the game pots a player won (kept for
 /stats, not shown)."""
 
 from __future__ import annotations
 
-from game.ai.starshina import COMPUTER
 from game.registry import JsonObject
 from game.starshina import PRESETS, RULES, PublicView, SeatView, StarshinaOptions, StarshinaState
+from game.starshina.ai import COMPUTER
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 

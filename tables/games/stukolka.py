@@ -1,11 +1,11 @@
 """Стуколка at the table (docs/rules.md §1–§3): classic and «со шлейфом» as two /new choices, the
-options menu, its computer players (``game.ai.stukolka``), and its own /stats figures: the
+options menu, its computer players (``game.stukolka.ai``), and its own /stats figures: the
 remizes a player paid and the pots he took without play."""
 
 from __future__ import annotations
 
-from game.ai.stukolka import COMPUTER
 from game.stukolka import RULES, PublicView, SeatView, StukolkaOptions, StukolkaState
+from game.stukolka.ai import COMPUTER
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 #: the moves that take no argument, each with its button's catalogue key: the chat's buttons

@@ -13,14 +13,14 @@ import pytest
 
 from game import starshina, stukolka
 from game.ai import Advice, Budget, Computer
-from game.ai import starshina as starshina_ai
-from game.ai import stukolka as stukolka_ai
 from game.ai.sampling import deal_unseen
 from game.cards import FULL_DECK, RANK, shuffle
 from game.core import Action
 from game.randomplay import random_action
 from game.starshina import StarshinaOptions
+from game.starshina import ai as starshina_ai
 from game.stukolka import StukolkaOptions
+from game.stukolka import ai as stukolka_ai
 from tests.game.test_starshina_properties import StarshinaAdapter
 from tests.game.test_stukolka_properties import StukolkaAdapter
 
