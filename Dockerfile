@@ -32,6 +32,7 @@ COPY tables ./tables
 COPY bot ./bot
 COPY locales ./locales
 COPY web ./web
+COPY server ./server
 RUN .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
        --no-build-isolation --check-build-dependencies . \
     && rm -rf build ./*.egg-info
@@ -47,4 +48,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-P", "-m", "bot.health"]
 # -P: the installed bot, not the source files in /app
-CMD ["python", "-P", "-m", "bot"]
+CMD ["python", "-P", "-m", "server"]

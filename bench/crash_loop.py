@@ -4,7 +4,7 @@ SQLite's write lock (``BEGIN IMMEDIATE``) at random moments; then the checks.
 
     .venv/bin/python bench/crash_loop.py [--kills 100] [--seed 1] [--turn 2] [--lock-chance 0.3]
 
-The bot is ``python -m bot`` in a subprocess polling the fake Bot API on 127.0.0.1 (as in
+The bot is ``python -m server`` in a subprocess polling the fake Bot API on 127.0.0.1 (as in
 tests/e2e/test_restart.py). Each round: the tables that ended are opened again (``/new``, the
 lobby's Join, Begin), a few random presses are played (each waiting for its answer), then one
 more press and SIGKILL 0–60 ms after it (before, during or after its commit), then a restart.
@@ -111,7 +111,7 @@ def read(database: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
 
 
 class BotProcess:
-    """``python -m bot`` polling the fake, killed and started again on one database. A
+    """``python -m server`` polling the fake, killed and started again on one database. A
     start-up that fails (the lock held while the bot opens its database) is tried again."""
 
     def __init__(self, fake: FakeTelegram, tmp: Path, turn: float) -> None:
@@ -141,7 +141,7 @@ class BotProcess:
                 process = self.process = await asyncio.create_subprocess_exec(
                     sys.executable,
                     "-m",
-                    "bot",
+                    "server",
                     cwd=self.cwd,
                     env=self.env,
                     stdout=sink,

@@ -4,7 +4,7 @@
                                          [--turn-timeout 60] [--away 0.05] [--seed 1]
                                          [--bot-root DIR]
 
-The real bot (``python -m bot`` in a subprocess, the rate limiter ON, as in production) plays
+The real bot (``python -m server`` in a subprocess, the rate limiter ON, as in production) plays
 against the fake Bot API on 127.0.0.1 (``bench/load.py`` starts it the same way). Each group
 seats ``--players`` people at Стуколка through the lobby's buttons and plays deal after deal.
 Nothing is measured by the bot: every figure is read from what the people's chats received.

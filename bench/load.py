@@ -6,7 +6,7 @@
                                    [--profile none|py-spy|cprofile] [--bot-root DIR]
                                    [--bot-env NAME=VALUE]
 
-The bot is the real thing, ``python -m bot`` in a subprocess (long polling), with ``BOT_TOKEN``,
+The bot is the real thing, ``python -m server`` in a subprocess (long polling), with ``BOT_TOKEN``,
 ``TELEGRAM_API_BASE_URL`` pointing at the fake, a fresh ``DATABASE_PATH`` in a temporary folder,
 ``RATE_LIMITER`` off (the default: the bot itself is measured) or on, ``LOG_LEVEL=WARNING`` and
 a turn timeout far beyond the run. The fake server (``tests/e2e/fake_telegram``) and the
@@ -263,9 +263,12 @@ def start_bot(
 ) -> BotProcess:
     database = folder / "data" / "bot.sqlite3"
     log = folder / "bot.log"
-    command = [python(), "-m", "bot"]
+    # the program's entry: ``server`` now, ``bot`` in a copy from before it had one of its own
+    root = Path(pythonpath.split(os.pathsep)[0])
+    entry = "server" if (root / "server" / "__main__.py").exists() else "bot"
+    command = [python(), "-m", entry]
     if profile == "cprofile":
-        command = [python(), "-m", "cProfile", "-o", str(profile_out), "-m", "bot"]
+        command = [python(), "-m", "cProfile", "-o", str(profile_out), "-m", entry]
     with log.open("wb") as sink:
         process = subprocess.Popen(
             command,

@@ -45,6 +45,7 @@ if str(ROOT) not in sys.path:
 import aiohttp  # noqa: E402
 
 from bot import callback as cb  # noqa: E402
+from server import webapp_of  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, User  # noqa: E402
 from tests.e2e.players import Table, sign, start_bot_for  # noqa: E402
 from web.server import STATIC  # noqa: E402
@@ -195,7 +196,7 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
             for index in range(tables_count):
                 choice = "starshina" if index % 4 == 3 else "shleif"
                 tables.append(await open_table(fake, bot, 3, choice, seed + index))
-            webapp = tables[0].services.webapp
+            webapp = webapp_of(tables[0].services)
             assert webapp is not None
             base = webapp.address
             clients: list[list[Client]] = []

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import gc
 import logging
+from collections.abc import Sequence
 
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
 from telegram.request import BaseRequest
 
-from bot.assembly import Services
+from bot.assembly import CompanionMaker, Services
 from bot.context import BotContext
 from bot.handlers import register
 from bot.health import stop_heartbeat
@@ -37,7 +38,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     db = await Database.open(settings.database_path, cache_reads=True)
     try:
-        services = Services.create(application, settings, db)
+        services = Services.create(application, settings, db, _bot(application).companions)
     except BaseException:
         # closed here, as nothing else knows of it yet: aiosqlite's thread would keep the
         # process from exiting
@@ -90,16 +91,29 @@ def _request(settings: Settings, pool_size: int, *, updates: bool = False) -> Ba
     return kind(pool_size, proxy=proxy)
 
 
-def build_application(settings: Settings, *, tune_gc: bool = False) -> Application:  # type: ignore[type-arg]
+def build_application(
+    settings: Settings,
+    *,
+    tune_gc: bool = False,
+    companions: Sequence[CompanionMaker] = (),
+) -> Application:  # type: ignore[type-arg]
     """The bot as configured by ``settings``, handlers registered, not yet running.
 
     ``tune_gc``: freeze what exists once it has started (``tune_garbage_collector``); for the
-    bot's own process, not for a test that builds many applications in one."""
+    bot's own process, not for a test that builds many applications in one. ``companions``:
+    what makes each front-end beside the chat, over the same table service (``server``
+    gives the Mini App's)."""
     requests = (_request(settings, 256), _request(settings, 1, updates=True))
     builder = (
         ApplicationBuilder()
         .application_class(
-            BotApplication, {"settings": settings, "requests": requests, "tune_gc": tune_gc}
+            BotApplication,
+            {
+                "settings": settings,
+                "requests": requests,
+                "tune_gc": tune_gc,
+                "companions": companions,
+            },
         )
         .token(settings.bot_token.get_secret_value())
         .base_url(settings.telegram_api_base_url)

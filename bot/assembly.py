@@ -7,15 +7,16 @@ table service's listeners (a commit, an ended evening, for the chat's posts and 
 live pages), and ``ChatEvents`` (what the messenger learns from Telegram's answers, for the
 presenter that sends through it). ``BotContext.services`` hands the result to every handler.
 
-The Mini App's server is built here too, when ``WEBAPP_URL`` is set: the page's front-end
-(``web``) given the same table service the chat's buttons use, and the chat's ways of showing
-a change, names, languages and card style. This is the one module of ``bot`` that knows
-``web``.
+Another front-end over the same table service (the Mini App's server, which ``server`` puts
+together) comes as a ``Companion`` made from the table service and the presenter when the
+services are built, started with them and stopped with them; ``bot`` knows no more of it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from telegram.ext import Application
 
@@ -39,8 +40,20 @@ from tables.computers import Thinker
 from tables.evenings import Evenings
 from tables.storage_health import StorageTrouble
 from tables.timers import Timers
-from web.server import WebApp, WebAppServer
-from web.tables import Front, WebTables
+
+
+class Companion(Protocol):
+    """A front-end beside the chat, over the same table service: started once the bot is up,
+    stopped before anything it uses closes."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+#: what makes a companion: the settings, the table service and the chat's presenter (its ways
+#: of showing a change, names, languages and card style)
+CompanionMaker = Callable[[Settings, TableService, Presenter], Companion]
 
 
 @dataclass
@@ -57,8 +70,8 @@ class Services:
     people: People
     menus: Menus
     bot_username: str
-    #: the Mini App's server (only with WEBAPP_URL), over the same table service
-    webapp: WebAppServer | None
+    #: the front-ends beside the chat (the Mini App's server, with WEBAPP_URL)
+    companions: list[Companion]
     #: the file that says the bot is alive (``python -m bot.health``)
     heartbeat: Heartbeat
     #: each user's name and language as last written, for the users seen last
@@ -67,9 +80,14 @@ class Services:
     storage: StorageTrouble = field(default_factory=StorageTrouble)
 
     @staticmethod
-    def create(application: Application, settings: Settings, db: Database) -> Services:  # type: ignore[type-arg]
+    def create(
+        application: Application,  # type: ignore[type-arg]
+        settings: Settings,
+        db: Database,
+        companions: Sequence[CompanionMaker] = (),
+    ) -> Services:
         """The whole bot over ``db``, for ``application`` (initialized: its bot knows its own
-        username)."""
+        username), with a companion from each of ``companions``."""
         bot = application.bot
         bot_username = bot.username or ""
         tables = TableService(
@@ -110,25 +128,25 @@ class Services:
             people=people,
             menus=presenter.menus,
             bot_username=bot_username,
-            webapp=_webapp(settings, tables, presenter) if settings.webapp_url else None,
+            companions=[make(settings, tables, presenter) for make in companions],
             heartbeat=Heartbeat(db, heartbeat_path(settings)),
         )
 
     async def start(self) -> None:
         """After the bot is up: re-arm timers, refresh open tables, publish the commands menu,
-        open the Mini App's server, beat."""
+        start the companions, beat."""
         await self.presenter.resume_all()
         await self.evenings.resume()
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
-        if self.webapp is not None:
-            await self.webapp.start()
+        for companion in self.companions:
+            await companion.start()
         await self.heartbeat.start()
 
     async def _quiet(self) -> None:
         """No beat, page's move, timer, reminder or evening's wait any more."""
         await self.heartbeat.stop()
-        if self.webapp is not None:
-            await self.webapp.stop()
+        for companion in self.companions:
+            await companion.stop()
         await self.timers.stop()
         await self.presenter.hands.reminders.stop()
         await self.evenings.stop()
@@ -152,22 +170,3 @@ class Services:
             return
         await self.db.upsert_player(user_id, name, language=language)
         self.seen[user_id] = (name, language)
-
-
-def _webapp(settings: Settings, tables: TableService, presenter: Presenter) -> WebAppServer:
-    """The Mini App's server over ``tables``: a move made on a page is shown in the chat as a
-    button press is; every commit reaches the pages open at that table."""
-    people = presenter.people
-    front = Front(
-        show=presenter.show,
-        names=people.names,
-        language=people.user_language,
-        ranks=people.chat_ranks,
-    )
-    server = WebApp(
-        WebTables(tables, front),
-        settings.bot_token.get_secret_value(),
-        max_age=settings.webapp_auth_max_age,
-    )
-    tables.watch(lambda game: server.changed(game.game_id, list(game.seats)))
-    return WebAppServer(server, settings.webapp_host, settings.webapp_port)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -16,6 +16,7 @@ from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application
 from telegram.request import BaseRequest
 
+from bot.assembly import CompanionMaker
 from bot.settings import Settings
 
 log = logging.getLogger("bot")
@@ -34,11 +35,12 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
     times more, at most 30 s): a container that starts before its network is up recovers by
     itself. Only the first failure is logged. A token Telegram rejects ends the run instead:
     ``SystemExit``, which ``run_polling`` takes as the order to shut down, and the exit code
-    in ``bot_data["exit_code"]`` for ``python -m bot``.
+    in ``bot_data["exit_code"]`` for ``python -m server``.
 
     Built by ``bot.app.build_application`` with what its start and stop use: the settings,
-    the request objects (of the bot's calls and of ``getUpdates``, closed at shutdown), and
-    whether to freeze what exists once started (``bot.app.tune_garbage_collector``).
+    the request objects (of the bot's calls and of ``getUpdates``, closed at shutdown),
+    whether to freeze what exists once started (``bot.app.tune_garbage_collector``), and what
+    makes the front-ends beside the chat (``bot.assembly.Companion``).
     """
 
     def __init__(
@@ -47,12 +49,14 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
         settings: Settings,
         requests: tuple[BaseRequest, ...],
         tune_gc: bool,
+        companions: Sequence[CompanionMaker] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.settings = settings
         self.requests = requests
         self.tune_gc = tune_gc
+        self.companions = companions
 
     async def initialize(self) -> None:
         try:

@@ -50,7 +50,7 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 class WebhookConfig:
     listen: str
     port: int
-    #: the path of the public URL, without its leading slash (``bot.__main__.webhook_path``)
+    #: the path of the public URL, without its leading slash (``server.__main__.webhook_path``)
     path: str
     url: str
     secret: str
@@ -173,7 +173,7 @@ async def serve_webhook(application: AnyApplication, config: WebhookConfig) -> N
 
 
 def run_webhook(application: AnyApplication, config: WebhookConfig) -> None:
-    """``serve_webhook`` on the event loop ``bot.__main__.use_uvloop`` set (or asyncio's)."""
+    """``serve_webhook`` on the event loop ``server.__main__.use_uvloop`` set (or asyncio's)."""
     try:
         loop = asyncio.get_event_loop()
     except RuntimeError:

@@ -14,4 +14,4 @@ python3 -m venv .venv
   --no-build-isolation --check-build-dependencies .
 # -P: the installed bot, not the source files in this folder (which is still the working
 # directory, for data/ and .env)
-exec .venv/bin/python -P -m bot "$@"
+exec .venv/bin/python -P -m server "$@"

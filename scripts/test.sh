@@ -27,7 +27,7 @@ scratch=$(mktemp -d /dev/shm/stukolka-tests.XXXXXX 2>/dev/null || mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export TMPDIR="$scratch"
 mypy_log="$scratch/mypy.log"
-.venv/bin/mypy game storage tables bot bench web tests >"$mypy_log" 2>&1 &
+.venv/bin/mypy game storage tables bot web server bench tests >"$mypy_log" 2>&1 &
 mypy=$!
 # the Mini App's browser tests (marked browser) drive Debian's Chromium (Playwright's own
 # browser download is not used): installed where this runs as root without it, as CI does

@@ -3,7 +3,7 @@ README documents every setting with its default, and the documents under docs/ h
 README points to.
 
 Docker cannot run here, so the Dockerfile is read as text: its install step must be
-``scripts/run.sh``'s, its command ``python -m bot``, the database in the ``/data`` volume, a
+``scripts/run.sh``'s, its command ``python -m server``, the database in the ``/data`` volume, a
 non-root user, and a HEALTHCHECK that runs a module of the project.
 """
 
@@ -258,18 +258,18 @@ def test_every_runtime_dependency_is_used_and_dev_tools_stay_in_dev() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     runtime = {canonical(r) for r in project["dependencies"]}
     dev = {canonical(r) for r in project["optional-dependencies"]["dev"]}
-    used = imported_distributions("bot", "storage", "game", "locales")
+    used = imported_distributions("server", "bot", "web", "tables", "storage", "game", "locales")
     assert runtime - used == set(), "runtime dependencies that the bot never imports"
     assert not runtime & dev
     assert not used & dev, "the bot imports a development tool"
 
 
-def test_the_image_runs_python_m_bot_as_the_quick_start_does() -> None:
+def test_the_image_runs_python_m_server_as_the_quick_start_does() -> None:
     (command,) = arguments_of("CMD")
     # -P: the installed package, not the source files in the working directory
-    assert exec_form(command) == ["python", "-P", "-m", "bot"]
+    assert exec_form(command) == ["python", "-P", "-m", "server"]
     (started,) = [words[1:] for words in run_script_commands() if words[0] == "exec"]
-    assert started[:4] == [".venv/bin/python", "-P", "-m", "bot"]
+    assert started[:4] == [".venv/bin/python", "-P", "-m", "server"]
     assert program(started[:4]) == exec_form(command)
     # the image's `python` is the virtual environment's
     env = " ".join(arguments_of("ENV"))

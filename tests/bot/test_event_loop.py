@@ -1,4 +1,4 @@
-"""``python -m bot``'s process: uvloop where it is installed (a dependency except on Windows),
+"""``python -m server``'s process: uvloop where it is installed (a dependency except on Windows),
 and the garbage collector tuned once the bot has started."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 CHECK = """
 import asyncio
 import uvloop
-from bot.__main__ import use_uvloop
+from server.__main__ import use_uvloop
 assert use_uvloop()
 loop = asyncio.get_event_loop()
 assert isinstance(loop, uvloop.Loop), type(loop)

@@ -1,4 +1,4 @@
-"""The webhook settings as ``python -m bot`` passes them to python-telegram-bot, and the
+"""The webhook settings as ``python -m server`` passes them to python-telegram-bot, and the
 heartbeat check behind the Docker HEALTHCHECK."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.__main__ import webhook_path, webhook_secret
 from bot.health import STALE_AFTER, heartbeat_path, problem
 from bot.settings import Settings
+from server.__main__ import webhook_path, webhook_secret
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 

@@ -1,4 +1,4 @@
-"""A bot run as a child process (``python -m bot``) against the fake Telegram, so a test can
+"""A bot run as a child process (``python -m server``) against the fake Telegram, so a test can
 kill it with SIGKILL and start it again on the same database, and players who press the buttons
 the bot really sent them (the restart tests)."""
 
@@ -51,7 +51,7 @@ class Bot:
         since = self.fake.now()
         with self.log.open("ab") as sink:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=self.cwd, env=self.env, stdout=sink, stderr=sink
+                sys.executable, "-m", "server", cwd=self.cwd, env=self.env, stdout=sink, stderr=sink
             )
         # up: it polls (after post_init has re-armed the timers and refreshed the tables)
         await self.fake.wait_until(

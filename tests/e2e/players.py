@@ -23,12 +23,12 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from bot import callback as cb
-from bot.app import build_application
 from bot.assembly import Services
 from bot.settings import Settings
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.registry import rules_for
+from server import build_application
 from storage.database import Database
 
 from .fake_telegram import FakeTelegram, Message, RunningApplication, User, running

@@ -1,4 +1,4 @@
-"""End to end: ``python -m bot`` as a separate process, polling the fake
+"""End to end: ``python -m server`` as a separate process, polling the fake
 Telegram over HTTP, killed with SIGKILL in the middle of a deal (knocking, the purchase, a
 trick) and started again: every game goes on from its last committed action, the timers run
 with the time that was left, the messages are refreshed, presses after the restart work, and

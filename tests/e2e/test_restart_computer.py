@@ -1,4 +1,4 @@
-"""End to end: ``python -m bot`` killed with SIGKILL while a computer is to move
+"""End to end: ``python -m server`` killed with SIGKILL while a computer is to move
 (its pause running) and started again: the computer's turn is in the stored deadline, so the
 restarted bot re-arms it and the computer moves — once — and the game goes on.
 

@@ -1,4 +1,4 @@
-"""End to end, ``python -m bot`` as a newcomer starts it: without
+"""End to end, ``python -m server`` as a newcomer starts it: without
 network, one clear line and retries until the Bot API answers; a token Telegram rejects, one
 clear line and exit code 2; and the token in no log line, even at ``LOG_LEVEL=DEBUG`` and on
 errors."""
@@ -79,7 +79,7 @@ async def bot_process(
     log = tmp_path / f"bot-{len(list(tmp_path.glob('bot-*.log')))}.log"
     with log.open("wb") as sink:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=sink, stderr=sink
+            sys.executable, "-m", "server", cwd=tmp_path, env=env, stdout=sink, stderr=sink
         )
     running = BotProcess(process, log)
     try:

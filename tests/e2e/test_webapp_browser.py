@@ -25,6 +25,7 @@ import pytest
 from bot import callback as cb
 from game.registry import rules_for
 from locales import t
+from server import webapp_of
 from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
 from tests.web.server import telegram_stub
 
@@ -178,7 +179,7 @@ async def play_a_deal(
     game = await table.services.db.active_game(table.group.id)
     assert game is not None
     game_id = game.game_id
-    webapp = table.services.webapp
+    webapp = webapp_of(table.services)
     assert webapp is not None
     seats = [await open_page(browser, webapp.address, fake.token, u, game_id) for u in table.users]
     by_user = {seat.user.id: seat for seat in seats}
@@ -269,8 +270,9 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
     ):
         table = await open_table(fake, bot, 3, "shleif", 41)
         game = await table.services.db.active_game(table.group.id)
-        assert game is not None and table.services.webapp is not None
-        address = table.services.webapp.address
+        webapp = webapp_of(table.services)
+        assert game is not None and webapp is not None
+        address = webapp.address
         outsider = fake.add_user("Зритель", language_code="ru")
         refused: list[int] = []
         page = await _bare_page(

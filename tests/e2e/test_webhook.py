@@ -1,4 +1,4 @@
-"""End to end, webhook mode: ``python -m bot`` runs as a real process with ``WEBHOOK_URL`` set,
+"""End to end, webhook mode: ``python -m server`` runs as a real process with ``WEBHOOK_URL`` set,
 against the fake Telegram: the secret token, bad bodies, and the Docker HEALTHCHECK command.
 
 The fake delivers users' updates to the bot's webhook with the secret token the bot gave it in
@@ -101,7 +101,7 @@ async def bot_process(fake: FakeTelegram, tmp_path: Path, **more: str) -> AsyncI
     log = tmp_path / "bot.log"
     with log.open("wb") as sink:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=sink, stderr=sink
+            sys.executable, "-m", "server", cwd=tmp_path, env=env, stdout=sink, stderr=sink
         )
     running = BotProcess(process, env, url, log)
     try:

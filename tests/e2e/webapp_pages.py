@@ -11,6 +11,7 @@ import aiohttp
 import pytest
 
 from game.registry import rules_for
+from server import webapp_of
 
 from .fake_telegram import User
 from .players import RANK_CODE, SYMBOL_TO_SUIT, Table, cards_in, sign
@@ -51,7 +52,7 @@ async def http() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 def base_of(table: Table) -> str:
-    webapp = table.services.webapp
+    webapp = webapp_of(table.services)
     assert webapp is not None
     return webapp.address
 

@@ -49,7 +49,7 @@ async def test_the_bot_does_not_start_on_a_damaged_file(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith(("BOT_", "DATABASE"))}
     env.update(BOT_TOKEN="1:x", DATABASE_PATH=str(path), PYTHONPATH=str(ROOT))
     done = subprocess.run(
-        [sys.executable, "-m", "bot"], env=env, cwd=tmp_path, capture_output=True, timeout=60
+        [sys.executable, "-m", "server"], env=env, cwd=tmp_path, capture_output=True, timeout=60
     )
     assert done.returncode == 2
     assert b"damaged" in done.stderr

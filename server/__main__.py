@@ -1,4 +1,5 @@
-"""``python -m bot``: start the bot (polling, or a webhook when ``WEBHOOK_URL`` is set)."""
+"""``python -m server``: start the bot (polling, or a webhook when ``WEBHOOK_URL`` is set), with
+the Mini App's server when ``WEBAPP_URL`` is set."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from urllib.parse import urlsplit
 
 from telegram import Update
 
-from bot.app import build_application
 from bot.settings import Settings, load_settings
 from bot.startup import keep_secrets_out_of_the_log
 from bot.webhook import WebhookConfig, run_webhook
+from server import build_application
 from storage.database import check_file
 from storage.errors import DatabaseDamaged
 
