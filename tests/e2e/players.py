@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import os
 import random
 import re
 import time
@@ -159,9 +160,10 @@ class Table:
 async def start_bot_for(
     fake: FakeTelegram, path: Path, **overrides: Any
 ) -> AsyncIterator[RunningApplication]:
-    """The real bot polling ``fake``; PTB runs ``post_init``/``post_shutdown`` only from
-    ``run_polling``, so they are called here around the test's own polling loop, in its
-    order (``post_shutdown`` once the application has shut down)."""
+    """The real bot polling ``fake``, dealing from decks seeded by the test's name
+    (``seed_decks``); PTB runs ``post_init``/``post_shutdown`` only from ``run_polling``, so
+    they are called here around the test's own polling loop, in its order (``post_shutdown``
+    once the application has shut down)."""
     application = build_application(settings_for(fake, path, **overrides))
     assert application.post_init is not None and application.post_shutdown is not None
     initialised = False
@@ -169,6 +171,8 @@ async def start_bot_for(
         async with running(application, fake) as bot:
             await application.post_init(application)
             initialised = True
+            # the decks from the test's own name: a run plays as the one before it did
+            seed_decks(bot, os.environ.get("PYTEST_CURRENT_TEST", str(path)).split(" ")[0])
             yield bot
     finally:
         # after the updater and the application have stopped, as run_polling orders it: the
