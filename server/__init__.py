@@ -47,5 +47,4 @@ def webapp(settings: Settings, tables: TableService, presenter: Presenter) -> We
 
 def webapp_of(services: Services) -> WebAppServer | None:
     """The Mini App's server among a running bot's companions, if it has one."""
-    found = [c for c in services.companions if isinstance(c, WebAppServer)]
-    return found[0] if found else None
+    return next((c for c in services.companions if isinstance(c, WebAppServer)), None)

@@ -183,8 +183,8 @@ async def start_bot_for(
 
 def seed_decks(bot: RunningApplication, name: str) -> None:
     """Every deck ``bot`` deals from now on shuffled from ``name`` and a count, not from a
-    secret seed: a test whose play depends on the cards (how long a game lasts, whether it
-    ends after one deal) plays the same in every run."""
+    secret seed: a test whose play depends on the cards (how long a game lasts, whether a
+    Старшина deal ends the game) plays the same in every run."""
     decks = itertools.count()
     services: Services = bot.app.bot_data["services"]
     services.tables.steps.seed = lambda: f"{name}-{next(decks)}"

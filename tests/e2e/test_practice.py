@@ -21,7 +21,7 @@ from tables import Refused
 from tables.computers import EASY_IDS, STRONG_IDS
 
 from .fake_telegram import FakeTelegram, Message, User
-from .players import Table, seed_decks, start_bot_for
+from .players import Table, start_bot_for
 from .resilience import check_books, eventually, texts
 from .test_computers import PAUSE, lobby_button, play
 
@@ -363,7 +363,6 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
-        seed_decks(bot, "large-pot")
         alice = fake.add_user("Алиса")
         fake.user_starts_bot(alice)
         await bot.settle(timeout=20, quiet=0.0)

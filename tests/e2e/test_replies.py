@@ -13,7 +13,7 @@ from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.model import Message
-from .players import Table, seed_decks, start_bot_for
+from .players import Table, start_bot_for
 from .test_games import open_table
 
 
@@ -165,8 +165,6 @@ async def test_russian_rank_letters_by_default_latin_by_setting_and_emoji_suits(
     tmp_path: Path,
 ) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
-        # decks of the test's own: a Старшина deal can end the game, leaving nothing to press
-        seed_decks(bot, "ranks")
         table = await open_table(fake, bot, 3, "starshina", 8)
         db = table.services.db
         for _ in range(60):

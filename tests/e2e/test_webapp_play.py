@@ -23,7 +23,7 @@ from server import webapp_of
 from web.limits import RateLimit
 
 from .fake_telegram import FakeTelegram
-from .players import known_cards, replay_states, seed_decks, start_bot_for
+from .players import known_cards, replay_states, start_bot_for
 from .test_games import open_table
 from .webapp_pages import (
     CARD,
@@ -69,8 +69,6 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
     ):
-        # a deal that ended the game at once (Старшина's can) would leave no second deal
-        seed_decks(bot, f"{choice}-{seed}")
         table = await open_table(fake, bot, 3, choice, seed)
         game_id = await game_id_of(table)
         pages = {user.id: page_of(table, http, user, game_id) for user in table.users}
