@@ -13,10 +13,11 @@ A computer looks at its cards before it acts where its game lets a player choose
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from game.ai.budget import Budget
 from game.ai.search import Advice
@@ -129,6 +130,21 @@ class ComputerAt(Generic[V]):
         return self.computer.advise(self.view, rng, budget)
 
 
+def computer_for(kind: str) -> Computer[Any]:
+    """The computer players of the game ``kind``: ``game.<kind>.ai.COMPUTER`` (``ValueError``
+    for a game without them). The table service takes them from the game's plugin instead."""
+    try:
+        module = importlib.import_module(f"game.{kind}.ai")
+    except ModuleNotFoundError as error:
+        if error.name in (f"game.{kind}", f"game.{kind}.ai"):
+            raise ValueError(f"no computer players for {kind!r}") from None
+        raise
+    computer = getattr(module, "COMPUTER", None)
+    if not isinstance(computer, Computer):
+        raise ValueError(f"no computer players for {kind!r}")
+    return computer
+
+
 __all__ = [
     "LEVELS",
     "Advice",
@@ -137,5 +153,6 @@ __all__ = [
     "ComputerAt",
     "Seated",
     "View",
+    "computer_for",
     "never_looks",
 ]
