@@ -4,17 +4,20 @@
     python -m game.arena --game stukolka --option variant='"shleif"' --deals 20000 ...
     python -m game.arena --game starshina --players 3 --games 2000 --seats strong,easy,random
 
-Deals (Старшина: games) are dealt from ``--seed``; the players change chairs every round of
-deals so that each sits in every seat and meets every dealer equally. Prints JSON: one entry per
-player of ``--seats``, in that order, with its chips per deal (Старшина: per game) and their
-95% interval, and the time of its decisions (p50, p99, in ms); then, for each two levels, the
-difference of their chips per deal with its 95% interval. A front end: it reads the clock
-(each strong decision gets ``--budget-ms``) and may use one more process (``--jobs 2``).
+Any game with computer players (``game.<kind>.ai``). A game whose table plays deal after deal
+(Стуколка) is counted by deals, one that ends (Старшина) by whole games. Deals are dealt from
+``--seed``; the players change chairs every round so that each sits in every seat and meets
+every dealer equally. Prints JSON: one entry per player of ``--seats``, in that order, with its
+chips per deal (or per game) and their 95% interval, and the time of its decisions (p50, p99,
+in ms); then, for each two levels, the difference of their chips per deal with its 95%
+interval. A front end: it reads the clock (each strong decision gets ``--budget-ms``, by
+default what the bot's computers get) and may use one more process (``--jobs 2``).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
@@ -22,16 +25,14 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from game import starshina, stukolka
-from game.ai import LEVELS, Budget, Computer
+from game.ai import LEVELS, Budget, Computer, computer_for
 from game.cards import FULL_DECK, shuffle
 from game.core import Action, Transfer
-from game.starshina import ai as starshina_ai
-from game.stukolka import ai as stukolka_ai
+from game.registry import kinds, rules_for
 
 
 def _budget(milliseconds: float, samples: int, min_samples: int) -> Budget:
@@ -74,64 +75,70 @@ def _net(transfers: Sequence[Transfer], seat: int) -> int:
     )
 
 
-def play_stukolka(
-    players: Sequence[str], options: dict[str, Any], count: int, seed: int, args: dict[str, Any]
+def play(
+    kind: str,
+    players: Sequence[str],
+    options: dict[str, Any],
+    count: int,
+    seed: int,
+    args: dict[str, Any],
 ) -> tuple[list[list[float]], list[list[float]]]:
-    """``count`` deals at one table (the pot carries over); per deal, each player's chips."""
+    """``count`` deals or games of ``kind`` (``by_deal``); per deal or game, each player's
+    chips. A game whose table plays deal after deal is counted by deals: the pot carries, the
+    deal passes left, and the players change chairs every round of deals. Another is counted
+    by whole games: each from a fresh deck, the players changing chairs every game and the
+    first dealer every round of games."""
+    rules = rules_for(kind)
     n = len(players)
     seats = Seats(
-        players, stukolka_ai.COMPUTER, args["budget_ms"], args["samples"], args["min_samples"]
+        players, computer_for(kind), args["budget_ms"], args["samples"], args["min_samples"]
     )
-    rules_options = stukolka.StukolkaOptions.from_json(options)
+    checked = rules.check_options(options)
     rng = random.Random(seed)
     deck = list(FULL_DECK)
     chips: list[list[float]] = [[] for _ in players]
-    state = None
+    state: Any = None
+    pot = 0
     for number in range(count):
         shuffle(deck, rng)
-        if state is None:
-            state = stukolka.new_deal(rules_options, n, deck)[0]
+        if not by_deal(kind):
+            shift = number % n  # player p sits in chair (p + shift) % n
+            state, step = rules.start(checked, n, deck, dealer=(number // n) % n, pot=0)
+        elif state is None:
+            shift = 0
+            state, step = rules.start(checked, n, deck, dealer=0, pot=pot)
         else:
-            state = stukolka.next_deal(state, deck)[0]
-        shift = (number // n) % n  # player p sits in chair (p + shift) % n
-        while state.to_act is not None:
-            seat = state.to_act
-            if stukolka.seat_view(state, seat).may_look:
-                stukolka.apply(state, Action(seat, "look"))
-            view = stukolka.seat_view(state, seat)
-            player = (seat - shift) % n
-            stukolka.apply(state, seats.decide(player, view, rng))
-        for player in range(n):
-            chips[player].append(_net(state.transfers, (player + shift) % n))
-    return chips, seats.times
-
-
-def play_starshina(
-    players: Sequence[str], options: dict[str, Any], count: int, seed: int, args: dict[str, Any]
-) -> tuple[list[list[float]], list[list[float]]]:
-    """``count`` whole games; per game, each player's chips (the game's transfers)."""
-    seats = Seats(
-        players, starshina_ai.COMPUTER, args["budget_ms"], args["samples"], args["min_samples"]
-    )
-    rules_options = starshina.StarshinaOptions.from_json(options)
-    rng = random.Random(seed)
-    deck = list(FULL_DECK)
-    chips: list[list[float]] = [[] for _ in players]
-    for number in range(count):
-        shift = number % 3
-        shuffle(deck, rng)
-        state = starshina.new_game(rules_options, deck, dealer=(number // 3) % 3)[0]
-        while state.phase is not starshina.Phase.GAME_OVER:
-            if state.phase is starshina.Phase.DEAL_OVER:
+            shift = (number // n) % n
+            dealer = (rules.dealer(state) + 1) % n
+            state, step = rules.next_deal(state, deck, pot=pot, players=n, dealer=dealer)
+        transfers = list(step.transfers)
+        while True:
+            if rules.deal_over(state):
+                if by_deal(kind) or rules.game_over(state):
+                    break
                 shuffle(deck, rng)
-                starshina.next_deal(state, deck)
-            seat = state.to_act
+                state, step = rules.next_deal(
+                    state, deck, pot=0, players=n, dealer=(rules.dealer(state) + 1) % n
+                )
+                transfers += step.transfers
+                continue
+            seat = rules.to_act(state)
             assert seat is not None
-            view = starshina.seat_view(state, seat)
-            starshina.apply(state, seats.decide((seat - shift) % 3, view, rng))
-        for player in range(3):
-            chips[player].append(_net(state.transfers, (player + shift) % 3))
+            if seats.computer.looks_first(rules.seat_view(state, seat)):
+                transfers += rules.apply(state, Action(seat, "look")).transfers
+            view = rules.seat_view(state, seat)
+            transfers += rules.apply(state, seats.decide((seat - shift) % n, view, rng)).transfers
+        for player in range(n):
+            chips[player].append(_net(transfers, (player + shift) % n))
+        if rules.chat_pot:  # what the deal left in the pot (the parties that are no seat)
+            pot -= sum(_net(transfers, seat) for seat in range(n))
     return chips, seats.times
+
+
+def by_deal(kind: str) -> bool:
+    """Whether ``kind`` is counted by deals (its table plays deal after deal, the players
+    free to change between them) rather than by whole games."""
+    return rules_for(kind).seats_between_deals
 
 
 def _interval(values: Sequence[float]) -> tuple[float, list[float]]:
@@ -178,15 +185,21 @@ def report(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", choices=["stukolka", "starshina"], default="stukolka")
+    parser.add_argument("--game", choices=kinds(), required=True)
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--deals", type=int, default=1000, help="Стуколка: deals to play")
-    parser.add_argument("--games", type=int, default=100, help="Старшина: games to play")
+    parser.add_argument(
+        "--deals", type=int, default=1000, help="deals to play, for a game counted by deals"
+    )
+    parser.add_argument(
+        "--games", type=int, default=100, help="whole games, for a game counted by games"
+    )
     parser.add_argument("--seats", default=None, help="levels by seat, e.g. strong,easy,random")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget-ms", type=float, default=None, help="per strong decision")
+    parser.add_argument(
+        "--budget-ms", type=float, default=None, help="per strong decision (the game's own)"
+    )
     parser.add_argument("--samples", type=int, default=400, help="most worlds per decision")
-    parser.add_argument("--min-samples", type=int, default=None)
+    parser.add_argument("--min-samples", type=int, default=None, help="(the game's own)")
     parser.add_argument("--jobs", type=int, choices=[1, 2], default=1)
     parser.add_argument("--save", default=None, help="also write every deal's chips here")
     parser.add_argument(
@@ -197,13 +210,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a table option (JSON value), e.g. --option variant='\"shleif\"'",
+        help="one of the game's table options, its value as JSON (a bare word is a string)",
     )
     args = parser.parse_args(argv)
-    stukolka_game = args.game == "stukolka"
-    players_count = args.players or (4 if stukolka_game else 3)
-    default_seats = "strong,easy,easy,random" if stukolka_game else "strong,easy,random"
-    players = (args.seats or default_seats).split(",")
+    rules = rules_for(args.game)
+    computer = computer_for(args.game)
+    players_count = args.players or max(rules.min_players, min(4, rules.max_players))
+    # the strong player, the easy one in every middle seat, the random one last
+    default_seats = ["strong", *["easy"] * (players_count - 2), "random"]
+    players = args.seats.split(",") if args.seats else default_seats
     if len(players) != players_count or any(level not in LEVELS for level in players):
         parser.error(f"--seats needs {players_count} of {', '.join(LEVELS)}")
     options: dict[str, Any] = {}
@@ -214,14 +229,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         except json.JSONDecodeError:
             options[name] = value
     settings = {
-        "budget_ms": args.budget_ms or (60.0 if stukolka_game else 250.0),
+        "budget_ms": args.budget_ms or computer.milliseconds,
         "samples": args.samples,
-        "min_samples": args.min_samples or (4 if stukolka_game else 1),
+        "min_samples": args.min_samples or computer.min_samples,
     }
-    count = args.deals if stukolka_game else args.games
-    play: Callable[..., tuple[list[list[float]], list[list[float]]]] = (
-        play_stukolka if stukolka_game else play_starshina
-    )
+    dealt = by_deal(args.game)
+    count = args.deals if dealt else args.games
+    game = functools.partial(play, args.game)
     started = time.perf_counter()
     if args.merge:
         runs = []
@@ -232,12 +246,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         times = [[x for run in runs for x in run["times"][p]] for p in range(len(players))]
         count = len(chips[0])
     elif args.jobs == 1:
-        chips, times = play(players, options, count, args.seed, settings)
+        chips, times = game(players, options, count, args.seed, settings)
     else:  # this process and one more, each half the deals from its own seed
         half = count // 2
         with ProcessPoolExecutor(max_workers=1) as pool:
-            other = pool.submit(play, players, options, count - half, args.seed + 1, settings)
-            chips, times = play(players, options, half, args.seed, settings)
+            other = pool.submit(game, players, options, count - half, args.seed + 1, settings)
+            chips, times = game(players, options, half, args.seed, settings)
             more_chips, more_times = other.result()
         for player in range(len(players)):
             chips[player] += more_chips[player]
@@ -250,8 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         {
             "game": args.game,
             "options": options,
-            "deals" if stukolka_game else "games": count,
-            "chips_per": "deal" if stukolka_game else "game",
+            "deals" if dealt else "games": count,
+            "chips_per": "deal" if dealt else "game",
             "seed": args.seed,
             "budget_ms": settings["budget_ms"],
             "seconds": round(time.perf_counter() - started, 1),

@@ -15,10 +15,12 @@ This module names no game. ``rules_for`` finds a game's rules by its kind: those
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+import game
 from game.core import Action, Event, Legal, Transfer
 
 S = TypeVar("S")
@@ -183,6 +185,17 @@ def rules_for(kind: str) -> GameRules[Any, Any, Any]:
             raise ValueError(f"unknown game {kind!r}")
         _RULES[kind] = rules
     return rules
+
+
+def kinds() -> list[str]:
+    """Every game ``rules_for`` finds: the packages of ``game/`` that are games, and those
+    ``register``-ed, by kind."""
+    found = [
+        module.name
+        for module in pkgutil.iter_modules(game.__path__)
+        if module.ispkg and _convention(module.name) is not None
+    ]
+    return sorted({*found, *_RULES})
 
 
 def _convention(kind: str) -> GameRules[Any, Any, Any] | None:

@@ -7,6 +7,7 @@ with every legal action, and the first rejected action. A rejection is a result 
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from game.core import Action, IllegalAction, Legal, Transfer
+from game.registry import kinds
 
 
 class ReplayMatch(Protocol):
@@ -53,16 +55,17 @@ def money(transfers: Sequence[Transfer], players: int, pot: int) -> tuple[list[i
 
 
 def start_match(case: dict[str, Any]) -> ReplayMatch:
+    """The case's game at its first deal: ``from_case`` of ``game.<kind>.match`` (each game
+    replays its own cases)."""
     game = case.get("game")
-    if game == "stukolka":
-        from game.stukolka.match import StukolkaMatch
-
-        return StukolkaMatch.from_case(case)
-    if game == "starshina":
-        from game.starshina.match import StarshinaMatch
-
-        return StarshinaMatch.from_case(case)
-    raise ValueError(f"unknown game {game!r}")
+    if not isinstance(game, str) or game not in kinds():
+        raise ValueError(f"unknown game {game!r}")
+    try:
+        module = importlib.import_module(f"game.{game}.match")
+    except ModuleNotFoundError:
+        raise ValueError(f"no replay for game {game!r}") from None
+    match: ReplayMatch = module.from_case(case)
+    return match
 
 
 def run_case(case: dict[str, Any]) -> dict[str, Any]:

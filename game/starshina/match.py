@@ -70,3 +70,8 @@ class StarshinaMatch:
 
     def transfers(self) -> list[Transfer]:
         return list(self.state.transfers)
+
+
+def from_case(case: dict[str, Any]) -> StarshinaMatch:
+    """The case's game at its first deal (``game.replay``)."""
+    return StarshinaMatch.from_case(case)

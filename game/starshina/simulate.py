@@ -73,14 +73,16 @@ def simulate(
 
 def run(
     raw_options: dict[str, Any],
+    players: int,
     deals: int,
     games: int | None,
     seed: int,
     clock: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
     """``python -m game.simulate --game starshina``: for each exchange option (or the one given),
-    play ``games`` games (else ``deals`` deals) and report the statistics, with games and deals
-    per second when ``clock`` is given."""
+    play ``games`` games (else ``deals`` deals) of three players (``players``, which the
+    command line sets for any game, is always 3 here) and report the statistics, with games
+    and deals per second when ``clock`` is given."""
     exchanges = [raw_options["exchange"]] if "exchange" in raw_options else ["updown", "ring"]
     result: dict[str, Any] = {"game": "starshina", "by_exchange": {}}
     for exchange in exchanges:

@@ -65,3 +65,8 @@ class StukolkaMatch:
 
     def transfers(self) -> list[Transfer]:
         return [transfer for state in self.all_states() for transfer in state.transfers]
+
+
+def from_case(case: dict[str, Any]) -> StukolkaMatch:
+    """The case's game at its first deal (``game.replay``)."""
+    return StukolkaMatch.from_case(case)

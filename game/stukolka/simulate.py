@@ -1,9 +1,15 @@
-"""Random legal Стуколка deals for statistics and the engine benchmark (``game.simulate``)."""
+"""Random legal Стуколка deals for statistics and the engine benchmark (``game.simulate``).
+
+The rules may not read the clock, so ``run`` takes one from the command line if it is to report
+rates.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from game.cards import FULL_DECK, shuffle
 from game.core import POT, shared_action
@@ -72,3 +78,26 @@ def simulate(
                 break
     stats.actions = actions
     return stats
+
+
+def run(
+    raw_options: dict[str, Any],
+    players: int,
+    deals: int,
+    games: int | None,
+    seed: int,
+    clock: Callable[[], float] | None = None,
+) -> dict[str, Any]:
+    """``python -m game.simulate --game stukolka``: ``deals`` deals at one table of ``players``
+    (a table never ends a game, so ``games`` means nothing here), with deals per second when
+    ``clock`` is given."""
+    options = StukolkaOptions.from_json(raw_options)
+    started = clock() if clock else 0.0
+    stats = simulate(options, players, deals, seed)
+    result: dict[str, Any] = {"game": "stukolka", "players": players, "options": options.to_json()}
+    result.update(stats.summary())
+    if clock:
+        elapsed = max(clock() - started, 1e-9)
+        result["seconds"] = round(elapsed, 3)
+        result["deals_per_second"] = round(stats.deals / elapsed)
+    return result

@@ -484,9 +484,9 @@ def test_simulate_counts_and_run_report() -> None:
     assert stats.games == 5 and 5 <= stats.deals <= 10
     assert sum(stats.ends.values()) == 5
     ticks = itertools.count()
-    report = run({"exchange": "ring"}, 20, None, 1, clock=lambda: float(next(ticks)))
+    report = run({"exchange": "ring"}, 3, 20, None, 1, clock=lambda: float(next(ticks)))
     entry = report["by_exchange"]["ring"]
     assert entry["deals"] == 20 and entry["seconds"] == 1.0 and entry["deals_per_second"] == 20
-    assert set(run({}, 3, None, 1)["by_exchange"]) == {"updown", "ring"}
+    assert set(run({}, 3, 3, None, 1)["by_exchange"]) == {"updown", "ring"}
     with pytest.raises(ValueError):
         simulate(UPDOWN, seed=1)
