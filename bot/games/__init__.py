@@ -1,15 +1,15 @@
 """The games as the chat shows them: each game's presentation (``bot.games.plugin``) by kind.
 
 The games themselves are registered in ``tables.games``; this registry pairs each with its
-screens. A new game's chat side is one module here and one line in ``SHOWN`` — or, for a
-test, one call of ``register``.
+screens. A new game's chat side is one package here that defines ``PLUGIN``, found without a
+list and shown in the tables' order — or, for a test, one call of ``register``.
 """
 
 from __future__ import annotations
 
 from bot import callback
-from bot.games import starshina, stukolka
 from bot.games.plugin import ChatGame, GameScreens, Keyboard, Screens, Shown
+from game.plugins import in_order, modules_with
 from tables import games as table_games
 from tables.games import (
     Choice,
@@ -86,5 +86,8 @@ def shown(table: Table) -> Shown:
     return chat_game(table.plugin.kind).show(table)
 
 
-register(stukolka.PLUGIN)
-register(starshina.PLUGIN)
+for _module in sorted(
+    modules_with(__name__, "PLUGIN"),
+    key=lambda module: in_order(list(table_games.GAMES), module.PLUGIN.kind),
+):
+    register(_module.PLUGIN)

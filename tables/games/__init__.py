@@ -1,9 +1,10 @@
 """The registry of games: every game the tables offer, each a plugin (``tables.games.plugin``).
 
-This is the one place that names the games. A new game is one package for its rules
-(``game/``), one module for its table side (here: its choices, options menu and computer
-players), one for each front-end's presentation (``bot.games``), and one line in each
-registry — or, for a test, one call of ``register`` in each.
+No list names the games: every module here that defines a ``PLUGIN`` is one, offered in the
+order of its ``PLACE`` (where it stands in menus and lists). A new game is one package for its
+rules (``game/``), one module for its table side (here: its choices, options menu and computer
+players) and one for each front-end's presentation (``bot.games``, ``web.games``) — or, for a
+test, one call of ``register`` in each.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import locales
-from tables.games import starshina, stukolka
+from game.plugins import modules_with
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, Plugin, StatField, Table
 
 __all__ = [
@@ -88,5 +89,5 @@ def choice(word: str) -> tuple[Plugin, Choice] | None:
     return None
 
 
-register(stukolka.PLUGIN)
-register(starshina.PLUGIN)
+for _module in sorted(modules_with(__name__, "PLUGIN"), key=lambda module: module.PLACE):
+    register(_module.PLUGIN)

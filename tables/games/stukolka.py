@@ -20,6 +20,9 @@ SIMPLE_MOVES: dict[str, str] = {
     "no_razrez": "btn.no_razrez",
 }
 
+#: where the game stands in menus and lists
+PLACE = 1
+
 PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
     RULES,
     choices=(

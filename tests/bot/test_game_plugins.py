@@ -1,5 +1,6 @@
 """A game is a plugin. Outside ``tables/games``, ``bot/games`` and ``web/games`` (the
-registries and each game's module or package there), neither the tables, the bot, the Mini App
+registries, which find the games without a list, and each game's module or package there),
+neither the tables, the bot, the Mini App
 nor the storage name a game, compare a game's kind with a name, or import a game's package;
 the registry refuses a game whose names or codes clash with one already offered."""
 

@@ -222,7 +222,7 @@ def test_card_table_words() -> None:
     assert t("ru", "btn.open") == "Открыть козырь"
     assert t("ru", "btn.buy", n=2) == "Купить 2"
     assert t("ru", "btn.keep") == "Оставить все"
-    assert t("ru", "stukolka.dealer", name="X") == "Сдаёт: X"
+    assert t("ru", "seat.dealer", name="X") == "Сдаёт: X"
 
 
 def test_every_catalogue_key_is_used() -> None:

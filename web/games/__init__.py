@@ -1,13 +1,15 @@
 """The games as the Mini App shows them: each game's page (``web.games.plugin``) by kind.
 
 The games themselves are registered in ``tables.games``; this registry pairs each with its
-page view. This is the one place in ``web/`` that names the games: a new game's page is one
-module here and one line below — or, for a test, one call of ``register``.
+page view. No list names them: a new game's page is one module here that defines ``PAGE``,
+found without a list and shown in the tables' order — or, for a test, one call of
+``register``.
 """
 
 from __future__ import annotations
 
-from web.games import starshina, stukolka
+from game.plugins import in_order, modules_with
+from tables import games as table_games
 from web.games.plugin import GamePage, PageGame
 
 __all__ = ["GamePage", "PageGame", "games", "page_game", "register", "shown", "unregister"]
@@ -45,5 +47,8 @@ def page_game(kind: str) -> PageGame:
         raise ValueError(f"unknown game {kind!r}") from None
 
 
-register(stukolka.PAGE)
-register(starshina.PAGE)
+for _module in sorted(
+    modules_with(__name__, "PAGE"),
+    key=lambda module: in_order(list(table_games.GAMES), module.PAGE.kind),
+):
+    register(_module.PAGE)

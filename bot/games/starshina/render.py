@@ -150,7 +150,7 @@ def table_text(
     current and the last trick, whose turn it is."""
     lines = [
         _title(lang, view, kind),
-        t(lang, "stukolka.dealer", name=seat_name(names, view.dealer)),
+        t(lang, "seat.dealer", name=seat_name(names, view.dealer)),
         trump_line(lang, view),
     ]
     if view.game_pot:

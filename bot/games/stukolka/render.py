@@ -149,7 +149,7 @@ def table_text(
     ``away`` the seats marked away. Shows the deal number as ``deal_no + 1``."""
     lines = [
         _title(lang, view, kind),
-        t(lang, "stukolka.dealer", name=seat_name(names, view.dealer)),
+        t(lang, "seat.dealer", name=seat_name(names, view.dealer)),
         trump_line(lang, view),
         pot_line(lang, view),
         "",

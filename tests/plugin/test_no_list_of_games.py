@@ -1,0 +1,104 @@
+"""A game is its own modules, one per layer, and nothing else names it: no module outside them
+imports one or spells a game's kind in its code (a docstring or comment may use one as an
+example). The games are found by convention (``game.registry.kinds``, ``game.plugins``)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from game.registry import kinds
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("game", "tables", "bot", "web", "server", "storage", "locales")
+#: each layer's home of a game: ``{kind}`` is the game's kind
+HOMES = ("game/{kind}/", "tables/games/{kind}.py", "bot/games/{kind}/", "web/games/{kind}.py")
+#: data migrations rewrite tables stored under a kind: they are about what is in the database
+ALLOWED = {"storage/migrations.py"}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of ``tree``."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def named(path: Path, kind: str, root: Path = ROOT) -> list[str]:
+    """Where the code of ``path`` names ``kind``: an import, a name, or a string in code."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = _docstrings(tree)
+    word = re.compile(rf"(?<![a-z]){kind}(?![a-z])")
+    places = []
+    for node in ast.walk(tree):
+        texts: list[str] = []
+        if isinstance(node, ast.Import):
+            texts = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            texts = [node.module or "", *(alias.name for alias in node.names)]
+        elif isinstance(node, ast.Name):
+            texts = [node.id]
+        elif isinstance(node, ast.Attribute):
+            texts = [node.attr]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            texts = [] if id(node) in docstrings else [node.value]
+        for text in texts:
+            if word.search(text.lower()):
+                places.append(f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')} {text!r}")
+    return places
+
+
+def sources() -> list[Path]:
+    return sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))
+
+
+def _home(path: Path, kind: str) -> bool:
+    relative = path.relative_to(ROOT).as_posix()
+    return any(relative.startswith(home.format(kind=kind)) for home in HOMES)
+
+
+GAMES = [kind for kind in kinds() if (ROOT / "game" / kind).is_dir()]
+
+
+def test_the_games_are_found() -> None:
+    assert len(GAMES) >= 2
+
+
+@pytest.mark.parametrize("kind", GAMES)
+def test_nothing_outside_a_games_own_modules_names_it(kind: str) -> None:
+    places = [
+        place
+        for path in sources()
+        if not _home(path, kind) and path.relative_to(ROOT).as_posix() not in ALLOWED
+        for place in named(path, kind)
+    ]
+    assert places == []
+
+
+def test_the_check_sees_an_import_a_name_and_a_string_but_not_a_docstring(
+    tmp_path: Path,
+) -> None:
+    module = tmp_path / "registry.py"
+    module.write_text(
+        '"""Games such as stukolka are found."""\n'
+        "from tables.games import stukolka\n"
+        "starshina_ai = None\n"
+        "KIND = 'stukolka'\n"
+        "x.starshina\n"
+        "# a comment on starshina\n",
+        encoding="utf-8",
+    )
+    found = named(module, "stukolka", tmp_path) + named(module, "starshina", tmp_path)
+    assert sorted(place.split(" ")[0] for place in found) == [
+        "registry.py:2",
+        "registry.py:3",
+        "registry.py:4",
+        "registry.py:5",
+    ]
