@@ -68,6 +68,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.app import services_of
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -110,7 +112,7 @@ class Soak:
         self.fake = fake
         self.fresh = fresh
         self.bot = bot
-        self.services = bot.app.bot_data["services"]
+        self.services = services_of(bot.app)
         self.deals = deals
         self.rng = random.Random(seed)
         self.games_started = 0
@@ -432,7 +434,7 @@ async def run_groups(args: argparse.Namespace) -> dict[str, Any]:
             start_bot_for(fake, path, rate_limiter=True) as bot,
         ):
             limiter = bot.app.bot.rate_limiter
-            services = bot.app.bot_data["services"]
+            services = services_of(bot.app)
             app = bot.app
             flood = fake.faults.add(
                 RetryAfter(1), method="sendMessage", times=None, probability=args.flood

@@ -33,6 +33,11 @@ def _bot(application: Application) -> BotApplication:  # type: ignore[type-arg]
     return application
 
 
+def services_of(application: Application) -> Services:  # type: ignore[type-arg]
+    """The services of a started bot that ``build_application`` built (tests, benches)."""
+    return _bot(application).services
+
+
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
     settings = _bot(application).settings
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
@@ -44,7 +49,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
         # process from exiting
         await db.close()
         raise
-    application.bot_data["services"] = services
+    _bot(application).start_with(services)
     await services.start()
     if _bot(application).tune_gc:
         tune_garbage_collector()
@@ -66,7 +71,7 @@ def tune_garbage_collector() -> None:
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
     # updates have stopped but the bot can still send: what is due goes out now
-    services: Services | None = application.bot_data.get("services")
+    services = _bot(application).started
     if services is not None:
         await services.stop()
 
@@ -76,7 +81,7 @@ async def _post_shutdown(application: Application) -> None:  # type: ignore[type
     # closed by PTB's shutdown after a start, but not when the start itself failed
     for request in _bot(application).requests:
         await request.shutdown()
-    services: Services | None = application.bot_data.get("services")
+    services = _bot(application).started
     if services is not None:
         await services.close()
         await services.db.close()

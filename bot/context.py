@@ -8,6 +8,7 @@ from typing import Any
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.assembly import Services
+from bot.startup import BotApplication
 
 
 class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -15,5 +16,6 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
 
     @property
     def services(self) -> Services:
-        services: Services = self.bot_data["services"]
-        return services
+        application = self.application
+        assert isinstance(application, BotApplication)
+        return application.services

@@ -16,7 +16,7 @@ from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application
 from telegram.request import BaseRequest
 
-from bot.assembly import CompanionMaker
+from bot.assembly import CompanionMaker, Services
 from bot.settings import Settings
 
 log = logging.getLogger("bot")
@@ -57,6 +57,27 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
         self.requests = requests
         self.tune_gc = tune_gc
         self.companions = companions
+        self._services: Services | None = None
+
+    @property
+    def services(self) -> Services:
+        """The assembled application (``bot.assembly.Services``), which the handlers use:
+        built once, when the bot has started (it needs the database open and the bot's own
+        username), by ``bot.app``'s ``post_init``."""
+        if self._services is None:
+            raise RuntimeError("the bot has not started")
+        return self._services
+
+    @property
+    def started(self) -> Services | None:
+        """The services if the bot has started, else None (a start that failed)."""
+        return self._services
+
+    def start_with(self, services: Services) -> None:
+        """Hand the handlers ``services``: once, at the start."""
+        if self._services is not None:
+            raise RuntimeError("the services are built already")
+        self._services = services
 
     async def initialize(self) -> None:
         try:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import callback as cb
+from bot.app import services_of
 from tables.computers import Thinker
 from tests.e2e.fake_telegram import FakeTelegram, Message, User
 from tests.e2e.players import start_bot_for
@@ -198,7 +199,7 @@ async def record(scenario: Scenario, lang: str) -> str:
                 computer_pause_seconds=COMPUTER_PAUSE,
             ) as bot,
         ):
-            services = bot.app.bot_data["services"]
+            services = services_of(bot.app)
             seeds = iter(f"{scenario.seed}-{n}" for n in range(1000))
             services.tables.steps.seed = lambda: next(seeds)
             services.tables.store.clock = lambda: FROZEN_NOW
@@ -213,7 +214,7 @@ async def record(scenario: Scenario, lang: str) -> str:
             async def first_dealer(*_: Any) -> int:
                 return scenario.dealer
 
-            services.tables.lobby.first_dealer = first_dealer
+            services.tables.lobby.first_dealer = first_dealer  # type: ignore[method-assign,assignment]
             presses: Presses = {}
             await _play(fake, bot, services, scenario, lang, presses)
             return _render(fake, scenario, lang, presses)

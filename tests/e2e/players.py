@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from bot import callback as cb
+from bot.app import services_of
 from bot.assembly import Services
 from bot.settings import Settings
 from game.cards import FULL_DECK, label
@@ -77,7 +78,7 @@ class Table:
 
     @property
     def services(self) -> Services:
-        services: Services = self.bot.app.bot_data["services"]
+        services: Services = services_of(self.bot.app)
         return services
 
     async def settle(self) -> None:
@@ -186,7 +187,7 @@ def seed_decks(bot: RunningApplication, name: str) -> None:
     secret seed: a test whose play depends on the cards (how long a game lasts, whether a
     Старшина deal ends the game) plays the same in every run."""
     decks = itertools.count()
-    services: Services = bot.app.bot_data["services"]
+    services: Services = services_of(bot.app)
     services.tables.steps.seed = lambda: f"{name}-{next(decks)}"
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bot.app import services_of
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from tests.depth import deep
 
@@ -110,7 +111,7 @@ async def test_every_command_with_any_argument_is_answered_without_an_error(
     since = fake.now()
     fake.user_sends(user, chat, command)
     await bot.settle(timeout=20, quiet=0.0)
-    await bot.app.bot_data["services"].presenter.drain()
+    await services_of(bot.app).presenter.drain()
     answers = [
         r for r in fake.requests(chat=chat, since=since, ok=True) if r.method.lower() in ANSWERS
     ]

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import callback as cb
+from bot.app import services_of
 from bot.pacing import is_answer
 from game.stukolka.state import Phase, Role
 from storage.database import Database
@@ -132,7 +133,7 @@ async def test_every_deal_ends_in_every_chat_and_the_money_adds_up(tmp_path: Pat
 async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         clock = ManualClock()  # the hands' clock: when a turn comes after a wait
-        bot.app.bot_data["services"].presenter.hands.clock = clock
+        services_of(bot.app).presenter.hands.clock = clock
         table = await open_table(fake, bot, 3, "stukolka", 4)
         presenter = table.services.presenter
         db = table.services.db

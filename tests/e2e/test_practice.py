@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot import callback as cb
+from bot.app import services_of
 from bot.assembly import Services
 from storage import POT, Transfer
 from tables import Refused
@@ -366,7 +367,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         alice = fake.add_user("Алиса")
         fake.user_starts_bot(alice)
         await bot.settle(timeout=20, quiet=0.0)
-        services: Services = bot.app.bot_data["services"]
+        services: Services = services_of(bot.app)
         db = services.db
         # an earlier practice game in this chat left its pot: four stakes
         await db.upsert_chat(alice.id, None)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import callback as cb
+from bot.app import services_of
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
@@ -70,7 +71,7 @@ def _hand_sends(table: Table, user: User) -> int:
 
 
 async def _opened(fake: FakeTelegram, bot: Any) -> tuple[Table, Clock]:
-    clock = Clock(bot.app.bot_data["services"])
+    clock = Clock(services_of(bot.app))
     table = await open_table(fake, bot, 4, "stukolka", 3)
     return table, clock
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from game.cards import FULL_DECK, russian_label
-from game.play import HUMAN, Table, run
+from game.play import Table, run
+from game.terminal import HUMAN
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a card as the bot shows it in a Russian chat: В Д К Т, the suit in emoji presentation
