@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
 import aiohttp  # noqa: E402
 
 from bot import callback as cb  # noqa: E402
-from server import webapp_of  # noqa: E402
+from server.webapp import webapp_of  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, User  # noqa: E402
 from tests.e2e.players import Table, sign, start_bot_for  # noqa: E402
 from web.server import STATIC  # noqa: E402

@@ -13,7 +13,6 @@ from telegram import Update
 
 from bot.settings import Settings, load_settings
 from bot.startup import keep_secrets_out_of_the_log
-from bot.webhook import WebhookConfig, run_webhook
 from server import build_application
 from storage.database import check_file
 from storage.errors import DatabaseDamaged
@@ -65,6 +64,9 @@ def main() -> None:
     application = build_application(settings, tune_gc=True)
     use_uvloop()
     if settings.webhook_url and secret:
+        # loaded only here: a bot that polls never loads aiohttp's server (about 2 MB)
+        from bot.webhook import WebhookConfig, run_webhook
+
         # post_init runs before the webhook is set and post_shutdown after the server stops,
         # as in polling
         run_webhook(

@@ -23,7 +23,7 @@ from typing import Any
 import aiohttp
 
 from bot import callback as cb
-from server import webapp_of
+from server.webapp import webapp_of
 from web.server import CSP
 
 from .fake_telegram import FakeTelegram

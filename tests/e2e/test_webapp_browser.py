@@ -25,7 +25,7 @@ import pytest
 from bot import callback as cb
 from game.registry import rules_for
 from locales import t
-from server import webapp_of
+from server.webapp import webapp_of
 from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
 from tests.web.server import telegram_stub
 

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 
 from game.registry import rules_for
-from server import webapp_of
+from server.webapp import webapp_of
 from web.limits import RateLimit
 
 from .fake_telegram import FakeTelegram

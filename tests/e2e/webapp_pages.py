@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from game.registry import rules_for
-from server import webapp_of
+from server.webapp import webapp_of
 
 from .fake_telegram import User
 from .players import RANK_CODE, SYMBOL_TO_SUIT, Table, cards_in, sign
