@@ -68,13 +68,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app import services_of
-
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import callback as cb  # noqa: E402
+from bot.app import services_of  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
 from tests.e2e.fake_telegram.faults import RetryAfter  # noqa: E402
 from tests.e2e.fake_telegram.model import Chat  # noqa: E402

@@ -74,7 +74,9 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
         return self._services
 
     def start_with(self, services: Services) -> None:
-        """Hand the handlers ``services``: once, at the start."""
+        """Hand the handlers ``services``: once, at the start. They stay readable after the
+        bot stopped (tests read what it stored); an application object runs once, as
+        ``python -m server`` and every test use it."""
         if self._services is not None:
             raise RuntimeError("the services are built already")
         self._services = services

@@ -32,7 +32,7 @@ from typing import Any
 from game.ai import LEVELS, Budget, Computer, computer_for
 from game.cards import FULL_DECK, shuffle
 from game.core import Action, Transfer
-from game.registry import kinds, rules_for
+from game.registry import kinds, players_wanted, rules_for
 
 
 def _budget(milliseconds: float, samples: int, min_samples: int) -> Budget:
@@ -135,6 +135,15 @@ def play(
     return chips, seats.times
 
 
+def _plays(kind: str) -> bool:
+    """Whether ``kind`` has computer players to put in the seats."""
+    try:
+        computer_for(kind)
+    except ValueError:
+        return False
+    return True
+
+
 def by_deal(kind: str) -> bool:
     """Whether ``kind`` is counted by deals (its table plays deal after deal, the players
     free to change between them) rather than by whole games."""
@@ -185,7 +194,7 @@ def report(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", choices=kinds(), required=True)
+    parser.add_argument("--game", choices=[kind for kind in kinds() if _plays(kind)], required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument(
         "--deals", type=int, default=1000, help="deals to play, for a game counted by deals"
@@ -216,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = rules_for(args.game)
     computer = computer_for(args.game)
     players_count = args.players or max(rules.min_players, min(4, rules.max_players))
+    if not rules.min_players <= players_count <= rules.max_players:
+        parser.error(f"{args.game}: {players_wanted(rules.min_players, rules.max_players)}")
     # the strong player, the easy one in every middle seat, the random one last
     default_seats = ["strong", *["easy"] * (players_count - 2), "random"]
     players = args.seats.split(",") if args.seats else default_seats

@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from game.ai import LEVELS, Budget, Computer, computer_for
-from game.cards import FULL_DECK, shuffle, sort_hand
+from game.cards import FULL_DECK, shuffle
 from game.core import Action, Event, Legal
-from game.registry import GameRules, JsonObject, Step, rules_for
+from game.registry import GameRules, JsonObject, Step, players_wanted, rules_for
 from game.terminal import HUMAN, Terminal, offered, terminal_for
 
 Read = Callable[[str], str]
@@ -41,10 +41,10 @@ class Quit(Exception):
 
 def _game(word: str) -> tuple[str, JsonObject]:
     """The kind and options of a name the terminal offers (``ValueError`` for another)."""
-    for offered_word, kind, options in offered():
-        if offered_word == word:
-            return kind, options
-    raise ValueError(f"no game {word!r} in the terminal")
+    try:
+        return offered()[word]
+    except KeyError:
+        raise ValueError(f"no game {word!r} in the terminal") from None
 
 
 class Table:
@@ -55,7 +55,7 @@ class Table:
         self.rules: GameRules[Any, Any, Any] = rules_for(kind)
         terminal = terminal_for(kind)
         assert terminal is not None
-        self.terminal: Terminal = terminal
+        self.terminal: Terminal[Any] = terminal
         self.computer: Computer[Any] = computer_for(kind)
         self.options = self.rules.check_options(options)
         self.rng = random.Random(seed)
@@ -146,11 +146,7 @@ def human_move(table: Table, read: Read, write: Write) -> list[Event]:
         looked = table.apply(Action(HUMAN, "look"))
         view = table.view()
     write(table.screen())
-    order = {card: index for index, card in enumerate(sort_hand(FULL_DECK, view.table.trump))}
-    legal = sorted(view.legal, key=lambda e: order.get(str(e.arg), -1))  # as the hand is shown
-    options: list[tuple[str, Legal | None]] = [(table.terminal.move(e), e) for e in legal]
-    if getattr(view, "may_look", False):
-        options.append(("Посмотреть карты", None))
+    options = table.terminal.choices(view)
     write("Ваш ход: " + "  ".join(f"[{i}] {text}" for i, (text, _) in enumerate(options, 1)))
     while True:
         answer = _ask(read, "> ")
@@ -216,7 +212,7 @@ def run(table: Table, read: Read, write: Write) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    games = {word: kind for word, kind, _ in offered()}
+    games = {word: kind for word, (kind, _) in offered().items()}
     parser.add_argument("game", choices=sorted(games))
     parser.add_argument(
         "--players", type=int, default=None, help="players at the table, you among them"
@@ -226,9 +222,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget-ms", type=float, default=300.0)
     args = parser.parse_args(argv)
     rules = rules_for(games[args.game])
+    try:
+        computer_for(games[args.game])
+    except ValueError:
+        parser.error(f"{args.game} has no computer players")
     players = args.players or max(rules.min_players, min(4, rules.max_players))
     if not rules.min_players <= players <= rules.max_players:
-        parser.error(f"{args.game}: {rules.min_players} to {rules.max_players} players")
+        parser.error(f"{args.game}: {players_wanted(rules.min_players, rules.max_players)}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     return run(Table(args.game, players, args.level, seed, args.budget_ms), input, print)
 

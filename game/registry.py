@@ -187,6 +187,11 @@ def rules_for(kind: str) -> GameRules[Any, Any, Any]:
     return rules
 
 
+def players_wanted(fewest: int, most: int) -> str:
+    """How many players a game takes, for a command line's refusal."""
+    return f"exactly {fewest} players" if fewest == most else f"{fewest} to {most} players"
+
+
 def kinds() -> list[str]:
     """Every game ``rules_for`` finds: the packages of ``game/`` that are games, and those
     ``register``-ed, by kind."""

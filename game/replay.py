@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from game.core import Action, IllegalAction, Legal, Transfer
-from game.registry import kinds
+from game.registry import rules_for
 
 
 class ReplayMatch(Protocol):
@@ -58,11 +58,15 @@ def start_match(case: dict[str, Any]) -> ReplayMatch:
     """The case's game at its first deal: ``from_case`` of ``game.<kind>.match`` (each game
     replays its own cases)."""
     game = case.get("game")
-    if not isinstance(game, str) or game not in kinds():
+    if not isinstance(game, str):
         raise ValueError(f"unknown game {game!r}")
+    rules_for(game)  # ValueError for a kind no game has
+    name = f"game.{game}.match"
     try:
-        module = importlib.import_module(f"game.{game}.match")
-    except ModuleNotFoundError:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
         raise ValueError(f"no replay for game {game!r}") from None
     match: ReplayMatch = module.from_case(case)
     return match

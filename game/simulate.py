@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from game.registry import kinds, rules_for
+from game.registry import kinds, players_wanted, rules_for
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,9 +44,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raw_options[name] = value
     rules = rules_for(args.game)
     players = args.players or max(rules.min_players, min(4, rules.max_players))
+    if not rules.min_players <= players <= rules.max_players:
+        parser.error(f"{args.game}: {players_wanted(rules.min_players, rules.max_players)}")
+    if args.games is not None and rules.seats_between_deals:
+        parser.error(f"{args.game} plays deal after deal and never ends a game: use --deals")
+    name = f"game.{args.game}.simulate"
     try:
-        simulation = importlib.import_module(f"game.{args.game}.simulate")
-    except ModuleNotFoundError:
+        simulation = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
         parser.error(f"{args.game} has no simulation")
     result = simulation.run(
         raw_options, players, args.deals, args.games, args.seed, clock=time.perf_counter

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import game
-from game.cards import SUIT_EMOJI, sort_hand
+from game.cards import FULL_DECK, SUIT_EMOJI, sort_hand
 from game.cards import russian_label as label
 from game.core import Event, Legal, Transfer
+from game.registry import JsonObject
 
 HUMAN = 0
 MINUS = "\u2212"
-JsonObject = dict[str, object]
 
 
 def name(seat: int | str) -> str:
@@ -96,10 +96,42 @@ def trick(played: Sequence[tuple[int, str]]) -> str:
     return ", ".join(f"{name(seat)} {label(card)}" for seat, card in played)
 
 
-class Terminal:
-    """One game's screen and words in the terminal. The defaults are a trick game's: a game
-    sets the class attributes and overrides ``table_lines`` and, for events of its own,
-    ``event``; ``payment`` for its kinds of payment."""
+class TrickTable(Protocol):
+    """What the default screen reads of a trick game's public view."""
+
+    @property
+    def trump(self) -> str | None: ...
+
+    @property
+    def trick(self) -> Sequence[tuple[int, str]]: ...
+
+    @property
+    def last_trick(self) -> Sequence[tuple[int, str]]: ...
+
+
+class TrickSeat(Protocol):
+    """What the default screen reads of a trick game's seat view."""
+
+    @property
+    def table(self) -> TrickTable: ...
+
+    @property
+    def hand(self) -> Sequence[str] | None: ...
+
+    @property
+    def discards(self) -> Sequence[str]: ...
+
+    @property
+    def legal(self) -> Sequence[Legal]: ...
+
+
+SV = TypeVar("SV", bound=TrickSeat, contravariant=True)
+
+
+class Terminal(Generic[SV]):
+    """One game's screen and words in the terminal, over its seat view ``SV``. The defaults
+    are a trick game's: a game sets the class attributes and overrides ``table_lines`` and,
+    for events of its own, ``event``; ``payment`` for its kinds of payment."""
 
     #: the names the command line offers for this game, each with its options («шлейф» is
     #: Стуколка with an option)
@@ -114,20 +146,27 @@ class Terminal:
     #: a choice of one card: the words before the card (none for a card played)
     card_moves: ClassVar[Mapping[str, str]] = {"play": ""}
 
-    def table_lines(self, view: Any) -> list[str]:
+    def table_lines(self, view: SV) -> list[str]:
         """The lines about the deal and its seats above the trick and the hand."""
         return []
 
-    def looks_at_once(self, view: Any) -> bool:
+    def looks_at_once(self, view: SV) -> bool:
         """Whether the person's cards are turned up for him at his turn, before he chooses
-        (where his game lets a player choose not to look, the computers always do)."""
-        return bool(getattr(view, "may_look", False))
+        (where his game lets a player choose not to look; the computers always do)."""
+        return False
 
-    def hand(self, view: Any) -> list[str]:
+    def choices(self, view: SV) -> list[tuple[str, Legal | None]]:
+        """The numbered choices of his turn: each as it reads, and the move (None: look at
+        his cards). Cards in the order his hand is shown."""
+        order = {card: index for index, card in enumerate(sort_hand(FULL_DECK, view.table.trump))}
+        legal = sorted(view.legal, key=lambda entry: order.get(str(entry.arg), -1))
+        return [(self.move(entry), entry) for entry in legal]
+
+    def hand(self, view: SV) -> list[str]:
         """The seat's hand in the order it is shown (and numbered for a choice of cards)."""
         return sort_hand(view.hand or (), view.table.trump)
 
-    def screen(self, view: Any, balances: Sequence[int]) -> str:
+    def screen(self, view: SV, balances: Sequence[int]) -> str:
         """What the seat sees now, from its view only."""
         public = view.table
         lines = ["", *self.table_lines(view)]
@@ -208,22 +247,29 @@ class Terminal:
         return f"{verb(src, 'платит', 'платите')} {chips(amount)} {to(dst)}"
 
 
-def terminal_for(kind: str) -> Terminal | None:
+def terminal_for(kind: str) -> Terminal[Any] | None:
     """``game.<kind>.terminal.TERMINAL``, or None for a game the terminal does not offer."""
+    name = f"game.{kind}.terminal"
     try:
-        module = importlib.import_module(f"game.{kind}.terminal")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as error:
-        if error.name in (f"game.{kind}", f"game.{kind}.terminal"):
+        if error.name in (f"game.{kind}", name):
             return None
         raise
-    terminal: Terminal | None = getattr(module, "TERMINAL", None)
+    terminal = getattr(module, "TERMINAL", None)
+    if terminal is not None and not isinstance(terminal, Terminal):
+        raise TypeError(f"{name}.TERMINAL is not a Terminal")
     return terminal
 
 
-def offered() -> Iterator[tuple[str, str, JsonObject]]:
-    """Every name the terminal offers: the name, its game's kind and the options it means."""
+def offered() -> dict[str, tuple[str, JsonObject]]:
+    """Every name the terminal offers, with its game's kind and the options it means
+    (``ValueError`` for a name two games offer)."""
+    found: dict[str, tuple[str, JsonObject]] = {}
     for package in pkgutil.iter_modules(game.__path__):
         terminal = terminal_for(package.name) if package.ispkg else None
-        if terminal is not None:
-            for word, options in terminal.names.items():
-                yield word, package.name, options
+        for word, options in terminal.names.items() if terminal is not None else ():
+            if word in found:
+                raise ValueError(f"{package.name} and {found[word][0]} both offer {word!r}")
+            found[word] = (package.name, options)
+    return found

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from game.cards import russian_label as label
+from game.core import Legal
+from game.registry import JsonObject
 from game.starshina.views import SeatView
 from game.terminal import (
     HUMAN,
-    JsonObject,
     Terminal,
     by_seat,
     cards,
@@ -24,7 +25,7 @@ from game.terminal import (
 )
 
 
-class StarshinaTerminal(Terminal):
+class StarshinaTerminal(Terminal[SeatView]):
     names: ClassVar[Mapping[str, JsonObject]] = {"starshina": {}}
     does: ClassVar[Mapping[str, tuple[str, str]]] = {
         **Terminal.does,
@@ -47,7 +48,7 @@ class StarshinaTerminal(Terminal):
             )
         return lines
 
-    def move(self, entry: Any) -> str:
+    def move(self, entry: Legal) -> str:
         if entry.verb == "trump":
             return f"Козырь {suit(str(entry.arg))}"
         return super().move(entry)

@@ -8,10 +8,11 @@ from typing import Any, ClassVar
 
 from game.cards import russian_label as label
 from game.cards import sort_hand
+from game.core import Legal
+from game.registry import JsonObject
 from game.stukolka.views import SeatView
 from game.terminal import (
     HUMAN,
-    JsonObject,
     Terminal,
     accusative,
     by_seat,
@@ -36,7 +37,7 @@ ROLES = {
 }
 
 
-class StukolkaTerminal(Terminal):
+class StukolkaTerminal(Terminal[SeatView]):
     names: ClassVar[Mapping[str, JsonObject]] = {
         "stukolka": {"variant": "classic"},
         "shleif": {"variant": "shleif"},
@@ -98,10 +99,14 @@ class StukolkaTerminal(Terminal):
         # a seat that may still play dark chooses first; looking is one of its choices
         return view.may_look and not any(entry.verb == "dark" for entry in view.legal)
 
+    def choices(self, view: SeatView) -> list[tuple[str, Legal | None]]:
+        choices = super().choices(view)
+        return [*choices, ("Посмотреть карты", None)] if view.may_look else choices
+
     def hand(self, view: SeatView) -> list[str]:
         return sort_hand(view.hand, view.table.trump) if view.hand is not None else []
 
-    def move(self, entry: Any) -> str:
+    def move(self, entry: Legal) -> str:
         text = super().move(entry)
         if entry.pick is not None and entry.verb == "discard":
             return f"{text} (сбросить от {entry.pick[0]} до {entry.pick[1]} карт)"

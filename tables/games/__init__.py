@@ -10,6 +10,7 @@ test, one call of ``register`` in each.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import ModuleType
 
 import locales
 from game.plugins import modules_with
@@ -89,5 +90,18 @@ def choice(word: str) -> tuple[Plugin, Choice] | None:
     return None
 
 
-for _module in sorted(modules_with(__name__, "PLUGIN"), key=lambda module: module.PLACE):
+def _in_place_order(modules: list[ModuleType]) -> list[ModuleType]:
+    """The game modules by their ``PLACE``, each place taken once (``ValueError`` else)."""
+    places: dict[int, str] = {}
+    for module in modules:
+        place = getattr(module, "PLACE", None)
+        if not isinstance(place, int):
+            raise ValueError(f"{module.__name__} defines PLUGIN but no PLACE")
+        if place in places:
+            raise ValueError(f"{module.__name__} and {places[place]} both take PLACE {place}")
+        places[place] = module.__name__
+    return sorted(modules, key=lambda module: int(module.PLACE))
+
+
+for _module in _in_place_order(modules_with(__name__, "PLUGIN")):
     register(_module.PLUGIN)
