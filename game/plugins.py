@@ -21,6 +21,21 @@ def modules_with(package: str, attribute: str) -> list[ModuleType]:
     return found
 
 
+def game_part(kind: str, part: str) -> ModuleType | None:
+    """``game.<kind>.<part>`` (a game's computers, terminal words, simulation, replay),
+    imported; None where there is no such game or it has no such part. An import missing
+    inside the part is an error and is raised."""
+    if not kind.isidentifier():
+        return None
+    name = f"game.{kind}.{part}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name in (f"game.{kind}", name):
+            return None
+        raise
+
+
 def in_order(kinds: Sequence[str], kind: str) -> tuple[int, str]:
     """A sort key: ``kind``'s place in ``kinds`` (an unknown kind after them all)."""
     return (kinds.index(kind) if kind in kinds else len(kinds), kind)

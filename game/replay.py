@@ -7,7 +7,6 @@ with every legal action, and the first rejected action. A rejection is a result 
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from game.core import Action, IllegalAction, Legal, Transfer
+from game.plugins import game_part
 from game.registry import rules_for
 
 
@@ -61,13 +61,9 @@ def start_match(case: dict[str, Any]) -> ReplayMatch:
     if not isinstance(game, str):
         raise ValueError(f"unknown game {game!r}")
     rules_for(game)  # ValueError for a kind no game has
-    name = f"game.{game}.match"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        raise ValueError(f"no replay for game {game!r}") from None
+    module = game_part(game, "match")
+    if module is None:
+        raise ValueError(f"no replay for game {game!r}")
     match: ReplayMatch = module.from_case(case)
     return match
 

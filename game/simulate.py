@@ -8,13 +8,13 @@ noisy, so compare figures measured in one run. Each game plays its own (``run`` 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from game.plugins import game_part
 from game.registry import kinds, players_wanted, rules_for
 
 
@@ -48,12 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"{args.game}: {players_wanted(rules.min_players, rules.max_players)}")
     if args.games is not None and rules.seats_between_deals:
         parser.error(f"{args.game} plays deal after deal and never ends a game: use --deals")
-    name = f"game.{args.game}.simulate"
-    try:
-        simulation = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
+    simulation = game_part(args.game, "simulate")
+    if simulation is None:
         parser.error(f"{args.game} has no simulation")
     result = simulation.run(
         raw_options, players, args.deals, args.games, args.seed, clock=time.perf_counter

@@ -10,7 +10,6 @@ payments, and may replace any of it.
 
 from __future__ import annotations
 
-import importlib
 import pkgutil
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -19,6 +18,7 @@ import game
 from game.cards import FULL_DECK, SUIT_EMOJI, sort_hand
 from game.cards import russian_label as label
 from game.core import Event, Legal, Transfer
+from game.plugins import game_part
 from game.registry import JsonObject
 
 HUMAN = 0
@@ -249,16 +249,9 @@ class Terminal(Generic[SV]):
 
 def terminal_for(kind: str) -> Terminal[Any] | None:
     """``game.<kind>.terminal.TERMINAL``, or None for a game the terminal does not offer."""
-    name = f"game.{kind}.terminal"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name in (f"game.{kind}", name):
-            return None
-        raise
-    terminal = getattr(module, "TERMINAL", None)
+    terminal = getattr(game_part(kind, "terminal"), "TERMINAL", None)
     if terminal is not None and not isinstance(terminal, Terminal):
-        raise TypeError(f"{name}.TERMINAL is not a Terminal")
+        raise TypeError(f"game.{kind}.terminal.TERMINAL is not a Terminal")
     return terminal
 
 

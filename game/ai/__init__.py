@@ -13,7 +13,6 @@ A computer looks at its cards before it acts where its game lets a player choose
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 from game.ai.budget import Budget
 from game.ai.search import Advice
 from game.core import Action, Legal
+from game.plugins import game_part
 
 LEVELS = ("random", "easy", "strong")
 
@@ -133,12 +133,7 @@ class ComputerAt(Generic[V]):
 def computer_for(kind: str) -> Computer[Any]:
     """The computer players of the game ``kind``: ``game.<kind>.ai.COMPUTER`` (``ValueError``
     for a game without them). The table service takes them from the game's plugin instead."""
-    try:
-        module = importlib.import_module(f"game.{kind}.ai")
-    except ModuleNotFoundError as error:
-        if error.name in (f"game.{kind}", f"game.{kind}.ai"):
-            raise ValueError(f"no computer players for {kind!r}") from None
-        raise
+    module = game_part(kind, "ai")
     computer = getattr(module, "COMPUTER", None)
     if not isinstance(computer, Computer):
         raise ValueError(f"no computer players for {kind!r}")
