@@ -145,6 +145,8 @@ class Terminal(Generic[SV]):
     moves: ClassVar[Mapping[str, str]] = {}
     #: a choice of one card: the words before the card (none for a card played)
     card_moves: ClassVar[Mapping[str, str]] = {"play": ""}
+    #: the words before what a deal left in the pot («В кону: 4.»)
+    pot_after: ClassVar[str] = "В кону"
 
     def table_lines(self, view: SV) -> list[str]:
         """The lines about the deal and its seats above the trick and the hand."""
@@ -218,7 +220,23 @@ class Terminal(Generic[SV]):
                 return f"{name(data['seat'])}: {label(data['card'])}"
             case "trick_won":
                 return f"{verb(data['seat'], *self.does['trick_won'])} {data['trick_no'] + 1}"
+            case "deal_settled":
+                return self.settled(data)
         return self.event(kind, data)
+
+    def settled(self, data: dict[str, Any]) -> str:
+        """A deal's end: what the game says of it (``settled_lines``), the money in
+        sentences, and what it left in the pot."""
+        parts = ["Сдача окончена.", *self.settled_lines(data)]
+        if data.get("transfers"):
+            parts.append(f"Расчёт: {self.money(data['transfers'])}.")
+        if "pot_after" in data:
+            parts.append(f"{self.pot_after}: {data['pot_after']}.")
+        return " ".join(parts)
+
+    def settled_lines(self, data: dict[str, Any]) -> list[str]:
+        """What the game says of a deal's end before the money: by default its tricks."""
+        return [f"Взятки: {by_seat(data['tricks'])}."] if "tricks" in data else []
 
     def event(self, kind: str, data: dict[str, Any]) -> str:
         """The game's own events in words (``""`` for a kind it does not know)."""

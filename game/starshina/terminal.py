@@ -33,6 +33,7 @@ class StarshinaTerminal(Terminal[SeatView]):
     }
     moves: ClassVar[Mapping[str, str]] = {"kitty": "Снести 4 карты и взять прикуп"}
     card_moves: ClassVar[Mapping[str, str]] = {"play": "", "give": "Отдать ", "return": "Вернуть "}
+    pot_after: ClassVar[str] = "В банке партии"
 
     def table_lines(self, view: SeatView) -> list[str]:
         public = view.table
@@ -92,24 +93,16 @@ class StarshinaTerminal(Terminal[SeatView]):
                     f"Вы снесли {cards(data['discarded'])} и взяли из прикупа "
                     f"{cards(data['cards'])}."
                 )
-            case "deal_settled":
-                return self.settled(data)
             case "game_over":
                 why = "12 взяток" if data.get("reason") == "twelve" else "последняя сдача"
                 return f"Партия окончена ({why}). Победа: {name(data['winner'])}."
         return ""
 
-    def settled(self, data: dict[str, Any]) -> str:
-        parts = ["Сдача окончена."]
-        if "tricks" in data:
-            parts.append(f"Взятки: {by_seat(data['tricks'])}.")
+    def settled_lines(self, data: dict[str, Any]) -> list[str]:
+        lines = super().settled_lines(data)
         if "diffs" in data:
-            parts.append(f"Разница с нормой: {by_seat(data['diffs'], with_sign=True)}.")
-        if data.get("transfers"):
-            parts.append(f"Расчёт: {self.money(data['transfers'])}.")
-        if "pot_after" in data:
-            parts.append(f"В банке партии: {data['pot_after']}.")
-        return " ".join(parts)
+            lines.append(f"Разница с нормой: {by_seat(data['diffs'], with_sign=True)}.")
+        return lines
 
     def payment(self, src: int | str, dst: int | str, amount: int, reason: str, times: int) -> str:
         match reason:

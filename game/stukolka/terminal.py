@@ -15,7 +15,6 @@ from game.terminal import (
     HUMAN,
     Terminal,
     accusative,
-    by_seat,
     cards,
     chips,
     count,
@@ -141,24 +140,14 @@ class StukolkaTerminal(Terminal[SeatView]):
             case "play_starts":
                 players = ", ".join(name(seat) for seat in data["active"])
                 return f"Розыгрыш: играют {players}; первым ходит {name(data['leader'])}."
-            case "deal_settled":
-                return self.settled(data)
         return ""
 
-    def settled(self, data: dict[str, Any]) -> str:
-        parts = ["Сдача окончена."]
+    def settled_lines(self, data: dict[str, Any]) -> list[str]:
         outcome = data.get("outcome")
         if outcome == "nobody":
-            parts.append("Играть никто не стал.")
-        elif outcome == "lone":
-            parts.append("Играл один: кон без розыгрыша.")
-        if "tricks" in data and outcome != "nobody":
-            parts.append(f"Взятки: {by_seat(data['tricks'])}.")
-        if data.get("transfers"):
-            parts.append(f"Расчёт: {self.money(data['transfers'])}.")
-        if "pot_after" in data:
-            parts.append(f"В кону: {data['pot_after']}.")
-        return " ".join(parts)
+            return ["Играть никто не стал."]
+        lone = ["Играл один: кон без розыгрыша."] if outcome == "lone" else []
+        return lone + super().settled_lines(data)
 
     def payment(self, src: int | str, dst: int | str, amount: int, reason: str, times: int) -> str:
         match reason:
