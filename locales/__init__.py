@@ -1,6 +1,9 @@
 """Message catalogues (Russian and English) and the two functions that read them.
 
-Every word a user sees comes from ``ru.json`` / ``en.json`` beside this file. An entry is a
+Every word a user sees comes from ``ru.json`` / ``en.json`` beside this file (the words every
+game shares) and from a game's own ``games/<kind>/ru.json`` / ``en.json`` (the words of that game
+alone: its moves, options, prompts, refusals, rules), which join the catalogue when the game is
+registered (``game_entries``, handed to its plugin as ``texts``). An entry is a
 ``str.format`` template with named placeholders, or, for a counted phrase, an object of plural
 forms: ``one``/``few``/``many`` in Russian, ``one``/``other`` in English (CLDR categories).
 
@@ -54,6 +57,21 @@ def _catalogue(lang: str) -> dict[str, Entry]:
     if not isinstance(data, dict):
         raise ValueError(f"{lang}.json must hold one JSON object")
     return data
+
+
+def game_entries(kind: str) -> dict[str, dict[str, Entry]]:
+    """The words of the game ``kind`` alone, by language (``games/<kind>/<lang>.json``; none
+    for a game without them)."""
+    folder = resources.files(__name__).joinpath("games", kind)
+    entries: dict[str, dict[str, Entry]] = {}
+    for lang in LANGUAGES:
+        path = folder.joinpath(f"{lang}.json")
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError(f"games/{kind}/{lang}.json must hold one JSON object")
+            entries[lang] = data
+    return entries
 
 
 def add_entries(lang: str, entries: Mapping[str, Entry]) -> None:
@@ -118,6 +136,7 @@ __all__ = [
     "LANGUAGES",
     "PLURAL_FORMS",
     "catalogue",
+    "game_entries",
     "language",
     "plural_form",
     "t",

@@ -316,12 +316,9 @@ REFUSALS = (
     "deal_over",
     "wrong_phase",
     "wrong_action",
-    "wrong_count",
     "malformed",
     "not_in_hand",
     "duplicate_card",
-    "too_many_cards",
-    "no_such_seat",
 )
 
 

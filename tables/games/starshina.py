@@ -7,6 +7,7 @@ from __future__ import annotations
 from game.registry import JsonObject
 from game.starshina import PRESETS, RULES, PublicView, SeatView, StarshinaOptions, StarshinaState
 from game.starshina.ai import COMPUTER
+from locales import game_entries
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 
@@ -41,6 +42,7 @@ PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
         presets=_preset_values(),
         always=("targets", "stake", "exchange", "scoring"),
     ),
+    texts=game_entries("starshina"),
     computer=COMPUTER,
     figures=("games_won",),
     stat_fields=(

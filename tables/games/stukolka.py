@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from game.stukolka import RULES, PublicView, SeatView, StukolkaOptions, StukolkaState
 from game.stukolka.ai import COMPUTER
+from locales import game_entries
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
 
 #: the moves that take no argument, each with its button's catalogue key: the chat's buttons
@@ -46,6 +47,7 @@ PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
         # dark play is always allowed with the шлейф: its switch says nothing there
         implied={"dark_in_classic": {"variant": "shleif"}},
     ),
+    texts=game_entries("stukolka"),
     computer=COMPUTER,
     figures=("in_play",),
     stat_fields=(

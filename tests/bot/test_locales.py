@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import locales
 from bot.games import game_for, games
 from bot.render.chat import ANSWERS, REFUSALS
 from bot.render.common import MONEY_REASONS, option_names, value_token
@@ -239,8 +240,13 @@ def test_every_catalogue_key_is_used() -> None:
     assert not unused, unused
 
 
-@pytest.mark.parametrize("lang", ["ru", "en"])
-def test_no_key_is_written_twice(lang: str) -> None:
+CATALOGUE_FILES = sorted(
+    path.relative_to(ROOT / "locales").as_posix() for path in (ROOT / "locales").rglob("*.json")
+)
+
+
+@pytest.mark.parametrize("name", CATALOGUE_FILES)
+def test_no_key_is_written_twice(name: str) -> None:
     """JSON keeps the last of two equal keys silently: an earlier text would be dead, and which
     one shows would depend on the order of lines (two engineers adding the same key)."""
     import json
@@ -252,6 +258,25 @@ def test_no_key_is_written_twice(lang: str) -> None:
         repeated.extend(sorted({key for key in keys if keys.count(key) > 1}))
         return dict(pairs)
 
-    text = (ROOT / "locales" / f"{lang}.json").read_text(encoding="utf-8")
+    text = (ROOT / "locales" / name).read_text(encoding="utf-8")
     json.loads(text, object_pairs_hook=collect)
     assert repeated == []
+
+
+def test_a_games_words_are_its_own() -> None:
+    """The shared catalogues hold no key that names a game; each game's words come from its
+    own files (``locales/games/<kind>/``), in every language the same keys, and none of them
+    is in the shared catalogues too (registering the game would refuse it)."""
+    import json
+
+    kinds = [game.kind for game in games()]
+    for lang in LANGUAGES:
+        shared = json.loads((ROOT / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
+        naming = [key for key in shared if set(key.split(".")) & set(kinds)]
+        assert naming == [], (lang, naming)
+    for kind in kinds:
+        own = locales.game_entries(kind)
+        assert set(own) == set(LANGUAGES), kind
+        assert len({frozenset(entries) for entries in own.values()}) == 1, kind
+        for lang, entries in own.items():
+            assert set(entries) <= set(catalogue(lang)), (kind, lang)
