@@ -1,6 +1,7 @@
 """A game is its own modules, one per layer, and nothing else names it: no module outside them
 imports one or spells a game's kind in its code (a docstring or comment may use one as an
-example). The games are found by convention (``game.registry.kinds``, ``game.plugins``)."""
+example). A game's titles count as its name too («Стуколка», "Starshina"). The games are found
+by convention (``game.registry.kinds``, ``game.plugins``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from game.registry import kinds
+from locales import LANGUAGES, t
+from tables.games import game_for
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("game", "tables", "bot", "web", "server", "storage", "locales")
@@ -21,21 +24,25 @@ ALLOWED = {"storage/migrations.py"}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
-    """The ids of the docstring nodes of ``tree``."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
+    """The ids of the strings of ``tree`` that are documentation: a string standing as a
+    statement of its own (a module's, class's or function's docstring, or one under an
+    attribute)."""
+    return {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
 
 
-def named(path: Path, kind: str, root: Path = ROOT) -> list[str]:
-    """Where the code of ``path`` names ``kind``: an import, a name, or a string in code."""
+def named(path: Path, kind: str, root: Path = ROOT, titles: tuple[str, ...] = ()) -> list[str]:
+    """Where the code of ``path`` names ``kind``: an import, a name, or a string in code that
+    holds the kind or one of the game's ``titles`` (its names as players read them)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = _docstrings(tree)
-    word = re.compile(rf"(?<![a-z]){kind}(?![a-z])")
+    names = "|".join(re.escape(name.lower()) for name in (kind, *titles))
+    word = re.compile(rf"(?<![a-zа-яё])(?:{names})(?![a-zа-яё])")
     places = []
     for node in ast.walk(tree):
         texts: list[str] = []
@@ -67,6 +74,15 @@ def _home(path: Path, kind: str) -> bool:
 GAMES = [kind for kind in kinds() if (ROOT / "game" / kind).is_dir()]
 
 
+def _titles(kind: str) -> tuple[str, ...]:
+    """The game's names in every language: the titles of its /new choices (as a title
+    reads; another case of the word is not looked for)."""
+    choices = game_for(kind).choices
+    return tuple(
+        dict.fromkeys(t(lang, f"game.{choice.name}") for lang in LANGUAGES for choice in choices)
+    )
+
+
 def test_the_games_are_found() -> None:
     assert len(GAMES) >= 2
 
@@ -77,7 +93,7 @@ def test_nothing_outside_a_games_own_modules_names_it(kind: str) -> None:
         place
         for path in sources()
         if not _home(path, kind) and path.relative_to(ROOT).as_posix() not in ALLOWED
-        for place in named(path, kind)
+        for place in named(path, kind, titles=_titles(kind))
     ]
     assert places == []
 
@@ -92,13 +108,19 @@ def test_the_check_sees_an_import_a_name_and_a_string_but_not_a_docstring(
         "starshina_ai = None\n"
         "KIND = 'stukolka'\n"
         "x.starshina\n"
-        "# a comment on starshina\n",
+        "# a comment on starshina\n"
+        "TITLE = 'Партия в Старшину'\n"
+        "POT = 0\n"
+        '"""The pot of a Старшина game."""\n',
         encoding="utf-8",
     )
-    found = named(module, "stukolka", tmp_path) + named(module, "starshina", tmp_path)
+    found = named(module, "stukolka", tmp_path) + named(
+        module, "starshina", tmp_path, titles=("Старшина", "Старшину")
+    )
     assert sorted(place.split(" ")[0] for place in found) == [
         "registry.py:2",
         "registry.py:3",
         "registry.py:4",
         "registry.py:5",
+        "registry.py:7",
     ]
