@@ -31,8 +31,9 @@ from typing import Any
 
 from game.ai import LEVELS, Budget, Computer, computer_for
 from game.cards import FULL_DECK, shuffle
-from game.core import Action, Transfer
-from game.registry import kinds, players_wanted, rules_for
+from game.core import Action
+from game.registry import kinds, rules_for, table_size
+from game.replay import money
 
 
 def _budget(milliseconds: float, samples: int, min_samples: int) -> Budget:
@@ -67,14 +68,6 @@ class Seats:
         return action
 
 
-def _net(transfers: Sequence[Transfer], seat: int) -> int:
-    return sum(
-        transfer.amount if transfer.dst == seat else -transfer.amount
-        for transfer in transfers
-        if seat in (transfer.src, transfer.dst)
-    )
-
-
 def play(
     kind: str,
     players: Sequence[str],
@@ -89,6 +82,7 @@ def play(
     by whole games: each from a fresh deck, the players changing chairs every game and the
     first dealer every round of games."""
     rules = rules_for(kind)
+    dealt = by_deal(kind)
     n = len(players)
     seats = Seats(
         players, computer_for(kind), args["budget_ms"], args["samples"], args["min_samples"]
@@ -101,7 +95,7 @@ def play(
     pot = 0
     for number in range(count):
         shuffle(deck, rng)
-        if not by_deal(kind):
+        if not dealt:
             shift = number % n  # player p sits in chair (p + shift) % n
             state, step = rules.start(checked, n, deck, dealer=(number // n) % n, pot=0)
         elif state is None:
@@ -114,7 +108,7 @@ def play(
         transfers = list(step.transfers)
         while True:
             if rules.deal_over(state):
-                if by_deal(kind) or rules.game_over(state):
+                if dealt or rules.game_over(state):
                     break
                 shuffle(deck, rng)
                 state, step = rules.next_deal(
@@ -128,10 +122,11 @@ def play(
                 transfers += rules.apply(state, Action(seat, "look")).transfers
             view = rules.seat_view(state, seat)
             transfers += rules.apply(state, seats.decide((seat - shift) % n, view, rng)).transfers
+        nets, left = money(transfers, n, pot)
         for player in range(n):
-            chips[player].append(_net(transfers, (player + shift) % n))
-        if rules.chat_pot:  # what the deal left in the pot (the parties that are no seat)
-            pot -= sum(_net(transfers, seat) for seat in range(n))
+            chips[player].append(nets[(player + shift) % n])
+        if rules.chat_pot:
+            pot = left
     return chips, seats.times
 
 
@@ -222,11 +217,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="one of the game's table options, its value as JSON (a bare word is a string)",
     )
     args = parser.parse_args(argv)
-    rules = rules_for(args.game)
     computer = computer_for(args.game)
-    players_count = args.players or max(rules.min_players, min(4, rules.max_players))
-    if not rules.min_players <= players_count <= rules.max_players:
-        parser.error(f"{args.game}: {players_wanted(rules.min_players, rules.max_players)}")
+    try:
+        players_count = table_size(args.game, args.players)
+    except ValueError as error:
+        parser.error(str(error))
     # the strong player, the easy one in every middle seat, the random one last
     default_seats = ["strong", *["easy"] * (players_count - 2), "random"]
     players = args.seats.split(",") if args.seats else default_seats

@@ -28,7 +28,8 @@ from typing import Any
 from game.ai import LEVELS, Budget, Computer, computer_for
 from game.cards import FULL_DECK, shuffle
 from game.core import Action, Event, Legal
-from game.registry import GameRules, JsonObject, Step, players_wanted, rules_for
+from game.registry import GameRules, JsonObject, Step, rules_for, table_size
+from game.replay import money
 from game.terminal import HUMAN, Terminal, offered, terminal_for
 
 Read = Callable[[str], str]
@@ -73,12 +74,10 @@ class Table:
 
     def _count(self, step: Step) -> list[Event]:
         """The step's events, its money counted on the score (and in the chat's pot)."""
-        for transfer in step.transfers:
-            for party, sign in ((transfer.src, -1), (transfer.dst, 1)):
-                if isinstance(party, int):
-                    self.balances[party] += sign * transfer.amount
-                elif self.rules.chat_pot:
-                    self.pot += sign * transfer.amount
+        nets, pot = money(step.transfers, self.players, self.pot)
+        self.balances = [balance + net for balance, net in zip(self.balances, nets, strict=True)]
+        if self.rules.chat_pot:
+            self.pot = pot
         return list(step.events)
 
     def start(self) -> list[Event]:
@@ -221,14 +220,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--budget-ms", type=float, default=300.0)
     args = parser.parse_args(argv)
-    rules = rules_for(games[args.game])
     try:
         computer_for(games[args.game])
     except ValueError:
         parser.error(f"{args.game} has no computer players")
-    players = args.players or max(rules.min_players, min(4, rules.max_players))
-    if not rules.min_players <= players <= rules.max_players:
-        parser.error(f"{args.game}: {players_wanted(rules.min_players, rules.max_players)}")
+    try:
+        players = table_size(games[args.game], args.players)
+    except ValueError as error:
+        parser.error(str(error))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     return run(Table(args.game, players, args.level, seed, args.budget_ms), input, print)
 

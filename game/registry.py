@@ -187,9 +187,16 @@ def rules_for(kind: str) -> GameRules[Any, Any, Any]:
     return rules
 
 
-def players_wanted(fewest: int, most: int) -> str:
-    """How many players a game takes, for a command line's refusal."""
-    return f"exactly {fewest} players" if fewest == most else f"{fewest} to {most} players"
+def table_size(kind: str, asked: int | None) -> int:
+    """The players at a table of ``kind`` that a command line asked for, else four or as many
+    as the game allows (``ValueError``, saying what it takes, for a number it does not)."""
+    rules = rules_for(kind)
+    fewest, most = rules.min_players, rules.max_players
+    players = asked or max(fewest, min(4, most))
+    if not fewest <= players <= most:
+        takes = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
+        raise ValueError(f"{kind}: {takes} players")
+    return players
 
 
 def kinds() -> list[str]:

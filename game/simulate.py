@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game.plugins import game_part
-from game.registry import kinds, players_wanted, rules_for
+from game.registry import kinds, rules_for, table_size
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,9 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except json.JSONDecodeError:
             raw_options[name] = value
     rules = rules_for(args.game)
-    players = args.players or max(rules.min_players, min(4, rules.max_players))
-    if not rules.min_players <= players <= rules.max_players:
-        parser.error(f"{args.game}: {players_wanted(rules.min_players, rules.max_players)}")
+    try:
+        players = table_size(args.game, args.players)
+    except ValueError as error:
+        parser.error(str(error))
     if args.games is not None and rules.seats_between_deals:
         parser.error(f"{args.game} plays deal after deal and never ends a game: use --deals")
     simulation = game_part(args.game, "simulate")

@@ -10,16 +10,14 @@ payments, and may replace any of it.
 
 from __future__ import annotations
 
-import pkgutil
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-import game
 from game.cards import FULL_DECK, SUIT_EMOJI, sort_hand
 from game.cards import russian_label as label
 from game.core import Event, Legal, Transfer
 from game.plugins import game_part
-from game.registry import JsonObject
+from game.registry import JsonObject, kinds
 
 HUMAN = 0
 MINUS = "\u2212"
@@ -277,10 +275,12 @@ def offered() -> dict[str, tuple[str, JsonObject]]:
     """Every name the terminal offers, with its game's kind and the options it means
     (``ValueError`` for a name two games offer)."""
     found: dict[str, tuple[str, JsonObject]] = {}
-    for package in pkgutil.iter_modules(game.__path__):
-        terminal = terminal_for(package.name) if package.ispkg else None
-        for word, options in terminal.names.items() if terminal is not None else ():
+    for kind in kinds():
+        terminal = terminal_for(kind)
+        if terminal is None:
+            continue
+        for word, options in terminal.names.items():
             if word in found:
-                raise ValueError(f"{package.name} and {found[word][0]} both offer {word!r}")
-            found[word] = (package.name, options)
+                raise ValueError(f"{kind} and {found[word][0]} both offer {word!r}")
+            found[word] = (kind, options)
     return found
