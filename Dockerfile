@@ -1,6 +1,8 @@
 # The bot in a small image: `docker build -t stukolka-bot .` (see docs/operations.md, "Docker").
-# The install steps are scripts/run.sh's commands: the locked, hash-checked versions (the build
-# backend among them), then the bot built without build isolation, not editable.
+# The install steps are scripts/run.sh's commands (scripts/install.sh): the pinned pip of
+# requirements-pip.lock first (the image's own pip is another again), then with it the locked,
+# hash-checked versions (the build backend among them), then the bot built without build
+# isolation, not editable.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,8 +20,10 @@ RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin
 WORKDIR /app
 # The dependencies in a layer of their own, before the code: a change of the code alone
 # reuses this layer and installs nothing but the bot.
-COPY requirements.lock ./
+COPY requirements-pip.lock requirements.lock ./
 RUN python3 -m venv .venv \
+    && .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+       --no-deps -r requirements-pip.lock \
     && .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
        -r requirements.lock \
     && .venv/bin/python -c "import matplotlib.font_manager" \

@@ -13,9 +13,10 @@ cd "$(dirname "$0")/.."
 # bytecode kept, whatever the environment says: without it each pytest worker rewrote and compiled
 # every test module again, and each bot a test starts compiled the bot
 unset PYTHONDONTWRITEBYTECODE
-python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes \
-  -r requirements-dev.lock
+source scripts/install.sh
+bootstrap_venv .venv
+install_lock .venv requirements-dev.lock
+install_lock .venv requirements.lock --dry-run --ignore-installed
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
   --no-build-isolation --check-build-dependencies -e .
 .venv/bin/hadolint Dockerfile

@@ -1,9 +1,15 @@
 """Screenshots of the Mini App page at a phone's sizes, from real engine states of each game:
-390×844 light and dark, and 360 px wide. Needs Playwright and Debian's Chromium
-(``apt-get install chromium``). Usage: ``.venv/bin/python -m scripts.webapp_screenshots``."""
+390×844 light and dark, and 360 px wide. Needs Playwright (a development tool in the lock) and
+two Debian packages: ``chromium`` and ``fonts-noto-color-emoji`` (without it the suits' emoji
+are drawn as empty boxes). Run as root, it installs the packages it misses with apt-get;
+otherwise it names them and stops. Usage: ``.venv/bin/python -m scripts.webapp_screenshots``
+(after ``bash scripts/test.sh`` has made ``.venv``), optionally with the fixtures to shoot."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,9 +30,39 @@ SHOTS = [
     ("starshina-over", "ru"),
 ]
 SIZES = [("light", 390, 844, False), ("dark", 390, 844, True), ("360", 360, 740, False)]
+# the Debian packages the screenshots need, each with the file that shows it is installed
+PACKAGES = {
+    "chromium": CHROMIUM,
+    "fonts-noto-color-emoji": Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"),
+}
+
+
+def missing_packages() -> list[str]:
+    return [name for name, path in PACKAGES.items() if not path.exists()]
+
+
+def install_packages() -> bool:
+    """Installs the missing packages where this runs as root with apt-get; False if any is
+    still missing, after saying which and how to install them."""
+    missing = missing_packages()
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
+        missing = missing_packages()
+    if missing:
+        print(
+            "The screenshots need Debian's " + " and ".join(missing) + ": "
+            f"sudo apt-get install {' '.join(missing)}",
+            file=sys.stderr,
+        )
+        return False
+    return True
 
 
 def main() -> int:
+    if not install_packages():
+        return 2
     OUT.mkdir(parents=True, exist_ok=True)
     only = set(sys.argv[1:])
     with sync_playwright() as playwright, preview_server() as address:

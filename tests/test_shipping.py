@@ -68,8 +68,7 @@ def shell_commands(text: str) -> list[list[str]]:
 
 
 def run_script_commands() -> list[list[str]]:
-    text = (ROOT / "scripts" / "run.sh").read_text(encoding="utf-8")
-    return shell_commands(re.sub(r"\\\n", " ", text))
+    return script_commands("run.sh")
 
 
 def docker_run_commands() -> list[list[str]]:
@@ -101,9 +100,46 @@ def test_the_image_installs_the_bot_as_the_quick_start_does() -> None:
     assert venv and all(command in [program(w) for w in docker] for command in venv)
 
 
+def install_functions() -> dict[str, list[list[str]]]:
+    """scripts/install.sh's functions, each as its simple commands (the lines of a here
+    document and of ``local`` left out)."""
+    text = re.sub(r"\\\n", " ", (ROOT / "scripts" / "install.sh").read_text(encoding="utf-8"))
+    text = re.sub(r"<<MESSAGE\n.*?\nMESSAGE\n", "\n", text, flags=re.S)
+    functions = {}
+    for name, body in re.findall(r"^(\w+)\(\) \{\n(.*?)^\}", text, re.M | re.S):
+        functions[name] = [
+            words
+            for line in body.splitlines()
+            if not line.strip().startswith(("local ", "shift", "cat ", "return"))
+            for words in shell_commands(line.replace("if ! ", "").replace("; then", ""))
+        ]
+    return functions
+
+
 def script_commands(name: str) -> list[list[str]]:
+    """A script's simple commands, with a call of an install.sh function replaced by the
+    function's commands, its arguments put in (``$1``, ``$2``, ``$@`` after ``shift 2``) and
+    the lock files named from the top of the repository."""
     text = (ROOT / "scripts" / name).read_text(encoding="utf-8")
-    return shell_commands(re.sub(r"\\\n", " ", text))
+    functions = install_functions()
+    commands = []
+    for words in shell_commands(re.sub(r"\\\n", " ", text)):
+        if words[0] not in functions:
+            commands.append(words)
+            continue
+        arguments = words[1:]
+        values = {"$venv": arguments[0], "$lock": arguments[1] if len(arguments) > 1 else ""}
+        for body in functions[words[0]]:
+            expanded: list[str] = []
+            for word in body:
+                if word == "$@":
+                    expanded += arguments[2:]
+                    continue
+                for variable, value in values.items():
+                    word = word.replace(variable, value)
+                expanded.append(word.replace("$root/", ""))
+            commands.append(expanded)
+    return commands
 
 
 def locked(lock: str) -> dict[str, list[str]]:
@@ -125,6 +161,7 @@ def canonical(name: str) -> str:
 
 
 BUILD_FROM_THE_LOCK = ["--no-deps", "--no-build-isolation", "--check-build-dependencies"]
+BOOTSTRAP = ["--require-hashes", "--no-deps", "-r", "requirements-pip.lock"]
 
 
 @pytest.mark.parametrize(
@@ -138,12 +175,14 @@ def test_installs_come_from_a_lock_file_with_hashes(
     script: str, lock: str, extras: tuple[str, ...], bot: list[str]
 ) -> None:
     installs = pip_installs(script_commands(script))
-    # the locked versions, every file checked against its hash; then the bot without deps,
-    # built by the locked setuptools (no build isolation, which would fetch one unpinned):
-    # installed as a package to run it, editable only for development
-    assert installs[0][-3:] == ["--require-hashes", "-r", lock], installs
-    assert installs[1][-len(BUILD_FROM_THE_LOCK) - len(bot) :] == [*BUILD_FROM_THE_LOCK, *bot]
-    assert len(installs) == 2
+    # first the pinned pip, alone and hash-checked, so that the locks are read by it and not by
+    # whatever pip the machine's venv bundles; then the locked versions, every file checked
+    # against its hash; then the bot without deps, built by the locked setuptools (no build
+    # isolation, which would fetch one unpinned): installed as a package to run it, editable
+    # only for development
+    assert installs[0][-len(BOOTSTRAP) :] == BOOTSTRAP, installs
+    assert installs[1][-3:] == ["--require-hashes", "-r", lock], installs
+    assert installs[-1][-len(BUILD_FROM_THE_LOCK) - len(bot) :] == [*BUILD_FROM_THE_LOCK, *bot]
     pins = locked(lock)
     assert all(hashes and all(h.startswith("sha256:") for h in hashes) for hashes in pins.values())
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -153,6 +192,33 @@ def test_installs_come_from_a_lock_file_with_hashes(
     missing = {canonical(requirement) for requirement in wanted} - set(pins)
     assert not missing, f"{lock} lacks {missing}: regenerate it (docs/operations.md)"
     assert "pip-compile" in (ROOT / lock).read_text(encoding="utf-8")  # made by the tool
+
+
+def test_the_tests_resolve_the_run_lock_as_a_fresh_clone_installs_it() -> None:
+    """scripts/test.sh installs the development lock with the same bootstrap as run.sh, and
+    resolves the run lock too (a dry run), so that a lock a fresh venv cannot install fails the
+    tests on the day it starts failing, not a newcomer's first run."""
+    installs = pip_installs(script_commands("test.sh"))
+    assert installs[0] == pip_installs(run_script_commands())[0]
+    dry = [words for words in installs if "--dry-run" in words]
+    assert len(dry) == 1 and dry[0][:-2] == pip_installs(run_script_commands())[1], installs
+    assert dry[0][-2:] == ["--dry-run", "--ignore-installed"]
+
+
+def test_the_installer_is_pinned_alone_and_agrees_with_the_development_lock() -> None:
+    """requirements-pip.lock holds pip and nothing else, with the version and hashes that
+    pip-compile wrote into requirements-dev.lock (so a regenerated lock cannot leave the
+    bootstrap behind unnoticed)."""
+    pins = locked("requirements-pip.lock")
+    assert list(pins) == ["pip"], pins
+    assert pins["pip"] == locked("requirements-dev.lock")["pip"], (
+        "requirements-pip.lock and requirements-dev.lock pin different pips: copy the pip "
+        "entry of requirements-dev.lock to requirements-pip.lock"
+    )
+    text = (ROOT / "requirements-pip.lock").read_text(encoding="utf-8")
+    dev = (ROOT / "requirements-dev.lock").read_text(encoding="utf-8")
+    (version,) = re.findall(r"^pip==(\S+)", text, re.M)
+    assert re.search(rf"^pip=={re.escape(version)} ", dev, re.M)
 
 
 @pytest.mark.parametrize("lock", ["requirements.lock", "requirements-dev.lock"])
@@ -329,7 +395,7 @@ def test_the_image_installs_the_dependencies_in_a_layer_before_the_code() -> Non
         i for i, (k, a) in enumerate(steps) if k == "RUN" and "-r requirements.lock" in a
     )
     copied_before = [a for k, a in steps[:lock_install] if k == "COPY"]
-    assert copied_before == ["requirements.lock ./"], copied_before
+    assert copied_before == ["requirements-pip.lock requirements.lock ./"], copied_before
     bot_install = next(
         i for i, (k, a) in enumerate(steps) if k == "RUN" and "--no-build-isolation" in a
     )
@@ -357,7 +423,7 @@ def test_the_image_copies_every_package_and_the_context_holds_nothing_else() -> 
         for pattern in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
     }
     copied = {source for arguments in arguments_of("COPY") for source in arguments.split()[:-1]}
-    assert copied == packages | {"pyproject.toml", "requirements.lock"}
+    assert copied == packages | {"pyproject.toml", "requirements-pip.lock", "requirements.lock"}
     ignore = (ROOT / ".dockerignore").read_text().splitlines()
     assert "*" in ignore
     allowed = {line[1:].rstrip("/") for line in ignore if line.startswith("!")}
