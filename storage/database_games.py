@@ -146,6 +146,10 @@ class GamesAndActions(DatabaseCore):
         """Every game in a lobby or in play (to resume them after a restart)."""
         return self._games_from(*await self._trip(games.open_game_rows))
 
+    async def user_open_games(self, user_id: int) -> list[Game]:
+        """The open games ``user_id`` sits at, oldest first (read by an index)."""
+        return self._games_from(*await self._trip(games.user_open_game_rows, user_id))
+
     async def games_with_results_due(self, since: float = 0.0) -> list[Game]:
         """Games changed since ``since`` (unix seconds) with deal results still to post."""
         return self._games_from(*await self._trip(games.results_due_rows, since))

@@ -277,6 +277,16 @@ def open_game_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     return game_rows(conn, OPEN_GAME, ())
 
 
+def user_open_game_rows(conn: sqlite3.Connection, user_id: int) -> list[sqlite3.Row]:
+    """The rows of the open games ``user_id`` sits at, oldest first (by the open_seats index,
+    not a read of every open game)."""
+    return game_rows(
+        conn,
+        f"game_id IN (SELECT game_id FROM open_seats WHERE user_id = ?) AND {OPEN_GAME}",
+        (user_id,),
+    )
+
+
 def deadline_rows_before(conn: sqlite3.Connection, moment: float) -> list[sqlite3.Row]:
     """The rows of open games whose turn deadline is earlier than ``moment``, soonest first."""
     return game_rows(

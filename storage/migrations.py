@@ -438,6 +438,38 @@ ALTER TABLE player_stats DROP COLUMN pots_taken;
 ALTER TABLE player_stats DROP COLUMN pot_chips;
 """
 
+# Who sits at which open game, kept by triggers in the very statement that writes a game's seats
+# or status, so it cannot drift: the Mini App's menu button finds a user's table by this index
+# instead of reading every open game. A commit that changes neither (a move) writes nothing here.
+_OPEN_SEATS = """
+CREATE TABLE open_seats (
+    user_id INTEGER NOT NULL,
+    game_id INTEGER NOT NULL REFERENCES games (game_id),
+    PRIMARY KEY (user_id, game_id)
+) WITHOUT ROWID;
+INSERT INTO open_seats (user_id, game_id)
+    SELECT DISTINCT s.value, g.game_id FROM games AS g, json_each(g.seats) AS s
+    WHERE g.status IN ('lobby', 'active');
+CREATE TRIGGER open_seats_of_a_new_game AFTER INSERT ON games
+    WHEN NEW.status IN ('lobby', 'active')
+BEGIN
+    INSERT OR IGNORE INTO open_seats (user_id, game_id)
+        SELECT value, NEW.game_id FROM json_each(NEW.seats);
+END;
+CREATE TRIGGER open_seats_of_a_changed_game AFTER UPDATE OF seats, status ON games
+    WHEN OLD.seats IS NOT NEW.seats OR OLD.status IS NOT NEW.status
+BEGIN
+    DELETE FROM open_seats WHERE game_id = NEW.game_id;
+    INSERT OR IGNORE INTO open_seats (user_id, game_id)
+        SELECT value, NEW.game_id FROM json_each(NEW.seats)
+        WHERE NEW.status IN ('lobby', 'active');
+END;
+CREATE TRIGGER open_seats_of_a_deleted_game AFTER DELETE ON games
+BEGIN
+    DELETE FROM open_seats WHERE game_id = OLD.game_id;
+END;
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
@@ -449,6 +481,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     ),
     Migration(7, "display state: the deal each hand message shows", _HAND_MESSAGE_DEALS),
     Migration(8, "a game's own figures as named rows, not columns", _GAME_FIELDS),
+    Migration(9, "who sits at which open game, indexed by user", _OPEN_SEATS),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

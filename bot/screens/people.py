@@ -187,7 +187,7 @@ class People:
 
     async def games_of(self, user_id: int) -> list[Game]:
         """The open games he sits at."""
-        return [game for game in await self.db.open_games() if user_id in game.seats]
+        return await self.db.user_open_games(user_id)
 
 
 def short_name(name: str) -> str:

@@ -183,6 +183,11 @@ def _seed_version_7(conn: sqlite3.Connection) -> None:
         conn.execute(f"UPDATE player_stats SET {sets} WHERE user_id = ?", (user,))
 
 
+def _seed_version_8(conn: sqlite3.Connection) -> None:
+    """Version 6's rows (version 8 keeps a game's own figures as named rows, none here)."""
+    _seed_version_6(conn)
+
+
 SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _seed_version_1,
     2: _seed_version_2,
@@ -191,6 +196,7 @@ SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
     5: _seed_version_5,
     6: _seed_version_6,
     7: _seed_version_7,
+    8: _seed_version_8,
 }
 #: the balances and pot of each seed
 SEEDED_MONEY = {
@@ -201,6 +207,7 @@ SEEDED_MONEY = {
     5: ({A: -1, B: -2, C: 1}, 2),
     6: ({A: -1, B: -2, C: 1}, 2),
     7: ({A: -1, B: -2, C: 1}, 2),
+    8: ({A: -1, B: -2, C: 1}, 2),
 }
 
 
@@ -442,3 +449,51 @@ async def test_version_8_moves_every_games_own_figure_from_its_column_to_a_named
         )
     finally:
         conn.close()
+
+
+async def test_version_9_indexes_who_sits_at_which_open_game_and_keeps_it_right(
+    tmp_path: Path,
+) -> None:
+    """The open games a user sits at are read through an index that migration 9 fills from the
+    games there are, and that follows every change of a game's seats or status."""
+    path = tmp_path / "v8.sqlite3"
+    _build(path, 8)
+    conn = raw(path)
+    _seed_version_8(conn)
+    conn.close()
+    async with await Database.open(path) as db:
+        everything = {game.game_id: game for game in await db.open_games()}
+        assert len(everything) >= 2
+        for user in USERS:
+            mine = [g.game_id for g in everything.values() if user in g.seats]
+            assert [g.game_id for g in await db.user_open_games(user)] == mine
+        stranger = 4_000_000_001
+        assert await db.user_open_games(stranger) == []
+        game = await db.active_game(CHAT)
+        assert game is not None and A in game.seats
+    conn = raw(path)
+    try:
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute(
+                "EXPLAIN QUERY PLAN SELECT game_id FROM open_seats WHERE user_id = ?", (A,)
+            )
+        )
+        assert "SCAN" not in plan, plan
+        # a seat taken, a seat left: the index follows the seats column
+        conn.execute(
+            "UPDATE games SET seats = ?, status = 'lobby' WHERE game_id = ?",
+            (dumps([B, stranger]), game.game_id),
+        )
+        seated = conn.execute(
+            "SELECT user_id FROM open_seats WHERE game_id = ? ORDER BY user_id", (game.game_id,)
+        ).fetchall()
+        assert [row[0] for row in seated] == sorted([B, stranger])
+        conn.execute("UPDATE games SET status = 'finished' WHERE game_id = ?", (game.game_id,))
+        conn.commit()
+    finally:
+        conn.close()
+    async with await Database.open(path) as db:
+        assert game.game_id not in [g.game_id for g in await db.user_open_games(B)]
+        assert await db.user_open_games(stranger) == []
+        assert await db.check_integrity() == []
