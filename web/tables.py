@@ -19,15 +19,13 @@ from typing import Any
 from storage.errors import GameNotFound
 from storage.records import Game
 from tables import Loaded, Reply, TableService
+from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from web.games import shown
 from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
 from web.views import lobby_view, seat_view
 
 log = logging.getLogger(__name__)
 
-#: a table as a page's address or a ``startapp`` link names it: ``g`` and the game's id
-#: (no chat id; the server maps it to the table, and only a seated user may open it)
-PAYLOAD = re.compile(r"g([1-9][0-9]{0,18})")
 #: the page's «I'm back»: an away player takes his seat back (not a rules verb)
 BACK = "back"
 #: the games whose last deal's nets are kept
@@ -37,6 +35,7 @@ MOST_CARDS = 16
 #: verbs are short words of the rules (``play``, ``discard``, ``kitty``…)
 VERB = re.compile(r"[a-z_]{1,16}")
 CARD = re.compile(r"[2-9TJQKA][SHDC]")
+SUITS = frozenset("SHDC")
 
 
 def payload(game_id: int) -> str:
@@ -45,9 +44,12 @@ def payload(game_id: int) -> str:
 
 
 def game_of(text: str | None) -> int | None:
-    """The game a payload names, or None."""
-    found = PAYLOAD.fullmatch(text or "")
-    return int(found.group(1)) if found else None
+    """The game a payload names (``g`` and the game's id: no chat id; the server maps it to
+    the table, and only a seated user may open it), or None: an id SQLite cannot hold is no
+    game either."""
+    if not text or not text.startswith(GAME_LINK):
+        return None
+    return whole_number(text[len(GAME_LINK) :], 1, MAX_GAME_ID)
 
 
 class NoTable(Exception):
@@ -98,7 +100,7 @@ class WebTables:
             if user_id not in game.seats:
                 raise NotYours
             return game_id
-        mine = [game for game in await self.db.open_games() if user_id in game.seats]
+        mine = await self.db.user_open_games(user_id)
         if not mine:
             raise NoTable
         return max(mine, key=lambda game: (game.status == "active", game.game_id)).game_id
@@ -188,32 +190,59 @@ def decide_nothing(view: Json) -> None:
 
 
 def move_argument(arg: object) -> Any:
-    """A move's argument from the page's JSON, in the rules' own shape: nothing, a card or a
-    suit, several cards (a list), or a number of cards not yet seen (a blind purchase: the
-    first ones in the engine's order, as the chat's blind choice takes them). BadMove for
-    anything else."""
-    if arg is None:
-        return None
-    if isinstance(arg, str) and (CARD.fullmatch(arg) or arg in ("S", "H", "D", "C")):
+    """A move's argument from the page's JSON, in the rules' own shape: nothing, a suit, a
+    card or several cards (a list) of a hand its owner has seen, or a number of cards not yet
+    seen (a blind purchase: the first ones in the engine's order, as the chat's blind choice
+    takes them). BadMove for anything else.
+
+    A move is expressed as its player sees it: whether he has seen his hand is read when the
+    move is applied (``TableService.act`` calls the argument with the table and his seat), and
+    a card named by a player who has not seen his hand, or a count from one who has, is refused
+    as an unknown button before the rules see it. So no answer depends on a card he cannot see:
+    the cards he holds and the ones he does not are refused alike."""
+    if arg is None or (isinstance(arg, str) and arg in SUITS):
         return arg
+    if isinstance(arg, str) and CARD.fullmatch(arg):
+        card = arg
+
+        def one_seen_card(table: Any, seat: int) -> str:
+            _seen(table, seat, True)
+            return card
+
+        return one_seen_card
     if (
         isinstance(arg, list)
         and len(arg) <= MOST_CARDS
         and all(isinstance(card, str) and CARD.fullmatch(card) for card in arg)
         and len(set(arg)) == len(arg)
     ):
-        return tuple(arg)
+        cards = tuple(arg)
+
+        def seen_cards(table: Any, seat: int) -> tuple[str, ...]:
+            _seen(table, seat, True)
+            return cards
+
+        return seen_cards
     if isinstance(arg, int) and not isinstance(arg, bool) and 0 <= arg <= MOST_CARDS:
         count = arg
 
         def first_cards(table: Any, seat: int) -> tuple[str, ...]:
-            held: tuple[str, ...] = table.holding(seat).cards
+            held: tuple[str, ...] = _seen(table, seat, False).cards
             if count > len(held):
                 raise ValueError("more cards than the hand holds")
             return held[:count]
 
         return first_cards
     raise BadMove
+
+
+def _seen(table: Any, seat: int, looked: bool) -> Any:
+    """The seat's holding, if whether he has seen it is ``looked``; ValueError (an unknown
+    button) if not: cards are named only from a hand seen, counted only in one unseen."""
+    holding = table.holding(seat)
+    if holding.looked is not looked:
+        raise ValueError("a move expressed as the player cannot see his hand")
+    return holding
 
 
 def is_verb(verb: object) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -72,24 +73,53 @@ async def test_a_failed_move_may_be_tried_again_with_its_key() -> None:
 
 
 def test_a_moves_argument_takes_only_the_shapes_the_rules_use() -> None:
-    assert move_argument(None) is None
-    assert move_argument("TH") == "TH" and move_argument("S") == "S"
-    assert move_argument(["TH", "2C"]) == ("TH", "2C")
+    @dataclass
+    class Held:
+        looked: bool
+        cards: tuple[str, ...] = ("2C", "3D", "4H")
+
+    @dataclass
+    class Table:
+        held: Held
+
+        def holding(self, seat: int) -> Held:
+            return self.held
+
+    seen, unseen = Table(Held(True)), Table(Held(False))
+    assert move_argument(None) is None and move_argument("S") == "S"
+    assert move_argument("TH")(seen, 0) == "TH"
+    assert move_argument(["TH", "2C"])(seen, 0) == ("TH", "2C")
     for bad in ("XX", ["TH", "TH"], ["TH"] * 17, [1], True, -1, 17, {"a": 1}, 1.5):
         with pytest.raises(BadMove):
             move_argument(bad)
-
-    class Held:
-        cards = ("2C", "3D", "4H")
-
-    class Table:
-        def holding(self, seat: int) -> Held:
-            return Held()
-
-    blind = move_argument(2)
-    assert blind(Table(), 0) == ("2C", "3D")
+    assert move_argument(2)(unseen, 0) == ("2C", "3D")
     with pytest.raises(ValueError):
-        move_argument(4)(Table(), 0)
+        move_argument(4)(unseen, 0)
+
+
+def test_a_move_is_expressed_as_its_player_sees_his_hand() -> None:
+    """Cards are named only from a hand seen, counted only in one unseen: a player who has not
+    seen his hand gets the same refusal for a card he holds as for one he does not."""
+
+    @dataclass
+    class Held:
+        looked: bool
+        cards: tuple[str, ...] = ("AD", "7H", "5S")
+
+    @dataclass
+    class Table:
+        held: Held
+
+        def holding(self, seat: int) -> Held:
+            return self.held
+
+    unseen, seen = Table(Held(False)), Table(Held(True))
+    for arg in ("AD", "KC", ["5S", "7H"], ["2C"]):
+        with pytest.raises(ValueError) as held_or_not:
+            move_argument(arg)(unseen, 1)
+        assert str(held_or_not.value) == "a move expressed as the player cannot see his hand"
+    with pytest.raises(ValueError):
+        move_argument(1)(seen, 1)
 
 
 def test_a_tables_payload_names_a_game_and_nothing_else() -> None:
@@ -154,17 +184,49 @@ def test_a_session_names_its_user_until_it_ends_and_cannot_be_forged() -> None:
     from web.auth import InitDataError, WebAppUser
     from web.session import check, issue, session_key
 
-    user = WebAppUser(user_id=42, language="en", start_param="g7", auth_date=0)
+    user = WebAppUser(user_id=42, language="en", start_param="g7", auth_date=1000)
     key = session_key("1:token")
-    token = issue(user, key, 3600, now=1000)
+    token = issue(user, key, 3600)
     back = check(token, key, now=4599)
     assert (back.user_id, back.language, back.start_param) == (42, "en", "g7")
+    assert back.auth_date == 1000
     with pytest.raises(InitDataError, match="expired"):
         check(token, key, now=4601)
     with pytest.raises(InitDataError, match="forged"):
         check(token, session_key("2:another-bot"), now=1000)
     payload, signature = token.split(".")
-    other = issue(WebAppUser(43, "en", "g7", 0), key, 3600, now=1000).split(".")[0]
+    other = issue(WebAppUser(43, "en", "g7", 1000), key, 3600).split(".")[0]
     for bad in (f"{other}.{signature}", payload, f"{payload}.", "", "x.y"):
         with pytest.raises(InitDataError):
             check(bad, key, now=1000)
+
+
+def test_a_session_is_bounded_from_its_initdata_however_often_it_is_renewed() -> None:
+    """A session issued again from itself (each state read) is the same token with the same
+    end: a chain of renewals, or a token copied from a log, ends with the initData's age."""
+    from web.auth import InitDataError, WebAppUser
+    from web.session import check, issue, session_key
+
+    key = session_key("1:token")
+    token = issue(WebAppUser(42, "en", None, auth_date=1000), key, 8)
+    for moment in range(1000, 1009):
+        again = issue(check(token, key, now=moment), key, 8)
+        assert again == token
+    with pytest.raises(InitDataError, match="expired"):
+        check(token, key, now=1009)
+
+
+def test_a_stream_ticket_is_short_lived_and_no_session() -> None:
+    from web.auth import InitDataError, WebAppUser
+    from web.session import STREAM_TICKET_SECONDS, check, issue, session_key, ticket
+
+    key = session_key("1:token")
+    user = WebAppUser(42, "ru", "g7", auth_date=1000)
+    made = ticket(user, key, now=2000)
+    assert check(made, key, "ticket", now=2000 + STREAM_TICKET_SECONDS).user_id == 42
+    with pytest.raises(InitDataError, match="expired"):
+        check(made, key, "ticket", now=2001 + STREAM_TICKET_SECONDS)
+    with pytest.raises(InitDataError):
+        check(made, key, now=2000)  # a ticket is not a session
+    with pytest.raises(InitDataError):
+        check(issue(user, key, 10**6), key, "ticket", now=2000)  # nor a session a ticket
