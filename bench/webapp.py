@@ -98,7 +98,11 @@ class Client:
             self.changed.notify_all()
 
     async def listen(self) -> None:
-        params = {"t": self.game, "tma": sign(self.token, self.user.id)}
+        async with self.http.post(
+            f"{self.base}api/ticket", params={"t": self.game}, headers=self.headers()
+        ) as response:
+            ticket = (await response.json())["ticket"]
+        params = {"t": self.game, "ticket": ticket}
         async with self.http.get(f"{self.base}api/events", params=params) as stream:
             await self.state()
             while True:

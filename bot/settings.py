@@ -51,6 +51,14 @@ class Settings(BaseSettings):
     webapp_port: int = Field(default=8080, ge=0, le=65535)
     #: how old a page's signed initData may be (seconds)
     webapp_auth_max_age: int = Field(default=3600, gt=0)
+    #: how long a page's session lasts from the initData that started it (seconds), however
+    #: often it is used: a long evening
+    webapp_session_max_age: int = Field(default=12 * 3600, gt=0)
+    #: open connections the Mini App's server takes at most, all together (kept below half
+    #: the process's open-file limit, whatever this says) and from one address (a reverse
+    #: proxy on this machine, a loopback address, counts only towards the total)
+    webapp_max_connections: int = Field(default=512, ge=8)
+    webapp_max_connections_per_address: int = Field(default=32, ge=1)
 
     @field_validator(
         "webhook_url",

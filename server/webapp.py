@@ -7,6 +7,7 @@ from bot.assembly import Services
 from bot.presenter import Presenter
 from bot.settings import Settings
 from tables import TableService
+from web.connections import Connections, raise_file_limit
 from web.server import WebApp, WebAppServer
 from web.tables import Front, WebTables
 
@@ -20,10 +21,16 @@ def webapp(settings: Settings, tables: TableService, presenter: Presenter) -> We
         language=people.user_language,
         ranks=people.chat_ranks,
     )
+    raise_file_limit()
     server = WebApp(
         WebTables(tables, front),
         settings.bot_token.get_secret_value(),
         max_age=settings.webapp_auth_max_age,
+        session_age=settings.webapp_session_max_age,
+        connections=Connections(
+            total=settings.webapp_max_connections,
+            per_address=settings.webapp_max_connections_per_address,
+        ),
     )
     tables.watch(lambda game: server.changed(game.game_id, list(game.seats)))
     return WebAppServer(server, settings.webapp_host, settings.webapp_port)

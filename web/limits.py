@@ -51,27 +51,39 @@ class RateLimit:
         return allowed
 
 
+class KeyReused(Exception):
+    """An idempotency key sent again with another request than the one it was first sent
+    with: not a retry, and not answered as one."""
+
+
 class Once(Generic[T]):
-    """Each key's answer, computed once: a key seen again (while the first is still being
-    answered, or after) gets the same answer without running anything again."""
+    """Each key's answer, computed once: a key seen again with the same request (while the
+    first is still being answered, or after) gets the same answer without running anything
+    again; with another request, ``KeyReused``."""
 
     def __init__(self, kept: int = KEYS_KEPT) -> None:
         self.kept = kept
-        self._answers: OrderedDict[tuple[int, str], asyncio.Future[T]] = OrderedDict()
+        self._answers: OrderedDict[tuple[int, str], tuple[str, asyncio.Future[T]]] = OrderedDict()
 
     def seen(self, user_id: int, key: str) -> bool:
         return (user_id, key) in self._answers
 
-    async def run(self, user_id: int, key: str, make: Callable[[], Awaitable[T]]) -> T:
+    async def run(
+        self, user_id: int, key: str, make: Callable[[], Awaitable[T]], *, request: str = ""
+    ) -> T:
         """``make()``'s answer for the first request with ``key`` of ``user_id``; the same
-        answer for every later one. A failure (an exception) is not kept: the key may be
-        tried again."""
+        answer for every later one of the same ``request`` (what it asks, as a string), and
+        ``KeyReused`` for another. A failure (an exception) is not kept: the key may be tried
+        again."""
         slot = (user_id, key)
         kept = self._answers.get(slot)
         if kept is not None:
-            return await asyncio.shield(kept)
+            first, pending = kept
+            if first != request:
+                raise KeyReused(key)
+            return await asyncio.shield(pending)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._answers[slot] = future
+        self._answers[slot] = (request, future)
         while len(self._answers) > self.kept:
             self._answers.popitem(last=False)
         try:

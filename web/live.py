@@ -28,7 +28,12 @@ class Listener:
 
     user_id: int
     game_id: int | None
+    transport: asyncio.BaseTransport | None = None
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def gone(self) -> bool:
+        """Whether the page has closed its connection (noticed before the next write)."""
+        return self.transport is None or self.transport.is_closing()
 
 
 class Hub:
@@ -50,6 +55,14 @@ class Hub:
             for page in self._pages.get(user, ()):
                 if page.game_id is None or page.game_id == game_id:
                     page.dirty.set()
+
+    def forget_closed(self, user_id: int) -> None:
+        """Let go of ``user_id``'s streams whose pages have gone since their last write: each
+        ends at once (otherwise a closed page would count until the next heartbeat)."""
+        for page in list(self._pages.get(user_id, ())):
+            if page.gone():
+                self._remove(page)
+                page.dirty.set()
 
     def close(self) -> None:
         """The server stops: every stream ends."""
@@ -79,7 +92,7 @@ class Hub:
                 "X-Accel-Buffering": "no",  # nginx: pass each event on at once
             }
         )
-        page = Listener(user_id, game_id)
+        page = Listener(user_id, game_id, request.transport)
         self._add(page)
         try:
             await response.prepare(request)
@@ -87,7 +100,7 @@ class Hub:
             while not self.closing:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(page.dirty.wait(), self.heartbeat)
-                if self.closing:
+                if self.closing or page.gone():
                     break
                 if page.dirty.is_set():
                     page.dirty.clear()

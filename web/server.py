@@ -4,27 +4,33 @@
     GET  /api/texts        the page's texts in the user's language (``web.texts``)
     GET  /api/state        the seat's view (``web.views``) of the table the page shows
     POST /api/action       a move: ``{"version", "verb", "arg", "key"}``
-    GET  /api/events       live updates (Server-Sent Events, ``web.live``)
+    POST /api/ticket       a ticket that opens the live stream (``web.session``)
+    GET  /api/events       live updates (Server-Sent Events, ``web.live``), ``?ticket=``
 
-Every API request says who is asking only by Telegram's signed ``initData`` (``web.auth``): in
-the ``Authorization: tma <initData>`` header, or the ``tma`` query parameter for the event
-stream (a browser's EventSource sends no header). Forged, altered, expired or another bot's
-``initData`` is refused with 401; a table where the user holds no seat with 403; a move made
-from an old view with 409 and ``{"refused": {"key": "web.stale"}}``; none of them changes
-anything. The table a page shows is named by ``?t=<payload>`` (the private chat's button) or
-the ``start_param`` of a ``startapp`` link; without either, the user's current table. API
-calls are rate-limited per user (429), a move's idempotency key makes a retry apply once, and
-every response carries a Content-Security-Policy that lets the page load only its own files
-and Telegram's script.
+Every API request says who is asking only by Telegram's signed ``initData`` (``web.auth``) or
+the session it started (``web.session``), in the ``Authorization`` header (``tma <initData>``,
+``session <token>``); the event stream, which a browser's EventSource opens with no header, by
+a short-lived ticket in its address. Forged, altered, expired or another bot's ``initData`` is
+refused with 401; a table where the user holds no seat with 403; a move made from an old view
+with 409 and ``{"refused": {"key": "web.stale"}}``; none of them changes anything. The table a
+page shows is named by ``?t=<payload>`` (the private chat's button) or the ``start_param`` of a
+``startapp`` link; without either, the user's current table. API calls are rate-limited per
+user (429), a move's idempotency key makes a retry apply once (and the key sent with another
+move is refused, 422), and every response carries a Content-Security-Policy that lets the page
+load only its own files and Telegram's script. What a connection may hold (how many, how long
+before its headers and its body come) is ``web.connections``'s.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import json
 import logging
 import re
-from collections.abc import Awaitable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +40,8 @@ from aiohttp import web
 from tables import Refused
 from web import session as sessions
 from web.auth import DEFAULT_MAX_AGE, InitDataError, WebAppUser, validate
-from web.limits import Once, RateLimit
+from web.connections import BODY_SECONDS, Connections
+from web.limits import KeyReused, Once, RateLimit
 from web.live import STREAMS_PER_USER, Hub
 from web.tables import BadMove, NoTable, NotYours, WebTables, is_verb
 from web.texts import page_texts
@@ -53,6 +60,10 @@ CSP = (
 KEY = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: refusals that mean "the table changed since your view" (read it again)
 STALE = frozenset({"outdated", "game_over"})
+#: moves one user may have being answered at once (a page sends one at a time)
+MOVES_AT_ONCE = 4
+#: how long a page's session lasts from its initData, by default (``WEBAPP_SESSION_MAX_AGE``)
+DEFAULT_SESSION_AGE = 12 * 3600
 
 
 @dataclass
@@ -63,9 +74,15 @@ class WebApp:
     tables: WebTables
     token: str
     max_age: int = DEFAULT_MAX_AGE
+    session_age: int = DEFAULT_SESSION_AGE
     hub: Hub = field(default_factory=Hub)
     rate: RateLimit = field(default_factory=RateLimit)
     once: Once[tuple[int, dict[str, Any]]] = field(default_factory=Once)
+    connections: Connections = field(default_factory=Connections)
+    #: seconds a move's body may take to come
+    body_seconds: float = BODY_SECONDS
+    #: each user's moves being answered now
+    moving: dict[int, int] = field(default_factory=dict)
 
     @functools.cached_property
     def session_key(self) -> bytes:
@@ -77,20 +94,20 @@ class WebApp:
 
     # ------------------------------------------------------------------ who is asking
 
-    def user(self, request: web.Request, *, query: bool = False) -> WebAppUser:
-        """The user the request's ``initData`` (or the session a state answer gave the page,
-        ``web.session``) speaks for; 401 without a valid one, 429 once he has asked too
-        often."""
-        if query:
-            raw, session = request.query.get("tma", ""), request.query.get("session", "")
-        else:
-            header = request.headers.get("Authorization", "")
-            raw = header[4:] if header.startswith("tma ") else ""
-            session = header[8:] if header.startswith("session ") else ""
-        if not raw and not session:
+    def user(self, request: web.Request, *, ticket: bool = False) -> WebAppUser:
+        """The user the request's ``initData`` (or the session a state answer gave the page;
+        for the live stream, the ticket in its address: ``web.session``) speaks for; 401
+        without a valid one, 429 once he has asked too often."""
+        header = request.headers.get("Authorization", "")
+        raw = header[4:] if header.startswith("tma ") and not ticket else ""
+        session = header[8:] if header.startswith("session ") and not ticket else ""
+        stream = request.query.get("ticket", "") if ticket else ""
+        if not raw and not session and not stream:
             raise _error(web.HTTPUnauthorized, "no initData")
         try:
-            if session:
+            if stream:
+                user = sessions.check(stream, self.session_key, "ticket")
+            elif session:
                 user = sessions.check(session, self.session_key)
             else:
                 user = validate(raw, self.token, max_age=self.max_age)
@@ -120,18 +137,43 @@ class WebApp:
         user = self.user(request)
         game_id = await self.game(request, user)
         view = await _guarded(self.tables.view(game_id, user.user_id, user.language))
-        # a fresh session with every state read: a page open all evening stays signed in
-        session = sessions.issue(user, self.session_key, self.max_age)
+        # the session: a page open all evening stays signed in, until the session's age from
+        # the initData that opened it (issued again from itself, it is the same token)
+        session = sessions.issue(user, self.session_key, self.session_age)
         response = web.json_response(view, headers={"X-Session": session})
         response.enable_compression()
         return response
 
+    async def ticket(self, request: web.Request) -> web.Response:
+        """A ticket that opens the live stream of the table the page shows."""
+        user = self.user(request)
+        if request.query.get("t") or user.start_param:
+            await self.game(request, user)
+        made = sessions.ticket(user, self.session_key)
+        return web.json_response({"ticket": made})
+
     async def action(self, request: web.Request) -> web.Response:
         user = self.user(request)
         game_id = await self.game(request, user)
+        if self.moving.get(user.user_id, 0) >= MOVES_AT_ONCE:
+            raise _error(web.HTTPTooManyRequests, "too many moves at once", {"Retry-After": "1"})
+        self.moving[user.user_id] = self.moving.get(user.user_id, 0) + 1
         try:
-            body = await request.json()
-        except ValueError:
+            return await self._action(request, user, game_id)
+        finally:
+            left = self.moving.pop(user.user_id) - 1
+            if left:
+                self.moving[user.user_id] = left
+
+    async def _action(self, request: web.Request, user: WebAppUser, game_id: int) -> web.Response:
+        try:
+            async with asyncio.timeout(self.body_seconds):
+                raw = await request.read()
+        except TimeoutError:
+            raise _error(web.HTTPRequestTimeout, "the body came too slowly") from None
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
             raise _error(web.HTTPBadRequest, "not JSON") from None
         if not isinstance(body, dict):
             raise _error(web.HTTPBadRequest, "not an object")
@@ -156,7 +198,13 @@ class WebApp:
                 return (404 if isinstance(error, NoTable) else 403), {"error": "no table"}
             return 200, {}
 
-        status, answer = await self.once.run(user.user_id, f"{game_id}:{key}", move)
+        request_of_key = json.dumps([version, verb, arg], sort_keys=True)
+        try:
+            status, answer = await self.once.run(
+                user.user_id, f"{game_id}:{key}", move, request=request_of_key
+            )
+        except KeyReused:
+            raise _error(web.HTTPUnprocessableEntity, "key used for another move") from None
         if status in (200, 409):
             # the view as it is now: the move's outcome, or what the stale view missed
             with contextlib.suppress(NoTable, NotYours):
@@ -165,11 +213,14 @@ class WebApp:
         return web.json_response(answer, status=status)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        user = self.user(request, query=True)
+        user = self.user(request, ticket=True)
         named = request.query.get("t") or user.start_param
         game_id = None
         if named:
             game_id = await self.game(request, user)
+        if self.hub.streams_of(user.user_id) >= STREAMS_PER_USER:
+            # a page closed since its last write still counts: let it go first
+            self.hub.forget_closed(user.user_id)
         if self.hub.streams_of(user.user_id) >= STREAMS_PER_USER:
             raise _error(web.HTTPTooManyRequests, "too many open pages", {"Retry-After": "5"})
         return await self.hub.stream(request, user.user_id, game_id)
@@ -203,9 +254,55 @@ async def _headers(request: web.Request, response: web.StreamResponse) -> None:
         response.headers.setdefault("Cache-Control", "no-store")
 
 
+class QuietLog(logging.Filter):
+    """What aiohttp's server logs of a request it could not read (a malformed or oversized
+    header, a body cut off): anyone who reaches the port can cause it, so one line at WARNING
+    without the traceback, and at most one every ``every`` seconds (the count of the others
+    in the next)."""
+
+    def __init__(self, every: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every = every
+        self.clock = clock
+        self.last: float | None = None
+        self.held = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = self.clock()
+        if self.last is not None and now - self.last < self.every:
+            self.held += 1
+            return False
+        error = record.exc_info[1] if record.exc_info else None
+        what = record.getMessage()
+        if error is not None:
+            said = str(error).splitlines()
+            what = f"{what}: {type(error).__name__}: {said[0] if said else ''}"
+        if self.held:
+            what = f"{what} (and {self.held} more since)"
+        record.msg, record.args = what.rstrip(": "), ()
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        if record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        self.last, self.held = now, 0
+        return True
+
+
+#: the logger of the server's connections (aiohttp's ``logger``), quietened
+HTTP_LOG = logging.getLogger("web.http")
+HTTP_LOG.addFilter(QuietLog())
+
+
 def make_app(server: WebApp) -> web.Application:
     """The aiohttp application of ``server``."""
-    app = web.Application(client_max_size=16 * 1024)
+
+    @web.middleware
+    async def serving(
+        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        with server.connections.serving(request.transport):
+            return await handler(request)
+
+    app = web.Application(client_max_size=16 * 1024, middlewares=[serving])
     app.on_response_prepare.append(_headers)
 
     async def close_streams(_: web.Application) -> None:
@@ -216,6 +313,7 @@ def make_app(server: WebApp) -> web.Application:
     app.router.add_get("/api/texts", server.texts)
     app.router.add_get("/api/state", server.state)
     app.router.add_post("/api/action", server.action)
+    app.router.add_post("/api/ticket", server.ticket)
     app.router.add_get("/api/events", server.events)
     app.router.add_static("/", STATIC)
     return app
@@ -230,25 +328,49 @@ class WebAppServer:
         self.host = host
         self.port = port
         self.runner: web.AppRunner | None = None
+        self.listening: asyncio.Server | None = None
         #: where it listens, once started (port 0: a free port the system chose)
         self.address = ""
 
     async def start(self) -> None:
-        runner = web.AppRunner(make_app(self.server), shutdown_timeout=2.0, access_log=None)
+        runner = web.AppRunner(
+            make_app(self.server),
+            shutdown_timeout=2.0,
+            access_log=None,
+            logger=HTTP_LOG,
+            # an idle connection is closed by web.connections' deadline sooner
+            keepalive_timeout=self.server.connections.header_seconds,
+        )
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
+        assert runner.server is not None  # (set up)
+        loop = asyncio.get_running_loop()
         try:
-            await site.start()
+            # aiohttp's low-level server as the protocol factory, each connection counted and
+            # timed (web.connections); a site of aiohttp's would take the factory as it is
+            listening = await loop.create_server(
+                self.server.connections.factory(runner.server), self.host, self.port
+            )
         except BaseException:
             await runner.cleanup()
             raise
-        self.runner = runner
-        host, port = runner.addresses[0][:2]
+        self.runner, self.listening = runner, listening
+        host, port = listening.sockets[0].getsockname()[:2]
         self.address = f"http://{host}:{port}/"
-        log.info("Mini App server listening on %s:%s", host, port)
+        log.info(
+            "Mini App server listening on %s:%s (at most %d connections, %d from one address)",
+            host,
+            port,
+            self.server.connections.total,
+            self.server.connections.per_address,
+        )
 
     async def stop(self) -> None:
         """No more moves from pages; every live stream ends."""
         runner, self.runner = self.runner, None
+        listening, self.listening = self.listening, None
+        if listening is not None:
+            listening.close()
         if runner is not None:
             await runner.cleanup()
+        if listening is not None:
+            await listening.wait_closed()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import resource
 import signal
 import sqlite3
 import sys
@@ -46,12 +47,25 @@ class Bot:
             PYTHONPATH=str(ROOT),
         )
         self.cwd = tmp_path
+        #: the open-file limit (soft and hard) to run it under, if not the machine's
+        self.files: int | None = None
+
+    def _limits(self) -> None:
+        if self.files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     async def start(self) -> None:
         since = self.fake.now()
         with self.log.open("ab") as sink:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server", cwd=self.cwd, env=self.env, stdout=sink, stderr=sink
+                sys.executable,
+                "-m",
+                "server",
+                cwd=self.cwd,
+                env=self.env,
+                stdout=sink,
+                stderr=sink,
+                preexec_fn=self._limits if self.files is not None else None,
             )
         # up: it polls (after post_init has re-armed the timers and refreshed the tables)
         await self.fake.wait_until(

@@ -129,7 +129,7 @@ async def test_a_chat_button_move_reaches_an_open_page_live(
         watcher = table.users[0]
         page = page_of(table, http, watcher, game_id)
         url = f"{page.base}api/events"
-        params = {"t": page.game, "tma": page.init_data}
+        params = {"t": page.game, "ticket": await page.ticket()}
         async with http.get(url, params=params) as stream:
             assert stream.status == 200
             assert stream.headers["Content-Type"].startswith("text/event-stream")
@@ -324,7 +324,9 @@ async def test_a_page_open_past_its_initdatas_age_goes_on_with_its_session(
             assert response.status == 200
             assert (await response.json())["you"] == view["you"]
             assert response.headers["X-Session"]
-        params = {"t": page.game, "session": session}
+        page.init_data = ""
+        page.session = session
+        params = {"t": page.game, "ticket": await page.ticket()}
         async with http.get(f"{page.base}api/events", params=params) as stream:
             assert stream.status == 200
         forged = session[:-2] + ("AA" if not session.endswith("AA") else "BB")

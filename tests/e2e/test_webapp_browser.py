@@ -283,8 +283,8 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
             arg=t("ru", "web.not_yours"),
             timeout=WAIT_MS,
         )
-        # the live stream is refused too; the page keeps saying why, and does not ask again
-        # every few seconds
+        # the live stream is refused too (its ticket); the page keeps saying why, and does not
+        # ask again every few seconds
 
         async def stream_answered() -> bool:
             return bool(refused)
@@ -305,8 +305,8 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
 async def _bare_page(
     browser: Any, address: str, token: str, user: User, query: str, streams: list[int] | None = None
 ) -> Any:
-    """A page of the Mini App for ``user``, signed for him; the statuses of its live streams'
-    answers go to ``streams``."""
+    """A page of the Mini App for ``user``, signed for him; the statuses of the answers to its
+    live streams (and to the tickets that open them) go to ``streams``."""
     context = await browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     stub = telegram_stub(sign(token, user.id))
 
@@ -319,7 +319,7 @@ async def _bare_page(
         answers = streams
 
         def record(response: Any) -> None:
-            if "/api/events" in response.url:
+            if "/api/events" in response.url or "/api/ticket" in response.url:
                 answers.append(response.status)
 
         page.on("response", record)

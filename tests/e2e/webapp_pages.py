@@ -28,9 +28,22 @@ class Page:
         self.base = base
         self.init_data = init_data
         self.game = game
+        #: the session to speak with instead of the initData, once set
+        self.session = ""
 
     def headers(self) -> dict[str, str]:
+        if self.session:
+            return {"Authorization": f"session {self.session}"}
         return {"Authorization": f"tma {self.init_data}"}
+
+    async def ticket(self) -> str:
+        """A ticket that opens the page's live stream."""
+        async with self.http.post(
+            f"{self.base}api/ticket", params={"t": self.game}, headers=self.headers()
+        ) as response:
+            assert response.status == 200, response.status
+            ticket: str = (await response.json())["ticket"]
+            return ticket
 
     async def state(self) -> tuple[int, Any, Mapping[str, str]]:
         async with self.http.get(

@@ -351,8 +351,15 @@ async def action(request: web.Request) -> web.Response:
     return web.json_response({"view": _view(table, lang)})
 
 
+async def ticket(request: web.Request) -> web.Response:
+    """The stream's ticket: in this preview, the initData itself (the bot's server signs a
+    short-lived one, web.session)."""
+    _who(request)
+    return web.json_response({"ticket": request.headers["Authorization"][4:]})
+
+
 async def events(request: web.Request) -> web.StreamResponse:
-    _who(request, request.query.get("tma", ""))
+    _who(request, request.query.get("ticket", ""))
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     await response.prepare(request)
     queue: asyncio.Queue[str] = asyncio.Queue()
@@ -403,6 +410,7 @@ def make_app() -> web.Application:
     app.router.add_get("/api/texts", texts)
     app.router.add_get("/api/state", state)
     app.router.add_post("/api/action", action)
+    app.router.add_post("/api/ticket", ticket)
     app.router.add_get("/api/events", events)
     app.router.add_static("/", STATIC)
     return app

@@ -24,7 +24,7 @@ export class Api {
     this.onOffline = onOffline;
     this.source = null;
     this.loading = null;
-    // the session each state answer gives: it outlives the initData's hour
+    // the session a state answer gives: it outlives the initData's hour (not the evening)
     this.session = null;
     // why the last read could not show a table (a REASONS key), or null
     this.reason = null;
@@ -96,29 +96,49 @@ export class Api {
     return { ok: false, refused: null };
   }
 
+  // A ticket that opens the live stream: an EventSource sends no header, so the stream's
+  // address carries this short-lived ticket instead of the initData or the session.
+  async ticket() {
+    const response = await fetch(address("ticket"), { method: "POST", headers: this.headers() });
+    if (!response.ok) throw Object.assign(new Error(`ticket: ${response.status}`), { status: response.status });
+    return (await response.json()).ticket;
+  }
+
   // Live updates: "changed" means read the view again; so does every (re)connection.
   listen() {
     if (typeof EventSource === "undefined") return;
-    // A stream the server closed (or refused) is opened again with the newest session, once a
-    // read of the view says why not if it cannot be: a page that is not his, or open too long,
-    // keeps saying so (not «no connection») and stops asking; coming back to the screen asks again.
-    const connect = () => {
+    // A stream the server closed (or refused) is opened again with a new ticket, once a read of
+    // the view says why not if it cannot be: a page that is not his, or open too long, keeps
+    // saying so (not «no connection») and stops asking; coming back to the screen asks again.
+    let connecting = false;
+    const connect = async () => {
+      if (this.source || connecting) return;
+      connecting = true;
+      let ticket;
+      try {
+        ticket = await this.ticket();
+      } catch {
+        connecting = false;
+        await this.refresh();
+        if (!FINAL.has(this.reason)) setTimeout(connect, 3000);
+        return;
+      }
+      connecting = false;
       if (this.source) return;
       const url = address("events");
-      if (this.session) url.searchParams.set("session", this.session);
-      else url.searchParams.set("tma", this.initData);
+      url.searchParams.set("ticket", ticket);
       const source = new EventSource(url);
       this.source = source;
       source.addEventListener("open", () => this.refresh());
       source.addEventListener("changed", () => this.refresh());
       source.addEventListener("error", () => {
-        if (source.readyState !== EventSource.CLOSED) {
-          if (!this.reason) this.onOffline(true);
-          return;
-        }
+        // the browser would open it again with the same ticket, which may have run out: a new
+        // stream with a new ticket instead
+        source.close();
         this.source = null;
+        if (!this.reason) this.onOffline(true);
         this.refresh().then(() => {
-          if (!FINAL.has(this.reason)) setTimeout(connect, 3000);
+          if (!FINAL.has(this.reason)) setTimeout(connect, 1000);
         });
       });
     };
