@@ -110,6 +110,9 @@ class Services:
             launch=Launch(settings.webapp_url, settings.webapp_short_name, bot_username),
         )
         events.listen(presenter)
+        # what the table service's runner does (a timeout, a computer's move) shows as a press
+        tables.runner.replies.append(presenter.show)
+        tables.runner.markers.append(presenter.hands.marked)
         people = presenter.people
         posts = EveningPosts(
             db, tables.evenings, messenger, presenter.coalescer, people.chat_language
@@ -121,7 +124,7 @@ class Services:
             tables=tables,
             messenger=messenger,
             presenter=presenter,
-            timers=presenter.timers,
+            timers=tables.runner.timers,
             screens=StatsScreens(db, messenger, people.chat_language, people.chat_ranks),
             evenings=tables.evenings,
             posts=posts,
@@ -136,6 +139,7 @@ class Services:
         """After the bot is up: re-arm timers, refresh open tables, publish the commands menu,
         start the companions, beat."""
         await self.presenter.resume_all()
+        await self.tables.runner.start()
         await self.evenings.resume()
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
         for companion in self.companions:
@@ -147,7 +151,7 @@ class Services:
         await self.heartbeat.stop()
         for companion in self.companions:
             await companion.stop()
-        await self.timers.stop()
+        await self.tables.runner.stop()
         await self.presenter.hands.reminders.stop()
         await self.evenings.stop()
 

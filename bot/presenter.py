@@ -5,7 +5,8 @@ The screens are by audience (``bot/screens``): the group's table and its results
 (``menus``) and people (``people``: languages, names, reachability). The presenter wires them:
 ``show`` takes a reply of the table service to every screen it changes, ``press`` sends a
 decoded button to the screen it belongs to, and the lifecycle (a restart, a blocked user, a
-group lost or moved, a turn's timer) is here. Rendering is ``bot.render`` and
+group lost or moved) is here; a turn's time is the table service's own (``tables.runner``),
+which hands the presenter what it did to show, as a press's reply. Rendering is ``bot.render`` and
 ``bot.keyboards``; the rules are reached only through ``TableService`` and ``game.registry``.
 """
 
@@ -28,7 +29,6 @@ from storage.database import Database
 from storage.errors import GameNotFound
 from tables import Refused, Reply, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
-from tables.timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +54,6 @@ class Presenter:
         self.default_language = default_language
         #: the bot's @username, for the links that open its private chat
         self.bot_username = bot_username
-        #: the turn timers: a turn's time runs out here
-        self.timers = Timers(self.turn_timed_out)
         launch = launch or Launch()
         self.people = People(db, tables, default_language)
         self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
@@ -92,7 +90,7 @@ class Presenter:
     async def show(self, reply: Reply) -> None:
         """Bring the group and the players' private chats up to date with ``reply``.
 
-        Only the timer, the notices and the results to show are settled before this returns.
+        Only the notices and the results to show are settled before this returns.
         The messages go out in the background, the private ones at once and the group's one
         request per slot of its pace (``GroupTable.refresh``), so neither the answer to a press nor
         any other group waits for a slow or throttled group.
@@ -100,10 +98,6 @@ class Presenter:
         game = reply.game
         if game is None:
             return
-        if reply.closed:
-            self.timers.cancel(game.game_id)
-        else:
-            await self._arm(game.game_id)
         # the presser's own hand first: its request goes out before the others'
         hands = dict.fromkeys(sorted(reply.hands))
         # the commit that ended a deal made its hand messages old: each becomes its outcome
@@ -126,11 +120,6 @@ class Presenter:
             for user in hands:
                 self.hands.refresh(game.game_id, user)
         await self.tables.evenings.took(reply)
-
-    async def _arm(self, game_id: int) -> None:
-        game = await self.db.game(game_id)
-        turn = (await self.tables.snapshot(game)).meta.turn
-        self.timers.arm(game_id, turn, game.turn_deadline if game.status == "active" else None)
 
     # ------------------------------------------------------------------ presses
 
@@ -270,7 +259,6 @@ class Presenter:
         if reply is None or reply.game is None:
             return
         game = reply.game
-        self.timers.cancel(game.game_id)
         self.table.lost(game.game_id)
         await self.tables.results_posted(
             game.game_id, list(range(reply.results[-1].deal + 1)) if reply.results else []
@@ -318,14 +306,9 @@ class Presenter:
             await self.db.set_table_message(loaded.game.game_id, None)
             self.table.refresh(loaded.game.game_id)
 
-    async def turn_timed_out(self, game_id: int, turn: int) -> None:
-        reply = await self.tables.timeout(game_id, turn, self.hands.marked(game_id, turn))
-        if reply is not None:
-            await self.show(reply)
-
     async def resume_all(self) -> None:
-        """After a restart: re-arm every timer with the time that was left, post the results
-        that were still due, refresh messages."""
+        """After a restart: post the results that were still due, refresh messages (the table
+        service's runner arms the timers again)."""
         unfrozen: set[int] = set()
         for game in await self.db.open_games():
             if game.status == "active" and game.turn_deadline is None:
@@ -354,7 +337,6 @@ class Presenter:
             if game.game_id in unfrozen:
                 continue
             if game.status == "active":
-                await self._arm(game.game_id)
                 for user in game.seats:
                     self.hands.refresh(game.game_id, user)
             if game.game_id not in due:

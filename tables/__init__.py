@@ -18,6 +18,8 @@ The units, each given the ones it uses (``service.py`` wires them into ``TableSe
 - ``turns.py``: a press, a turn run out, a computer's move, «I'm back», a blocked bot;
 - ``stopping.py``: /stop, a lost table, a voided deal, a frozen table;
 - ``evenings.py``: when a chat's run of play ends;
+- ``runner.py``: the tables' own time: turn timers armed from the commits, the moves that
+  come due (timeouts, computers, away players), the timers again after a restart;
 - ``games/``: every game's table side (its rules, choices, options menu, computers);
 - ``computers.py`` (the computer players' worker processes), ``timers.py``, ``bounded.py``
   (bounded caches and locks), ``arguments.py`` (numbers typed by people),

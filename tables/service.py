@@ -10,9 +10,12 @@ Each unit gets the units it needs, and nothing reaches back:
   a deal's end and the next deal;
 - ``Lobby`` (``lobby.py``), ``Turns`` (``turns.py``) and ``Stopping`` (``stopping.py``): the
   operations, each given the store, the steps and (lobby, stopping) the chat's settings;
-- ``Evenings`` (``evenings.py``): when a chat's run of play ends.
+- ``Evenings`` (``evenings.py``): when a chat's run of play ends;
+- ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
+  commits, and the moves that come due (a timeout, a computer's or an away player's move).
 
-The front-ends are told of every change through ``listeners`` (``listener.TableListener``).
+The front-ends are told of every change through ``listeners`` (``listener.TableListener``),
+and shown what the runner did through ``runner.replies``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from tables.computers import Thinker
 from tables.evenings import Evenings
 from tables.listener import TableListener
 from tables.lobby import Lobby
+from tables.runner import Runner
 from tables.steps import DealSteps, new_seed
 from tables.stopping import Stopping
 from tables.store import TableStore
@@ -58,6 +62,8 @@ class TableService:
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
         self.evenings = Evenings(db, self.listeners)
+        self.runner = Runner(db, self.turns, clock)
+        self.listeners.append(self.runner)
 
         # the chat's lock, and reading what was last committed
         self.lock = self.store.lock

@@ -1,0 +1,90 @@
+"""The runner: the tables' own time. A table with no front-end attached still times out its
+turns, and its computers and away players still move.
+
+Every commit tells the runner (it is one of the service's listeners, ``TableListener``) the
+game's turn and its stored turn deadline, and the runner arms that game's timer for it
+(``Timers``, on the service's clock); a game that closes loses its timer. When a timer fires,
+the runner makes the move that is due (``Turns.timeout``: the default move of a player out of
+time, or a computer's or an away player's move once its pause is over) and hands the reply to
+every front-end that takes replies (``replies``), as a press's reply is shown. After a restart,
+``start`` arms every open game again from its stored deadline: the time that was left, not a
+fresh turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from storage.database import Database
+from storage.records import Game
+from tables.records import Reply
+from tables.timers import Timers
+from tables.turns import Marked, Turns
+
+#: a front-end's way of showing a reply the runner made (the chat's ``Presenter.show``)
+ReplyShower = Callable[[Reply], Awaitable[None]]
+
+
+def turn_of(game: Game) -> int:
+    """The turn number a stored game is at (what its buttons carry)."""
+    table: Any = game.state.get("table") or {}
+    turn = table.get("turn", 0)
+    return turn if isinstance(turn, int) else 0
+
+
+class Runner:
+    """Arms each open game's timer from its commits, makes the moves that come due, and
+    gives their replies to ``replies``."""
+
+    def __init__(self, db: Database, turns: Turns, clock: Callable[[], float]) -> None:
+        self.db = db
+        self.turns = turns
+        self.timers = Timers(self._due, clock)
+        #: the front-ends that show what the runner did (each awaited in turn)
+        self.replies: list[ReplyShower] = []
+        #: where a front-end keeps the cards a player marked for a move of several cards,
+        #: taken by a timeout's default move (none: the default move alone)
+        self.markers: list[Callable[[int, int], Marked]] = []
+
+    # ------------------------------------------------------------------ the listener
+
+    def table_changed(self, game: Game) -> None:
+        """A commit: the game's timer runs for its turn to its stored deadline, or stops."""
+        if game.status == "active" and game.turn_deadline is not None:
+            self.timers.arm(game.game_id, turn_of(game), game.turn_deadline)
+        else:
+            self.timers.cancel(game.game_id)
+
+    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
+        pass
+
+    # ------------------------------------------------------------------ the moves due
+
+    async def _due(self, game_id: int, turn: int) -> None:
+        marked = self.markers[0](game_id, turn) if self.markers else None
+        reply = await self.turns.timeout(game_id, turn, marked)
+        if reply is not None:
+            await self.show(reply)
+
+    async def show(self, reply: Reply) -> None:
+        for shower in self.replies:
+            await shower(reply)
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """After a restart: every open game's timer, with the time that was left."""
+        for game in await self.db.open_games():
+            self.table_changed(game)
+
+    def clock_moved(self) -> None:
+        """The clock jumped (a test's clock): every timer again for its deadline."""
+        self.timers.clock_moved()
+
+    def cancel(self, game_id: int) -> None:
+        self.timers.cancel(game_id)
+
+    async def stop(self) -> None:
+        """No timer fires any more; the moves being made finish first."""
+        await self.timers.stop()

@@ -1,0 +1,159 @@
+"""The runner: a table with no front-end attached keeps its own time, on one manual clock. A
+turn runs out and its default move is made, computers move when their pause is over, and after
+a restart (a new service on the same SQLite file) a turn's timer runs for the time that was
+left, not a fresh turn."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from game.randomplay import random_action
+from storage.database import Database
+from tables import Loaded, Reply, TableService
+from tables.computers import Thinker
+from tests.clock import ManualClock
+
+USERS = [101, 102, 103]
+TURN = 30.0
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    await database.upsert_chat(-1, "group")
+    for user in USERS:
+        await database.upsert_player(user, f"user{user}", started=True)
+    yield database
+    await database.close()
+
+
+def service_on(db: Database, clock: ManualClock) -> TableService:
+    seeds = iter(range(10**6))
+    return TableService(
+        db,
+        turn_timeout=TURN,
+        clock=clock,
+        seed=lambda: f"seed-{next(seeds)}",
+        computer_pause=1.5,
+        thinker=Thinker(0, seed=7),
+    )
+
+
+async def table(service: TableService) -> Loaded:
+    loaded = await service.active(-1)
+    assert loaded is not None
+    return loaded
+
+
+async def advance(service: TableService, clock: ManualClock, seconds: float) -> None:
+    """Move the clock and let every timer that came due make its move."""
+    clock.advance(seconds)
+    service.runner.clock_moved()
+    for _ in range(50):
+        await asyncio.sleep(0)
+    while service.runner.timers._firing:
+        await asyncio.gather(*list(service.runner.timers._firing))
+
+
+async def test_a_turn_runs_out_with_no_front_end_attached(db: Database) -> None:
+    clock = ManualClock(now=1_800_000_000.0)
+    service = service_on(db, clock)
+    shown: list[Reply] = []
+
+    async def record(reply: Reply) -> None:
+        shown.append(reply)
+
+    await service.new_table(-1, USERS[0], "stukolka")
+    for user in USERS[1:]:
+        await service.join(-1, user)
+    await service.begin(-1, USERS[0], lambda user: True)
+    before = await table(service)
+    assert before.game.turn_deadline == clock() + TURN
+    await advance(service, clock, TURN - 1)
+    assert (await table(service)).meta.turn == before.meta.turn  # not yet
+    service.runner.replies.append(record)
+    await advance(service, clock, 2)
+    after = await table(service)
+    assert after.meta.turn > before.meta.turn
+    assert before.table is not None
+    late = before.table.to_act()
+    assert late is not None and after.meta.timeouts == {str(before.seats[late]): 1}
+    assert [notice.key for reply in shown for notice in reply.notices] == ["timeout_move"]
+    await service.runner.stop()
+
+
+async def test_computers_move_when_their_pause_is_over(db: Database) -> None:
+    clock = ManualClock(now=1_800_000_000.0)
+    service = service_on(db, clock)
+    await service.new_table(-1, USERS[0], "starshina")
+    await service.add_computer(-1, USERS[0], "easy")
+    await service.add_computer(-1, USERS[0], "easy")
+    await service.begin(-1, USERS[0], lambda user: True)
+    rng = random.Random(3)
+    moves = 0
+    for _ in range(60):
+        loaded = await table(service)
+        assert loaded.table is not None
+        seat = loaded.table.to_act()
+        if seat is None:
+            break
+        if loaded.seats[seat] == USERS[0]:  # the person plays; nothing moves for him
+            legal = loaded.table.legal()
+            hand = loaded.table.holding(seat).cards
+            action = random_action(seat, legal, list(hand), rng)
+            await service.act(
+                loaded.game.game_id, USERS[0], loaded.meta.turn, action.verb, action.arg
+            )
+            continue
+        turn = loaded.meta.turn
+        await advance(service, clock, service.computer_pause - 0.1)
+        assert (await table(service)).meta.turn == turn, "the computer did not wait"
+        await advance(service, clock, 0.2)
+        assert (await table(service)).meta.turn > turn, "the computer did not move"
+        moves += 1
+    assert moves >= 20
+    await service.runner.stop()
+
+
+async def test_after_a_restart_a_turn_runs_for_the_time_that_was_left(
+    tmp_path: Path, db: Database
+) -> None:
+    clock = ManualClock(now=1_800_000_000.0)
+    service = service_on(db, clock)
+    await service.new_table(-1, USERS[0], "stukolka")
+    for user in USERS[1:]:
+        await service.join(-1, user)
+    await service.begin(-1, USERS[0], lambda user: True)
+    turn = (await table(service)).meta.turn
+    await advance(service, clock, 20)
+    await service.runner.stop()  # the bot stops, 10 s left on the turn
+    await db.close()
+
+    async with await Database.open(tmp_path / "bot.sqlite3") as reopened:
+        again = service_on(reopened, clock)
+        await again.runner.start()
+        await advance(again, clock, 9)
+        assert (await table(again)).meta.turn == turn
+        await advance(again, clock, 2)
+        assert (await table(again)).meta.turn > turn
+        await again.runner.stop()
+
+
+async def test_a_closed_table_has_no_timer(db: Database) -> None:
+    clock = ManualClock(now=1_800_000_000.0)
+    service = service_on(db, clock)
+    await service.new_table(-1, USERS[0], "stukolka")
+    for user in USERS[1:]:
+        await service.join(-1, user)
+    await service.begin(-1, USERS[0], lambda user: True)
+    game_id = (await table(service)).game.game_id
+    assert game_id in service.runner.timers._armed
+    await service.close_lost(-1, None, "bot_removed")  # the bot left the group
+    assert (await db.game(game_id)).status != "active"
+    assert game_id not in service.runner.timers._armed
+    await service.runner.stop()
