@@ -110,8 +110,9 @@ class Services:
             launch=Launch(settings.webapp_url, settings.webapp_short_name, bot_username),
         )
         events.listen(presenter)
-        # what the table service's runner does (a timeout, a computer's move) shows as a press
-        tables.runner.replies.append(presenter.show)
+        # a reply the chat did not make (a timeout, a computer's move, a move on the page)
+        # shows as a press's
+        tables.shows.append(presenter.show)
         tables.runner.markers.append(presenter.hands.marked)
         people = presenter.people
         posts = EveningPosts(

@@ -13,10 +13,10 @@ from web.tables import Front, WebTables
 
 
 def webapp(settings: Settings, tables: TableService, presenter: Presenter) -> WebAppServer:
-    """The Mini App's server over ``tables``, showing a change as the chat does."""
+    """The Mini App's server over ``tables``: its moves are published by the table service,
+    which the chat shows as a press's."""
     people = presenter.people
     front = Front(
-        show=presenter.show,
         names=people.names,
         language=people.user_language,
         ranks=people.chat_ranks,

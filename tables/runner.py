@@ -5,8 +5,8 @@ Every commit tells the runner (it is one of the service's listeners, ``TableList
 game's turn and its stored turn deadline, and the runner arms that game's timer for it
 (``Timers``, on the service's clock); a game that closes loses its timer. When a timer fires,
 the runner makes the move that is due (``Turns.timeout``: the default move of a player out of
-time, or a computer's or an away player's move once its pause is over) and hands the reply to
-every front-end that takes replies (``replies``), as a press's reply is shown. After a restart,
+time, or a computer's or an away player's move once its pause is over) and publishes the reply
+(``TableService.publish``: every front-end shows it as a press's reply). After a restart,
 ``start`` arms every open game again from its stored deadline: the time that was left, not a
 fresh turn.
 """
@@ -22,8 +22,8 @@ from tables.records import Reply
 from tables.timers import Timers
 from tables.turns import Marked, Turns
 
-#: a front-end's way of showing a reply the runner made (the chat's ``Presenter.show``)
-ReplyShower = Callable[[Reply], Awaitable[None]]
+#: how a reply made by the tables themselves reaches the front-ends (``TableService.publish``)
+Publish = Callable[[Reply], Awaitable[None]]
 
 
 def turn_of(game: Game) -> int:
@@ -35,14 +35,15 @@ def turn_of(game: Game) -> int:
 
 class Runner:
     """Arms each open game's timer from its commits, makes the moves that come due, and
-    gives their replies to ``replies``."""
+    publishes their replies."""
 
-    def __init__(self, db: Database, turns: Turns, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, db: Database, turns: Turns, clock: Callable[[], float], publish: Publish
+    ) -> None:
         self.db = db
         self.turns = turns
+        self.publish = publish
         self.timers = Timers(self._due, clock)
-        #: the front-ends that show what the runner did (each awaited in turn)
-        self.replies: list[ReplyShower] = []
         #: where a front-end keeps the cards a player marked for a move of several cards,
         #: taken by a timeout's default move (none: the default move alone)
         self.markers: list[Callable[[int, int], Marked]] = []
@@ -65,11 +66,7 @@ class Runner:
         marked = self.markers[0](game_id, turn) if self.markers else None
         reply = await self.turns.timeout(game_id, turn, marked)
         if reply is not None:
-            await self.show(reply)
-
-    async def show(self, reply: Reply) -> None:
-        for shower in self.replies:
-            await shower(reply)
+            await self.publish(reply)
 
     # ------------------------------------------------------------------ life
 

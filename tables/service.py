@@ -14,14 +14,15 @@ Each unit gets the units it needs, and nothing reaches back:
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
   commits, and the moves that come due (a timeout, a computer's or an away player's move).
 
-The front-ends are told of every change through ``listeners`` (``listener.TableListener``),
-and shown what the runner did through ``runner.replies``.
+The front-ends are told of every commit through ``listeners`` (``listener.TableListener``),
+and shown a reply that another front-end or the runner made through ``publish``: a front-end
+never calls another.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from storage.database import Database
 from tables.chat_settings import ChatSettings
@@ -29,6 +30,7 @@ from tables.computers import Thinker
 from tables.evenings import Evenings
 from tables.listener import TableListener
 from tables.lobby import Lobby
+from tables.records import Reply
 from tables.runner import Runner
 from tables.steps import DealSteps, new_seed
 from tables.stopping import Stopping
@@ -62,7 +64,9 @@ class TableService:
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
         self.evenings = Evenings(db, self.listeners)
-        self.runner = Runner(db, self.turns, clock)
+        #: what shows a published reply, in each front-end that shows replies (the chat)
+        self.shows: list[Callable[[Reply], Awaitable[None]]] = []
+        self.runner = Runner(db, self.turns, clock, self.publish)
         self.listeners.append(self.runner)
 
         # the chat's lock, and reading what was last committed
@@ -103,6 +107,12 @@ class TableService:
         self.vote_void = self.stopping.vote_void
         self.play_on = self.stopping.play_on
         self.unfreeze = self.stopping.unfreeze
+
+    async def publish(self, reply: Reply) -> None:
+        """A reply made elsewhere than in a front-end's own press (a move on the page, a
+        timeout, a computer's move): every front-end that shows replies shows it."""
+        for show in self.shows:
+            await show(reply)
 
     @property
     def turn_timeout(self) -> float:

@@ -2,10 +2,11 @@
 and a move made on the page.
 
 A move is the very call a chat button makes (``TableService.act``: the seat, the turn number
-and legality are checked there, under the chat's lock), and its reply is shown by the chat
-front-end exactly as a press's is (``Front.show``): the group's table and every private hand
-follow. Nothing here knows Telegram; what only the chat front-end knows (names as shown,
-languages, the chat's card style) it lends through ``Front``.
+and legality are checked there, under the chat's lock), and its reply is published by the
+table service (``TableService.publish``): the chat shows it exactly as a press's, the group's
+table and every private hand follow, and the page never calls the chat. Nothing here knows
+Telegram; what only the chat front-end knows (names as shown, languages, the chat's card style)
+it lends through ``Front``.
 """
 
 from __future__ import annotations
@@ -66,10 +67,9 @@ class BadMove(Exception):
 
 @dataclass(frozen=True)
 class Front:
-    """What the chat front-end lends the page: showing a reply (the same screen updates as a
-    button press), names as the chat shows them, a user's language, a chat's card style."""
+    """What the chat front-end lends the page: names as the chat shows them, a user's
+    language, a chat's card style."""
 
-    show: Callable[[Reply], Awaitable[None]]
     names: Callable[[Sequence[int], str], Awaitable[list[str]]]
     language: Callable[[int, str | None], Awaitable[str]]
     ranks: Callable[[int], Awaitable[str | None]]
@@ -171,7 +171,7 @@ class WebTables:
         else:
             reply = await self.tables.act(game_id, user_id, version, verb, move_argument(arg))
         try:
-            await self.front.show(reply)
+            await self.tables.publish(reply)
         except Exception:
             # the move is made and committed: the page is told so (a retry would be refused
             # as stale); the chat catches up with the next change

@@ -14,7 +14,6 @@ speak to it over HTTP with ``initData`` signed as Telegram signs it (with the fa
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 import time
 from pathlib import Path
@@ -342,8 +341,8 @@ async def test_a_page_open_past_its_initdatas_age_goes_on_with_its_session(
 async def test_a_move_whose_showing_fails_is_still_answered_as_made(
     tmp_path: Path, http: aiohttp.ClientSession
 ) -> None:
-    """The move is committed before the chat is shown it: if showing fails (logged), the
-    page is told the move was made, and a retry of it changes nothing more."""
+    """The move is committed before it is published to the chat: if showing it there fails
+    (logged), the page is told the move was made, and a retry of it changes nothing more."""
     async with (
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
@@ -356,8 +355,7 @@ async def test_a_move_whose_showing_fails_is_still_answered_as_made(
         async def broken(reply: Any) -> None:
             raise RuntimeError("the chat cannot be shown it")
 
-        tables = webapp.server.tables
-        tables.front = dataclasses.replace(tables.front, show=broken)
+        table.services.tables.shows[:] = [broken]  # the chat, shown the page's move, fails
         state, game = await engine_of(table, game_id)
         page = page_of(table, http, fake.world.users[game.seats[state.to_act]], game_id)
         _, view, _ = await page.state()

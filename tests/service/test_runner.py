@@ -76,7 +76,7 @@ async def test_a_turn_runs_out_with_no_front_end_attached(db: Database) -> None:
     assert before.game.turn_deadline == clock() + TURN
     await advance(service, clock, TURN - 1)
     assert (await table(service)).meta.turn == before.meta.turn  # not yet
-    service.runner.replies.append(record)
+    service.shows.append(record)
     await advance(service, clock, 2)
     after = await table(service)
     assert after.meta.turn > before.meta.turn
