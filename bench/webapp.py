@@ -18,8 +18,10 @@ figures (JSON) and asserts nothing.
    from the post to the moment each other page has read a state of the new version is one
    sample (two a move). Looks (no new version) are made but not measured.
 3. Bot API requests per move: the fake's request log over the measured moves made on the
-   pages, then over as many decisions made with the chat's buttons on the same tables (a
-   press on an ``Act``, a ``Look`` or a card mark; accepted moves counted apart).
+   pages (each page on the screen, beating as the browser's does, so the chat stands back for
+   its player), then, the pages hidden, over as many decisions made with the chat's buttons on
+   the same tables (a press on an ``Act``, a ``Look`` or a card mark; accepted moves counted
+   apart).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import aiohttp  # noqa: E402
 
 from bot import callback as cb  # noqa: E402
 from server.webapp import webapp_of  # noqa: E402
+from tables.presence import BEAT  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, User  # noqa: E402
 from tests.e2e.players import Table, sign, start_bot_for  # noqa: E402
 from web.server import STATIC  # noqa: E402
@@ -111,6 +114,22 @@ class Client:
                     return
                 if line.startswith(b"event: changed"):
                     await self.state()
+
+    async def present(self, visible: bool) -> None:
+        """The page's beat (``tables.presence``): on the screen, or not any more."""
+        async with self.http.post(
+            f"{self.base}api/presence",
+            params={"t": self.game},
+            headers=self.headers(),
+            json={"visible": visible},
+        ) as response:
+            await response.read()
+
+    async def beat(self) -> None:
+        """On the screen, as a visible page says every few seconds."""
+        while True:
+            await self.present(True)
+            await asyncio.sleep(BEAT)
 
     async def reaches(self, version: int) -> None:
         async with self.changed:
@@ -222,6 +241,7 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
                 state = await response.read()
             weight = page_weight(texts, state)
             listeners = [asyncio.ensure_future(c.listen()) for group in clients for c in group]
+            listeners += [asyncio.ensure_future(c.beat()) for group in clients for c in group]
             for group in clients:
                 for client in group:
                     await client.reaches(0)
@@ -242,6 +262,11 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
             reads = sum(c.reads for group in clients for c in group)
             for listener in listeners:
                 listener.cancel()
+            # back to the chat: each page hides, and its player's hand catches up (not counted)
+            for group in clients:
+                for client in group:
+                    await client.present(False)
+            await tables[0].settle()
             before = len(fake.requests())
             presses = moves * tables_count
             chat_moves = 0

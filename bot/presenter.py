@@ -71,6 +71,8 @@ class Presenter:
             self.table.recent_notices,
             launch,
         )
+        # a player who looked at his table on the page and looks away: his hand catches up
+        tables.presence.looked_away.append(self.hands.refresh)
 
     def _closed(self, game_id: int) -> None:
         """A closed game's last group message is out: its hands forget it."""

@@ -30,6 +30,7 @@ from tables.computers import Thinker
 from tables.evenings import Evenings
 from tables.listener import TableListener
 from tables.lobby import Lobby
+from tables.presence import Presence
 from tables.records import Reply
 from tables.runner import Runner
 from tables.steps import DealSteps, new_seed
@@ -67,6 +68,8 @@ class TableService:
         #: what shows a published reply, in each front-end that shows replies (the chat)
         self.shows: list[Callable[[Reply], Awaitable[None]]] = []
         self.runner = Runner(db, self.turns, clock, self.publish)
+        #: who looks at a table on the page now (the chat stands back for him meanwhile)
+        self.presence = Presence()
         self.listeners.append(self.runner)
 
         # the chat's lock, and reading what was last committed

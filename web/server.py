@@ -5,6 +5,7 @@
     GET  /api/state        the seat's view (``web.views``) of the table the page shows
     POST /api/action       a move: ``{"version", "verb", "arg", "key"}``
     POST /api/ticket       a ticket that opens the live stream (``web.session``)
+    POST /api/presence     the page is on the screen, or not: ``{"visible"}`` (``tables.presence``)
     GET  /api/events       live updates (Server-Sent Events, ``web.live``), ``?ticket=``
 
 Every API request says who is asking only by Telegram's signed ``initData`` (``web.auth``) or
@@ -144,6 +145,31 @@ class WebApp:
         response.enable_compression()
         return response
 
+    async def _json(self, request: web.Request) -> Any:
+        """The request's body as JSON: 408 if it comes too slowly, 413 if it is too big, 400
+        if it is no JSON."""
+        try:
+            async with asyncio.timeout(self.body_seconds):
+                raw = await request.read()
+        except TimeoutError:
+            raise _error(web.HTTPRequestTimeout, "the body came too slowly") from None
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise _error(web.HTTPBadRequest, "not JSON") from None
+
+    async def presence(self, request: web.Request) -> web.Response:
+        """A page's beat: ``{"visible": true}`` while it is on the screen (every few seconds),
+        ``false`` once it is not (``tables.presence``)."""
+        user = self.user(request)
+        game_id = await self.game(request, user)
+        body = await self._json(request)
+        visible = body.get("visible") if isinstance(body, dict) else None
+        if not isinstance(visible, bool):
+            raise _error(web.HTTPBadRequest, "no visible")
+        self.tables.tables.presence.seen(game_id, user.user_id, visible)
+        return web.json_response({})
+
     async def ticket(self, request: web.Request) -> web.Response:
         """A ticket that opens the live stream of the table the page shows."""
         user = self.user(request)
@@ -166,15 +192,7 @@ class WebApp:
                 self.moving[user.user_id] = left
 
     async def _action(self, request: web.Request, user: WebAppUser, game_id: int) -> web.Response:
-        try:
-            async with asyncio.timeout(self.body_seconds):
-                raw = await request.read()
-        except TimeoutError:
-            raise _error(web.HTTPRequestTimeout, "the body came too slowly") from None
-        try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise _error(web.HTTPBadRequest, "not JSON") from None
+        body = await self._json(request)
         if not isinstance(body, dict):
             raise _error(web.HTTPBadRequest, "not an object")
         version, verb, key = body.get("version"), body.get("verb"), body.get("key")
@@ -314,6 +332,7 @@ def make_app(server: WebApp) -> web.Application:
     app.router.add_get("/api/state", server.state)
     app.router.add_post("/api/action", server.action)
     app.router.add_post("/api/ticket", server.ticket)
+    app.router.add_post("/api/presence", server.presence)
     app.router.add_get("/api/events", server.events)
     app.router.add_static("/", STATIC)
     return app

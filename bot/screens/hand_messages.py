@@ -156,6 +156,10 @@ class Hands(HandEndings):
         sent so it shows the latest state. A computer has none."""
         if is_computer(user_id):
             return
+        if self.tables.presence.watching(game_id, user_id):
+            # he is looking at this table on the page, which shows it all: no edit, no call
+            # for his turn; one edit brings the message up to date when he looks away
+            return
 
         key = (game_id, user_id)
         woken = self._woken.get(key)

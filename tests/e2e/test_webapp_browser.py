@@ -196,6 +196,10 @@ async def play_a_deal(
         # the switcher plays his first decisions on the page, the rest by the chat's buttons
         by_chat = user.id == switcher.id and moves["switcher page"] >= 2
         if by_chat:
+            if moves["switcher chat"] == 0:
+                # he leaves the page for the chat: it hides, says so, and his hand catches up
+                await by_user[user.id].page.evaluate(HIDE)
+                await _caught_up(table, user, turn)
             await _press_chat(table, user, rng)
             moves["chat"] += 1
             moves["switcher chat"] += 1
@@ -215,6 +219,26 @@ async def play_a_deal(
     assert moves["page"] >= 3 and moves["switcher page"] >= 2, moves
     await table.settle()
     return table, seats, game_id
+
+
+#: what a page's webview does when Telegram hides it (the page keeps running here)
+HIDE = """
+Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+document.dispatchEvent(new Event("visibilitychange"));
+"""
+
+
+async def _caught_up(table: Table, user: User, turn: int) -> None:
+    """Wait until ``user``'s hand message in the chat has buttons of ``turn``."""
+
+    async def current() -> bool:
+        await table.settle()
+        message = table.hand_message(user)
+        return message is not None and any(
+            getattr(cb.decode(data), "version", None) == turn for data in message.callback_data
+        )
+
+    await eventually(current, WAIT_MS / 1000, "the hand message catching up")
 
 
 async def _check_the_views_leak_nothing(table: Table, seats: list[Seat], game_id: int) -> None:

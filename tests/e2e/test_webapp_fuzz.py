@@ -34,6 +34,7 @@ ENDPOINTS = (
     ("GET", "api/texts"),
     ("POST", "api/action"),
     ("POST", "api/ticket"),
+    ("POST", "api/presence"),
     ("GET", "api/events"),
     ("GET", ""),
 )

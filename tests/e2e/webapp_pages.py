@@ -36,6 +36,16 @@ class Page:
             return {"Authorization": f"session {self.session}"}
         return {"Authorization": f"tma {self.init_data}"}
 
+    async def present(self, visible: bool) -> int:
+        """The page's beat: on the screen, or not."""
+        async with self.http.post(
+            f"{self.base}api/presence",
+            params={"t": self.game},
+            headers=self.headers(),
+            json={"visible": visible},
+        ) as response:
+            return response.status
+
     async def ticket(self) -> str:
         """A ticket that opens the page's live stream."""
         async with self.http.post(

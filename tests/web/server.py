@@ -358,6 +358,12 @@ async def ticket(request: web.Request) -> web.Response:
     return web.json_response({"ticket": request.headers["Authorization"][4:]})
 
 
+async def presence(request: web.Request) -> web.Response:
+    """A page's beat: this preview has no chat to stand back."""
+    _who(request)
+    return web.json_response({})
+
+
 async def events(request: web.Request) -> web.StreamResponse:
     _who(request, request.query.get("ticket", ""))
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
@@ -411,6 +417,7 @@ def make_app() -> web.Application:
     app.router.add_get("/api/state", state)
     app.router.add_post("/api/action", action)
     app.router.add_post("/api/ticket", ticket)
+    app.router.add_post("/api/presence", presence)
     app.router.add_get("/api/events", events)
     app.router.add_static("/", STATIC)
     return app

@@ -12,6 +12,9 @@ function address(path) {
   return url;
 }
 
+// how often a page on the screen says so (the server counts it gone some seconds after the last)
+const BEAT_MS = 5000;
+
 // what the page says when its state cannot be read: no table, not his table, signed too long ago
 const REASONS = { 404: "web.no_table", 403: "web.not_yours", 401: "web.reopen" };
 // the reasons no new connection can cure
@@ -102,6 +105,30 @@ export class Api {
     const response = await fetch(address("ticket"), { method: "POST", headers: this.headers() });
     if (!response.ok) throw Object.assign(new Error(`ticket: ${response.status}`), { status: response.status });
     return (await response.json()).ticket;
+  }
+
+  // Presence: while the page is on the screen it says so every few seconds, so the chat stands
+  // back for this player (no edit of his hand message, no call for his turn: the page shows
+  // both); hidden or closed, it says so at once, and the chat brings his hand up to date.
+  present(visible) {
+    if (FINAL.has(this.reason)) return Promise.resolve();
+    return fetch(address("presence"), {
+      method: "POST",
+      headers: this.headers({ "Content-Type": "application/json" }),
+      body: JSON.stringify({ visible }),
+      keepalive: true,
+    }).catch(() => {});
+  }
+
+  watch(onScreen, onActivity) {
+    const now = () => this.present(onScreen());
+    now();
+    setInterval(() => {
+      if (onScreen()) this.present(true);
+    }, BEAT_MS);
+    document.addEventListener("visibilitychange", now);
+    window.addEventListener("pagehide", () => this.present(false));
+    onActivity(now);
   }
 
   // Live updates: "changed" means read the view again; so does every (re)connection.

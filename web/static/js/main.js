@@ -107,6 +107,7 @@ async function main() {
   status(t("web.loading"));
   await api.refresh();
   api.listen();
+  api.watch(() => document.visibilityState === "visible" && tg.isActive(), tg.onActivity);
   setInterval(() => view && tick(view), 1000);
   window.addEventListener("resize", layoutRows);
 }

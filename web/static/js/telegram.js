@@ -72,3 +72,14 @@ export function haptic(kind) {
   else if (kind === "select") feedback.selectionChanged();
   else if (kind === "error") feedback.notificationOccurred("error");
 }
+
+// Whether Telegram shows the Mini App now (Bot API 8.0+: isActive with the activated and
+// deactivated events; older clients say nothing, and the page's own visibility decides).
+export function isActive() {
+  return app?.isActive ?? true;
+}
+
+export function onActivity(callback) {
+  app?.onEvent?.("activated", () => callback(true));
+  app?.onEvent?.("deactivated", () => callback(false));
+}
