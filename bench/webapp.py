@@ -36,6 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -258,6 +259,11 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
             elapsed = time.perf_counter() - started
             await tables[0].settle()
             page_requests = len(fake.requests()) - before
+            # where they went: the group's table (per chat kind) or a private chat, by method
+            by_kind = Counter(
+                f"{request.method} {'group' if (request.chat_id or 0) < 0 else 'private'}"
+                for request in fake.requests()[before:]
+            )
             page_moves = sum(made)
             reads = sum(c.reads for group in clients for c in group)
             for listener in listeners:
@@ -286,6 +292,7 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
                     "max": round(max(samples) * 1000, 1),
                 },
                 "bot_api_requests_per_page_move": round(page_requests / max(1, page_moves), 2),
+                "page_move_requests_by_kind": dict(by_kind.most_common()),
                 "state_reads_per_page_move": round(reads / max(1, page_moves), 2),
                 "chat_presses": presses,
                 "chat_moves": chat_moves,
