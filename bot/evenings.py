@@ -48,6 +48,26 @@ class EveningPosts:
         self.language = language
         #: the game whose table messages go out before the chat's summary (a stopped table)
         self._after_game: dict[int, int] = {}
+        #: the /evening command the chat's next summary answers
+        self._reply_to: dict[int, int] = {}
+
+    async def answer(self, chat_id: int, reply_to: int | None) -> None:
+        """/evening, answered as a reply to it: while a table of the chat is open, the
+        evening so far (it ends nothing, so the closing summary still covers the whole
+        evening); with none open, the evening ends now and its summary is posted."""
+        lang = await self.language(chat_id)
+        if await self.evenings.playing(chat_id):
+            summary = await self.evenings.so_far(chat_id)
+            if summary is not None:
+                names = await display_names(self.db, list(summary.nets), lang)
+                text = evening_text(lang, summary, names, so_far=True)
+                await self.messenger.send(chat_id, text, reply_to=reply_to)
+                return
+        elif reply_to is not None:
+            self._reply_to[chat_id] = reply_to
+        if not await self.evenings.end_now(chat_id):
+            self._reply_to.pop(chat_id, None)
+            await self.messenger.send(chat_id, t(lang, "evening.none"), reply_to=reply_to)
 
     def table_changed(self, game: Game) -> None:
         """The chat shows a table's changes from the service's replies (``Presenter.show``)."""
@@ -83,8 +103,11 @@ class EveningPosts:
         names = await display_names(self.db, list(summary.nets), lang)
         text = evening_text(lang, summary, names)
         thread = summary.thread_id
+        reply_to = self._reply_to.pop(chat_id, None)
         try:
-            sent = await self.messenger.send(chat_id, text, strict=True, thread=thread)
+            sent = await self.messenger.send(
+                chat_id, text, strict=True, reply_to=reply_to, thread=thread
+            )
             if sent is None and thread is not None:
                 thread = None  # the topic is closed or deleted: General it is
                 await self.messenger.pacer.ready(chat_id)
@@ -106,6 +129,8 @@ class EveningPosts:
         if sent is None:
             return  # the chat refused it (the bot was removed, say): nowhere to post
         self.messenger.done_with(chat_id, sent)  # never edited: the messenger may forget it
+        if summary.deals < 2:
+            return  # a chart of one point says nothing
         chart = await asyncio.to_thread(evening_chart, lang, summary, names)
         await self.messenger.pacer.ready(chat_id)
         await self.messenger.send_file(

@@ -20,7 +20,6 @@ from bot.handlers.common import (
     topic_of,
 )
 from bot.render import chat as chat_render
-from locales import t
 from tables import Refused
 from tables.arguments import whole_number
 
@@ -195,11 +194,7 @@ async def cmd_evening(update: Update, context: BotContext) -> None:
         text = await services.posts.send_gap(chat.id, args[1] if len(args) > 1 else None, admin)
         await services.messenger.send(chat.id, text, reply_to=command_message(update))
         return
-    if not await services.evenings.end_now(chat.id):
-        lang = await services.people.chat_language(chat.id)
-        await services.messenger.send(
-            chat.id, t(lang, "evening.none"), reply_to=command_message(update)
-        )
+    await services.posts.answer(chat.id, command_message(update))
 
 
 async def cmd_settings(update: Update, context: BotContext) -> None:
