@@ -265,6 +265,17 @@ def stays_text(lang: str, name: str) -> str:
     return t(lang, "announce.stays", name=esc(name))
 
 
+def stopping_text(lang: str, *, now: bool, pot: int | None = None) -> str:
+    """The table stops with its deal in play: the bot plays it out (``now``: /stop now), or
+    it ends after it — with the chat's ``pot`` named when a large one waits (the table offers
+    to play on). Kept above the table's latest notices, however many come after it."""
+    if now:
+        return t(lang, "announce.stop_now")
+    if pot is not None:
+        return t(lang, "announce.stop_large_pot", pot=tn(lang, "count.chips", pot))
+    return t(lang, "announce.stop_after_deal")
+
+
 def stopped_text(lang: str, by: str | None = None) -> str:
     """The table was stopped (by someone, or by the bot)."""
     if by is None:

@@ -37,12 +37,13 @@ def evening_text(
     evening = summary.evening
     deals = tn(lang, "count.deals", summary.deals)
     played = evening.last_at - evening.started_at
-    title = "evening.so_far_title" if so_far else "evening.title"
+    # one deal has no length to tell (its end is both the evening's first and last)
+    if so_far:
+        title = "evening.so_far_title" if played > 0 else "evening.so_far_title_one"
+    else:
+        title = "evening.title" if played > 0 else "evening.title_one"
     lines = [
-        # one deal has no length to tell (its end is both the evening's first and last)
-        t(lang, title, deals=deals, duration=_duration(lang, played))
-        if played > 0
-        else t(lang, f"{title}_one", deals=deals),
+        t(lang, title, deals=deals, duration=_duration(lang, played)),
         "",
         t(lang, "evening.so_far_nets" if so_far else "evening.nets"),
     ]

@@ -26,11 +26,12 @@ from bot.render.stats import trick_lines
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
 from game.core import Action
-from locales import t, tn
+from locales import t
 from storage.database import Database
 from storage.records import Game
 from tables import (
     DealResult,
+    Loaded,
     Notice,
     Reply,
     TableService,
@@ -45,6 +46,10 @@ from tables.stopping import large_pot, void_tally
 log = logging.getLogger(__name__)
 
 RECENT_NOTICES = 3
+#: notices of a table stopping, which the table says above its latest notices for as long as
+#: it stops (``stop_line``, from the stored table) rather than among them, where three votes
+#: to void the deal would push it off
+STOPPING_NOTICES = frozenset({"stop_after_deal", "stop_now"})
 #: notices of a table that closes with a deal's end, shown under that deal's result
 CLOSING_NOTICES = frozenset({"all_away", "table_closed", "stop_now"})
 #: notices whose text under the result of their deal is in the past tense (``…_done``)
@@ -126,6 +131,8 @@ class GroupTable:
     async def remember(self, game: Game, lang: str, notices: list[Notice]) -> None:
         recent = self._notices.setdefault(game.game_id, deque(maxlen=RECENT_NOTICES))
         for notice in notices:
+            if notice.key in STOPPING_NOTICES:
+                continue
             text = await self.notice_text(lang, notice)
             if text:
                 recent.append(text)
@@ -171,9 +178,6 @@ class GroupTable:
                 return t(lang, "announce.void_vote", name=esc(name))
             case "play_on":
                 return t(lang, "announce.play_on", name=esc(name))
-            case "stop_after_deal" if "pot" in notice.params:
-                pot = int(notice.params["pot"])
-                return t(lang, "announce.stop_large_pot", pot=tn(lang, "count.chips", pot))
             case "unreachable" if notice.params.get("computer"):
                 return t(lang, "announce.unreachable_computer", name=esc(name))
             case "unreachable":
@@ -327,9 +331,10 @@ class GroupTable:
         text = shown(loaded.table).table_text(
             lang, names, deadline=deadline, away=away, closed=closed
         )
-        recent = self._notices.get(game.game_id)
-        if recent:
-            text += "\n\n" + "\n".join(recent)
+        stopping = await stop_line(self.db, lang, loaded)
+        notices = [*([stopping] if stopping else []), *self._notices.get(game.game_id, ())]
+        if notices:
+            text += "\n\n" + "\n".join(notices)
         rows: Rows | None = None
         if loaded.meta.away and game.status == "active":
             rows = keyboards.back_keyboard(lang, game.game_id)
@@ -337,8 +342,7 @@ class GroupTable:
             votes, voters = void_tally(loaded)
             void = keyboards.void_keyboard(lang, game.game_id, loaded.meta.deals, votes, voters)
             rows = [*(rows or []), *void]
-            pot = (await self.db.balances(game.chat_id)).pot
-            if not loaded.meta.autoplay and large_pot(loaded.plugin, game.options, pot):
+            if await offers_play_on(self.db, loaded):
                 rows += keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)
         if game.status in ("finished", "stopped"):
             text += "\n\n" + chat_render.stopped_text(lang)
@@ -422,3 +426,23 @@ class GroupTable:
             await self.db.set_table_message(
                 game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
             )
+
+
+async def offers_play_on(db: Database, loaded: Loaded) -> bool:
+    """Whether a table stopped after its deal offers to play on (a large pot waits)."""
+    meta, game = loaded.meta, loaded.game
+    if not meta.stop or meta.autoplay or game.status != "active":
+        return False
+    pot = (await db.balances(game.chat_id)).pot
+    return large_pot(loaded.plugin, game.options, pot)
+
+
+async def stop_line(db: Database, lang: str, loaded: Loaded) -> str | None:
+    """What the table says while it stops with its deal in play (after /stop, /stop now),
+    from the stored table: above its latest notices until the deal ends, however many come
+    after it. None when it does not stop."""
+    meta, game = loaded.meta, loaded.game
+    if not meta.stop or game.status != "active":
+        return None
+    pot = (await db.balances(game.chat_id)).pot if await offers_play_on(db, loaded) else None
+    return chat_render.stopping_text(lang, now=meta.autoplay, pot=pot)
