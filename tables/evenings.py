@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from storage.database import Database
 from storage.evenings import Evening, EveningSummary
+from storage.records import Game
 from tables.arguments import whole_number
 from tables.figures import deal_figures
 from tables.listener import TableListener
@@ -89,6 +90,17 @@ class Evenings:
             return None
         summary = await self.db.evening_summary(evening, deal_figures)
         return summary if summary.deals else None
+
+    async def summary_follows(self, game: Game) -> bool:
+        """Whether the end of ``game``'s table ends the evening with a summary to post: it was
+        the group's last open table, and the evening has a deal (``took``)."""
+        if is_practice(game.chat_id):
+            return False
+        others = await self.db.chat_open_games(game.chat_id)
+        if any(other.game_id != game.game_id for other in others):
+            return False
+        evening = await self.db.open_evening(game.chat_id)
+        return evening is not None or bool(await self.db.unposted_evenings(game.chat_id))
 
     async def end_now(self, chat_id: int, after_game: int | None = None) -> bool:
         """/evening with no table open, or the group's last table ended: end the chat's

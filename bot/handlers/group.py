@@ -22,6 +22,7 @@ from bot.handlers.common import (
 from bot.render import chat as chat_render
 from tables import Refused
 from tables.arguments import whole_number
+from tables.lobby import exists_reason
 
 #: the largest seat number /kick reads (larger ones are no seat at any table)
 MAX_SEAT_NUMBER = 99
@@ -37,7 +38,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     if not argument:
         if await context.services.tables.active(chat_id, thread) is not None:
             # a table is open: no game to choose (the picker's buttons could not work)
-            await refuse_in_chat(update, context, "table_exists")
+            await refuse_in_chat(update, context, exists_reason(chat_id))
             return
         await context.services.menus.send_new_game_chooser(
             chat_id, reply_to=command_message(update)
@@ -92,11 +93,18 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
     # a practice table is its player's own: he opened it (nobody administers a private chat)
     private = update.effective_chat is not None and update.effective_chat.type == Chat.PRIVATE
     admin = not private and await is_admin(update, context)
-    await run_and_show(
-        update,
-        context,
-        context.services.tables.stop(*ids, admin, now=now, thread=topic_of(update)),
-    )
+    services = context.services
+    try:
+        reply = await services.tables.stop(*ids, admin, now=now, thread=topic_of(update))
+    except Refused as refusal:
+        await refuse_in_chat(update, context, refusal)
+        return
+    await services.presenter.show(reply)
+    if private:
+        # the practice table is his hand message, above the command: a line below it says
+        # what happens there (a group's table is its own answer, where everyone looks)
+        lang = await services.people.chat_language(ids[0])
+        await services.messenger.send(ids[0], chat_render.practice_stop_text(lang, reply))
 
 
 async def cmd_kick(update: Update, context: BotContext) -> None:
