@@ -8,6 +8,7 @@ from typing import Any
 
 from telegram import Chat, Update
 
+from bot import keyboards
 from bot.context import BotContext
 from bot.handlers.common import (
     chat_and_user,
@@ -104,7 +105,10 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
         # the practice table is his hand message, above the command: a line below it says
         # what happens there (a group's table is its own answer, where everyone looks)
         lang = await services.people.chat_language(ids[0])
-        await services.messenger.send(ids[0], chat_render.practice_stop_text(lang, reply))
+        # the table closed with a deal played out: the chat's last word offers it again
+        again = reply.closed and reply.results and reply.game is not None
+        rows = keyboards.again_keyboard(lang, reply.game.game_id) if again and reply.game else None
+        await services.messenger.send(ids[0], chat_render.practice_stop_text(lang, reply), rows)
 
 
 async def cmd_kick(update: Update, context: BotContext) -> None:

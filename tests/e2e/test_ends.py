@@ -199,8 +199,20 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
             await table.settle()
         assert await table.services.db.active_game(alice.id) is None
         await table.settle()
-        answers = [text for text in _private(fake, alice) if text.startswith("⏹ Бот доигр")]
+        answers = [
+            m
+            for m in fake.messages(chat, from_bot=True)
+            if (m.text or "").startswith("⏹ Бот доигр")
+        ]
         assert len(answers) == 1, _private(fake, alice)[-3:]
+        again = _again(answers[0])
+        assert again is not None
+        # «▶️ Новая партия» there: the same practice table again, the computers seated
+        ended = await table.services.db.game(cb.decode(again).game_id)  # type: ignore[union-attr]
+        await table.press(alice, answers[0], again)
+        reopened = await table.services.db.active_game(alice.id)
+        assert reopened is not None and reopened.status == "active"
+        assert list(reopened.seats) == list(ended.seats)
         assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
 
