@@ -46,7 +46,7 @@ from bot.screens.hand import (
 )
 from bot.screens.hand_endings import HandEndings
 from bot.screens.people import People
-from bot.screens.table import offers_play_on, stop_line
+from bot.screens.stopping import offers_play_on, stop_line
 from game.ai import Advice
 from locales import t, tn
 from storage.database import Database

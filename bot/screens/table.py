@@ -25,13 +25,13 @@ from bot.render.common import esc, use_ranks
 from bot.render.stats import trick_lines
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
+from bot.screens.stopping import STOPPING_NOTICES, offers_play_on, stop_line
 from game.core import Action
 from locales import t
 from storage.database import Database
 from storage.records import Game
 from tables import (
     DealResult,
-    Loaded,
     Notice,
     Reply,
     TableService,
@@ -41,15 +41,11 @@ from tables import (
 )
 from tables.bounded import Locks
 from tables.computers import is_computer
-from tables.stopping import large_pot, void_tally
+from tables.stopping import void_tally
 
 log = logging.getLogger(__name__)
 
 RECENT_NOTICES = 3
-#: notices of a table stopping, which the table says above its latest notices for as long as
-#: it stops (``stop_line``, from the stored table) rather than among them, where three votes
-#: to void the deal would push it off
-STOPPING_NOTICES = frozenset({"stop_after_deal", "stop_now"})
 #: notices of a table that closes with a deal's end, shown under that deal's result
 CLOSING_NOTICES = frozenset({"all_away", "table_closed", "stop_now"})
 #: notices whose text under the result of their deal is in the past tense (``…_done``)
@@ -451,23 +447,3 @@ class GroupTable:
             await self.db.set_table_message(
                 game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
             )
-
-
-async def offers_play_on(db: Database, loaded: Loaded) -> bool:
-    """Whether a table stopped after its deal offers to play on (a large pot waits)."""
-    meta, game = loaded.meta, loaded.game
-    if not meta.stop or meta.autoplay or game.status != "active":
-        return False
-    pot = (await db.balances(game.chat_id)).pot
-    return large_pot(loaded.plugin, game.options, pot)
-
-
-async def stop_line(db: Database, lang: str, loaded: Loaded) -> str | None:
-    """What the table says while it stops with its deal in play (after /stop, /stop now),
-    from the stored table: above its latest notices until the deal ends, however many come
-    after it. None when it does not stop."""
-    meta, game = loaded.meta, loaded.game
-    if not meta.stop or game.status != "active":
-        return None
-    pot = (await db.balances(game.chat_id)).pot if await offers_play_on(db, loaded) else None
-    return chat_render.stopping_text(lang, now=meta.autoplay, pot=pot)
