@@ -28,6 +28,7 @@ tag    kind                        fields
 ``g``  ``PlayOn``                  game, deal (a stopped table with a large pot plays on)
 ``h``  ``History``                 the /history page: deals before this one (``0``: the newest)
 ``d``  ``DealInfo``                deal, the /history page it was opened from
+``t``  ``Again``                   game (a new game of an ended one: same players, settings)
 ``e``  ``EveningGap``              hours (``0`` opens the choice), a group's evening setting
 ``i``  ``Hint``                    game, version (💡: the strong computer's advice at a turn)
 ``u``  ``Hints``                   ``y`` or ``n``: whether a group allows hints (a setting)
@@ -57,6 +58,7 @@ from bot.callback_records import (
     VERB_BY_CODE,
     VERBS,
     Act,
+    Again,
     ArgKind,
     AwayPlay,
     AwayPlayName,
@@ -101,6 +103,7 @@ __all__ = [
     "VERBS",
     "VERB_BY_CODE",
     "Act",
+    "Again",
     "ArgKind",
     "AwayPlay",
     "AwayPlayName",
@@ -223,6 +226,8 @@ def encode(callback: Callback) -> str:
             fields = ["d", _b36(deal_id), _b36(page)]
         case EveningGap(hours):
             fields = ["e", _b36(hours)]
+        case Again(game_id):
+            fields = ["t", _b36(game_id)]
     data = fields[0] + ":".join(fields[1:])
     if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
         raise BadCallback("callback data too long")
@@ -305,6 +310,8 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return DealInfo(_parse_b36(deal_id, MAX_ID), _parse_b36(page, MAX_ID))
         case "e", [hours]:
             return EveningGap(_parse_b36(hours, max(GAP_CHOICES)))
+        case "t", [game]:
+            return Again(_parse_b36(game, MAX_ID))
     raise BadCallback("unknown kind of callback")
 
 

@@ -66,7 +66,7 @@ def use_verbs(verbs: Verbs) -> None:
     MASK_VERBS.update(verb for verb, (_, kind) in verbs.items() if kind is ArgKind.MASK)
 
 
-LobbyAction = Literal["join", "leave", "begin", "cancel", "computer", "novice"]
+LobbyAction = Literal["join", "leave", "begin", "cancel", "computer", "novice", "uncomputer"]
 LOBBY_CODES: Final[dict[str, str]] = {
     "join": "j",
     "leave": "l",
@@ -74,6 +74,7 @@ LOBBY_CODES: Final[dict[str, str]] = {
     "cancel": "c",
     "computer": "r",  # seat a strong computer
     "novice": "n",  # seat an easy one
+    "uncomputer": "u",  # take the last computer seated off the table
 }
 
 
@@ -169,7 +170,8 @@ class Hints:
 @dataclass(frozen=True, slots=True)
 class Lobby:
     """A lobby button: join, leave, begin (the creator), cancel (the creator or an admin),
-    or seat a computer (``computer`` strong, ``novice`` easy; anyone at the table)."""
+    or seat a computer (``computer`` strong, ``novice`` easy) or take the last one off
+    (``uncomputer``; anyone at the table)."""
 
     game_id: int
     action: LobbyAction
@@ -213,6 +215,17 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class Back:
     """«I'm back»: an away player returns to the table."""
+
+    game_id: int
+
+    def __post_init__(self) -> None:
+        _check_id(self.game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """«▶️ Новая партия» under a table's end: a new game of the ended game ``game_id``, same
+    players, same settings."""
 
     game_id: int
 
@@ -353,6 +366,7 @@ Callback = (
     | History
     | DealInfo
     | EveningGap
+    | Again
 )
 
 

@@ -46,6 +46,7 @@ PRIVATE_COMMANDS: tuple[str, ...] = (
     "rules",
     "balance",
     "stats",
+    "settings",
     "lang",
 )
 """The private-chat menu."""

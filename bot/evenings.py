@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot import keyboards
 from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
@@ -48,6 +49,28 @@ class EveningPosts:
         self.language = language
         #: the game whose table messages go out before the chat's summary (a stopped table)
         self._after_game: dict[int, int] = {}
+        #: the /evening command the chat's next summary answers
+        self._reply_to: dict[int, int] = {}
+        #: the table whose end ended the chat's evening: its summary offers that game again
+        self._again: dict[int, int] = {}
+
+    async def answer(self, chat_id: int, reply_to: int | None) -> None:
+        """/evening, answered as a reply to it: while a table of the chat is open, the
+        evening so far (it ends nothing, so the closing summary still covers the whole
+        evening); with none open, the evening ends now and its summary is posted."""
+        lang = await self.language(chat_id)
+        if await self.evenings.playing(chat_id):
+            summary = await self.evenings.so_far(chat_id)
+            if summary is not None:
+                names = await display_names(self.db, list(summary.nets), lang)
+                text = evening_text(lang, summary, names, so_far=True)
+                await self.messenger.send(chat_id, text, reply_to=reply_to)
+                return
+        elif reply_to is not None:
+            self._reply_to[chat_id] = reply_to
+        if not await self.evenings.end_now(chat_id):
+            self._reply_to.pop(chat_id, None)
+            await self.messenger.send(chat_id, t(lang, "evening.none"), reply_to=reply_to)
 
     def table_changed(self, game: Game) -> None:
         """The chat shows a table's changes from the service's replies (``Presenter.show``)."""
@@ -55,6 +78,7 @@ class EveningPosts:
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         if after_game is not None:
             self._after_game[chat_id] = after_game
+            self._again[chat_id] = after_game
         self._post_due(chat_id)
 
     def _post_due(self, chat_id: int) -> None:
@@ -83,8 +107,20 @@ class EveningPosts:
         names = await display_names(self.db, list(summary.nets), lang)
         text = evening_text(lang, summary, names)
         thread = summary.thread_id
+        reply_to = self._reply_to.pop(chat_id, None)
+        # the group's last table has ended: the chat's last message offers its game again
+        again = self._again.pop(chat_id, None)
+        rows = None if again is None else keyboards.again_keyboard(lang, again)
+        charted = summary.deals >= 2  # a chart of one point says nothing
         try:
-            sent = await self.messenger.send(chat_id, text, strict=True, thread=thread)
+            sent = await self.messenger.send(
+                chat_id,
+                text,
+                None if charted else rows,
+                strict=True,
+                reply_to=reply_to,
+                thread=thread,
+            )
             if sent is None and thread is not None:
                 thread = None  # the topic is closed or deleted: General it is
                 await self.messenger.pacer.ready(chat_id)
@@ -95,6 +131,8 @@ class EveningPosts:
                 # and the evening moved with the chat's data (``Presenter.chat_migrated``),
                 # so it is posted there
                 await self.evenings.unclaim(evening)
+                if again is not None:
+                    self._again[moved] = again
                 self._post_due(moved)
                 return
         except Undelivered as error:
@@ -102,14 +140,24 @@ class EveningPosts:
                 log.warning("evening %s may not have been posted: %s", evening.evening_id, error)
                 return
             await self.evenings.unclaim(evening)
+            if again is not None:
+                self._again[chat_id] = again
             raise  # nothing went out: tried again in a moment
         if sent is None:
             return  # the chat refused it (the bot was removed, say): nowhere to post
         self.messenger.done_with(chat_id, sent)  # never edited: the messenger may forget it
+        if not charted:
+            return
         chart = await asyncio.to_thread(evening_chart, lang, summary, names)
         await self.messenger.pacer.ready(chat_id)
         await self.messenger.send_file(
-            chat_id, "photo", chart, "evening.png", t(lang, "evening.chart_caption"), thread=thread
+            chat_id,
+            "photo",
+            chart,
+            "evening.png",
+            t(lang, "evening.chart_caption"),
+            thread=thread,
+            rows=rows,
         )
 
     async def send_gap(self, chat_id: int, hours: str | None, admin: bool) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 from bot.callback import (
     Act,
+    Again,
     Back,
     BadCallback,
     Hint,
@@ -146,10 +147,12 @@ def lobby_keyboard(
     room: bool = False,
     computers: bool = True,
     practice: bool = False,
+    seated_computers: bool = False,
 ) -> Keyboard:
     """Join / Leave (not at a ``practice`` table: nobody else can join a private chat), the
-    computers to seat while there is ``room`` (in a game that has ``computers``), then Begin
-    (only when the table may start) and Cancel."""
+    computers to seat while there is ``room`` (in a game that has ``computers``), one to take
+    off while any is seated (``seated_computers``), then Begin (only when the table may
+    start) and Cancel."""
     rows: Keyboard = []
     if not practice:
         rows.append(
@@ -165,6 +168,8 @@ def lobby_keyboard(
                 (t(lang, "btn.add_novice"), encode(Lobby(game_id, "novice"))),
             ]
         )
+    if seated_computers:
+        rows.append([(t(lang, "btn.remove_computer"), encode(Lobby(game_id, "uncomputer")))])
     last = []
     if can_begin:
         last.append((t(lang, "btn.begin"), encode(Lobby(game_id, "begin"))))
@@ -173,6 +178,11 @@ def lobby_keyboard(
     if last:
         rows.append(last)
     return rows
+
+
+def again_keyboard(lang: str, game_id: int) -> Keyboard:
+    """«▶️ Новая партия» under an ended table's last message: the same game again."""
+    return [[(t(lang, "btn.again"), encode(Again(game_id)))]]
 
 
 def back_keyboard(lang: str, game_id: int) -> Keyboard:

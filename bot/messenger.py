@@ -299,9 +299,11 @@ class Messenger:
         *,
         reply_to: int | None = None,
         thread: int | None = None,
+        rows: Rows | None = None,
     ) -> int | None:
         """Send a file as a ``photo`` (sendPhoto) or a ``document`` (sendDocument), with an HTML
-        caption (``reply_to`` and ``thread`` as for ``send``); the new message id, or None if
+        caption and the buttons ``rows`` (``reply_to`` and ``thread`` as for ``send``); the new
+        message id, or None if
         it could not be sent (logged). Goes through PTB's own method, which uploads it as
         multipart/form-data through the bot's request object and rate limiter."""
         upload = InputFile(data, filename=filename)
@@ -320,6 +322,7 @@ class Messenger:
                     parse_mode="HTML",
                     reply_parameters=reply,
                     message_thread_id=thread,
+                    api_kwargs={"reply_markup": markup_json(rows)} if rows else None,
                 )
         except ChatMigrated as error:
             await self.events.chat_migrated(chat_id, error.new_chat_id)

@@ -179,6 +179,19 @@ class Presenter:
                     await self.tables.new_table(chat_id, user_id, data.kind, thread=thread)
                 )
                 return None
+            case cb.Again():
+                # a new game of an ended one, from the button under its last message
+                if chat_id is None:
+                    raise Refused("not_allowed")
+                ended = await self.db.game(data.game_id)
+                reachable = await self.people.reachable_of(list(ended.seats))
+                reply = await self.tables.again(
+                    chat_id, user_id, data.game_id, lambda u: reachable.get(u, False)
+                )
+                if message_id is not None:
+                    await self.messenger.drop_buttons(chat_id, message_id, answer=True)
+                await self.show(reply)
+                return None
             case cb.Back():
                 reply = await self.tables.back(data.game_id, user_id)
                 await self.show(reply)

@@ -3,10 +3,13 @@
 Storage keeps the evenings (``storage.evenings``): the commit that ends a deal extends the
 chat's evening or starts the next one. Here an evening ends when the chat's gap passes with
 no deal (an asyncio timer per chat, ``tables.timers.Timers``, armed for the last deal's end
-plus the gap, and armed again after a restart), at /stop (the group's last open table's
-end: ``took``, given every reply a front-end shows), or at /evening; each ended evening not
-posted yet is handed to the front-ends (``TableListener.evenings_due``), which post its
-summary once (``claim``: at most once, the summary's figures from ``storage.evenings``).
+plus the gap, and armed again after a restart), when the group's last open table ends (by
+/stop or by its game's own end: ``took``, given every reply a front-end shows), or at
+/evening when no table of the chat is open; each ended evening not posted yet is handed to
+the front-ends (``TableListener.evenings_due``), which post its summary once (``claim``: at
+most once, the summary's figures from ``storage.evenings``). /evening while a table is open
+ends nothing: it shows the evening so far (``so_far``), and the closing summary, when it
+comes, covers the whole evening.
 
 A practice table (a player's own, against the computers) has no evening: nobody settles up
 with a computer, and its deals' results are in its player's hand messages already.
@@ -59,22 +62,50 @@ class Evenings:
 
     async def took(self, reply: Reply) -> None:
         """A front-end shows ``reply``: a deal that ended goes on the chat's evening, and a
-        table stopped by /stop ends the evening if it was the group's last open table (the
-        evening is the group's, over all its topics); its summary comes after the table's
-        last messages."""
+        table that ended (stopped by /stop, its game won, nobody left at it) ends the evening
+        if it was the group's last open table (the evening is the group's, over all its
+        topics): its summary comes right after the table's last messages, not a gap later."""
         game = reply.game
         if game is None:
             return
         if reply.results:
             await self.deal_ended(game.chat_id)
-        if reply.closed and stopped(game):
+        if reply.closed:
             others = await self.db.chat_open_games(game.chat_id)
             if not any(other.game_id != game.game_id for other in others):
                 await self.end_now(game.chat_id, after_game=game.game_id)
 
+    async def playing(self, chat_id: int) -> bool:
+        """Whether a table of the chat is open (a lobby or a game): its evening goes on, and
+        /evening shows it so far rather than ending it."""
+        return bool(await self.db.chat_open_games(chat_id))
+
+    async def so_far(self, chat_id: int) -> EveningSummary | None:
+        """The chat's evening that goes on, its deals up to now, ending nothing; None before
+        its first deal."""
+        if is_practice(chat_id):
+            return None
+        evening = await self.db.open_evening(chat_id)
+        if evening is None:
+            return None
+        summary = await self.db.evening_summary(evening, deal_figures)
+        return summary if summary.deals else None
+
+    async def summary_follows(self, game: Game) -> bool:
+        """Whether the end of ``game``'s table ends the evening with a summary to post: it was
+        the group's last open table, and the evening has a deal (``took``)."""
+        if is_practice(game.chat_id):
+            return False
+        others = await self.db.chat_open_games(game.chat_id)
+        if any(other.game_id != game.game_id for other in others):
+            return False
+        evening = await self.db.open_evening(game.chat_id)
+        return evening is not None or bool(await self.db.unposted_evenings(game.chat_id))
+
     async def end_now(self, chat_id: int, after_game: int | None = None) -> bool:
-        """/evening or a stopped table: end the chat's evening now and post it, after the
-        table messages of ``after_game``. False if there was nothing to post."""
+        """/evening with no table open, or the group's last table ended: end the chat's
+        evening now and post it, after the table messages of ``after_game``. False if there
+        was nothing to post."""
         if is_practice(chat_id):
             return False
         evening = await self.db.open_evening(chat_id)
@@ -151,8 +182,3 @@ class Evenings:
         evening = await self.db.open_evening(chat_id)
         if evening is not None:
             self.timers.arm(chat_id, evening.evening_id, evening.due)
-
-
-def stopped(game: Game) -> bool:
-    """The table ended by /stop (at once, or after its deal), not by a game's own end."""
-    return game.status == "stopped" or bool(game.state.get("table", {}).get("stop"))

@@ -57,11 +57,51 @@ class Lobby:
                     thread_id=thread,
                 )
             except ActiveGameExists:
-                raise Refused("table_exists") from None
+                raise Refused(exists_reason(chat_id)) from None
             self.store.changed(game)
             if preset:
                 await self.settings.choose_options(chat_id, kind, preset)
             return Reply(game=game, lobby_changed=True)
+
+    async def again(
+        self,
+        chat_id: int,
+        user_id: int,
+        game_id: int,
+        reachable: Callable[[int], bool],
+    ) -> Reply:
+        """«▶️ Новая партия» under an ended table (its game won, or the table stopped): a new
+        table of the same game, its options and players (computers included) in the same
+        place, opened by one of those players and begun at once. If it cannot begin (someone
+        cannot be written to), it stays a lobby with everyone seated, which says why."""
+        old = await self.store.game_or_refuse(game_id)
+        game = old.game
+        if game.chat_id != chat_id:
+            raise Refused("not_at_table")
+        if game.is_open or old.table is None:
+            raise Refused("outdated")  # a lobby cancelled has no game to play again
+        if user_id not in game.seats:
+            raise Refused("not_at_table")
+        async with self.store.lock(chat_id):
+            meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
+            try:
+                created = await self.store.db.create_game(
+                    chat_id,
+                    game.kind,
+                    {"engine": None, "table": meta.to_json()},
+                    created_by=user_id,
+                    seats=list(game.seats),
+                    options=dict(game.options),
+                    status="lobby",
+                    thread_id=game.thread_id,
+                )
+            except ActiveGameExists:
+                raise Refused(exists_reason(chat_id)) from None
+            self.store.changed(created)
+        try:
+            return await self.begin(chat_id, user_id, reachable, thread=game.thread_id)
+        except Refused:
+            return Reply(game=created, lobby_changed=True)
 
     async def join(
         self, chat_id: int, user_id: int, *, reachable: bool = True, thread: int | None = None
@@ -146,6 +186,25 @@ class Lobby:
                 loaded, [*seats, computer], Notice("computer_joins", {"user": computer})
             )
 
+    async def remove_computer(
+        self, chat_id: int, user_id: int, *, thread: int | None = None
+    ) -> Reply:
+        """«Убрать компьютер»: a player at the lobby takes the last computer seated off the
+        table (a practice table has no /kick: its lobby's button is the way)."""
+        async with self.store.lock(chat_id):
+            loaded = await self.store.require_active(chat_id, thread)
+            if loaded.game.status != "lobby":
+                raise Refused("game_running")
+            if user_id not in loaded.game.seats:
+                raise Refused("not_at_table")
+            computers = [user for user in loaded.seats if is_computer(user)]
+            if not computers:
+                raise Refused("no_computer_seated")
+            seats = [user for user in loaded.seats if user != computers[-1]]
+            return await self.store.commit_meta(
+                loaded, seats, Notice("removed", {"user": computers[-1]})
+            )
+
     async def begin(
         self,
         chat_id: int,
@@ -227,3 +286,9 @@ class Lobby:
             return await store.commit_meta(
                 loaded, loaded.seats, Notice("leaves", {"user": user_id})
             )
+
+
+def exists_reason(chat_id: int) -> str:
+    """Why /new is refused where a table is open: a group holds one table at a time (one per
+    forum topic); a player's private chat his practice table, already there above."""
+    return "practice_table_exists" if is_practice(chat_id) else "table_exists"

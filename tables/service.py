@@ -91,9 +91,11 @@ class TableService:
         self.forget_chat = self.settings.forget_chat
         # the lobby and the seats
         self.new_table = self.lobby.new_table
+        self.again = self.lobby.again
         self.join = self.lobby.join
         self.leave = self.lobby.leave
         self.add_computer = self.lobby.add_computer
+        self.remove_computer = self.lobby.remove_computer
         self.begin = self.lobby.begin
         self.remove_player = self.lobby.remove_player
         # turns

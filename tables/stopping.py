@@ -66,13 +66,19 @@ class Stopping:
         """/stop by the creator or an admin (docs/rules.md §5 "Stopping"): a deal in progress is
         played out and settled — by the players, or with ``now`` at once by the default moves —
         and the table ends with it. The deal is voided only when every player agrees
-        (``vote_void``)."""
+        (``vote_void``). Asked again, it is refused (``already_stopping``), but for /stop now
+        after a /stop."""
         async with self.store.lock(chat_id):
             loaded = await self.store.require_active(chat_id, thread)
             if not is_admin and user_id != loaded.game.created_by:
                 raise Refused("creator_or_admin_only")
             if loaded.game.status == "lobby" or loaded.table is None:
                 return await self.store.close(loaded, "stopped", Notice("table_cancelled"))
+            # said once, and kept above the notices (``bot.screens.table``)
+            if loaded.meta.autoplay:
+                raise Refused("already_stopping_now")
+            if loaded.meta.stop and not now:
+                raise Refused("already_stopping")
             loaded.meta.stop = True
             if now:
                 loaded.meta.autoplay = True

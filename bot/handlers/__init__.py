@@ -79,7 +79,7 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     new = filters.UpdateType.MESSAGE
     for name, function in group_commands.items():
         application.add_handler(CommandHandler(name, function, filters=GROUPS & new))
-        if name not in PRIVATE_COMMANDS:  # /lang, /new and /stop mean something in private
+        if name not in PRIVATE_COMMANDS:  # /lang, /new, /stop, /settings mean something there
             application.add_handler(CommandHandler(name, group_only(name), filters=PRIVATE & new))
     application.add_handler(CommandHandler("start", cmd_start, filters=PRIVATE & new))
     # /start in a group (typed, or from an «add to group» link): what the bot does there
@@ -87,6 +87,8 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     # in private, /new opens the player's practice table against the computers
     application.add_handler(CommandHandler("new", cmd_new, filters=PRIVATE & new))
     application.add_handler(CommandHandler("stop", cmd_stop, filters=PRIVATE & new))
+    # and /settings sets up his practice table's games
+    application.add_handler(CommandHandler("settings", cmd_settings, filters=PRIVATE & new))
     application.add_handler(CommandHandler("balance", cmd_balance, filters=new))
     application.add_handler(CommandHandler("help", cmd_help, filters=new))
     application.add_handler(CommandHandler("rules", cmd_rules, filters=new))

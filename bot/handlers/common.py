@@ -89,6 +89,8 @@ async def is_admin(update: Update, context: BotContext) -> bool:
     user = update.effective_user
     if user is None:
         return False
+    if chat.type == Chat.PRIVATE:
+        return chat.id == user.id  # his own chat, where his practice table is his
     if user.id == ANONYMOUS_ADMIN_ID:
         return True
     try:

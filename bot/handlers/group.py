@@ -8,6 +8,7 @@ from typing import Any
 
 from telegram import Chat, Update
 
+from bot import keyboards
 from bot.context import BotContext
 from bot.handlers.common import (
     chat_and_user,
@@ -20,9 +21,9 @@ from bot.handlers.common import (
     topic_of,
 )
 from bot.render import chat as chat_render
-from locales import t
 from tables import Refused
 from tables.arguments import whole_number
+from tables.lobby import exists_reason
 
 #: the largest seat number /kick reads (larger ones are no seat at any table)
 MAX_SEAT_NUMBER = 99
@@ -38,7 +39,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     if not argument:
         if await context.services.tables.active(chat_id, thread) is not None:
             # a table is open: no game to choose (the picker's buttons could not work)
-            await refuse_in_chat(update, context, "table_exists")
+            await refuse_in_chat(update, context, exists_reason(chat_id))
             return
         await context.services.menus.send_new_game_chooser(
             chat_id, reply_to=command_message(update)
@@ -93,11 +94,21 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
     # a practice table is its player's own: he opened it (nobody administers a private chat)
     private = update.effective_chat is not None and update.effective_chat.type == Chat.PRIVATE
     admin = not private and await is_admin(update, context)
-    await run_and_show(
-        update,
-        context,
-        context.services.tables.stop(*ids, admin, now=now, thread=topic_of(update)),
-    )
+    services = context.services
+    try:
+        reply = await services.tables.stop(*ids, admin, now=now, thread=topic_of(update))
+    except Refused as refusal:
+        await refuse_in_chat(update, context, refusal)
+        return
+    await services.presenter.show(reply)
+    if private:
+        # the practice table is his hand message, above the command: a line below it says
+        # what happens there (a group's table is its own answer, where everyone looks)
+        lang = await services.people.chat_language(ids[0])
+        # the table closed with a deal played out: the chat's last word offers it again
+        again = reply.closed and reply.results and reply.game is not None
+        rows = keyboards.again_keyboard(lang, reply.game.game_id) if again and reply.game else None
+        await services.messenger.send(ids[0], chat_render.practice_stop_text(lang, reply), rows)
 
 
 async def cmd_kick(update: Update, context: BotContext) -> None:
@@ -195,11 +206,7 @@ async def cmd_evening(update: Update, context: BotContext) -> None:
         text = await services.posts.send_gap(chat.id, args[1] if len(args) > 1 else None, admin)
         await services.messenger.send(chat.id, text, reply_to=command_message(update))
         return
-    if not await services.evenings.end_now(chat.id):
-        lang = await services.people.chat_language(chat.id)
-        await services.messenger.send(
-            chat.id, t(lang, "evening.none"), reply_to=command_message(update)
-        )
+    await services.posts.answer(chat.id, command_message(update))
 
 
 async def cmd_settings(update: Update, context: BotContext) -> None:

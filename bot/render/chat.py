@@ -23,6 +23,7 @@ from bot.settle_up import left_in_pot, settle_people
 from game.cards import CARD_SET, SUITS
 from game.core import Action
 from locales import catalogue, t, tn
+from tables import Reply
 from tables.computers import is_computer
 
 if TYPE_CHECKING:
@@ -58,11 +59,13 @@ def lobby_text(
     bot_username: str,
     *,
     practice: bool = False,
+    started: bool = False,
 ) -> str:
     """The lobby message: the game (its choice, as ``options`` make it), its options, how many
     players it needs, who opened the table, and the seated players, each marked reachable in
     private or given a link to start the bot. A ``practice`` table (a player's own, in his
-    private chat) names no opener and says how to seat the computers."""
+    private chat) names no opener and says how to seat the computers. Once the game has
+    ``started``: that it has, that its table is below, and who plays."""
     fewest, most = game.min_players, game.max_players
     kind = game.choice_of(options)
     needed = (
@@ -71,11 +74,21 @@ def lobby_text(
         else t(lang, "lobby.needed_range", fewest=fewest, most=most)
     )
     title = "lobby.practice_title" if practice else "lobby.title"
+    if started:
+        title = "lobby.practice_started" if practice else "lobby.started"
     lines = [
         t(lang, title, game=game_title(lang, kind)),
         t(lang, "lobby.options", summary=options_summary(lang, game, options)),
-        needed,
     ]
+    if started:
+        # the seats are taken: who plays, no more what the table needs
+        lines += ["", tn(lang, "lobby.playing", len(players))]
+        lines += [
+            t(lang, "lobby.player", number=number, name=esc(player.name))
+            for number, player in enumerate(players, start=1)
+        ]
+        return "\n".join(lines)
+    lines.append(needed)
     if not practice:
         lines.append(t(lang, "lobby.creator", name=esc(creator)))
     lines += ["", tn(lang, "lobby.seated", len(players))]
@@ -111,20 +124,21 @@ def balance_text(
     game_pot: int = 0,
     *,
     practice: bool = False,
+    has_pot: bool = True,
 ) -> str:
-    """/balance: every player's balance, highest first, then the chat's pot (and the pot of an
-    open Старшина game, if any); ``practice``: those of a player's practice table."""
+    """/balance: every player's balance, highest first, then the pots the chat has: its own
+    (unless it has none: ``has_pot`` false and empty, a chat that never played a game that
+    plays for it) and that of its open games, if any; ``practice``: those of a player's
+    practice table."""
     lines = [t(lang, "balance.practice_title" if practice else "balance.title")]
     if not balances:
         lines.append(t(lang, "balance.empty"))
     for key in sorted(balances, key=lambda key: (-balances[key], names[key])):
         lines.append(t(lang, "balance.line", name=esc(names[key]), amount=signed(balances[key])))
-    lines.append("")
-    if pot or not game_pot:
-        lines.append(t(lang, "balance.pot", pot=pot))
+    pots = [t(lang, "balance.pot", pot=pot)] if pot or has_pot else []
     if game_pot:
-        lines.append(t(lang, "balance.game_pot", pot=game_pot))
-    return "\n".join(lines)
+        pots.append(t(lang, "balance.game_pot", pot=game_pot))
+    return "\n".join([*lines, "", *pots] if pots else lines)
 
 
 def own_balances_text(lang: str, items: Sequence[tuple[str | None, int]]) -> str:
@@ -263,6 +277,27 @@ def joined_text(lang: str, name: str) -> str:
 def stays_text(lang: str, name: str) -> str:
     """X, who was leaving after the deal, stays after all."""
     return t(lang, "announce.stays", name=esc(name))
+
+
+def stopping_text(lang: str, *, now: bool, pot: int | None = None) -> str:
+    """The table stops with its deal in play: the bot plays it out (``now``: /stop now), or
+    it ends after it — with the chat's ``pot`` named when a large one waits (the table offers
+    to play on). Kept above the table's latest notices, however many come after it."""
+    if now:
+        return t(lang, "announce.stop_now")
+    if pot is not None:
+        return t(lang, "announce.stop_large_pot", pot=tn(lang, "count.chips", pot))
+    return t(lang, "announce.stop_after_deal")
+
+
+def practice_stop_text(lang: str, reply: Reply) -> str:
+    """The answer to /stop at a practice table, whose hand message (above the command) shows
+    it: the lobby closed, the deal played out at once and the table closed, the bot playing it
+    out, or the table closing after the deal."""
+    now = any(notice.key == "stop_now" for notice in reply.notices)
+    if reply.closed:
+        return t(lang, "stop.practice_done" if reply.results else "stop.practice_closed")
+    return t(lang, "stop.practice_now" if now else "stop.practice_after_deal")
 
 
 def stopped_text(lang: str, by: str | None = None) -> str:

@@ -24,22 +24,28 @@ def _duration(lang: str, seconds: float) -> str:
     return t(lang, "evening.minutes", m=minutes)
 
 
-def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -> str:
+def evening_text(
+    lang: str, summary: EveningSummary, names: Mapping[int, str], *, so_far: bool = False
+) -> str:
     """The evening's summary: nets (and the chips of a deal still in play, which /balance
     counts and the evening does not), each game's own figures (a Стуколка evening's remizes),
     the biggest win, games won (Старшина's), and who pays whom for the evening alone among the
     people (``bot.settle_up``, the pot staying on the table; where the computers stand is said
-    apart)."""
+    apart). ``so_far``: the evening still goes on (/evening during play): its figures up to
+    now, and no payments — those are the closing summary's, made once, for the whole
+    evening."""
     evening = summary.evening
     deals = tn(lang, "count.deals", summary.deals)
     played = evening.last_at - evening.started_at
+    # one deal has no length to tell (its end is both the evening's first and last)
+    if so_far:
+        title = "evening.so_far_title" if played > 0 else "evening.so_far_title_one"
+    else:
+        title = "evening.title" if played > 0 else "evening.title_one"
     lines = [
-        # one deal has no length to tell (its end is both the evening's first and last)
-        t(lang, "evening.title", deals=deals, duration=_duration(lang, played))
-        if played > 0
-        else t(lang, "evening.title_one", deals=deals),
+        t(lang, title, deals=deals, duration=_duration(lang, played)),
         "",
-        t(lang, "evening.nets"),
+        t(lang, "evening.so_far_nets" if so_far else "evening.nets"),
     ]
 
     def name(user: int) -> str:
@@ -56,7 +62,8 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
             f"{name(user)} {signed(net)}"
             for user, net in sorted(summary.in_play.items(), key=lambda item: name(item[0]))
         )
-        lines.append(t(lang, "evening.in_play", items=items))
+        in_play = "evening.in_play_so_far" if so_far else "evening.in_play"
+        lines.append(t(lang, in_play, items=items))
     lines.append("")
     for kind in sorted(summary.kinds):
         # each game's own figures, as its chat side words them (a Стуколка evening's remizes)
@@ -82,6 +89,8 @@ def evening_text(lang: str, summary: EveningSummary, names: Mapping[int, str]) -
             for user, count in sorted(summary.games_won.items(), key=lambda i: -i[1])
         )
         lines.append(t(lang, "evening.games_won", items=items))
+    if so_far:
+        return "\n".join([*lines, "", t(lang, "evening.settle_later")])
     lines += ["", t(lang, "evening.settle")]
     # the winners may have taken chips a pot held before the evening: nobody owes those
     from_pot = max(0, sum(summary.nets.values()))

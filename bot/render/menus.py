@@ -226,14 +226,18 @@ def settings_root_keyboard(
     games: Iterable[Plugin],
     ranks: str | None = None,
     away_play: str = "computer",
-    hints: bool = False,
+    hints: bool | None = False,
+    *,
+    evening: bool = True,
 ) -> Keyboard:
-    """The top of /settings: one button per game; the evening's gap, which opens its choice;
-    who plays for an away player and whether players may ask for hints (the current choices
-    marked); in Russian, the rank letters (J Q K A or В Д К Т, the current one marked;
-    ``ranks`` the chat's stored choice)."""
+    """The top of /settings: one button per game; the evening's gap, which opens its choice
+    (not without an ``evening``: a practice table has none); who plays for an away player
+    and whether players may ask for hints (the current choices marked; none to make where
+    ``hints`` is None: a practice table always offers them); in Russian, the rank letters
+    (J Q K A or В Д К Т, the current one marked; ``ranks`` the chat's stored choice)."""
     rows = [[(game_title(lang, game.kind), encode(Settings(game.kind)))] for game in games]
-    rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
+    if evening:
+        rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
     plays: tuple[AwayPlayName, ...] = ("computer", "default")
     rows.append(
         [
@@ -244,16 +248,17 @@ def settings_root_keyboard(
             for play in plays
         ]
     )
-    rows.append(
-        [
-            (
-                (f"{SELECTED_MARK} " if allowed == hints else "")
-                + t(lang, f"btn.hints.{'on' if allowed else 'off'}"),
-                encode(Hints(allowed)),
-            )
-            for allowed in (False, True)
-        ]
-    )
+    if hints is not None:
+        rows.append(
+            [
+                (
+                    (f"{SELECTED_MARK} " if allowed == hints else "")
+                    + t(lang, f"btn.hints.{'on' if allowed else 'off'}"),
+                    encode(Hints(allowed)),
+                )
+                for allowed in (False, True)
+            ]
+        )
     if lang == "ru":
         current = ranks_style(lang, ranks)
         choices: tuple[RanksName, ...] = ("russian", "latin")

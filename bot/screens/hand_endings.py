@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot import keyboards
 from bot.games import shown
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, no_wait
@@ -67,11 +68,16 @@ class HandEndings:
             self._turn_shown.pop((game_id, old.user_id), None)
             result = by_deal.get(old.deal)
             text = None
+            rows = None
             if result is not None and old.user_id in result.seats:
                 text = await self._outcome(game, result, old.user_id)
+                if is_practice(game.chat_id) and _last_deal(game, result):
+                    # the practice table's last word: its game again, from the same chat
+                    lang = await self.people.chat_language(old.user_id)
+                    rows = keyboards.again_keyboard(lang, game_id)
             self.coalescer.request(
                 ("old hand", old.user_id, old.message_id),
-                self._retire(game_id, old.user_id, old.message_id, text),
+                self._retire(game_id, old.user_id, old.message_id, text, rows),
                 no_wait,
             )
 
@@ -107,17 +113,17 @@ class HandEndings:
         text = await self.header(game, lang) + shown(result.table).result_text(
             lang, names, balances, money
         )
-        finished = TableMeta.from_json(game.state.get("table")).deals
-        if not game.is_open and result.deal >= finished - 1:
+        if _last_deal(game, result):
             text += "\n\n" + t(lang, "practice.closed")
         return text
 
     def _retire(
-        self, game_id: int, user: int, message_id: int, text: str | None
+        self, game_id: int, user: int, message_id: int, text: str | None, rows: Rows | None = None
     ) -> Callable[[], Awaitable[None]]:
-        """An old hand message's last edit (to ``text``, or its buttons off), then it is
-        forgotten: a crash before that leaves it to be retired after the restart."""
-        final_edit = self._final_edit(user, message_id, text) if text is not None else None
+        """An old hand message's last edit (to ``text`` with the buttons ``rows``, or its
+        buttons off), then it is forgotten: a crash before that leaves it to be retired after
+        the restart."""
+        final_edit = self._final_edit(user, message_id, text, rows) if text is not None else None
 
         async def job() -> None:
             if final_edit is not None:
@@ -160,10 +166,10 @@ class HandEndings:
             )
 
     def _final_edit(
-        self, chat_id: int, message_id: int, text: str
+        self, chat_id: int, message_id: int, text: str, rows: Rows | None = None
     ) -> Callable[[], Awaitable[None]]:
         async def job() -> None:
-            if await self.messenger.edit(chat_id, message_id, text, None):
+            if await self.messenger.edit(chat_id, message_id, text, rows):
                 self.messenger.done_with(chat_id, message_id)
             else:
                 await self.messenger.drop_buttons(chat_id, message_id)
@@ -188,3 +194,9 @@ class HandEndings:
             await self.db.forget_hand_message(game.game_id, user, message_id)
 
         return job
+
+
+def _last_deal(game: Game, result: DealResult) -> bool:
+    """Whether ``result`` is the last deal of a table that has closed."""
+    finished = TableMeta.from_json(game.state.get("table")).deals
+    return not game.is_open and result.deal >= finished - 1

@@ -46,6 +46,7 @@ from bot.screens.hand import (
 )
 from bot.screens.hand_endings import HandEndings
 from bot.screens.people import People
+from bot.screens.stopping import offers_play_on, stop_line
 from game.ai import Advice
 from locales import t, tn
 from storage.database import Database
@@ -57,7 +58,6 @@ from tables import (
     is_practice,
 )
 from tables.computers import is_computer
-from tables.stopping import large_pot
 from tables.timers import Timers
 
 
@@ -225,7 +225,10 @@ class Hands(HandEndings):
         deadline = game.turn_deadline if table.to_act() == seat else None
         text = header + shown(table).hand_text(lang, seat, names, deadline=deadline)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
-        notices = self.table_notices(game.game_id) if is_practice(game.chat_id) else ()
+        notices: list[str] = []
+        if is_practice(game.chat_id):
+            stopping = await stop_line(self.db, lang, loaded)
+            notices = [*([stopping] if stopping else []), *self.table_notices(game.game_id)]
         if notices:
             text += "\n\n" + "\n".join(notices)
         turn = loaded.meta.turn
@@ -237,20 +240,12 @@ class Hands(HandEndings):
         rows = shown(table).keyboard(lang, seat, game.game_id, turn, mask)
         if rows and table.to_act() == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
-        if is_practice(game.chat_id) and await self._offers_play_on(loaded):
+        if is_practice(game.chat_id) and await offers_play_on(self.db, loaded):
             # a practice table has no table message: its hand carries the offer to play on
             rows = [*rows, *keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)]
         if page:
             rows = [*rows, page]
         return text, rows
-
-    async def _offers_play_on(self, loaded: Loaded) -> bool:
-        """Whether a table stopped after its deal offers to play on (a large pot waits)."""
-        meta, game = loaded.meta, loaded.game
-        if not meta.stop or meta.autoplay:
-            return False
-        pot = (await self.db.balances(game.chat_id)).pot
-        return large_pot(loaded.plugin, game.options, pot)
 
     async def _offers_hints(self, loaded: Loaded) -> bool:
         """Whether his turn offers 💡: at a practice table, or where the group allows it, in

@@ -41,9 +41,10 @@ class Lobby:
         self.bot_username = bot_username
 
     async def content(
-        self, game: Game, loaded: Loaded, lang: str, names: list[str]
+        self, game: Game, loaded: Loaded, lang: str, names: list[str], *, started: bool = False
     ) -> tuple[str, Rows | None]:
-        """The lobby's text and buttons (none once it was cancelled)."""
+        """The lobby's text and buttons (none once it was cancelled; with ``started``, the
+        lobby of a game that has begun: that it has, and who plays)."""
         plugin = loaded.plugin
         players = await self.db.players(loaded.seats)
         lobby = [
@@ -63,7 +64,10 @@ class Lobby:
             creator,
             self.bot_username,
             practice=is_practice(game.chat_id),
+            started=started,
         )
+        if started:
+            return text, None
         if game.status != "lobby":
             return t(lang, "announce.table_cancelled") + "\n\n" + text, None
         can_begin = plugin.min_players <= len(loaded.seats) <= plugin.max_players and all(
@@ -77,6 +81,7 @@ class Lobby:
             room=room,
             computers=plugin.has_computers,
             practice=is_practice(game.chat_id),
+            seated_computers=any(is_computer(user) for user in loaded.seats),
         )
 
     async def press(
@@ -92,8 +97,9 @@ class Lobby:
         if chat_id != game.chat_id:
             raise Refused("not_at_table")
         if game.status != "lobby":
-            # an old lobby's buttons: /join, /leave and /stop still work while it runs
-            raise Refused("game_running" if game.status == "active" else "game_over")
+            # the lobby of a game that has begun (its buttons go with the press's answer, but
+            # a press may come first): /join, /leave and /stop still work while it runs
+            raise Refused("game_started" if game.status == "active" else "game_over")
         lang = await self.people.user_language(user_id, None)
         chat, thread = game.chat_id, game.thread_id
         match data.action:
@@ -114,6 +120,9 @@ class Lobby:
             case "cancel":
                 await self.show(await self.tables.stop(chat, user_id, await admin(), thread=thread))
                 return None
+            case "uncomputer":
+                await self.show(await self.tables.remove_computer(chat, user_id, thread=thread))
+                return chat_render.answer_text(lang, "computer_removed")
             case "computer" | "novice":
                 level = "strong" if data.action == "computer" else "easy"
                 await self.show(await self.tables.add_computer(chat, user_id, level, thread=thread))

@@ -84,6 +84,8 @@ class Menus:
     async def send_settings(
         self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
     ) -> None:
+        if is_practice(chat_id):
+            await self.db.upsert_chat(chat_id)  # a player's own chat, before any practice
         text, rows = await self._settings_root(chat_id)
         shown = await self.messenger.show(
             chat_id, message_id, text, rows, reply_to=reply_to, answer=True
@@ -94,14 +96,20 @@ class Menus:
         lang = await self.people.chat_language(chat_id)
         chosen = await self._chosen_options(chat_id)
         ranks = await self.people.chat_ranks(chat_id)
-        gap = await self.tables.evenings.gap(chat_id)
+        # a practice table (a player's own chat) has no evening, and always offers 💡
+        practice = is_practice(chat_id)
+        gap = None if practice else await self.tables.evenings.gap(chat_id)
         away_play = await self.tables.away_play_of(chat_id)
         hints = await self.tables.hints_of(chat_id)
         text = menu_render.settings_text(lang, chosen, ranks=ranks, gap=gap)
         text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
-        text += "\n" + t(lang, f"settings.hints.{'on' if hints else 'off'}")
+        if not practice:
+            text += "\n" + t(lang, f"settings.hints.{'on' if hints else 'off'}")
         text += await self._settings_note(chat_id, lang)
-        return text, menu_render.settings_root_keyboard(lang, games(), ranks, away_play, hints)
+        rows = menu_render.settings_root_keyboard(
+            lang, games(), ranks, away_play, None if practice else hints, evening=not practice
+        )
+        return text, rows
 
     async def press_ranks(
         self,
@@ -322,7 +330,9 @@ class Menus:
         if page == "settle":
             text = chat_render.settle_up_text(lang, players, names, money.pot)
         else:
-            text = chat_render.balance_text(lang, players, names, money.pot, money.game_pot)
+            text = chat_render.balance_text(
+                lang, players, names, money.pot, money.game_pot, has_pot=money.has_pot
+            )
         rows = menu_render.balance_keyboard(lang, "settle" if page == "settle" else "balance")
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if shown != edit:
@@ -341,7 +351,13 @@ class Menus:
             names = dict(zip(players, await self.people.names(list(players), lang), strict=True))
             parts.append(
                 chat_render.balance_text(
-                    lang, players, names, practice.pot, practice.game_pot, practice=True
+                    lang,
+                    players,
+                    names,
+                    practice.pot,
+                    practice.game_pot,
+                    practice=True,
+                    has_pot=practice.has_pot,
                 )
             )
         await self.messenger.send(user_id, "\n\n".join(parts))

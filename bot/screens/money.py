@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.games import game_for
 from storage.database import Database
 from tables.records import is_practice
 
@@ -12,11 +13,13 @@ from tables.records import is_practice
 @dataclass(frozen=True, slots=True)
 class GroupMoney:
     """A group's balances by user (every player of its table, zeros included), its names, the
-    Стуколка pot and the pot of an open Старшина game."""
+    chat's pot and the pots of its open games; ``has_pot``: whether the chat has a pot of its
+    own to name (it holds chips, or the chat plays a game that plays for it)."""
 
     balances: dict[int, int]
     pot: int
     game_pot: int
+    has_pot: bool = True
 
 
 async def group_money(db: Database, chat_id: int) -> GroupMoney:
@@ -32,7 +35,16 @@ async def group_money(db: Database, chat_id: int) -> GroupMoney:
         seated = [player.user_id for player in last[0].players] if last else []
     for user in seated:
         balances.setdefault(user, 0)
-    return GroupMoney(balances, money.pot, sum(money.game_pots.values()))
+    kinds = {*await db.kinds_played(chat_id), *(game.kind for game in open_games)}
+    has_pot = bool(money.pot) or any(_plays_for_pot(kind) for kind in kinds)
+    return GroupMoney(balances, money.pot, sum(money.game_pots.values()), has_pot)
+
+
+def _plays_for_pot(kind: str) -> bool:
+    try:
+        return game_for(kind).chat_pot
+    except ValueError:
+        return False  # a game no longer offered
 
 
 async def own_balances(db: Database, user_id: int) -> list[tuple[str | None, int]]:

@@ -168,10 +168,12 @@ class People:
         loaded = await self.tables.active(chat_id, thread)
         if loaded is None:
             return {}
-        players = await self.db.players(loaded.seats)
-        return {
-            u: is_computer(u) or bool(players.get(u) and players[u].started) for u in loaded.seats
-        }
+        return await self.reachable_of(loaded.seats)
+
+    async def reachable_of(self, users: list[int]) -> dict[int, bool]:
+        """Whether each of ``users`` may be written to (a computer needs no writing)."""
+        players = await self.db.players(users)
+        return {u: is_computer(u) or bool(players.get(u) and players[u].started) for u in users}
 
     async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
         """Whether he opened a table open in the chat (in any of its forum topics)."""

@@ -25,8 +25,9 @@ from bot.render.common import esc, use_ranks
 from bot.render.stats import trick_lines
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
+from bot.screens.stopping import STOPPING_NOTICES, offers_play_on, stop_line
 from game.core import Action
-from locales import t, tn
+from locales import t
 from storage.database import Database
 from storage.records import Game
 from tables import (
@@ -40,7 +41,7 @@ from tables import (
 )
 from tables.bounded import Locks
 from tables.computers import is_computer
-from tables.stopping import large_pot, void_tally
+from tables.stopping import void_tally
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,8 @@ class GroupTable:
     async def remember(self, game: Game, lang: str, notices: list[Notice]) -> None:
         recent = self._notices.setdefault(game.game_id, deque(maxlen=RECENT_NOTICES))
         for notice in notices:
+            if notice.key in STOPPING_NOTICES:
+                continue
             text = await self.notice_text(lang, notice)
             if text:
                 recent.append(text)
@@ -171,9 +174,6 @@ class GroupTable:
                 return t(lang, "announce.void_vote", name=esc(name))
             case "play_on":
                 return t(lang, "announce.play_on", name=esc(name))
-            case "stop_after_deal" if "pot" in notice.params:
-                pot = int(notice.params["pot"])
-                return t(lang, "announce.stop_large_pot", pot=tn(lang, "count.chips", pot))
             case "unreachable" if notice.params.get("computer"):
                 return t(lang, "announce.unreachable_computer", name=esc(name))
             case "unreachable":
@@ -231,8 +231,11 @@ class GroupTable:
             table_message_used = message_id is not None  # edited, or gone (a new message)
             text = RESULTS_JOINER.join(texts)
             posted = [deal for deal, _ in pending[: len(texts)]]
+            # a closed table's last result is the chat's last word on it, unless the
+            # evening's summary follows (which then offers the game again)
+            rows = await self.again_rows(game) if len(texts) == len(pending) else None
             edited = message_id is not None and await self.messenger.edit(
-                game.chat_id, message_id, text, None
+                game.chat_id, message_id, text, rows
             )
             if edited:
                 self.messenger.done_with(game.chat_id, message_id)
@@ -242,7 +245,7 @@ class GroupTable:
                 await self.tables.results_sending(game_id, posted)
                 try:
                     shown = await self.messenger.send(
-                        game.chat_id, text, None, strict=True, thread=game.thread_id
+                        game.chat_id, text, rows, strict=True, thread=game.thread_id
                     )
                     self.messenger.done_with(game.chat_id, shown)
                 except Undelivered as error:
@@ -268,11 +271,11 @@ class GroupTable:
             return False  # the deal has ended: its result is on its way here
         lobby = display.lobby_message_id
         if lobby is not None:
-            # the game has begun: the lobby's buttons go first, as the answer to «Начать», so
-            # that nobody presses «Сесть за стол» under the deal's table; the first table
-            # follows as part of that answer (``bot.pacing``: a second later, not a slot)
-            await self.messenger.drop_buttons(game.chat_id, lobby, answer=True)
-            await self.db.set_lobby_message(game_id, None)
+            # the game has begun: the lobby says so and loses its buttons in one request, the
+            # answer to «Начать», so that nobody presses «Сесть за стол» under the deal's
+            # table; the first table follows as part of that answer (``bot.pacing``: a second
+            # later, not a slot)
+            await self._lobby_started(game, lobby)
         await self._show_now(game_id, answer=lobby is not None)
         return False
 
@@ -291,9 +294,31 @@ class GroupTable:
             return False
         lobby = game.display.lobby_message_id
         if lobby is not None:
-            await self.messenger.drop_buttons(game.chat_id, lobby)
-            await self.db.set_lobby_message(game.game_id, None)
+            await self._lobby_started(game, lobby)
         return False
+
+    async def _lobby_started(self, game: Game, lobby: int) -> None:
+        """The lobby of a game that has begun says so («игра началась, стол ниже») and loses
+        its buttons, in one edit (the answer to «Начать»); then the game forgets it."""
+        lang = await self.people.chat_language(game.chat_id)
+        loaded = await self.tables.snapshot(game)
+        names = await self.people.names(loaded.seats, lang)
+        text, _ = await self.lobby.content(game, loaded, lang, names, started=True)
+        await self.messenger.edit(game.chat_id, lobby, text, None, answer=True)
+        self.messenger.done_with(game.chat_id, lobby)  # never edited again
+        await self.db.set_lobby_message(game.game_id, None)
+
+    async def again_rows(self, game: Game) -> Rows | None:
+        """«▶️ Новая партия» under a closed table's last message, when no evening's summary
+        follows it (another table of the group plays on, or the evening had no deal to sum
+        up): the summary offers it otherwise, as the chat's last message. None while the
+        table is open, or for a lobby that never began."""
+        if game.is_open or (await self.tables.snapshot(game)).table is None:
+            return None
+        if await self.tables.evenings.summary_follows(game):
+            return None
+        lang = await self.people.chat_language(game.chat_id)
+        return keyboards.again_keyboard(lang, game.game_id)
 
     def recent_notices(self, game_id: int) -> list[str]:
         """The latest notices under a game's table (who timed out, who is away, the table
@@ -327,9 +352,10 @@ class GroupTable:
         text = shown(loaded.table).table_text(
             lang, names, deadline=deadline, away=away, closed=closed
         )
-        recent = self._notices.get(game.game_id)
-        if recent:
-            text += "\n\n" + "\n".join(recent)
+        stopping = await stop_line(self.db, lang, loaded)
+        notices = [*([stopping] if stopping else []), *self._notices.get(game.game_id, ())]
+        if notices:
+            text += "\n\n" + "\n".join(notices)
         rows: Rows | None = None
         if loaded.meta.away and game.status == "active":
             rows = keyboards.back_keyboard(lang, game.game_id)
@@ -337,12 +363,11 @@ class GroupTable:
             votes, voters = void_tally(loaded)
             void = keyboards.void_keyboard(lang, game.game_id, loaded.meta.deals, votes, voters)
             rows = [*(rows or []), *void]
-            pot = (await self.db.balances(game.chat_id)).pot
-            if not loaded.meta.autoplay and large_pot(loaded.plugin, game.options, pot):
+            if await offers_play_on(self.db, loaded):
                 rows += keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)
         if game.status in ("finished", "stopped"):
             text += "\n\n" + chat_render.stopped_text(lang)
-            rows = None
+            rows = await self.again_rows(game)
         elif link := self.launch.group_row(lang, game.game_id):
             rows = [*(rows or []), link]
         return text, rows

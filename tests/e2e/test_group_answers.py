@@ -40,8 +40,9 @@ async def test_the_lobby_loses_its_buttons_before_the_first_table(tmp_path: Path
         retired = next(
             i
             for i, r in enumerate(requests)
-            if r.method == "editMessageReplyMarkup"
+            if r.method == "editMessageText"
             and int(r.params["message_id"]) == lobby.message_id
+            and "reply_markup" not in r.params
         )
         first_table = next(
             i

@@ -81,13 +81,20 @@ async def test_stats_tell_a_stukolka_player_of_stukolka_alone(tmp_path: Path) ->
         assert not bot.handler_errors
 
 
+async def _end_evening(table: Table) -> None:
+    """The chat's evening ends as its gap would end it, the table still open (/evening
+    during play shows the evening so far and ends nothing)."""
+    assert await table.services.evenings.end_now(table.group.id)
+    await table.settle()
+
+
 async def test_the_evenings_biggest_win_is_the_largest_net_of_a_deal(tmp_path: Path) -> None:
     """«The biggest win» names the player with the largest net in one deal, who came out of
     it ahead, with that net — never the largest take of a player who lost the deal."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "shleif", 3)
         await _play_deals(table, 6)
-        await table.say(table.users[0], "/evening")
+        await _end_evening(table)
         text = next(
             m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
         )
@@ -189,15 +196,28 @@ def _named_amounts(text: str, names: list[str]) -> dict[str, int]:
 async def test_an_evening_summed_mid_deal_says_what_balance_counts_and_it_does_not(
     tmp_path: Path,
 ) -> None:
-    """/evening while a deal is being played: the deal's antes are in the ledger, and so in
-    /balance, not in the evening's nets. The summary says so, with each player's chips of
-    that deal, so that its nets and those chips add up to /balance (the chat's first evening);
-    the next evening, which the deal ends in, counts them."""
+    """A deal being played: its antes are in the ledger, and so in /balance, not in the
+    evening's nets. /evening (the evening so far) and a summary that ends the evening mid-deal
+    (its gap passed) say so, with each player's chips of that deal, so that the nets and
+    those chips add up to /balance (the chat's first evening); the next evening, which the
+    deal ends in, counts them."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 7)
         names = [user.first_name for user in table.users]
         await _play_deals(table, 2)  # the third deal is dealt: its dealer has anted
+        await table.say(table.users[0], "/balance")
+        balance = _named_amounts(table.group_messages()[-1].text or "", names)
         await table.say(table.users[0], "/evening")
+        so_far = table.group_messages()[-1].text or ""
+        assert so_far.startswith("🌙 Вечер пока · 2 сдачи"), so_far
+        nets = _named_amounts(so_far.split("Итог на сейчас")[1].split("\n\n")[0], names)
+        assert "⏳ Идёт сдача: её ставки уже в /balance, а сюда войдут, когда она закончится" in (
+            so_far
+        )
+        in_play = _named_amounts(so_far.split("закончится — ")[1].split(".\n")[0], names)
+        assert in_play and all(amount < 0 for amount in in_play.values()), so_far
+        assert {name: nets[name] + in_play.get(name, 0) for name in names} == balance
+        await _end_evening(table)
         summary = next(
             m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
         )
@@ -205,12 +225,10 @@ async def test_an_evening_summed_mid_deal_says_what_balance_counts_and_it_does_n
         assert "⏳ Ещё идёт сдача: её ставки уже в /balance, а в эти итоги не вошли" in summary
         in_play = _named_amounts(summary.split("не вошли — ")[1].split(". Они")[0], names)
         assert in_play and all(amount < 0 for amount in in_play.values()), summary
-        await table.say(table.users[0], "/balance")
-        balance = _named_amounts(table.group_messages()[-1].text or "", names)
         assert {name: nets[name] + in_play.get(name, 0) for name in names} == balance
         # the deal ends in the next evening, which counts its antes
         await _play_deals(table, 1)
-        await table.say(table.users[0], "/evening")
+        await _end_evening(table)
         second = next(
             m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
         )
@@ -294,7 +312,7 @@ async def test_the_evenings_who_pays_whom_accounts_for_every_chip_a_loser_lost(
             summary = await db.evening_summary(evening)
             if summary.pot_change > 0 and any(net > 0 for net in summary.nets.values()):
                 break
-        await table.say(table.users[0], "/evening")
+        await _end_evening(table)
         text = next(
             m.text for m in reversed(table.group_messages()) if m.text and "Итоги вечера" in m.text
         )

@@ -30,6 +30,8 @@ WORDS = {
     "ru": {
         "header": "🎯 Тренировка",
         "lobby": "🎯 Тренировка: Стуколка — собираем стол",
+        "started": "🎯 Тренировка: Стуколка — игра началась, карты ниже",
+        "stop_answer": "⏹ Стол закроется после этой сдачи",
         "result": "окончена",
         "balances": "Балансы:",
         "stop": "⏹ Игра остановится после этой сдачи.",
@@ -44,6 +46,8 @@ WORDS = {
     "en": {
         "header": "🎯 Practice",
         "lobby": "🎯 Practice: Stukolka — table open",
+        "started": "🎯 Practice: Stukolka — the game has begun, the cards are below",
+        "stop_answer": "⏹ The table closes after this deal",
         "result": "over",
         "balances": "Balances:",
         "stop": "⏹ The game will stop after this deal.",
@@ -154,17 +158,26 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
         async def shown_closed() -> bool:
             # the computer's move that ends the game commits before its screens go out
             await table.settle()
-            last = [m for m in fake.messages(chat, from_bot=True) if not m.deleted][-1]
-            return (last.text or "").endswith(words["closed"])
+            hands = [
+                m
+                for m in fake.messages(chat, from_bot=True)
+                if not m.deleted and (m.text or "").startswith(words["header"])
+            ]
+            return (hands[-1].text or "").endswith(words["closed"])
 
         await eventually(shown_closed, 30, "the last hand shows the table closed")
         await check_books(db, alice.id)
 
         # what the player got: the lobby, then one hand message per deal and nothing else
-        # (no table message doubling it), each ending as the deal's result for every seat
+        # (no table message doubling it) but the answer to his /stop, each hand ending as the
+        # deal's result for every seat
         messages = [m for m in fake.messages(chat, from_bot=True) if not m.deleted]
-        lobby_at = next(i for i, m in enumerate(messages) if words["lobby"] in (m.text or ""))
+        answers = [m for m in messages if (m.text or "").startswith(words["stop_answer"])]
+        assert len(answers) == 1, [m.text for m in messages]
+        messages.remove(answers[0])
+        lobby_at = next(i for i, m in enumerate(messages) if "🎯" in (m.text or ""))
         lobby = messages[lobby_at]
+        assert words["lobby"] in (lobby.text or "") or words["started"] in (lobby.text or "")
         assert not lobby.callback_data  # retired when the game began
         # a private chat has nobody to join: no «Сесть за стол» / «Встать» ever
         assert all(
@@ -181,7 +194,9 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
             final = hand.text or ""
             assert words["result"] in final.splitlines()[1] and words["balances"] in final
             assert words["strong"] in final and words["easy"] in final
-            assert not hand.callback_data
+            # the last one, the table's last word, offers its game again; no other button
+            again = [cb.encode(cb.Again(game.game_id))] if hand is hands[-1] else []
+            assert hand.callback_data == again, hand.callback_data
         assert any(words["stop"] in text for text in texts(hands[-1]))
         assert (hands[-1].text or "").endswith(words["closed"])
         assert not any(words["closed"] in (hand.text or "") for hand in hands[:-1])
@@ -258,7 +273,9 @@ async def test_the_private_chooser_opens_a_practice_table(tmp_path: Path) -> Non
             await asyncio.sleep(PAUSE)
             await table.settle()
         assert await table.services.db.active_game(alice.id) is None
-        assert (fake.messages(chat, from_bot=True)[-1].text or "").endswith(WORDS["ru"]["closed"])
+        *_, hand, answer = fake.messages(chat, from_bot=True)
+        assert (hand.text or "").endswith(WORDS["ru"]["closed"])
+        assert (answer.text or "").startswith("⏹ Бот доиграл сдачу за всех")
 
 
 def hint_data(message: Message | None) -> str | None:

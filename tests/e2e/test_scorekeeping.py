@@ -42,10 +42,12 @@ def _photos(table: Table) -> list[Message]:
     return [m for m in table.group_messages() if m.media is not None and m.media.kind == "photo"]
 
 
-async def _ledger_nets(table: Table, evening_id: int) -> dict[str, int]:
-    """Each player's net over the evening's deals, summed here from the ledger's rows."""
+async def _ledger_nets(table: Table, evening_id: int, *, posted: bool = True) -> dict[str, int]:
+    """Each player's net over the evening's deals (so far, unless ``posted``), summed here
+    from the ledger's rows."""
     db = table.services.db
-    assert not [e for e in await db.unposted_evenings() if e.evening_id == evening_id]  # posted
+    if posted:
+        assert not [e for e in await db.unposted_evenings() if e.evening_id == evening_id]
     conn = sqlite3.connect(db.path)  # the file itself, behind the API's back
     started, last = conn.execute(
         "SELECT started_at, last_at FROM evenings WHERE evening_id = ?", (evening_id,)
@@ -112,29 +114,44 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert media.data.startswith(PNG) and 20_000 < len(media.data) < 1_000_000
         assert (media.width, media.height) == (1200, 800)
         assert (await services.db.unposted_evenings()) == []
-        # a new evening with the next deals (the clock back to now); /evening ends it at once
+        # a new evening with the next deals (the clock back to now); /evening during play
+        # shows it so far, as a reply, and ends nothing: the closing summary, at /stop now,
+        # covers the whole evening, once
         offset[0] = 0.0
         await table.say(table.users[0], "/lang en")
-        await _play_deals(table, 6)
+        await _play_deals(table, 3)
         await table.settle()
         second = await services.db.open_evening(table.group.id)
         assert second is not None and second.evening_id != evening.evening_id
         await table.say(table.users[1], "/evening")
+        so_far = table.group_messages()[-1]
+        assert (so_far.text or "").startswith("🌙 The evening so far · 3 deals"), so_far.text
+        assert so_far.reply_to is not None and so_far.reply_to.text == "/evening"
+        assert "Who pays whom" not in (so_far.text or "")
+        assert _summary_nets(so_far.text or "", names) == await _ledger_nets(
+            table, second.evening_id, posted=False
+        )
+        going_on = await services.db.open_evening(table.group.id)
+        assert going_on is not None and going_on.evening_id == second.evening_id
+        assert await services.db.unposted_evenings() == [] and len(_photos(table)) == 1
+        await _play_deals(table, 1)
+        await table.say(table.users[0], "/stop now")
         for _ in range(200):
             if len(_photos(table)) == 2:
                 break
             await table.settle()
             await asyncio.sleep(0.05)
         assert len(_photos(table)) == 2
-        text = next(
-            m.text
-            for m in reversed(table.group_messages())
-            if m.text and "evening's summary" in m.text
-        )
+        closing = [
+            m for m in table.group_messages() if m.text and "The evening's summary" in m.text
+        ]
+        assert len(closing) == 1, [m.text for m in closing]
+        text = closing[0].text or ""
+        # the whole evening: the three deals before /evening, the one after, the one /stop
+        # now played out
+        assert text.startswith("🌙 The evening's summary · 5 deals"), text
         assert _summary_nets(text, names) == await _ledger_nets(table, second.evening_id)
         assert "Who pays whom for the evening" in text
-        stored = await services.db.evening_summary(second)
-        assert stored.deals >= 5
         # nothing left to post: /evening says so
         await table.say(table.users[1], "/evening")
         assert "No evening yet" in (table.group_messages()[-1].text or "")
@@ -348,4 +365,25 @@ async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
         assert "An evening ends when nobody plays" in (menu.text or "")
         assert "✓ 6 h" in [label for label, _ in buttons(menu)]
         assert not fake.unanswered_callback_queries()
+        assert not bot.handler_errors
+
+
+async def test_a_one_deal_evening_is_summed_up_without_a_chart(tmp_path: Path) -> None:
+    """A chart of one point says nothing: an evening of a single deal gets its summary (a
+    reply to nothing: the table's end posted it) and no photo."""
+    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+        table = await open_table(fake, bot, 3, "stukolka", 41)
+        db = table.services.db
+        await table.say(table.users[0], "/stop")
+        for _ in range(500):
+            if await db.active_game(table.group.id) is None:
+                break
+            assert await table.step()
+        await table.settle()
+        await table.services.presenter.drain()
+        summaries = [m for m in table.group_messages() if "Итоги вечера" in (m.text or "")]
+        assert len(summaries) == 1
+        assert (summaries[0].text or "").startswith("🌙 Итоги вечера · 1 сдача")
+        assert not _photos(table)
+        assert await db.unposted_evenings() == []
         assert not bot.handler_errors
