@@ -75,7 +75,7 @@ def test_options_summary_shows_the_stake_and_what_differs() -> None:
     assert options_summary("ru", StukolkaOptions()) == "Ставка: 3"
     summary = options_summary("ru", StukolkaOptions(remiz_cap=12, void_rule="head_only"))
     assert "Потолок ремиза: 12" in summary and "козырем, только если берёт" in summary
-    assert "Втемную" not in options_summary(
+    assert "Втёмную" not in options_summary(
         "ru", StukolkaOptions(variant="shleif", dark_in_classic=True)
     )
     assert "Обмен: по кругу" in options_summary("ru", StarshinaOptions(exchange="ring"))
@@ -118,7 +118,7 @@ def test_rules_are_phone_sized_and_show_the_options(lang: str) -> None:
     assert "сдаёт победитель" in rules_text(
         "ru", "starshina", StarshinaOptions(next_dealer="winner")
     )
-    assert "Втемную" in rules_text("ru", "stukolka", StukolkaOptions(dark_in_classic=True))
+    assert "Втёмную" in rules_text("ru", "stukolka", StukolkaOptions(dark_in_classic=True))
     assert "сдающий называет козырь" in rules_text(
         "ru", "starshina", StarshinaOptions(trumps="dealer_names")
     )

@@ -266,15 +266,15 @@ def test_dark_player_hand_text() -> None:
     state, _ = new_deal(StukolkaOptions(variant="shleif"), 3, deck)
     apply(state, Action(0, "open"))
     text = hand_text("ru", seat_view(state, 1), names, kind="shleif")
-    assert "посмотрите их или играйте втемную" in text
-    assert "втемную, не глядя" in text
+    assert "посмотрите их или играйте втёмную" in text
+    assert "втёмную, не глядя" in text
     apply(state, Action(1, "dark"))
     text = table_text("ru", public_view(state), names, kind="shleif")
-    assert "втемную" in text
+    assert "втёмную" in text
     for action in [Action(2, "pass"), Action(0, "pass")]:
         apply(state, action)
     text = hand_text("ru", seat_view(state, 1), names, kind="shleif")
-    assert "Вы играете втемную" in text
+    assert "Вы играете втёмную" in text
     assert html.unescape(TAG.sub("", text))
 
 
