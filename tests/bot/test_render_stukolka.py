@@ -16,6 +16,7 @@ from game.core import Action
 from game.stukolka import StukolkaOptions, apply, new_deal, public_view, seat_view
 from game.stukolka.state import Outcome, Phase, StukolkaState
 from game.stukolka.views import PublicView
+from locales import t
 from tests.bot.states import NAMES, stukolka_deal, stukolka_options
 from tests.game.decks import stacked
 
@@ -282,3 +283,27 @@ def test_seconds_and_away_are_optional() -> None:
     state = _classic_ace_lead()
     text = table_text("ru", public_view(state), ["a", "b", "c"], kind="stukolka")
     assert "⏳" not in text and "💤" not in text
+
+
+def test_the_seat_to_act_is_not_said_to_wait_for_its_turn() -> None:
+    """«ждёт очереди» is said of the seats still to speak, never of the one to act (his 👈):
+    on the group's table and in every hand, through whole deals."""
+    for seed in range(6):
+        for state in stukolka_deal(StukolkaOptions(), 4, seed):
+            view = public_view(state)
+            for lang in LANGS:
+                waiting = f"{t(lang, 'role.none')} · {t(lang, 'seat.to_act_mark')}"
+                texts = [table_text(lang, view, NAMES[:4], kind="stukolka")]
+                texts += [
+                    hand_text(lang, seat_view(state, s), NAMES[:4], kind="stukolka")
+                    for s in range(4)
+                ]
+                for text in texts:
+                    assert waiting not in text, text
+                    for line in text.splitlines():
+                        assert not (t(lang, "role.none") in line and "👈" in line), line
+    # the knock still shows who waits to speak
+    state = stukolka_deal(StukolkaOptions(), 4, 1)[0]
+    assert public_view(state).phase is Phase.KNOCK
+    text = table_text("ru", public_view(state), NAMES[:4], kind="stukolka")
+    assert text.count(t("ru", "role.none")) == 3

@@ -29,6 +29,7 @@ from game.starshina.views import PublicView, SeatSummary, SeatView, last_deal_mo
 from locales import t, tn
 
 PLAYERS = 3
+_DEAL_ENDED = (Phase.DEAL_OVER, Phase.GAME_OVER)
 
 
 def speaking_order(view: PublicView) -> list[int]:
@@ -57,7 +58,9 @@ def _seat_line(
     details = [
         t(lang, "starshina.tricks_of", tricks=tricks_count(lang, seat.tricks), target=seat.target)
     ]
-    if view.history:
+    if view.history and view.phase in _DEAL_ENDED:
+        # the game's standing is a deal's end news: mid-deal «за партию: ровно по норме»
+        # reads as this deal's tricks
         details.append(t(lang, "starshina.game_diff", diff=_diff_words(lang, seat.total_diff)))
     if seat.seat == view.to_act:
         details.append(t(lang, "seat.to_act_mark"))

@@ -68,7 +68,8 @@ def _status(lang: str, view: PublicView, seat: SeatSummary) -> str:
     if role is Role.NONE:
         if view.phase is Phase.CHOOSE:
             return t(lang, "role.dealer_choosing") if seat.seat == view.dealer else ""
-        return t(lang, "role.none")
+        # the one to act is not waiting for his turn: his 👈 says it
+        return "" if seat.seat == view.to_act else t(lang, "role.none")
     return t(lang, f"role.{role.value}")
 
 
