@@ -34,7 +34,7 @@ from bot.games import Table, shown
 from bot.launch import Launch
 from bot.messenger import Alert, Messenger, Rows
 from bot.pacing import Coalescer, Pacer, answering, no_wait
-from bot.render.common import use_ranks
+from bot.render.common import Deadline, use_ranks
 from bot.render.hint import hint_text
 from bot.screens.glossary import Glossary
 from bot.screens.hand import (
@@ -218,7 +218,8 @@ class Hands(HandEndings):
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
             return header + shown(table).hand_text(lang, seat, names, closed=True), None
-        deadline = game.turn_deadline if table.to_act() == seat else None
+        ends = game.turn_deadline if table.to_act() == seat else None
+        deadline = Deadline.of(ends, self.tables.clock())
         text = header + shown(table).hand_text(lang, seat, names, deadline=deadline)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
         notices = self.table_notices(game.game_id) if is_practice(game.chat_id) else ()

@@ -267,3 +267,21 @@ def test_settle_up_says_whose_chips_lie_in_the_pot_and_that_it_carries() -> None
     assert "(Аня 16, Борис 14). Он переходит в следующую сдачу." in text
     english = settle_up_text("en", {1: -20, 2: -14, 3: 4}, names, pot=30)
     assert "remizes and antes not won back yet (Аня 16, Борис 14)." in english
+
+
+def test_the_time_a_turn_has_left_reads_at_a_glance() -> None:
+    """Seconds under two minutes, minutes from there, rounded up to the second and never
+    below nothing; the end in hours and minutes, no seconds to read."""
+    from bot.render.common import Deadline, time_left, turn_deadline
+
+    assert time_left("ru", 59.2) == "60 с" and time_left("en", 59.2) == "60 s"
+    assert time_left("ru", 119) == "119 с"
+    assert time_left("ru", 300) == "5 мин" and time_left("en", 300) == "5 min"
+    assert time_left("ru", -3) == "0 с"
+    text = turn_deadline("ru", Deadline(1_780_000_000.7, 60))
+    assert text == (
+        ' · ⏳ <tg-time unix="1780000000" format="r">60 с</tg-time>, до '
+        '<tg-time unix="1780000000" format="t">20:26 UTC</tg-time>'
+    )
+    assert turn_deadline("en", None) == ""
+    assert "until" in turn_deadline("en", Deadline(1_780_000_000, 60))

@@ -16,7 +16,7 @@ from bot.games.starshina.render import (
     result_text,
     table_text,
 )
-from bot.render.common import ranks_shown, tricks_count
+from bot.render.common import Deadline, ranks_shown, tricks_count
 from game.cards import FULL_DECK, label
 from game.starshina import StarshinaOptions, public_view, seat_view
 from game.starshina.state import Phase
@@ -46,7 +46,7 @@ def test_group_texts_show_no_hidden_card(options: StarshinaOptions, seed: int) -
         view = public_view(state)
         hidden = set(FULL_DECK) - _public_cards(view)
         for lang in ("ru", "en"):
-            text = table_text(lang, view, NAMES3, deadline=DEADLINE + 3, away={1})
+            text = table_text(lang, view, NAMES3, deadline=Deadline(DEADLINE + 3, 3), away={1})
             assert not _shown(text, hidden)
             if view.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
                 result = result_text(lang, view, NAMES3, {0: 1, 1: 0, 2: -1})
@@ -87,7 +87,7 @@ def test_hand_texts(options: StarshinaOptions, seed: int) -> None:
     for state in states[:: max(1, len(states) // 30)]:
         for seat in range(3):
             view = seat_view(state, seat)
-            text = hand_text("ru", view, NAMES3, deadline=DEADLINE + 4)
+            text = hand_text("ru", view, NAMES3, deadline=Deadline(DEADLINE + 4, 4))
             lines = hand_by_suit(view.hand, view.table.trump)
             for line in lines:
                 assert line in text

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.stukolka.render import hand_text, result_text, table_text
+from bot.render.common import Deadline
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.stukolka import StukolkaOptions, apply, new_deal, public_view, seat_view
@@ -55,7 +56,7 @@ def test_group_texts_show_no_hidden_card(options: StukolkaOptions, players: int,
         hidden = set(FULL_DECK) - _public_cards(view)
         for lang in LANGS:
             text = table_text(
-                lang, view, NAMES, kind=_kind(state), deadline=DEADLINE + 17, away={0}
+                lang, view, NAMES, kind=_kind(state), deadline=Deadline(DEADLINE + 17, 17), away={0}
             )
             assert not _shown(text, hidden), (state.phase, _shown(text, hidden))
             _balanced_html(text)
@@ -78,7 +79,9 @@ def test_hand_texts_show_only_what_the_seat_may_see(
                 allowed |= set(view.hand)
             if view.shleif_card is not None:
                 allowed.add(view.shleif_card)
-            text = hand_text("ru", view, NAMES, kind=_kind(state), deadline=DEADLINE + 5)
+            text = hand_text(
+                "ru", view, NAMES, kind=_kind(state), deadline=Deadline(DEADLINE + 5, 5)
+            )
             assert not _shown(text, set(FULL_DECK) - allowed)
             _balanced_html(text)
             if view.hand is not None:
@@ -106,15 +109,22 @@ def test_table_text_key_facts() -> None:
     state = _classic_ace_lead()
     names = ["Дилер", "<Ника & Ко>", "Вова"]
     view = public_view(state)
-    text = table_text("ru", view, names, kind="stukolka", deadline=DEADLINE + 25, away={2})
+    text = table_text(
+        "ru", view, names, kind="stukolka", deadline=Deadline(DEADLINE + 25, 25), away={2}
+    )
     assert "Стуколка" in text and "сдача 1" in text
     assert "Сдаёт: <b>Дилер</b>" in text
     assert "Q♥️" in text and "открыт на колоде" in text
     assert "Кон: <b>3</b>" in text
     assert "&lt;Ника &amp; Ко&gt;" in text and "<Ника" not in text
     assert "Ход: <b>&lt;Ника &amp; Ко&gt;</b>" in text
-    # the deadline as a time each reader's app shows in his own zone, UTC where it cannot
-    assert '⏳ до <tg-time unix="1780000025" format="T">20:27:05 UTC</tg-time>' in text
+    # the time left, which each reader's app keeps current (the seconds as written where it
+    # cannot), then the end as a time each reader's app shows in his own zone (UTC where it
+    # cannot)
+    assert (
+        '⏳ <tg-time unix="1780000025" format="r">25 с</tg-time>, до '
+        '<tg-time unix="1780000025" format="t">20:27 UTC</tg-time>'
+    ) in text
     assert "💤" in text
     assert "ждёт очереди" in text
     for seat_cards in (["AH", "KH", "7D"], ["2S", "5S", "9S"], ["3C", "4C", "6C"]):
@@ -138,7 +148,9 @@ def test_table_text_key_facts() -> None:
 def test_hand_text_and_result_of_the_worked_example() -> None:
     state = _classic_ace_lead()
     names = ["Дилер", "Ника", "Вова"]
-    text = hand_text("ru", seat_view(state, 1), names, kind="stukolka", deadline=DEADLINE + 9)
+    text = hand_text(
+        "ru", seat_view(state, 1), names, kind="stukolka", deadline=Deadline(DEADLINE + 9, 9)
+    )
     # dark is impossible in this classic deal: the hand is simply shown at once
     assert "Стучите или пас?" in text and 'unix="1780000009"' in text
     assert "рубашкой" not in text

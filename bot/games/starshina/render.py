@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot.render.common import (
     SUIT_ORDER,
+    Deadline,
     balance_lines,
     cards,
     game_title,
@@ -145,7 +146,7 @@ def table_text(
     names: Sequence[str],
     *,
     kind: str = "starshina",
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     away: Collection[int] = (),
 ) -> str:
     """The group's table message: deal, dealer, trump, the game pot, each seat's tricks
@@ -276,7 +277,7 @@ def hand_text(
     names: Sequence[str],
     *,
     kind: str = "starshina",
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> str:
     """A player's private message, the whole table for him: deal, trump, the game pot, each
     player's target and tricks, the trick on the table and the last one, his cards one suit a
