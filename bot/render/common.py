@@ -208,6 +208,15 @@ def reason_key(lang: str, key: str, amount: int) -> str:
     return received if amount > 0 and received in locales.catalogue(lang) else key
 
 
+def _money_part(lang: str, reason: str, amount: int) -> str:
+    """One part of a player's money: ``ставка −1``; a reason no catalogue names (an old
+    ledger's) by its stored word."""
+    key = reason_key(lang, f"money.{reason}", amount)
+    if key not in locales.catalogue(lang):
+        return t(lang, "money.other", reason=esc(reason), amount=signed(amount))
+    return t(lang, key, amount=signed(amount))
+
+
 def money_text(lang: str, parts: Mapping[str, int]) -> str:
     """A player's net chips for a deal, equal to his balance change, with its parts where they
     differ from it, or when a lone part is not the tricks': ``+3 (ставка −1 · взятки +4)``,
@@ -217,10 +226,7 @@ def money_text(lang: str, parts: Mapping[str, int]) -> str:
     shown.sort(key=lambda item: MONEY_REASONS.index(item[0]) if item[0] in MONEY_REASONS else 99)
     text = t(lang, "money.net", amount=signed(net))
     if len(shown) > 1 or (shown and shown[0][0] not in _SELF_EVIDENT):
-        details = " · ".join(
-            t(lang, reason_key(lang, f"money.{reason}", amount), amount=signed(amount))
-            for reason, amount in shown
-        )
+        details = " · ".join(_money_part(lang, reason, amount) for reason, amount in shown)
         text += " " + t(lang, "money.parts", parts=details)
     return text
 
