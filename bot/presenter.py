@@ -319,7 +319,7 @@ class Presenter:
             self.table.refresh(loaded.game.game_id)
 
     async def turn_timed_out(self, game_id: int, turn: int) -> None:
-        reply = await self.tables.timeout(game_id, turn, self.hands.marked(game_id, turn))
+        reply = await self.tables.timeout(game_id, turn)
         if reply is not None:
             await self.show(reply)
 

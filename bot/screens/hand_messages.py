@@ -107,13 +107,11 @@ class Hands(HandEndings):
         #: the calls again of silent turns, one per game (only one player is to act); their
         #: clock is the hands' clock (``clock``), the one the turn deadlines are stored in
         self.reminders = Timers(self._remind, clock)
-        #: per open game, forgotten with it (``forget_game``): the cards a player has marked
-        #: for a discard, (game, user) → (turn, mask); when the last hand message that
+        #: per open game, forgotten with it (``forget_game``): when the last hand message that
         #: notified him went out (a new message notifies, an edit does not; unknown after a
         #: restart, so his next turn notifies); the turn his hand message shows as his (its
         #: deadline), None while it shows none; a turn that came silently, game → (user,
         #: deadline), and the players whose call again is due
-        self._masks: dict[tuple[int, int], tuple[int, int]] = {}
         self._notified: dict[tuple[int, int], float] = {}
         self._turn_shown: dict[tuple[int, int], float | None] = {}
         self._silent: dict[int, tuple[int, float]] = {}
@@ -141,8 +139,8 @@ class Hands(HandEndings):
         self.reminders.clock_moved()
 
     def forget_game(self, game_id: int) -> None:
-        """A closed game: its marks, notifications, calls again and hints go."""
-        for kept in (self._masks, self._notified, self._turn_shown, self._hints):
+        """A closed game: its notifications, calls again and hints go."""
+        for kept in (self._notified, self._turn_shown, self._hints):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
         self._remind_due -= {key for key in self._remind_due if key[0] == game_id}
@@ -226,8 +224,7 @@ class Hands(HandEndings):
         if notices:
             text += "\n\n" + "\n".join(notices)
         turn = loaded.meta.turn
-        saved = self._masks.get((game.game_id, user_id))
-        mask = saved[1] if saved and saved[0] == turn else 0
+        mask = marked_mask(table, seat, loaded.meta.marked(user_id))
         page = self.launch.hand_row(lang, game.game_id)
         if user_id in loaded.meta.away:
             return text, [*keyboards.back_keyboard(lang, game.game_id), *([page] if page else [])]
@@ -350,9 +347,7 @@ class Hands(HandEndings):
                 return keyboards.selected_cards(held.cards, held.trump, mask, looked=held.looked)
 
             arg = resolve
-        reply = await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
-        self._masks.pop((data.game_id, user_id), None)
-        return reply
+        return await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
 
     async def press_hint(self, data: cb.Hint, user_id: int) -> str:
         """💡 at his turn: the strong computer's choice for his seat and why, thought out from
@@ -388,9 +383,8 @@ class Hands(HandEndings):
         pick = keyboards.pick_of(loaded.table.legal(), data.verb)
         if pick is None or loaded.table.to_act() != seat:
             raise Refused("outdated")
-        key = (data.game_id, user_id)
-        saved = self._masks.get(key)
-        shown = saved[1] if saved is not None and saved[0] == data.version else 0
+        held = loaded.table.holding(seat)
+        shown = marked_mask(loaded.table, seat, loaded.meta.marked(user_id))
         count = bin(data.mask).count("1")
         fewest, most = pick
         lang = await self.people.chat_language(user_id)
@@ -398,21 +392,21 @@ class Hands(HandEndings):
             return tn(lang, "answer.marked_enough", most)
         if data.mask == shown and count < fewest:
             return tn(lang, "answer.mark_more", fewest - count)
-        self._masks[key] = (data.version, data.mask)
+        try:
+            cards = keyboards.selected_cards(held.cards, held.trump, data.mask, looked=held.looked)
+        except cb.BadCallback:
+            raise Refused("unknown_button") from None
+        await self.tables.mark(data.game_id, user_id, data.version, data.verb, cards)
         with answering():  # his own press's effect: before the waiting players' edits
             await self.show_now(data.game_id, user_id)
         return None
 
-    def marked(self, game_id: int, turn: int) -> Callable[[Table, int, int], tuple[str, ...]]:
-        """The cards each player has marked for the multi-card move of ``turn`` (none for a
-        mark made at another turn), for the move a timeout makes: (table, seat, user) → the
-        cards, in the hand's order."""
 
-        def cards(table: Table, seat: int, user: int) -> tuple[str, ...]:
-            saved = self._masks.get((game_id, user))
-            if saved is None or saved[0] != turn:
-                return ()
-            held = table.holding(seat)
-            return keyboards.selected_cards(held.cards, held.trump, saved[1], looked=held.looked)
-
-        return cards
+def marked_mask(table: Table, seat: int, cards: tuple[str, ...]) -> int:
+    """The selection mask of the cards a player has marked (``TableMeta.marked``), in his
+    hand's order as its buttons show it (``keyboards.selection_order``)."""
+    if not cards:
+        return 0
+    held = table.holding(seat)
+    order = keyboards.selection_order(held.cards, held.trump, looked=held.looked)
+    return sum(1 << order.index(card) for card in cards if card in order)
