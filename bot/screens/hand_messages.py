@@ -4,9 +4,11 @@ buttons of his legal moves; his outcome written into it when the deal ends.
 
 A turn notifies (it comes as a new hand message, the old one deleted) whenever it comes
 ``PING_AFTER`` seconds or more after the last message that notified him, whatever that said —
-the deal's new hand message showing «Ход: Алиса» included. A turn that came silently, because a
-notification had just gone out, is called again when a third of its time is left
-(``REMIND_SHARE``) if he has not moved: no turn times out without a notification. Texts are
+the deal's new hand message showing «Ход: Алиса» included — unless he pressed anything on his
+hand message in the last ``LOOKING`` seconds: he is reading it, and a new message would push it
+away under his thumb, so his turn comes as an edit. A turn that came silently is called again
+when a third of its time is left (``REMIND_SHARE``) if he has neither moved nor pressed
+anything since it came: no turn times out without a notification. Texts are
 ``bot.screens.hand`` and the games' renderers.
 
 Edits are paced: the player to act gets his at once, a waiting player's at most every
@@ -41,6 +43,7 @@ from bot.screens.hand import (
     HAND_DELAY,
     HAND_PER_MINUTE,
     HAND_SPACING,
+    LOOKING,
     PING_AFTER,
     REMIND_SHARE,
 )
@@ -102,6 +105,9 @@ class Hands(HandEndings):
         #: a turn that comes this many seconds or more after the last message that notified
         #: him comes as a new hand message (which notifies) in place of the old one
         self.ping_after = PING_AFTER
+        #: a player who pressed on his hand message this many seconds ago or less is looking
+        #: at it: his turn comes as an edit
+        self.looking = LOOKING
         #: a turn that came silently is called again when this share of its time is left
         self.remind_share = REMIND_SHARE
         #: the calls again of silent turns, one per game (only one player is to act); their
@@ -109,12 +115,14 @@ class Hands(HandEndings):
         self.reminders = Timers(self._remind, clock)
         #: per open game, forgotten with it (``forget_game``): when the last hand message that
         #: notified him went out (a new message notifies, an edit does not; unknown after a
-        #: restart, so his next turn notifies); the turn his hand message shows as his (its
-        #: deadline), None while it shows none; a turn that came silently, game → (user,
-        #: deadline), and the players whose call again is due
+        #: restart, so his next turn notifies); when he last pressed on his hand message; the
+        #: turn his hand message shows as his (its deadline), None while it shows none; a turn
+        #: that came silently, game → (user, deadline, when it came), and the players whose
+        #: call again is due
         self._notified: dict[tuple[int, int], float] = {}
+        self._pressed: dict[tuple[int, int], float] = {}
         self._turn_shown: dict[tuple[int, int], float | None] = {}
-        self._silent: dict[int, tuple[int, float]] = {}
+        self._silent: dict[int, tuple[int, float, float]] = {}
         self._remind_due: set[tuple[int, int]] = set()
         #: old hand messages being retired, (game, user, message): asked again meanwhile (the
         #: next move's reply), a pending outcome is not replaced by a plain removal of buttons
@@ -140,13 +148,18 @@ class Hands(HandEndings):
 
     def forget_game(self, game_id: int) -> None:
         """A closed game: its notifications, calls again and hints go."""
-        for kept in (self._notified, self._turn_shown, self._hints):
+        for kept in (self._notified, self._pressed, self._turn_shown, self._hints):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
         self._remind_due -= {key for key in self._remind_due if key[0] == game_id}
         self._silent.pop(game_id, None)
         self.reminders.cancel(game_id)
         self._retiring -= {key for key in self._retiring if key[0] == game_id}
+
+    def pressed(self, game_id: int, user_id: int) -> None:
+        """He pressed a button on his hand message (a move, a mark, a look, 💡, «I'm back»):
+        he is looking at it (``LOOKING``)."""
+        self._pressed[(game_id, user_id)] = self.clock()
 
     def refresh(self, game_id: int, user_id: int) -> None:
         """Bring a hand message up to date: at once for the player to act and for one whose
@@ -276,15 +289,24 @@ class Hands(HandEndings):
         )
         deadline = game.turn_deadline
         arrives = his_turn and self._turn_shown.get(key, None) != deadline
+        now = self.clock()
         last = self._notified.get(key)
-        called = last is not None and self.clock() - last < self.ping_after
+        called = last is not None and now - last < self.ping_after
+        pressed = self._pressed.get(key)
+        looking = pressed is not None and now - pressed < self.looking
         silent = self._silent.get(game_id)
-        remind = key in self._remind_due and his_turn and silent == (user_id, deadline)
+        remind = (
+            key in self._remind_due
+            and his_turn
+            and silent is not None
+            and silent[:2] == (user_id, deadline)
+            and (pressed is None or pressed <= silent[2])  # nothing pressed since it came
+        )
         self._remind_due.discard(key)
         replaced = None
-        if message_id is not None and ((arrives and not called) or remind):
-            # his turn, and no notification has just called him: a new message, which
-            # notifies, in place of the old
+        if message_id is not None and ((arrives and not called and not looking) or remind):
+            # his turn, and no notification has just called him, nor is he reading his hand
+            # message: a new message, which notifies, in place of the old
             replaced, message_id = message_id, None
         shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
         self.pacer.record(user_id)
@@ -302,7 +324,7 @@ class Hands(HandEndings):
         elif arrives and deadline is not None:
             # his turn came by an edit, which does not notify: if he has not moved when a
             # share of its time is left, it is called again
-            self._silent[game_id] = (user_id, deadline)
+            self._silent[game_id] = (user_id, deadline, now)
             left = deadline - self.clock()
             self.reminders.arm(game_id, loaded.meta.turn, deadline - left * self.remind_share)
         if shown != message_id:
