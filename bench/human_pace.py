@@ -19,8 +19,10 @@ A person, as simulated here
 
 What it prints (JSON)
     turns            every turn of a person: how many came "after a wait" (6 s or more after
-                     the last message that notified him) and how many of those notified (came
-                     as a new message): the share must be at least 95%;
+                     the last message that notified him, and 20 s or more after his own last
+                     press: before that he is reading his hand message, and his turn comes
+                     as an edit of it) and how many of those notified (came as a new
+                     message): the share must be at least 95%;
     timeouts         turns that timed out, and how many of them had no notification during
                      the turn (must be none): a person cannot be blamed for a turn nobody
                      told him about;
@@ -56,10 +58,12 @@ if str(ROOT) not in sys.path:
 from load import percentile, start_bot, stop_bot  # noqa: E402
 
 from bot import callback as cb  # noqa: E402
+from bot.screens.hand import LOOKING  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
 from tests.e2e.fake_telegram.model import Chat  # noqa: E402
 
-#: a turn that comes this long after the last notification must notify (seconds)
+#: a turn that comes this long after the last notification must notify (seconds), unless the
+#: person pressed on his hand message less than ``LOOKING`` seconds before (he is reading it)
 WAIT = 6.0
 LOOK = (3.0, 8.0)
 THINK = (3.0, 12.0)
@@ -72,6 +76,7 @@ class Turn:
     arrived: float
     by_new_message: bool
     since_notification: float | None
+    since_press: float | None = None
     seen: float | None = None
     notifications: int = 0  # notifying messages during the turn, its first message included
     pressed: bool = False
@@ -84,6 +89,7 @@ class Person:
     user: User
     group: Group
     last_notified: float | None = None
+    last_pressed: float | None = None
     looking_until: float = 0.0
     turn: Turn | None = None
     turn_version: int | None = None
@@ -181,7 +187,8 @@ class People:
                 # a new turn (a commit since the last one: his move, or the default move)
                 self._turn_ends(person, now)
                 since = None if before is None else now - before
-                person.turn = Turn(now, new, since, notifications=int(new))
+                pressed = None if person.last_pressed is None else now - person.last_pressed
+                person.turn = Turn(now, new, since, pressed, notifications=int(new))
                 person.turn.away = self.rng.random() < self.away
                 person.turns.append(person.turn)
             person.turn_version = version
@@ -256,6 +263,7 @@ class People:
         turn.pressed = True
         self.fake.user_presses(person.user, message, self.rng.choice(acts))
         now = self.fake.now()
+        person.last_pressed = now
         person.looking_until = now + self.rng.uniform(*LOOK)
         if self.rng.random() < self.commands:
             command = self.fake.user_sends(person.user, person.group.chat, "/balance")
@@ -305,7 +313,12 @@ class People:
 
 def figures(people: People, window_end: float) -> dict[str, Any]:
     turns = [t for p in people.people.values() for t in p.turns if t.arrived < window_end]
-    waited = [t for t in turns if t.since_notification is None or t.since_notification >= WAIT]
+    waited = [
+        t
+        for t in turns
+        if (t.since_notification is None or t.since_notification >= WAIT)
+        and (t.since_press is None or t.since_press >= LOOKING)
+    ]
     notified = [t for t in waited if t.by_new_message]
     ended = [t for t in turns if t.ended is not None]
     timeouts = [t for t in ended if not t.pressed]

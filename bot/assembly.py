@@ -113,7 +113,6 @@ class Services:
         # a reply the chat did not make (a timeout, a computer's move, a move on the page)
         # shows as a press's
         tables.shows.append(presenter.show)
-        tables.runner.markers.append(presenter.hands.marked)
         people = presenter.people
         posts = EveningPosts(
             db, tables.evenings, messenger, presenter.coalescer, people.chat_language

@@ -4,7 +4,7 @@ types (``bot.messenger.markup`` turns them into the Bot API's ``reply_markup``).
 A seat's keyboard offers exactly the legal actions of its view (``view.legal``), plus «look at
 my cards» while the player has not looked. Cards a player has not looked at are never put on a
 button: an unlooked hand gets no card buttons, and an unlooked purchase is a choice of how many
-cards to change («втемную» for the dark player).
+cards to change («втёмную» for the dark player).
 
 Multi-card choices (the purchase discard, Старшина's kitty) are stateless: a toggle button
 carries the whole new selection (``Select``), the confirm button the final one (``Act``). Bit

@@ -152,6 +152,10 @@ class Presenter:
         message_id: int | None,
         thread: int | None = None,
     ) -> str | None:
+        if chat_id == user_id and isinstance(
+            data, cb.Act | cb.Select | cb.Look | cb.Hint | cb.Back
+        ):
+            self.hands.pressed(data.game_id, user_id)  # he is looking at his hand message
         if isinstance(data, cb.Act | cb.Select | cb.Look | cb.Hint):
             await self.hands.bound(data.game_id, user_id, message_id)
         match data:

@@ -2,7 +2,7 @@
 
 Glossary of Russian terms and their identifiers, reused in events, reason codes and locale keys:
 стучать → ``knock``, пас → ``pass``, ремиз → ``remiz``, козырь → ``trump``,
-прикуп/покупка → ``purchase``, шлейф → ``shleif``, втемную → ``dark``, разрез → ``razrez``,
+прикуп/покупка → ``purchase``, шлейф → ``shleif``, втёмную → ``dark``, разрез → ``razrez``,
 взятка → ``trick``, сдающий → ``dealer``, кон → ``pot``, снос → ``drop``,
 прикуп Старшины → ``kitty``.
 """

@@ -84,7 +84,7 @@ SCENARIOS = (
             3: ("look", "pass", "razrez"),
         },
         heading={
-            "ru": "Стуколка со шлейфом: Борис играет втемную, Глеб идёт в разрез",
+            "ru": "Стуколка со шлейфом: Борис играет втёмную, Глеб идёт в разрез",
             "en": "Stukolka with the shleif: Boris plays dark, Gleb cuts in (razrez)",
         },
     ),

@@ -8,6 +8,7 @@ disagree.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 from storage.evenings import note_deal
 from storage.ledger import entries, user_net
@@ -63,12 +64,22 @@ def one_deal(conn: sqlite3.Connection, chat_id: int, deal_id: int) -> DealHistor
     """The finished deal ``deal_id`` of ``chat_id`` (None if the chat has no such deal)."""
     rows = conn.execute(
         "SELECT d.deal_id, d.game_id, d.chat_id, g.kind, d.deal, d.version, d.ended_at,"
-        " d.summary FROM deals AS d JOIN games AS g USING (game_id)"
+        " d.summary, d.winner FROM deals AS d JOIN games AS g USING (game_id)"
         " WHERE d.deal_id = ? AND d.chat_id = ?",
         (deal_id, chat_id),
     ).fetchall()
     found = _histories(conn, rows)
-    return found[0] if found else None
+    if not found:
+        return None
+    if rows[0]["winner"] is None:
+        return found[0]
+    # the deal that won its game: its table showed the game's money, every deal's up to it
+    game = entries(
+        conn,
+        "game_id = :game AND deal <= :deal",
+        {"game": rows[0]["game_id"], "deal": found[0].deal},
+    )
+    return replace(found[0], game_transfers=tuple(game))
 
 
 def deals_newer(conn: sqlite3.Connection, chat_id: int, deal_id: int) -> int:

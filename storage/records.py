@@ -122,7 +122,12 @@ class DealRecord:
 
 @dataclass(frozen=True, slots=True)
 class DealHistory:
-    """A finished deal as history shows it, with every transfer of that deal."""
+    """A finished deal as history shows it, with every transfer of that deal.
+
+    ``game_transfers``: where the deal won its game and one deal is shown alone, every
+    transfer of that game up to it (the game's money, which its table showed at its end);
+    else empty.
+    """
 
     deal_id: int
     game_id: int
@@ -134,6 +139,7 @@ class DealHistory:
     summary: JSONObject
     players: tuple[DealPlayer, ...]
     transfers: tuple[LedgerEntry, ...]
+    game_transfers: tuple[LedgerEntry, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,17 @@ class TableMeta:
     due: list[dict[str, Any]] = field(default_factory=list)
     #: who plays for an away player: the strong ``computer`` or the ``default`` moves
     away_play: str = "computer"
+    #: the cards each player has marked for the move of several cards now due (a discard,
+    #: Старшина's kitty): user id → {"turn": the turn they were marked at, "cards": [...]};
+    #: stored, so a restart keeps them, and a timeout makes the move they choose
+    marks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def marked(self, user_id: int) -> tuple[str, ...]:
+        """The cards ``user_id`` has marked at the turn now due (none at another)."""
+        kept = self.marks.get(str(user_id))
+        if kept is None or kept.get("turn") != self.turn:
+            return ()
+        return tuple(kept.get("cards", ()))
 
     @staticmethod
     def from_json(data: Mapping[str, Any] | None) -> TableMeta:

@@ -20,7 +20,7 @@ from storage.database import Database
 from storage.records import Game
 from tables.records import Reply
 from tables.timers import Timers
-from tables.turns import Marked, Turns
+from tables.turns import Turns
 
 #: how a reply made by the tables themselves reaches the front-ends (``TableService.publish``)
 Publish = Callable[[Reply], Awaitable[None]]
@@ -44,9 +44,6 @@ class Runner:
         self.turns = turns
         self.publish = publish
         self.timers = Timers(self._due, clock)
-        #: where a front-end keeps the cards a player marked for a move of several cards,
-        #: taken by a timeout's default move (none: the default move alone)
-        self.markers: list[Callable[[int, int], Marked]] = []
 
     # ------------------------------------------------------------------ the listener
 
@@ -63,8 +60,7 @@ class Runner:
     # ------------------------------------------------------------------ the moves due
 
     async def _due(self, game_id: int, turn: int) -> None:
-        marked = self.markers[0](game_id, turn) if self.markers else None
-        reply = await self.turns.timeout(game_id, turn, marked)
+        reply = await self.turns.timeout(game_id, turn)
         if reply is not None:
             await self.publish(reply)
 

@@ -104,6 +104,7 @@ class TableService:
         self.back = self.turns.back
         self.hint_view = self.turns.hint_view
         self.mark_unreachable = self.turns.mark_unreachable
+        self.mark = self.turns.mark
         # results posted, and ending a table early
         self.results_posted = self.steps.results_posted
         self.results_sending = self.steps.results_sending

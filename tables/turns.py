@@ -24,17 +24,15 @@ from tables.store import TableStore
 
 AWAY_AFTER_TIMEOUTS = 3
 
-#: (table, seat, user) → the cards the player has marked for the move of several cards now
-Marked = Callable[[Table, int, int], tuple[str, ...]]
-
 
 def with_marks(default: tuple[str, ...], marked: Sequence[str]) -> tuple[str, ...]:
     """A default move of several cards (a discard, Старшина's kitty) with the cards the
-    player marked in its place: as many cards as the default takes, the marked ones first,
-    then the default's own (the lowest, for the kitty). A default that takes none (keep the
-    cards) stays none: marks the player did not confirm buy nothing."""
+    player marked in its place: the marked ones, completed with the default's own (the
+    lowest, for the kitty) up to as many as the default takes. The marks are his choice, made
+    in time, and stand as he left them: a purchase whose default keeps every card discards
+    what he marked («✓ Д♠️»: the queen is changed)."""
     rest = [card for card in default if card not in marked]
-    return tuple([*marked, *rest][: len(default)])
+    return tuple([*marked, *rest][: max(len(default), len(marked))])
 
 
 class Turns:
@@ -79,15 +77,18 @@ class Turns:
                 # a repeated look (or one from an old message) changes nothing: no write
                 return Reply(game=loaded.game, hands={user_id})
             loaded.meta.timeouts.pop(str(user_id), None)
+            if action_verb != "look":
+                loaded.meta.marks.pop(str(user_id), None)
             reply = Reply(hands={user_id})
             if action_verb != "look":
                 reply.table_changed = True
             return await self.steps.commit_step(loaded, step, action, user_id, reply)
 
-    async def timeout(self, game_id: int, turn: int, marked: Marked | None = None) -> Reply | None:
+    async def timeout(self, game_id: int, turn: int) -> Reply | None:
         """The turn ran out: make the default move (docs/rules.md §5) and announce it. Cards the
-        player had ``marked`` for a move of several cards are his choice, made in time: the
-        default move takes them first and completes them with its own (``with_marks``)."""
+        player had marked for a move of several cards (``TableMeta.marks``) are his choice,
+        made in time: the move takes them, completed by the default's own (``with_marks``),
+        where the rules allow that move; else the default stands."""
         db = self.store.db
         try:
             chat_id = (await db.game(game_id)).chat_id
@@ -104,9 +105,18 @@ class Turns:
             if action is None:
                 return None
             user = loaded.seats[action.seat]
-            if marked is not None and isinstance(action.arg, tuple):
-                chosen = marked(loaded.table, action.seat, user)
-                action = Action(action.seat, action.verb, with_marks(action.arg, chosen))
+            chosen = loaded.meta.marked(user)
+            step = None
+            if chosen and isinstance(action.arg, tuple):
+                marked = Action(action.seat, action.verb, with_marks(action.arg, chosen))
+                try:
+                    step = loaded.table.apply(marked)
+                    action = marked
+                except IllegalAction:
+                    pass  # marks the rules do not take as they are: the default move
+            if step is None:
+                step = loaded.table.apply(action)
+            loaded.meta.marks.pop(str(user), None)
             count = loaded.meta.timeouts.get(str(user), 0) + 1
             loaded.meta.timeouts[str(user)] = count
             reply = Reply(table_changed=True, hands={user})
@@ -114,8 +124,35 @@ class Turns:
             if count >= AWAY_AFTER_TIMEOUTS and user not in loaded.meta.away:
                 loaded.meta.away.append(user)
                 reply.notices.append(away_notice(loaded, "now_away", user))
-            step = loaded.table.apply(action)
             return await self.steps.commit_step(loaded, step, action, None, reply)
+
+    async def mark(
+        self, game_id: int, user_id: int, turn: int, verb: str, cards: Sequence[str]
+    ) -> Reply:
+        """Cards marked (or unmarked) for his move of several cards ``verb`` at ``turn``:
+        stored with the table (a commit that moves no card and keeps the turn's deadline), so
+        his hand shows them, a restart keeps them and a timeout makes that move. Refused
+        unless it is his turn to make that move with his own cards, and no more of them than
+        it takes."""
+        async with self.store.lock(await self.store.chat_of(game_id)):
+            loaded = await self.store.game_or_refuse(game_id)
+            table = loaded.table
+            if loaded.game.status != "active" or table is None:
+                raise Refused("game_over")
+            seat = loaded.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_at_table")
+            pick = next((e.pick for e in table.legal() if e.verb == verb and e.pick), None)
+            if turn != loaded.meta.turn or table.to_act() != seat or pick is None:
+                raise Refused("outdated")
+            held = table.holding(seat).cards
+            if len(set(cards)) != len(cards) or not set(cards) <= set(held) or len(cards) > pick[1]:
+                raise Refused("unknown_button")
+            meta = loaded.meta
+            meta.marks = {u: m for u, m in meta.marks.items() if m.get("turn") == meta.turn}
+            meta.marks[str(user_id)] = {"turn": meta.turn, "cards": list(cards)}
+            game = await self.store.commit(loaded, None, None, [], None)
+            return Reply(game=game, hands={user_id})
 
     async def computer_move(self, loaded: Loaded, table: Table, seat: int) -> Reply:
         """A computer's turn (its pause is over): it looks at its cards if it has not, then

@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from bot.callback import Verbs
+from bot.render.common import Deadline
 from game.registry import JsonObject
 from tables.games.plugin import GamePlugin, Plugin, Table
 
@@ -50,7 +51,7 @@ class Screens(Protocol[SVc, PVc]):
         view: PVc,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
@@ -58,7 +59,7 @@ class Screens(Protocol[SVc, PVc]):
         ...
 
     def hand_text(
-        self, lang: str, view: SVc, names: Sequence[str], *, deadline: float | None, closed: bool
+        self, lang: str, view: SVc, names: Sequence[str], *, deadline: Deadline | None, closed: bool
     ) -> str:
         """A player's private message: the whole table as he sees it, his cards, his prompt."""
         ...
@@ -95,7 +96,7 @@ class Shown(Protocol):
         lang: str,
         names: Sequence[str],
         *,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
         away: Collection[int] = (),
         closed: bool = False,
     ) -> str: ...
@@ -106,7 +107,7 @@ class Shown(Protocol):
         seat: int,
         names: Sequence[str],
         *,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
         closed: bool = False,
     ) -> str: ...
 
@@ -229,7 +230,7 @@ class ShownTable(Generic[S, SV, PV]):
         lang: str,
         names: Sequence[str],
         *,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
         away: Collection[int] = (),
         closed: bool = False,
     ) -> str:
@@ -244,7 +245,7 @@ class ShownTable(Generic[S, SV, PV]):
         seat: int,
         names: Sequence[str],
         *,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
         closed: bool = False,
     ) -> str:
         view = self._game.seat_view(self._table, seat)

@@ -4,9 +4,11 @@ the one-line summary of a table's options. Pure functions, HTML parse mode."""
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
@@ -206,6 +208,15 @@ def reason_key(lang: str, key: str, amount: int) -> str:
     return received if amount > 0 and received in locales.catalogue(lang) else key
 
 
+def _money_part(lang: str, reason: str, amount: int) -> str:
+    """One part of a player's money: ``ставка −1``; a reason no catalogue names (an old
+    ledger's) by its stored word."""
+    key = reason_key(lang, f"money.{reason}", amount)
+    if key not in locales.catalogue(lang):
+        return t(lang, "money.other", reason=esc(reason), amount=signed(amount))
+    return t(lang, key, amount=signed(amount))
+
+
 def money_text(lang: str, parts: Mapping[str, int]) -> str:
     """A player's net chips for a deal, equal to his balance change, with its parts where they
     differ from it, or when a lone part is not the tricks': ``+3 (ставка −1 · взятки +4)``,
@@ -215,10 +226,7 @@ def money_text(lang: str, parts: Mapping[str, int]) -> str:
     shown.sort(key=lambda item: MONEY_REASONS.index(item[0]) if item[0] in MONEY_REASONS else 99)
     text = t(lang, "money.net", amount=signed(net))
     if len(shown) > 1 or (shown and shown[0][0] not in _SELF_EVIDENT):
-        details = " · ".join(
-            t(lang, reason_key(lang, f"money.{reason}", amount), amount=signed(amount))
-            for reason, amount in shown
-        )
+        details = " · ".join(_money_part(lang, reason, amount) for reason, amount in shown)
         text += " " + t(lang, "money.parts", parts=details)
     return text
 
@@ -229,20 +237,49 @@ def hours_text(seconds: float) -> str:
     return str(int(hours)) if hours == int(hours) else f"{hours:.1f}"
 
 
-def turn_deadline(lang: str, deadline: float | None) -> str:
-    """`` · ⏳ до 20:26:40`` (``deadline``, Unix seconds, rounded down) or nothing.
+@dataclass(frozen=True)
+class Deadline:
+    """A turn's deadline as a text shows it: when it ends (``at``, Unix seconds) and how many
+    seconds are ``left`` as the text is written (the clock the deadline is stored by)."""
 
-    The time is a Telegram date-time entity: each reader's app shows it in his own time zone
-    (the bot knows none), and it stays true until the deadline — unlike a countdown («⏳ 60 с»),
-    which an edit freezes (a player back after 20 s read 60 that were 40) and which Telegram's
-    edit limits (20 a minute in a group) cannot keep ticking. Apps that do not know the entity
-    show the time in UTC, marked so."""
+    at: float
+    left: float
+
+    @staticmethod
+    def of(deadline: float | None, now: float) -> Deadline | None:
+        return None if deadline is None else Deadline(deadline, deadline - now)
+
+
+#: a turn with less than this many seconds left says them in seconds, else in minutes
+SECONDS_SHOWN_BELOW = 120
+
+
+def time_left(lang: str, seconds: float) -> str:
+    """``60 с``, ``5 мин``: the time a turn has left, rounded up to the second (to the
+    minute from two minutes on), never below nothing."""
+    whole = max(0, math.ceil(seconds))
+    if whole < SECONDS_SHOWN_BELOW:
+        return t(lang, "turn.left_seconds", n=whole)
+    return t(lang, "turn.left_minutes", n=round(whole / 60))
+
+
+def turn_deadline(lang: str, deadline: Deadline | None) -> str:
+    """`` · ⏳ 60 с, до 20:27`` (the time left as the text is written, then when the turn ends,
+    rounded down to the minute) or nothing.
+
+    Both are Telegram date-time entities, so no one has to work out the time left, and no edit
+    has to keep it ticking (Telegram's edit limits, 20 a minute in a group, could not): the
+    time left is the entity's relative format, which each reader's app keeps current («через
+    45 секунд»), and the end is a time his app shows in his own time zone. An app that does
+    not know the entity shows the text inside: the seconds left when the message was written,
+    and the end in UTC, marked so."""
     if deadline is None:
         return ""
-    moment = int(deadline)
-    utc = datetime.fromtimestamp(moment, UTC).strftime("%H:%M:%S")
-    shown = f'<tg-time unix="{moment}" format="T">{utc} UTC</tg-time>'
-    return t(lang, "turn.deadline", time=shown)
+    moment = int(deadline.at)
+    utc = datetime.fromtimestamp(moment, UTC).strftime("%H:%M")
+    left = f'<tg-time unix="{moment}" format="r">{time_left(lang, deadline.left)}</tg-time>'
+    ends = f'<tg-time unix="{moment}" format="t">{utc} UTC</tg-time>'
+    return t(lang, "turn.deadline", left=left, time=ends)
 
 
 def balance_lines(lang: str, names: Sequence[str], balances: Mapping[int, int]) -> list[str]:

@@ -18,9 +18,9 @@ from typing import Any
 from bot import callback as cb
 from bot.games import chat_game, game_for
 from bot.messenger import Rows
-from bot.render.common import esc, game_title, label, reason_key, signed, suit
+from bot.render.common import esc, game_title, label, money_text, signed, suit
 from locales import t, tn
-from storage.records import DealHistory
+from storage.records import DealHistory, LedgerEntry
 from storage.stats import Figures, PlayerStats, Standing
 from tables.computers import computer_name, is_computer
 
@@ -212,17 +212,14 @@ def top_text(
 # ------------------------------------------------------------------------------ /history
 
 
-def _nets(deal: DealHistory) -> tuple[dict[int, int], dict[int, list[tuple[str, int]]]]:
-    """Each player's net of a deal and its parts by reason (paid as negative)."""
+def _nets(deal: DealHistory) -> dict[int, int]:
+    """Each player's net of a deal."""
     nets: dict[int, int] = {}
-    parts: dict[int, dict[str, int]] = {}
     for entry in deal.transfers:
         for party, sign in ((entry.src, -1), (entry.dst, 1)):
             if isinstance(party, int):
                 nets[party] = nets.get(party, 0) + sign * entry.amount
-                by_reason = parts.setdefault(party, {})
-                by_reason[entry.reason] = by_reason.get(entry.reason, 0) + sign * entry.amount
-    return nets, {user: list(items.items()) for user, items in parts.items()}
+    return nets
 
 
 def history_page_text(
@@ -238,7 +235,7 @@ def history_page_text(
         lines.append(t(lang, "history.empty"))
         return "\n".join(lines)
     for index, deal in enumerate(deals, start=1):
-        nets, _ = _nets(deal)
+        nets = _nets(deal)
         ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m %H:%M")
         lines.append("")
         lines.append(
@@ -291,15 +288,40 @@ def trick_lines(
 ) -> list[str]:
     """Each trick of a deal in the order played and who took it (a deal's summary's
     ``tricks`` and ``trick_winners``; ``name`` gives a seat's name, escaped): who played which
-    card, or the cards alone when there are many tricks (Старшина's 16)."""
+    card, however many tricks the deal had."""
     lines = []
     for number, (trick, winner) in enumerate(zip(tricks, winners, strict=False), start=1):
-        if len(tricks) > 3:
-            played = " ".join(label(card) for _, card in trick)
-        else:
-            played = " · ".join(f"{name(seat)} {label(card)}" for seat, card in trick)
+        played = " · ".join(f"{name(seat)} {label(card)}" for seat, card in trick)
         lines.append(t(lang, "deal.trick", n=number, winner=name(winner), cards=played))
     return lines
+
+
+def _money_lines(
+    lang: str, transfers: Sequence[LedgerEntry], names: Mapping[int, str], order: Sequence[int]
+) -> list[str]:
+    """Each player's money in ``transfers`` by reason, worded as the deal's result words it
+    on the table (``money_text``): the same figures and parts; the players in ``order`` (by
+    seat) first."""
+    money: dict[int, dict[str, int]] = {user: {} for user in order}
+    for entry in transfers:
+        for party, sign in ((entry.src, -1), (entry.dst, 1)):
+            if isinstance(party, int):
+                parts = money.setdefault(party, {})
+                parts[entry.reason] = parts.get(entry.reason, 0) + sign * entry.amount
+    return [
+        t(lang, "balance.line", name=esc(names.get(user, "?")), amount=money_text(lang, parts))
+        for user, parts in money.items()
+        if any(parts.values())
+    ]
+
+
+def _chat_pot(kind: str) -> bool:
+    """Whether ``kind``'s deals play for the chat's pot («кон»), not a game's own («банк
+    партии»); a game no longer offered, as the chat's."""
+    try:
+        return game_for(kind).chat_pot
+    except ValueError:
+        return True
 
 
 def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
@@ -336,32 +358,17 @@ def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
             )
             lines.append(t(lang, "deal.tricks_of", items=items))
         lines += trick_lines(lang, tricks, winners, name)
-    nets, parts = _nets(deal)
+    order = [player.user_id for player in deal.players]
     lines += ["", t(lang, "deal.money")]
-    if not nets:
-        lines.append(t(lang, "deal.no_money"))
-    for user, net in nets.items():
-        reasons: list[str] = []
-        for reason, amount in parts.get(user, []):
-            key = reason_key(lang, f"deal.reason.{reason}", amount)
-            try:
-                reasons.append(t(lang, key, amount=signed(amount)))
-            except KeyError:
-                reasons.append(
-                    t(lang, "deal.reason.other", reason=esc(reason), amount=signed(amount))
-                )
-        lines.append(
-            t(
-                lang,
-                "deal.money_line",
-                name=esc(names.get(user, "?")),
-                net=signed(net),
-                parts=", ".join(reasons),
-            )
-        )
+    lines += _money_lines(lang, deal.transfers, names, order) or [t(lang, "deal.no_money")]
     before, after = summary.get("pot_before"), summary.get("pot_after")
     if isinstance(before, int) and isinstance(after, int):
-        lines.append(t(lang, "deal.pot", before=before, after=after))
+        key = "deal.pot" if _chat_pot(deal.kind) else "deal.game_pot"
+        lines.append(t(lang, key, before=before, after=after))
+    if deal.game_transfers:
+        # the deal that won its game: the game's money, as its table showed it then
+        lines += ["", t(lang, "deal.game_money")]
+        lines += _money_lines(lang, deal.game_transfers, names, order)
     return "\n".join(lines)
 
 

@@ -15,8 +15,14 @@ from locales import t, tn
 #: that, he has just been called to the chat and is looking at it; past it, he may have looked
 #: away (a human pace between presses is 3–12 s)
 PING_AFTER = 6.0
-#: a turn that came silently (within ``PING_AFTER`` of a notification) notifies once more when
-#: this share of its time is left and he has not moved: no turn times out unannounced
+#: a player who pressed anything on his hand message this many seconds ago or less is looking
+#: at it: his turn comes as an edit of the message he is reading, never as a new message that
+#: pushes it away under his thumb (at a human pace, a Старшина player's turn comes 6–24 s after
+#: his own card)
+LOOKING = 20.0
+#: a turn that came silently (within ``PING_AFTER`` of a notification, or while he was
+#: ``LOOKING``) notifies once more when this share of its time is left and he has not moved nor
+#: pressed anything since it came: no turn times out unannounced
 REMIND_SHARE = 1 / 3
 #: a waiting player's hand message is edited at most once every this many seconds
 HAND_SPACING = 5.0

@@ -4,9 +4,11 @@ buttons of his legal moves; his outcome written into it when the deal ends.
 
 A turn notifies (it comes as a new hand message, the old one deleted) whenever it comes
 ``PING_AFTER`` seconds or more after the last message that notified him, whatever that said —
-the deal's new hand message showing «Ход: Алиса» included. A turn that came silently, because a
-notification had just gone out, is called again when a third of its time is left
-(``REMIND_SHARE``) if he has not moved: no turn times out without a notification. Texts are
+the deal's new hand message showing «Ход: Алиса» included — unless he pressed anything on his
+hand message in the last ``LOOKING`` seconds: he is reading it, and a new message would push it
+away under his thumb, so his turn comes as an edit. A turn that came silently is called again
+when a third of its time is left (``REMIND_SHARE``) if he has neither moved nor pressed
+anything since it came: no turn times out without a notification. Texts are
 ``bot.screens.hand`` and the games' renderers.
 
 Edits are paced: the player to act gets his at once, a waiting player's at most every
@@ -34,13 +36,14 @@ from bot.games import Table, shown
 from bot.launch import Launch
 from bot.messenger import Alert, Messenger, Rows
 from bot.pacing import Coalescer, Pacer, answering, no_wait
-from bot.render.common import use_ranks
+from bot.render.common import Deadline, use_ranks
 from bot.render.hint import hint_text
 from bot.screens.glossary import Glossary
 from bot.screens.hand import (
     HAND_DELAY,
     HAND_PER_MINUTE,
     HAND_SPACING,
+    LOOKING,
     PING_AFTER,
     REMIND_SHARE,
 )
@@ -102,21 +105,24 @@ class Hands(HandEndings):
         #: a turn that comes this many seconds or more after the last message that notified
         #: him comes as a new hand message (which notifies) in place of the old one
         self.ping_after = PING_AFTER
+        #: a player who pressed on his hand message this many seconds ago or less is looking
+        #: at it: his turn comes as an edit
+        self.looking = LOOKING
         #: a turn that came silently is called again when this share of its time is left
         self.remind_share = REMIND_SHARE
         #: the calls again of silent turns, one per game (only one player is to act); their
         #: clock is the hands' clock (``clock``), the one the turn deadlines are stored in
         self.reminders = Timers(self._remind, clock)
-        #: per open game, forgotten with it (``forget_game``): the cards a player has marked
-        #: for a discard, (game, user) → (turn, mask); when the last hand message that
+        #: per open game, forgotten with it (``forget_game``): when the last hand message that
         #: notified him went out (a new message notifies, an edit does not; unknown after a
-        #: restart, so his next turn notifies); the turn his hand message shows as his (its
-        #: deadline), None while it shows none; a turn that came silently, game → (user,
-        #: deadline), and the players whose call again is due
-        self._masks: dict[tuple[int, int], tuple[int, int]] = {}
+        #: restart, so his next turn notifies); when he last pressed on his hand message; the
+        #: turn his hand message shows as his (its deadline), None while it shows none; a turn
+        #: that came silently, game → (user, deadline, when it came), and the players whose
+        #: call again is due
         self._notified: dict[tuple[int, int], float] = {}
+        self._pressed: dict[tuple[int, int], float] = {}
         self._turn_shown: dict[tuple[int, int], float | None] = {}
-        self._silent: dict[int, tuple[int, float]] = {}
+        self._silent: dict[int, tuple[int, float, float]] = {}
         self._remind_due: set[tuple[int, int]] = set()
         #: old hand messages being retired, (game, user, message): asked again meanwhile (the
         #: next move's reply), a pending outcome is not replaced by a plain removal of buttons
@@ -141,14 +147,19 @@ class Hands(HandEndings):
         self.reminders.clock_moved()
 
     def forget_game(self, game_id: int) -> None:
-        """A closed game: its marks, notifications, calls again and hints go."""
-        for kept in (self._masks, self._notified, self._turn_shown, self._hints):
+        """A closed game: its notifications, calls again and hints go."""
+        for kept in (self._notified, self._pressed, self._turn_shown, self._hints):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
         self._remind_due -= {key for key in self._remind_due if key[0] == game_id}
         self._silent.pop(game_id, None)
         self.reminders.cancel(game_id)
         self._retiring -= {key for key in self._retiring if key[0] == game_id}
+
+    def pressed(self, game_id: int, user_id: int) -> None:
+        """He pressed a button on his hand message (a move, a mark, a look, 💡, «I'm back»):
+        he is looking at it (``LOOKING``)."""
+        self._pressed[(game_id, user_id)] = self.clock()
 
     def refresh(self, game_id: int, user_id: int) -> None:
         """Bring a hand message up to date: at once for the player to act and for one whose
@@ -222,7 +233,8 @@ class Hands(HandEndings):
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
             return header + shown(table).hand_text(lang, seat, names, closed=True), None
-        deadline = game.turn_deadline if table.to_act() == seat else None
+        ends = game.turn_deadline if table.to_act() == seat else None
+        deadline = Deadline.of(ends, self.tables.clock())
         text = header + shown(table).hand_text(lang, seat, names, deadline=deadline)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
         notices: list[str] = []
@@ -232,8 +244,7 @@ class Hands(HandEndings):
         if notices:
             text += "\n\n" + "\n".join(notices)
         turn = loaded.meta.turn
-        saved = self._masks.get((game.game_id, user_id))
-        mask = saved[1] if saved and saved[0] == turn else 0
+        mask = marked_mask(table, seat, loaded.meta.marked(user_id))
         page = self.launch.hand_row(lang, game.game_id)
         if user_id in loaded.meta.away:
             return text, [*keyboards.back_keyboard(lang, game.game_id), *([page] if page else [])]
@@ -277,15 +288,24 @@ class Hands(HandEndings):
         )
         deadline = game.turn_deadline
         arrives = his_turn and self._turn_shown.get(key, None) != deadline
+        now = self.clock()
         last = self._notified.get(key)
-        called = last is not None and self.clock() - last < self.ping_after
+        called = last is not None and now - last < self.ping_after
+        pressed = self._pressed.get(key)
+        looking = pressed is not None and now - pressed < self.looking
         silent = self._silent.get(game_id)
-        remind = key in self._remind_due and his_turn and silent == (user_id, deadline)
+        remind = (
+            key in self._remind_due
+            and his_turn
+            and silent is not None
+            and silent[:2] == (user_id, deadline)
+            and (pressed is None or pressed <= silent[2])  # nothing pressed since it came
+        )
         self._remind_due.discard(key)
         replaced = None
-        if message_id is not None and ((arrives and not called) or remind):
-            # his turn, and no notification has just called him: a new message, which
-            # notifies, in place of the old
+        if message_id is not None and ((arrives and not called and not looking) or remind):
+            # his turn, and no notification has just called him, nor is he reading his hand
+            # message: a new message, which notifies, in place of the old
             replaced, message_id = message_id, None
         shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
         self.pacer.record(user_id)
@@ -303,7 +323,7 @@ class Hands(HandEndings):
         elif arrives and deadline is not None:
             # his turn came by an edit, which does not notify: if he has not moved when a
             # share of its time is left, it is called again
-            self._silent[game_id] = (user_id, deadline)
+            self._silent[game_id] = (user_id, deadline, now)
             left = deadline - self.clock()
             self.reminders.arm(game_id, loaded.meta.turn, deadline - left * self.remind_share)
         if shown != message_id:
@@ -348,9 +368,7 @@ class Hands(HandEndings):
                 return keyboards.selected_cards(held.cards, held.trump, mask, looked=held.looked)
 
             arg = resolve
-        reply = await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
-        self._masks.pop((data.game_id, user_id), None)
-        return reply
+        return await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
 
     async def press_hint(self, data: cb.Hint, user_id: int) -> str:
         """💡 at his turn: the strong computer's choice for his seat and why, thought out from
@@ -386,9 +404,8 @@ class Hands(HandEndings):
         pick = keyboards.pick_of(loaded.table.legal(), data.verb)
         if pick is None or loaded.table.to_act() != seat:
             raise Refused("outdated")
-        key = (data.game_id, user_id)
-        saved = self._masks.get(key)
-        shown = saved[1] if saved is not None and saved[0] == data.version else 0
+        held = loaded.table.holding(seat)
+        shown = marked_mask(loaded.table, seat, loaded.meta.marked(user_id))
         count = bin(data.mask).count("1")
         fewest, most = pick
         lang = await self.people.chat_language(user_id)
@@ -396,21 +413,21 @@ class Hands(HandEndings):
             return tn(lang, "answer.marked_enough", most)
         if data.mask == shown and count < fewest:
             return tn(lang, "answer.mark_more", fewest - count)
-        self._masks[key] = (data.version, data.mask)
+        try:
+            cards = keyboards.selected_cards(held.cards, held.trump, data.mask, looked=held.looked)
+        except cb.BadCallback:
+            raise Refused("unknown_button") from None
+        await self.tables.mark(data.game_id, user_id, data.version, data.verb, cards)
         with answering():  # his own press's effect: before the waiting players' edits
             await self.show_now(data.game_id, user_id)
         return None
 
-    def marked(self, game_id: int, turn: int) -> Callable[[Table, int, int], tuple[str, ...]]:
-        """The cards each player has marked for the multi-card move of ``turn`` (none for a
-        mark made at another turn), for the move a timeout makes: (table, seat, user) → the
-        cards, in the hand's order."""
 
-        def cards(table: Table, seat: int, user: int) -> tuple[str, ...]:
-            saved = self._masks.get((game_id, user))
-            if saved is None or saved[0] != turn:
-                return ()
-            held = table.holding(seat)
-            return keyboards.selected_cards(held.cards, held.trump, saved[1], looked=held.looked)
-
-        return cards
+def marked_mask(table: Table, seat: int, cards: tuple[str, ...]) -> int:
+    """The selection mask of the cards a player has marked (``TableMeta.marked``), in his
+    hand's order as its buttons show it (``keyboards.selection_order``)."""
+    if not cards:
+        return 0
+    held = table.holding(seat)
+    order = keyboards.selection_order(held.cards, held.trump, looked=held.looked)
+    return sum(1 << order.index(card) for card in cards if card in order)

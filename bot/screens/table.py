@@ -21,7 +21,7 @@ from bot.launch import Launch
 from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
 from bot.render import chat as chat_render
-from bot.render.common import esc, use_ranks
+from bot.render.common import Deadline, esc, use_ranks
 from bot.render.stats import trick_lines
 from bot.screens.lobby import Lobby
 from bot.screens.people import People
@@ -347,7 +347,8 @@ class GroupTable:
         to_act = loaded.table.to_act()
         # a computer moves in a moment, at its own pace: its turn shows no countdown
         computer = to_act is not None and is_computer(loaded.seats[to_act])
-        deadline = None if computer else game.turn_deadline
+        ends = None if computer else game.turn_deadline
+        deadline = Deadline.of(ends, self.tables.clock())
         closed = game.status != "active"  # nobody's turn at a closed table
         text = shown(loaded.table).table_text(
             lang, names, deadline=deadline, away=away, closed=closed

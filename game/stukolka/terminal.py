@@ -29,7 +29,7 @@ ROLES = {
     "none": ("ждёт", "ждёте"),
     "knock": ("стучит", "стучите"),
     "pass": ("пас", "пас"),
-    "dark": ("втемную", "втемную"),
+    "dark": ("втёмную", "втёмную"),
     "shleif_dealer": ("играет со шлейфом", "играете со шлейфом"),
     "razrez": ("в разрез", "в разрез"),
     "defender": ("защищает кон", "защищаете кон"),
@@ -44,7 +44,7 @@ class StukolkaTerminal(Terminal[SeatView]):
     says: ClassVar[Mapping[str, str]] = {
         "knock": "«Стучу!»",
         "pass": "«Пас»",
-        "dark": "«Втемную!»",
+        "dark": "«Втёмную!»",
         "razrez": "«В разрез»",
         "no_razrez": "«Без разреза»",
     }
@@ -59,7 +59,7 @@ class StukolkaTerminal(Terminal[SeatView]):
     moves: ClassVar[Mapping[str, str]] = {
         "knock": "Стучу!",
         "pass": "Пас",
-        "dark": "Втемную",
+        "dark": "Втёмную",
         "open": "Открыть козырь",
         "shleif": "Шлейф",
         "razrez": "В разрез",

@@ -168,7 +168,7 @@ def test_dark_candidate_sees_no_cards_and_is_asked_how_many_to_discard() -> None
             labels = _labels(rows)
             if any(e.verb == "dark" for e in view.legal):
                 seen_dark_knock = True
-                assert "Втемную" in labels and "Стучу!" in labels and "Пас" in labels
+                assert "Втёмную" in labels and "Стучу!" in labels and "Пас" in labels
                 assert "👀" in labels
                 assert not any(label(card) in labels for card in FULL_DECK)
             if state.phase is Phase.PURCHASE and state.roles[seat] is Role.DARK:

@@ -217,7 +217,7 @@ def test_missing_key_and_wrong_kind_raise() -> None:
 def test_card_table_words() -> None:
     assert t("ru", "btn.knock") == "Стучу!"
     assert t("ru", "btn.pass") == "Пас"
-    assert t("ru", "btn.dark") == "Втемную"
+    assert t("ru", "btn.dark") == "Втёмную"
     assert t("ru", "btn.razrez") == "В разрез"
     assert t("ru", "btn.shleif") == "Шлейф"
     assert t("ru", "btn.open") == "Открыть козырь"
@@ -280,3 +280,19 @@ def test_a_games_words_are_its_own() -> None:
         assert len({frozenset(entries) for entries in own.values()}) == 1, kind
         for lang, entries in own.items():
             assert set(entries) <= set(catalogue(lang)), (kind, lang)
+
+
+def test_one_spelling_of_vtyomnuyu() -> None:
+    """«втёмную» is written one way: with ё, in every Russian text a player may read (the
+    catalogues, the terminal game's words, the rules and the guides; the golden transcripts
+    are made of the catalogues' texts)."""
+    texts = [*(ROOT / "locales").rglob("*.json"), *(ROOT / "docs").glob("*.md")]
+    texts += [*(ROOT / "game").rglob("*.py"), *(ROOT / "web" / "static").rglob("*")]
+    found = 0
+    for path in texts:
+        if not path.is_file() or path.suffix in (".png", ".ico", ".woff2"):
+            continue
+        text = path.read_text(encoding="utf-8").lower()
+        assert "втемную" not in text, path.relative_to(ROOT)
+        found += text.count("втёмную")
+    assert found > 10

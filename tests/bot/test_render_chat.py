@@ -75,7 +75,7 @@ def test_options_summary_shows_the_stake_and_what_differs() -> None:
     assert options_summary("ru", StukolkaOptions()) == "Ставка: 3"
     summary = options_summary("ru", StukolkaOptions(remiz_cap=12, void_rule="head_only"))
     assert "Потолок ремиза: 12" in summary and "козырем, только если берёт" in summary
-    assert "Втемную" not in options_summary(
+    assert "Втёмную" not in options_summary(
         "ru", StukolkaOptions(variant="shleif", dark_in_classic=True)
     )
     assert "Обмен: по кругу" in options_summary("ru", StarshinaOptions(exchange="ring"))
@@ -118,7 +118,7 @@ def test_rules_are_phone_sized_and_show_the_options(lang: str) -> None:
     assert "сдаёт победитель" in rules_text(
         "ru", "starshina", StarshinaOptions(next_dealer="winner")
     )
-    assert "Втемную" in rules_text("ru", "stukolka", StukolkaOptions(dark_in_classic=True))
+    assert "Втёмную" in rules_text("ru", "stukolka", StukolkaOptions(dark_in_classic=True))
     assert "сдающий называет козырь" in rules_text(
         "ru", "starshina", StarshinaOptions(trumps="dealer_names")
     )
@@ -267,3 +267,21 @@ def test_settle_up_says_whose_chips_lie_in_the_pot_and_that_it_carries() -> None
     assert "(Аня 16, Борис 14). Он переходит в следующую сдачу." in text
     english = settle_up_text("en", {1: -20, 2: -14, 3: 4}, names, pot=30)
     assert "remizes and antes not won back yet (Аня 16, Борис 14)." in english
+
+
+def test_the_time_a_turn_has_left_reads_at_a_glance() -> None:
+    """Seconds under two minutes, minutes from there, rounded up to the second and never
+    below nothing; the end in hours and minutes, no seconds to read."""
+    from bot.render.common import Deadline, time_left, turn_deadline
+
+    assert time_left("ru", 59.2) == "60 с" and time_left("en", 59.2) == "60 s"
+    assert time_left("ru", 119) == "119 с"
+    assert time_left("ru", 300) == "5 мин" and time_left("en", 300) == "5 min"
+    assert time_left("ru", -3) == "0 с"
+    text = turn_deadline("ru", Deadline(1_780_000_000.7, 60))
+    assert text == (
+        ' · ⏳ <tg-time unix="1780000000" format="r">60 с</tg-time>, до '
+        '<tg-time unix="1780000000" format="t">20:26 UTC</tg-time>'
+    )
+    assert turn_deadline("en", None) == ""
+    assert "until" in turn_deadline("en", Deadline(1_780_000_000, 60))

@@ -16,7 +16,7 @@ from bot.games.starshina.render import (
     result_text,
     table_text,
 )
-from bot.render.common import ranks_shown, tricks_count
+from bot.render.common import Deadline, ranks_shown, tricks_count
 from game.cards import FULL_DECK, label
 from game.starshina import StarshinaOptions, public_view, seat_view
 from game.starshina.state import Phase
@@ -46,7 +46,7 @@ def test_group_texts_show_no_hidden_card(options: StarshinaOptions, seed: int) -
         view = public_view(state)
         hidden = set(FULL_DECK) - _public_cards(view)
         for lang in ("ru", "en"):
-            text = table_text(lang, view, NAMES3, deadline=DEADLINE + 3, away={1})
+            text = table_text(lang, view, NAMES3, deadline=Deadline(DEADLINE + 3, 3), away={1})
             assert not _shown(text, hidden)
             if view.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
                 result = result_text(lang, view, NAMES3, {0: 1, 1: 0, 2: -1})
@@ -87,7 +87,7 @@ def test_hand_texts(options: StarshinaOptions, seed: int) -> None:
     for state in states[:: max(1, len(states) // 30)]:
         for seat in range(3):
             view = seat_view(state, seat)
-            text = hand_text("ru", view, NAMES3, deadline=DEADLINE + 4)
+            text = hand_text("ru", view, NAMES3, deadline=Deadline(DEADLINE + 4, 4))
             lines = hand_by_suit(view.hand, view.table.trump)
             for line in lines:
                 assert line in text
@@ -207,3 +207,23 @@ def test_pot_scoring_result_says_shortfalls_in_words_and_the_chips_once() -> Non
         assert f"штрафы с недобравших +{2 * len(missed)}" in russian
     table = table_text("ru", public_view(states[1]), NAMES3)
     assert "Банк партии: <b>6</b>" in table
+
+
+def test_the_games_standing_shows_at_a_deals_end_only() -> None:
+    """«за партию: …» is the sum over the finished deals: mid-deal, beside this deal's tricks,
+    «за партию: ровно по норме» reads as this deal's, so it is shown once the deal has ended
+    (the table and the hands alike), never while it is played."""
+    options = StarshinaOptions(max_deals=3)
+    states = starshina_game(options, 11, max_steps=4000)
+    midway = [s for s in states if s.history and s.phase not in (Phase.DEAL_OVER, Phase.GAME_OVER)]
+    ended = [s for s in states if s.history and s.phase in (Phase.DEAL_OVER, Phase.GAME_OVER)]
+    assert midway and ended
+    for lang in ("ru", "en"):
+        standing = t(lang, "starshina.game_diff", diff="").strip()
+        for state in midway:
+            view = public_view(state)
+            assert standing not in table_text(lang, view, NAMES3), state.phase
+            for seat in range(3):
+                assert standing not in hand_text(lang, seat_view(state, seat), NAMES3)
+        for state in ended:
+            assert table_text(lang, public_view(state), NAMES3).count(standing) == 3

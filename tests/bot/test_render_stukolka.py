@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.stukolka.render import hand_text, result_text, table_text
+from bot.render.common import Deadline
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.stukolka import StukolkaOptions, apply, new_deal, public_view, seat_view
 from game.stukolka.state import Outcome, Phase, StukolkaState
 from game.stukolka.views import PublicView
+from locales import t
 from tests.bot.states import NAMES, stukolka_deal, stukolka_options
 from tests.game.decks import stacked
 
@@ -54,7 +56,7 @@ def test_group_texts_show_no_hidden_card(options: StukolkaOptions, players: int,
         hidden = set(FULL_DECK) - _public_cards(view)
         for lang in LANGS:
             text = table_text(
-                lang, view, NAMES, kind=_kind(state), deadline=DEADLINE + 17, away={0}
+                lang, view, NAMES, kind=_kind(state), deadline=Deadline(DEADLINE + 17, 17), away={0}
             )
             assert not _shown(text, hidden), (state.phase, _shown(text, hidden))
             _balanced_html(text)
@@ -77,7 +79,9 @@ def test_hand_texts_show_only_what_the_seat_may_see(
                 allowed |= set(view.hand)
             if view.shleif_card is not None:
                 allowed.add(view.shleif_card)
-            text = hand_text("ru", view, NAMES, kind=_kind(state), deadline=DEADLINE + 5)
+            text = hand_text(
+                "ru", view, NAMES, kind=_kind(state), deadline=Deadline(DEADLINE + 5, 5)
+            )
             assert not _shown(text, set(FULL_DECK) - allowed)
             _balanced_html(text)
             if view.hand is not None:
@@ -105,15 +109,22 @@ def test_table_text_key_facts() -> None:
     state = _classic_ace_lead()
     names = ["Дилер", "<Ника & Ко>", "Вова"]
     view = public_view(state)
-    text = table_text("ru", view, names, kind="stukolka", deadline=DEADLINE + 25, away={2})
+    text = table_text(
+        "ru", view, names, kind="stukolka", deadline=Deadline(DEADLINE + 25, 25), away={2}
+    )
     assert "Стуколка" in text and "сдача 1" in text
     assert "Сдаёт: <b>Дилер</b>" in text
     assert "Q♥️" in text and "открыт на колоде" in text
     assert "Кон: <b>3</b>" in text
     assert "&lt;Ника &amp; Ко&gt;" in text and "<Ника" not in text
     assert "Ход: <b>&lt;Ника &amp; Ко&gt;</b>" in text
-    # the deadline as a time each reader's app shows in his own zone, UTC where it cannot
-    assert '⏳ до <tg-time unix="1780000025" format="T">20:27:05 UTC</tg-time>' in text
+    # the time left, which each reader's app keeps current (the seconds as written where it
+    # cannot), then the end as a time each reader's app shows in his own zone (UTC where it
+    # cannot)
+    assert (
+        '⏳ <tg-time unix="1780000025" format="r">25 с</tg-time>, до '
+        '<tg-time unix="1780000025" format="t">20:27 UTC</tg-time>'
+    ) in text
     assert "💤" in text
     assert "ждёт очереди" in text
     for seat_cards in (["AH", "KH", "7D"], ["2S", "5S", "9S"], ["3C", "4C", "6C"]):
@@ -137,7 +148,9 @@ def test_table_text_key_facts() -> None:
 def test_hand_text_and_result_of_the_worked_example() -> None:
     state = _classic_ace_lead()
     names = ["Дилер", "Ника", "Вова"]
-    text = hand_text("ru", seat_view(state, 1), names, kind="stukolka", deadline=DEADLINE + 9)
+    text = hand_text(
+        "ru", seat_view(state, 1), names, kind="stukolka", deadline=Deadline(DEADLINE + 9, 9)
+    )
     # dark is impossible in this classic deal: the hand is simply shown at once
     assert "Стучите или пас?" in text and 'unix="1780000009"' in text
     assert "рубашкой" not in text
@@ -266,15 +279,15 @@ def test_dark_player_hand_text() -> None:
     state, _ = new_deal(StukolkaOptions(variant="shleif"), 3, deck)
     apply(state, Action(0, "open"))
     text = hand_text("ru", seat_view(state, 1), names, kind="shleif")
-    assert "посмотрите их или играйте втемную" in text
-    assert "втемную, не глядя" in text
+    assert "посмотрите их или играйте втёмную" in text
+    assert "втёмную, не глядя" in text
     apply(state, Action(1, "dark"))
     text = table_text("ru", public_view(state), names, kind="shleif")
-    assert "втемную" in text
+    assert "втёмную" in text
     for action in [Action(2, "pass"), Action(0, "pass")]:
         apply(state, action)
     text = hand_text("ru", seat_view(state, 1), names, kind="shleif")
-    assert "Вы играете втемную" in text
+    assert "Вы играете втёмную" in text
     assert html.unescape(TAG.sub("", text))
 
 
@@ -282,3 +295,27 @@ def test_seconds_and_away_are_optional() -> None:
     state = _classic_ace_lead()
     text = table_text("ru", public_view(state), ["a", "b", "c"], kind="stukolka")
     assert "⏳" not in text and "💤" not in text
+
+
+def test_the_seat_to_act_is_not_said_to_wait_for_its_turn() -> None:
+    """«ждёт очереди» is said of the seats still to speak, never of the one to act (his 👈):
+    on the group's table and in every hand, through whole deals."""
+    for seed in range(6):
+        for state in stukolka_deal(StukolkaOptions(), 4, seed):
+            view = public_view(state)
+            for lang in LANGS:
+                waiting = f"{t(lang, 'role.none')} · {t(lang, 'seat.to_act_mark')}"
+                texts = [table_text(lang, view, NAMES[:4], kind="stukolka")]
+                texts += [
+                    hand_text(lang, seat_view(state, s), NAMES[:4], kind="stukolka")
+                    for s in range(4)
+                ]
+                for text in texts:
+                    assert waiting not in text, text
+                    for line in text.splitlines():
+                        assert not (t(lang, "role.none") in line and "👈" in line), line
+    # the knock still shows who waits to speak
+    state = stukolka_deal(StukolkaOptions(), 4, 1)[0]
+    assert public_view(state).phase is Phase.KNOCK
+    text = table_text("ru", public_view(state), NAMES[:4], kind="stukolka")
+    assert text.count(t("ru", "role.none")) == 3

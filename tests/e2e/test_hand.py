@@ -145,8 +145,9 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
         counts = {
             u.id: len(fake.messages(fake.private_chat(u), from_bot=True)) for u in table.users
         }
-        # now each turn comes after a wait
+        # now each turn comes after a wait (and after the player last pressed on his hand)
         presenter.hands.ping_after = 0.2
+        presenter.hands.looking = 0.2
         pinged = 0
         for _ in range(6):
             game = await db.active_game(chat_id)

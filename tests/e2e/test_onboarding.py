@@ -138,7 +138,7 @@ async def test_rules_show_a_message_per_game_with_the_chats_options(tmp_path: Pa
         assert "ставит в кон 30" in classic and "ставит в кон 30" in shleif
         assert "/settings" in classic  # «Правила» list rules; the options are /settings'
         assert t("ru", "rules.classic.dark") in classic
-        assert "Втемную в классике" not in shleif  # a classic-only option
+        assert "Втёмную в классике" not in shleif  # a classic-only option
         assert "Нормы взяток 9-5-2" in starshina
         assert "Ставка: 30" not in starshina
 

@@ -407,5 +407,7 @@ async def test_a_chat_sets_its_own_turn_time(tmp_path: Path) -> None:
         shown = await current_table(table, game_id)
         assert shown is not None
         ends = [e["unix_time"] for e in shown.entities if e["type"] == "date_time"]
-        assert ends == [int(now + 45)], "the table shows the chat's own turn time ending"
+        # the time left and the end, both the chat's own turn time
+        assert ends == [int(now + 45)] * 2, "the table shows the chat's own turn time ending"
+        assert "⏳ 45 s, until" in (shown.text or "")
         assert not bot.handler_errors

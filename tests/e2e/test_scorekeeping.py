@@ -174,7 +174,11 @@ HISTORY_WORDS = {
         "Страница 1 из 2", "Страница 2 из 2", "сдача", "Расчёт", ("Взятка 1 →", "Без розыгрыша.")
     ),
     "en": HistoryWords(
-        "Page 1 of 2", "Page 2 of 2", "deal", "Money", ("Trick 1 →", "No tricks were played.")
+        "Page 1 of 2",
+        "Page 2 of 2",
+        "deal",
+        "The deal's money",
+        ("Trick 1 →", "No tricks were played."),
     ),
 }
 

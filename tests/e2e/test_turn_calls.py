@@ -5,13 +5,13 @@
   someone else included;
 - a turn that came silently (an edit, a notification having just gone out) notifies once more
   before it times out, and no turn times out without a notification during it;
-- the turn shows the time it ends, which stays true between edits, not a countdown.
+- the turn shows the time it has left, which the reader's app keeps current, and the time it
+  ends.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -137,10 +137,13 @@ async def test_a_silent_turn_is_called_again_before_it_times_out(tmp_path: Path)
         assert not bot.handler_errors
 
 
-async def test_the_turn_shows_when_it_ends_not_a_countdown_that_freezes(tmp_path: Path) -> None:
-    """The table and the hand of the player to act show the time his turn ends as a Telegram
-    date-time entity (each reader's app shows it in his own time zone; UTC where it cannot),
-    not «⏳ 60 с», which an edit freezes: 40 s later the message still tells the truth."""
+async def test_the_turn_shows_the_time_left_and_when_it_ends(tmp_path: Path) -> None:
+    """The table and the hand of the player to act show the time his turn has left and the
+    time it ends, both Telegram date-time entities: the time left in the entity's relative
+    format, which each reader's app keeps current (nobody does arithmetic, and no edit has to
+    keep it ticking), the end in his own time zone. An app that does not know the entity reads
+    «⏳ 60 с, до 20:27 UTC»: the seconds left when the message was written, never the end in
+    UTC alone."""
     async with (
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", turn_timeout_seconds=TIMEOUT) as bot,
@@ -151,22 +154,31 @@ async def test_the_turn_shows_when_it_ends_not_a_countdown_that_freezes(tmp_path
         assert game is not None and game.turn_deadline is not None
         ends = int(game.turn_deadline)
         assert ends == int(clock.now + TIMEOUT)
-        utc = datetime.fromtimestamp(ends, UTC).strftime("%H:%M:%S UTC")
+        utc = datetime.fromtimestamp(ends, UTC).strftime("%H:%M UTC")
         assert game.table_message_id is not None
         table_message = fake.message(table.group, game.table_message_id)
         for message in (hand, table_message):
+            text = message.text or ""
             times = [e for e in message.entities if e["type"] == "date_time"]
-            assert times == [
-                {
-                    "type": "date_time",
-                    "offset": times[0]["offset"] if times else 0,
-                    "length": len(utc),
-                    "unix_time": ends,
-                    "date_time_format": "T",
-                }
+            assert [(e["unix_time"], e["date_time_format"]) for e in times] == [
+                (ends, "r"),
+                (ends, "t"),
             ], message.entities
-            assert f"⏳ до {utc}" in (message.text or "")
-            assert not re.search(r"⏳ \d+ с", message.text or ""), message.text
-        await clock.advance(table, TIMEOUT * 2 / 3 - 1)
-        assert f"⏳ до {utc}" in (table.hand_message(user).text or "")  # type: ignore[union-attr]
+            shown = [utf16_slice(text, e["offset"], e["length"]) for e in times]
+            assert shown == [f"{TIMEOUT} с", utc], shown
+            assert f"⏳ {TIMEOUT} с, до {utc}" in text
+        # 20 s later he moves: the next turn says its own time, from the clock at that edit
+        await clock.advance(table, 20)
+        await table.press(user, hand, _acts(hand)[0])
+        _, hand = _to_act(table)
+        later = datetime.fromtimestamp(ends + 20, UTC).strftime("%H:%M UTC")
+        table_message = fake.message(table.group, game.table_message_id)
+        for message in (hand, table_message):
+            assert f"⏳ {TIMEOUT} с, до {later}" in (message.text or ""), message.text
         assert not bot.handler_errors
+
+
+def utf16_slice(text: str, offset: int, length: int) -> str:
+    """The part of ``text`` an entity covers (its offsets count UTF-16 units)."""
+    encoded = text.encode("utf-16-le")
+    return encoded[offset * 2 : (offset + length) * 2].decode("utf-16-le")

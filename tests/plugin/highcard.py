@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
-from bot.render.common import label, seat_name, signed, turn_deadline
+from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
 from game.cards import RANK
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import Holding, JsonObject, SeatResult, Step
@@ -262,7 +262,7 @@ class HighCardScreens:
         view: PublicView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
@@ -278,7 +278,7 @@ class HighCardScreens:
         view: SeatView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         closed: bool,
     ) -> str:
         lines = self._lines(lang, view.table, names)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
-from bot.render.common import label, seat_name, signed, turn_deadline
+from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
 from game.ai import Advice, Budget, Computer
 from game.cards import RANK
 from game.core import Action, Event, IllegalAction, Legal, Transfer
@@ -261,7 +261,7 @@ class TricksScreens:
         view: PublicView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
@@ -277,7 +277,7 @@ class TricksScreens:
         view: SeatView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         closed: bool,
     ) -> str:
         lines = self._lines(lang, view.table, names)

@@ -30,6 +30,7 @@ STATE: dict[str, Any] = {
         }
     ],
     "away_play": "computer",
+    "marks": {"42": {"turn": 7, "cards": ["QS"]}},
 }
 
 

@@ -10,7 +10,7 @@ from bot.callback import Act, ArgKind, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.starshina import render
 from bot.keyboards import pick_of, selection_rows, suit_rows
-from bot.render.common import SUIT_ORDER, SUIT_SYMBOLS, label, sort_cards
+from bot.render.common import SUIT_ORDER, SUIT_SYMBOLS, Deadline, label, sort_cards
 from game.registry import JsonObject
 from game.starshina import PublicView, SeatView, StarshinaOptions, StarshinaState
 from locales import t, tn
@@ -27,7 +27,7 @@ class StarshinaScreens:
         view: PublicView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
@@ -41,7 +41,7 @@ class StarshinaScreens:
         view: SeatView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         closed: bool,
     ) -> str:
         if closed:

@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot.render.common import (
     SUIT_ORDER,
+    Deadline,
     balance_lines,
     cards,
     game_title,
@@ -29,6 +30,7 @@ from game.starshina.views import PublicView, SeatSummary, SeatView, last_deal_mo
 from locales import t, tn
 
 PLAYERS = 3
+_DEAL_ENDED = (Phase.DEAL_OVER, Phase.GAME_OVER)
 
 
 def speaking_order(view: PublicView) -> list[int]:
@@ -57,7 +59,9 @@ def _seat_line(
     details = [
         t(lang, "starshina.tricks_of", tricks=tricks_count(lang, seat.tricks), target=seat.target)
     ]
-    if view.history:
+    if view.history and view.phase in _DEAL_ENDED:
+        # the game's standing is a deal's end news: mid-deal «за партию: ровно по норме»
+        # reads as this deal's tricks
         details.append(t(lang, "starshina.game_diff", diff=_diff_words(lang, seat.total_diff)))
     if seat.seat == view.to_act:
         details.append(t(lang, "seat.to_act_mark"))
@@ -142,7 +146,7 @@ def table_text(
     names: Sequence[str],
     *,
     kind: str = "starshina",
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     away: Collection[int] = (),
 ) -> str:
     """The group's table message: deal, dealer, trump, the game pot, each seat's tricks
@@ -273,7 +277,7 @@ def hand_text(
     names: Sequence[str],
     *,
     kind: str = "starshina",
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> str:
     """A player's private message, the whole table for him: deal, trump, the game pot, each
     player's target and tricks, the trick on the table and the last one, his cards one suit a

@@ -11,7 +11,7 @@ from bot.callback import Act, ArgKind, Look, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.stukolka import render
 from bot.keyboards import pick_of, rows_of, selection_rows
-from bot.render.common import label, sort_cards
+from bot.render.common import Deadline, label, sort_cards
 from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions, StukolkaState
 from locales import t, tn
@@ -28,7 +28,7 @@ class StukolkaScreens:
         view: PublicView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         away: Collection[int],
         closed: bool,
     ) -> str:
@@ -44,7 +44,7 @@ class StukolkaScreens:
         view: SeatView,
         names: Sequence[str],
         *,
-        deadline: float | None,
+        deadline: Deadline | None,
         closed: bool,
     ) -> str:
         kind = self.choice(view.table)

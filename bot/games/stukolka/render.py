@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.render.common import (
+    Deadline,
     balance_lines,
     cards,
     game_title,
@@ -68,7 +69,8 @@ def _status(lang: str, view: PublicView, seat: SeatSummary) -> str:
     if role is Role.NONE:
         if view.phase is Phase.CHOOSE:
             return t(lang, "role.dealer_choosing") if seat.seat == view.dealer else ""
-        return t(lang, "role.none")
+        # the one to act is not waiting for his turn: his 👈 says it
+        return "" if seat.seat == view.to_act else t(lang, "role.none")
     return t(lang, f"role.{role.value}")
 
 
@@ -129,7 +131,7 @@ def phase_line(lang: str, view: PublicView, names: Sequence[str]) -> str:
     return t(lang, f"phase.{view.phase.value}", dealer=plain_name(names, view.dealer))
 
 
-def _turn(lang: str, view: PublicView, names: Sequence[str], deadline: float | None) -> str:
+def _turn(lang: str, view: PublicView, names: Sequence[str], deadline: Deadline | None) -> str:
     if view.to_act is None:
         return ""
     return t(lang, "turn.whose", name=seat_name(names, view.to_act)) + turn_deadline(lang, deadline)
@@ -140,7 +142,7 @@ def table_text(
     view: PublicView,
     names: Sequence[str],
     *,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     away: Collection[int] = (),
     kind: str,
 ) -> str:
@@ -225,7 +227,7 @@ def hand_text(
     names: Sequence[str],
     *,
     kind: str,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> str:
     """A player's private message, the whole table for him: trump, the pot and what a trick
     pays, the ремиз at stake, every seat's status and tricks, the trick on the table and the
