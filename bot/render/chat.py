@@ -336,6 +336,7 @@ REFUSALS = (
     "table_full",
     "no_computers",
     "no_hints",
+    "hint_failed",
     "table_exists",
     "not_enough_players",
     "game_running",

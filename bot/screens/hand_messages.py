@@ -26,6 +26,7 @@ in, or their buttons taken off), or after a restart, and only then forgotten.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -37,7 +38,7 @@ from bot.launch import Launch
 from bot.messenger import Alert, Messenger, Rows
 from bot.pacing import Coalescer, Pacer, answering, no_wait
 from bot.render.common import Deadline, use_ranks
-from bot.render.hint import hint_text
+from bot.render.hint import NoButton, hint_text, keyboard_buttons
 from bot.screens.glossary import Glossary
 from bot.screens.hand import (
     HAND_DELAY,
@@ -62,6 +63,8 @@ from tables import (
 )
 from tables.computers import is_computer
 from tables.timers import Timers
+
+log = logging.getLogger(__name__)
 
 
 class Hands(HandEndings):
@@ -128,8 +131,9 @@ class Hands(HandEndings):
         #: next move's reply), a pending outcome is not replaced by a plain removal of buttons
         #: (one that could not be retired is tried again after a restart)
         self._retiring: set[tuple[int, int, int]] = set()
-        #: the hint (💡) of each player's latest turn, (game, user) → (turn, its thinking)
-        self._hints: dict[tuple[int, int], tuple[int, asyncio.Future[Advice]]] = {}
+        #: the hint (💡) of each player's latest turn, (game, user) → ((turn, whether he had
+        #: looked at his cards), its thinking)
+        self._hints: dict[tuple[int, int], tuple[tuple[int, bool], asyncio.Future[Advice]]] = {}
         #: the latest notices under a game's table (``GroupTable.recent_notices``): a
         #: practice table has no table message, its hand shows them
         self.table_notices = table_notices
@@ -372,23 +376,46 @@ class Hands(HandEndings):
 
     async def press_hint(self, data: cb.Hint, user_id: int) -> str:
         """💡 at his turn: the strong computer's choice for his seat and why, thought out from
-        his seat's view (``TableService.hint_view``) off the event loop; asked again at the
-        same turn, the same answer without thinking twice."""
+        his seat's view (``TableService.hint_view``) off the event loop, and named as the
+        button of his keyboard that makes it; asked again at the same turn, the same answer
+        without thinking twice. A hint that cannot be worked out is answered with a word (and
+        logged), never left unanswered."""
         key = (data.game_id, user_id)
+        seated = await self.tables.hint_view(data.game_id, user_id, data.version)
+        game = await self.db.game(data.game_id)
+        loaded = await self.tables.snapshot(game)
+        seat = loaded.seat_of(user_id)
+        if loaded.table is None or seat is None:
+            raise Refused("outdated")
+        # a look changes what he may do at the same turn: the hint is thought out again
+        stamp = (data.version, loaded.table.holding(seat).looked)
         kept = self._hints.get(key)
-        if kept is None or kept[0] != data.version:
-            seated = await self.tables.hint_view(data.game_id, user_id, data.version)
-            kept = (data.version, asyncio.ensure_future(self.tables.thinker.advise(seated)))
+        if kept is None or kept[0] != stamp:
+            kept = (stamp, asyncio.ensure_future(self.tables.thinker.advise(seated)))
             self._hints[key] = kept
         try:
             advice = await asyncio.shield(kept[1])
         except Exception:
             self._hints.pop(key, None)
-            raise
-        game = await self.db.game(data.game_id)
+            log.exception("a hint failed: game %s, user %s", data.game_id, user_id)
+            raise Refused("hint_failed") from None
+        loaded = await self.tables.snapshot(game)
+        if loaded.table is None or (loaded.meta.turn, loaded.table.holding(seat).looked) != stamp:
+            raise Refused("outdated")  # he moved or looked (or the clock moved) meanwhile
         lang = await self.people.chat_language(user_id)
         use_ranks(lang, await self.people.chat_ranks(game.chat_id))
-        return Alert(hint_text(lang, advice))
+        table = shown(loaded.table)
+        try:
+            buttons = keyboard_buttons(
+                lang,
+                advice,
+                lambda mask: table.keyboard(lang, seat, data.game_id, data.version, mask),
+                loaded.table.holding(seat),
+            )
+        except NoButton:
+            log.exception("a hint names no button: game %s, user %s", data.game_id, user_id)
+            raise Refused("hint_failed") from None
+        return Alert(hint_text(lang, advice, buttons))
 
     async def press_select(self, data: cb.Select, user_id: int) -> str | None:
         """A card marked (or unmarked) for a discard: his hand shows it at once. A mark beyond

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from game.ai.budget import Budget
-from game.ai.search import Advice
+from game.ai.search import UNSEEN, Advice, Measure
 from game.core import Action, Legal
 from game.plugins import game_part
 
@@ -142,10 +142,12 @@ def computer_for(kind: str) -> Computer[Any]:
 
 __all__ = [
     "LEVELS",
+    "UNSEEN",
     "Advice",
     "Budget",
     "Computer",
     "ComputerAt",
+    "Measure",
     "Seated",
     "View",
     "computer_for",

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from game.ai import Computer
 from game.ai.budget import Budget
@@ -242,17 +241,33 @@ def played_out(state: StarshinaState, seat: int) -> tuple[int, int]:
     """Play the deal out with ``easy_in_state`` everywhere: the search's value for ``seat``
     (its tricks over its target, the game won or lost weighed in) and the tricks over its
     target alone."""
+    value, diff, *_ = figures(state, seat)
+    return int(value), int(diff)
+
+
+#: the figures of a playout a hint may show a player, after the search's value: the tricks
+#: over his target, whether he took the 12 that win the game, whether another seat did, and
+#: whether he took the trick on the table
+SHOWN = (("tricks", 1), ("game", 1), ("game_lost", -1), ("this_trick", 1))
+
+
+def figures(state: StarshinaState, seat: int) -> tuple[float, ...]:
+    """Play the deal out with ``easy_in_state`` everywhere: the search's value for ``seat``
+    (``played_out``), then the figures ``SHOWN``."""
+    trick = len(state.trick_winners)
     playing = Phases.PLAY
     while state.phase is playing:
         apply(state, easy_in_state(state))
     tricks = state.tricks
     diff = tricks[seat] - targets(state.options, state.dealer)[seat]
     result = diff
-    if tricks[seat] >= GAME_TRICKS:
+    won = tricks[seat] >= GAME_TRICKS
+    lost = not won and max(tricks) >= GAME_TRICKS
+    if won:
         result += WIN_BONUS
-    elif max(tricks) >= GAME_TRICKS:
+    elif lost:
         result -= LOSS_PENALTY
-    return result, diff
+    return result, diff, won, lost, state.trick_winners[trick] == seat
 
 
 def distinct_plays(view: SeatView) -> list[str]:
@@ -284,34 +299,40 @@ def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> 
 
 
 def advise(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Advice:
-    """The strong player's choice in the seat of ``view``; in the play, with the tricks over
-    its target each playable card took on average in the worlds it sampled (the same worlds
-    and choice as the search: the game won or lost weighs in the choice, not in the means a
-    player is shown)."""
+    """The strong player's choice in the seat of ``view``; in the play, with the figures of
+    each playable card in the worlds it sampled (the same worlds and choice as the search: the
+    game won or lost weighs in the choice, and is one of the figures a player is shown);
+    elsewhere, the rule of thumb it follows (``rule_of``)."""
     default = easy(view, rng)
     if view.table.phase is not Phases.PLAY:
-        return Advice(default, unit="tricks")
+        return Advice(default, unit="tricks", rule=rule_of(view, default))
     actions = [Action(view.seat, "play", card) for card in distinct_plays(view)]
     if default not in actions:
         actions.append(default)
-    diffs = [0] * len(actions)
 
-    def values_in_a_world() -> list[int]:
+    def values_in_a_world() -> list[tuple[float, ...]]:
         world = determinize(view, rng)
         values = []
-        for index, action in enumerate(actions):
+        for action in actions:
             state = _copy(world)
             apply(state, action)
-            value, diff = played_out(state, view.seat)
-            values.append(value)
-            diffs[index] += diff
+            values.append(figures(state, view.seat))
         return values
 
-    advice = advise_by_samples(actions, default, values_in_a_world, budget or Budget())
-    if not advice.samples:
-        return replace(advice, unit="tricks")
-    means = tuple(diff / advice.samples for diff in diffs)
-    return replace(advice, means=means, unit="tricks")
+    return advise_by_samples(
+        actions, default, values_in_a_world, budget or Budget(), SHOWN, unit="tricks"
+    )
+
+
+def rule_of(view: SeatView, action: Action) -> str:
+    """Which rule of thumb chose ``action`` outside the play (``_decide``): a card given (or
+    returned freely) is the cheapest to keep; a return forced higher is the lowest allowed;
+    trump is the strongest suit; the kitty takes the cheapest cards."""
+    if action.verb in ("give", "return"):
+        if len(view.legal) < len(view.hand):
+            return "lowest_allowed"
+        return "cheapest"
+    return "strongest_suit" if action.verb == "trump" else "cheapest_four"
 
 
 #: Старшина's computer players (a player always sees his cards). A strong decision takes up to

@@ -24,10 +24,10 @@ from itertools import combinations
 from game.ai import Computer
 from game.ai.budget import Budget
 from game.ai.sampling import ALL_OF_SUIT, above, deal_unseen
-from game.ai.search import Advice, advise_by_samples
+from game.ai.search import UNSEEN, Advice, advise_by_samples
 from game.cards import FULL_DECK, RANK
 from game.core import Action, Legal, shared_action
-from game.stukolka.rules import apply, legal_actions
+from game.stukolka.rules import apply, dark_blind, legal_actions
 from game.stukolka.state import ACTIVE_ROLES, Phase, Phases, StukolkaState
 from game.stukolka.views import SeatView
 from game.tricks import winning_index
@@ -145,11 +145,15 @@ def easy_in_state(state: StukolkaState) -> Action:
     """The rules of thumb for the seat to act in a (sampled) state: playouts only."""
     seat = state.to_act
     assert seat is not None
+    phase = state.phase
+    hand = state.hands[seat]
+    if phase is Phases.PURCHASE and dark_blind(state, seat):
+        hand = []  # a dark player discards unseen cards: as a dark seat's view, keeps them all
     return _decide(
         seat,
-        state.phase,
+        phase,
         legal_actions(state),
-        state.hands[seat],
+        hand,
         state.trump,
         state.trick,
         len(state.knock_order),
@@ -365,44 +369,135 @@ def _copy(state: StukolkaState) -> StukolkaState:
 def playout(state: StukolkaState, seat: int) -> int:
     """Play the deal out with ``easy_in_state`` everywhere; the chips ``seat`` gains from
     here on (trick shares and the pot taken, less a remiz)."""
+    return int(figures(state, seat)[0])
+
+
+#: the figures of a playout a hint may show a player, after the search's value (the chips):
+#: the chips again, the tricks he took in the deal, whether he paid a remiz, and, in the play,
+#: whether he took the trick on the table
+SHOWN = (("chips", 1), ("taken", 1), ("remiz", -1))
+SHOWN_IN_PLAY = (*SHOWN, ("this_trick", 1))
+
+
+def figures(state: StukolkaState, seat: int, *, in_play: bool = False) -> tuple[float, ...]:
+    """Play the deal out with ``easy_in_state`` everywhere: the chips ``seat`` gains from here
+    on (trick shares and the pot taken, less a remiz), then the figures ``SHOWN`` (with
+    ``in_play``: ``SHOWN_IN_PLAY``)."""
     settled = len(state.transfers)
+    trick = len(state.trick_winners)
     over = Phases.DEAL_OVER
     while state.phase is not over:
         apply(state, easy_in_state(state))
     gain = 0
+    remiz = 0
     for transfer in state.transfers[settled:]:
         if transfer.dst == seat:
             gain += transfer.amount
         elif transfer.src == seat:
             gain -= transfer.amount
-    return gain
+            remiz |= transfer.reason == "remiz"
+    if not in_play:
+        return gain, gain, state.tricks[seat], remiz
+    return gain, gain, state.tricks[seat], remiz, state.trick_winners[trick] == seat
 
 
 def strong(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
     """Determinized Monte-Carlo over the candidate actions, the same sampled worlds for each;
     the rules of thumb's action unless another is surely better (``search``)."""
-    return advise(view, rng, budget).choice
+    return _search(view, rng, budget).choice
 
 
 def advise(view: SeatView, rng: random.Random, budget: Budget | None = None) -> Advice:
-    """The strong player's choice in the seat of ``view``, with the mean chips each candidate
-    won from here on in the worlds it sampled (the hint a player may ask for: the same search,
-    from the same view, so it knows no card the seat cannot see)."""
+    """The strong player's choice in the seat of ``view``, with the figures of each candidate
+    in the worlds it sampled (the hint a player may ask for: the same search, from the same
+    view, so it knows no card the seat cannot see). A player who has not seen his cards is
+    advised among the moves he can make without them (``unseen_candidates``)."""
+    if view.hand is None and view.legal:
+        return _advise_unseen(view, rng, budget)
+    return _search(view, rng, budget)
+
+
+def _search(view: SeatView, rng: random.Random, budget: Budget | None) -> Advice:
     actions = candidates(view)
     if len(actions) == 1:
         return Advice(actions[0], tuple(actions))
     default = _as_candidate(easy(view, rng), actions)
+    in_play = view.table.phase is Phases.PLAY
 
-    def values_in_a_world() -> list[int]:
+    def values_in_a_world() -> list[tuple[float, ...]]:
         world = determinize(view, rng)
         values = []
         for action in actions:
             state = _copy(world)
             apply(state, action)
-            values.append(playout(state, view.seat))
+            values.append(figures(state, view.seat, in_play=in_play))
         return values
 
-    return advise_by_samples(actions, default, values_in_a_world, budget or Budget())
+    shown = SHOWN_IN_PLAY if in_play else SHOWN
+    return advise_by_samples(actions, default, values_in_a_world, budget or Budget(), shown)
+
+
+def unseen_candidates(view: SeatView) -> list[Action]:
+    """The moves of a player who has not seen his cards, as his keyboard offers them: look at
+    them, where he may (a knock, a pass or a purchase made blind is never better than the
+    same made after a look), or go dark, which only a player who has not looked may; a dark
+    player at his purchase, who may not look, discards unseen cards: how many (``UNSEEN``),
+    never which."""
+    seat = view.seat
+    if view.may_look:
+        dark = [Action(seat, "dark")] if any(e.verb == "dark" for e in view.legal) else []
+        return [Action(seat, "look"), *dark]
+    actions = []
+    for entry in view.legal:
+        if entry.pick is not None:
+            fewest, most = entry.pick
+            top = min(most, view.hand_count)
+            actions += [Action(seat, entry.verb, (UNSEEN,) * n) for n in range(fewest, top + 1)]
+        elif entry.arg is None:
+            actions.append(Action(seat, entry.verb))
+    return actions
+
+
+def _advise_unseen(view: SeatView, rng: random.Random, budget: Budget | None) -> Advice:
+    """``advise`` for a player who has not seen his cards: the same search over
+    ``unseen_candidates``, his own cards dealt at random with the others' in every world, a
+    look played as the rules of thumb would go on with the cards it shows."""
+    actions = unseen_candidates(view)
+    if len(actions) == 1:
+        return Advice(actions[0], tuple(actions))
+    default = actions[0]  # to look, as the computer does; else the rules of thumb's blind move
+    if not view.may_look:
+        default = _as_unseen(easy(view, rng), actions)
+
+    def values_in_a_world() -> list[tuple[float, ...]]:
+        world = determinize(view, rng)
+        values = []
+        for action in actions:
+            state = _copy(world)
+            apply(state, _blind(state, action))
+            values.append(figures(state, view.seat))
+        return values
+
+    return advise_by_samples(actions, default, values_in_a_world, budget or Budget(), SHOWN)
+
+
+def _blind(state: StukolkaState, action: Action) -> Action:
+    """A blind discard of so many unseen cards made in a sampled world: its first cards (they
+    lie there at random)."""
+    if not isinstance(action.arg, tuple):
+        return action
+    hand = state.hands[action.seat]
+    return Action(action.seat, action.verb, tuple(hand[: len(action.arg)]))
+
+
+def _as_unseen(action: Action, actions: Sequence[Action]) -> Action:
+    """The unseen candidate ``action`` is (a blind discard: of as many cards)."""
+    if isinstance(action.arg, tuple):
+        count = len(action.arg)
+        for candidate in actions:
+            if isinstance(candidate.arg, tuple) and len(candidate.arg) == count:
+                return candidate
+    return action if action in actions else actions[0]
 
 
 def _as_candidate(action: Action, actions: Sequence[Action]) -> Action:

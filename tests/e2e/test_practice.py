@@ -17,6 +17,7 @@ import pytest
 from bot import callback as cb
 from bot.app import services_of
 from bot.assembly import Services
+from bot.render.common import label, ranks_shown
 from storage import POT, Transfer
 from tables import Refused
 from tables.computers import EASY_IDS, STRONG_IDS
@@ -89,12 +90,14 @@ async def open_group(fake: FakeTelegram, bot: Any, lang: str, seed: int) -> Tabl
     return table
 
 
-async def open_practice(fake: FakeTelegram, bot: Any, user: User, seed: int) -> Table:
-    """``user`` opens his practice table with /new stukolka, seats a strong computer and a
+async def open_practice(
+    fake: FakeTelegram, bot: Any, user: User, seed: int, game: str = "stukolka"
+) -> Table:
+    """``user`` opens his practice table with /new ``game``, seats a strong computer and a
     rookie with the lobby's buttons, and begins."""
     chat = fake.private_chat(user)
     table = Table(fake, bot, chat, [user], random.Random(seed))
-    await table.say(user, "/new stukolka")
+    await table.say(user, f"/new {game}")
     lobby = fake.messages(chat, from_bot=True)[-1]
     assert lobby.callback_data, lobby.text
     for action in ("computer", "novice", "begin"):
@@ -278,6 +281,23 @@ async def test_the_private_chooser_opens_a_practice_table(tmp_path: Path) -> Non
         assert (answer.text or "").startswith("⏹ Бот доиграл сдачу за всех")
 
 
+#: how a hint reads: played out (its figures, or that the moves are equal), or not
+HINT_WAYS: dict[str, dict[str, Any]] = {
+    "ru": {
+        "playouts": "разыгрываниям)",
+        "played": ("в среднем", ", а не ", "всё равно"),
+        "unplayed": ("Ход здесь один", "так сыграл бы компьютер", "Сначала"),
+        "only": "Ход здесь один: ",
+    },
+    "en": {
+        "playouts": "playouts)",
+        "played": ("on average", "rather than", "makes no difference"),
+        "unplayed": ("only one move", "what the computer would", "First"),
+        "only": "There is only one move here: ",
+    },
+}
+
+
 def hint_data(message: Message | None) -> str | None:
     """The 💡 button's data on a message, if it has one."""
     if message is None:
@@ -321,13 +341,24 @@ async def test_a_hint_at_the_practice_table(tmp_path: Path, lang: str) -> None:
             hand = await until_turn(table, alice)
             text, alert = await press_hint(table, alice, hand)
             assert alert and text.startswith("💡") and len(text) <= 200, text
-            if "(" in text:  # played out: its figures and how many worlds
-                words = ("в среднем", "разыгрыван") if lang == "ru" else ("on average", "playout")
-                assert all(word in text for word in words), text
+            ways = HINT_WAYS[lang]
+            if text.endswith(ways["playouts"]):  # played out: why, and how many worlds
+                assert [way for way in ways["played"] if way in text], text
             else:  # the only move, or the rules of thumb
-                assert ("Ход здесь один" if lang == "ru" else "only one move") in text or (
-                    ("простым правилам" if lang == "ru" else "rules of thumb") in text
-                ), text
+                assert [way for way in ways["unplayed"] if way in text], text
+            # the move it names first is a button of his hand, as the hand labels it (a
+            # purchase: the cards it lists are, the button to confirm them comes once marked)
+            labels = [label_ for row in hand.buttons for label_, _ in row]
+            named = text.removeprefix("💡 ").removeprefix(ways["only"])
+            chosen = (
+                named[named.index("(") + 1 : named.index(")")].split()
+                if "» (" in named or "” (" in named
+                else []
+            )
+            if chosen:
+                assert set(chosen) <= set(labels), text
+            else:
+                assert [label_ for label_ in labels if named.lstrip("«“").startswith(label_)], text
             again, _ = await press_hint(table, alice, hand)
             assert again == text
             hints += 1
@@ -336,6 +367,81 @@ async def test_a_hint_at_the_practice_table(tmp_path: Path, lang: str) -> None:
         for message in fake.messages(table.group, from_bot=True):
             if not any(isinstance(cb.decode(d), cb.Act | cb.Select) for d in message.callback_data):
                 assert hint_data(message) is None, message.buttons
+
+
+async def until_hint(table: Table, user: User) -> Message:
+    """Wait (the computers moving) until ``user``'s hand offers 💡: his turn, whether or not
+    he has seen his cards; his hand message."""
+    for _ in range(400):
+        hand = table.hand_message(user)
+        if hand is not None and hint_data(hand) is not None:
+            return hand
+        await asyncio.sleep(PAUSE)
+        await table.settle()
+    raise AssertionError("no turn came")
+
+
+async def test_a_hint_for_a_player_who_has_not_looked_at_his_cards(tmp_path: Path) -> None:
+    """A шлейф practice table where Алиса never looks unless she must: at a knock, a blind
+    purchase, a dark purchase and the play, 💡 is answered every time, names a button she
+    has (she presses it by its label), and never a card she has not seen: at her turn to
+    play, before looking, the only move is to look."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+    ):
+        alice = fake.add_user("Алиса")
+        fake.user_starts_bot(alice)
+        table = await open_practice(fake, bot, alice, seed=37, game="shleif")
+        services = table.services
+        seen: set[str] = set()
+        knocks = 0
+        for _ in range(300):
+            if {"knock", "purchase", "dark purchase", "play"} <= seen:
+                break
+            hand = await until_hint(table, alice)
+            game = await services.db.active_game(alice.id)
+            assert game is not None
+            loaded = await services.tables.snapshot(game)
+            assert loaded.table is not None
+            seat = loaded.seat_of(alice.id)
+            assert seat is not None
+            state: Any = loaded.table.state
+            holding = loaded.table.holding(seat)
+            text, alert = await press_hint(table, alice, hand)
+            assert alert and text.startswith("💡"), text
+            if not holding.looked:
+                with ranks_shown("ru", None):
+                    assert not [c for c in holding.cards if label(c) in text], text
+                phase = state.phase.value
+                if phase == "purchase" and state.roles[seat].value == "dark":
+                    phase = "dark purchase"
+                    # her buttons say how many unseen cards to discard: so does the hint
+                    assert "Оставить" not in text and "Ход здесь один" not in text, text
+                    assert "«Не сбрасывать»" in text or "«Сбросить " in text, text
+                if phase == "play":
+                    assert text == "💡 Ход здесь один: «👀 Посмотреть карты».", text
+                seen.add(phase)
+            named = text[text.index("«") + 1 : text.index("»")] if "«" in text else None
+            labels = {label_ for row in hand.buttons for label_, _ in row}
+            moves = {}
+            for data in hand.callback_data:
+                decoded = cb.decode(data)
+                if isinstance(decoded, cb.Act):
+                    moves[decoded.verb] = data
+            if not holding.looked and state.phase.value in ("knock", "purchase"):
+                # she goes on without looking: a knock (dark every other time), a blind purchase
+                wanted = "dark" if knocks % 2 and "dark" in moves else "knock"
+                if state.phase.value == "purchase":
+                    wanted = "discard"
+                knocks += wanted != "discard"
+                await table.press(alice, hand, moves[wanted])
+            elif named is not None and named in labels:
+                table.fake.user_presses(alice, hand, text=named)  # the button the hint names
+                await table.settle()
+            else:
+                await table.step(look_chance=0.0)
+        assert {"knock", "purchase", "dark purchase", "play"} <= seen, seen
 
 
 async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path) -> None:

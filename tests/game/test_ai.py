@@ -14,6 +14,7 @@ import pytest
 from game import starshina, stukolka
 from game.ai import Advice, Budget, Computer
 from game.ai.sampling import deal_unseen
+from game.ai.search import UNSEEN
 from game.cards import FULL_DECK, RANK, shuffle
 from game.core import Action
 from game.randomplay import random_action
@@ -278,7 +279,8 @@ def test_hints_are_the_strong_choice_and_blind_to_the_cards_the_seat_cannot_see(
         adapter = StukolkaAdapter(state.options, state.players)
         view = stukolka.seat_view(state, seat)
         advice = advise(view, random.Random(number), budget)
-        assert advice.choice == choose(view, "strong", random.Random(number), budget)
+        if view.hand is not None:  # one who has not looked is advised what to do without
+            assert advice.choice == choose(view, "strong", random.Random(number), budget)
         assert advice.choice in advice.actions
         advised += bool(advice.means)
         for shuffle_seed in range(2):
@@ -297,6 +299,68 @@ def test_hints_are_the_strong_choice_and_blind_to_the_cards_the_seat_cannot_see(
         assert advice.unit == "tricks"
         other_deal = dealer.reshuffle_hidden(position, seat, random.Random(number))
         assert advise(starshina.seat_view(other_deal, seat), random.Random(number), small) == advice
+
+
+def unlooked_positions(count: int, seed: int) -> Iterator[stukolka.StukolkaState]:
+    """Positions of random legal play in which nobody ever looks at his cards (all but the
+    seats whose hands are shown at once: they cannot go dark), every one where such a seat is
+    to act."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        deck = list(FULL_DECK)
+        shuffle(deck, rng)
+        options = _stukolka_options(rng)
+        state = stukolka.new_deal(options, rng.randint(2, 6), deck)[0]
+        while state.to_act is not None and made < count:
+            seat = state.to_act
+            if not state.looked[seat]:
+                made += 1
+                yield state
+            legal = stukolka.legal_actions(state)
+            stukolka.apply(state, random_action(seat, legal, state.hands[seat], rng))
+
+
+def swap_own_unseen(state: stukolka.StukolkaState, seat: int, rng: random.Random) -> Any:
+    """``state`` with the cards of ``seat``, who has not looked at them, exchanged at random
+    with cards he cannot see either (the others' hands, the stock, the dead cards)."""
+    copy = _copy(state)
+    face_up = copy.trump_card if copy.shleif is False else None
+    piles = [copy.stock, copy.hands[seat]]
+    piles += [copy.hands[other] for other in range(copy.players) if other != seat]
+    piles += [copy.dead[other] for other in range(copy.players) if other != seat]
+    places = [(pile, i) for pile in piles for i, card in enumerate(pile) if card != face_up]
+    cards = [pile[index] for pile, index in places]
+    rng.shuffle(cards)
+    for (pile, index), card in zip(places, cards, strict=True):
+        pile[index] = card
+    return copy
+
+
+def test_a_hint_for_a_player_who_has_not_looked_knows_nothing_of_his_cards() -> None:
+    """A player who has not looked is advised among the moves his keyboard offers without his
+    cards — to look, to go dark, how many unseen cards to discard — never a card, and never
+    a failure: the same advice, to the worlds and figures, whatever cards he holds."""
+    budget = Budget(samples=4, min_samples=4)
+    seen: set[tuple[str, str]] = set()
+    for number, state in enumerate(unlooked_positions(160, 11)):
+        seat = to_act(state)
+        view = stukolka.seat_view(state, seat)
+        assert view.hand is None
+        advice = advise(view, random.Random(number), budget)
+        assert advice.choice in advice.actions
+        for action in advice.actions:
+            assert action.verb not in ("play", "drop"), action
+            assert action.arg is None or set(action.arg) <= {UNSEEN}, action
+        if view.may_look:  # looking first is the rule of thumb, the computer's own habit
+            assert Action(seat, "look") in advice.actions
+        seen.add((state.phase.value, advice.choice.verb))
+        for swap in range(2):
+            other = swap_own_unseen(state, seat, random.Random(swap))
+            assert advise(stukolka.seat_view(other, seat), random.Random(number), budget) == advice
+    phases = {phase for phase, _ in seen}
+    assert {"knock", "purchase", "play"} <= phases, seen
+    assert ("purchase", "discard") in seen and ("play", "look") in seen, seen
 
 
 def test_a_hint_means_what_each_move_won_in_the_worlds_played_out() -> None:
