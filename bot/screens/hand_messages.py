@@ -35,10 +35,9 @@ from bot import callback as cb
 from bot import keyboards
 from bot.games import Table, shown
 from bot.launch import Launch
-from bot.messenger import Alert, Messenger, Rows
+from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, Pacer, answering, no_wait
 from bot.render.common import Deadline, use_ranks
-from bot.render.hint import NoButton, hint_text, keyboard_buttons
 from bot.screens.glossary import Glossary
 from bot.screens.hand import (
     HAND_DELAY,
@@ -49,6 +48,7 @@ from bot.screens.hand import (
     REMIND_SHARE,
 )
 from bot.screens.hand_endings import HandEndings
+from bot.screens.hand_hints import HandHints
 from bot.screens.people import People
 from bot.screens.stopping import offers_play_on, stop_line
 from game.ai import Advice
@@ -67,7 +67,7 @@ from tables.timers import Timers
 log = logging.getLogger(__name__)
 
 
-class Hands(HandEndings):
+class Hands(HandEndings, HandHints):
     """Every player's hand message, and the presses on it."""
 
     def __init__(
@@ -262,11 +262,6 @@ class Hands(HandEndings):
             rows = [*rows, page]
         return text, rows
 
-    async def _offers_hints(self, loaded: Loaded) -> bool:
-        """Whether his turn offers 💡: at a practice table, or where the group allows it, in
-        a game the computers play."""
-        return loaded.plugin.has_computers and await self.tables.hints_of(loaded.game.chat_id)
-
     async def show_now(self, game_id: int, user_id: int, mask_message: int | None = None) -> None:
         game = await self.db.game(game_id)
         loaded = await self.tables.snapshot(game)
@@ -373,49 +368,6 @@ class Hands(HandEndings):
 
             arg = resolve
         return await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
-
-    async def press_hint(self, data: cb.Hint, user_id: int) -> str:
-        """💡 at his turn: the strong computer's choice for his seat and why, thought out from
-        his seat's view (``TableService.hint_view``) off the event loop, and named as the
-        button of his keyboard that makes it; asked again at the same turn, the same answer
-        without thinking twice. A hint that cannot be worked out is answered with a word (and
-        logged), never left unanswered."""
-        key = (data.game_id, user_id)
-        seated = await self.tables.hint_view(data.game_id, user_id, data.version)
-        game = await self.db.game(data.game_id)
-        loaded = await self.tables.snapshot(game)
-        seat = loaded.seat_of(user_id)
-        if loaded.table is None or seat is None:
-            raise Refused("outdated")
-        # a look changes what he may do at the same turn: the hint is thought out again
-        stamp = (data.version, loaded.table.holding(seat).looked)
-        kept = self._hints.get(key)
-        if kept is None or kept[0] != stamp:
-            kept = (stamp, asyncio.ensure_future(self.tables.thinker.advise(seated)))
-            self._hints[key] = kept
-        try:
-            advice = await asyncio.shield(kept[1])
-        except Exception:
-            self._hints.pop(key, None)
-            log.exception("a hint failed: game %s, user %s", data.game_id, user_id)
-            raise Refused("hint_failed") from None
-        loaded = await self.tables.snapshot(game)
-        if loaded.table is None or (loaded.meta.turn, loaded.table.holding(seat).looked) != stamp:
-            raise Refused("outdated")  # he moved or looked (or the clock moved) meanwhile
-        lang = await self.people.chat_language(user_id)
-        use_ranks(lang, await self.people.chat_ranks(game.chat_id))
-        table = shown(loaded.table)
-        try:
-            buttons = keyboard_buttons(
-                lang,
-                advice,
-                lambda mask: table.keyboard(lang, seat, data.game_id, data.version, mask),
-                loaded.table.holding(seat),
-            )
-        except NoButton:
-            log.exception("a hint names no button: game %s, user %s", data.game_id, user_id)
-            raise Refused("hint_failed") from None
-        return Alert(hint_text(lang, advice, buttons))
 
     async def press_select(self, data: cb.Select, user_id: int) -> str | None:
         """A card marked (or unmarked) for a discard: his hand shows it at once. A mark beyond
