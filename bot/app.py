@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 from collections.abc import Sequence
 
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
@@ -108,6 +109,10 @@ def build_application(
     bot's own process, not for a test that builds many applications in one. ``companions``:
     what makes each front-end beside the chat, over the same table service (``server``
     gives the Mini App's)."""
+    # PTB 22 gives time periods (a 429's retry_after) as whole seconds, warning on every one
+    # that they become timedeltas in PTB 23; this opts in now (bot.ratelimit and bot.webhook
+    # read a timedelta)
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
     requests = (_request(settings, 256), _request(settings, 1, updates=True))
     builder = (
         ApplicationBuilder()

@@ -23,14 +23,12 @@ import asyncio
 import contextlib
 import logging
 import time
-import warnings
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
 from typing import Any
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
-from telegram.warnings import PTBDeprecationWarning
 
 from bot.pacing import GROUP_SPACING, Pacer, SharedRate, is_answer
 from bot.request import NOT_SENT
@@ -73,10 +71,9 @@ def maybe_performed(error: NetworkError) -> bool:
 
 
 def retry_seconds(error: RetryAfter) -> float:
-    with warnings.catch_warnings():
-        # PTB 22 warns that the int will become a timedelta; both are read here
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        value: Any = error.retry_after
+    """A 429's wait, whether PTB gives it as a timedelta (``PTB_TIMEDELTA``, which the bot
+    opts into: ``bot.app``) or as whole seconds."""
+    value: Any = error.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 

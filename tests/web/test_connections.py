@@ -5,6 +5,7 @@ closed and a live request is not, and that a malformed request costs the log one
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import cast
@@ -32,13 +33,24 @@ async def serve() -> AsyncIterator[Serve]:
         return server
 
     yield start
+    while _opened:
+        writer = _opened.pop()
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
     for server in servers:
         await server.stop()
 
 
+#: every connection a test opened, closed when its server stops
+_opened: list[asyncio.StreamWriter] = []
+
+
 async def _open(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     host, port = address.removeprefix("http://").rstrip("/").split(":")
-    return await asyncio.open_connection(host, int(port))
+    reader, writer = await asyncio.open_connection(host, int(port))
+    _opened.append(writer)
+    return reader, writer
 
 
 async def _closed(reader: asyncio.StreamReader, within: float) -> bool:
