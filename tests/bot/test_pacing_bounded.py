@@ -7,20 +7,13 @@ import asyncio
 
 from bot.pacing import GROUP_SPACING, GROUP_WINDOW, Pacer
 from bot.ratelimit import HELD_SWEEP, ChatRateLimiter
+from tests.clock import ManualClock
 
 GROUPS = 10_000
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_send_times_are_kept_only_while_they_count() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1000.0)
     pacer = Pacer(GROUP_SPACING, clock=clock)
     step = 0.1  # a new group every 0.1 s: ten a second for 1,000 s
     for group in range(GROUPS):
@@ -36,7 +29,7 @@ def test_send_times_are_kept_only_while_they_count() -> None:
 
 
 def test_a_busy_group_keeps_its_twenty_a_minute_among_thousands() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1000.0)
     pacer = Pacer(GROUP_SPACING, clock=clock)
     for request in range(20):  # the busy group fills its minute...
         pacer.record(-1)
@@ -48,7 +41,7 @@ def test_a_busy_group_keeps_its_twenty_a_minute_among_thousands() -> None:
 
 
 async def test_a_gate_lives_only_while_a_request_holds_or_waits_for_it() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1000.0)
 
     async def sleep(seconds: float) -> None:
         clock.now += seconds
@@ -77,7 +70,7 @@ async def test_a_gate_lives_only_while_a_request_holds_or_waits_for_it() -> None
 
 
 def test_holds_after_a_429_are_dropped_once_over() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1000.0)
     limiter = ChatRateLimiter(Pacer(0.0), overall_per_second=0, clock=clock)
     for group in range(GROUPS):
         limiter._hold(-group, 1.1)  # a 429 with retry_after 1

@@ -13,16 +13,6 @@ from bot.ratelimit import ChatRateLimiter
 from tests.clock import ManualClock
 
 
-class Clock:
-    """The rate's clock, moved by the test (its waiters wake on the loop and read it)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def _granted(tasks: list[asyncio.Task[None]], count: int) -> None:
     """Wait until ``count`` of ``tasks`` have their token, then a little more: no other may
     get one on a clock that stands still."""
@@ -35,7 +25,7 @@ async def _granted(tasks: list[asyncio.Task[None]], count: int) -> None:
 
 
 async def test_the_rate_holds_after_the_burst() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1000.0)
     rate = SharedRate(50, burst=5, clock=clock)
     tasks = [asyncio.create_task(rate.acquire()) for _ in range(25)]
     await _granted(tasks, 5)  # the burst goes at once, and nothing more while no time passes
@@ -67,7 +57,7 @@ async def test_waiting_urgent_requests_go_first() -> None:
 
 
 async def test_a_cancelled_waiter_leaves_its_turn_to_the_next() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1000.0)
     rate = SharedRate(20, burst=1, clock=clock)
     await rate.acquire()
     first = asyncio.create_task(rate.acquire())

@@ -8,19 +8,10 @@ import pytest
 
 import tables.timers
 from tables.timers import Timers
+from tests.clock import ManualClock
 
 
-class Clock:
-    """The timers' clock (Unix seconds), moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _recording(clock: Clock) -> tuple[Timers, list[tuple[int, int]]]:
+def _recording(clock: ManualClock) -> tuple[Timers, list[tuple[int, int]]]:
     """Timers on ``clock`` and the (game, turn) of each that fired, in order."""
     fired: list[tuple[int, int]] = []
 
@@ -31,7 +22,7 @@ def _recording(clock: Clock) -> tuple[Timers, list[tuple[int, int]]]:
 
 
 async def test_fires_at_the_deadline_for_its_turn() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1_800_000_000.0)
     timers, fired = _recording(clock)
     timers.arm(1, 7, clock.now + 60)
     timers.arm(2, 3, clock.now - 5)  # already due (a restart after the deadline): at once
@@ -54,7 +45,7 @@ async def _turns(count: int = 20) -> None:
 
 
 async def test_arming_again_replaces_and_cancel_or_no_deadline_stops() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1_800_000_000.0)
     timers, fired = _recording(clock)
     timers.arm(1, 1, clock.now + 10)
     timers.arm(1, 2, clock.now + 15)  # the next turn: only this one fires
@@ -70,7 +61,7 @@ async def test_arming_again_replaces_and_cancel_or_no_deadline_stops() -> None:
 
 
 async def test_stop_cancels_what_waits_and_waits_for_what_runs() -> None:
-    clock = Clock()
+    clock = ManualClock(now=1_800_000_000.0)
     finished: list[int] = []
     started = asyncio.Event()
     release = asyncio.Event()
@@ -98,7 +89,7 @@ async def test_stop_cancels_what_waits_and_waits_for_what_runs() -> None:
 
 
 async def test_a_failing_timeout_is_logged_and_others_still_fire(caplog) -> None:  # type: ignore[no-untyped-def]
-    clock = Clock()
+    clock = ManualClock(now=1_800_000_000.0)
     fired: list[int] = []
 
     async def flaky(game_id: int, turn: int) -> None:
@@ -122,7 +113,7 @@ async def test_a_default_move_whose_commit_fails_is_tried_again_until_it_applies
 ) -> None:
     """A failed commit (a locked database) must not drop the timer: it is tried again."""
     monkeypatch.setattr(tables.timers, "RETRY_DELAYS", (0.0, 0.0), raising=False)
-    clock = Clock()
+    clock = ManualClock(now=1_800_000_000.0)
     calls: list[int] = []
 
     async def on_timeout(game_id: int, turn: int) -> None:
@@ -146,7 +137,7 @@ async def test_a_retry_never_replaces_the_timer_of_a_newer_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(tables.timers, "RETRY_DELAYS", (0.0,), raising=False)
-    clock = Clock()
+    clock = ManualClock(now=1_800_000_000.0)
     calls: list[int] = []
     release = asyncio.Event()
 

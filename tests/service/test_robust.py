@@ -18,6 +18,7 @@ from game.randomplay import random_action
 from storage.database import Database
 from tables import Loaded, Refused, TableService
 from tables.steps import deal_record, ledger_transfers
+from tests.clock import ManualClock
 
 from .test_table_service import USERS, play_random, seated
 
@@ -32,21 +33,13 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(now=1_000_000.0)
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(db: Database, clock: Clock) -> TableService:
+def service(db: Database, clock: ManualClock) -> TableService:
     seeds = iter(range(10**6))
     return TableService(db, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}", clock=clock)
 
@@ -139,7 +132,7 @@ async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
 
 
 async def test_the_deadline_belongs_to_the_turn(
-    service: TableService, db: Database, clock: Clock
+    service: TableService, db: Database, clock: ManualClock
 ) -> None:
     loaded = await seated(service, USERS[:3])
     game_id = loaded.game.game_id
