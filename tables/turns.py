@@ -35,6 +35,20 @@ def with_marks(default: tuple[str, ...], marked: Sequence[str]) -> tuple[str, ..
     return tuple([*marked, *rest][: max(len(default), len(marked))])
 
 
+def at_his_turn(loaded: Loaded, user_id: int, turn: int) -> tuple[Table, int]:
+    """The table in play and ``user_id``'s seat, if it is his turn ``turn`` now; Refused
+    (``game_over``, ``not_at_table``, ``outdated``) if not."""
+    table = loaded.table
+    if loaded.game.status != "active" or table is None:
+        raise Refused("game_over")
+    seat = loaded.seat_of(user_id)
+    if seat is None:
+        raise Refused("not_at_table")
+    if turn != loaded.meta.turn or table.to_act() != seat:
+        raise Refused("outdated")
+    return table, seat
+
+
 class Turns:
     """Moves by the players, by the clock and by the computers."""
 
@@ -136,14 +150,9 @@ class Turns:
         it takes."""
         async with self.store.lock(await self.store.chat_of(game_id)):
             loaded = await self.store.game_or_refuse(game_id)
-            table = loaded.table
-            if loaded.game.status != "active" or table is None:
-                raise Refused("game_over")
-            seat = loaded.seat_of(user_id)
-            if seat is None:
-                raise Refused("not_at_table")
+            table, seat = at_his_turn(loaded, user_id, turn)
             pick = next((e.pick for e in table.legal() if e.verb == verb and e.pick), None)
-            if turn != loaded.meta.turn or table.to_act() != seat or pick is None:
+            if pick is None:
                 raise Refused("outdated")
             held = table.holding(seat).cards
             if len(set(cards)) != len(cards) or not set(cards) <= set(held) or len(cards) > pick[1]:
@@ -176,14 +185,7 @@ class Turns:
         hints (always a practice table), in a game with computer players."""
         async with self.store.lock(await self.store.chat_of(game_id)):
             loaded = await self.store.game_or_refuse(game_id)
-            table = loaded.table
-            if loaded.game.status != "active" or table is None:
-                raise Refused("game_over")
-            seat = loaded.seat_of(user_id)
-            if seat is None:
-                raise Refused("not_at_table")
-            if turn != loaded.meta.turn or table.to_act() != seat:
-                raise Refused("outdated")
+            table, seat = at_his_turn(loaded, user_id, turn)
             if not loaded.plugin.has_computers or not await self.hints_of(loaded.game.chat_id):
                 raise Refused("no_hints")
             return table.computer_at(seat)

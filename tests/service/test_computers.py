@@ -5,8 +5,6 @@ chips like anyone, leaves between deals when removed, and needs a person at the 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,16 +15,6 @@ from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 from tables.computers import EASY_IDS, STRONG_IDS, Thinker, is_computer
 
 USERS = [101, 102, 103]
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.upsert_chat(-1, "group")
-    for user in USERS:
-        await database.upsert_player(user, f"user{user}", started=True)
-    yield database
-    await database.close()
 
 
 @pytest.fixture

@@ -13,16 +13,14 @@ import pytest
 from storage.database import Database
 from storage.errors import StaleVersion
 from tables import Refused, TableService
+from tests.service.conftest import group_database
 
 USERS = [101, 102, 103, 104]
 
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3", cache_reads=True)
-    await database.upsert_chat(-1, "group")
-    for user in USERS:
-        await database.upsert_player(user, f"user{user}", started=True)
+    database = await group_database(tmp_path / "bot.sqlite3", cache_reads=True)
     yield database
     await database.close()
 

@@ -19,16 +19,14 @@ from storage.database import Database
 from tables import Loaded, Refused, TableService
 from tables.steps import deal_record, ledger_transfers
 from tests.clock import ManualClock
+from tests.service.conftest import group_database
 
 from .test_table_service import USERS, play_random, seated
 
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3", busy_timeout=0.2)
-    await database.upsert_chat(-1, "group")
-    for user in USERS:
-        await database.upsert_player(user, f"user{user}", started=True)
+    database = await group_database(tmp_path / "bot.sqlite3", busy_timeout=0.2)
     yield database
     await database.close()
 

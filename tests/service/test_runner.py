@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from game.randomplay import random_action
 from storage.database import Database
@@ -20,16 +17,6 @@ from tests.clock import ManualClock
 
 USERS = [101, 102, 103]
 TURN = 30.0
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.upsert_chat(-1, "group")
-    for user in USERS:
-        await database.upsert_player(user, f"user{user}", started=True)
-    yield database
-    await database.close()
 
 
 def service_on(db: Database, clock: ManualClock) -> TableService:

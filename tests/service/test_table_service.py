@@ -4,8 +4,6 @@ stopping, and the money that goes through the ledger."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,16 +14,6 @@ from storage.records import Game
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 
 USERS = [101, 102, 103, 104]
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.upsert_chat(-1, "group")
-    for user in USERS:
-        await database.upsert_player(user, f"user{user}", started=True)
-    yield database
-    await database.close()
 
 
 @pytest.fixture

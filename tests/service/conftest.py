@@ -1,0 +1,31 @@
+"""The service tests' database: a real SQLite file in the test's folder, with the group (chat
+-1) and four players who have started the bot."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage.database import Database
+
+#: the players every service test's database knows
+PLAYERS = (101, 102, 103, 104)
+
+
+async def group_database(path: Path, **options: Any) -> Database:
+    """A database at ``path`` (``Database.open``'s ``options``) with the group and players."""
+    database = await Database.open(path, **options)
+    await database.upsert_chat(-1, "group")
+    for user in PLAYERS:
+        await database.upsert_player(user, f"user{user}", started=True)
+    return database
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await group_database(tmp_path / "bot.sqlite3")
+    yield database
+    await database.close()
