@@ -14,6 +14,7 @@ from storage.database import Database
 from tables import Loaded, Reply, TableService
 from tables.computers import Thinker
 from tests.clock import ManualClock
+from tests.service.test_table_service import seated
 
 USERS = [101, 102, 103]
 TURN = 30.0
@@ -55,10 +56,7 @@ async def test_a_turn_runs_out_with_no_front_end_attached(db: Database) -> None:
     async def record(reply: Reply) -> None:
         shown.append(reply)
 
-    await service.new_table(-1, USERS[0], "stukolka")
-    for user in USERS[1:]:
-        await service.join(-1, user)
-    await service.begin(-1, USERS[0], lambda user: True)
+    await seated(service, USERS)
     before = await table(service)
     assert before.game.turn_deadline == clock() + TURN
     await advance(service, clock, TURN - 1)
@@ -112,10 +110,7 @@ async def test_after_a_restart_a_turn_runs_for_the_time_that_was_left(
 ) -> None:
     clock = ManualClock(now=1_800_000_000.0)
     service = service_on(db, clock)
-    await service.new_table(-1, USERS[0], "stukolka")
-    for user in USERS[1:]:
-        await service.join(-1, user)
-    await service.begin(-1, USERS[0], lambda user: True)
+    await seated(service, USERS)
     turn = (await table(service)).meta.turn
     await advance(service, clock, 20)
     await service.runner.stop()  # the bot stops, 10 s left on the turn
@@ -134,10 +129,7 @@ async def test_after_a_restart_a_turn_runs_for_the_time_that_was_left(
 async def test_a_closed_table_has_no_timer(db: Database) -> None:
     clock = ManualClock(now=1_800_000_000.0)
     service = service_on(db, clock)
-    await service.new_table(-1, USERS[0], "stukolka")
-    for user in USERS[1:]:
-        await service.join(-1, user)
-    await service.begin(-1, USERS[0], lambda user: True)
+    await seated(service, USERS)
     game_id = (await table(service)).game.game_id
     assert game_id in service.runner.timers._armed
     await service.close_lost(-1, None, "bot_removed")  # the bot left the group
