@@ -430,3 +430,42 @@ def test_a_seated_player_sees_the_lobby_before_the_deal(browser: Any, address: s
     assert page.locator("#controls button").count() == 0
     assert not page.locator("#last-button").is_visible()
     assert page.locator("#status").inner_text() == ""
+
+
+def _card_looks(page: Any) -> list[dict[str, Any]]:
+    looks: list[dict[str, Any]] = page.eval_on_selector_all(
+        "#cards button.card",
+        "nodes => nodes.map(n => { const s = getComputedStyle(n);"
+        " return {card: n.dataset.card, disabled: n.disabled, opacity: parseFloat(s.opacity),"
+        " filter: s.filter}; })",
+    )
+    return looks
+
+
+@pytest.mark.parametrize("dark", [False, True])
+@pytest.mark.parametrize(
+    ("fixture", "user_id"),
+    [("starshina-trump", 1001), ("starshina-exchange", 1002), ("starshina-play", 1002)],
+)
+def test_a_hand_not_at_its_turn_to_play_stays_bright(
+    browser: Any, address: str, fixture: str, user_id: int, dark: bool
+) -> None:
+    # naming the trump, and waiting while another seat returns a card or plays: no card can
+    # be tapped, and none is dimmed
+    page = open_table(browser, address, fixture, width=360, height=740, user_id=user_id, dark=dark)
+    looks = _card_looks(page)
+    assert looks and all(look["disabled"] for look in looks)
+    assert all(look["opacity"] == 1 and look["filter"] == "none" for look in looks), looks
+
+
+def test_at_its_turn_to_play_only_the_illegal_cards_are_dimmed(browser: Any, address: str) -> None:
+    view = expected_view("starshina-play")
+    legal = {item["card"] for item in view["hand"]["cards"] if item["verb"]}
+    page = open_table(browser, address, "starshina-play", width=360, height=740, dark=True)
+    looks = _card_looks(page)
+    assert len(looks) == 16
+    for look in looks:
+        if look["card"] in legal:
+            assert not look["disabled"] and look["opacity"] == 1
+        else:
+            assert look["disabled"] and look["opacity"] < 1
