@@ -317,8 +317,9 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
 
 def _balances(state: Any, players: int) -> tuple[int, ...]:
     """Each seat's balance as the bot's would read: a fixed start, plus the money the game's
-    state has moved so far (the antes at once, the rest when the deal is settled)."""
-    chips = [40 - 7 * seat for seat in range(players)]
+    state has moved so far (the antes at once, the rest when the deal is settled); the third
+    seat and those after it have lost over the evening so far."""
+    chips = [40 - 23 * seat for seat in range(players)]
     for item in getattr(state, "transfers", ()):
         if isinstance(item.src, int):
             chips[item.src] -= item.amount

@@ -469,3 +469,33 @@ def test_at_its_turn_to_play_only_the_illegal_cards_are_dimmed(browser: Any, add
             assert not look["disabled"] and look["opacity"] == 1
         else:
             assert look["disabled"] and look["opacity"] < 1
+
+
+def test_a_negative_balance_reads_with_a_minus_sign(browser: Any, address: str) -> None:
+    view = expected_view("starshina-play")
+    assert len(view["seats"]) == 3
+    page = open_table(browser, address, "starshina-play", width=360, height=740)
+    lines = page.locator(".seat .line").all_inner_texts()
+    assert any(line.startswith("\u2212") for line in lines), lines
+    assert not any(re.search(r"-\d", line) for line in lines), lines
+    module = "await import(new URL('js/i18n.js', document.baseURI))"
+    said = page.evaluate(f"async () => ({module}).t('web.chips', {{}}, -3)")
+    assert said == "\u2212" + tn("ru", "web.chips", 3)
+
+
+def test_the_turns_countdown_never_breaks_across_lines(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "shleif-knock", width=360, height=740)
+    # however narrow the prompt, the countdown moves whole to the next line
+    broken = page.evaluate(
+        """() => {
+          const prompt = document.getElementById('prompt');
+          const clock = prompt.querySelector('.clock');
+          const broken = [];
+          for (let width = 360; width >= 90; width -= 3) {
+            prompt.style.width = width + 'px';
+            if (clock.getClientRects().length > 1) broken.push(width);
+          }
+          return broken;
+        }"""
+    )
+    assert broken == []
