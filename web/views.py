@@ -26,6 +26,8 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     pot         {"key", "params"} | null: the pot or the game's pot, said as the chat says it
     seats       [{seat, name, chips, cards, tricks, dealer, to_act, you, away,
                   role: {"key"} | null, note: {"key", "params"} | null, tricks_in_note}]:
+                ``cards`` the cards in play the seat holds (none for a passer's dead
+                cards); ``tricks`` int once the play has begun and the seat plays, else null;
                 ``tricks_in_note`` the note says the seat's tricks already (Старшина's «2
                 взятки, нужно 5»), so the page does not count them again
     stock       int: the cards left face down (the stock, Старшина's kitty)
@@ -70,7 +72,7 @@ def lobby_view(kind: str, options: Mapping[str, Any], you: int, info: TableInfo)
     seats = []
     for seat in range(len(info.names)):
         entry = _seat(seat, you, -1, None, info)
-        entry.update(cards=0, tricks=0, role=None, note=None)
+        entry.update(cards=0, tricks=None, role=None, note=None)
         seats.append(entry)
     return {
         "schema": SCHEMA,

@@ -499,3 +499,19 @@ def test_the_turns_countdown_never_breaks_across_lines(browser: Any, address: st
         }"""
     )
     assert broken == []
+
+
+def test_the_bidding_counts_no_tricks_and_says_bought_as_the_chat_does(
+    browser: Any, address: str
+) -> None:
+    page = open_table(browser, address, "shleif-knock", width=360, height=740)
+    seats = page.locator(".seat").all_inner_texts()
+    assert len(seats) >= 3
+    assert not any(tn("ru", "n.tricks", 0) in seat for seat in seats), seats
+    page = open_table(browser, address, "shleif-purchase", width=360, height=740)
+    view = expected_view("shleif-purchase")
+    seats = page.locator(".seat").all_inner_texts()
+    assert not any("покупка 0" in seat for seat in seats), seats
+    for item in view["seats"]:
+        if item["note"] and item["note"]["key"] == "seat.kept":
+            assert any(t("ru", "seat.kept") in seat for seat in seats)
