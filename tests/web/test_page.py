@@ -515,3 +515,21 @@ def test_the_bidding_counts_no_tricks_and_says_bought_as_the_chat_does(
     for item in view["seats"]:
         if item["note"] and item["note"]["key"] == "seat.kept":
             assert any(t("ru", "seat.kept") in seat for seat in seats)
+
+
+def test_the_turn_arriving_is_felt_once(browser: Any, address: str) -> None:
+    # the next seat's page waits while the fixture's seat knocks or passes
+    waiter = open_table(browser, address, "shleif-knock", user_id=1002)
+    player = open_table(browser, address, "shleif-knock")
+    turn = "window.__tg.calls.filter(c => c[0] === 'haptic.impact' && c[1] === 'heavy').length"
+    assert waiter.evaluate(turn) == 0 and player.evaluate(turn) == 0
+    waiter_pass = waiter.get_by_role("button", name=t("ru", "btn.pass"), exact=True)
+    assert waiter_pass.count() == 0
+    player.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    waiter.wait_for_function(f"{turn} === 1")
+    waiter_pass.wait_for()
+    # a redraw of the same turn is not felt again; the page that moved felt its tap only
+    waiter.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    waiter.wait_for_timeout(300)
+    assert waiter.evaluate(turn) == 1
+    assert player.evaluate(turn) == 0

@@ -89,10 +89,16 @@ function render() {
   $("app").dataset.version = view.version; // the state drawn (the tests wait for it)
 }
 
+const yourTurn = (shown) => shown != null && shown.to_act != null && shown.to_act === shown.you;
+
 function onView(next, serverTime) {
   if (serverTime != null) setServerTime(serverTime);
+  // the turn arriving is felt once, when a new view makes it yours (not on the page's first
+  // view, not on every redraw of the same turn)
+  const arrived = view != null && !yourTurn(view) && yourTurn(next);
   view = next;
   render();
+  if (arrived) tg.haptic("turn");
 }
 
 // offline: true (no connection), false, or the key of why the table cannot be shown

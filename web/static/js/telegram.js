@@ -69,6 +69,7 @@ export function haptic(kind) {
   const feedback = app?.HapticFeedback;
   if (!feedback) return;
   if (kind === "play") feedback.impactOccurred("medium");
+  else if (kind === "turn") feedback.impactOccurred("heavy");
   else if (kind === "select") feedback.selectionChanged();
   else if (kind === "error") feedback.notificationOccurred("error");
 }
