@@ -533,3 +533,29 @@ def test_the_turn_arriving_is_felt_once(browser: Any, address: str) -> None:
     waiter.wait_for_timeout(300)
     assert waiter.evaluate(turn) == 1
     assert player.evaluate(turn) == 0
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_page_the_server_cannot_sign_in_says_to_reopen_the_table(
+    browser: Any, address: str, lang: str
+) -> None:
+    from tests.web.browser import TELEGRAM_SCRIPT
+    from tests.web.server import sign_init_data, telegram_stub
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
+    forged = sign_init_data("starshina-play", lang=lang, token="999:another-bot")
+    stub = telegram_stub(forged)
+    context.route(
+        TELEGRAM_SCRIPT,
+        lambda route: route.fulfill(status=200, content_type="application/javascript", body=stub),
+    )
+    page = context.new_page()
+    page.goto(address)
+    notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text() == t(lang, "web.reopen")
+    assert "Telegram" in notice.inner_text()
+    assert page.get_attribute("#app", "aria-busy") == "false"
+    # no empty cloth beside it
+    assert not page.locator("#table").is_visible()
+    assert not page.locator("#hand").is_visible()
