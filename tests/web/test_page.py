@@ -433,11 +433,11 @@ def test_a_seated_player_sees_the_lobby_before_the_deal(browser: Any, address: s
 
 
 def _card_looks(page: Any) -> list[dict[str, Any]]:
-    looks: list[dict[str, Any]] = page.eval_on_selector_all(
-        "#cards button.card",
-        "nodes => nodes.map(n => { const s = getComputedStyle(n);"
-        " return {card: n.dataset.card, disabled: n.disabled, opacity: parseFloat(s.opacity),"
-        " filter: s.filter}; })",
+    # the nodes found and measured in one go: a redraw replaces them
+    looks: list[dict[str, Any]] = page.evaluate(
+        "[...document.querySelectorAll('#cards button.card')].map(n => {"
+        " const s = getComputedStyle(n); return {card: n.dataset.card, disabled: n.disabled,"
+        " opacity: parseFloat(s.opacity), filter: s.filter}; })",
     )
     return looks
 
