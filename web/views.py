@@ -36,8 +36,9 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     last_trick  [{seat, card}], last_winner: int | null
     hand        {cards: [{card, verb | null}], hidden: int, look: bool}
                 verb is what tapping the card does now ("play", "drop", "give", "return");
-                null: not legal now (shown dimmed and disabled). ``hidden`` counts the cards
-                the seat holds unseen (Стуколка before looking); ``look`` whether it may look.
+                null: not legal now (disabled; the page dims it only beside legal ones).
+                ``hidden`` counts the cards the seat holds unseen (Стуколка before looking);
+                ``look`` whether it may look.
     pick        {verb, min, max, confirm: {"key"}, none: {"key"} | null} | null: choosing
                 several cards of the hand (the purchase's discards, Старшина's kitty);
                 ``none`` labels the confirmation of choosing none
