@@ -1,7 +1,8 @@
 """The Mini App's server: an aiohttp application in the bot's own process and event loop.
 
     GET  /                 the page (web/static), and its files
-    GET  /api/texts        the page's texts in the user's language (``web.texts``)
+    GET  /api/texts        the page's texts in the user's language (``web.texts``); without a
+                           valid initData, in the language of ``?lang=``
     GET  /api/state        the seat's view (``web.views``) of the table the page shows
     POST /api/action       a move: ``{"version", "verb", "arg", "key"}``
     POST /api/ticket       a ticket that opens the live stream (``web.session``)
@@ -128,8 +129,15 @@ class WebApp:
     # ------------------------------------------------------------------ routes
 
     async def texts(self, request: web.Request) -> web.Response:
-        user = self.user(request)
-        lang = await self.tables.front.language(user.user_id, user.language)
+        """The page's texts in the user's language; for a page that cannot say who it is
+        (its initData forged, expired or missing), the catalogue in the language it names
+        (``?lang=``), so that it can say why no table is shown: texts hold nothing of anyone."""
+        try:
+            user = self.user(request)
+        except web.HTTPUnauthorized:
+            lang = request.query.get("lang", "")[:16]
+        else:
+            lang = await self.tables.front.language(user.user_id, user.language)
         response = web.json_response(page_texts(lang))
         response.enable_compression()  # (gzip where the page accepts it)
         return response

@@ -180,7 +180,7 @@ class WebTables:
 
 
 def decide_nothing(view: Json) -> None:
-    """A view with no decision in it: no control, no choice, every card dimmed."""
+    """A view with no decision in it: no control, no choice, no card to tap."""
     view["actions"] = []
     view["pick"] = None
     view["prompt"] = None

@@ -26,6 +26,8 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     pot         {"key", "params"} | null: the pot or the game's pot, said as the chat says it
     seats       [{seat, name, chips, cards, tricks, dealer, to_act, you, away,
                   role: {"key"} | null, note: {"key", "params"} | null, tricks_in_note}]:
+                ``cards`` the cards in play the seat holds (none for a passer's dead
+                cards); ``tricks`` int once the play has begun and the seat plays, else null;
                 ``tricks_in_note`` the note says the seat's tricks already (Старшина's «2
                 взятки, нужно 5»), so the page does not count them again
     stock       int: the cards left face down (the stock, Старшина's kitty)
@@ -34,8 +36,9 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     last_trick  [{seat, card}], last_winner: int | null
     hand        {cards: [{card, verb | null}], hidden: int, look: bool}
                 verb is what tapping the card does now ("play", "drop", "give", "return");
-                null: not legal now (shown dimmed and disabled). ``hidden`` counts the cards
-                the seat holds unseen (Стуколка before looking); ``look`` whether it may look.
+                null: not legal now (disabled; the page dims it only beside legal ones).
+                ``hidden`` counts the cards the seat holds unseen (Стуколка before looking);
+                ``look`` whether it may look.
     pick        {verb, min, max, confirm: {"key"}, none: {"key"} | null} | null: choosing
                 several cards of the hand (the purchase's discards, Старшина's kitty);
                 ``none`` labels the confirmation of choosing none
@@ -70,7 +73,7 @@ def lobby_view(kind: str, options: Mapping[str, Any], you: int, info: TableInfo)
     seats = []
     for seat in range(len(info.names)):
         entry = _seat(seat, you, -1, None, info)
-        entry.update(cards=0, tricks=0, role=None, note=None)
+        entry.update(cards=0, tricks=None, role=None, note=None)
         seats.append(entry)
     return {
         "schema": SCHEMA,

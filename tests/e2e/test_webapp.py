@@ -195,6 +195,12 @@ async def test_forged_expired_foreign_stale_and_replayed_requests_change_nothing
             assert status == 401 and headers["Content-Security-Policy"] == CSP, init_data
             status, answer = await bad.act(move)
             assert status == 401, init_data
+            # yet its texts, in the language it names, so that it can say to open the table
+            # again from Telegram: the catalogue alone, nothing of the table
+            status, answer = await bad.texts("en")
+            assert status == 200 and answer["lang"] == "en", init_data
+            assert "Telegram" in answer["texts"]["web.reopen"]
+            assert set(answer) == {"lang", "plurals", "texts", "ranks", "suits"}
         # another user's table: seated elsewhere, or named by a link of another table
         outsider = fake.add_user("Чужой")
         stranger = Page(http, page.base, sign(token, outsider.id), page.game)

@@ -287,7 +287,7 @@ async def test_a_deal_played_on_three_pages_one_player_going_back_to_the_chat(
 
 async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -> None:
     """Someone who follows the group's link to a table he has no seat at, and a player with
-    no table open, are told so (not «no connection»)."""
+    no table open, are told so in the table's place (not «no connection», not a bare cloth)."""
     async with (
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
@@ -303,7 +303,7 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
             browser, address, fake.token, outsider, f"?t=g{game.game_id}", refused
         )
         await page.wait_for_function(
-            "text => document.getElementById('status').textContent === text",
+            "text => document.getElementById('notice').textContent === text",
             arg=t("ru", "web.not_yours"),
             timeout=WAIT_MS,
         )
@@ -315,11 +315,11 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
 
         await eventually(stream_answered, WAIT_MS / 1000, "the live stream's answer")
         await page.evaluate("new Promise(done => setTimeout(done, 4000))")
-        assert await page.locator("#status").text_content() == t("ru", "web.not_yours")
+        assert await page.locator("#notice").text_content() == t("ru", "web.not_yours")
         assert refused == [403]
         page = await _bare_page(browser, address, fake.token, outsider, "")
         await page.wait_for_function(
-            "text => document.getElementById('status').textContent === text",
+            "text => document.getElementById('notice').textContent === text",
             arg=t("ru", "web.no_table"),
             timeout=WAIT_MS,
         )

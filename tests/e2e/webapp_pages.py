@@ -55,6 +55,14 @@ class Page:
             ticket: str = (await response.json())["ticket"]
             return ticket
 
+    async def texts(self, lang: str = "") -> tuple[int, Any]:
+        """The page's texts (``lang``: the language the page names, for when it cannot say
+        who it is)."""
+        async with self.http.get(
+            f"{self.base}api/texts", params={"t": self.game, "lang": lang}, headers=self.headers()
+        ) as response:
+            return response.status, await response.json()
+
     async def state(self) -> tuple[int, Any, Mapping[str, str]]:
         async with self.http.get(
             f"{self.base}api/state", params={"t": self.game}, headers=self.headers()

@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.web.server import make_app, sign_init_data, telegram_stub
+from tests.web.server import FIRST_USER, make_app, sign_init_data, telegram_stub
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -63,8 +63,10 @@ def open_table(
     dark: bool = False,
     lang: str = "ru",
     scale: int = 2,
+    user_id: int = FIRST_USER,
 ) -> Any:
-    """A phone-sized page at ``fixture``'s table, drawn and waiting."""
+    """A phone-sized page at ``fixture``'s table, drawn and waiting: at the fixture's seat, or
+    for a later ``user_id``, at a seat after it (``tests.web.server``)."""
     context = browser.new_context(
         viewport={"width": width, "height": height},
         device_scale_factor=scale,
@@ -75,7 +77,7 @@ def open_table(
         # policy itself is tested in a context of its own (test_page.py)
         bypass_csp=True,
     )
-    stub = telegram_stub(sign_init_data(fixture, lang=lang), dark=dark)
+    stub = telegram_stub(sign_init_data(fixture, lang=lang, user_id=user_id), dark=dark)
 
     def route(request_route: Any) -> None:
         request_route.fulfill(status=200, content_type="application/javascript", body=stub)

@@ -35,6 +35,9 @@ from web.views import lobby_view, refusal, seat_view
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 TOKEN = "100200:preview-token-for-the-mini-app-tests"
 TURN_SECONDS = 45
+#: the user id of ``sign_init_data``: his page sits at the fixture's seat; the next ids sit at
+#: the seats after it, clockwise (a page that waits for its turn)
+FIRST_USER = 1001
 
 
 def _phase(name: str) -> Callable[[Any], bool]:
@@ -124,7 +127,7 @@ def load_table(name: str) -> PreviewTable:
 
 
 def sign_init_data(
-    fixture: str, *, lang: str = "ru", token: str = TOKEN, user_id: int = 1001
+    fixture: str, *, lang: str = "ru", token: str = TOKEN, user_id: int = FIRST_USER
 ) -> str:
     """``initData`` as Telegram would sign it (core.telegram.org/bots/webapps)."""
     user = {"id": user_id, "first_name": "Тест", "language_code": lang}
@@ -256,7 +259,7 @@ TABLES = web.AppKey("tables", dict[str, PreviewTable])
 LISTENERS = web.AppKey("listeners", set[asyncio.Queue[str]])
 
 
-def _who(request: web.Request, init_data: str | None = None) -> tuple[str | None, str]:
+def _who(request: web.Request, init_data: str | None = None) -> tuple[str | None, str, int]:
     raw = init_data
     if raw is None:
         header = request.headers.get("Authorization", "")
@@ -269,7 +272,16 @@ def _who(request: web.Request, init_data: str | None = None) -> tuple[str | None
         raise web.HTTPUnauthorized(text=error.reason) from None
     if user.start_param not in FIXTURES:
         raise web.HTTPForbidden(text="no such table")
-    return user.language, user.start_param
+    return user.language, user.start_param, user.user_id
+
+
+def _seat(table: PreviewTable, user_id: int) -> int:
+    """The seat of ``user_id``'s page at ``table``: the fixture's seat for the first user, the
+    seats after it for the next ones."""
+    if table.lobby:
+        return table.seat
+    players = rules_for(table.kind).players(table.state)
+    return (table.seat + user_id - FIRST_USER) % players
 
 
 def _table(request: web.Request, name: str) -> PreviewTable:
@@ -279,7 +291,7 @@ def _table(request: web.Request, name: str) -> PreviewTable:
     return tables[name]
 
 
-def _view(table: PreviewTable, lang: str | None) -> dict[str, Any]:
+def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
     if table.lobby:
         info = TableInfo(
             names=NAMES[: table.lobby],
@@ -292,7 +304,7 @@ def _view(table: PreviewTable, lang: str | None) -> dict[str, Any]:
     return seat_view(
         table.kind,
         table.state,
-        table.seat,
+        seat,
         TableInfo(
             names=NAMES[:players],
             version=table.version,
@@ -305,8 +317,9 @@ def _view(table: PreviewTable, lang: str | None) -> dict[str, Any]:
 
 def _balances(state: Any, players: int) -> tuple[int, ...]:
     """Each seat's balance as the bot's would read: a fixed start, plus the money the game's
-    state has moved so far (the antes at once, the rest when the deal is settled)."""
-    chips = [40 - 7 * seat for seat in range(players)]
+    state has moved so far (the antes at once, the rest when the deal is settled); the third
+    seat and those after it have lost over the evening so far."""
+    chips = [40 - 23 * seat for seat in range(players)]
     for item in getattr(state, "transfers", ()):
         if isinstance(item.src, int):
             chips[item.src] -= item.amount
@@ -316,31 +329,37 @@ def _balances(state: Any, players: int) -> tuple[int, ...]:
 
 
 async def texts(request: web.Request) -> web.Response:
-    lang, _ = _who(request)
+    try:
+        lang: str | None = _who(request)[0]
+    except web.HTTPUnauthorized:
+        # as the bot's server: a page that cannot say who it is still learns why, in words
+        lang = request.query.get("lang", "")[:16]
     return web.json_response(page_texts(lang))
 
 
 async def state(request: web.Request) -> web.Response:
-    lang, name = _who(request)
-    return web.json_response(_view(_table(request, name), lang))
+    lang, name, user = _who(request)
+    table = _table(request, name)
+    return web.json_response(_view(table, lang, _seat(table, user)))
 
 
 async def action(request: web.Request) -> web.Response:
-    lang, name = _who(request)
+    lang, name, user = _who(request)
     table = _table(request, name)
+    seat = _seat(table, user)
     body = await request.json()
     if body.get("key") in table.seen:
-        return web.json_response({"view": _view(table, lang)})
+        return web.json_response({"view": _view(table, lang, seat)})
     if body.get("version") != table.version:
         return web.json_response({"refused": refusal(stale=True)}, status=409)
     rules = rules_for(table.kind)
     verb, arg = body.get("verb"), body.get("arg")
     if isinstance(arg, int) and not isinstance(arg, bool):
-        arg = tuple(rules.holding(table.state, table.seat).cards[:arg])
+        arg = tuple(rules.holding(table.state, seat).cards[:arg])
     elif isinstance(arg, list):
         arg = tuple(arg)
     try:
-        rules.apply(table.state, Action(table.seat, str(verb), arg))
+        rules.apply(table.state, Action(seat, str(verb), arg))
     except IllegalAction:
         return web.json_response({"refused": refusal(stale=False)}, status=409)
     table.version += 1
@@ -348,7 +367,7 @@ async def action(request: web.Request) -> web.Response:
     table.seen[str(body.get("key"))] = table.version
     for queue in request.app[LISTENERS]:
         queue.put_nowait("changed")
-    return web.json_response({"view": _view(table, lang)})
+    return web.json_response({"view": _view(table, lang, seat)})
 
 
 async def ticket(request: web.Request) -> web.Response:

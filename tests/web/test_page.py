@@ -430,3 +430,132 @@ def test_a_seated_player_sees_the_lobby_before_the_deal(browser: Any, address: s
     assert page.locator("#controls button").count() == 0
     assert not page.locator("#last-button").is_visible()
     assert page.locator("#status").inner_text() == ""
+
+
+def _card_looks(page: Any) -> list[dict[str, Any]]:
+    # the nodes found and measured in one go: a redraw replaces them
+    looks: list[dict[str, Any]] = page.evaluate(
+        "[...document.querySelectorAll('#cards button.card')].map(n => {"
+        " const s = getComputedStyle(n); return {card: n.dataset.card, disabled: n.disabled,"
+        " opacity: parseFloat(s.opacity), filter: s.filter}; })",
+    )
+    return looks
+
+
+@pytest.mark.parametrize("dark", [False, True])
+@pytest.mark.parametrize(
+    ("fixture", "user_id"),
+    [("starshina-trump", 1001), ("starshina-exchange", 1002), ("starshina-play", 1002)],
+)
+def test_a_hand_not_at_its_turn_to_play_stays_bright(
+    browser: Any, address: str, fixture: str, user_id: int, dark: bool
+) -> None:
+    # naming the trump, and waiting while another seat returns a card or plays: no card can
+    # be tapped, and none is dimmed
+    page = open_table(browser, address, fixture, width=360, height=740, user_id=user_id, dark=dark)
+    looks = _card_looks(page)
+    assert looks and all(look["disabled"] for look in looks)
+    assert all(look["opacity"] == 1 and look["filter"] == "none" for look in looks), looks
+
+
+def test_at_its_turn_to_play_only_the_illegal_cards_are_dimmed(browser: Any, address: str) -> None:
+    view = expected_view("starshina-play")
+    legal = {item["card"] for item in view["hand"]["cards"] if item["verb"]}
+    page = open_table(browser, address, "starshina-play", width=360, height=740, dark=True)
+    looks = _card_looks(page)
+    assert len(looks) == 16
+    for look in looks:
+        if look["card"] in legal:
+            assert not look["disabled"] and look["opacity"] == 1
+        else:
+            assert look["disabled"] and look["opacity"] < 1
+
+
+def test_a_negative_balance_reads_with_a_minus_sign(browser: Any, address: str) -> None:
+    view = expected_view("starshina-play")
+    assert len(view["seats"]) == 3
+    page = open_table(browser, address, "starshina-play", width=360, height=740)
+    lines = page.locator(".seat .line").all_inner_texts()
+    assert any(line.startswith("\u2212") for line in lines), lines
+    assert not any(re.search(r"-\d", line) for line in lines), lines
+    module = "await import(new URL('js/i18n.js', document.baseURI))"
+    said = page.evaluate(f"async () => ({module}).t('web.chips', {{}}, -3)")
+    assert said == "\u2212" + tn("ru", "web.chips", 3)
+
+
+def test_the_turns_countdown_never_breaks_across_lines(browser: Any, address: str) -> None:
+    page = open_table(browser, address, "shleif-knock", width=360, height=740)
+    # however narrow the prompt, the countdown moves whole to the next line
+    broken = page.evaluate(
+        """() => {
+          const prompt = document.getElementById('prompt');
+          const clock = prompt.querySelector('.clock');
+          const broken = [];
+          for (let width = 360; width >= 90; width -= 3) {
+            prompt.style.width = width + 'px';
+            if (clock.getClientRects().length > 1) broken.push(width);
+          }
+          return broken;
+        }"""
+    )
+    assert broken == []
+
+
+def test_the_bidding_counts_no_tricks_and_says_bought_as_the_chat_does(
+    browser: Any, address: str
+) -> None:
+    page = open_table(browser, address, "shleif-knock", width=360, height=740)
+    seats = page.locator(".seat").all_inner_texts()
+    assert len(seats) >= 3
+    assert not any(tn("ru", "n.tricks", 0) in seat for seat in seats), seats
+    page = open_table(browser, address, "shleif-purchase", width=360, height=740)
+    view = expected_view("shleif-purchase")
+    seats = page.locator(".seat").all_inner_texts()
+    assert not any("покупка 0" in seat for seat in seats), seats
+    for item in view["seats"]:
+        if item["note"] and item["note"]["key"] == "seat.kept":
+            assert any(t("ru", "seat.kept") in seat for seat in seats)
+
+
+def test_the_turn_arriving_is_felt_once(browser: Any, address: str) -> None:
+    # the next seat's page waits while the fixture's seat knocks or passes
+    waiter = open_table(browser, address, "shleif-knock", user_id=1002)
+    player = open_table(browser, address, "shleif-knock")
+    turn = "window.__tg.calls.filter(c => c[0] === 'haptic.impact' && c[1] === 'heavy').length"
+    assert waiter.evaluate(turn) == 0 and player.evaluate(turn) == 0
+    waiter_pass = waiter.get_by_role("button", name=t("ru", "btn.pass"), exact=True)
+    assert waiter_pass.count() == 0
+    player.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    waiter.wait_for_function(f"{turn} === 1")
+    waiter_pass.wait_for()
+    # a redraw of the same turn is not felt again; the page that moved felt its tap only
+    waiter.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    waiter.wait_for_timeout(300)
+    assert waiter.evaluate(turn) == 1
+    assert player.evaluate(turn) == 0
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_page_the_server_cannot_sign_in_says_to_reopen_the_table(
+    browser: Any, address: str, lang: str
+) -> None:
+    from tests.web.browser import TELEGRAM_SCRIPT
+    from tests.web.server import sign_init_data, telegram_stub
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
+    forged = sign_init_data("starshina-play", lang=lang, token="999:another-bot")
+    stub = telegram_stub(forged)
+    context.route(
+        TELEGRAM_SCRIPT,
+        lambda route: route.fulfill(status=200, content_type="application/javascript", body=stub),
+    )
+    page = context.new_page()
+    page.goto(address)
+    notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text() == t(lang, "web.reopen")
+    assert "Telegram" in notice.inner_text()
+    assert page.get_attribute("#app", "aria-busy") == "false"
+    # no empty cloth beside it
+    assert not page.locator("#table").is_visible()
+    assert not page.locator("#hand").is_visible()

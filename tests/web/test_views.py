@@ -14,7 +14,9 @@ import pytest
 from game.cards import is_card
 from game.registry import rules_for
 from game.stukolka.rules import trick_share
+from locales import t
 from tests.web.fixtures import GAMES, NAMES, first_state, states
+from web.texts import page_texts
 from web.view_parts import TableInfo, display_order, ranks_for
 from web.views import seat_view
 
@@ -255,14 +257,57 @@ def test_cards_read_as_the_chat_writes_them() -> None:
     assert ranks_for("ru", "latin") == "latin"
 
 
-def test_a_purchase_shows_how_many_cards_each_seat_bought() -> None:
-    state = first_state("stukolka", lambda s: any(n for n in s.bought if n))
+def test_a_purchase_shows_how_many_cards_each_seat_bought_in_the_chats_words() -> None:
+    state = first_state("stukolka", lambda s: any(n for n in s.bought if n) and 0 in s.bought)
     view = seat_view("stukolka", state, 0, info(4))
-    for seat, bought in zip(view["seats"], state.bought, strict=True):
-        if bought is None:
+    kept = 0
+    for seat, bought, role in zip(view["seats"], state.bought, state.roles, strict=True):
+        if bought is None or role.value == "razrez":
             assert seat["note"] is None
+        elif bought:
+            assert seat["note"] == {"key": "seat.bought", "params": {}, "n": bought}
         else:
-            assert seat["note"] == {"key": "web.bought", "params": {"count": bought}}
+            # «без покупки», as the chat says it, not «покупка 0»
+            assert seat["note"] == {"key": "seat.kept", "params": {}}
+            kept += 1
+    assert kept
+    served = page_texts("ru")["texts"]
+    assert served["seat.kept"] == t("ru", "seat.kept") == "без покупки"
+    assert "seat.bought" in served
+
+
+@pytest.mark.parametrize("game", ["stukolka", "shleif"])
+def test_tricks_count_once_the_play_has_begun_and_a_passers_dead_cards_are_not_drawn(
+    game: str,
+) -> None:
+    kind, _, players = GAMES[game]
+    phases: set[str] = set()
+    for state in states(game, 0):
+        for seat in range(players):
+            view = seat_view(kind, state, seat, info(players))
+            phase = view["phase"]
+            phases.add(phase)
+            for item, role in zip(view["seats"], state.roles, strict=True):
+                playing = phase in ("play", "deal_over") and role.value not in ("none", "pass")
+                lone = state.outcome is not None and state.outcome.value == "lone"
+                assert (item["tricks"] is not None) == (playing and not lone), (phase, role)
+                if role.value == "pass":
+                    # dead, never shown (docs/rules.md §1.3): no backs for them either
+                    assert item["cards"] == 0
+                else:
+                    assert item["cards"] == len(state.hands[item["seat"]])
+    assert {"knock", "purchase", "play"} <= phases
+
+
+def test_starshina_seats_show_their_target_alone_before_the_play() -> None:
+    for state in states("starshina", 0):
+        view = seat_view("starshina", state, 0, info(3))
+        for item in view["seats"]:
+            if view["phase"] in ("exchange_give", "ring_return", "name_trump", "kitty"):
+                assert item["note"]["key"] == "web.target" and item["tricks"] is None
+                assert not item["tricks_in_note"]
+            else:
+                assert item["note"]["key"].startswith("starshina.") and item["tricks_in_note"]
 
 
 def test_the_face_up_trump_shows_on_the_stock_only_while_it_lies_there() -> None:

@@ -40,6 +40,7 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
     data["stock_label"] = "web.kitty"
     seats = []
     record = table.history[-1] if over and table.history else None
+    playing = table.phase is starshina.Phase.PLAY
     for summary in table.seats:
         seat = _seat(summary.seat, view.seat, table.dealer, table.to_act, info)
         tricks = record.tricks[summary.seat] if record else summary.tricks
@@ -51,11 +52,20 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
                 target=summary.target,
                 diff=_diff_words(record.diffs[summary.seat]),
             )
-        else:
+        elif playing:
             note = text(
                 "starshina.tricks_of", tricks=text("n.tricks", tricks), target=summary.target
             )
-        seat.update(cards=summary.cards, tricks=tricks, role=None, note=note, tricks_in_note=True)
+        else:
+            # before the play no trick is taken: the target alone
+            note = text("web.target", target=summary.target)
+        seat.update(
+            cards=summary.cards,
+            tricks=tricks if record or playing else None,
+            role=None,
+            note=note,
+            tricks_in_note=bool(record or playing),
+        )
         seats.append(seat)
     data["seats"] = seats
     legal = view.legal
@@ -165,5 +175,6 @@ PAGE: GamePage[starshina.StarshinaState, starshina.SeatView, starshina.PublicVie
         "starshina.short",
         "starshina.over",
         "starshina.on_target",
+        "web.target",
     ),
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from game import stukolka
 from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
+from game.stukolka.state import ACTIVE_ROLES
+from game.stukolka.views import SeatSummary
 from tables.games import stukolka as table_side
 from web.games.plugin import GamePage
 from web.view_parts import (
@@ -21,6 +23,9 @@ from web.view_parts import (
     text,
 )
 
+#: the phases a seat's tricks are counted in (the chat's seat line)
+_PLAYING = (stukolka.Phase.PLAY, stukolka.Phase.DEAL_OVER)
+
 
 def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     """The page's view of one seat at Стуколка (classic or «со шлейфом»)."""
@@ -35,14 +40,18 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     data["stock"] = table.stock_count
     data["stock_label"] = "web.stock"
     seats = []
+    playing = table.phase in _PLAYING and table.outcome is not stukolka.Outcome.LONE
     for summary in table.seats:
         seat = _seat(summary.seat, view.seat, table.dealer, table.to_act, info)
         role = summary.role
+        active = role in ACTIVE_ROLES
         seat.update(
-            cards=summary.cards,
-            tricks=summary.tricks,
+            # a passer's cards are dead and never shown (§1.3): none drawn for him
+            cards=0 if role is stukolka.Role.PASS else summary.cards,
+            # tricks once the play has begun, for those who play, as the chat counts them
+            tricks=summary.tricks if playing and active else None,
             role=None if role is stukolka.Role.NONE else text(f"role.{role.value}"),
-            note=None if summary.bought is None else text("web.bought", count=summary.bought),
+            note=_bought(summary),
         )
         seats.append(seat)
     data["seats"] = seats
@@ -100,6 +109,14 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
             "notes": notes,
         }
     return data
+
+
+def _bought(seat: SeatSummary) -> Json | None:
+    """What a seat bought, as the chat's seat line says it: «покупка: 2 карты», «без покупки»
+    (nothing for one gone в разрез: his four cards are the stock's)."""
+    if seat.bought is None or seat.role is stukolka.Role.RAZREZ:
+        return None
+    return text("seat.bought", n=seat.bought) if seat.bought else text("seat.kept")
 
 
 def _share(pot: int) -> str:
@@ -161,5 +178,5 @@ def _stukolka_prompt(view: stukolka.SeatView) -> Json | None:
 PAGE: GamePage[stukolka.StukolkaState, stukolka.SeatView, stukolka.PublicView] = GamePage(
     table_side.PLUGIN,
     stukolka_view,
-    texts=("role.", "stukolka.trump.", "result.pot_", "gloss.remiz"),
+    texts=("role.", "stukolka.trump.", "result.pot_", "gloss.remiz", "seat.bought", "seat.kept"),
 )

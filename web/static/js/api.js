@@ -38,16 +38,20 @@ export class Api {
     return { Authorization: auth, ...extra };
   }
 
-  async get(path) {
-    const response = await fetch(address(path), { headers: this.headers(), cache: "no-store" });
+  async get(path, query = {}) {
+    const url = address(path);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    const response = await fetch(url, { headers: this.headers(), cache: "no-store" });
     if (!response.ok) throw Object.assign(new Error(`${path}: ${response.status}`), { status: response.status });
     this.session = response.headers.get("X-Session") || this.session;
     const date = Date.parse(response.headers.get("Date") || "");
     return { body: await response.json(), serverTime: Number.isNaN(date) ? null : date / 1000 };
   }
 
-  texts() {
-    return this.get("texts").then(({ body }) => body);
+  // The texts in the user's language; ``lang`` names it for a page the server cannot tell
+  // who it is (so it can still say why no table is shown).
+  texts(lang) {
+    return this.get("texts", { lang }).then(({ body }) => body);
   }
 
   // Read the view again; concurrent calls share one request.

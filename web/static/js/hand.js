@@ -1,5 +1,6 @@
-// Your hand: real card faces, the legal ones raised and the others dimmed and disabled; in a
-// choice of several cards (the purchase's discards, Старшина's kitty) each card toggles.
+// Your hand: real card faces, bright. At your turn to play (or pass) a card the legal ones are
+// raised and only the others dimmed; at any other time no card is tapped and none is dimmed.
+// In a choice of several cards (the purchase's discards, Старшина's kitty) each card toggles.
 // Up to eight cards lie in one row; more (Старшина's sixteen) in rows by suit, each row an
 // overlapping fan that fits the screen's width.
 import { cardBack, drawCard, shownCard } from "./cards.js";
@@ -14,7 +15,7 @@ function el(tag, className = "", text = "") {
   return node;
 }
 
-function cardButton(item, view, selection, handlers) {
+function cardButton(item, view, selection, handlers, choosing) {
   const button = drawCard(document.createElement("button"), item.card);
   button.type = "button";
   if (view.pick) {
@@ -25,6 +26,7 @@ function cardButton(item, view, selection, handlers) {
     button.addEventListener("click", () => handlers.play(item.verb, item.card));
   } else {
     button.disabled = true;
+    if (choosing) button.classList.add("illegal");
   }
   return button;
 }
@@ -70,11 +72,13 @@ export function renderHand(view, selection, handlers) {
     down.append(el("span", "", t("web.face_down", {}, view.hand.hidden)));
     box.append(down);
   }
+  // your turn to choose one card: the cards you may not choose are dimmed
+  const choosing = !view.pick && cards.some((item) => item.verb);
   for (const row of rowsOf(cards, many)) {
     const line = el("div", many ? "row" : "row wide");
     line.setAttribute("role", "group");
     row.forEach((item, index) => {
-      const button = cardButton(item, view, selection, handlers);
+      const button = cardButton(item, view, selection, handlers, choosing);
       button.style.setProperty("--i", index);
       line.append(button);
     });

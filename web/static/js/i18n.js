@@ -39,6 +39,8 @@ function param(value) {
     if ("suit" in value) return suitSymbol(value.suit);
     if ("key" in value) return tx(value);
   }
+  // a negative count as the chat writes money: «−3 фишки», a true minus sign
+  if (typeof value === "number" && value < 0) return `\u2212${-value}`;
   return String(value);
 }
 

@@ -89,20 +89,34 @@ function render() {
   $("app").dataset.version = view.version; // the state drawn (the tests wait for it)
 }
 
+const yourTurn = (shown) => shown != null && shown.to_act != null && shown.to_act === shown.you;
+
 function onView(next, serverTime) {
   if (serverTime != null) setServerTime(serverTime);
+  // the turn arriving is felt once, when a new view makes it yours (not on the page's first
+  // view, not on every redraw of the same turn)
+  const arrived = view != null && !yourTurn(view) && yourTurn(next);
   view = next;
   render();
+  if (arrived) tg.haptic("turn");
 }
 
-// offline: true (no connection), false, or the key of why the table cannot be shown
-const api = new Api(tg.initData, onView, (offline) =>
-  status(typeof offline === "string" ? t(offline) : offline ? t("web.offline") : ""),
-);
+// offline: true (no connection), false, or the key of why the table cannot be shown; with no
+// table drawn yet, the reason stands in the table's place (not a bare cloth with no word)
+function offline(reason) {
+  const text = typeof reason === "string" ? t(reason) : reason ? t("web.offline") : "";
+  const notice = view == null && typeof reason === "string";
+  $("app").classList.toggle("no-table", notice);
+  $("notice").textContent = notice ? text : "";
+  status(notice ? "" : text);
+  if (notice) $("app").setAttribute("aria-busy", "false");
+}
+
+const api = new Api(tg.initData, onView, offline);
 
 async function main() {
   tg.start();
-  setCatalogue(await api.texts());
+  setCatalogue(await api.texts(tg.languageHint()));
   document.title = t("web.title");
   status(t("web.loading"));
   await api.refresh();

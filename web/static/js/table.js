@@ -78,9 +78,9 @@ function renderGloss(view) {
 
 function seatLines(seat, view) {
   const chips = seat.chips == null ? "" : t("web.chips", {}, seat.chips);
-  // a seat's note may say its tricks already (Старшина's «2 взятки, нужно 5»)
-  const noTricks = seat.tricks_in_note || view.phase === "lobby";
-  const tricks = noTricks ? "" : t("n.tricks", {}, seat.tricks);
+  // tricks once the play has begun; a seat's note may say them already (Старшина's «2
+  // взятки, нужно 5»)
+  const tricks = seat.tricks == null || seat.tricks_in_note ? "" : t("n.tricks", {}, seat.tricks);
   const more = [tricks, tx(seat.role), tx(seat.note), seat.away ? t("seat.away_mark") : ""];
   return [chips, more.filter(Boolean).join(" · ")];
 }
@@ -100,8 +100,10 @@ function renderSeat(seat, view) {
   box.append(name, el("div", "line", chips || "\u00a0"), el("div", "line role", more || "\u00a0"));
   if (!seat.you) {
     const backs = el("div", "backs");
-    backs.setAttribute("aria-label", t("web.seat.cards", {}, seat.cards));
-    backs.setAttribute("role", "img");
+    if (seat.cards) {
+      backs.setAttribute("aria-label", t("web.seat.cards", {}, seat.cards));
+      backs.setAttribute("role", "img");
+    }
     for (let i = 0; i < Math.min(seat.cards, 16); i++) backs.append(el("span", "back-mini"));
     box.append(backs);
   }

@@ -5,6 +5,20 @@ const app = window.Telegram?.WebApp ?? null;
 export const initData = app?.initData ?? "";
 export const native = Boolean(app?.MainButton && app.initData);
 
+// The user's language as Telegram says it, unchecked: only for the texts of a page whose
+// initData the server refuses (it cannot say who he is, and says so in his language).
+export function languageHint() {
+  let user = app?.initDataUnsafe?.user;
+  if (!user?.language_code) {
+    try {
+      user = JSON.parse(new URLSearchParams(initData).get("user") || "{}");
+    } catch {
+      user = {};
+    }
+  }
+  return user?.language_code || navigator.language || "";
+}
+
 function applyTheme() {
   const root = document.documentElement;
   const params = app?.themeParams ?? {};
@@ -69,6 +83,7 @@ export function haptic(kind) {
   const feedback = app?.HapticFeedback;
   if (!feedback) return;
   if (kind === "play") feedback.impactOccurred("medium");
+  else if (kind === "turn") feedback.impactOccurred("heavy");
   else if (kind === "select") feedback.selectionChanged();
   else if (kind === "error") feedback.notificationOccurred("error");
 }
