@@ -57,7 +57,7 @@ class Presenter:
         launch = launch or Launch()
         self.people = People(db, tables, default_language)
         self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
-        self.lobby = Lobby(db, tables, self.people, self.show, bot_username)
+        self.lobby = Lobby(db, tables, self.people, tables.publish, bot_username)
         self.table = GroupTable(
             db, tables, messenger, coalescer, self.people, self.lobby, self._closed, launch
         )
@@ -90,7 +90,8 @@ class Presenter:
     # ------------------------------------------------------------------ showing replies
 
     async def show(self, reply: Reply) -> None:
-        """Bring the group and the players' private chats up to date with ``reply``.
+        """Bring the group and the players' private chats up to date with ``reply`` (every
+        reply the table service publishes).
 
         Only the notices and the results to show are settled before this returns.
         The messages go out in the background, the private ones at once and the group's one
@@ -121,7 +122,6 @@ class Presenter:
         if practice:  # its hand shows the table's notices: rendered once they are in
             for user in hands:
                 self.hands.refresh(game.game_id, user)
-        await self.tables.evenings.took(reply)
 
     # ------------------------------------------------------------------ presses
 
@@ -161,11 +161,11 @@ class Presenter:
         match data:
             case cb.Act():
                 reply = await self.hands.press_act(data, user_id)
-                await self.show(reply)
+                await self.tables.publish(reply)
                 return None
             case cb.Look():
                 reply = await self.tables.act(data.game_id, user_id, data.version, "look", None)
-                await self.show(reply)
+                await self.tables.publish(reply)
                 return None
             case cb.Select():
                 return await self.hands.press_select(data, user_id)
@@ -179,7 +179,7 @@ class Presenter:
                 # a group's chooser, or a player's own in private (his practice table)
                 if chat_id is None or (chat_id > 0 and chat_id != user_id):
                     raise Refused("not_allowed")
-                await self.show(
+                await self.tables.publish(
                     await self.tables.new_table(chat_id, user_id, data.kind, thread=thread)
                 )
                 return None
@@ -194,20 +194,22 @@ class Presenter:
                 )
                 if message_id is not None:
                     await self.messenger.drop_buttons(chat_id, message_id, answer=True)
-                await self.show(reply)
+                await self.tables.publish(reply)
                 return None
             case cb.Back():
                 reply = await self.tables.back(data.game_id, user_id)
-                await self.show(reply)
+                await self.tables.publish(reply)
                 return None
             case cb.Settings():
                 return await self.menus.press_settings(data, user_id, chat_id, admin, message_id)
             case cb.Void():
-                await self.show(await self.tables.vote_void(data.game_id, user_id, data.deal))
+                await self.tables.publish(
+                    await self.tables.vote_void(data.game_id, user_id, data.deal)
+                )
                 return None
             case cb.PlayOn():
                 reply = await self.tables.play_on(data.game_id, user_id, data.deal, await admin())
-                await self.show(reply)
+                await self.tables.publish(reply)
                 return None
             case cb.Page():
                 await self.menus.press_page(data, user_id, chat_id, message_id)
@@ -305,7 +307,7 @@ class Presenter:
             chat_render.private_hint_text(lang, self.bot_username),
             thread=reply.game.thread_id,
         )
-        await self.show(reply)
+        await self.tables.publish(reply)
 
     async def chat_migrated(self, old: int, new: int) -> None:
         """A group became a supergroup: its games, balances and pot follow the new id."""
@@ -339,7 +341,7 @@ class Presenter:
                     await self.db.set_table_message(
                         game.game_id, game.table_message_id, deal=reply.results[0].deal
                     )
-                    await self.show(reply)
+                    await self.tables.publish(reply)
         for game in await self.db.games_with_old_hands():
             # the hand messages of a deal that ended just before the stop: each becomes its
             # outcome while the deal's result is still due (read before any is posted), else

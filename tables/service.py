@@ -15,8 +15,8 @@ Each unit gets the units it needs, and nothing reaches back:
   commits, and the moves that come due (a timeout, a computer's or an away player's move).
 
 The front-ends are told of every commit through ``listeners`` (``listener.TableListener``),
-and shown a reply that another front-end or the runner made through ``publish``: a front-end
-never calls another.
+and shown every reply through ``publish`` (whoever made it: a press in the chat, a move on the
+page, the runner), which also keeps the evenings: a front-end never calls another.
 """
 
 from __future__ import annotations
@@ -115,10 +115,13 @@ class TableService:
         self.unfreeze = self.stopping.unfreeze
 
     async def publish(self, reply: Reply) -> None:
-        """A reply made elsewhere than in a front-end's own press (a move on the page, a
-        timeout, a computer's move): every front-end that shows replies shows it."""
+        """Every reply a change of a table made (a press in the chat, a move on the page, a
+        timeout, a computer's move): every front-end that shows replies shows it, then the
+        chat's evening takes it (a deal ended, the group's last table closed), with or without
+        a front-end attached."""
         for show in self.shows:
             await show(reply)
+        await self.evenings.took(reply)
 
     @property
     def turn_timeout(self) -> float:

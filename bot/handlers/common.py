@@ -152,4 +152,4 @@ async def run_and_show(update: Update, context: BotContext, coroutine: Any) -> N
     except Refused as refusal:
         await refuse_in_chat(update, context, refusal)
         return
-    await context.services.presenter.show(reply)
+    await context.services.tables.publish(reply)

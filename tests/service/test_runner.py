@@ -136,3 +136,38 @@ async def test_a_closed_table_has_no_timer(db: Database) -> None:
     assert (await db.game(game_id)).status != "active"
     assert game_id not in service.runner.timers._armed
     await service.runner.stop()
+
+
+async def test_an_evening_closes_with_no_front_end_attached(db: Database) -> None:
+    """A person and two computers, the person away after his turns ran out: the runner plays
+    the one-deal Старшина game to its end, and the evening it made ends with it and is handed
+    to the listeners, with nobody showing anything."""
+    clock = ManualClock(now=1_800_000_000.0)
+    service = service_on(db, clock)
+    ended: list[tuple[int, int | None]] = []
+
+    class Evenings:
+        def table_changed(self, game: object) -> None:
+            pass
+
+        def evenings_due(self, chat_id: int, after_game: int | None) -> None:
+            ended.append((chat_id, after_game))
+
+    service.listeners.append(Evenings())
+    await service.choose_options(-1, "starshina", {"max_deals": 1})
+    await service.new_table(-1, USERS[0], "starshina")
+    await service.add_computer(-1, USERS[0], "easy")
+    await service.add_computer(-1, USERS[0], "easy")
+    await service.begin(-1, USERS[0], lambda user: True)
+    game_id = (await table(service)).game.game_id
+    for _ in range(400):
+        if (await db.game(game_id)).status != "active":
+            break
+        await advance(service, clock, TURN)
+    assert (await db.game(game_id)).status == "finished"
+    assert ended == [(-1, game_id)]
+    assert await db.open_evening(-1) is None
+    (evening,) = await service.evenings.unposted(-1)
+    assert evening.deals == 1
+    await service.runner.stop()
+    await service.evenings.stop()
