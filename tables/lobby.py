@@ -11,9 +11,19 @@ from storage.errors import ActiveGameExists
 from tables.chat_settings import ChatSettings
 from tables.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
 from tables.games import Plugin, choice
-from tables.records import Notice, Refused, Reply, TableMeta, is_practice
+from tables.records import Loaded, Notice, Refused, Reply, TableMeta, is_practice
 from tables.steps import DealSteps
 from tables.store import TableStore
+
+
+def seated_in_lobby(loaded: Loaded, user_id: int) -> Loaded:
+    """``loaded``, a lobby ``user_id`` sits at; Refused (``game_running``, ``not_at_table``)
+    if it is not."""
+    if loaded.game.status != "lobby":
+        raise Refused("game_running")
+    if user_id not in loaded.game.seats:
+        raise Refused("not_at_table")
+    return loaded
 
 
 class Lobby:
@@ -169,11 +179,7 @@ class Lobby:
     ) -> Reply:
         """«🤖 Добавить компьютер»: a player at the lobby seats a computer of ``level``."""
         async with self.store.lock(chat_id):
-            loaded = await self.store.require_active(chat_id, thread)
-            if loaded.game.status != "lobby":
-                raise Refused("game_running")
-            if user_id not in loaded.game.seats:
-                raise Refused("not_at_table")
+            loaded = seated_in_lobby(await self.store.require_active(chat_id, thread), user_id)
             if not loaded.plugin.has_computers:
                 raise Refused("no_computers")  # the lobby offers none: a forged press
             seats = loaded.seats
@@ -192,11 +198,7 @@ class Lobby:
         """«Убрать компьютер»: a player at the lobby takes the last computer seated off the
         table (a practice table has no /kick: its lobby's button is the way)."""
         async with self.store.lock(chat_id):
-            loaded = await self.store.require_active(chat_id, thread)
-            if loaded.game.status != "lobby":
-                raise Refused("game_running")
-            if user_id not in loaded.game.seats:
-                raise Refused("not_at_table")
+            loaded = seated_in_lobby(await self.store.require_active(chat_id, thread), user_id)
             computers = [user for user in loaded.seats if is_computer(user)]
             if not computers:
                 raise Refused("no_computer_seated")

@@ -10,9 +10,7 @@ outcome) is the one exception.
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,33 +22,13 @@ from bot.screens.hand import LOOKING
 from .fake_telegram import FakeTelegram, User
 from .players import Table, start_bot_for
 from .test_games import open_table
+from .test_turn_calls import Clock
 
 THINK = (3.0, 12.0)
 MARK = (1.0, 2.0)
 TIMEOUT = 60
 DEALS = 2
 SEED = 7
-
-
-class Clock:
-    """The bot's clocks of turns, timers and notifications, moved by the test."""
-
-    def __init__(self, services: Any) -> None:
-        self.services = services
-        self.now = time.time()
-        services.tables.store.clock = self
-        services.timers.clock = self
-        services.presenter.hands.clock = self
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def advance(self, table: Table, seconds: float) -> None:
-        self.now += seconds
-        self.services.timers.clock_moved()
-        self.services.presenter.hands.clock = self  # its timers are armed again
-        await asyncio.sleep(0)
-        await table.settle()
 
 
 @dataclass
