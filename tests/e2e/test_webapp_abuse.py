@@ -36,7 +36,16 @@ from .fake_telegram import FakeTelegram
 from .players import Table, sign, start_bot_for
 from .test_games import open_table
 from .test_webhook import free_port
-from .webapp_pages import PAGE, Page, base_of, engine_of, game_id_of, http, page_of
+from .webapp_pages import (
+    PAGE,
+    Page,
+    base_of,
+    engine_of,
+    game_id_of,
+    http,
+    page_of,
+    unbudgeted,
+)
 
 __all__ = ["http"]  # the fixture, for pytest
 
@@ -51,6 +60,7 @@ async def _to_a_blind_purchase(
 ) -> tuple[Page, dict[str, Any]] | None:
     """Plays on the pages (going dark where offered, never looking) until a seat buys without
     having seen its hand; that seat's page and view, or None if the deal never gets there."""
+    unbudgeted(table)
     for number in range(200):
         for page in pages.values():
             status, view, _ = await page.state()

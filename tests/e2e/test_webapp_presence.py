@@ -16,7 +16,7 @@ import aiohttp
 from .fake_telegram import FakeTelegram, User
 from .players import Table, start_bot_for
 from .test_games import open_table
-from .webapp_pages import PAGE, Page, engine_of, game_id_of, held, http, page_of
+from .webapp_pages import PAGE, Page, engine_of, game_id_of, held, http, page_of, unbudgeted
 
 __all__ = ["http"]  # the fixture, for pytest
 
@@ -25,6 +25,7 @@ async def _play(table: Table, watcher: User, page: Page, moves: int, rng: random
     """``moves`` moves: the watcher's on his page, the others' in the chat; his page beats
     all along. The moves he made."""
     game_id = await game_id_of(table)
+    unbudgeted(table)
     everyone = table.users
     mine = 0
     for _ in range(moves):

@@ -12,6 +12,7 @@ import pytest
 
 from game.registry import rules_for
 from server.webapp import webapp_of
+from web.limits import RateLimit
 
 from .fake_telegram import User
 from .players import RANK_CODE, SYMBOL_TO_SUIT, Table, cards_in, sign
@@ -92,6 +93,13 @@ async def game_id_of(table: Table) -> int:
     game = await table.services.db.active_game(table.group.id)
     assert game is not None
     return game.game_id
+
+
+def unbudgeted(table: Table) -> None:
+    """Lift the per-user budget of API requests: a test reads and moves faster than a page."""
+    webapp = webapp_of(table.services)
+    assert webapp is not None
+    webapp.server.rate = RateLimit(burst=10**6, rate=10**6)
 
 
 def page_of(table: Table, http: aiohttp.ClientSession, user: User, game_id: int) -> Page:
