@@ -18,6 +18,7 @@ from game.ai.search import HINT_CONFIDENCE
 from game.core import Action
 from game.starshina import ai as starshina_ai
 from game.stukolka import ai as stukolka_ai
+from tests.depth import deep
 from tests.game.test_ai import starshina_positions, stukolka_positions, to_act
 
 KNOCK, PASS = Action(0, "knock"), Action(0, "pass")
@@ -168,11 +169,11 @@ def test_a_recommendation_is_sure_and_its_figures_agree(game: str) -> None:
     advised = equal = 0
     advices: list[Advice] = []
     if game == "stukolka":
-        for number, state in enumerate(stukolka_positions(120, 21)):
+        for number, state in enumerate(stukolka_positions(deep(90), 21)):
             view = stukolka.seat_view(state, to_act(state))
             advices.append(stukolka_ai.COMPUTER.advise(view, random.Random(number), budget))
     else:
-        for number, position in enumerate(starshina_positions(60, 22)):
+        for number, position in enumerate(starshina_positions(deep(40), 22)):
             seen = starshina.seat_view(position, to_act(position))
             advices.append(starshina_ai.COMPUTER.advise(seen, random.Random(number), budget))
     for advice in advices:

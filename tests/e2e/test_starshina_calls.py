@@ -27,7 +27,7 @@ from .test_turn_calls import Clock
 THINK = (3.0, 12.0)
 MARK = (1.0, 2.0)
 TIMEOUT = 60
-DEALS = 2
+DEALS = 1
 SEED = 7
 
 
