@@ -75,9 +75,6 @@ class Runner:
         """The clock jumped (a test's clock): every timer again for its deadline."""
         self.timers.clock_moved()
 
-    def cancel(self, game_id: int) -> None:
-        self.timers.cancel(game_id)
-
     async def stop(self) -> None:
         """No timer fires any more; the moves being made finish first."""
         await self.timers.stop()

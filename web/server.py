@@ -100,19 +100,17 @@ class WebApp:
         """The user the request's ``initData`` (or the session a state answer gave the page;
         for the live stream, the ticket in its address: ``web.session``) speaks for; 401
         without a valid one, 429 once he has asked too often."""
-        header = request.headers.get("Authorization", "")
-        raw = header[4:] if header.startswith("tma ") and not ticket else ""
-        session = header[8:] if header.startswith("session ") and not ticket else ""
+        header = "" if ticket else request.headers.get("Authorization", "")
         stream = request.query.get("ticket", "") if ticket else ""
-        if not raw and not session and not stream:
-            raise _error(web.HTTPUnauthorized, "no initData")
         try:
             if stream:
                 user = sessions.check(stream, self.session_key, "ticket")
-            elif session:
-                user = sessions.check(session, self.session_key)
+            elif header.startswith("session ") and len(header) > 8:
+                user = sessions.check(header[8:], self.session_key)
+            elif header.startswith("tma ") and len(header) > 4:
+                user = validate(header[4:], self.token, max_age=self.max_age)
             else:
-                user = validate(raw, self.token, max_age=self.max_age)
+                raise _error(web.HTTPUnauthorized, "no initData")
         except InitDataError as error:
             raise _error(web.HTTPUnauthorized, f"initData {error.reason}") from None
         if not self.rate.allow(user.user_id):

@@ -203,26 +203,14 @@ def move_argument(arg: object) -> Any:
     if arg is None or (isinstance(arg, str) and arg in SUITS):
         return arg
     if isinstance(arg, str) and CARD.fullmatch(arg):
-        card = arg
-
-        def one_seen_card(table: Any, seat: int) -> str:
-            _seen(table, seat, True)
-            return card
-
-        return one_seen_card
+        return _from_a_seen_hand(arg)
     if (
         isinstance(arg, list)
         and len(arg) <= MOST_CARDS
         and all(isinstance(card, str) and CARD.fullmatch(card) for card in arg)
         and len(set(arg)) == len(arg)
     ):
-        cards = tuple(arg)
-
-        def seen_cards(table: Any, seat: int) -> tuple[str, ...]:
-            _seen(table, seat, True)
-            return cards
-
-        return seen_cards
+        return _from_a_seen_hand(tuple(arg))
     if isinstance(arg, int) and not isinstance(arg, bool) and 0 <= arg <= MOST_CARDS:
         count = arg
 
@@ -234,6 +222,17 @@ def move_argument(arg: object) -> Any:
 
         return first_cards
     raise BadMove
+
+
+def _from_a_seen_hand(named: str | tuple[str, ...]) -> Any:
+    """The card or cards ``named``, once the move is applied by a player who has seen his
+    hand."""
+
+    def resolve(table: Any, seat: int) -> str | tuple[str, ...]:
+        _seen(table, seat, True)
+        return named
+
+    return resolve
 
 
 def _seen(table: Any, seat: int, looked: bool) -> Any:

@@ -18,7 +18,7 @@ The rules of thumb read plain values (hand, trump, trick), so the same code deci
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from game.ai import Computer
@@ -492,20 +492,23 @@ def _blind(state: StukolkaState, action: Action) -> Action:
 
 def _as_unseen(action: Action, actions: Sequence[Action]) -> Action:
     """The unseen candidate ``action`` is (a blind discard: of as many cards)."""
-    if isinstance(action.arg, tuple):
-        count = len(action.arg)
-        for candidate in actions:
-            if isinstance(candidate.arg, tuple) and len(candidate.arg) == count:
-                return candidate
-    return action if action in actions else actions[0]
+    return _matching(action, actions, len)
 
 
 def _as_candidate(action: Action, actions: Sequence[Action]) -> Action:
     """The candidate equal to ``action`` (a purchase: the same cards in any order)."""
+    return _matching(action, actions, frozenset)
+
+
+def _matching(
+    action: Action, actions: Sequence[Action], key: Callable[[tuple[str, ...]], object]
+) -> Action:
+    """The candidate whose cards are ``action``'s by ``key``; else ``action`` itself where it
+    is one, else the first."""
     if isinstance(action.arg, tuple):
-        cards = set(action.arg)
+        wanted = key(action.arg)
         for candidate in actions:
-            if isinstance(candidate.arg, tuple) and set(candidate.arg) == cards:
+            if isinstance(candidate.arg, tuple) and key(candidate.arg) == wanted:
                 return candidate
     return action if action in actions else actions[0]
 
