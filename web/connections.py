@@ -71,12 +71,11 @@ class _Guarded(asyncio.Protocol):
         transport = cast(asyncio.Transport, transport)
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-        if not self.connections.admit(self):
+        if not self.connections.admit(self, transport):
             self.inner = None
             transport.abort()
             return
         self.transport = transport
-        self.connections.opened(self, transport)
         assert self.inner is not None
         self.inner.connection_made(transport)
         self.wait_for_headers()
@@ -156,7 +155,9 @@ class Connections:
         connections counted and timed here."""
         return lambda: _Guarded(self, make())
 
-    def admit(self, connection: _Guarded) -> bool:
+    def admit(self, connection: _Guarded, transport: asyncio.BaseTransport) -> bool:
+        """Whether ``connection`` (on ``transport``) fits under the caps; if so, it is
+        counted from now on."""
         address = connection.address
         counted = self._counted(address)
         if len(self._open) >= self.total or (
@@ -166,10 +167,8 @@ class Connections:
             return False
         if counted:
             self._by_address[address] = self._by_address.get(address, 0) + 1
-        return True
-
-    def opened(self, connection: _Guarded, transport: asyncio.BaseTransport) -> None:
         self._open[transport] = connection
+        return True
 
     def forget(self, connection: _Guarded) -> None:
         if connection.transport is not None:
