@@ -16,11 +16,16 @@ STOPPING_NOTICES = frozenset({"stop_after_deal", "stop_now"})
 
 async def offers_play_on(db: Database, loaded: Loaded) -> bool:
     """Whether a table stopped after its deal offers to play on (a large pot waits)."""
+    return await _waiting_pot(db, loaded) is not None
+
+
+async def _waiting_pot(db: Database, loaded: Loaded) -> int | None:
+    """The chat's pot, if it is large and waits on a table stopped after its deal."""
     meta, game = loaded.meta, loaded.game
     if not meta.stop or meta.autoplay or game.status != "active":
-        return False
+        return None
     pot = (await db.balances(game.chat_id)).pot
-    return large_pot(loaded.plugin, game.options, pot)
+    return pot if large_pot(loaded.plugin, game.options, pot) else None
 
 
 async def stop_line(db: Database, lang: str, loaded: Loaded) -> str | None:
@@ -30,5 +35,5 @@ async def stop_line(db: Database, lang: str, loaded: Loaded) -> str | None:
     meta, game = loaded.meta, loaded.game
     if not meta.stop or game.status != "active":
         return None
-    pot = (await db.balances(game.chat_id)).pot if await offers_play_on(db, loaded) else None
+    pot = await _waiting_pot(db, loaded)
     return chat_render.stopping_text(lang, now=meta.autoplay, pot=pot)
