@@ -3,11 +3,12 @@
 The screens are by audience (``bot/screens``): the group's table and its results
 (``table``), the lobby (``lobby``), each player's hand message (``hand_messages``), the menus
 (``menus``) and people (``people``: languages, names, reachability). The presenter wires them:
-``show`` takes a reply of the table service to every screen it changes, ``press`` sends a
-decoded button to the screen it belongs to, and the lifecycle (a restart, a blocked user, a
-group lost or moved) is here; a turn's time is the table service's own (``tables.runner``),
-which hands the presenter what it did to show, as a press's reply. Rendering is ``bot.render`` and
-``bot.keyboards``; the rules are reached only through ``TableService`` and ``game.registry``.
+``show`` takes every reply the table service publishes (``TableService.publish``: a press
+here, a move on the page, a timeout or a computer's move of the service's runner) to every
+screen it changes, ``press`` sends a decoded button to the screen it belongs to, and the
+lifecycle (a restart, a blocked user, a group lost or moved) is here. Rendering is
+``bot.render`` and ``bot.keyboards``; the rules are reached only through ``TableService`` and
+``game.registry``.
 """
 
 from __future__ import annotations

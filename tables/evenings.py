@@ -4,7 +4,7 @@ Storage keeps the evenings (``storage.evenings``): the commit that ends a deal e
 chat's evening or starts the next one. Here an evening ends when the chat's gap passes with
 no deal (an asyncio timer per chat, ``tables.timers.Timers``, armed for the last deal's end
 plus the gap, and armed again after a restart), when the group's last open table ends (by
-/stop or by its game's own end: ``took``, given every reply a front-end shows), or at
+/stop or by its game's own end: ``took``, given every reply the service publishes), or at
 /evening when no table of the chat is open; each ended evening not posted yet is handed to
 the front-ends (``TableListener.evenings_due``), which post its summary once (``claim``: at
 most once, the summary's figures from ``storage.evenings``). /evening while a table is open
@@ -61,7 +61,7 @@ class Evenings:
             self._due(chat_id)
 
     async def took(self, reply: Reply) -> None:
-        """A front-end shows ``reply``: a deal that ended goes on the chat's evening, and a
+        """The service publishes ``reply``: a deal that ended goes on the chat's evening, and a
         table that ended (stopped by /stop, its game won, nobody left at it) ends the evening
         if it was the group's last open table (the evening is the group's, over all its
         topics): its summary comes right after the table's last messages, not a gap later."""
