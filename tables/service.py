@@ -11,6 +11,7 @@ Each unit gets the units it needs, and nothing reaches back:
 - ``Lobby`` (``lobby.py``), ``Turns`` (``turns.py``) and ``Stopping`` (``stopping.py``): the
   operations, each given the store, the steps and (lobby, stopping) the chat's settings;
 - ``Evenings`` (``evenings.py``): when a chat's run of play ends;
+- ``Money`` (``money.py``): balances and pots as the front-ends show them;
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
   commits, and the moves that come due (a timeout, a computer's or an away player's move).
 
@@ -30,6 +31,7 @@ from tables.computers import Thinker
 from tables.evenings import Evenings
 from tables.listener import TableListener
 from tables.lobby import Lobby
+from tables.money import Money
 from tables.presence import Presence
 from tables.records import Reply
 from tables.runner import Runner
@@ -65,6 +67,7 @@ class TableService:
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
         self.evenings = Evenings(db, self.listeners)
+        self.money = Money(db)
         #: what shows a published reply, in each front-end that shows replies (the chat)
         self.shows: list[Callable[[Reply], Awaitable[None]]] = []
         self.runner = Runner(db, self.turns, clock, self.publish)

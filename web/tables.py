@@ -124,7 +124,7 @@ class WebTables:
         game = loaded.game
         lang = await self.front.language(user_id, code)
         names = await self.front.names(loaded.seats, lang)
-        balances = (await self.db.balances(game.chat_id)).players
+        balances = (await self.tables.money.balances(game.chat_id)).players
         info = TableInfo(
             names=names,
             version=loaded.meta.turn,

@@ -19,12 +19,11 @@ from bot.render.common import (
     signed,
     suit,
 )
-from bot.settle_up import left_in_pot, settle_people
 from game.cards import CARD_SET, SUITS
 from game.core import Action
 from locales import catalogue, t, tn
 from tables import Reply
-from tables.computers import is_computer
+from tables.settle_up import settle
 
 if TYPE_CHECKING:
     from bot.games.plugin import ChatGame
@@ -153,21 +152,21 @@ def own_balances_text(lang: str, items: Sequence[tuple[str | None, int]]) -> str
     return "\n".join(lines)
 
 
-def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str], pot: int) -> str:
-    """Settle-up: who pays whom among the people (``bot.settle_up``); the pot stays on the
+def settle_up_text(
+    lang: str, balances: Mapping[int, int], names: Mapping[int, str], pot: int
+) -> str:
+    """Settle-up: who pays whom among the people (``tables.settle_up``); the pot stays on the
     table, and where the computers stand is said apart: nobody pays or is paid by one."""
-    people = {key: amount for key, amount in balances.items() if not _computer(key)}
-    computers = {key: amount for key, amount in balances.items() if _computer(key) and amount}
-    payments = settle_people(people)
+    settled = settle(balances)
     lines = [t(lang, "settle.title")]
-    if not payments:
+    if not settled.payments:
         # square, or down only to the pot and the computers: nobody owes another player
-        lines.append(t(lang, "settle.no_payments" if any(people.values()) else "settle.nothing"))
-    for payer, payee, amount in payments:
+        lines.append(t(lang, "settle.nothing" if settled.square else "settle.no_payments"))
+    for payer, payee, amount in settled.payments:
         lines.append(
             t(lang, "settle.line", payer=esc(names[payer]), payee=esc(names[payee]), amount=amount)
         )
-    left = left_in_pot(people, payments)
+    left = settled.left_in_pot
     if pot and sum(left.values()) == pot:
         # whose chips the pot holds: what each loser still owes once the payments are made
         items = ", ".join(f"{esc(names[key])} {amount}" for key, amount in left.items())
@@ -175,18 +174,13 @@ def settle_up_text(lang: str, balances: Mapping[K, int], names: Mapping[K, str],
     elif pot:
         lines.append("")
         lines.append(t(lang, "settle.pot", pot=pot))
-    if computers:
+    if settled.computers:
         standing = ", ".join(
-            f"{esc(names[key])} {signed(amount)}"
-            for key, amount in sorted(computers.items(), key=lambda item: -item[1])
+            f"{esc(names[key])} {signed(amount)}" for key, amount in settled.computers
         )
         lines.append("")
         lines.append(t(lang, "settle.computers", computers=standing))
     return "\n".join(lines)
-
-
-def _computer(key: object) -> bool:
-    return isinstance(key, int) and is_computer(key)
 
 
 # ---------------------------------------------------------------- history

@@ -10,10 +10,9 @@ from datetime import UTC, datetime
 from bot.chart import Line, draw_evening_chart
 from bot.games import chat_game
 from bot.render.common import esc, signed
-from bot.settle_up import left_in_pot, settle_people
 from locales import t, tn
 from storage.evenings import EveningSummary
-from tables.computers import is_computer
+from tables.settle_up import settle
 
 
 def _duration(lang: str, seconds: float) -> str:
@@ -30,7 +29,7 @@ def evening_text(
     """The evening's summary: nets (and the chips of a deal still in play, which /balance
     counts and the evening does not), each game's own figures (a Стуколка evening's remizes),
     the biggest win, games won (Старшина's), and who pays whom for the evening alone among the
-    people (``bot.settle_up``, the pot staying on the table; where the computers stand is said
+    people (``tables.settle_up``, the pot staying on the table; where the computers stand is said
     apart). ``so_far``: the evening still goes on (/evening during play): its figures up to
     now, and no payments — those are the closing summary's, made once, for the whole
     evening."""
@@ -96,26 +95,16 @@ def evening_text(
     from_pot = max(0, sum(summary.nets.values()))
     # nobody pays or is paid by a computer (as in /balance): the people settle among
     # themselves, short of what came from the pot or went to the computers
-    people = {
-        user: net
-        for user, net in sorted(summary.nets.items(), key=lambda item: name(item[0]))
-        if not is_computer(user)
-    }
-    payments = settle_people(people)
-    for payer, payee, amount in payments:
+    settled = settle(dict(sorted(summary.nets.items(), key=lambda item: name(item[0]))))
+    for payer, payee, amount in settled.payments:
         lines.append(t(lang, "evening.pay", payer=name(payer), payee=name(payee), amount=amount))
-    if not payments:
+    if not settled.payments:
         # square, or down only to the pot and the computers: nobody owes another player
-        square = not any(people.values())
-        lines.append(t(lang, "evening.square" if square else "evening.no_payments"))
-    computers = sorted(
-        ((user, net) for user, net in summary.nets.items() if is_computer(user) and net),
-        key=lambda item: -item[1],
-    )
-    if computers:
-        standing = ", ".join(f"{name(user)} {signed(net)}" for user, net in computers)
+        lines.append(t(lang, "evening.square" if settled.square else "evening.no_payments"))
+    if settled.computers:
+        standing = ", ".join(f"{name(user)} {signed(net)}" for user, net in settled.computers)
         lines.append(t(lang, "settle.computers", computers=standing))
-    left = left_in_pot(people, payments)
+    left = settled.left_in_pot
     if summary.pot_change > 0 and sum(left.values()) == summary.pot_change:
         # whose chips the pot holds: what each loser still owes once the payments are made
         items = ", ".join(f"{name(user)} {amount}" for user, amount in left.items())

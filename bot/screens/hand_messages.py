@@ -243,7 +243,7 @@ class Hands(HandEndings, HandHints):
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
         notices: list[str] = []
         if is_practice(game.chat_id):
-            stopping = await stop_line(self.db, lang, loaded)
+            stopping = await stop_line(self.tables.money, lang, loaded)
             notices = [*([stopping] if stopping else []), *self.table_notices(game.game_id)]
         if notices:
             text += "\n\n" + "\n".join(notices)
@@ -255,7 +255,7 @@ class Hands(HandEndings, HandHints):
         rows = shown(table).keyboard(lang, seat, game.game_id, turn, mask)
         if rows and table.to_act() == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
-        if is_practice(game.chat_id) and await offers_play_on(self.db, loaded):
+        if is_practice(game.chat_id) and await offers_play_on(self.tables.money, loaded):
             # a practice table has no table message: its hand carries the offer to play on
             rows = [*rows, *keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)]
         if page:

@@ -16,7 +16,6 @@ from bot.games import Plugin, chat_game, choice, game_for, games
 from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
 from bot.render import menus as menu_render
-from bot.screens import money as money_screen
 from bot.screens.people import People
 from game.registry import JsonObject
 from locales import t
@@ -323,7 +322,7 @@ class Menus:
         if chat_id > 0:
             await self.send_own_balances(chat_id, lang)
             return
-        money = await money_screen.group_money(self.db, chat_id)
+        money = await self.tables.money.group(chat_id)
         players = money.balances
         names_list = await self.people.names(list(players), lang)
         names = dict(zip(players, names_list, strict=True))
@@ -342,8 +341,8 @@ class Menus:
         """Private /balance: his balance in each group he plays in, then his practice table's
         (his chips and the computers', its pot), kept apart from every group's."""
         parts = []
-        own = await money_screen.own_balances(self.db, user_id)
-        practice = await money_screen.group_money(self.db, user_id)
+        own = await self.tables.money.own(user_id)
+        practice = await self.tables.money.group(user_id)
         if own or not practice.balances:
             parts.append(chat_render.own_balances_text(lang, own))
         if practice.balances:

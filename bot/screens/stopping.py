@@ -6,34 +6,24 @@ it offers to play on (a large pot waits)."""
 from __future__ import annotations
 
 from bot.render import chat as chat_render
-from storage.database import Database
 from tables import Loaded
-from tables.stopping import large_pot
+from tables.money import Money
 
 #: notices of a table stopping, which ``stop_line`` says from the stored table instead
 STOPPING_NOTICES = frozenset({"stop_after_deal", "stop_now"})
 
 
-async def offers_play_on(db: Database, loaded: Loaded) -> bool:
+async def offers_play_on(money: Money, loaded: Loaded) -> bool:
     """Whether a table stopped after its deal offers to play on (a large pot waits)."""
-    return await _waiting_pot(db, loaded) is not None
+    return await money.waiting_pot(loaded) is not None
 
 
-async def _waiting_pot(db: Database, loaded: Loaded) -> int | None:
-    """The chat's pot, if it is large and waits on a table stopped after its deal."""
-    meta, game = loaded.meta, loaded.game
-    if not meta.stop or meta.autoplay or game.status != "active":
-        return None
-    pot = (await db.balances(game.chat_id)).pot
-    return pot if large_pot(loaded.plugin, game.options, pot) else None
-
-
-async def stop_line(db: Database, lang: str, loaded: Loaded) -> str | None:
+async def stop_line(money: Money, lang: str, loaded: Loaded) -> str | None:
     """What the table says while it stops with its deal in play (after /stop, /stop now),
     from the stored table: above its latest notices until the deal ends, however many come
     after it. None when it does not stop."""
     meta, game = loaded.meta, loaded.game
     if not meta.stop or game.status != "active":
         return None
-    pot = await _waiting_pot(db, loaded)
+    pot = await money.waiting_pot(loaded)
     return chat_render.stopping_text(lang, now=meta.autoplay, pot=pot)

@@ -353,7 +353,7 @@ class GroupTable:
         text = shown(loaded.table).table_text(
             lang, names, deadline=deadline, away=away, closed=closed
         )
-        stopping = await stop_line(self.db, lang, loaded)
+        stopping = await stop_line(self.tables.money, lang, loaded)
         notices = [*([stopping] if stopping else []), *self._notices.get(game.game_id, ())]
         if notices:
             text += "\n\n" + "\n".join(notices)
@@ -364,7 +364,7 @@ class GroupTable:
             votes, voters = void_tally(loaded)
             void = keyboards.void_keyboard(lang, game.game_id, loaded.meta.deals, votes, voters)
             rows = [*(rows or []), *void]
-            if await offers_play_on(self.db, loaded):
+            if await offers_play_on(self.tables.money, loaded):
                 rows += keyboards.play_on_keyboard(lang, game.game_id, loaded.meta.deals)
         if game.status in ("finished", "stopped"):
             text += "\n\n" + chat_render.stopped_text(lang)

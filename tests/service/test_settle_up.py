@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.settle_up import Payment, after, settle_up
+from tables.settle_up import Payment, after, settle, settle_people, settle_up
 
 
 @st.composite
@@ -77,8 +77,6 @@ def people_and_computers(draw: st.DrawFn) -> tuple[dict[str, int], int]:
 def test_people_settle_among_themselves_whatever_the_computers_hold(
     case: tuple[dict[str, int], int],
 ) -> None:
-    from bot.settle_up import settle_people
-
     balances, held = case  # ``held``: the pot plus what the computers are up
     payments = settle_people(balances)
     left = after(balances, payments)
@@ -89,3 +87,16 @@ def test_people_settle_among_themselves_whatever_the_computers_hold(
     else:  # every debtor pays in full; the creditors are short by what the computers lost
         assert all(value >= 0 for value in left.values())
     assert sum(left.values()) == -held
+
+
+def test_settle_leaves_the_computers_out_and_says_whose_chips_the_pot_holds() -> None:
+    # two people down 10 and 4, one up 6, a strong computer up 5 and an easy one down 1: the
+    # pot holds 4 (the balances sum to -4)
+    settled = settle({1: -10, -1: 5, 2: -4, -11: -1, 3: 6})
+    assert settled.people == {1: -10, 2: -4, 3: 6}
+    assert settled.payments == [Payment(1, 3, 6)]
+    assert settled.left_in_pot == {1: 4, 2: 4}
+    assert settled.computers == [(-1, 5), (-11, -1)]
+    assert not settled.square
+    assert settle({1: 0, 2: 0, -1: 0}).square
+    assert settle({1: 0, 2: 0, -1: 0}).computers == []

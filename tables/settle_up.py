@@ -11,13 +11,19 @@ The method is the usual greedy one: the largest debtor pays the largest creditor
 one of them needs, and again, until no creditor is left. Each payment squares at least one of
 the two, so there are at most ``n - 1`` payments for ``n`` players with a non-zero balance.
 (Finding the true minimum is NP-hard; the greedy list is minimal in the common cases.)
+
+``settle`` is what a front-end shows: the people's payments, whose chips the pot holds, and
+where the computers stand (nobody pays or is paid by one).
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
+
+from tables.computers import is_computer
 
 K = TypeVar("K", bound=Hashable)
 
@@ -80,3 +86,34 @@ def after(balances: Mapping[K, int], payments: list[Payment[K]]) -> dict[K, int]
         result[payer] += amount
         result[payee] -= amount
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Who pays whom among the people of some balances (a chat's, or one evening's nets).
+
+    ``people``: the people's balances, in the order given; ``payments``: ``settle_people`` of
+    them; ``left_in_pot``: what each debtor still owes once they are made (``left_in_pot``);
+    ``computers``: each computer that is up or down, by its balance, best first."""
+
+    people: dict[int, int]
+    payments: list[Payment[int]]
+    left_in_pot: dict[int, int]
+    computers: list[tuple[int, int]]
+
+    @property
+    def square(self) -> bool:
+        """Every person at zero: nobody owes, nothing of theirs lies in the pot."""
+        return not any(self.people.values())
+
+
+def settle(balances: Mapping[int, int]) -> Settlement:
+    """The ``Settlement`` of ``balances`` (people and computers together; their order breaks
+    the ties among the payments)."""
+    people = {user: amount for user, amount in balances.items() if not is_computer(user)}
+    payments = settle_people(people)
+    computers = sorted(
+        ((user, amount) for user, amount in balances.items() if is_computer(user) and amount),
+        key=lambda item: -item[1],
+    )
+    return Settlement(people, payments, left_in_pot(people, payments), computers)
