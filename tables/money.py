@@ -5,10 +5,10 @@ table leaves waiting. Sums over the ledger (``storage``); who pays whom is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from storage.database import Database
-from storage.records import Balances
 from tables.games import game_for
 from tables.records import Loaded, is_practice
 from tables.stopping import large_pot
@@ -32,9 +32,10 @@ class Money:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def balances(self, chat_id: int) -> Balances:
-        """Every player's balance and the pots of ``chat_id``."""
-        return await self._db.balances(chat_id)
+    async def chips(self, chat_id: int, users: Sequence[int]) -> list[int]:
+        """Each of ``users``' balance in ``chat_id`` (0 for one who never paid or received)."""
+        balances = (await self._db.balances(chat_id)).players
+        return [balances.get(user, 0) for user in users]
 
     async def group(self, chat_id: int) -> GroupMoney:
         """Everyone who ever paid or received in the chat, and everyone at its tables now (one

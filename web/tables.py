@@ -124,12 +124,11 @@ class WebTables:
         game = loaded.game
         lang = await self.front.language(user_id, code)
         names = await self.front.names(loaded.seats, lang)
-        balances = (await self.tables.money.balances(game.chat_id)).players
         info = TableInfo(
             names=names,
             version=loaded.meta.turn,
             ranks=ranks_for(lang, await self.front.ranks(game.chat_id)),
-            chips=[balances.get(user, 0) for user in loaded.seats],
+            chips=await self.tables.money.chips(game.chat_id, loaded.seats),
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
         )
