@@ -19,9 +19,10 @@ from typing import Any
 
 from storage.errors import GameNotFound
 from storage.records import Game
-from tables import Loaded, Reply, TableService
+from tables import Loaded, Reply, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from web.games import shown
+from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
 from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
 from web.views import lobby_view, seat_view
 
@@ -97,30 +98,42 @@ class WebTables:
                 game = await self.db.game(game_id)
             except GameNotFound:
                 raise NoTable from None
-            if user_id not in game.seats:
-                raise NotYours
+            if user_id not in game.seats and not (
+                game.status == "lobby" and not is_practice(game.chat_id)
+            ):
+                raise NotYours  # (a group's lobby is anyone's to look at and sit down)
             return game_id
         mine = await self.db.user_open_games(user_id)
         if not mine:
             raise NoTable
         return max(mine, key=lambda game: (game.status == "active", game.game_id)).game_id
 
-    async def _seated(self, game_id: int, user_id: int, lobby: bool = False) -> tuple[Loaded, int]:
+    async def _loaded(self, game_id: int, user_id: int) -> tuple[Loaded, int | None]:
+        """The game and ``user_id``'s seat there (None: a group's lobby he does not sit at);
+        NoTable, NotYours."""
         try:
             game = await self.db.game(game_id)
         except GameNotFound:
             raise NoTable from None
         loaded = await self.tables.snapshot(game)
         seat = loaded.seat_of(user_id)
+        if seat is None and not is_open_lobby(loaded):
+            raise NotYours
+        if not shown(game.kind):
+            raise NoTable
+        return loaded, seat
+
+    async def _seated(self, game_id: int, user_id: int) -> tuple[Loaded, int]:
+        loaded, seat = await self._loaded(game_id, user_id)
         if seat is None:
             raise NotYours
-        if not shown(game.kind) or (loaded.table is None and not lobby):
+        if loaded.table is None:
             raise NoTable  # a lobby: nothing to play yet
         return loaded, seat
 
     async def view(self, game_id: int, user_id: int, code: str | None) -> Json:
         """What ``user_id``'s seat may see of the game: his private hand's view."""
-        loaded, seat = await self._seated(game_id, user_id, lobby=True)
+        loaded, seat = await self._loaded(game_id, user_id)
         game = loaded.game
         lang = await self.front.language(user_id, code)
         names = await self.front.names(loaded.seats, lang)
@@ -132,9 +145,10 @@ class WebTables:
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
         )
-        if loaded.table is None:
-            # seated before the deal: who is at the table, and that it waits for the start
-            return lobby_view(game.kind, game.options, seat, info)
+        if loaded.table is None or seat is None:
+            # before the deal: who is at the table, its buttons, and what it waits for
+            actions, prompt = await lobby_controls(self.db, loaded, user_id, names)
+            return lobby_view(game.kind, game.options, seat, info, actions, prompt)
         view = seat_view(game.kind, loaded.table.state, seat, info)
         if game.status != "active" or user_id in loaded.meta.away:
             # nothing to decide at a closed table; an away player's seat is played for him,
@@ -164,18 +178,26 @@ class WebTables:
     async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: Any) -> Reply:
         """A move made on the page: the service's call a button press makes, then the same
         screen updates. Refused (stale: ``outdated``), NotYours, NoTable or BadMove."""
+        if verb in LOBBY_VERBS:
+            loaded, _ = await self._loaded(game_id, user_id)
+            reply = await lobby_move(self.tables, loaded, user_id, version, verb)
+            await self._publish(reply)
+            return reply
         await self._seated(game_id, user_id)
         if verb == BACK:
             reply = await self.tables.back(game_id, user_id)
         else:
             reply = await self.tables.act(game_id, user_id, version, verb, move_argument(arg))
+        await self._publish(reply)
+        return reply
+
+    async def _publish(self, reply: Reply) -> None:
         try:
             await self.tables.publish(reply)
         except Exception:
             # the move is made and committed: the page is told so (a retry would be refused
             # as stale); the chat catches up with the next change
             log.exception("showing a move made on the page failed")
-        return reply
 
 
 def decide_nothing(view: Json) -> None:

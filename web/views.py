@@ -50,7 +50,8 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     trump_line  {"key", "params"} | null: the trump as the chat's table message says it
     pot_gloss   {"key"} | null: what «ремиз» means, the chat's gloss
     (``phase`` "lobby": a table still gathering, ``lobby_view``: the seated players, nothing
-    dealt, the prompt «ждём начала игры».)
+    dealt, the lobby's buttons as ``actions`` (``web.lobby``), the prompt «ждём начала игры»;
+    ``you`` is null on the page of a group's lobby he does not sit at.)
     result      null | {nets: [int per seat] | null, parts: [[text per reason] per seat] |
                 null, label: text, notes: [text]}: a finished deal or game, each seat's money
                 by reason as the chat's breakdown names it, and what follows (the pot carried
@@ -59,20 +60,28 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from web.games import page_game
 from web.view_parts import SCHEMA, Json, TableInfo, _seat, text
 
 
-def lobby_view(kind: str, options: Mapping[str, Any], you: int, info: TableInfo) -> Json:
-    """A table still gathering: who is seated, and that the game waits for its start (the
-    chat's lobby message). The view's shape is a deal's, with nothing dealt."""
+def lobby_view(
+    kind: str,
+    options: Mapping[str, Any],
+    you: int | None,
+    info: TableInfo,
+    actions: Sequence[Json] = (),
+    prompt: Json | None = None,
+) -> Json:
+    """A table still gathering: who is seated, its buttons (``actions``) and what it waits for
+    (``prompt``; by default, its start): the chat's lobby message. The view's shape is a
+    deal's, with nothing dealt; ``you`` None for a page that does not sit at it."""
     choice = page_game(kind).choice(dict(options))
     seats = []
     for seat in range(len(info.names)):
-        entry = _seat(seat, you, -1, None, info)
+        entry = _seat(seat, -1 if you is None else you, -1, None, info)
         entry.update(cards=0, tricks=None, role=None, note=None)
         seats.append(entry)
     return {
@@ -101,8 +110,8 @@ def lobby_view(kind: str, options: Mapping[str, Any], you: int, info: TableInfo)
         "seats": seats,
         "hand": {"cards": [], "hidden": 0, "look": False},
         "pick": None,
-        "actions": [],
-        "prompt": text("web.lobby.waiting", len(seats)),
+        "actions": list(actions),
+        "prompt": prompt or text("web.lobby.waiting", len(seats)),
         "private": [],
         "result": None,
     }

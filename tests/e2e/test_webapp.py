@@ -406,10 +406,14 @@ async def test_a_seated_player_sees_the_lobby_until_the_game_begins(
         assert view["phase"] == "lobby" and view["choice"] == "shleif" and view["you"] == 1
         assert [seat["name"] for seat in view["seats"]] == ["Игрок0", "Игрок1"]
         assert view["prompt"] == {"key": "web.lobby.waiting", "params": {}, "n": 2}
-        assert view["hand"]["cards"] == [] and view["actions"] == []
+        assert view["hand"]["cards"] == []
+        # the chat's lobby buttons for a player who did not open it (no «✖️ Отменить»)
+        verbs = [action["verb"] for action in view["actions"]]
+        assert verbs == ["computer", "novice", "begin", "leave"]
         status, _ = await page.act({"version": view["version"], "verb": "knock", "arg": None})
         assert status >= 400
-        # a user not seated there still has no business at it
-        status, _, _ = await page_of(table, http, users[2], game_id).state()
-        assert status == 403
+        # a user not seated there sees who is, and may only sit down
+        status, view, _ = await page_of(table, http, users[2], game_id).state()
+        assert status == 200 and view["you"] is None and view["hand"]["cards"] == []
+        assert [action["verb"] for action in view["actions"]] == ["join"]
         assert not bot.handler_errors

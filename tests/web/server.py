@@ -28,6 +28,7 @@ from game.registry import rules_for
 from locales import language
 from tests.web.fixtures import GAMES, NAMES, first_state
 from web.auth import InitDataError, validate
+from web.lobby import lobby_actions
 from web.texts import page_texts
 from web.view_parts import TableInfo, ranks_for
 from web.views import lobby_view, refusal, seat_view
@@ -299,7 +300,9 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
             ranks=ranks_for(language(lang), None),
             chips=tuple(40 - 7 * seat for seat in range(table.lobby)),
         )
-        return lobby_view(table.kind, table.options, table.seat, info)
+        # the creator's lobby: computers to seat, begin (two may play), leave and cancel
+        actions = lobby_actions(["computer", "novice", "begin", "leave", "cancel"])
+        return lobby_view(table.kind, table.options, table.seat, info, actions)
     players = rules_for(table.kind).players(table.state)
     return seat_view(
         table.kind,

@@ -427,7 +427,12 @@ def test_a_seated_player_sees_the_lobby_before_the_deal(browser: Any, address: s
     names = page.locator(".seat .name .who").all_inner_texts()
     assert sorted(names) == ["Алиса", "Борис"]
     assert page.locator("#cards button.card").count() == 0
-    assert page.locator("#controls button").count() == 0
+    # the lobby's buttons, named as the chat's
+    labels = page.locator("#controls button").all_inner_texts()
+    assert labels == [
+        t("ru", key)
+        for key in ("btn.add_computer", "btn.add_novice", "btn.begin", "btn.leave", "btn.cancel")
+    ]
     assert not page.locator("#last-button").is_visible()
     assert page.locator("#status").inner_text() == ""
 

@@ -46,7 +46,7 @@ export function renderControls(view, selection, handlers, native) {
       button.textContent = suitGlyph(action.arg);
       button.setAttribute("aria-label", label);
     }
-    if (["pass", "no_razrez", "look"].includes(action.verb)) button.classList.add("secondary");
+    if (["pass", "no_razrez", "look", "leave", "cancel", "uncomputer"].includes(action.verb)) button.classList.add("secondary");
     button.addEventListener("click", () => handlers.act(action.verb, action.arg));
     box.append(button);
   }

@@ -115,9 +115,11 @@ function renderSeats(view) {
   const seats = $("seats");
   seats.replaceChildren();
   const count = view.seats.length;
-  // from your left round to your right, as the play passes; your own seat below them
+  // from your left round to your right, as the play passes; your own seat below them (a
+  // lobby you do not sit at: every seat in a row)
   const others = [];
-  for (let step = 1; step < count; step++) others.push(view.seats[(view.you + step) % count]);
+  if (view.you == null) others.push(...view.seats);
+  else for (let step = 1; step < count; step++) others.push(view.seats[(view.you + step) % count]);
   seats.style.gridTemplateColumns = `repeat(${others.length}, minmax(0, 1fr))`;
   for (const seat of others) seats.append(renderSeat(seat, view));
 }
@@ -158,7 +160,7 @@ function renderCloth(view, openLast) {
   last.hidden = view.phase === "lobby";
   last.addEventListener("click", openLast);
   const bottom = el("div", "bottom");
-  bottom.append(corner, renderSeat(view.seats[view.you], view), last);
+  bottom.append(corner, view.you == null ? el("div") : renderSeat(view.seats[view.you], view), last);
   cloth.append(middle, bottom);
 }
 

@@ -1,0 +1,140 @@
+"""End to end in a browser: the whole table on the page, against the real bot and the fake Bot
+API with Debian's Chromium — the lobby's buttons (sit down, a computer seated and taken off,
+begin), and a mixed table where two players play on their pages and the third in the chat,
+each seeing the others' moves."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import callback as cb
+from locales import t
+from server.webapp import webapp_of
+from tables.computers import is_computer
+
+from .fake_telegram import FakeTelegram
+from .players import Table, start_bot_for
+from .test_webapp_browser import (
+    WAIT_MS,
+    Seat,
+    _all_pages_show,
+    _loaded,
+    _moved,
+    _press_chat,
+    _tap,
+    open_page,
+)
+from .test_webapp_browser import browser as browser  # the fixture
+from .webapp_pages import PAGE
+
+pytestmark = pytest.mark.browser
+
+
+async def _button(table: Table, game_id: int, seat: Seat, label: str) -> None:
+    """Tap the control the chat's button of ``label`` is on the page, once the page shows the
+    table as it is now (its live updates bring it there)."""
+    _, _, turn = await _loaded(table, game_id)
+    await _all_pages_show([seat], turn)
+    button = seat.page.locator("#controls button.action", has_text=label)
+    await button.wait_for(timeout=WAIT_MS)
+    await button.click()
+
+
+async def _seated(table: Table, game_id: int, count: int) -> list[int]:
+    for _ in range(400):
+        game = await table.services.db.game(game_id)
+        if len(game.seats) == count:
+            return list(game.seats)
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"never {count} seated")
+
+
+async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_the_chat(
+    tmp_path: Path, browser: Any
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        users = [fake.add_user(f"Игрок{i}", language_code="ru") for i in range(3)]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(7))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(users[0], "/new shleif")
+        game = await table.services.db.active_game(group.id)
+        webapp = webapp_of(table.services)
+        assert game is not None and webapp is not None
+        game_id = game.game_id
+        address, token = webapp.address, fake.token
+        first = await open_page(browser, address, token, users[0], game_id)
+        # one who follows the table's link sees the lobby and sits down from the page
+        second = await open_page(browser, address, token, users[1], game_id)
+        assert await second.page.locator("#cards .card").count() == 0
+        await _button(table, game_id, second, t("ru", "btn.join"))
+        assert await _seated(table, game_id, 2) == [users[0].id, users[1].id]
+        await table.settle()
+        # the chat's lobby follows the page
+        lobby = next(m for m in table.group_messages() if "Игрок1" in (m.text or ""))
+        # a computer seated from the page, and taken off again
+        await _button(table, game_id, first, t("ru", "btn.add_computer"))
+        seats = await _seated(table, game_id, 3)
+        assert is_computer(seats[2])
+        await _button(table, game_id, first, t("ru", "btn.remove_computer"))
+        await _seated(table, game_id, 2)
+        # the third joins in the chat, by the lobby's own button
+        await table.settle()
+        lobby = table.fake.message(group, lobby.message_id)
+        join = next(
+            d for d in lobby.callback_data if getattr(cb.decode(d), "action", None) == "join"
+        )
+        await table.press(users[2], lobby, join)
+        await _seated(table, game_id, 3)
+        await _button(table, game_id, first, t("ru", "btn.begin"))
+        for _ in range(400):
+            game = await table.services.db.game(game_id)
+            if game.status == "active":
+                break
+            await asyncio.sleep(0.025)
+        assert game.status == "active"
+        await table.settle()
+        pages = {users[0].id: first, users[1].id: second}
+        await _play_the_deal(table, game_id, pages, random.Random(7))
+        assert not bot.handler_errors
+
+
+async def _play_the_deal(
+    table: Table, game_id: int, pages: dict[int, Seat], rng: random.Random
+) -> None:
+    """One deal: the players with a page tap it, the other presses the chat's buttons; every
+    page follows every move, the chat's ones too."""
+    moves = {"page": 0, "chat": 0}
+    for _ in range(300):
+        game, loaded, turn = await _loaded(table, game_id)
+        if loaded.meta.deals >= 1 or game.status != "active":
+            break
+        await _all_pages_show(list(pages.values()), turn)
+        seat_no = loaded.table.to_act()
+        assert seat_no is not None
+        user = table.fake.world.users[loaded.seats[seat_no]]
+        if user.id in pages:
+            seat = pages[user.id]
+            await asyncio.gather(*seat.reads)
+            view = seat.views[-1]
+            assert view["version"] == turn and view["to_act"] == view["you"] == seat_no
+            await _tap(seat, view, rng)
+            await _moved(table, game_id, game.version)
+            moves["page"] += 1
+        else:
+            await _press_chat(table, user, rng)
+            moves["chat"] += 1
+        await table.settle()
+    else:
+        raise AssertionError("the deal did not end")
+    assert moves["page"] >= 2 and moves["chat"] >= 1, moves
