@@ -208,35 +208,6 @@ def determinize(view: SeatView, rng: random.Random) -> StarshinaState:
 # ---------------------------------------------------------------- the search
 
 
-def _copy(state: StarshinaState) -> StarshinaState:
-    """A copy of a sampled world in the play for one candidate's playout: every list the play
-    changes is copied; the kitty, the discards and the exchange, done with, are shared."""
-    return StarshinaState(
-        options=state.options,
-        dealer=state.dealer,
-        deal_no=state.deal_no,
-        phase=state.phase,
-        to_act=state.to_act,
-        trump=state.trump,
-        game_pot=state.game_pot,
-        hands=[list(cards) for cards in state.hands],
-        kitty=state.kitty,
-        discards=state.discards,
-        kitty_taken=state.kitty_taken,
-        queue=state.queue,
-        exchanged=state.exchanged,
-        trick=list(state.trick),
-        leader=state.leader,
-        trick_winners=list(state.trick_winners),
-        played=list(state.played),
-        tricks=list(state.tricks),
-        history=list(state.history),
-        transfers=list(state.transfers),
-        winner=state.winner,
-        end_reason=state.end_reason,
-    )
-
-
 def played_out(state: StarshinaState, seat: int) -> tuple[int, int]:
     """Play the deal out with ``easy_in_state`` everywhere: the search's value for ``seat``
     (its tricks over its target, the game won or lost weighed in) and the tricks over its
@@ -314,7 +285,7 @@ def advise(view: SeatView, rng: random.Random, budget: Budget | None = None) -> 
         world = determinize(view, rng)
         values = []
         for action in actions:
-            state = _copy(world)
+            state = world.copy()
             apply(state, action)
             values.append(figures(state, view.seat))
         return values

@@ -8,10 +8,12 @@ so that a log line cannot print them; ``views`` builds what each seat may see fi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
+from game.codec import ABSENT, SHARED_ITEMS, Stored
 from game.core import Transfer
 from game.starshina.options import StarshinaOptions
 
@@ -53,7 +55,7 @@ class EndReason(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(Stored):
     """A finished deal, public: what the next exchange and the §4.4 rules need."""
 
     dealer: int
@@ -62,27 +64,6 @@ class DealRecord:
     diffs: tuple[int, ...]
     pot_before: int  # the game pot when the deal started
     pot_after: int  # the game pot when it was settled
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "dealer": self.dealer,
-            "trump": self.trump,
-            "tricks": list(self.tricks),
-            "diffs": list(self.diffs),
-            "pot_before": self.pot_before,
-            "pot_after": self.pot_after,
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> DealRecord:
-        return DealRecord(
-            dealer=data["dealer"],
-            trump=data["trump"],
-            tricks=tuple(data["tricks"]),
-            diffs=tuple(data["diffs"]),
-            pot_before=data["pot_before"],
-            pot_after=data["pot_after"],
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +86,11 @@ class Exchanged:
 
 
 @dataclass(slots=True, eq=True)
-class StarshinaState:
-    """A game of Старшина at a table of three (seat 0..2), the current deal in full."""
+class StarshinaState(Stored):
+    """A game of Старшина at a table of three (seat 0..2), the current deal in full; its JSON
+    and its copy follow from its fields (``game.codec``)."""
+
+    HEADER: ClassVar[Mapping[str, object]] = {"schema": SCHEMA, "game": "starshina"}
 
     options: StarshinaOptions
     dealer: int
@@ -118,73 +102,16 @@ class StarshinaState:
     hands: list[list[str]] = field(repr=False)
     kitty: list[str] = field(repr=False)  # face down; empty once the dealer has taken it
     discards: list[str] = field(repr=False)  # the dealer's four, out of play
-    kitty_taken: list[str] = field(repr=False)  # the kitty's cards once the dealer has them
+    # the kitty's cards once the dealer has them (absent in states stored before)
+    kitty_taken: list[str] = field(repr=False, metadata={ABSENT: list})
     queue: list[tuple[int, int]]  # exchange cards still to give, (giver, receiver), next first
     exchanged: list[Exchanged]  # this deal's exchange so far; the cards are repr=False
     trick: list[tuple[int, str]]  # the trick on the table: (seat, card) in play order
     leader: int | None
     trick_winners: list[int]
-    played: list[list[tuple[int, str]]]  # this deal's completed tricks
+    played: list[list[tuple[int, str]]] = field(metadata={SHARED_ITEMS: True})  # completed
     tricks: list[int]
     history: list[DealRecord]  # every finished deal of the game, this one once settled
     transfers: list[Transfer]  # every transfer of the game: antes, per-deal and final ones
     winner: int | None = None
     end_reason: EndReason | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as one JSON object; ``from_json`` gives an equal state back."""
-        return {
-            "schema": SCHEMA,
-            "game": "starshina",
-            "options": self.options.to_json(),
-            "dealer": self.dealer,
-            "deal_no": self.deal_no,
-            "phase": self.phase.value,
-            "to_act": self.to_act,
-            "trump": self.trump,
-            "game_pot": self.game_pot,
-            "hands": [list(hand) for hand in self.hands],
-            "kitty": list(self.kitty),
-            "discards": list(self.discards),
-            "kitty_taken": list(self.kitty_taken),
-            "queue": [[giver, receiver] for giver, receiver in self.queue],
-            "exchanged": [item.to_json() for item in self.exchanged],
-            "trick": [[seat, card] for seat, card in self.trick],
-            "leader": self.leader,
-            "trick_winners": list(self.trick_winners),
-            "played": [[[seat, card] for seat, card in trick] for trick in self.played],
-            "tricks": list(self.tricks),
-            "history": [record.to_json() for record in self.history],
-            "transfers": [transfer.to_json() for transfer in self.transfers],
-            "winner": self.winner,
-            "end_reason": None if self.end_reason is None else self.end_reason.value,
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> StarshinaState:
-        if data.get("schema") != SCHEMA or data.get("game") != "starshina":
-            raise ValueError("not a Старшина state of a known schema")
-        return StarshinaState(
-            options=StarshinaOptions.from_json(data["options"]),
-            dealer=data["dealer"],
-            deal_no=data["deal_no"],
-            phase=Phase(data["phase"]),
-            to_act=data["to_act"],
-            trump=data["trump"],
-            game_pot=data["game_pot"],
-            hands=[list(hand) for hand in data["hands"]],
-            kitty=list(data["kitty"]),
-            discards=list(data["discards"]),
-            kitty_taken=list(data.get("kitty_taken", ())),  # absent in states stored before
-            queue=[(giver, receiver) for giver, receiver in data["queue"]],
-            exchanged=[Exchanged.from_json(item) for item in data["exchanged"]],
-            trick=[(seat, card) for seat, card in data["trick"]],
-            leader=data["leader"],
-            trick_winners=list(data["trick_winners"]),
-            played=[[(seat, card) for seat, card in trick] for trick in data["played"]],
-            tricks=list(data["tricks"]),
-            history=[DealRecord.from_json(item) for item in data["history"]],
-            transfers=[Transfer.from_json(item) for item in data["transfers"]],
-            winner=data["winner"],
-            end_reason=None if data["end_reason"] is None else EndReason(data["end_reason"]),
-        )

@@ -329,43 +329,6 @@ def candidates(view: SeatView) -> list[Action]:
     return actions
 
 
-def _copy(state: StukolkaState) -> StukolkaState:
-    """A copy of a sampled world for one candidate's playout: every list the engine changes
-    is copied (completed tricks and transfers are never changed, so their items are shared)."""
-    return StukolkaState(
-        options=state.options,
-        players=state.players,
-        dealer=state.dealer,
-        deal_no=state.deal_no,
-        pot_in=state.pot_in,
-        pot=state.pot,
-        phase=state.phase,
-        to_act=state.to_act,
-        shleif=state.shleif,
-        trump=state.trump,
-        trump_card=state.trump_card,
-        hands=[list(cards) for cards in state.hands],
-        stock=list(state.stock),
-        shleif_card_held=state.shleif_card_held,
-        looked=list(state.looked),
-        roles=list(state.roles),
-        knock_order=list(state.knock_order),
-        queue=list(state.queue),
-        bought=list(state.bought),
-        discards=[list(cards) for cards in state.discards],
-        dead=[list(cards) for cards in state.dead],
-        razrez_last=state.razrez_last,
-        trick=list(state.trick),
-        leader=state.leader,
-        trick_winners=list(state.trick_winners),
-        played=list(state.played),
-        tricks=list(state.tricks),
-        transfers=list(state.transfers),
-        pot_after=state.pot_after,
-        outcome=state.outcome,
-    )
-
-
 def playout(state: StukolkaState, seat: int) -> int:
     """Play the deal out with ``easy_in_state`` everywhere; the chips ``seat`` gains from
     here on (trick shares and the pot taken, less a remiz)."""
@@ -428,7 +391,7 @@ def _search(view: SeatView, rng: random.Random, budget: Budget | None) -> Advice
         world = determinize(view, rng)
         values = []
         for action in actions:
-            state = _copy(world)
+            state = world.copy()
             apply(state, action)
             values.append(figures(state, view.seat, in_play=in_play))
         return values
@@ -473,7 +436,7 @@ def _advise_unseen(view: SeatView, rng: random.Random, budget: Budget | None) ->
         world = determinize(view, rng)
         values = []
         for action in actions:
-            state = _copy(world)
+            state = world.copy()
             apply(state, _blind(state, action))
             values.append(figures(state, view.seat))
         return values

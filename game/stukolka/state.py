@@ -7,10 +7,12 @@ cannot print them; ``views`` builds what each seat may see field by field.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import ClassVar, Final
 
+from game.codec import SHARED_ITEMS, Stored
 from game.core import Transfer
 from game.stukolka.options import StukolkaOptions
 
@@ -43,10 +45,6 @@ class Role(StrEnum):
 
 
 ACTIVE_ROLES = frozenset({Role.KNOCK, Role.DARK, Role.SHLEIF_DEALER, Role.RAZREZ, Role.DEFENDER})
-_ROLES: dict[str, Role] = {role.value: role for role in Role}
-"""Roles by their JSON value: a dictionary lookup, where ``Role(value)`` costs a call into
-``enum`` for each seat of every state loaded (an unknown value still goes to ``Role`` and
-raises ``ValueError``)."""
 
 
 class Outcome(StrEnum):
@@ -98,8 +96,11 @@ class Outcomes:
 
 
 @dataclass(slots=True, eq=True)
-class StukolkaState:
-    """One deal of Стуколка at a table of ``players`` seats (seat 0..players-1)."""
+class StukolkaState(Stored):
+    """One deal of Стуколка at a table of ``players`` seats (seat 0..players-1); its JSON and
+    its copy follow from its fields (``game.codec``)."""
+
+    HEADER: ClassVar[Mapping[str, object]] = {"schema": SCHEMA, "game": "stukolka"}
 
     options: StukolkaOptions
     players: int
@@ -128,7 +129,7 @@ class StukolkaState:
     trick: list[tuple[int, str]]  # the trick on the table: (seat, card) in play order
     leader: int | None
     trick_winners: list[int]
-    played: list[list[tuple[int, str]]]  # completed tricks
+    played: list[list[tuple[int, str]]] = field(metadata={SHARED_ITEMS: True})  # completed tricks
     tricks: list[int]
     transfers: list[Transfer]
     pot_after: int | None = None
@@ -142,77 +143,3 @@ class StukolkaState:
     @property
     def is_over(self) -> bool:
         return self.phase is Phases.DEAL_OVER
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as one JSON object; ``from_json`` gives an equal state back."""
-        return {
-            "schema": SCHEMA,
-            "game": "stukolka",
-            "options": self.options.to_json(),
-            "players": self.players,
-            "dealer": self.dealer,
-            "deal_no": self.deal_no,
-            "pot_in": self.pot_in,
-            "pot": self.pot,
-            "phase": self.phase.value,
-            "to_act": self.to_act,
-            "shleif": self.shleif,
-            "trump": self.trump,
-            "trump_card": self.trump_card,
-            "hands": [list(hand) for hand in self.hands],
-            "stock": list(self.stock),
-            "shleif_card_held": self.shleif_card_held,
-            "looked": list(self.looked),
-            "roles": [role.value for role in self.roles],
-            "knock_order": list(self.knock_order),
-            "queue": list(self.queue),
-            "bought": list(self.bought),
-            "discards": [list(cards) for cards in self.discards],
-            "dead": [list(cards) for cards in self.dead],
-            "razrez_last": self.razrez_last,
-            "trick": [[seat, card] for seat, card in self.trick],
-            "leader": self.leader,
-            "trick_winners": list(self.trick_winners),
-            "played": [[[seat, card] for seat, card in trick] for trick in self.played],
-            "tricks": list(self.tricks),
-            "transfers": [transfer.to_json() for transfer in self.transfers],
-            "pot_after": self.pot_after,
-            "outcome": None if self.outcome is None else self.outcome.value,
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> StukolkaState:
-        if data.get("schema") != SCHEMA or data.get("game") != "stukolka":
-            raise ValueError("not a Стуколка state of a known schema")
-        return StukolkaState(
-            options=StukolkaOptions.from_json(data["options"]),
-            players=data["players"],
-            dealer=data["dealer"],
-            deal_no=data["deal_no"],
-            pot_in=data["pot_in"],
-            pot=data["pot"],
-            phase=Phase(data["phase"]),
-            to_act=data["to_act"],
-            shleif=data["shleif"],
-            trump=data["trump"],
-            trump_card=data["trump_card"],
-            hands=[list(hand) for hand in data["hands"]],
-            stock=list(data["stock"]),
-            shleif_card_held=data["shleif_card_held"],
-            looked=list(data["looked"]),
-            roles=[_ROLES.get(role) or Role(role) for role in data["roles"]],
-            knock_order=list(data["knock_order"]),
-            queue=list(data["queue"]),
-            bought=list(data["bought"]),
-            discards=[list(cards) for cards in data["discards"]],
-            dead=[list(cards) for cards in data["dead"]],
-            razrez_last=data["razrez_last"],
-            trick=[(seat, card) for seat, card in data["trick"]],
-            leader=data["leader"],
-            trick_winners=list(data["trick_winners"]),
-            played=[[(seat, card) for seat, card in trick] for trick in data["played"]],
-            tricks=list(data["tricks"]),
-            transfers=[Transfer.from_json(item) for item in data["transfers"]],
-            pot_after=data["pot_after"],
-            outcome=None if data["outcome"] is None else Outcome(data["outcome"]),
-        )

@@ -204,7 +204,7 @@ def test_starshina_sampled_worlds_agree_with_the_view() -> None:
 def test_a_playout_copy_equals_its_world_and_shares_nothing_the_playout_changes() -> None:
     for state in stukolka_positions(80, seed=17):
         before = state.to_json()
-        world = stukolka_ai._copy(state)
+        world = state.copy()
         assert world == state
         seat = state.to_act
         assert seat is not None
@@ -214,7 +214,7 @@ def test_a_playout_copy_equals_its_world_and_shares_nothing_the_playout_changes(
         if starshina_world.phase is not starshina.Phase.PLAY:
             continue
         before = starshina_world.to_json()
-        copied = starshina_ai._copy(starshina_world)
+        copied = starshina_world.copy()
         assert copied == starshina_world
         starshina_ai.played_out(copied, 0)
         assert starshina_world.to_json() == before

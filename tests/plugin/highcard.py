@@ -16,6 +16,7 @@ from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
 from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
 from game.cards import RANK
+from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import Holding, JsonObject, SeatResult, Step
 from locales import t
@@ -29,7 +30,7 @@ def strength(card: str) -> tuple[int, int]:
 
 
 @dataclass
-class HighCardState:
+class HighCardState(Stored):
     rounds: int
     stake: int
     players: int
@@ -40,50 +41,6 @@ class HighCardState:
     to_act: int | None
     winner: int | None = None
     transfers: list[Transfer] = field(default_factory=list)
-
-    def to_json(self) -> JsonObject:
-        return {
-            "rounds": self.rounds,
-            "stake": self.stake,
-            "players": self.players,
-            "dealer": self.dealer,
-            "deal_no": self.deal_no,
-            "cards": list(self.cards),
-            "shown": list(self.shown),
-            "to_act": self.to_act,
-            "winner": self.winner,
-            "transfers": [x.to_json() for x in self.transfers],
-        }
-
-    @staticmethod
-    def from_json(data: JsonObject) -> HighCardState:
-        def number(key: str) -> int:
-            value = data[key]
-            assert isinstance(value, int)
-            return value
-
-        cards, shown, to_act, winner, transfers = (
-            data["cards"],
-            data["shown"],
-            data["to_act"],
-            data["winner"],
-            data["transfers"],
-        )
-        assert isinstance(cards, list) and isinstance(shown, list) and isinstance(transfers, list)
-        assert to_act is None or isinstance(to_act, int)
-        assert winner is None or isinstance(winner, int)
-        return HighCardState(
-            number("rounds"),
-            number("stake"),
-            number("players"),
-            number("dealer"),
-            number("deal_no"),
-            [str(card) for card in cards],
-            [None if card is None else str(card) for card in shown],
-            to_act,
-            winner,
-            [Transfer.from_json(x) for x in transfers],
-        )
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, St
 from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
 from game.ai import Advice, Budget, Computer
 from game.cards import RANK
+from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import Holding, JsonObject, SeatResult, Step
 from locales import t
@@ -32,7 +33,7 @@ CARDS = 2
 
 
 @dataclass
-class TricksState:
+class TricksState(Stored):
     stake: int
     players: int
     dealer: int
@@ -47,49 +48,6 @@ class TricksState:
         if self.over:
             return None
         return (self.leader + len(self.trick)) % self.players
-
-    def to_json(self) -> JsonObject:
-        return {
-            "stake": self.stake,
-            "players": self.players,
-            "dealer": self.dealer,
-            "hands": [list(hand) for hand in self.hands],
-            "leader": self.leader,
-            "trick": [[seat, card] for seat, card in self.trick],
-            "won": list(self.won),
-            "last": [[seat, card] for seat, card in self.last],
-            "over": self.over,
-        }
-
-    @staticmethod
-    def from_json(data: JsonObject) -> TricksState:
-        def pairs(key: str) -> list[tuple[int, str]]:
-            value = data[key]
-            assert isinstance(value, list)
-            return [(int(seat), str(card)) for seat, card in value]
-
-        stake, players, dealer, leader, hands, won = (
-            data["stake"],
-            data["players"],
-            data["dealer"],
-            data["leader"],
-            data["hands"],
-            data["won"],
-        )
-        assert isinstance(stake, int) and isinstance(players, int)
-        assert isinstance(dealer, int) and isinstance(leader, int)
-        assert isinstance(hands, list) and isinstance(won, list)
-        return TricksState(
-            stake,
-            players,
-            dealer,
-            [[str(card) for card in hand] for hand in hands],
-            leader,
-            pairs("trick"),
-            [int(seat) for seat in won],
-            pairs("last"),
-            bool(data["over"]),
-        )
 
 
 @dataclass(frozen=True)
