@@ -118,6 +118,7 @@ class Services:
             db, tables.evenings, messenger, presenter.coalescer, people.chat_language
         )
         tables.listeners.append(posts)
+        tables.listeners.append(presenter)
         return Services(
             settings=settings,
             db=db,
@@ -138,9 +139,9 @@ class Services:
     async def start(self) -> None:
         """After the bot is up: re-arm timers, refresh open tables, publish the commands menu,
         start the companions, beat."""
-        await self.presenter.resume_all()
-        await self.tables.runner.start()
-        await self.evenings.resume()
+        await self.tables.recover()
+        await self.presenter.resume()
+        await self.tables.run()
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
         for companion in self.companions:
             await companion.start()
@@ -151,9 +152,8 @@ class Services:
         await self.heartbeat.stop()
         for companion in self.companions:
             await companion.stop()
-        await self.tables.runner.stop()
+        await self.tables.halt()
         await self.presenter.hands.reminders.stop()
-        await self.evenings.stop()
 
     async def stop(self) -> None:
         """The bot stops: no beat, page's move or timer any more, the messages still due are

@@ -75,6 +75,9 @@ class EveningPosts:
     def table_changed(self, game: Game) -> None:
         """The chat shows a table's changes from the service's replies (``Presenter.show``)."""
 
+    def results_due(self, game: Game) -> None:
+        """The chat's results due are posted by the presenter (``Presenter.results_due``)."""
+
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         if after_game is not None:
             self._after_game[chat_id] = after_game

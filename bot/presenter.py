@@ -28,6 +28,7 @@ from bot.screens.people import People
 from bot.screens.table import GroupTable
 from storage.database import Database
 from storage.errors import GameNotFound
+from storage.records import Game
 from tables import Refused, Reply, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 
@@ -72,6 +73,8 @@ class Presenter:
             self.table.recent_notices,
             launch,
         )
+        #: the games whose results are still due after a restart (``results_due``)
+        self._due: dict[int, Game] = {}
         # a player who looked at his table on the page and looks away: his hand catches up
         tables.presence.looked_away.append(self.hands.refresh)
 
@@ -328,21 +331,25 @@ class Presenter:
             await self.db.set_table_message(loaded.game.game_id, None)
             self.table.refresh(loaded.game.game_id)
 
-    async def resume_all(self) -> None:
-        """After a restart: post the results that were still due, refresh messages (the table
-        service's runner arms the timers again)."""
-        unfrozen: set[int] = set()
-        for game in await self.db.open_games():
-            if game.status == "active" and game.turn_deadline is None:
-                # frozen by an older version between a deal's end and the next deal: its
-                # result goes in its table message, then the next deal is shown
-                reply = await self.tables.unfreeze(game.game_id)
-                if reply is not None and reply.results:
-                    unfrozen.add(game.game_id)
-                    await self.db.set_table_message(
-                        game.game_id, game.table_message_id, deal=reply.results[0].deal
-                    )
-                    await self.tables.publish(reply)
+    # ------------------------------------------------------------------ after a restart
+
+    def table_changed(self, game: Game) -> None:
+        """The chat shows a table's changes from the service's replies (``show``)."""
+
+    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
+        """The chat's evenings are posted by ``bot.evenings.EveningPosts``."""
+
+    def results_due(self, game: Game) -> None:
+        """The table service, resuming (``TableService.start``), hands over a game whose
+        results the group has not been shown yet: posted by ``resume``, once the old hand
+        messages have become their outcomes."""
+        self._due[game.game_id] = game
+
+    async def resume(self) -> None:
+        """After a restart, once the table service has resumed (frozen tables dealt on and
+        shown, the results still due handed over): the old hand messages become their
+        outcomes, the results due are posted, and every open table's messages are shown
+        again."""
         for game in await self.db.games_with_old_hands():
             # the hand messages of a deal that ended just before the stop: each becomes its
             # outcome while the deal's result is still due (read before any is posted), else
@@ -350,22 +357,16 @@ class Presenter:
             entries = game.state.get("table", {}).get("due", [])
             results = [result_from_due(dict(entry))[0] for entry in entries]
             await self.hands.retire_old(game.game_id, results)
-        due = {
-            game.game_id: game
-            for game in await self.db.games_with_results_due()
-            if game.game_id not in unfrozen
-        }
+        due, self._due = self._due, {}
         for game in await self.db.open_games():
-            if game.game_id in unfrozen:
-                continue
             if game.status == "active":
                 for user in game.seats:
                     self.hands.refresh(game.game_id, user)
             if game.game_id not in due:
                 self.table.refresh(game.game_id)
-        for game in due.values():
-            await self.table.results_due(game)
-            self.table.refresh(game.game_id)
+        for game_id in due:
+            await self.table.results_due(await self.db.game(game_id))
+            self.table.refresh(game_id)
 
     async def drain(self) -> None:
         """Wait until every message that is due has gone out (tests, shutdown)."""

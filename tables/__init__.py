@@ -19,7 +19,7 @@ The units, each given the ones it uses (``service.py`` wires them into ``TableSe
 - ``stopping.py``: /stop, a lost table, a voided deal, a frozen table;
 - ``evenings.py``: when a chat's run of play ends;
 - ``runner.py``: the tables' own time: turn timers armed from the commits, the moves that
-  come due (timeouts, computers, away players), the timers again after a restart;
+  come due (timeouts, computers, away players), every table resumed after a restart;
 - ``presence.py``: who looks at a table on the page now (the chat stands back for him);
 - ``games/``: every game's table side (its rules, choices, options menu, computers);
 - ``computers.py`` (the computer players' worker processes), ``timers.py``, ``bounded.py``

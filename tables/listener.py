@@ -25,6 +25,11 @@ class TableListener(Protocol):
         the table messages of ``after_game`` (a stopped table), if any."""
         ...
 
+    def results_due(self, game: Game) -> None:
+        """After a restart: ``game`` has results of ended deals (``TableMeta.due``) that no
+        front-end marked posted (``TableService.results_posted``): post them, once."""
+        ...
+
 
 class CommitWatcher:
     """A listener of commits only (``TableService.watch``): ``watcher`` is told of each."""
@@ -36,4 +41,7 @@ class CommitWatcher:
         self.watcher(game)
 
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
+        pass
+
+    def results_due(self, game: Game) -> None:
         pass

@@ -6,24 +6,31 @@ game's turn and its stored turn deadline, and the runner arms that game's timer 
 (``Timers``, on the service's clock); a game that closes loses its timer. When a timer fires,
 the runner makes the move that is due (``Turns.timeout``: the default move of a player out of
 time, or a computer's or an away player's move once its pause is over) and publishes the reply
-(``TableService.publish``: every front-end shows it as a press's reply). After a restart,
-``start`` arms every open game again from its stored deadline: the time that was left, not a
-fresh turn.
+(``TableService.publish``: every front-end shows it as a press's reply).
+
+After a restart every table resumes, front-end or none: ``recover`` deals on a table an older
+version left frozen between a deal's end and the next deal (its reply published) and hands the
+listeners, once, the results of ended deals that no front-end marked posted
+(``TableListener.results_due``); then ``start`` arms every open game's timer again from its
+stored deadline: the time that was left, not a fresh turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from storage.database import Database
 from storage.records import Game
+from tables.listener import TableListener
 from tables.records import Reply
 from tables.timers import Timers
 from tables.turns import Turns
 
 #: how a reply made by the tables themselves reaches the front-ends (``TableService.publish``)
 Publish = Callable[[Reply], Awaitable[None]]
+#: a frozen table dealt on (``Stopping.unfreeze``): its reply, None if it was not frozen
+Unfreeze = Callable[[int], Awaitable[Reply | None]]
 
 
 def turn_of(game: Game) -> int:
@@ -38,11 +45,19 @@ class Runner:
     publishes their replies."""
 
     def __init__(
-        self, db: Database, turns: Turns, clock: Callable[[], float], publish: Publish
+        self,
+        db: Database,
+        turns: Turns,
+        unfreeze: Unfreeze,
+        clock: Callable[[], float],
+        publish: Publish,
+        listeners: Sequence[TableListener],
     ) -> None:
         self.db = db
         self.turns = turns
+        self.unfreeze = unfreeze
         self.publish = publish
+        self.listeners = listeners
         self.timers = Timers(self._due, clock)
 
     # ------------------------------------------------------------------ the listener
@@ -57,6 +72,9 @@ class Runner:
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         pass
 
+    def results_due(self, game: Game) -> None:
+        pass
+
     # ------------------------------------------------------------------ the moves due
 
     async def _due(self, game_id: int, turn: int) -> None:
@@ -66,8 +84,25 @@ class Runner:
 
     # ------------------------------------------------------------------ life
 
+    async def recover(self) -> None:
+        """After a restart, before any timer runs: the frozen tables dealt on, the results
+        still due handed to the listeners."""
+        unfrozen: set[int] = set()
+        for game in await self.db.open_games():
+            if game.status == "active" and game.turn_deadline is None:
+                # frozen by an older version between a deal's end and the next deal: its
+                # result is published with the next deal (or the table's end)
+                reply = await self.unfreeze(game.game_id)
+                if reply is not None and reply.results:
+                    unfrozen.add(game.game_id)
+                    await self.publish(reply)
+        for game in await self.db.games_with_results_due():
+            if game.game_id not in unfrozen:  # its results went out in its reply
+                for listener in self.listeners:
+                    listener.results_due(game)
+
     async def start(self) -> None:
-        """After a restart: every open game's timer, with the time that was left."""
+        """Every open game's timer, with the time that was left (after a restart)."""
         for game in await self.db.open_games():
             self.table_changed(game)
 

@@ -13,7 +13,8 @@ Each unit gets the units it needs, and nothing reaches back:
 - ``Evenings`` (``evenings.py``): when a chat's run of play ends;
 - ``Money`` (``money.py``): balances and pots as the front-ends show them;
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
-  commits, and the moves that come due (a timeout, a computer's or an away player's move).
+  commits, and the moves that come due (a timeout, a computer's or an away player's move);
+  and every table resumed after a restart (``start``).
 
 The front-ends are told of every commit through ``listeners`` (``listener.TableListener``),
 and shown every reply through ``publish`` (whoever made it: a press in the chat, a move on the
@@ -66,11 +67,14 @@ class TableService:
         self.lobby = Lobby(self.store, self.steps, self.settings)
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
+        # on the wall clock, as storage stamps the deals an evening is made of with it
         self.evenings = Evenings(db, self.listeners)
         self.money = Money(db)
         #: what shows a published reply, in each front-end that shows replies (the chat)
         self.shows: list[Callable[[Reply], Awaitable[None]]] = []
-        self.runner = Runner(db, self.turns, clock, self.publish)
+        self.runner = Runner(
+            db, self.turns, self.stopping.unfreeze, clock, self.publish, self.listeners
+        )
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence()
         self.listeners.append(self.runner)
@@ -116,6 +120,35 @@ class TableService:
         self.vote_void = self.stopping.vote_void
         self.play_on = self.stopping.play_on
         self.unfreeze = self.stopping.unfreeze
+
+    async def start(self) -> None:
+        """The tables run again after a restart, with or without a front-end: ``recover``,
+        then ``run``."""
+        await self.recover()
+        await self.run()
+
+    async def recover(self) -> None:
+        """After a restart, before anything times: frozen tables dealt on and the results
+        still due handed to the listeners (``Runner.recover``). A front-end shows its tables
+        again after it and before ``run``, so that no move comes first."""
+        await self.runner.recover()
+
+    async def run(self) -> None:
+        """Every turn's timer armed for the time that was left (``Runner.start``), every open
+        evening's gap timed again and the ended evenings handed out (``Evenings.resume``)."""
+        await self.runner.start()
+        await self.evenings.resume()
+
+    def clock_moved(self) -> None:
+        """The clock jumped (a test's clock): every turn's and evening's timer again for its
+        deadline."""
+        self.runner.clock_moved()
+        self.evenings.timers.clock_moved()
+
+    async def halt(self) -> None:
+        """No turn or evening timer fires any more; the moves being made finish first."""
+        await self.runner.stop()
+        await self.evenings.stop()
 
     async def publish(self, reply: Reply) -> None:
         """Every reply a change of a table made (a press in the chat, a move on the page, a

@@ -5,75 +5,39 @@ left, not a fresh turn."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
 from game.randomplay import random_action
 from storage.database import Database
-from tables import Loaded, Reply, TableService
-from tables.computers import Thinker
 from tests.clock import ManualClock
+from tests.service.life import START, TURN, Recorder, advance, service_on, table
 from tests.service.test_table_service import seated
 
 USERS = [101, 102, 103]
-TURN = 30.0
-
-
-def service_on(db: Database, clock: ManualClock) -> TableService:
-    seeds = iter(range(10**6))
-    return TableService(
-        db,
-        turn_timeout=TURN,
-        clock=clock,
-        seed=lambda: f"seed-{next(seeds)}",
-        computer_pause=1.5,
-        thinker=Thinker(0, seed=7),
-    )
-
-
-async def table(service: TableService) -> Loaded:
-    loaded = await service.active(-1)
-    assert loaded is not None
-    return loaded
-
-
-async def advance(service: TableService, clock: ManualClock, seconds: float) -> None:
-    """Move the clock and let every timer that came due make its move."""
-    clock.advance(seconds)
-    service.runner.clock_moved()
-    for _ in range(50):
-        await asyncio.sleep(0)
-    while service.runner.timers._firing:
-        await asyncio.gather(*list(service.runner.timers._firing))
 
 
 async def test_a_turn_runs_out_with_no_front_end_attached(db: Database) -> None:
-    clock = ManualClock(now=1_800_000_000.0)
+    clock = ManualClock(now=START)
     service = service_on(db, clock)
-    shown: list[Reply] = []
-
-    async def record(reply: Reply) -> None:
-        shown.append(reply)
-
     await seated(service, USERS)
     before = await table(service)
     assert before.game.turn_deadline == clock() + TURN
     await advance(service, clock, TURN - 1)
     assert (await table(service)).meta.turn == before.meta.turn  # not yet
-    service.shows.append(record)
+    shown = Recorder(service)
     await advance(service, clock, 2)
     after = await table(service)
     assert after.meta.turn > before.meta.turn
     assert before.table is not None
     late = before.table.to_act()
     assert late is not None and after.meta.timeouts == {str(before.seats[late]): 1}
-    assert [notice.key for reply in shown for notice in reply.notices] == ["timeout_move"]
-    await service.runner.stop()
+    assert shown.notices() == ["timeout_move"]
+    await service.halt()
 
 
 async def test_computers_move_when_their_pause_is_over(db: Database) -> None:
-    clock = ManualClock(now=1_800_000_000.0)
+    clock = ManualClock(now=START)
     service = service_on(db, clock)
     await service.new_table(-1, USERS[0], "starshina")
     await service.add_computer(-1, USERS[0], "easy")
@@ -102,32 +66,32 @@ async def test_computers_move_when_their_pause_is_over(db: Database) -> None:
         assert (await table(service)).meta.turn > turn, "the computer did not move"
         moves += 1
     assert moves >= 20
-    await service.runner.stop()
+    await service.halt()
 
 
 async def test_after_a_restart_a_turn_runs_for_the_time_that_was_left(
     tmp_path: Path, db: Database
 ) -> None:
-    clock = ManualClock(now=1_800_000_000.0)
+    clock = ManualClock(now=START)
     service = service_on(db, clock)
     await seated(service, USERS)
     turn = (await table(service)).meta.turn
     await advance(service, clock, 20)
-    await service.runner.stop()  # the bot stops, 10 s left on the turn
+    await service.halt()  # the bot stops, 10 s left on the turn
     await db.close()
 
     async with await Database.open(tmp_path / "bot.sqlite3") as reopened:
         again = service_on(reopened, clock)
-        await again.runner.start()
+        await again.start()
         await advance(again, clock, 9)
         assert (await table(again)).meta.turn == turn
         await advance(again, clock, 2)
         assert (await table(again)).meta.turn > turn
-        await again.runner.stop()
+        await again.halt()
 
 
 async def test_a_closed_table_has_no_timer(db: Database) -> None:
-    clock = ManualClock(now=1_800_000_000.0)
+    clock = ManualClock(now=START)
     service = service_on(db, clock)
     await seated(service, USERS)
     game_id = (await table(service)).game.game_id
@@ -135,25 +99,16 @@ async def test_a_closed_table_has_no_timer(db: Database) -> None:
     await service.close_lost(-1, None, "bot_removed")  # the bot left the group
     assert (await db.game(game_id)).status != "active"
     assert game_id not in service.runner.timers._armed
-    await service.runner.stop()
+    await service.halt()
 
 
 async def test_an_evening_closes_with_no_front_end_attached(db: Database) -> None:
     """A person and two computers, the person away after his turns ran out: the runner plays
     the one-deal Старшина game to its end, and the evening it made ends with it and is handed
     to the listeners, with nobody showing anything."""
-    clock = ManualClock(now=1_800_000_000.0)
+    clock = ManualClock(now=START)
     service = service_on(db, clock)
-    ended: list[tuple[int, int | None]] = []
-
-    class Evenings:
-        def table_changed(self, game: object) -> None:
-            pass
-
-        def evenings_due(self, chat_id: int, after_game: int | None) -> None:
-            ended.append((chat_id, after_game))
-
-    service.listeners.append(Evenings())
+    shown = Recorder(service)
     await service.choose_options(-1, "starshina", {"max_deals": 1})
     await service.new_table(-1, USERS[0], "starshina")
     await service.add_computer(-1, USERS[0], "easy")
@@ -165,9 +120,8 @@ async def test_an_evening_closes_with_no_front_end_attached(db: Database) -> Non
             break
         await advance(service, clock, TURN)
     assert (await db.game(game_id)).status == "finished"
-    assert ended == [(-1, game_id)]
+    assert shown.evenings == [(-1, game_id)]
     assert await db.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     assert evening.deals == 1
-    await service.runner.stop()
-    await service.evenings.stop()
+    await service.halt()

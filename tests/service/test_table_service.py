@@ -10,8 +10,8 @@ import pytest
 
 from game.randomplay import random_action
 from storage.database import Database
-from storage.records import Game
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
+from tests.service.life import Recorder
 
 USERS = [101, 102, 103, 104]
 
@@ -284,34 +284,19 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
     raise AssertionError(f"no deal ended at table {loaded.game.game_id}")
 
 
-class Listener:
-    """A front-end that only takes note of what the tables tell it."""
-
-    def __init__(self) -> None:
-        self.changed: list[tuple[int, str, int]] = []
-        self.evenings: list[tuple[int, int | None]] = []
-
-    def table_changed(self, game: Game) -> None:
-        self.changed.append((game.game_id, game.status, game.version))
-
-    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
-        self.evenings.append((chat_id, after_game))
-
-
 async def test_every_commit_is_told_to_the_listeners(service: TableService) -> None:
     """A second front-end learns of a table's every change however it was made: the new
     lobby, each seat taken, the first deal, each move, the close; and of each evening ended."""
-    listener = Listener()
-    service.listeners.append(listener)
+    listener = Recorder(service)
     loaded = await seated(service, USERS[:3])
     game_id = loaded.game.game_id
-    statuses = [status for _, status, _ in listener.changed]
+    statuses = [game.status for game in listener.commits]
     assert statuses[:3] == ["lobby", "lobby", "lobby"] and statuses[-1] == "active"
-    versions = [version for _, _, version in listener.changed]
+    versions = [game.version for game in listener.commits]
     assert versions == sorted(versions) and versions[-1] == loaded.game.version
     await play_random(service, random.Random(3), 3)
     after = await service.active(-1)
-    assert after is not None and listener.changed[-1] == (game_id, "active", after.game.version)
+    assert after is not None and listener.commits[-1] == after.game
     for _ in range(100):  # to the first deal's end: an evening has begun
         if await service.db.last_deals(-1, 1):
             break
@@ -321,7 +306,7 @@ async def test_every_commit_is_told_to_the_listeners(service: TableService) -> N
     assert listener.evenings == [(-1, game_id)]
     await service.stop(-1, USERS[0], True, now=True)
     game = await service.db.game(game_id)
-    assert not game.is_open and listener.changed[-1] == (game_id, game.status, game.version)
+    assert not game.is_open and listener.commits[-1] == game
 
 
 async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claimed_once(
@@ -330,8 +315,7 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
     """Whichever front-end shows the replies: a deal's end goes on the evening, a /stop of
     the group's last open table ends it, and its summary is handed out once (and again only
     when the post surely failed)."""
-    listener = Listener()
-    service.listeners.append(listener)
+    listener = Recorder(service)
     loaded = await seated(service, USERS[:3])
     game_id = loaded.game.game_id
     for _ in range(100):  # to the first deal's end: an evening has begun
