@@ -126,7 +126,9 @@ class Services:
             messenger=messenger,
             presenter=presenter,
             timers=tables.runner.timers,
-            screens=StatsScreens(db, messenger, people.chat_language, people.chat_ranks),
+            screens=StatsScreens(
+                db, tables.scores, people.names, messenger, people.chat_language, people.chat_ranks
+            ),
             evenings=tables.evenings,
             posts=posts,
             people=people,

@@ -11,7 +11,8 @@ Each unit gets the units it needs, and nothing reaches back:
 - ``Lobby`` (``lobby.py``), ``Turns`` (``turns.py``) and ``Stopping`` (``stopping.py``): the
   operations, each given the store, the steps and (lobby, stopping) the chat's settings;
 - ``Evenings`` (``evenings.py``): when a chat's run of play ends;
-- ``Money`` (``money.py``): balances and pots as the front-ends show them;
+- ``Money`` (``money.py``) and ``Scores`` (``scores.py``): balances and pots, figures,
+  standings and history as the front-ends show them;
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
   commits, and the moves that come due (a timeout, a computer's or an away player's move);
   and every table resumed after a restart (``start``).
@@ -36,6 +37,7 @@ from tables.money import Money
 from tables.presence import Presence
 from tables.records import Reply
 from tables.runner import Runner
+from tables.scores import Scores
 from tables.steps import DealSteps, new_seed
 from tables.stopping import Stopping
 from tables.store import TableStore
@@ -70,6 +72,7 @@ class TableService:
         # on the wall clock, as storage stamps the deals an evening is made of with it
         self.evenings = Evenings(db, self.listeners)
         self.money = Money(db)
+        self.scores = Scores(db, lambda: self.store.clock())
         #: what shows a published reply, in each front-end that shows replies (the chat)
         self.shows: list[Callable[[Reply], Awaitable[None]]] = []
         self.runner = Runner(
