@@ -59,6 +59,12 @@ def address() -> Iterator[str]:
         yield url
 
 
+def tap(card: Any) -> None:
+    """A tap on a card where a player sees it: in a fan of many cards, near its left edge
+    (the next card covers the rest)."""
+    card.click(position={"x": 6, "y": 40})
+
+
 def card_buttons(page: Any) -> list[dict[str, Any]]:
     buttons: list[dict[str, Any]] = page.eval_on_selector_all(
         "#cards button.card",
@@ -89,6 +95,54 @@ def test_sixteen_cards_fit_360_px_named_as_the_chat_names_them(browser: Any, add
     assert max(boxes) <= 360
 
 
+#: each card of the hand: its box, and what a tap in the middle of the part of it in view hits
+HIT_TEST = """() => [...document.querySelectorAll('#cards .row')].flatMap(line => {
+  const cards = [...line.querySelectorAll('button.card')];
+  return cards.map((node, i) => {
+    const box = node.getBoundingClientRect();
+    const next = cards[i + 1];
+    const right = next && next.dataset.group === node.dataset.group
+      ? Math.min(box.right, next.getBoundingClientRect().left) : box.right;
+    const x = (box.left + right) / 2, y = box.top + box.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    return {card: node.dataset.card, left: box.left, right: box.right, top: box.top,
+            bottom: box.bottom, shown: right - box.left,
+            hits: Boolean(hit && hit.closest('button.card') === node)};
+  });
+})"""
+
+
+def test_starshina_play_fits_a_360_by_740_phone_every_card_in_view_and_tappable(
+    browser: Any, address: str
+) -> None:
+    """Sixteen cards and the trick on one screen of a small phone: no card below the fold or
+    off its side, each showing a slice wide enough to tap that a tap there reaches; the
+    exchanges folded into one line once the play has begun."""
+    page = open_table(browser, address, "starshina-play", width=360, height=740)
+    assert page.evaluate("[document.documentElement.scrollHeight, innerHeight]")[1] == 740
+    cards = page.evaluate(HIT_TEST)
+    assert len(cards) == 16
+    for card in cards:
+        assert card["left"] >= 0 and card["right"] <= 360, card
+        assert card["top"] >= 0 and card["bottom"] <= 740, card
+        assert card["shown"] >= 24 and card["hits"], card
+    assert page.locator("#cloth .trick .card").count() == 1
+    fold = page.locator("#private details.fold")
+    assert fold.count() == 1 and not fold.evaluate("node => node.open")
+    assert page.locator("#private details.fold .card").first.is_hidden()
+    fold.locator("summary").click()
+    assert page.locator("#private details.fold .card").first.is_visible()
+    # a legal card is played by a tap on its slice
+    legal = page.locator("#cards button.card.legal").first
+    card = legal.get_attribute("data-card")
+    version = page.get_attribute("#app", "data-version")
+    box = legal.bounding_box()
+    assert box is not None and card is not None
+    legal.click(position={"x": 6, "y": box["height"] / 2})
+    page.wait_for_function(f"document.querySelector('#app').dataset.version !== '{version}'")
+    assert page.locator(f"#cards button.card[data-card='{card}']").count() == 0
+
+
 def test_playing_a_card_sends_it_and_redraws_from_the_answer(browser: Any, address: str) -> None:
     view = expected_view("starshina-play")
     card = next(item["card"] for item in view["hand"]["cards"] if item["verb"])
@@ -112,7 +166,7 @@ def test_the_kitty_is_four_cards_marked_and_confirmed_by_the_main_button(
     cards = page.locator("#cards button.card")
     assert cards.count() == 16
     for index in range(4):
-        cards.nth(index).click()
+        tap(cards.nth(index))
         assert cards.nth(index).get_attribute("aria-pressed") == "true"
     assert page.evaluate(f"{main}.text") == t("ru", "btn.confirm_kitty", n=4)
     assert page.evaluate(f"{main}.isActive") is True
@@ -238,7 +292,7 @@ def test_the_page_loads_nothing_from_other_hosts_under_a_strict_csp(
     page.on("request", lambda request: urls.append(request.url))
     page.goto(address)
     page.wait_for_selector("#app[aria-busy=false]")
-    page.locator("#cards button.card").first.click()
+    tap(page.locator("#cards button.card").first)
     page.wait_for_timeout(200)
     assert page.evaluate("window.__csp") == []
     assert urls and all(url.startswith(address) or url == TELEGRAM_SCRIPT for url in urls), urls
@@ -269,8 +323,8 @@ def test_a_stale_move_is_refused_in_words_and_changes_nothing(browser: Any, addr
 def test_back_button_clears_a_choice_of_cards(browser: Any, address: str) -> None:
     page = open_table(browser, address, "starshina-kitty")
     cards = page.locator("#cards button.card")
-    cards.nth(0).click()
-    cards.nth(1).click()
+    tap(cards.nth(0))
+    tap(cards.nth(1))
     assert page.evaluate("window.__tg.back.isVisible")
     page.evaluate("window.__tg.back.press()")
     assert page.locator("#cards button.card[aria-pressed=true]").count() == 0
@@ -471,9 +525,10 @@ def test_at_its_turn_to_play_only_the_illegal_cards_are_dimmed(browser: Any, add
     assert len(looks) == 16
     for look in looks:
         if look["card"] in legal:
-            assert not look["disabled"] and look["opacity"] == 1
+            assert not look["disabled"] and look["opacity"] == 1 and look["filter"] == "none"
         else:
-            assert look["disabled"] and look["opacity"] < 1
+            # in a fan a dimmed card stays opaque (the ones under it do not show through)
+            assert look["disabled"] and look["opacity"] == 1 and "brightness" in look["filter"]
 
 
 def test_a_negative_balance_reads_with_a_minus_sign(browser: Any, address: str) -> None:

@@ -1,9 +1,10 @@
 // Your hand: real card faces, bright. At your turn to play (or pass) a card the legal ones are
 // raised and only the others dimmed; at any other time no card is tapped and none is dimmed.
 // In a choice of several cards (the purchase's discards, Старшина's kitty) each card toggles.
-// Up to eight cards lie in one row; more (Старшина's sixteen) in rows by suit, each row an
-// overlapping fan that fits the screen's width.
+// Up to eight cards lie in one row; more (Старшина's sixteen) in two lines of overlapping fans,
+// one a suit (fan.js), that fit a phone's screen with the table above them.
 import { cardBack, drawCard, shownCard } from "./cards.js";
+import { layoutFans, suitLines } from "./fan.js";
 import { t, tx } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,29 +32,33 @@ function cardButton(item, view, selection, handlers, choosing) {
   return button;
 }
 
-function rowsOf(cards, bySuit) {
-  if (!bySuit) return [cards];
-  // the hand comes in display order (trumps first, then ♠ ♥ ♣ ♦): one row a suit
-  const rows = [];
-  for (const item of cards) {
-    const last = rows[rows.length - 1];
-    if (last && last[0].card[1] === item.card[1]) last.push(item);
-    else rows.push([item]);
-  }
-  return rows;
-}
+// Many cards lie as fans by suit (fan.js); a few in one row of whole cards.
+export const layoutRows = layoutFans;
 
-// Spread a row's cards over its width: a step no wider than a card and a gap.
-export function layoutRows() {
-  for (const row of document.querySelectorAll("#cards .row:not(.wide)")) {
-    const cards = row.children.length;
-    const style = getComputedStyle(row);
-    const width = row.clientWidth;
-    const card = parseFloat(style.getPropertyValue("--card-w")) || 50;
-    const step = cards > 1 ? Math.min(card + 6, (width - card) / (cards - 1)) : 0;
-    const used = step * (cards - 1) + card;
-    row.style.setProperty("--step", `${step}px`);
-    row.style.setProperty("--offset", `${Math.max(0, (width - used) / 2)}px`);
+// The cards only this seat has seen; once the play has begun with a hand of many cards (the
+// exchanges of Старшина done), folded into one line that a tap opens.
+let privateOpen = false;
+
+function renderPrivate(view, many) {
+  const privateBox = $("private");
+  privateBox.replaceChildren();
+  let box = privateBox;
+  if (many && view.phase === "play" && view.private.length) {
+    const fold = el("details", "fold");
+    fold.open = privateOpen;
+    fold.addEventListener("toggle", () => {
+      privateOpen = fold.open;
+    });
+    const cards = view.private.reduce((sum, item) => sum + item.cards.length, 0);
+    fold.append(el("summary", "", t("web.private.folded", {}, cards)));
+    privateBox.append(fold);
+    box = fold;
+  }
+  for (const item of view.private) {
+    const group = el("div", "group");
+    group.append(el("span", "", `${tx(item.label)}:`));
+    for (const card of item.cards) group.append(shownCard(card, "tiny"));
+    box.append(group);
   }
 }
 
@@ -64,6 +69,7 @@ export function renderHand(view, selection, handlers) {
   const many = cards.length > 8;
   hand.classList.toggle("rows", many);
   hand.classList.toggle("big", !many);
+  $("app").classList.toggle("many", many); // (a table drawn smaller, to leave the hand room)
   const box = $("cards");
   box.replaceChildren();
   if (view.hand.hidden) {
@@ -74,24 +80,19 @@ export function renderHand(view, selection, handlers) {
   }
   // your turn to choose one card: the cards you may not choose are dimmed
   const choosing = !view.pick && cards.some((item) => item.verb);
-  for (const row of rowsOf(cards, many)) {
-    const line = el("div", many ? "row" : "row wide");
+  for (const suits of many ? suitLines(cards) : [[cards]]) {
+    const line = el("div", many ? "row fan" : "row wide");
     line.setAttribute("role", "group");
-    row.forEach((item, index) => {
-      const button = cardButton(item, view, selection, handlers, choosing);
-      button.style.setProperty("--i", index);
-      line.append(button);
+    suits.forEach((suit, group) => {
+      for (const item of suit) {
+        const button = cardButton(item, view, selection, handlers, choosing);
+        button.dataset.group = group;
+        line.append(button);
+      }
     });
     box.append(line);
   }
-  const privateBox = $("private");
-  privateBox.replaceChildren();
-  for (const item of view.private) {
-    const group = el("div", "group");
-    group.append(el("span", "", `${tx(item.label)}:`));
-    for (const card of item.cards) group.append(shownCard(card, "tiny"));
-    privateBox.append(group);
-  }
+  renderPrivate(view, many);
   requestAnimationFrame(layoutRows);
   layoutRows();
 }
