@@ -31,6 +31,7 @@ from storage.errors import GameNotFound
 from storage.records import Game
 from tables import Refused, Reply, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
+from tables.commands import Look
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ class Presenter:
                 await self.tables.publish(reply)
                 return None
             case cb.Look():
-                reply = await self.tables.act(data.game_id, user_id, data.version, "look", None)
+                reply = await self.tables.act(data.game_id, user_id, data.version, Look())
                 await self.tables.publish(reply)
                 return None
             case cb.Select():

@@ -9,9 +9,12 @@ rules and commits the new state, the action and the money in one transaction. It
 
 The units, each given the ones it uses (``service.py`` wires them into ``TableService``):
 
+- ``commands.py``: what a player asks a table to do, as both front-ends hand it in (``Move``:
+  a look, a decision, a suit, cards named from a seen hand, a count of unseen ones);
 - ``records.py``: ``TableMeta``, ``Loaded``, ``Reply``, ``Notice``, ``DealResult``, ``Refused``;
 - ``chat_settings.py``: a chat's game options, turn time and away play;
-- ``store.py``: locks, reading and the read cache, a commit under the version check;
+- ``store.py``: locks, reading and the read cache, a commit (``Commit``) under the version
+  check;
 - ``autoplay.py``: who makes a seat's move when its player does not (pure);
 - ``steps.py``: a rules step committed, then the forced steps; a deal's end, the next deal;
 - ``lobby.py``: /new, /join, /leave, computers seated, /begin, /kick;

@@ -13,10 +13,11 @@ import asyncio
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar, overload
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+T = TypeVar("T")
 
 #: chats whose settings (language, rank letters, title, turn time) stay in memory: more than
 #: the chats that play at once on one bot, few enough to be a few hundred kilobytes
@@ -33,7 +34,16 @@ class Recent(OrderedDict[K, V]):
         super().__init__()
         self.limit = limit
 
-    def get(self, key: K, default: Any = None) -> V | Any:
+    @overload
+    def get(self, key: K, default: None = None) -> V | None: ...
+
+    @overload
+    def get(self, key: K, default: V) -> V: ...
+
+    @overload
+    def get(self, key: K, default: T) -> V | T: ...
+
+    def get(self, key: K, default: object = None) -> object:
         """The value of ``key`` (now the most recently used), else ``default``."""
         if key in self:
             self.move_to_end(key)

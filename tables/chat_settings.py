@@ -5,8 +5,7 @@ starts; the turn time is cached per chat."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from game.registry import JsonObject
 from storage.database import Database
 from tables.arguments import whole_number
 from tables.bounded import CHATS_KEPT, Recent
@@ -31,14 +30,14 @@ class ChatSettings:
         self._turn_timeouts: Recent[int, float] = Recent(CHATS_KEPT)
         self._hints: Recent[int, bool] = Recent(CHATS_KEPT)
 
-    async def chat_options(self, chat_id: int, kind: str) -> dict[str, Any]:
+    async def chat_options(self, chat_id: int, kind: str) -> JsonObject:
         stored = await self.db.chat_options(chat_id, kind) or {}
         try:
             return game_for(kind).check_options(stored)
         except ValueError:
             return game_for(kind).check_options({})
 
-    async def choose_options(self, chat_id: int, kind: str, chosen: dict[str, Any]) -> None:
+    async def choose_options(self, chat_id: int, kind: str, chosen: JsonObject) -> None:
         """The chat chose these options (the settings menu, a preset, /new shleif): they are
         stored beside what it chose before, and only what it chose, so an option it never
         touched follows docs/rules.md's default even when that default changes."""

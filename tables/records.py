@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from game.core import Action
 from game.registry import JsonObject, SeatResult
@@ -57,49 +57,62 @@ class TableMeta:
     void_votes: list[int] = field(default_factory=list)  # players who agree to void the deal
     #: results of finished deals not yet posted to the group, written with the move that ended
     #: the deal, removed once posted (``DealSteps.results_posted``); see ``due_result``
-    due: list[dict[str, Any]] = field(default_factory=list)
+    due: list[JsonObject] = field(default_factory=list)
     #: who plays for an away player: the strong ``computer`` or the ``default`` moves
     away_play: str = "computer"
     #: the cards each player has marked for the move of several cards now due (a discard,
     #: Старшина's kitty): user id → {"turn": the turn they were marked at, "cards": [...]};
     #: stored, so a restart keeps them, and a timeout makes the move they choose
-    marks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    marks: dict[str, JsonObject] = field(default_factory=dict)
 
     def marked(self, user_id: int) -> tuple[str, ...]:
         """The cards ``user_id`` has marked at the turn now due (none at another)."""
         kept = self.marks.get(str(user_id))
         if kept is None or kept.get("turn") != self.turn:
             return ()
-        return tuple(kept.get("cards", ()))
+        cards = kept.get("cards", ())
+        return tuple(str(card) for card in cards) if isinstance(cards, list | tuple) else ()
 
     @staticmethod
-    def from_json(data: Mapping[str, Any] | None) -> TableMeta:
+    def from_json(data: Mapping[str, object] | None) -> TableMeta:
         """The table's own state from a stored game: a deep copy, so the caller may change
         it freely. (The stored state may be the read cache's, seen by every reader until the
         game's row changes: a change made before a commit that is then refused must stay
         invisible to them.)"""
-        return TableMeta(**json_copy(dict(data or {})))
+        stored: dict[str, Any] = json_copy(dict(data or {}))  # as ``to_json`` wrote it
+        return TableMeta(**stored)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The table's own state to store: ``dataclasses.asdict`` of it (a deep copy), at a
         fraction of its cost (``json_copy``)."""
         return {part.name: json_copy(getattr(self, part.name)) for part in fields(self)}
 
 
-def json_copy(value: Any) -> Any:
+J = TypeVar("J")
+
+
+def json_copy(value: J) -> J:
     """A deep copy of a JSON-like value (dicts, lists, tuples, strings, numbers, None): what
     ``copy.deepcopy`` gives for one, without its memo and dispatch (the table's state is
     copied at every load and every commit). Anything else is left to ``copy.deepcopy``."""
+    return cast(J, _copied(value))
+
+
+def _copied(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
-        return {key: json_copy(item) for key, item in value.items()}
+        return {key: _copied(item) for key, item in value.items()}
     if kind is list:
-        return [json_copy(item) for item in value]
+        return [_copied(item) for item in value]
     if kind is str or kind is int or kind is bool or kind is float or value is None:
         return value
     if kind is tuple:
-        return tuple(json_copy(item) for item in value)
+        return tuple(_copied(item) for item in value)
     return copy.deepcopy(value)
+
+
+#: what a notice says of the table: a user, a verb, a card, a count, an amount
+NoticeParam = int | str
 
 
 @dataclass
@@ -107,7 +120,7 @@ class Notice:
     """An announcement to the group: a locale key and its parameters (user ids as ``user``)."""
 
     key: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, NoticeParam] = field(default_factory=dict)
 
 
 @dataclass
@@ -118,7 +131,7 @@ class DealResult:
     table: Table  # the finished deal
     seats: list[int]
     game_over: bool
-    summary: dict[str, Any]
+    summary: JsonObject
     balances: dict[int, int] = field(default_factory=dict)  # user → balance when it ended
     deal: int = 0  # its number at the table, from 0
     #: user → reason → chips the deal moved for him (the ledger of the deal, its ante included):
@@ -162,9 +175,9 @@ class Loaded:
 PUBLIC_ARGUMENT_VERBS = frozenset({"play", "trump"})
 
 
-def move_params(user: int, action: Action) -> dict[str, Any]:
+def move_params(user: int, action: Action) -> dict[str, NoticeParam]:
     """An announced move without its secret: which card was dropped or given stays private."""
-    params: dict[str, Any] = {"user": user, "verb": action.verb}
+    params: dict[str, NoticeParam] = {"user": user, "verb": action.verb}
     if action.verb in PUBLIC_ARGUMENT_VERBS and isinstance(action.arg, str):
         params["arg"] = action.arg
     elif isinstance(action.arg, tuple):
@@ -172,7 +185,7 @@ def move_params(user: int, action: Action) -> dict[str, Any]:
     return params
 
 
-def due_result(result: DealResult, engine: JsonObject, closing: list[str]) -> dict[str, Any]:
+def due_result(result: DealResult, engine: JsonObject, closing: list[str]) -> JsonObject:
     """A finished deal's result as stored until it is posted (see ``TableMeta.due``)."""
     return {
         "deal": result.deal,
@@ -188,27 +201,28 @@ def due_result(result: DealResult, engine: JsonObject, closing: list[str]) -> di
     }
 
 
-def sent_maybe(entry: Mapping[str, Any]) -> bool:
+def sent_maybe(entry: Mapping[str, object]) -> bool:
     """Whether a result still due was going out as a new message when the bot stopped
     (``DealSteps.results_sending``): it may be in the group already."""
     return bool(entry.get("sending"))
 
 
-def result_from_due(data: dict[str, Any]) -> tuple[DealResult, list[str]]:
+def result_from_due(data: Mapping[str, object]) -> tuple[DealResult, list[str]]:
     """A stored result (``due_result``) back, with the keys of its closing notices."""
-    plugin = game_for(str(data["kind"]))
+    stored: Any = data  # as ``due_result`` wrote it
+    plugin = game_for(str(stored["kind"]))
     result = DealResult(
         plugin.kind,
-        plugin.load(data["engine"]),
-        [int(user) for user in data["seats"]],
-        bool(data["game_over"]),
-        dict(data["summary"]),
-        balances={int(user): int(amount) for user, amount in data["balances"]},
-        deal=int(data["deal"]),
-        money={int(user): dict(parts) for user, parts in data.get("money", [])},
+        plugin.load(stored["engine"]),
+        [int(user) for user in stored["seats"]],
+        bool(stored["game_over"]),
+        dict(stored["summary"]),
+        balances={int(user): int(amount) for user, amount in stored["balances"]},
+        deal=int(stored["deal"]),
+        money={int(user): dict(parts) for user, parts in stored.get("money", [])},
         players=tuple(
             SeatResult(int(seat), int(tricks), bool(active))
-            for seat, tricks, active in data.get("players", [])
+            for seat, tricks, active in stored.get("players", [])
         ),
     )
-    return result, [str(key) for key in data.get("closing", [])]
+    return result, [str(key) for key in stored.get("closing", [])]

@@ -12,13 +12,13 @@ and a ``DealResult`` still to post, forgotten once posted (``results_posted``).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from game.cards import shuffled_deck
 from game.core import GAME_POT, POT, Action, Transfer
 from game.registry import Step
-from storage.records import DealPlayer, DealRecord, Game, LedgerEntry
+from storage.records import DealPlayer, DealRecord, Game, GameStatus, LedgerEntry
 from storage.records import Transfer as LedgerTransfer
 from tables.autoplay import auto_action
 from tables.chat_settings import ChatSettings
@@ -33,7 +33,7 @@ from tables.records import (
     due_result,
     move_params,
 )
-from tables.store import TableStore
+from tables.store import Commit, TableStore
 
 MAX_DUE_RESULTS = 8  # results kept to post while a group cannot be shown them
 MAX_AUTO_STEPS = 500  # a safety bound on auto-play within one change (then the timer goes on)
@@ -66,7 +66,7 @@ class DealSteps:
         user_id: int | None,
         reply: Reply,
         *,
-        status: str | None = None,
+        status: GameStatus | None = None,
     ) -> Reply:
         """Commit a rules step (``commit_move``), then the forced steps it leaves
         (``play_forced``): each is a commit of its own."""
@@ -84,7 +84,7 @@ class DealSteps:
         reply: Reply,
         timeout: float,
         *,
-        status: str | None = None,
+        status: GameStatus | None = None,
     ) -> None:
         """One rules step as one commit: a move within the deal, or the move that ends it
         together with its settlement and the next deal (``end_deal``). A look is no move:
@@ -201,9 +201,7 @@ class DealSteps:
         add_money(money, entries)
         return money
 
-    async def next_deal(
-        self, loaded: Loaded, reply: Reply, pot: int, timeout: float
-    ) -> dict[str, Any]:
+    async def next_deal(self, loaded: Loaded, reply: Reply, pot: int, timeout: float) -> Commit:
         """The next deal dealt from ``loaded`` (the table as the last deal left it, with the
         chat's pot ``pot`` after it), as a commit for ``end_deal`` to make: leavers go,
         joiners sit, and the deal passes to the next player after the last dealer who stays
@@ -339,7 +337,7 @@ def add_money(
 
 
 def balances_after(
-    players: Any, pot: int, transfers: list[LedgerTransfer]
+    players: Mapping[int, int], pot: int, transfers: list[LedgerTransfer]
 ) -> tuple[dict[int, int], int]:
     """Players' balances and the chat's pot once ``transfers`` are committed."""
     after = dict(players)

@@ -7,13 +7,12 @@ voided when every player agrees, and a table an older version left frozen betwee
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from storage.records import Transfer as LedgerTransfer
 from tables.chat_settings import ChatSettings
 from tables.computers import is_computer
 from tables.games import Plugin
-from tables.records import DealResult, Loaded, Notice, Refused, Reply, due_result
+from tables.records import DealResult, Loaded, Notice, NoticeParam, Refused, Reply, due_result
 from tables.steps import DealSteps, balances_after, table_ends
 from tables.store import TableStore
 
@@ -85,7 +84,7 @@ class Stopping:
                 return await self.steps.advance(loaded, [Notice("stop_now")])
             pot = (await self.store.db.balances(chat_id)).pot
             # a large pot stays on the table when the game stops: the table offers to play on
-            params: dict[str, Any] = (
+            params: dict[str, NoticeParam] = (
                 {"pot": pot} if large_pot(loaded.plugin, loaded.game.options, pot) else {}
             )
             return await self.store.commit_meta(

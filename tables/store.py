@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from game.core import GAME_POT, Action
+from game.registry import JsonObject
 from storage.database import Database
 from storage.errors import GameClosed, GameNotFound, StaleVersion
-from storage.records import DealRecord, Game, LedgerEntry
+from storage.records import DealRecord, Game, GameStatus, LedgerEntry
 from storage.records import Transfer as LedgerTransfer
 from tables.autoplay import computer_plays
 from tables.bounded import Locks
@@ -30,6 +31,41 @@ from tables.figures import counted
 from tables.games import game_for
 from tables.listener import CommitWatcher, TableListener
 from tables.records import Loaded, Notice, Refused, Reply, TableMeta
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """One version of a game as ``TableStore.write`` commits it (``Database.commit_action``):
+    the new stored state, the action that made it (None: a change of the table's own) and who
+    made it, the ledger transfers, the finished deal's record, the new status and seats (None:
+    unchanged), the next turn's deadline (None: no timer) and the game's own /stats figures
+    counted from this commit."""
+
+    state: JsonObject
+    action: list[object] | None
+    seat: int | None
+    user_id: int | None
+    transfers: tuple[LedgerTransfer, ...]
+    deal: DealRecord | None
+    status: GameStatus | None
+    seats: tuple[int, ...] | None
+    turn_deadline: float | None
+    figures: Mapping[int, Mapping[str, int]]
+
+    def arguments(self) -> dict[str, object]:
+        """The commit as one of ``Database.commit_actions``' list."""
+        return {
+            "new_state": self.state,
+            "action": self.action,
+            "seat": self.seat,
+            "user_id": self.user_id,
+            "transfers": list(self.transfers),
+            "deal": self.deal,
+            "status": self.status,
+            "seats": None if self.seats is None else list(self.seats),
+            "turn_deadline": self.turn_deadline,
+            "figures": self.figures,
+        }
 
 
 class TableStore:
@@ -131,7 +167,7 @@ class TableStore:
     def deadline(
         self,
         loaded: Loaded,
-        status: str | None,
+        status: GameStatus | None,
         timeout: float,
         seats: list[int],
         *,
@@ -170,37 +206,50 @@ class TableStore:
         timeout: float,
         *,
         seats: list[int] | None = None,
-        status: str | None = None,
+        status: GameStatus | None = None,
         fresh: bool = False,
-    ) -> dict[str, Any]:
-        """One commit of the table as it is now (``Database.commit_action``'s arguments)."""
+    ) -> Commit:
+        """One commit of the table as it is now."""
         deadline = self.deadline(
             loaded, status, timeout, loaded.seats if seats is None else seats, fresh=fresh
         )
         engine = None if loaded.table is None else loaded.table.dump()
-        return {
-            "new_state": {"engine": engine, "table": loaded.meta.to_json()},
-            "action": None if action is None else action.to_json(),
-            "seat": None if action is None else action.seat,
-            "user_id": user_id,
-            "transfers": transfers,
-            "deal": deal,
-            "status": status,
-            "seats": seats,
-            "turn_deadline": deadline,
-            "figures": counted(loaded.plugin.stat_fields, transfers, deal),
-        }
+        return Commit(
+            state={"engine": engine, "table": loaded.meta.to_json()},
+            action=None if action is None else action.to_json(),
+            seat=None if action is None else action.seat,
+            user_id=user_id,
+            transfers=tuple(transfers),
+            deal=deal,
+            status=status,
+            seats=None if seats is None else tuple(seats),
+            turn_deadline=deadline,
+            figures=counted(loaded.plugin.stat_fields, transfers, deal),
+        )
 
-    async def write(self, loaded: Loaded, specs: list[dict[str, Any]]) -> Game:
-        """Commit ``specs`` (one version each) in one transaction; ``loaded.game`` follows."""
+    async def write(self, loaded: Loaded, commits: Sequence[Commit]) -> Game:
+        """Commit ``commits`` (one version each) in one transaction; ``loaded.game`` follows."""
         game_id = loaded.game.game_id
         try:
-            if len(specs) == 1:
-                rest = dict(specs[0])
-                state, action = rest.pop("new_state"), rest.pop("action")
-                await self.db.commit_action(game_id, loaded.game.version, state, action, **rest)
+            if len(commits) == 1:
+                one = commits[0]
+                await self.db.commit_action(
+                    game_id,
+                    loaded.game.version,
+                    one.state,
+                    one.action,
+                    seat=one.seat,
+                    user_id=one.user_id,
+                    transfers=one.transfers,
+                    deal=one.deal,
+                    status=one.status,
+                    seats=one.seats,
+                    turn_deadline=one.turn_deadline,
+                    figures=one.figures,
+                )
             else:
-                await self.db.commit_actions(game_id, loaded.game.version, specs)
+                arguments = [commit.arguments() for commit in commits]
+                await self.db.commit_actions(game_id, loaded.game.version, arguments)
         except StaleVersion:
             raise Refused("outdated") from None
         except GameClosed:
@@ -224,7 +273,7 @@ class TableStore:
         deal: DealRecord | None,
         *,
         seats: list[int] | None = None,
-        status: str | None = None,
+        status: GameStatus | None = None,
         fresh: bool = False,
     ) -> Game:
         """One commit of the table as it is now; a close gives the game's own pot back."""
@@ -254,7 +303,7 @@ class TableStore:
             notices=list(notices),
         )
 
-    async def close(self, loaded: Loaded, status: str, *notices: Notice) -> Reply:
+    async def close(self, loaded: Loaded, status: GameStatus, *notices: Notice) -> Reply:
         """Close the table as it stands (a lobby cancelled, a table stopped)."""
         game = await self.commit(loaded, None, None, [], None, status=status)
         return Reply(

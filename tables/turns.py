@@ -10,12 +10,12 @@ seat."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from game.ai import Seated
 from game.core import Action, IllegalAction
 from storage.errors import GameNotFound
 from tables.autoplay import away_notice, computer_plays
+from tables.commands import Look, Move, Unseen, action_of
 from tables.computers import Thinker, computer_level, is_computer
 from tables.games import Table
 from tables.records import Loaded, Notice, Refused, Reply, move_params
@@ -65,8 +65,11 @@ class Turns:
         #: whether a chat's players may ask for hints (``ChatSettings.hints_of``)
         self.hints_of = hints_of
 
-    async def act(self, game_id: int, user_id: int, turn: int, action_verb: str, arg: Any) -> Reply:
-        """A button press: the user's seat, the turn number and legality are checked here."""
+    async def act(self, game_id: int, user_id: int, turn: int, move: Move) -> Reply:
+        """A move pressed (a button in the chat, a tap on the page): the user's seat, the turn
+        number and legality are checked here, and a move expressed as he cannot see his hand
+        is refused as an unknown button (``commands.action_of``). A look carries no turn: it
+        is allowed at any time of the deal."""
         async with self.store.lock(await self.store.chat_of(game_id)):
             loaded = await self.store.game_or_refuse(game_id)
             if loaded.game.status != "active" or loaded.table is None:
@@ -74,15 +77,14 @@ class Turns:
             seat = loaded.seat_of(user_id)
             if seat is None:
                 raise Refused("not_at_table")
-            if turn != loaded.meta.turn and action_verb != "look":
+            looking = isinstance(move, Look)
+            if turn != loaded.meta.turn and not looking:
                 raise Refused("outdated")
-            if callable(arg):
-                try:
-                    arg = arg(loaded.table, seat)
-                except ValueError:
-                    raise Refused("unknown_button") from None
-            action = Action(seat, action_verb, arg)
-            before = loaded.table.dump() if action_verb == "look" else None
+            try:
+                action = action_of(move, loaded.table, seat)
+            except Unseen:
+                raise Refused("unknown_button") from None
+            before = loaded.table.dump() if looking else None
             try:
                 step = loaded.table.apply(action)
             except IllegalAction as error:
@@ -91,10 +93,10 @@ class Turns:
                 # a repeated look (or one from an old message) changes nothing: no write
                 return Reply(game=loaded.game, hands={user_id})
             loaded.meta.timeouts.pop(str(user_id), None)
-            if action_verb != "look":
+            if not looking:
                 loaded.meta.marks.pop(str(user_id), None)
             reply = Reply(hands={user_id})
-            if action_verb != "look":
+            if not looking:
                 reply.table_changed = True
             return await self.steps.commit_step(loaded, step, action, user_id, reply)
 

@@ -15,12 +15,12 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from storage.errors import GameNotFound
 from storage.records import Game
 from tables import Loaded, Reply, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
+from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
 from web.games import shown
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
 from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: the page's «I'm back»: an away player takes his seat back (not a rules verb)
 BACK = "back"
+#: the page's «show my cards» (a look carries no turn: allowed at any time of the deal)
+LOOK = "look"
 #: the games whose last deal's nets are kept
 LAST_KEPT = 256
 #: the most cards a move of several names
@@ -37,7 +39,6 @@ MOST_CARDS = 16
 #: verbs are short words of the rules (``play``, ``discard``, ``kitty``…)
 VERB = re.compile(r"[a-z_]{1,16}")
 CARD = re.compile(r"[2-9TJQKA][SHDC]")
-SUITS = frozenset("SHDC")
 
 
 def payload(game_id: int) -> str:
@@ -175,7 +176,7 @@ class WebTables:
         parts = [money_parts(dict(money[user])) if user in money else [] for user in seats]
         return {"nets": nets, "parts": parts, "label": text("web.last_deal")}
 
-    async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: Any) -> Reply:
+    async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: object) -> Reply:
         """A move made on the page: the service's call a button press makes, then the same
         screen updates. Refused (stale: ``outdated``), NotYours, NoTable or BadMove."""
         if verb in LOBBY_VERBS:
@@ -187,7 +188,7 @@ class WebTables:
         if verb == BACK:
             reply = await self.tables.back(game_id, user_id)
         else:
-            reply = await self.tables.act(game_id, user_id, version, verb, move_argument(arg))
+            reply = await self.tables.act(game_id, user_id, version, move_of(verb, arg))
         await self._publish(reply)
         return reply
 
@@ -210,59 +211,36 @@ def decide_nothing(view: Json) -> None:
         item["verb"] = None
 
 
-def move_argument(arg: object) -> Any:
-    """A move's argument from the page's JSON, in the rules' own shape: nothing, a suit, a
-    card or several cards (a list) of a hand its owner has seen, or a number of cards not yet
-    seen (a blind purchase: the first ones in the engine's order, as the chat's blind choice
-    takes them). BadMove for anything else.
+def move_of(verb: str, arg: object) -> Move:
+    """A move from the page's JSON, in the table service's own shape: nothing, a suit, a card
+    or several cards (a list) of a hand its owner has seen, or a number of cards not yet seen
+    (a blind purchase: the first ones in the engine's order, as the chat's blind choice takes
+    them). BadMove for anything else.
 
     A move is expressed as its player sees it: whether he has seen his hand is read when the
-    move is applied (``TableService.act`` calls the argument with the table and his seat), and
-    a card named by a player who has not seen his hand, or a count from one who has, is refused
-    as an unknown button before the rules see it. So no answer depends on a card he cannot see:
-    the cards he holds and the ones he does not are refused alike."""
-    if arg is None or (isinstance(arg, str) and arg in SUITS):
-        return arg
+    move is applied (``tables.commands.action_of``), and a card named by a player who has not
+    seen his hand, or a count from one who has, is refused as an unknown button before the
+    rules see it. So no answer depends on a card he cannot see."""
+    if verb == LOOK:
+        if arg is not None:
+            raise BadMove
+        return Look()
+    if arg is None:
+        return Decide(verb)
+    if isinstance(arg, str) and arg in SUITS:
+        return Suit(verb, arg)
     if isinstance(arg, str) and CARD.fullmatch(arg):
-        return _from_a_seen_hand(arg)
+        return Card(verb, arg)
     if (
         isinstance(arg, list)
         and len(arg) <= MOST_CARDS
         and all(isinstance(card, str) and CARD.fullmatch(card) for card in arg)
         and len(set(arg)) == len(arg)
     ):
-        return _from_a_seen_hand(tuple(arg))
+        return Cards(verb, tuple(arg))
     if isinstance(arg, int) and not isinstance(arg, bool) and 0 <= arg <= MOST_CARDS:
-        count = arg
-
-        def first_cards(table: Any, seat: int) -> tuple[str, ...]:
-            held: tuple[str, ...] = _seen(table, seat, False).cards
-            if count > len(held):
-                raise ValueError("more cards than the hand holds")
-            return held[:count]
-
-        return first_cards
+        return Blind(verb, arg)
     raise BadMove
-
-
-def _from_a_seen_hand(named: str | tuple[str, ...]) -> Any:
-    """The card or cards ``named``, once the move is applied by a player who has seen his
-    hand."""
-
-    def resolve(table: Any, seat: int) -> str | tuple[str, ...]:
-        _seen(table, seat, True)
-        return named
-
-    return resolve
-
-
-def _seen(table: Any, seat: int, looked: bool) -> Any:
-    """The seat's holding, if whether he has seen it is ``looked``; ValueError (an unknown
-    button) if not: cards are named only from a hand seen, counted only in one unseen."""
-    holding = table.holding(seat)
-    if holding.looked is not looked:
-        raise ValueError("a move expressed as the player cannot see his hand")
-    return holding
 
 
 def is_verb(verb: object) -> bool:

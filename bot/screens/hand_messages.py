@@ -29,7 +29,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from bot import callback as cb
 from bot import keyboards
@@ -61,6 +60,7 @@ from tables import (
     TableService,
     is_practice,
 )
+from tables.commands import Blind, Card, Cards, Decide, Move, Suit
 from tables.computers import is_computer
 from tables.timers import Timers
 
@@ -358,16 +358,38 @@ class Hands(HandEndings, HandHints):
 
     async def press_act(self, data: cb.Act, user_id: int) -> Reply:
         """A move pressed on his hand: the table service's answer, to be shown."""
-        arg: Any = data.arg
-        if data.verb in cb.MASK_VERBS:
-            mask = int(data.arg or 0)
+        move = await self.move_of(data, user_id)
+        return await self.tables.act(data.game_id, user_id, data.version, move)
 
-            def resolve(table: Table, seat: int) -> tuple[str, ...]:
-                held = table.holding(seat)
-                return keyboards.selected_cards(held.cards, held.trump, mask, looked=held.looked)
-
-            arg = resolve
-        return await self.tables.act(data.game_id, user_id, data.version, data.verb, arg)
+    async def move_of(self, data: cb.Act, user_id: int) -> Move:
+        """The move a button names. A selection (a mask over his hand as its buttons show it:
+        sorted once he has seen it, as dealt before) is read against the table as it is now:
+        the cards of a hand he has seen, or a count of one he has not (``tables.commands``;
+        the service checks again, under the lock, that he still sees it so)."""
+        kind = cb.VERBS[data.verb][1]
+        arg = data.arg
+        if kind is cb.ArgKind.NONE or arg is None:
+            return Decide(data.verb)
+        if isinstance(arg, str):
+            return Suit(data.verb, arg) if kind is cb.ArgKind.SUIT else Card(data.verb, arg)
+        loaded = await self.tables.snapshot(await self.db.game(data.game_id))
+        seat = loaded.seat_of(user_id)
+        if loaded.game.status != "active" or loaded.table is None:
+            raise Refused("game_over")
+        if seat is None:
+            raise Refused("not_at_table")
+        if data.version != loaded.meta.turn:
+            raise Refused("outdated")
+        held = loaded.table.holding(seat)
+        try:
+            cards = keyboards.selected_cards(held.cards, held.trump, arg, looked=held.looked)
+        except cb.BadCallback:
+            raise Refused("unknown_button") from None
+        if held.looked:
+            return Cards(data.verb, cards)
+        if arg != (1 << len(cards)) - 1:
+            raise Refused("unknown_button")  # a blind choice is a count: the first cards
+        return Blind(data.verb, len(cards))
 
     async def press_select(self, data: cb.Select, user_id: int) -> str | None:
         """A card marked (or unmarked) for a discard: his hand shows it at once. A mark beyond

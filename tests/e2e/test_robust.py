@@ -16,6 +16,7 @@ from bot import callback as cb
 from bot import health
 from game.randomplay import random_action
 from storage.database import Database
+from tests.moves import press
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.serialize import callback_query_json
@@ -334,8 +335,13 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
             assert seat is not None
             state: Any = loaded.table.state
             action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
-            await tables.act(
-                loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
+            await press(
+                tables,
+                loaded.game.game_id,
+                loaded.seats[seat],
+                loaded.meta.turn,
+                action,
+                loaded.table,
             )
         await table.settle()
         before = len(table.group_messages())

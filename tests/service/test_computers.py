@@ -13,6 +13,7 @@ from game.randomplay import random_action
 from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 from tables.computers import EASY_IDS, STRONG_IDS, Thinker, is_computer
+from tests.moves import press
 
 USERS = [101, 102, 103]
 
@@ -54,8 +55,8 @@ async def press_random(service: TableService, loaded: Loaded, rng: random.Random
     legal = loaded.table.legal()
     state: Any = loaded.table.state
     action = random_action(seat, legal, state.hands[seat], rng)
-    await service.act(
-        loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
+    await press(
+        service, loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action, loaded.table
     )
 
 

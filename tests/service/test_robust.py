@@ -17,8 +17,10 @@ import pytest
 from game.randomplay import random_action
 from storage.database import Database
 from tables import Loaded, Refused, TableService
+from tables.commands import Look
 from tables.steps import deal_record, ledger_transfers
 from tests.clock import ManualClock
+from tests.moves import press
 from tests.service.conftest import group_database
 
 from .test_table_service import USERS, play_random, seated
@@ -140,12 +142,12 @@ async def test_the_deadline_belongs_to_the_turn(
     assert seat is not None
     others = [u for u in loaded.seats if u != loaded.seats[seat]]
     clock.now += 10
-    await service.act(game_id, others[0], loaded.meta.turn, "look", None)
+    await service.act(game_id, others[0], loaded.meta.turn, Look())
     assert (await db.game(game_id)).turn_deadline == deadline
     version = (await db.game(game_id)).version
     # a repeated look, and one from an old message, change nothing and write nothing
-    await service.act(game_id, others[0], loaded.meta.turn, "look", None)
-    await service.act(game_id, others[0], loaded.meta.turn - 1, "look", None)
+    await service.act(game_id, others[0], loaded.meta.turn, Look())
+    await service.act(game_id, others[0], loaded.meta.turn - 1, Look())
     assert (await db.game(game_id)).version == version
     # a bystander joining for the next deal and leaving again
     clock.now += 10
@@ -273,7 +275,7 @@ async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
         action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
         if loaded.plugin.load(loaded.table.dump()).apply(action).deal_over:
             break
-        await service.act(game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg)
+        await press(service, game_id, loaded.seats[seat], loaded.meta.turn, action, loaded.table)
     assert await service.unfreeze(game_id) is None, "not frozen: nothing to do"
     step = loaded.table.apply(action)
     loaded.meta.turn += 1

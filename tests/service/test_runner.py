@@ -11,6 +11,7 @@ from pathlib import Path
 from game.randomplay import random_action
 from storage.database import Database
 from tests.clock import ManualClock
+from tests.moves import press
 from tests.service.life import START, TURN, Recorder, advance, service_on, table
 from tests.service.test_table_service import seated
 
@@ -55,8 +56,8 @@ async def test_computers_move_when_their_pause_is_over(db: Database) -> None:
             legal = loaded.table.legal()
             hand = loaded.table.holding(seat).cards
             action = random_action(seat, legal, list(hand), rng)
-            await service.act(
-                loaded.game.game_id, USERS[0], loaded.meta.turn, action.verb, action.arg
+            await press(
+                service, loaded.game.game_id, USERS[0], loaded.meta.turn, action, loaded.table
             )
             continue
         turn = loaded.meta.turn

@@ -15,6 +15,7 @@ from game.randomplay import random_action
 from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, TableService
 from tables.steps import deal_record, ledger_transfers
+from tests import moves
 from tests.clock import ManualClock
 from tests.service.life import START, TURN, Recorder, advance, service_on, table
 
@@ -51,7 +52,7 @@ async def play_until_deal_ends(
             return loaded, action, seat
         game_id, user = loaded.game.game_id, loaded.seats[seat]
         await service.publish(
-            await service.act(game_id, user, loaded.meta.turn, action.verb, action.arg)
+            await moves.press(service, game_id, user, loaded.meta.turn, action, loaded.table)
         )
         if ends:
             return loaded, action, seat
@@ -83,7 +84,8 @@ async def press(service: TableService, loaded: Loaded, seat: int, rng: random.Ra
     state: Any = loaded.table.state
     action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
     user = loaded.seats[seat]
-    reply = await service.act(loaded.game.game_id, user, loaded.meta.turn, action.verb, action.arg)
+    game_id, turn = loaded.game.game_id, loaded.meta.turn
+    reply = await moves.press(service, game_id, user, turn, action, loaded.table)
     await service.publish(reply)
 
 

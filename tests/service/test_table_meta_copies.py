@@ -54,7 +54,8 @@ def test_the_meta_stored_equals_asdict_and_loads_back_unshared() -> None:
     meta = TableMeta.from_json(STATE)
     assert meta.to_json() == asdict(meta) == STATE
     meta.away.append(1)
-    meta.due[0]["engine"]["hands"][0].append("9♠")
+    engine: Any = meta.due[0]["engine"]
+    engine["hands"][0].append("9♠")
     assert STATE["away"] == [42]  # the stored state (the read cache's) is untouched
     assert STATE["due"][0]["engine"]["hands"][0] == ["7♠", "8♠"]
     stored = meta.to_json()

@@ -11,6 +11,8 @@ import pytest
 from game.randomplay import random_action
 from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
+from tables.commands import Card, Decide, Look
+from tests.moves import press
 from tests.service.life import Recorder
 
 USERS = [101, 102, 103, 104]
@@ -54,8 +56,8 @@ async def play_random(
             break
         legal = loaded.table.legal()
         action = random_action(seat, legal, rules_state(loaded).hands[seat], rng)
-        reply = await service.act(
-            loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action.verb, action.arg
+        reply = await press(
+            service, loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action, loaded.table
         )
         if post_results and reply.results:
             deals = [result.deal for result in reply.results]
@@ -103,27 +105,27 @@ async def test_only_the_seat_to_act_and_the_current_turn_count(service: TableSer
     other = next(user for user in loaded.seats if user != actor)
     game_id, turn = loaded.game.game_id, loaded.meta.turn
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, other, turn, "pass", None)
+        await service.act(game_id, other, turn, Decide("pass"))
     assert refused.value.reason == "not_your_turn"
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, 104, turn, "pass", None)
+        await service.act(game_id, 104, turn, Decide("pass"))
     assert refused.value.reason == "not_at_table"
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, actor, turn + 1, "pass", None)
+        await service.act(game_id, actor, turn + 1, Decide("pass"))
     assert refused.value.reason == "outdated"
     with pytest.raises(Refused):
-        await service.act(game_id, actor, turn, "play", "AS")
+        await service.act(game_id, actor, turn, Card("play", "AS"))
     after = await service.active(-1)
     assert after is not None and after.game.version == loaded.game.version
     # looking is not a turn: it keeps the others' buttons valid
-    await service.act(game_id, other, turn, "look", None)
+    await service.act(game_id, other, turn, Look())
     after = await service.active(-1)
     assert after is not None and after.meta.turn == turn
-    await service.act(game_id, actor, turn, "pass", None)
+    await service.act(game_id, actor, turn, Decide("pass"))
     after = await service.active(-1)
     assert after is not None and after.meta.turn == turn + 1
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, actor, turn, "pass", None)
+        await service.act(game_id, actor, turn, Decide("pass"))
     assert refused.value.reason in ("outdated", "not_your_turn")
 
 
@@ -270,8 +272,13 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
         assert seat is not None
         legal = current.table.legal()
         action = random_action(seat, legal, rules_state(current).hands[seat], rng)
-        reply = await service.act(
-            current.game.game_id, current.seats[seat], current.meta.turn, action.verb, action.arg
+        reply = await press(
+            service,
+            current.game.game_id,
+            current.seats[seat],
+            current.meta.turn,
+            action,
+            current.table,
         )
         if reply.results:
             result = reply.results[-1]

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import ast
 import asyncio
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
 from bot.settings import Settings
+from tables.commands import Blind, Card, Cards, Decide, Look, Suit
 from web.limits import Once, RateLimit
-from web.tables import BadMove, game_of, move_argument, payload
+from web.tables import BadMove, game_of, move_of, payload
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,54 +72,17 @@ async def test_a_failed_move_may_be_tried_again_with_its_key() -> None:
     assert await once.run(1, "k", work) == 5
 
 
-def test_a_moves_argument_takes_only_the_shapes_the_rules_use() -> None:
-    @dataclass
-    class Held:
-        looked: bool
-        cards: tuple[str, ...] = ("2C", "3D", "4H")
-
-    @dataclass
-    class Table:
-        held: Held
-
-        def holding(self, seat: int) -> Held:
-            return self.held
-
-    seen, unseen = Table(Held(True)), Table(Held(False))
-    assert move_argument(None) is None and move_argument("S") == "S"
-    assert move_argument("TH")(seen, 0) == "TH"
-    assert move_argument(["TH", "2C"])(seen, 0) == ("TH", "2C")
+def test_a_move_from_the_page_takes_only_the_shapes_the_rules_use() -> None:
+    assert move_of("pass", None) == Decide("pass") and move_of("trump", "S") == Suit("trump", "S")
+    assert move_of("play", "TH") == Card("play", "TH")
+    assert move_of("discard", ["TH", "2C"]) == Cards("discard", ("TH", "2C"))
+    assert move_of("discard", 2) == Blind("discard", 2)
+    assert move_of("look", None) == Look()
     for bad in ("XX", ["TH", "TH"], ["TH"] * 17, [1], True, -1, 17, {"a": 1}, 1.5):
         with pytest.raises(BadMove):
-            move_argument(bad)
-    assert move_argument(2)(unseen, 0) == ("2C", "3D")
-    with pytest.raises(ValueError):
-        move_argument(4)(unseen, 0)
-
-
-def test_a_move_is_expressed_as_its_player_sees_his_hand() -> None:
-    """Cards are named only from a hand seen, counted only in one unseen: a player who has not
-    seen his hand gets the same refusal for a card he holds as for one he does not."""
-
-    @dataclass
-    class Held:
-        looked: bool
-        cards: tuple[str, ...] = ("AD", "7H", "5S")
-
-    @dataclass
-    class Table:
-        held: Held
-
-        def holding(self, seat: int) -> Held:
-            return self.held
-
-    unseen, seen = Table(Held(False)), Table(Held(True))
-    for arg in ("AD", "KC", ["5S", "7H"], ["2C"]):
-        with pytest.raises(ValueError) as held_or_not:
-            move_argument(arg)(unseen, 1)
-        assert str(held_or_not.value) == "a move expressed as the player cannot see his hand"
-    with pytest.raises(ValueError):
-        move_argument(1)(seen, 1)
+            move_of("play", bad)
+    with pytest.raises(BadMove):
+        move_of("look", "TH")
 
 
 def test_a_tables_payload_names_a_game_and_nothing_else() -> None:
