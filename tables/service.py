@@ -10,6 +10,7 @@ Each unit gets the units it needs, and nothing reaches back:
   a deal's end and the next deal;
 - ``Lobby`` (``lobby.py``), ``Turns`` (``turns.py``) and ``Stopping`` (``stopping.py``): the
   operations, each given the store, the steps and (lobby, stopping) the chat's settings;
+- ``Hints`` (``hints.py``): 💡, the strong computer's advice at a player's turn, once a turn;
 - ``Evenings`` (``evenings.py``): when a chat's run of play ends;
 - ``Money`` (``money.py``) and ``Scores`` (``scores.py``): balances and pots, figures,
   standings and history as the front-ends show them;
@@ -31,6 +32,7 @@ from storage.database import Database
 from tables.chat_settings import ChatSettings
 from tables.computers import Thinker
 from tables.evenings import Evenings
+from tables.hints import Hints
 from tables.listener import TableListener
 from tables.lobby import Lobby
 from tables.money import Money
@@ -69,6 +71,7 @@ class TableService:
         self.lobby = Lobby(self.store, self.steps, self.settings)
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
+        self.hints = Hints(self.store, self.turns, self.thinker, self.settings.hints_of)
         # on the wall clock, as storage stamps the deals an evening is made of with it
         self.evenings = Evenings(db, self.listeners)
         self.money = Money(db)
@@ -113,6 +116,9 @@ class TableService:
         self.timeout = self.turns.timeout
         self.back = self.turns.back
         self.hint_view = self.turns.hint_view
+        # 💡, for the chat and the page alike
+        self.advise = self.hints.advise
+        self.offers_hints = self.hints.offered
         self.mark_unreachable = self.turns.mark_unreachable
         self.mark = self.turns.mark
         # results posted, and ending a table early

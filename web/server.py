@@ -5,6 +5,7 @@
                            valid initData, in the language of ``?lang=``
     GET  /api/state        the seat's view (``web.views``) of the table the page shows
     POST /api/action       a move: ``{"version", "verb", "arg", "key"}``
+    POST /api/hint         💡 at his turn: ``{"version"}`` → ``{"hint"}``, the advice in words
     POST /api/ticket       a ticket that opens the live stream (``web.session``)
     POST /api/presence     the page is on the screen, or not: ``{"visible"}`` (``tables.presence``)
     GET  /api/events       live updates (Server-Sent Events, ``web.live``), ``?ticket=``
@@ -62,6 +63,8 @@ CSP = (
 KEY = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: refusals that mean "the table changed since your view" (read it again)
 STALE = frozenset({"outdated", "game_over"})
+#: why a hint is refused, said in the chat's words
+HINT_REFUSALS = frozenset({"no_hints", "hint_failed"})
 #: moves one user may have being answered at once (a page sends one at a time)
 MOVES_AT_ONCE = 4
 #: how long a page's session lasts from its initData, by default (``WEBAPP_SESSION_MAX_AGE``)
@@ -175,6 +178,25 @@ class WebApp:
             raise _error(web.HTTPBadRequest, "no visible")
         self.tables.tables.presence.seen(game_id, user.user_id, visible)
         return web.json_response({})
+
+    async def hint(self, request: web.Request) -> web.Response:
+        """💡: the advice for his seat at the turn ``version`` (``WebTables.hint``); 409 with
+        why not (not his turn any more, no hints at this table, none worked out)."""
+        user = self.user(request)
+        game_id = await self.game(request, user)
+        body = await self._json(request)
+        version = body.get("version") if isinstance(body, dict) else None
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise _error(web.HTTPBadRequest, "no version")
+        try:
+            said = await _guarded(self.tables.hint(game_id, user.user_id, version, user.language))
+        except Refused as refused:
+            stale = refused.reason in STALE
+            why = refusal(stale) if stale or refused.reason not in HINT_REFUSALS else None
+            return web.json_response(
+                {"refused": why or {"key": f"refuse.{refused.reason}", "params": {}}}, status=409
+            )
+        return web.json_response({"hint": said})
 
     async def ticket(self, request: web.Request) -> web.Response:
         """A ticket that opens the live stream of the table the page shows."""
@@ -337,6 +359,7 @@ def make_app(server: WebApp) -> web.Application:
     app.router.add_get("/api/texts", server.texts)
     app.router.add_get("/api/state", server.state)
     app.router.add_post("/api/action", server.action)
+    app.router.add_post("/api/hint", server.hint)
     app.router.add_post("/api/ticket", server.ticket)
     app.router.add_post("/api/presence", server.presence)
     app.router.add_get("/api/events", server.events)

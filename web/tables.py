@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from storage.errors import GameNotFound
 from storage.records import Game
-from tables import Loaded, Reply, TableService, is_practice
+from tables import Loaded, Refused, Reply, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
 from web.games import shown
+from web.hints import NoControl, page_hint
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
 from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
 from web.views import lobby_view, seat_view
@@ -157,6 +158,13 @@ class WebTables:
             decide_nothing(view)
             if game.status == "active":
                 view["actions"] = [{"verb": BACK, "arg": None, "label": text("btn.back")}]
+        # 💡 at his turn, where the table offers it (the chat's hand shows «💡 Подсказка»)
+        view["hint"] = (
+            game.status == "active"
+            and user_id not in loaded.meta.away
+            and view["to_act"] == seat
+            and await self.tables.offers_hints(loaded)
+        )
         if view["result"] is None and loaded.meta.deals > 0:
             view["last_deal"] = await self.last_deal(game, loaded.seats, loaded.meta.deals - 1)
         return view
@@ -175,6 +183,22 @@ class WebTables:
         nets = [sum(money[user].values()) if user in money else None for user in seats]
         parts = [money_parts(dict(money[user])) if user in money else [] for user in seats]
         return {"nets": nets, "parts": parts, "label": text("web.last_deal")}
+
+    async def hint(self, game_id: int, user_id: int, version: int, code: str | None) -> str:
+        """💡 at his turn ``version``: the table service's advice for his seat (the chat's at the
+        same turn is the same), named as his page's controls name the moves. Refused:
+        ``no_hints``, ``outdated``, ``hint_failed``; NotYours, NoTable."""
+        await self._seated(game_id, user_id)
+        advised = await self.tables.advise(game_id, user_id, version)
+        view = await self.view(game_id, user_id, code)
+        if view["version"] != version:
+            raise Refused("outdated")
+        lang = await self.front.language(user_id, code)
+        try:
+            return page_hint(lang, advised.advice, view)
+        except NoControl:
+            log.exception("a hint names no control: game %s, user %s", game_id, user_id)
+            raise Refused("hint_failed") from None
 
     async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: object) -> Reply:
         """A move made on the page: the service's call a button press makes, then the same

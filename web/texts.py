@@ -11,7 +11,10 @@ from web.games import games
 
 #: the families of keys the page itself or any seat view (``web.views``) names; each game's
 #: view names its own besides (``web.games``)
-PREFIXES = ("web.", "btn.", "prompt.", "game.", "n.tricks", "money.")
+PREFIXES = (
+    *("web.", "btn.", "prompt.", "game.", "n.tricks", "money."),
+    *("refuse.no_hints", "refuse.hint_failed"),  # why 💡 has no answer
+)
 
 
 def page_texts(lang: str | None) -> dict[str, Any]:

@@ -50,7 +50,6 @@ from bot.screens.hand_endings import HandEndings
 from bot.screens.hand_hints import HandHints
 from bot.screens.people import People
 from bot.screens.stopping import offers_play_on, stop_line
-from game.ai import Advice
 from locales import t, tn
 from storage.database import Database
 from tables import (
@@ -131,9 +130,6 @@ class Hands(HandEndings, HandHints):
         #: next move's reply), a pending outcome is not replaced by a plain removal of buttons
         #: (one that could not be retired is tried again after a restart)
         self._retiring: set[tuple[int, int, int]] = set()
-        #: the hint (💡) of each player's latest turn, (game, user) → ((turn, whether he had
-        #: looked at his cards), its thinking)
-        self._hints: dict[tuple[int, int], tuple[tuple[int, bool], asyncio.Future[Advice]]] = {}
         #: the latest notices under a game's table (``GroupTable.recent_notices``): a
         #: practice table has no table message, its hand shows them
         self.table_notices = table_notices
@@ -151,8 +147,8 @@ class Hands(HandEndings, HandHints):
         self.reminders.clock_moved()
 
     def forget_game(self, game_id: int) -> None:
-        """A closed game: its notifications, calls again and hints go."""
-        for kept in (self._notified, self._pressed, self._turn_shown, self._hints):
+        """A closed game: its notifications and calls again go."""
+        for kept in (self._notified, self._pressed, self._turn_shown):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
         self._remind_due -= {key for key in self._remind_due if key[0] == game_id}

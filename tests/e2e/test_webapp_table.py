@@ -19,10 +19,14 @@ from tables.computers import is_computer
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
+from .test_computers import PAUSE
+from .test_practice import open_practice, press_hint
 from .test_webapp_browser import (
+    HIDE,
     WAIT_MS,
     Seat,
     _all_pages_show,
+    _caught_up,
     _loaded,
     _moved,
     _press_chat,
@@ -138,3 +142,50 @@ async def _play_the_deal(
     else:
         raise AssertionError("the deal did not end")
     assert moves["page"] >= 2 and moves["chat"] >= 1, moves
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_a_hint_on_the_page_says_what_the_chats_hint_says(
+    tmp_path: Path, browser: Any, lang: str
+) -> None:
+    """💡 at the practice table: on the page at the player's turn only, the strong computer's
+    advice in the chat's words; asked in the chat at the same turn, the very same line."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(
+            fake,
+            tmp_path / "bot.sqlite3",
+            webapp_url=PAGE,
+            webapp_port=0,
+            computer_pause_seconds=PAUSE,
+        ) as bot,
+    ):
+        alice = fake.add_user("Алиса" if lang == "ru" else "Alice", language_code=lang)
+        fake.user_starts_bot(alice)
+        table = await open_practice(fake, bot, alice, seed=31)
+        game = await table.services.db.active_game(alice.id)
+        webapp = webapp_of(table.services)
+        assert game is not None and webapp is not None
+        page = await open_page(browser, webapp.address, fake.token, alice, game.game_id)
+        for _ in range(400):
+            _, loaded, turn = await _loaded(table, game.game_id)
+            seat = loaded.seat_of(alice.id)
+            if loaded.table.to_act() == seat:
+                break
+            assert not await page.page.locator("#hint button").is_visible()
+            await table.step()
+        await _all_pages_show([page], turn)
+        button = page.page.locator("#hint button", has_text=t(lang, "btn.hint"))
+        await button.click()
+        said = page.page.locator("#hint .hint-text")
+        await said.wait_for(timeout=WAIT_MS)
+        on_the_page = await said.inner_text()
+        assert on_the_page.startswith("💡") and len(on_the_page) <= 200, on_the_page
+        # the chat's 💡 at the same turn, once the page has gone and the hand caught up
+        await page.page.evaluate(HIDE)
+        await _caught_up(table, alice, turn)
+        hand = table.hand_message(alice)
+        assert hand is not None
+        text, _ = await press_hint(table, alice, hand)
+        assert text == on_the_page
+        assert not bot.handler_errors

@@ -103,6 +103,22 @@ export class Api {
     return { ok: false, refused: null };
   }
 
+  // 💡 at the turn of ``version``: {hint} (the advice in words) or {refused} (why not).
+  async hint(version) {
+    try {
+      const response = await fetch(address("hint"), {
+        method: "POST",
+        headers: this.headers({ "Content-Type": "application/json" }),
+        body: JSON.stringify({ version }),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (response.ok && typeof answer.hint === "string") return { hint: answer.hint };
+      return { refused: answer.refused ?? { key: "web.offline" } };
+    } catch {
+      return { refused: { key: "web.offline" } };
+    }
+  }
+
   // A ticket that opens the live stream: an EventSource sends no header, so the stream's
   // address carries this short-lived ticket instead of the initData or the session.
   async ticket() {

@@ -3,6 +3,7 @@
 import { Api } from "./api.js";
 import { canConfirm, confirmText, renderControls, renderResult } from "./controls.js";
 import { layoutRows, renderHand } from "./hand.js";
+import { renderHint } from "./hint.js";
 import { setCatalogue, setContext, t, tx } from "./i18n.js";
 import { renderTable, setServerTime, tick } from "./table.js";
 import * as tg from "./telegram.js";
@@ -73,6 +74,7 @@ function render() {
   renderTable(view, openLast);
   renderControls(view, selection, handlers, tg.native);
   renderResult(view);
+  renderHint(view, (version) => api.hint(version));
   renderHand(view, selection, handlers);
   tick(view);
   if (view.pick) tg.mainButton(confirmText(view, selection.size), canConfirm(view, selection.size), handlers.confirm);
