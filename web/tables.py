@@ -24,6 +24,7 @@ from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
 from web.games import shown
 from web.hints import NoControl, page_hint
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
+from web.stopping import STOP_VERBS, stopping_move, stopping_view
 from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
 from web.views import lobby_view, seat_view
 
@@ -158,6 +159,7 @@ class WebTables:
             decide_nothing(view)
             if game.status == "active":
                 view["actions"] = [{"verb": BACK, "arg": None, "label": text("btn.back")}]
+        view["stopping"] = await stopping_view(self.tables, loaded, user_id)
         # 💡 at his turn, where the table offers it (the chat's hand shows «💡 Подсказка»)
         view["hint"] = (
             game.status == "active"
@@ -208,8 +210,10 @@ class WebTables:
             reply = await lobby_move(self.tables, loaded, user_id, version, verb)
             await self._publish(reply)
             return reply
-        await self._seated(game_id, user_id)
-        if verb == BACK:
+        loaded, _ = await self._seated(game_id, user_id)
+        if verb in STOP_VERBS:
+            reply = await stopping_move(self.tables, loaded, user_id, version, verb)
+        elif verb == BACK:
             reply = await self.tables.back(game_id, user_id)
         else:
             reply = await self.tables.act(game_id, user_id, version, move_of(verb, arg))

@@ -14,6 +14,7 @@ from web.games import games
 PREFIXES = (
     *("web.", "btn.", "prompt.", "game.", "n.tricks", "money."),
     *("refuse.no_hints", "refuse.hint_failed"),  # why 💡 has no answer
+    *("announce.stop_now", "announce.stop_after_deal"),  # a table stopping
 )
 
 

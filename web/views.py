@@ -56,6 +56,9 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
                 null, label: text, notes: [text]}: a finished deal or game, each seat's money
                 by reason as the chat's breakdown names it, and what follows (the pot carried
                 over, the game going on)
+    (Added by the table service's side, ``web.tables``: ``hint`` bool, 💡 offered at his turn
+    (``web.hints``); ``stopping`` null | {line, votes, actions}, a table stopping with its
+    deal in play and its buttons (``web.stopping``).)
 """
 
 from __future__ import annotations

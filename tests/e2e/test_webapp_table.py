@@ -15,11 +15,13 @@ import pytest
 from bot import callback as cb
 from locales import t
 from server.webapp import webapp_of
+from storage import POT, Transfer
 from tables.computers import is_computer
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
 from .test_computers import PAUSE
+from .test_games import open_table
 from .test_practice import open_practice, press_hint
 from .test_webapp_browser import (
     HIDE,
@@ -189,3 +191,86 @@ async def test_a_hint_on_the_page_says_what_the_chats_hint_says(
         text, _ = await press_hint(table, alice, hand)
         assert text == on_the_page
         assert not bot.handler_errors
+
+
+async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
+    tmp_path: Path, browser: Any
+) -> None:
+    """/stop in the group while a large pot waits: both pages say what the chat says, the
+    creator's page offers to play on, every person's the vote to void; playing on takes the
+    stop back, and a second /stop voided by everyone — two on the page, one in the chat —
+    closes the table with every chip of the deal returned."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "shleif", 11)
+        db = table.services.db
+        creator, second, third = table.users
+        game = await db.active_game(table.group.id)
+        webapp = webapp_of(table.services)
+        assert game is not None and webapp is not None
+        game_id = game.game_id
+        # a pot of four stakes waits in the group (a game of another of its topics left it)
+        earlier = await db.create_game(
+            table.group.id, "stukolka", {}, seats=[creator.id], thread_id=1
+        )
+        transfers = [Transfer(creator.id, POT, 4 * 3, "remiz", 0)]
+        await db.commit_action(earlier.game_id, 0, {}, None, transfers=transfers, status="finished")
+        pages = [
+            await open_page(browser, webapp.address, fake.token, user, game_id)
+            for user in (creator, second)
+        ]
+        await table.say(creator, "/stop")
+        for page in pages:
+            await _all_pages_show([page], (await _loaded(table, game_id))[2])
+            line = page.page.locator("#stopping p").first
+            assert (await line.inner_text()).startswith("⏹")
+        verbs = [await _verbs(page) for page in pages]
+        assert verbs == [["void", "play_on"], ["void"]]
+        # the second agrees to void it on his page: both pages count the vote
+        await _stop_button(table, game_id, pages[1], "void")
+        _, loaded, turn = await _loaded(table, game_id)
+        assert loaded.meta.void_votes == [second.id]
+        await _all_pages_show(pages, turn)
+        votes = t("ru", "web.void_votes", votes=1, players=3)
+        for page in pages:
+            assert await page.page.locator("#stopping .votes").inner_text() == votes
+        assert await _verbs(pages[1]) == []
+        # the creator plays on: the table stops no more
+        await _stop_button(table, game_id, pages[0], "play_on")
+        _, loaded, turn = await _loaded(table, game_id)
+        assert not loaded.meta.stop
+        await _all_pages_show(pages, turn)
+        assert await pages[0].page.locator("#stopping").is_hidden()
+        # stopped again, and voided by all three
+        await table.say(creator, "/stop")
+        await _stop_button(table, game_id, pages[0], "void")
+        await _stop_button(table, game_id, pages[1], "void")
+        await table.settle()
+        message = next(
+            m
+            for m in reversed(table.group_messages())
+            if any(isinstance(cb.decode(d), cb.Void) for d in m.callback_data)
+        )
+        void = next(d for d in message.callback_data if isinstance(cb.decode(d), cb.Void))
+        await table.press(third, message, void)
+        game = await db.game(game_id)
+        assert game.status == "stopped"
+        assert not bot.handler_errors
+
+
+async def _verbs(seat: Seat) -> list[str]:
+    found: list[str] = await seat.page.eval_on_selector_all(
+        "#stopping button", "nodes => nodes.map(n => n.dataset.verb)"
+    )
+    return found
+
+
+async def _stop_button(table: Table, game_id: int, seat: Seat, verb: str) -> None:
+    """Tap a stopping table's button on the page, once it shows the table as it is now."""
+    game, _, turn = await _loaded(table, game_id)
+    await _all_pages_show([seat], turn)
+    await seat.page.locator(f"#stopping button[data-verb='{verb}']").click()
+    await _moved(table, game_id, game.version)
+    await table.settle()

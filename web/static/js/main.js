@@ -4,6 +4,7 @@ import { Api } from "./api.js";
 import { canConfirm, confirmText, renderControls, renderResult } from "./controls.js";
 import { layoutRows, renderHand } from "./hand.js";
 import { renderHint } from "./hint.js";
+import { renderStopping } from "./stopping.js";
 import { setCatalogue, setContext, t, tx } from "./i18n.js";
 import { renderTable, setServerTime, tick } from "./table.js";
 import * as tg from "./telegram.js";
@@ -75,6 +76,7 @@ function render() {
   renderControls(view, selection, handlers, tg.native);
   renderResult(view);
   renderHint(view, (version) => api.hint(version));
+  renderStopping(view, handlers.act);
   renderHand(view, selection, handlers);
   tick(view);
   if (view.pick) tg.mainButton(confirmText(view, selection.size), canConfirm(view, selection.size), handlers.confirm);
