@@ -77,7 +77,7 @@ async def lobby_controls(
     waiting = [index for index, user in enumerate(seats) if not reachable[user]]
     if waiting:
         who = ", ".join(names[index] for index in waiting)
-        prompt = text("web.lobby.start_bot", len(waiting), names=who)
+        prompt = text("web.lobby.start_bot", names=who)
     elif len(seats) < plugin.min_players:
         prompt = text("web.lobby.more", plugin.min_players - len(seats))
     else:
