@@ -25,6 +25,7 @@ from storage.database import Database
 from storage.evenings import Evening
 from storage.records import Game
 from tables.evenings import Evenings
+from tables.events import TableEvent
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,9 @@ class EveningPosts:
 
     def results_due(self, game: Game) -> None:
         """The chat's results due are posted by the presenter (``Presenter.results_due``)."""
+
+    async def took(self, event: TableEvent) -> None:
+        """A table's changes are shown by the presenter (``Presenter.show``)."""
 
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         if after_game is not None:

@@ -32,6 +32,7 @@ from storage.records import Game
 from tables import Refused, Reply, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 from tables.commands import Look
+from tables.events import TableEvent
 
 log = logging.getLogger(__name__)
 
@@ -339,6 +340,9 @@ class Presenter:
 
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         """The chat's evenings are posted by ``bot.evenings.EveningPosts``."""
+
+    async def took(self, event: TableEvent) -> None:
+        """The chat shows a table's changes from the service's replies (``show``)."""
 
     def results_due(self, game: Game) -> None:
         """The table service, resuming (``TableService.start``), hands over a game whose

@@ -11,6 +11,8 @@ The units, each given the ones it uses (``service.py`` wires them into ``TableSe
 
 - ``commands.py``: what a player asks a table to do, as both front-ends hand it in (``Move``:
   a look, a decision, a suit, cards named from a seen hand, a count of unseen ones);
+- ``events.py``: ``TableEvent``, what one change of a table did, as every listener is told
+  of it (the rules' events in order, each public or addressed to one player);
 - ``records.py``: ``TableMeta``, ``Loaded``, ``Reply``, ``Notice``, ``DealResult``, ``Refused``;
 - ``chat_settings.py``: a chat's game options, turn time and away play;
 - ``store.py``: locks, reading and the read cache, a commit (``Commit``) under the version

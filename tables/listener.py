@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from storage.records import Game
+from tables.events import TableEvent
 
 
 class TableListener(Protocol):
@@ -30,6 +31,13 @@ class TableListener(Protocol):
         front-end marked posted (``TableService.results_posted``): post them, once."""
         ...
 
+    async def took(self, event: TableEvent) -> None:
+        """A change of a table is done (``TableService.publish``): what it did. Awaited in
+        turn, so a front-end settles here only what must be settled before the change's
+        maker is answered (the chat's notices and results), and sends the rest in the
+        background."""
+        ...
+
 
 class CommitWatcher:
     """A listener of commits only (``TableService.watch``): ``watcher`` is told of each."""
@@ -44,4 +52,7 @@ class CommitWatcher:
         pass
 
     def results_due(self, game: Game) -> None:
+        pass
+
+    async def took(self, event: TableEvent) -> None:
         pass

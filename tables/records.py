@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar, cast
 
-from game.core import Action
+from game.core import Action, Event
 from game.registry import JsonObject, SeatResult
 from storage.records import Game
 from tables.games import Plugin, Table, game_for
@@ -152,6 +152,13 @@ class Reply:
     results: list[DealResult] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     closed: bool = False  # the table ended (stopped or the game is over)
+    #: the rules' events of the change's steps, in order, each with the user it is addressed
+    #: to (None: the whole table sees it)
+    events: list[tuple[Event, int | None]] = field(default_factory=list)
+
+    def saw(self, events: Sequence[Event], seats: Sequence[int]) -> None:
+        """A step's ``events``, at a table of ``seats`` (seat → user) as the step left it."""
+        self.events += [(e, None if e.to is None else seats[e.to]) for e in events]
 
 
 @dataclass

@@ -22,6 +22,7 @@ from typing import Any
 
 from storage.database import Database
 from storage.records import Game
+from tables.events import TableEvent
 from tables.listener import TableListener
 from tables.records import Reply
 from tables.timers import Timers
@@ -74,6 +75,9 @@ class Runner:
 
     def results_due(self, game: Game) -> None:
         pass
+
+    async def took(self, event: TableEvent) -> None:
+        """The timers follow the commits (``table_changed``), not the changes."""
 
     # ------------------------------------------------------------------ the moves due
 

@@ -19,8 +19,9 @@ Each unit gets the units it needs, and nothing reaches back:
   and every table resumed after a restart (``start``).
 
 The front-ends are told of every commit through ``listeners`` (``listener.TableListener``),
-and shown every reply through ``publish`` (whoever made it: a press in the chat, a move on the
-page, the runner), which also keeps the evenings: a front-end never calls another.
+and of every change through ``publish`` (whoever made it: a press in the chat, a move on the
+page, the runner): one ``TableEvent`` each; it also keeps the evenings. A front-end never
+calls another.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from storage.database import Database
 from tables.chat_settings import ChatSettings
 from tables.computers import Thinker
 from tables.evenings import Evenings
+from tables.events import TableEvent
 from tables.hints import Hints
 from tables.listener import TableListener
 from tables.lobby import Lobby
@@ -166,6 +168,10 @@ class TableService:
         a front-end attached."""
         for show in self.shows:
             await show(reply)
+        event = TableEvent.of(reply)
+        if event is not None:
+            for listener in list(self.listeners):
+                await listener.took(event)
         await self.evenings.took(reply)
 
     @property

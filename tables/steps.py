@@ -92,6 +92,7 @@ class DealSteps:
         fresh = action is None or action.verb != "look"
         if fresh:
             loaded.meta.turn += 1
+        reply.saw(step.events, loaded.seats)
         transfers = ledger_transfers(step, loaded.seats, loaded.meta.deals)
         if step.deal_over:
             await self.end_deal(loaded, step, action, user_id, transfers, reply, timeout)
@@ -228,6 +229,7 @@ class DealSteps:
         reply.new_deal = True
         reply.table_changed = True
         reply.hands |= set(seats)
+        reply.saw(step.events, seats)
         loaded.meta.turn += 1
         transfers = ledger_transfers(step, seats, loaded.meta.deals)
         return self.store.spec(

@@ -10,6 +10,7 @@ from storage.database import Database
 from storage.records import Game
 from tables import Loaded, Reply, TableService
 from tables.computers import Thinker
+from tables.events import TableEvent
 from tests.clock import ManualClock
 
 #: the seconds a person has for a decision in these tests
@@ -40,6 +41,7 @@ class Recorder:
         self.commits: list[Game] = []
         self.evenings: list[tuple[int, int | None]] = []
         self.results: list[int] = []  # games whose results were handed out as due
+        self.events: list[TableEvent] = []  # every change, as the listeners take it
         service.shows.append(self.show)
         service.listeners.append(self)
 
@@ -54,6 +56,9 @@ class Recorder:
 
     def results_due(self, game: Game) -> None:
         self.results.append(game.game_id)
+
+    async def took(self, event: TableEvent) -> None:
+        self.events.append(event)
 
     def notices(self) -> list[str]:
         """The keys of every notice published, in order."""

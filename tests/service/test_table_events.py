@@ -1,0 +1,78 @@
+"""What every listener is told of each change of a table (``tables.events.TableEvent``): the
+game as committed, the rules' events in order — a secret only to the one player it is
+addressed to —, and whose own view the change concerns."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from game.randomplay import random_action
+from storage.database import Database
+from tables import TableService
+from tables.commands import Look
+from tests.clock import ManualClock
+from tests.moves import press
+from tests.service.life import START, Recorder, service_on, table
+from tests.service.test_table_service import seated
+
+USERS = [101, 102, 103]
+
+
+async def play(service: TableService, rng: random.Random, presses: int) -> None:
+    """Random legal moves of the seat to act, each published as a front-end does."""
+    for _ in range(presses):
+        loaded = await table(service)
+        assert loaded.table is not None
+        seat = loaded.table.to_act()
+        assert seat is not None
+        state: Any = loaded.table.state
+        action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
+        game_id, user, turn = loaded.game.game_id, loaded.seats[seat], loaded.meta.turn
+        await service.publish(await press(service, game_id, user, turn, action, loaded.table))
+
+
+async def test_each_change_is_one_event_with_its_secrets_addressed(db: Database) -> None:
+    service = service_on(db, ManualClock(START))
+    recorder = Recorder(service)
+    await seated(service, USERS, "shleif")
+    await play(service, random.Random(3), 60)
+    events = recorder.events
+    assert len(events) == len(recorder.replies) and events
+    versions = [event.version for event in events]
+    assert versions == sorted(versions)
+    assert events[-1].game == (await db.game(events[-1].game.game_id))
+    drawn = [
+        (user, event)
+        for change in events
+        for user, private in change.private.items()
+        for event in private
+        if event.kind == "drew"
+    ]
+    assert drawn, "a purchase draws cards for its buyer alone"
+    for change in events:
+        for user, private in change.private.items():
+            assert user in change.game.seats
+            for other in USERS:
+                seen = change.seen_by(other)
+                assert all((event in seen) == (other == user) for event in private)
+        assert all(event.to is None for event in change.public)
+
+
+async def test_a_look_concerns_only_the_looker_and_a_move_every_seat(db: Database) -> None:
+    service = service_on(db, ManualClock(START))
+    recorder = Recorder(service)
+    await seated(service, USERS, "shleif")
+    await play(service, random.Random(5), 1)  # the dealer's choice: then the cards are dealt
+    loaded = await table(service)
+    assert loaded.table is not None
+    seat = loaded.table.to_act()
+    assert seat is not None
+    looker = loaded.seats[seat]
+    await service.publish(await service.act(loaded.game.game_id, looker, loaded.meta.turn, Look()))
+    look = recorder.events[-1]
+    assert look.hands == {looker} and not look.table_changed
+    assert [event.kind for event in look.public] == ["look"]
+    await play(service, random.Random(5), 1)
+    move = recorder.events[-1]
+    assert move.table_changed and move.hands == set(USERS) and move.public
