@@ -48,7 +48,7 @@ if str(ROOT) not in sys.path:
 import aiohttp  # noqa: E402
 
 from bot import callback as cb  # noqa: E402
-from server.webapp import webapp_of  # noqa: E402
+from server.program import webapp_of  # noqa: E402
 from tables.presence import BEAT  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, User  # noqa: E402
 from tests.e2e.players import Table, sign, start_bot_for  # noqa: E402
@@ -220,7 +220,7 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
             for index in range(tables_count):
                 choice = "starshina" if index % 4 == 3 else "shleif"
                 tables.append(await open_table(fake, bot, 3, choice, seed + index))
-            webapp = webapp_of(tables[0].services)
+            webapp = webapp_of(tables[0].bot.app)
             assert webapp is not None
             base = webapp.address
             clients: list[list[Client]] = []

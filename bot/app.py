@@ -1,7 +1,8 @@
 """The ``Application`` factory: settings in, a wired python-telegram-bot application out.
 
-``main()`` only wires; resources (the database, the services) are opened in ``post_init``, the
-messages still due are sent in ``post_stop`` (the bot can still send then) and everything is
+It only wires: the program the chat is a front-end of (``bot.assembly.Host``, which ``server``
+composes: the database, the table service, the chat, the page) is opened and started in
+``post_init``, stopped in ``post_stop`` (the bot can still send then: what is due goes out) and
 closed in ``post_shutdown``.
 """
 
@@ -10,12 +11,11 @@ from __future__ import annotations
 import gc
 import logging
 import os
-from collections.abc import Sequence
 
 from telegram.ext import Application, ApplicationBuilder, ContextTypes
 from telegram.request import BaseRequest
 
-from bot.assembly import CompanionMaker, Services
+from bot.assembly import Host, Services
 from bot.context import BotContext
 from bot.handlers import register
 from bot.health import stop_heartbeat
@@ -23,7 +23,6 @@ from bot.ratelimit import rate_limiter
 from bot.request import AiohttpRequest, UpdatesRequest
 from bot.settings import Settings
 from bot.startup import BotApplication
-from storage.database import Database
 
 log = logging.getLogger(__name__)
 
@@ -39,19 +38,15 @@ def services_of(application: Application) -> Services:  # type: ignore[type-arg]
     return _bot(application).services
 
 
+def host_of(application: Application) -> Host:  # type: ignore[type-arg]
+    """The program a bot that ``build_application`` built runs in (tests, benches)."""
+    return _bot(application).host
+
+
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
-    settings = _bot(application).settings
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    db = await Database.open(settings.database_path, cache_reads=True)
-    try:
-        services = Services.create(application, settings, db, _bot(application).companions)
-    except BaseException:
-        # closed here, as nothing else knows of it yet: aiosqlite's thread would keep the
-        # process from exiting
-        await db.close()
-        raise
-    _bot(application).start_with(services)
-    await services.start()
+    host = _bot(application).host
+    _bot(application).start_with(await host.open(application))
+    await host.start()
     if _bot(application).tune_gc:
         tune_garbage_collector()
 
@@ -72,9 +67,8 @@ def tune_garbage_collector() -> None:
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
     # updates have stopped but the bot can still send: what is due goes out now
-    services = _bot(application).started
-    if services is not None:
-        await services.stop()
+    if _bot(application).started is not None:
+        await _bot(application).host.stop()
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
@@ -82,10 +76,8 @@ async def _post_shutdown(application: Application) -> None:  # type: ignore[type
     # closed by PTB's shutdown after a start, but not when the start itself failed
     for request in _bot(application).requests:
         await request.shutdown()
-    services = _bot(application).started
-    if services is not None:
-        await services.close()
-        await services.db.close()
+    if _bot(application).started is not None:
+        await _bot(application).host.close()
 
 
 def _request(settings: Settings, pool_size: int, *, updates: bool = False) -> BaseRequest:
@@ -99,16 +91,15 @@ def _request(settings: Settings, pool_size: int, *, updates: bool = False) -> Ba
 
 def build_application(
     settings: Settings,
+    host: Host,
     *,
     tune_gc: bool = False,
-    companions: Sequence[CompanionMaker] = (),
 ) -> Application:  # type: ignore[type-arg]
-    """The bot as configured by ``settings``, handlers registered, not yet running.
+    """The chat as configured by ``settings``, handlers registered, not yet running, in the
+    program ``host`` (``server.program``: the table service, and the page beside the chat).
 
     ``tune_gc``: freeze what exists once it has started (``tune_garbage_collector``); for the
-    bot's own process, not for a test that builds many applications in one. ``companions``:
-    what makes each front-end beside the chat, over the same table service (``server``
-    gives the Mini App's)."""
+    bot's own process, not for a test that builds many applications in one."""
     # PTB 22 gives time periods (a 429's retry_after) as whole seconds, warning on every one
     # that they become timedeltas in PTB 23; this opts in now (bot.ratelimit and bot.webhook
     # read a timedelta)
@@ -122,7 +113,7 @@ def build_application(
                 "settings": settings,
                 "requests": requests,
                 "tune_gc": tune_gc,
-                "companions": companions,
+                "host": host,
             },
         )
         .token(settings.bot_token.get_secret_value())

@@ -47,7 +47,6 @@ class Presenter:
         tables: TableService,
         messenger: Messenger,
         coalescer: Coalescer,
-        default_language: str,
         bot_username: str = "",
         launch: Launch | None = None,
     ) -> None:
@@ -55,11 +54,10 @@ class Presenter:
         self.tables = tables
         self.messenger = messenger
         self.coalescer = coalescer
-        self.default_language = default_language
         #: the bot's @username, for the links that open its private chat
         self.bot_username = bot_username
         launch = launch or Launch()
-        self.people = People(db, tables, default_language)
+        self.people = People(db, tables)
         self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
         self.lobby = Lobby(db, tables, self.people, tables.publish, bot_username)
         self.table = GroupTable(
@@ -235,7 +233,7 @@ class Presenter:
 
     async def started(self, user_id: int, name: str, code: str | None, payload: str | None) -> None:
         """/start in private: the bot may now write to him; a lobby link refreshes that lobby."""
-        await self.db.upsert_player(user_id, name, started=True)
+        await self.tables.people.started(user_id, name)
         lang = await self.people.user_language(user_id, code)
         game_id = linked_game(payload)
         if game_id is not None:
@@ -260,9 +258,7 @@ class Presenter:
         if user_id < 0:
             await self.group_lost(user_id)
             return
-        players = await self.db.players([user_id])
-        if user_id in players:
-            await self.db.upsert_player(user_id, players[user_id].name, started=False)
+        await self.tables.people.blocked(user_id)
         for game in await self.people.games_of(user_id):
             if game.status == "active":
                 await self._unreachable(game.game_id, user_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -16,7 +16,7 @@ from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application
 from telegram.request import BaseRequest
 
-from bot.assembly import CompanionMaker, Services
+from bot.assembly import Host, Services
 from bot.settings import Settings
 
 log = logging.getLogger("bot")
@@ -39,8 +39,8 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
 
     Built by ``bot.app.build_application`` with what its start and stop use: the settings,
     the request objects (of the bot's calls and of ``getUpdates``, closed at shutdown),
-    whether to freeze what exists once started (``bot.app.tune_garbage_collector``), and what
-    makes the front-ends beside the chat (``bot.assembly.Companion``).
+    whether to freeze what exists once started (``bot.app.tune_garbage_collector``), and the
+    program the chat runs in (``bot.assembly.Host``: the table service and every front-end).
     """
 
     def __init__(
@@ -49,14 +49,14 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
         settings: Settings,
         requests: tuple[BaseRequest, ...],
         tune_gc: bool,
-        companions: Sequence[CompanionMaker] = (),
+        host: Host,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.settings = settings
         self.requests = requests
         self.tune_gc = tune_gc
-        self.companions = companions
+        self.host = host
         self._services: Services | None = None
 
     @property

@@ -1,11 +1,11 @@
-"""The running program: the Telegram chat (``bot``) and, when ``WEBAPP_URL`` is set, the Mini
-App (``web``) over one table service, in one process. The one package that knows both
+"""The running program: the table service, and over it the Telegram chat (``bot``) and, when
+``WEBAPP_URL`` is set, the Mini App (``web``) as peers, in one process
+(``server.program.Program``, the composition root). The one package that knows both
 front-ends; ``python -m server`` starts it.
 
-``build_application`` is ``bot.app.build_application`` with the Mini App's server as the chat's
-companion (``server.webapp``): a move made on a page is shown in the chat as a button press
-is, and every commit reaches the pages open at that table. A bot without ``WEBAPP_URL`` never
-loads the Mini App's code (about 2 MB of memory).
+A move made on a page is published by the table service, which the chat shows as it shows a
+button press, and every commit reaches the pages open at that table; neither front-end calls
+the other. A bot without ``WEBAPP_URL`` never loads the Mini App's code (about 2 MB of memory).
 """
 
 from __future__ import annotations
@@ -13,16 +13,11 @@ from __future__ import annotations
 from telegram.ext import Application
 
 from bot.app import build_application as build_chat
-from bot.assembly import CompanionMaker
 from bot.settings import Settings
+from server.program import Program
 
 
 def build_application(settings: Settings, *, tune_gc: bool = False) -> Application:  # type: ignore[type-arg]
-    """The bot as configured by ``settings``, with the Mini App's server when ``WEBAPP_URL``
-    is set; not yet running."""
-    companions: list[CompanionMaker] = []
-    if settings.webapp_url:
-        from server.webapp import webapp
-
-        companions.append(webapp)
-    return build_chat(settings, tune_gc=tune_gc, companions=companions)
+    """The program as configured by ``settings``, run by the chat's application (its start
+    and stop); not yet running."""
+    return build_chat(settings, Program(settings), tune_gc=tune_gc)

@@ -12,6 +12,7 @@ Each unit gets the units it needs, and nothing reaches back:
   operations, each given the store, the steps and (lobby, stopping) the chat's settings;
 - ``Hints`` (``hints.py``): 💡, the strong computer's advice at a player's turn, once a turn;
 - ``Evenings`` (``evenings.py``): when a chat's run of play ends;
+- ``People`` (``people.py``): names, languages and card style, for every front-end;
 - ``Money`` (``money.py``) and ``Scores`` (``scores.py``): balances and pots, figures,
   standings and history as the front-ends show them;
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
@@ -38,6 +39,7 @@ from tables.hints import Hints
 from tables.listener import TableListener
 from tables.lobby import Lobby
 from tables.money import Money
+from tables.people import People
 from tables.presence import Presence
 from tables.records import Reply
 from tables.runner import Runner
@@ -60,8 +62,11 @@ class TableService:
         seed: Callable[[], str] = new_seed,
         computer_pause: float = 1.5,
         thinker: Thinker | None = None,
+        default_language: str = "ru",
     ) -> None:
         self.db = db
+        #: names, languages and card style, as every front-end shows them
+        self.people = People(db, default_language)
         #: the front-ends, told of every commit and every evening ended
         self.listeners: list[TableListener] = []
         self.thinker = thinker or Thinker()

@@ -2,7 +2,8 @@
 
 ``tables/`` (a table's life, whoever shows it) imports neither Telegram nor either front-end;
 the chat front-end (``bot/``) and the Mini App (``web/``) never import each other; only the
-program (``server/``) knows both, and nothing imports it but the tests and benches. ``game/``
+program (``server/``) knows both, builds the table service they share, and nothing imports it
+but the tests and benches. ``game/``
 has its own, stricter test (``tests/game/test_layering.py``). Every import counts, a deferred
 one inside a function and one for the types only too."""
 
@@ -52,6 +53,46 @@ def test_the_check_sees_a_deferred_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from bot.games import shown\n    import telegram.ext\n")
     assert imported(module) == {"bot", "telegram"}
+
+
+#: what only the program (``server/``) builds: the database, and the one table service over it
+#: that the chat and the page share as peers
+BUILT_BY_THE_PROGRAM = frozenset({"TableService", "Database.open"})
+
+
+def built(path: Path) -> set[str]:
+    """Which of ``BUILT_BY_THE_PROGRAM`` ``path`` calls into being."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            called = ast.unparse(node.func).split(".")
+            names.update(
+                name for name in (called[-1], ".".join(called[-2:])) if name in BUILT_BY_THE_PROGRAM
+            )
+    return names
+
+
+@pytest.mark.parametrize("package", ["tables", "bot", "web"])
+def test_only_the_program_builds_the_table_service(package: str) -> None:
+    """Neither front-end builds the table service or opens the database it runs on: the
+    program composes them (``server.program``), and each front-end is handed the service."""
+    found = [
+        f"{path.relative_to(ROOT)} builds {sorted(names)}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if (names := built(path))
+    ]
+    assert not found, "\n".join(found)
+    assert built(ROOT / "server" / "program.py") == BUILT_BY_THE_PROGRAM
+
+
+def test_the_check_sees_a_service_built(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "async def f(path):\n"
+        "    db = await storage.database.Database.open(path)\n"
+        "    return tables.TableService(db, turn_timeout=1)\n"
+    )
+    assert built(module) == {"TableService", "Database.open"}
 
 
 PACKAGES = (

@@ -5,16 +5,14 @@ A move is the very call a chat button makes (``TableService.act``: the seat, the
 and legality are checked there, under the chat's lock), and its reply is published by the
 table service (``TableService.publish``): the chat shows it exactly as a press's, the group's
 table and every private hand follow, and the page never calls the chat. Nothing here knows
-Telegram; what only the chat front-end knows (names as shown, languages, the chat's card style)
-it lends through ``Front``.
+Telegram; names as shown, languages and a chat's card style are the table service's
+(``tables.people``), the same the chat reads.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 
 from storage.errors import GameNotFound
 from storage.records import Game
@@ -69,23 +67,13 @@ class BadMove(Exception):
     """A request that is no move at all (a verb or an argument of no shape the rules use)."""
 
 
-@dataclass(frozen=True)
-class Front:
-    """What the chat front-end lends the page: names as the chat shows them, a user's
-    language, a chat's card style."""
-
-    names: Callable[[Sequence[int], str], Awaitable[list[str]]]
-    language: Callable[[int, str | None], Awaitable[str]]
-    ranks: Callable[[int], Awaitable[str | None]]
-
-
 class WebTables:
     """The table service as the page uses it."""
 
-    def __init__(self, tables: TableService, front: Front) -> None:
+    def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.db = tables.db
-        self.front = front
+        self.people = tables.people
         #: what the last deal moved per user, by (game, deal): read once, kept for a while
         self._last: dict[tuple[int, int], dict[int, dict[str, int]]] = {}
 
@@ -138,12 +126,12 @@ class WebTables:
         """What ``user_id``'s seat may see of the game: his private hand's view."""
         loaded, seat = await self._loaded(game_id, user_id)
         game = loaded.game
-        lang = await self.front.language(user_id, code)
-        names = await self.front.names(loaded.seats, lang)
+        lang = await self.people.user_language(user_id, code)
+        names = await self.people.names(loaded.seats, lang)
         info = TableInfo(
             names=names,
             version=loaded.meta.turn,
-            ranks=ranks_for(lang, await self.front.ranks(game.chat_id)),
+            ranks=ranks_for(lang, await self.people.chat_ranks(game.chat_id)),
             chips=await self.tables.money.chips(game.chat_id, loaded.seats),
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
@@ -195,7 +183,7 @@ class WebTables:
         view = await self.view(game_id, user_id, code)
         if view["version"] != version:
             raise Refused("outdated")
-        lang = await self.front.language(user_id, code)
+        lang = await self.people.user_language(user_id, code)
         try:
             return page_hint(lang, advised.advice, view)
         except NoControl:

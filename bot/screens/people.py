@@ -1,40 +1,43 @@
-"""People: who the bot talks to and how. A chat's language and a player's, the names shown for
-players, the rank letters a group chose, who may be written to (pressed Start), who opened a
-table and who sits where.
+"""People as the chat knows them: the places (a group's title, its forum topics' names) its
+private messages name, who sits where and who opened a table; and, from the table service's
+``People`` (``tables.people``, which the page uses too), names, languages, rank letters and who
+may be written to.
 
-Every screen asks this one for those facts. It keeps copies of stored chat settings for the
-chats seen last (``tables.bounded.Recent``); the database stays the truth.
+Every screen asks this one for those facts. It keeps copies of the groups' titles and topic
+names for the chats seen last (``tables.bounded.Recent``); the database stays the truth.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from locales import LANGUAGES, language
 from storage.database import Database
-from storage.records import Game, Player
+from storage.records import Game
 from tables import TableService
 from tables.bounded import CHATS_KEPT, Recent
-from tables.computers import computer_name, is_computer
+from tables.people import cut
 
-#: the chat_options kind that holds a chat's display settings (the rank letters)
-DISPLAY = "display"
 #: the chat_options kind that holds the names of a group's forum topics, by thread id
 TOPICS = "topics"
-MAX_NAME = 32  # characters of a player's name shown
 MAX_TITLE = 20  # characters of a group's title in a hand message's header
 MAX_TOPIC = 16  # characters of a forum topic's name there (the line fits a phone: ≤ 41)
 
 
 class People:
-    """Languages, names, rank letters and reachability, read from storage and kept a while."""
+    """Places, seats and the table service's people, read from storage and kept a while."""
 
-    def __init__(self, db: Database, tables: TableService, default_language: str) -> None:
+    def __init__(self, db: Database, tables: TableService) -> None:
         self.db = db
         self.tables = tables
-        self.default_language = default_language
-        self._languages: Recent[int, str] = Recent(CHATS_KEPT)
-        self._ranks: Recent[int, str | None] = Recent(CHATS_KEPT)  # rank letters, as stored
+        shared = tables.people
+        self.shared = shared
+        self.chat_language = shared.chat_language
+        self.spoken = shared.spoken
+        self.user_language = shared.user_language
+        self.choose_language = shared.choose_language
+        self.chat_ranks = shared.chat_ranks
+        self.set_chat_ranks = shared.set_chat_ranks
+        self.names = shared.names
+        self.is_reachable = shared.is_reachable
+        self.reachable_of = shared.reachable_of
         self._titles: Recent[int, str | None] = Recent(CHATS_KEPT)
         self._topics: Recent[int, dict[int, str]] = Recent(CHATS_KEPT)  # thread id → name
 
@@ -47,8 +50,9 @@ class People:
 
     def forget_chat(self, chat_id: int) -> None:
         """A chat moved (supergroup): nothing kept under its old id."""
-        for kept in (self._languages, self._ranks, self._titles, self._topics):
+        for kept in (self._titles, self._topics):
             kept.pop(chat_id, None)
+        self.shared.forget_chat(chat_id)
 
     async def saw_topic(
         self, chat_id: int, thread: int, name: str, *, first_sight: bool = False
@@ -87,80 +91,11 @@ class People:
                 self._titles[chat_id] = title
         if not title:
             return None
-        place = _cut(title, MAX_TITLE, words=True)
+        place = cut(title, MAX_TITLE, words=True)
         topic = (await self._topic_names(chat_id)).get(thread) if thread is not None else None
-        return f"{place} · {_cut(topic, MAX_TOPIC, words=True)}" if topic else place
-
-    # ------------------------------------------------------------------ languages
-
-    async def chat_language(self, chat_id: int) -> str:
-        """The language the bot speaks in a chat: a group's setting, or a private chat's
-        owner's."""
-        cached: str | None = self._languages.get(chat_id)
-        if cached is not None:
-            return cached
-        if chat_id > 0:
-            players = await self.db.players([chat_id])
-            player = players.get(chat_id)
-            lang = self.spoken(player.language if player else None)
-        else:
-            chat = await self.db.chat(chat_id)
-            lang = language(chat.language if chat and chat.language else self.default_language)
-        self._languages[chat_id] = lang
-        return lang
-
-    def spoken(self, code: str | None) -> str:
-        """The bot's language for a Telegram language code; others get DEFAULT_LANGUAGE."""
-        if code and code.split("-")[0].split("_")[0].lower() in LANGUAGES:
-            return language(code)
-        return language(self.default_language)
-
-    async def user_language(self, user_id: int, code: str | None) -> str:
-        """A user's language: his own choice, else his Telegram client's."""
-        players = await self.db.players([user_id])
-        player = players.get(user_id)
-        if player is not None and player.language:
-            return self.spoken(player.language)
-        return self.spoken(code)
-
-    async def choose_language(self, chat_id: int, choice: str, *, private: bool) -> None:
-        """/language: a private chat's owner's language, or a group's."""
-        if private:
-            players = await self.db.players([chat_id])
-            name = players[chat_id].name if chat_id in players else str(chat_id)
-            await self.db.upsert_player(chat_id, name, language=choice)
-        else:
-            await self.db.set_chat_language(chat_id, choice)
-        self._languages[chat_id] = choice
-
-    async def chat_ranks(self, chat_id: int) -> str | None:
-        """A group's choice of rank letters (``latin`` / ``russian``), None if never set."""
-        if chat_id in self._ranks:
-            ranks: str | None = self._ranks.get(chat_id)
-            return ranks
-        stored = await self.db.chat_options(chat_id, DISPLAY) or {}
-        kept = stored.get("ranks")
-        ranks = kept if isinstance(kept, str) else None
-        self._ranks[chat_id] = ranks
-        return ranks
-
-    async def set_chat_ranks(self, chat_id: int, ranks: str) -> None:
-        await self.db.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
-        self._ranks[chat_id] = ranks
+        return f"{place} · {cut(topic, MAX_TOPIC, words=True)}" if topic else place
 
     # ------------------------------------------------------------------ players
-
-    async def names(self, user_ids: Sequence[int], lang: str) -> list[str]:
-        """Players' names for display in ``lang`` (a computer's is translated), each at most
-        ``MAX_NAME`` characters (Telegram allows 64 in each of two parts: a table of six long
-        names must still fit one message)."""
-        players = await self.db.players(user_ids)
-        return [display_name(players, u, lang) for u in user_ids]
-
-    async def is_reachable(self, user_id: int) -> bool:
-        """Whether the bot may write to him (he pressed Start and has not blocked it)."""
-        player = (await self.db.players([user_id])).get(user_id)
-        return player is not None and player.started
 
     async def reachable_map(self, chat_id: int, thread: int | None = None) -> dict[int, bool]:
         """Whether each player at the table of the chat's forum topic ``thread`` (None: no
@@ -169,11 +104,6 @@ class People:
         if loaded is None:
             return {}
         return await self.reachable_of(loaded.seats)
-
-    async def reachable_of(self, users: list[int]) -> dict[int, bool]:
-        """Whether each of ``users`` may be written to (a computer needs no writing)."""
-        players = await self.db.players(users)
-        return {u: is_computer(u) or bool(players.get(u) and players[u].started) for u in users}
 
     async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
         """Whether he opened a table open in the chat (in any of its forum topics)."""
@@ -190,28 +120,3 @@ class People:
     async def games_of(self, user_id: int) -> list[Game]:
         """The open games he sits at."""
         return await self.db.user_open_games(user_id)
-
-
-def short_name(name: str) -> str:
-    """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
-    return _cut(name, MAX_NAME)
-
-
-def _cut(text: str, limit: int, *, words: bool = False) -> str:
-    """``text`` on one line, cut to ``limit`` characters (an ellipsis marks the cut); with
-    ``words``, between two words if one ends in the second half."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    kept = text[: limit - 1]
-    if words and text[limit - 1] != " " and kept.rfind(" ") >= limit // 2:
-        kept = kept[: kept.rfind(" ")]
-    return kept.rstrip() + "…"
-
-
-def display_name(players: Mapping[int, Player], user_id: int, lang: str) -> str:
-    """One player's name for display in ``lang``: a computer's translated, a person's cut to
-    ``MAX_NAME``, the id for a user never seen."""
-    if is_computer(user_id):
-        return computer_name(user_id, lang)
-    return short_name(players[user_id].name) if user_id in players else str(user_id)

@@ -22,9 +22,9 @@ from bot.render.stats import (
     stats_text,
     top_text,
 )
-from bot.screens.people import display_name, short_name
 from locales import t, tn
 from storage.database import Database
+from tables.people import display_name, short_name
 from tables.scores import Scores
 
 

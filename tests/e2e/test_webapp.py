@@ -22,7 +22,7 @@ from typing import Any
 import aiohttp
 
 from bot import callback as cb
-from server.webapp import webapp_of
+from server.program import webapp_of
 from web.server import CSP
 
 from .fake_telegram import FakeTelegram
@@ -149,7 +149,7 @@ async def test_a_chat_button_move_reaches_an_open_page_live(
             _, after, _ = await page.state()
             assert after["version"] > before["version"]
             # the bot stops: the open stream ends at once (nothing holds the shutdown up)
-            webapp = webapp_of(table.services)
+            webapp = webapp_of(table.bot.app)
             assert webapp is not None
             stopping = asyncio.ensure_future(webapp.stop())
             assert await asyncio.wait_for(stream.content.read(), 10) == b""
@@ -285,7 +285,7 @@ async def test_the_chat_launches_the_page_where_telegram_allows_it(
 async def test_without_webapp_url_no_button_and_no_server(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "shleif", 17)
-        assert webapp_of(table.services) is None
+        assert webapp_of(table.bot.app) is None
         for user in table.users:
             for message in fake.messages(fake.private_chat(user), from_bot=True):
                 assert not _buttons(message, "web_app")
@@ -355,7 +355,7 @@ async def test_a_move_whose_showing_fails_is_still_answered_as_made(
     ):
         table = await open_table(fake, bot, 3, "shleif", 43)
         game_id = await game_id_of(table)
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert webapp is not None
 
         async def broken(reply: Any) -> None:

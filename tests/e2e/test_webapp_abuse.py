@@ -27,7 +27,7 @@ from typing import Any
 
 import aiohttp
 
-from server.webapp import webapp_of
+from server.program import webapp_of
 from web.live import STREAMS_PER_USER
 from web.session import STREAM_TICKET_SECONDS
 
@@ -262,7 +262,7 @@ async def test_slow_bodies_many_moves_streams_and_closed_pages(
     ):
         table = await open_table(fake, bot, 3, "starshina", 59)
         game_id = await game_id_of(table)
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert webapp is not None
         server = webapp.server
         server.body_seconds = 0.5

@@ -25,7 +25,7 @@ import pytest
 from bot import callback as cb
 from game.registry import rules_for
 from locales import t
-from server.webapp import webapp_of
+from server.program import webapp_of
 from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
 from tests.web.server import telegram_stub
 
@@ -179,7 +179,7 @@ async def play_a_deal(
     game = await table.services.db.active_game(table.group.id)
     assert game is not None
     game_id = game.game_id
-    webapp = webapp_of(table.services)
+    webapp = webapp_of(table.bot.app)
     assert webapp is not None
     seats = [await open_page(browser, webapp.address, fake.token, u, game_id) for u in table.users]
     by_user = {seat.user.id: seat for seat in seats}
@@ -294,7 +294,7 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
     ):
         table = await open_table(fake, bot, 3, "shleif", 41)
         game = await table.services.db.active_game(table.group.id)
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert game is not None and webapp is not None
         address = webapp.address
         outsider = fake.add_user("Зритель", language_code="ru")

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from server.webapp import webapp_of
+from server.program import webapp_of
 from tests.depth import deep
 from web.limits import RateLimit
 
@@ -121,7 +121,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     ):
         table = await open_table(fake, bot, 3, "shleif", 61)
         game_id = await game_id_of(table)
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert webapp is not None
         webapp.server.rate = RateLimit(burst=10**6, rate=10**6)  # the fuzz asks flat out
         base = base_of(table)

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 
 from game.registry import rules_for
-from server.webapp import webapp_of
+from server.program import webapp_of
 from web.limits import RateLimit
 
 from .fake_telegram import FakeTelegram
@@ -76,7 +76,7 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         played: set[tuple[str, str]] = set()
         # a user reading flat out meets his budget (a burst of 40); the others do not. The
         # server's own budget, on a stopped clock: a slow machine refills nothing meanwhile
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert webapp is not None
         shipped = webapp.server.rate
         webapp.server.rate = RateLimit(burst=shipped.burst, rate=shipped.rate, clock=lambda: 0.0)

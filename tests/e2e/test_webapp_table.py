@@ -14,7 +14,7 @@ import pytest
 
 from bot import callback as cb
 from locales import t
-from server.webapp import webapp_of
+from server.program import webapp_of
 from storage import POT, Transfer
 from tables.computers import is_computer
 
@@ -75,7 +75,7 @@ async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_t
         await table.settle()
         await table.say(users[0], "/new shleif")
         game = await table.services.db.active_game(group.id)
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert game is not None and webapp is not None
         game_id = game.game_id
         address, token = webapp.address, fake.token
@@ -166,7 +166,7 @@ async def test_a_hint_on_the_page_says_what_the_chats_hint_says(
         fake.user_starts_bot(alice)
         table = await open_practice(fake, bot, alice, seed=31)
         game = await table.services.db.active_game(alice.id)
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert game is not None and webapp is not None
         page = await open_page(browser, webapp.address, fake.token, alice, game.game_id)
         for _ in range(400):
@@ -208,7 +208,7 @@ async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
         db = table.services.db
         creator, second, third = table.users
         game = await db.active_game(table.group.id)
-        webapp = webapp_of(table.services)
+        webapp = webapp_of(table.bot.app)
         assert game is not None and webapp is not None
         game_id = game.game_id
         # a pot of four stakes waits in the group (a game of another of its topics left it)

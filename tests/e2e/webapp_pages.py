@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from game.registry import rules_for
-from server.webapp import webapp_of
+from server.program import webapp_of
 from web.limits import RateLimit
 
 from .fake_telegram import User
@@ -84,7 +84,7 @@ async def http() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 def base_of(table: Table) -> str:
-    webapp = webapp_of(table.services)
+    webapp = webapp_of(table.bot.app)
     assert webapp is not None
     return webapp.address
 
@@ -97,7 +97,7 @@ async def game_id_of(table: Table) -> int:
 
 def unbudgeted(table: Table) -> None:
     """Lift the per-user budget of API requests: a test reads and moves faster than a page."""
-    webapp = webapp_of(table.services)
+    webapp = webapp_of(table.bot.app)
     assert webapp is not None
     webapp.server.rate = RateLimit(burst=10**6, rate=10**6)
 

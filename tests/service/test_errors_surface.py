@@ -67,10 +67,9 @@ async def test_start_with_a_link_to_a_gone_game_welcomes_and_a_failing_database_
         messenger: Any = sent
         presenter = Presenter(
             db=db,
-            tables=TableService(db, turn_timeout=60),
+            tables=TableService(db, turn_timeout=60, default_language="en"),
             messenger=messenger,
             coalescer=Coalescer(),
-            default_language="en",
         )
         await presenter.started(7, "Вера", "ru", "g999")
         assert [chat for chat, _ in sent.texts] == [7]

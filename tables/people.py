@@ -1,0 +1,164 @@
+"""People, as every front-end shows them: a player's name (a computer's translated), his
+language and a chat's, the rank letters a group chose, whether the bot may write to him; and
+what a front-end learns of a person (his name and language as his client gives them, his Start,
+his blocking the bot).
+
+The table service holds one (``TableService.people``), which the chat and the page both use:
+what one stores (a group's rank letters, a player's language) the other reads at once. It
+keeps copies of stored chat settings for the chats seen last (``tables.bounded.Recent``); the
+database stays the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from locales import LANGUAGES, language
+from storage.database import Database
+from storage.records import Player
+from tables.bounded import CHATS_KEPT, PLAYERS_KEPT, Recent
+from tables.computers import computer_name, is_computer
+
+#: the chat_options kind that holds a chat's display settings (the rank letters)
+DISPLAY = "display"
+MAX_NAME = 32  # characters of a player's name shown
+
+
+class People:
+    """Names, languages, rank letters and reachability, read from storage and kept a while."""
+
+    def __init__(self, db: Database, default_language: str) -> None:
+        self.db = db
+        self.default_language = default_language
+        self._languages: Recent[int, str] = Recent(CHATS_KEPT)
+        self._ranks: Recent[int, str | None] = Recent(CHATS_KEPT)  # rank letters, as stored
+        #: each user's name and language as last written, for the users seen last
+        self._seen: Recent[int, tuple[str, str | None]] = Recent(PLAYERS_KEPT)
+
+    def forget_chat(self, chat_id: int) -> None:
+        """A chat moved (supergroup): nothing kept under its old id."""
+        for kept in (self._languages, self._ranks):
+            kept.pop(chat_id, None)
+
+    # ------------------------------------------------------------------ what a front-end saw
+
+    async def saw(self, user_id: int, name: str, code: str | None) -> None:
+        """A person's name and his client's language code, as a front-end saw them: written
+        once per change (every update would be a write otherwise)."""
+        if self._seen.get(user_id) == (name, code):
+            return
+        await self.db.upsert_player(user_id, name, language=code)
+        self._seen[user_id] = (name, code)
+
+    async def started(self, user_id: int, name: str) -> None:
+        """He pressed Start: the bot may write to him."""
+        await self.db.upsert_player(user_id, name, started=True)
+
+    async def blocked(self, user_id: int) -> None:
+        """He blocked the bot: it may not write to him any more (until he starts it again)."""
+        players = await self.db.players([user_id])
+        if user_id in players:
+            await self.db.upsert_player(user_id, players[user_id].name, started=False)
+
+    # ------------------------------------------------------------------ languages
+
+    async def chat_language(self, chat_id: int) -> str:
+        """The language the bot speaks in a chat: a group's setting, or a private chat's
+        owner's."""
+        cached: str | None = self._languages.get(chat_id)
+        if cached is not None:
+            return cached
+        if chat_id > 0:
+            players = await self.db.players([chat_id])
+            player = players.get(chat_id)
+            lang = self.spoken(player.language if player else None)
+        else:
+            chat = await self.db.chat(chat_id)
+            lang = language(chat.language if chat and chat.language else self.default_language)
+        self._languages[chat_id] = lang
+        return lang
+
+    def spoken(self, code: str | None) -> str:
+        """The bot's language for a client's language code; others get DEFAULT_LANGUAGE."""
+        if code and code.split("-")[0].split("_")[0].lower() in LANGUAGES:
+            return language(code)
+        return language(self.default_language)
+
+    async def user_language(self, user_id: int, code: str | None) -> str:
+        """A user's language: his own choice, else his client's."""
+        players = await self.db.players([user_id])
+        player = players.get(user_id)
+        if player is not None and player.language:
+            return self.spoken(player.language)
+        return self.spoken(code)
+
+    async def choose_language(self, chat_id: int, choice: str, *, private: bool) -> None:
+        """/language: a private chat's owner's language, or a group's."""
+        if private:
+            players = await self.db.players([chat_id])
+            name = players[chat_id].name if chat_id in players else str(chat_id)
+            await self.db.upsert_player(chat_id, name, language=choice)
+        else:
+            await self.db.set_chat_language(chat_id, choice)
+        self._languages[chat_id] = choice
+
+    # ------------------------------------------------------------------ card style
+
+    async def chat_ranks(self, chat_id: int) -> str | None:
+        """A group's choice of rank letters (``latin`` / ``russian``), None if never set."""
+        if chat_id in self._ranks:
+            ranks: str | None = self._ranks.get(chat_id)
+            return ranks
+        stored = await self.db.chat_options(chat_id, DISPLAY) or {}
+        kept = stored.get("ranks")
+        ranks = kept if isinstance(kept, str) else None
+        self._ranks[chat_id] = ranks
+        return ranks
+
+    async def set_chat_ranks(self, chat_id: int, ranks: str) -> None:
+        await self.db.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
+        self._ranks[chat_id] = ranks
+
+    # ------------------------------------------------------------------ players
+
+    async def names(self, user_ids: Sequence[int], lang: str) -> list[str]:
+        """Players' names for display in ``lang`` (a computer's is translated), each at most
+        ``MAX_NAME`` characters (a chat allows longer ones: a table of six long names must
+        still fit one message)."""
+        players = await self.db.players(user_ids)
+        return [display_name(players, u, lang) for u in user_ids]
+
+    async def is_reachable(self, user_id: int) -> bool:
+        """Whether the bot may write to him (he pressed Start and has not blocked it)."""
+        player = (await self.db.players([user_id])).get(user_id)
+        return player is not None and player.started
+
+    async def reachable_of(self, users: list[int]) -> dict[int, bool]:
+        """Whether each of ``users`` may be written to (a computer needs no writing)."""
+        players = await self.db.players(users)
+        return {u: is_computer(u) or bool(players.get(u) and players[u].started) for u in users}
+
+
+def cut(text: str, limit: int, *, words: bool = False) -> str:
+    """``text`` on one line, cut to ``limit`` characters (an ellipsis marks the cut); with
+    ``words``, between two words if one ends in the second half."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    kept = text[: limit - 1]
+    if words and text[limit - 1] != " " and kept.rfind(" ") >= limit // 2:
+        kept = kept[: kept.rfind(" ")]
+    return kept.rstrip() + "…"
+
+
+def short_name(name: str) -> str:
+    """A name cut to ``MAX_NAME`` characters (an ellipsis marks the cut)."""
+    return cut(name, MAX_NAME)
+
+
+def display_name(players: Mapping[int, Player], user_id: int, lang: str) -> str:
+    """One player's name for display in ``lang``: a computer's translated, a person's cut to
+    ``MAX_NAME``, the id for a user never seen."""
+    if is_computer(user_id):
+        return computer_name(user_id, lang)
+    return short_name(players[user_id].name) if user_id in players else str(user_id)
