@@ -73,6 +73,17 @@ class Presence:
         for told in self.looked_away:
             told(*key)
 
+    def clock_moved(self) -> None:
+        """The clock jumped (a test's clock): every page whose beat has lapsed by it is gone
+        now."""
+        now = self.clock()
+        for key, until in list(self._until.items()):
+            if until <= now:
+                handle = self._lapses.pop(key, None)
+                if handle is not None:
+                    handle.cancel()
+                self._gone(key)
+
     def close(self) -> None:
         """Shutting down: no lapse fires any more."""
         for handle in self._lapses.values():
