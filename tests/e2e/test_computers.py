@@ -3,7 +3,11 @@
 A Старшина game of two people and a computer seated from the lobby, played to the end; a
 Стуколка table with a computer seat over several deals; an away player handed to the computer
 and back. (The restart while a computer is to move is in ``test_restart_computer.py``.) The
-strong computer thinks in its worker process here, as in production."""
+strong computer thinks in its worker process here, as in production. What is the table's own
+life — a game of several deals with a computer, the turns that run out, the away player's
+moves after a computer's pause — is tested on the table service alone, on a clock the test
+moves (``tests/service/test_computers.py``, ``test_runner.py``, ``test_table_life.py``); here
+is what the chat shows of it."""
 
 from __future__ import annotations
 
@@ -77,6 +81,28 @@ async def play(table: Table, done: Any, limit: int = 4000) -> None:
     raise AssertionError("the game did not get there within the press limit")
 
 
+async def run_out(table: Table, sleeper: User, done: Any, limit: int = 4000) -> None:
+    """As ``play``, and each of ``sleeper``'s turns runs out at once: the move the runner makes
+    when his time is over, published as the runner publishes it (that the timer fires is the
+    service's test, on a clock the test moves)."""
+    tables = table.services.tables
+    for _ in range(limit):
+        if await done():
+            return
+        loaded = await tables.active(table.group.id)
+        assert loaded is not None and loaded.table is not None
+        seat = loaded.table.to_act()
+        if seat is not None and loaded.seats[seat] == sleeper.id:
+            reply = await tables.timeout(loaded.game.game_id, loaded.meta.turn)
+            assert reply is not None
+            await tables.publish(reply)
+            await table.settle()
+        elif not await table.step():
+            await asyncio.sleep(PAUSE)
+            await table.settle()
+    raise AssertionError("the game did not get there within the press limit")
+
+
 def group_text(table: Table) -> str:
     """Every text the group was shown, each message's earlier versions included."""
     return "\n".join(text for m in table.group_messages() for text in texts(m))
@@ -87,8 +113,9 @@ async def test_starshina_two_people_and_a_computer_to_the_end(tmp_path: Path) ->
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
-        # three deals end the game (twenty by default): the computer's part is the same
-        options = {"max_deals": 3}
+        # one deal ends the game (twenty by default): the computer's part is the same (a game
+        # of three deals is the service's test)
+        options = {"max_deals": 1}
         table = await seat_table(fake, bot, 2, "starshina", ["computer"], 11, options)
         db = table.services.db
         computer = STRONG_IDS[0]
@@ -181,9 +208,7 @@ async def test_stukolka_with_a_computer_over_several_deals(tmp_path: Path) -> No
 async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Path) -> None:
     async with (
         FakeTelegram() as fake,
-        start_bot_for(
-            fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE, turn_timeout_seconds=1.5
-        ) as bot,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
         table = await seat_table(fake, bot, 3, "stukolka", [], seed=13)
         db = table.services.db
@@ -196,7 +221,7 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
             assert game is not None
             return sleeper.id in game.state["table"]["away"]
 
-        await play(table, away)
+        await run_out(table, sleeper, away)
         game = await db.active_game(table.group.id)
         assert game is not None
         timeouts = game.state["table"]["timeouts"][str(sleeper.id)]
