@@ -75,20 +75,20 @@ async def test_a_429_in_one_group_holds_every_group_with_aioratelimiter_but_not_
 
 def test_the_pacer_keeps_any_minute_under_twenty_requests() -> None:
     """The pacing math with a simulated clock: requests as dense as allowed for 10 minutes."""
-    now = [0.0]
+    clock = ManualClock(now=0.0)
 
-    async def sleep(seconds: float) -> None:
-        now[0] += seconds
+    async def sleep(seconds: float) -> None:  # (a sleep that moves the clock itself)
+        clock.advance(seconds)
 
-    pacer = Pacer(3.0, clock=lambda: now[0], sleep=sleep)
+    pacer = Pacer(3.0, clock=clock, sleep=sleep)
     sent: list[float] = []
     rng = random.Random(5)
 
     async def run() -> None:
-        while now[0] < 600:
+        while clock() < 600:
             await pacer.slot(-1)
-            sent.append(now[0])
-            now[0] += rng.choice([0.0, 0.01, 0.5])
+            sent.append(clock())
+            clock.advance(rng.choice([0.0, 0.01, 0.5]))
 
     asyncio.run(run())
     gaps = [b - a for a, b in itertools.pairwise(sent)]

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from bot import callback as cb
+from tests.clock import ManualClock
 
 from .fake_telegram import FakeTelegram, User
 from .fake_telegram.model import Membership, MemberStatus
@@ -399,8 +400,9 @@ async def test_a_chat_sets_its_own_turn_time(tmp_path: Path) -> None:
         assert "Give the seconds" in (table.group_messages()[-1].text or "")
         await table.say(table.users[0], "/timeout 45")
         assert "a turn lasts 45 s" in (table.group_messages()[-1].text or "")
-        now = time.time()
-        table.services.tables.store.clock = lambda: now  # the turns' clock, stopped
+        clock = ManualClock(now=time.time())
+        now = clock.now
+        table.services.tables.store.clock = clock  # the turns' clock, stopped
         await step_for(table, table.users)
         game = await db.game(game_id)
         assert game.turn_deadline == now + 45

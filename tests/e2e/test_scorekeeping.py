@@ -16,6 +16,7 @@ from pathlib import Path
 from bot import callback as cb
 from bot.render.common import signed
 from locales import tn
+from tests.clock import ManualClock
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.model import Message, User
@@ -84,15 +85,15 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         table = await open_table(fake, bot, 3, "stukolka", 16)
         services = table.services
         names = [user.first_name for user in table.users]
-        offset = [0.0]
-        services.evenings.timers.clock = lambda: time.time() + offset[0]
+        clock = ManualClock(now=time.time())
+        services.evenings.timers.clock = clock
         await _play_deals(table, 4)
         await table.settle()
         evening = await services.db.open_evening(table.group.id)
         assert evening is not None and evening.deals >= 4
         assert not _photos(table)
         # the gap passes with nobody playing: the summary and the chart come by themselves
-        offset[0] = evening.gap + 60
+        clock.advance_to(evening.due + 60)
         services.evenings.timers.clock_moved()
         for _ in range(200):
             await table.settle()
@@ -114,10 +115,10 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert media.data.startswith(PNG) and 20_000 < len(media.data) < 1_000_000
         assert (media.width, media.height) == (1200, 800)
         assert (await services.db.unposted_evenings()) == []
-        # a new evening with the next deals (the clock back to now); /evening during play
+        # a new evening with the next deals (a clock at now again); /evening during play
         # shows it so far, as a reply, and ends nothing: the closing summary, at /stop now,
         # covers the whole evening, once
-        offset[0] = 0.0
+        services.evenings.timers.clock = ManualClock(now=time.time())
         await table.say(table.users[0], "/lang en")
         await _play_deals(table, 3)
         await table.settle()
@@ -308,8 +309,8 @@ async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
         services = table.services
         chat = table.group.id
         alice, bob, carol = table.users  # alice created the group and the table
-        offset = [0.0]
-        services.evenings.timers.clock = lambda: time.time() + offset[0]
+        clock = ManualClock(now=time.time())
+        services.evenings.timers.clock = clock
         await table.say(alice, "/settings")
         menu = table.group_messages()[-1]
         assert "Итоги вечера: после 3 ч без игры" in (menu.text or "")
@@ -345,12 +346,12 @@ async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
         await table.settle()
         evening = await services.db.open_evening(chat)
         assert evening is not None and evening.gap == 6 * 3600
-        offset[0] = 3 * 3600 + 60
+        clock.advance_to(evening.last_at + 3 * 3600 + 60)
         services.evenings.timers.clock_moved()
         await asyncio.sleep(0.3)
         await table.settle()
         assert not _photos(table) and await services.db.open_evening(chat) is not None
-        offset[0] = 6 * 3600 + 60
+        clock.advance_to(evening.last_at + 6 * 3600 + 60)
         services.evenings.timers.clock_moved()
         for _ in range(200):
             await table.settle()

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot import callback as cb
 from bot.app import services_of
+from tests.clock import ManualClock
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
@@ -28,22 +29,24 @@ TIMEOUT = 60
 
 
 class Clock:
-    """The bot's clocks of turns and notifications, moved by the test."""
+    """The suite's manual clock (``tests.clock``) as the bot's clocks of turns and
+    notifications, moved by the test."""
 
     def __init__(self, services: Any) -> None:
         self.services = services
-        self.now = time.time()
-        services.tables.store.clock = self
-        services.timers.clock = self
-        services.presenter.hands.clock = self
+        self.manual = ManualClock(now=time.time())
+        services.tables.store.clock = self.manual
+        services.timers.clock = self.manual
+        services.presenter.hands.clock = self.manual
 
-    def __call__(self) -> float:
-        return self.now
+    @property
+    def now(self) -> float:
+        return self.manual.now
 
     async def advance(self, table: Table, seconds: float) -> None:
-        self.now += seconds
+        self.manual.advance(seconds)
         self.services.timers.clock_moved()
-        self.services.presenter.hands.clock = self  # its timers are armed again
+        self.services.presenter.hands.clock = self.manual  # its timers are armed again
         await asyncio.sleep(0.05)  # a timer due now fires
         await table.settle()
 

@@ -13,6 +13,7 @@ from game.randomplay import random_action
 from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 from tables.computers import EASY_IDS, STRONG_IDS, Thinker, is_computer
+from tests.clock import ManualClock
 from tests.moves import press
 
 USERS = [101, 102, 103]
@@ -21,14 +22,13 @@ USERS = [101, 102, 103]
 @pytest.fixture
 def service(db: Database) -> TableService:
     seeds = iter(range(10**6))
-    clock = [1000.0]
     # no worker process here: the strong level falls back to the easy rules (the e2e tests
     # and tests/bot/test_computers.py run the process pool)
     return TableService(
         db,
         turn_timeout=30,
         seed=lambda: f"seed-{next(seeds)}",
-        clock=lambda: clock[0],
+        clock=ManualClock(),
         computer_pause=1.0,
         thinker=Thinker(workers=0, seed=7),
     )

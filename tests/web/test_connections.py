@@ -13,6 +13,7 @@ from typing import cast
 import aiohttp
 import pytest
 
+from tests.clock import ManualClock
 from web.connections import Connections, file_limit, usable
 from web.server import HTTP_LOG, QuietLog, WebApp, WebAppServer
 from web.tables import WebTables
@@ -150,8 +151,8 @@ async def test_a_malformed_request_costs_the_log_one_line_at_most_every_few_seco
 
 
 def test_the_quiet_log_counts_what_it_held_back() -> None:
-    now = [0.0]
-    quiet = QuietLog(every=10, clock=lambda: now[0])
+    clock = ManualClock(now=0.0)
+    quiet = QuietLog(every=10, clock=clock)
 
     def record(message: str) -> logging.LogRecord:
         try:
@@ -166,7 +167,7 @@ def test_the_quiet_log_counts_what_it_held_back() -> None:
     assert first.getMessage() == "Error handling request: ValueError: bad header"
     assert first.levelno == logging.WARNING and first.exc_info is None
     assert not quiet.filter(record("again")) and not quiet.filter(record("again"))
-    now[0] = 11
+    clock.advance_to(11)
     later = record("Error handling request")
     assert quiet.filter(later)
     assert later.getMessage().endswith("(and 2 more since)")

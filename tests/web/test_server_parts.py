@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.settings import Settings
 from tables.commands import Blind, Card, Cards, Decide, Look, Suit
+from tests.clock import ManualClock
 from web.limits import Once, RateLimit
 from web.tables import BadMove, game_of, move_of, payload
 
@@ -21,18 +22,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_rate_lets_a_burst_through_then_a_steady_rate_per_user() -> None:
-    now = [0.0]
-    rate = RateLimit(burst=3, rate=2, clock=lambda: now[0])
+    clock = ManualClock(now=0.0)
+    rate = RateLimit(burst=3, rate=2, clock=clock)
     assert [rate.allow(1) for _ in range(4)] == [True, True, True, False]
     assert rate.allow(2)  # another user has his own bucket
-    now[0] += 0.5  # one token back
+    clock.advance(0.5)  # one token back
     assert rate.allow(1) and not rate.allow(1)
-    now[0] += 100
+    clock.advance(100)
     assert [rate.allow(1) for _ in range(4)] == [True, True, True, False]
 
 
 def test_the_rate_forgets_the_users_seen_longest_ago() -> None:
-    rate = RateLimit(burst=1, rate=0, clock=lambda: 0.0, kept=2)
+    rate = RateLimit(burst=1, rate=0, clock=ManualClock(), kept=2)
     assert rate.allow(1) and rate.allow(2) and rate.allow(3)
     assert not rate.allow(3)
     assert rate.allow(1)  # forgotten: a full bucket again
