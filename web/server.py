@@ -5,6 +5,7 @@
                            valid initData, in the language of ``?lang=``
     GET  /api/state        the seat's view (``web.views``) of the table the page shows
     POST /api/action       a move: ``{"version", "verb", "arg", "key"}``
+    GET  /api/evening      the evening so far of the table's chat: money and the settle-up
     POST /api/hint         💡 at his turn: ``{"version"}`` → ``{"hint"}``, the advice in words
     POST /api/ticket       a ticket that opens the live stream (``web.session``)
     POST /api/presence     the page is on the screen, or not: ``{"visible"}`` (``tables.presence``)
@@ -178,6 +179,12 @@ class WebApp:
             raise _error(web.HTTPBadRequest, "no visible")
         self.tables.tables.presence.seen(game_id, user.user_id, visible)
         return web.json_response({})
+
+    async def evening(self, request: web.Request) -> web.Response:
+        user = self.user(request)
+        game_id = await self.game(request, user)
+        said = await _guarded(self.tables.evening(game_id, user.user_id, user.language))
+        return web.json_response(said)
 
     async def hint(self, request: web.Request) -> web.Response:
         """💡: the advice for his seat at the turn ``version`` (``WebTables.hint``); 409 with
@@ -359,6 +366,7 @@ def make_app(server: WebApp) -> web.Application:
     app.router.add_get("/api/texts", server.texts)
     app.router.add_get("/api/state", server.state)
     app.router.add_post("/api/action", server.action)
+    app.router.add_get("/api/evening", server.evening)
     app.router.add_post("/api/hint", server.hint)
     app.router.add_post("/api/ticket", server.ticket)
     app.router.add_post("/api/presence", server.presence)

@@ -19,6 +19,7 @@ from storage.records import Game
 from tables import Loaded, Refused, Reply, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
+from web.evening import evening_view
 from web.games import shown
 from web.hints import NoControl, page_hint
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
@@ -173,6 +174,14 @@ class WebTables:
         nets = [sum(money[user].values()) if user in money else None for user in seats]
         parts = [money_parts(dict(money[user])) if user in money else [] for user in seats]
         return {"nets": nets, "parts": parts, "label": text("web.last_deal")}
+
+    async def evening(self, game_id: int, user_id: int, code: str | None) -> Json:
+        """The evening so far of the table's chat (``web.evening``), for a player seated at
+        it."""
+        loaded, _ = await self._seated(game_id, user_id)
+        lang = await self.front.language(user_id, code)
+        summary = await self.tables.evenings.so_far(loaded.game.chat_id)
+        return await evening_view(summary, lambda users: self.front.names(users, lang))
 
     async def hint(self, game_id: int, user_id: int, version: int, code: str | None) -> str:
         """💡 at his turn ``version``: the table service's advice for his seat (the chat's at the

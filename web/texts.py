@@ -3,10 +3,11 @@ cards read in the chat's style. Served to the page as JSON; the page holds no te
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
-from locales import PLURAL_FORMS, catalogue, language
+from locales import PLURAL_FORMS, catalogue, game_entries, language
 from web.games import games
 
 #: the families of keys the page itself or any seat view (``web.views``) names; each game's
@@ -15,13 +16,18 @@ PREFIXES = (
     *("web.", "btn.", "prompt.", "game.", "n.tricks", "money."),
     *("refuse.no_hints", "refuse.hint_failed"),  # why 💡 has no answer
     *("announce.stop_now", "announce.stop_after_deal"),  # a table stopping
+    "gloss.",  # the rules' glossary
+    *("evening.", "settle.computers"),  # the evening so far, and who pays whom
 )
+#: a glossary entry's key (``gloss.word.*`` are the words themselves, which the chat looks for)
+GLOSS = re.compile(r"gloss\.(?!word\.)[a-z_]+")
 
 
 def page_texts(lang: str | None) -> dict[str, Any]:
-    """``{"lang", "plurals", "texts", "ranks", "suits"}`` for the page in ``lang``: the entries
-    whose keys begin with one of ``PREFIXES`` or of a shown game's own, the plural forms the
-    language uses, each card style's rank letters and the suits as the chat writes them."""
+    """``{"lang", "plurals", "texts", "ranks", "suits", "glossary"}`` for the page in
+    ``lang``: the entries whose keys begin with one of ``PREFIXES`` or of a shown game's own,
+    the plural forms the language uses, each card style's rank letters, the suits as the chat
+    writes them, and each game's glossary (its entries' keys)."""
     code = language(lang)
     prefixes = PREFIXES + tuple(prefix for game in games() for prefix in game.texts)
     texts = {key: entry for key, entry in catalogue(code).items() if key.startswith(prefixes)}
@@ -31,4 +37,12 @@ def page_texts(lang: str | None) -> dict[str, Any]:
         "texts": texts,
         "ranks": {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL},
         "suits": SUIT_EMOJI,
+        "glossary": {game.kind: glossary(game.kind) for game in games()},
     }
+
+
+def glossary(kind: str) -> list[str]:
+    """The glossary entries of the game ``kind``: the words of the game a newcomer cannot know
+    (шлейф, ремиз; норма, прикуп), as the chat explains them."""
+    own = game_entries(kind).get("ru", {})
+    return [key for key in own if GLOSS.fullmatch(key)]

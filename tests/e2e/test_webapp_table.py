@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import callback as cb
-from locales import t
+from locales import t, tn
 from server.program import webapp_of
 from storage import POT, Transfer
 from tables.computers import is_computer
+from tables.settle_up import settle
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -39,6 +41,14 @@ from .test_webapp_browser import browser as browser  # the fixture
 from .webapp_pages import PAGE
 
 pytestmark = pytest.mark.browser
+
+
+def signed(amount: int) -> str:
+    return f"+{amount}" if amount > 0 else f"\u2212{-amount}" if amount < 0 else "0"
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"<[^>]+>", "", text)
 
 
 async def _button(table: Table, game_id: int, seat: Seat, label: str) -> None:
@@ -112,7 +122,39 @@ async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_t
         await table.settle()
         pages = {users[0].id: first, users[1].id: second}
         await _play_the_deal(table, game_id, pages, random.Random(7))
+        await _the_evening_and_the_glossary(table, group.id, first)
         assert not bot.handler_errors
+
+
+async def _the_evening_and_the_glossary(table: Table, chat_id: int, seat: Seat) -> None:
+    """The evening so far, a tap away: each player's money as /evening counts it, and who
+    would pay whom; the game's glossary, as the chat explains its words."""
+    summary = await table.services.tables.evenings.so_far(chat_id)
+    assert summary is not None and summary.deals == 1
+    page = seat.page
+    await page.locator("#evening-button").click()
+    dialog = page.locator("dialog#evening")
+    await dialog.wait_for(timeout=WAIT_MS)
+    assert await dialog.locator("h2").inner_text() == tn("ru", "web.evening.title", 1)
+    cells = await dialog.locator(".money > span").all_inner_texts()
+    shown = dict(zip(cells[0::2], cells[1::2], strict=True))
+    names = {user.id: user.first_name for user in table.users}
+    expected = {names[user]: signed(net) for user, net in summary.nets.items()}
+    assert shown == expected
+    # who pays whom, as the chat's closing summary would say it now
+    settled = settle(dict(sorted(summary.nets.items(), key=lambda item: names[item[0]])))
+    payments = await dialog.locator(".payments li").all_inner_texts()
+    assert payments == [
+        t("ru", "evening.pay", payer=names[payer], payee=names[payee], amount=amount)
+        for payer, payee, amount in settled.payments
+    ]
+    if not payments:
+        square = "evening.square" if settled.square else "evening.no_payments"
+        assert await dialog.get_by_text(t("ru", square)).count() == 1
+    await dialog.locator("button").click()
+    await page.locator("#glossary-button").click()
+    entries = await page.locator("dialog#glossary .gloss-entry").all_inner_texts()
+    assert entries == [_plain(t("ru", f"gloss.{word}")) for word in ("shleif", "razrez", "remiz")]
 
 
 async def _play_the_deal(

@@ -103,6 +103,11 @@ export class Api {
     return { ok: false, refused: null };
   }
 
+  // The evening so far of the table's chat: its money and the settle-up (web.evening).
+  evening() {
+    return this.get("evening").then(({ body }) => body);
+  }
+
   // 💡 at the turn of ``version``: {hint} (the advice in words) or {refused} (why not).
   async hint(version) {
     try {

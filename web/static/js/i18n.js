@@ -10,6 +10,11 @@ export function setCatalogue(data) {
   document.documentElement.lang = data.lang;
 }
 
+// The glossary entries of a game (their keys): the words a newcomer cannot know.
+export function glossaryOf(kind) {
+  return catalogue.glossary?.[kind] ?? [];
+}
+
 export function setContext(view) {
   ranks = view.ranks;
   names = view.seats.map((seat) => seat.name);

@@ -4,6 +4,7 @@ import { Api } from "./api.js";
 import { canConfirm, confirmText, renderControls, renderResult } from "./controls.js";
 import { layoutRows, renderHand } from "./hand.js";
 import { renderHint } from "./hint.js";
+import { renderMore } from "./more.js";
 import { renderStopping } from "./stopping.js";
 import { setCatalogue, setContext, t, tx } from "./i18n.js";
 import { renderTable, setServerTime, tick } from "./table.js";
@@ -77,6 +78,7 @@ function render() {
   renderResult(view);
   renderHint(view, (version) => api.hint(version));
   renderStopping(view, handlers.act);
+  renderMore(view, () => api.evening());
   renderHand(view, selection, handlers);
   tick(view);
   if (view.pick) tg.mainButton(confirmText(view, selection.size), canConfirm(view, selection.size), handlers.confirm);
