@@ -179,9 +179,9 @@ class WebTables:
         """The evening so far of the table's chat (``web.evening``), for a player seated at
         it."""
         loaded, _ = await self._seated(game_id, user_id)
-        lang = await self.front.language(user_id, code)
+        lang = await self.people.user_language(user_id, code)
         summary = await self.tables.evenings.so_far(loaded.game.chat_id)
-        return await evening_view(summary, lambda users: self.front.names(users, lang))
+        return await evening_view(summary, lambda users: self.people.names(users, lang))
 
     async def hint(self, game_id: int, user_id: int, version: int, code: str | None) -> str:
         """💡 at his turn ``version``: the table service's advice for his seat (the chat's at the

@@ -200,7 +200,7 @@ async def test_forged_expired_foreign_stale_and_replayed_requests_change_nothing
             status, answer = await bad.texts("en")
             assert status == 200 and answer["lang"] == "en", init_data
             assert "Telegram" in answer["texts"]["web.reopen"]
-            assert set(answer) == {"lang", "plurals", "texts", "ranks", "suits"}
+            assert set(answer) == {"lang", "plurals", "texts", "ranks", "suits", "glossary"}
         # another user's table: seated elsewhere, or named by a link of another table
         outsider = fake.add_user("Чужой")
         stranger = Page(http, page.base, sign(token, outsider.id), page.game)
