@@ -1,16 +1,22 @@
 """What the table-life tests share: a service on one manual clock (``tests.clock``), a
-recording listener that stands in for every front-end and shows nothing, and the clock moved
-until the moves that came due are made."""
+recording listener that stands in for every front-end and shows nothing, the clock moved
+until the moves that came due are made, and a table played to a deal's end or left frozen as an
+older version left it."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+from typing import Any
 
+from game.randomplay import random_action
 from storage.database import Database
 from storage.records import Game
 from tables import Loaded, Reply, TableService
 from tables.computers import Thinker
 from tables.events import TableEvent
+from tables.steps import deal_record, ledger_transfers
+from tests import moves
 from tests.clock import ManualClock
 
 #: the seconds a person has for a decision in these tests
@@ -85,3 +91,46 @@ async def advance(service: TableService, clock: ManualClock, seconds: float) -> 
             await asyncio.sleep(0)
         while timers._firing:
             await asyncio.gather(*list(timers._firing))
+
+
+async def play_until_deal_ends(
+    service: TableService, chat: int, rng: random.Random, *, last: bool = True
+) -> tuple[Loaded, Any, int]:
+    """Random legal presses at ``chat``'s table up to the move that ends the deal: made with
+    ``last``, else only found. The table before that move, the move, and its seat."""
+    while True:
+        loaded = await service.active(chat)
+        assert loaded is not None and loaded.table is not None
+        seat = loaded.table.to_act()
+        assert seat is not None
+        state: Any = loaded.table.state
+        action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
+        ends = loaded.plugin.load(loaded.table.dump()).apply(action).deal_over
+        if ends and not last:
+            return loaded, action, seat
+        game_id, user = loaded.game.game_id, loaded.seats[seat]
+        await service.publish(
+            await moves.press(service, game_id, user, loaded.meta.turn, action, loaded.table)
+        )
+        if ends:
+            return loaded, action, seat
+
+
+async def freeze(service: TableService, chat: int, rng: random.Random) -> int:
+    """What an older version left behind: a deal's end committed, the next deal not."""
+    loaded, action, seat = await play_until_deal_ends(service, chat, rng, last=False)
+    assert loaded.table is not None
+    step = loaded.table.apply(action)
+    loaded.meta.turn += 1
+    loaded.meta.deals += 1
+    await service.store.commit(
+        loaded,
+        action,
+        loaded.seats[seat],
+        ledger_transfers(step, loaded.seats, 0),
+        deal_record(step, loaded.seats, 0),
+    )
+    frozen = await service.active(chat)
+    assert frozen is not None and frozen.table is not None
+    assert frozen.table.to_act() is None and frozen.game.turn_deadline is None
+    return frozen.game.game_id

@@ -14,14 +14,12 @@ from typing import Any
 
 import pytest
 
-from game.randomplay import random_action
 from storage.database import Database
 from tables import Loaded, Refused, TableService
 from tables.commands import Look
-from tables.steps import deal_record, ledger_transfers
 from tests.clock import ManualClock
-from tests.moves import press
 from tests.service.conftest import group_database
+from tests.service.life import freeze
 
 from .test_table_service import USERS, play_random, seated
 
@@ -263,35 +261,12 @@ async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
 ) -> None:
     """What the code before the fix left behind (a deal's end committed, the next deal not)
     is completed when the bot starts again."""
-    loaded = await seated(service, USERS[:3])
-    game_id = loaded.game.game_id
-    rng = random.Random(9)
-    while True:
-        loaded = await current(service)
-        assert loaded.table is not None
-        seat = to_act(loaded)
-        assert seat is not None
-        state: Any = loaded.table.state
-        action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
-        if loaded.plugin.load(loaded.table.dump()).apply(action).deal_over:
-            break
-        await press(service, game_id, loaded.seats[seat], loaded.meta.turn, action, loaded.table)
-    assert await service.unfreeze(game_id) is None, "not frozen: nothing to do"
-    step = loaded.table.apply(action)
-    loaded.meta.turn += 1
-    loaded.meta.deals += 1
-    await service.store.commit(
-        loaded,
-        action,
-        loaded.seats[seat],
-        ledger_transfers(step, loaded.seats, 0),
-        deal_record(step, loaded.seats, 0),
-    )
-    frozen = await current(service)
-    assert to_act(frozen) is None and frozen.game.turn_deadline is None
+    await seated(service, USERS[:3])
+    game_id = await freeze(service, -1, random.Random(9))
     reply = await service.unfreeze(game_id)
     assert reply is not None and reply.new_deal and [r.deal for r in reply.results] == [0]
     after = await current(service)
     assert to_act(after) is not None and after.game.turn_deadline is not None
     assert [d["deal"] for d in after.meta.due] == [0]
     assert (await db.balances(-1)).total == 0
+    assert await service.unfreeze(game_id) is None, "not frozen: nothing to do"
