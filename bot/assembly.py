@@ -97,14 +97,13 @@ class Services:
             launch=Launch(settings.webapp_url, settings.webapp_short_name, bot_username),
         )
         events.listen(presenter)
-        # a reply the chat did not make (a timeout, a computer's move, a move on the page)
-        # shows as a press's
-        tables.shows.append(presenter.show)
         people = presenter.people
         posts = EveningPosts(
             db, tables.evenings, messenger, presenter.coalescer, people.chat_language
         )
         tables.listeners.append(posts)
+        # every change shows as a press's, whoever made it (a press here, a move on the page,
+        # a timeout, a computer's move)
         tables.listeners.append(presenter)
         return Services(
             settings=settings,

@@ -74,13 +74,13 @@ class EveningPosts:
             await self.messenger.send(chat_id, t(lang, "evening.none"), reply_to=reply_to)
 
     def table_changed(self, game: Game) -> None:
-        """The chat shows a table's changes from the service's replies (``Presenter.show``)."""
+        """The chat shows a table's changes from the service's replies (``Presenter.took``)."""
 
     def results_due(self, game: Game) -> None:
         """The chat's results due are posted by the presenter (``Presenter.results_due``)."""
 
     async def took(self, event: TableEvent) -> None:
-        """A table's changes are shown by the presenter (``Presenter.show``)."""
+        """A table's changes are shown by the presenter (``Presenter.took``)."""
 
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         if after_game is not None:

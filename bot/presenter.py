@@ -29,7 +29,7 @@ from bot.screens.table import GroupTable
 from storage.database import Database
 from storage.errors import GameNotFound
 from storage.records import Game
-from tables import Refused, Reply, TableService, is_practice, result_from_due
+from tables import Refused, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 from tables.commands import Look
 from tables.events import TableEvent
@@ -93,36 +93,29 @@ class Presenter:
 
     # ------------------------------------------------------------------ showing replies
 
-    async def show(self, reply: Reply) -> None:
-        """Bring the group and the players' private chats up to date with ``reply`` (every
-        reply the table service publishes).
+    async def took(self, event: TableEvent) -> None:
+        """Bring the group and the players' private chats up to date with ``event`` (every
+        change the table service publishes): the hands it concerns (``TableEvent.hands``)
+        and the group's table.
 
         Only the notices and the results to show are settled before this returns.
         The messages go out in the background, the private ones at once and the group's one
         request per slot of its pace (``GroupTable.refresh``), so neither the answer to a press nor
         any other group waits for a slow or throttled group.
         """
-        game = reply.game
-        if game is None:
-            return
+        game = event.game
         # the presser's own hand first: its request goes out before the others'
-        hands = dict.fromkeys(sorted(reply.hands))
+        hands = event.hands
         # the commit that ended a deal made its hand messages old: each becomes its outcome
         # (the next deal, if any, gets new hand messages)
-        await self.hands.retire_old(game.game_id, reply.results)
-        if reply.closed and not reply.results:
+        await self.hands.retire_old(game.game_id, event.results)
+        if event.closed and not event.results:
             await self.hands.table_stopped(game.game_id)
-        if reply.table_changed and not reply.closed and game.status == "active":
-            # a move can change a waiting player's hand too (the tricks he has won, the phase,
-            # the pot): each is rendered again, and the messenger skips the edits that change
-            # nothing. (Rendering hands was 14% of the bot's main thread under bench/load.py;
-            # knowing which hands a move can change would save part of it.)
-            hands |= dict.fromkeys(game.seats)
         practice = is_practice(game.chat_id)
         if not practice:
             for user in hands:
                 self.hands.refresh(game.game_id, user)
-        await self.table.took(reply)
+        await self.table.took(event)
         if practice:  # its hand shows the table's notices: rendered once they are in
             for user in hands:
                 self.hands.refresh(game.game_id, user)
@@ -336,9 +329,6 @@ class Presenter:
 
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         """The chat's evenings are posted by ``bot.evenings.EveningPosts``."""
-
-    async def took(self, event: TableEvent) -> None:
-        """The chat shows a table's changes from the service's replies (``show``)."""
 
     def results_due(self, game: Game) -> None:
         """The table service, resuming (``TableService.start``), hands over a game whose

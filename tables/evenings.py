@@ -24,9 +24,10 @@ from storage.database import Database
 from storage.evenings import Evening, EveningSummary
 from storage.records import Game
 from tables.arguments import whole_number
+from tables.events import TableEvent
 from tables.figures import deal_figures
 from tables.listener import TableListener
-from tables.records import Reply, is_practice
+from tables.records import is_practice
 from tables.timers import Timers
 
 GAP_HOURS = (1, 12)  # what /evening gap N accepts
@@ -60,17 +61,15 @@ class Evenings:
         if await self.db.unposted_evenings(chat_id):
             self._due(chat_id)
 
-    async def took(self, reply: Reply) -> None:
-        """The service publishes ``reply``: a deal that ended goes on the chat's evening, and a
+    async def took(self, event: TableEvent) -> None:
+        """The service publishes ``event``: a deal that ended goes on the chat's evening, and a
         table that ended (stopped by /stop, its game won, nobody left at it) ends the evening
         if it was the group's last open table (the evening is the group's, over all its
         topics): its summary comes right after the table's last messages, not a gap later."""
-        game = reply.game
-        if game is None:
-            return
-        if reply.results:
+        game = event.game
+        if event.results:
             await self.deal_ended(game.chat_id)
-        if reply.closed:
+        if event.closed:
             others = await self.db.chat_open_games(game.chat_id)
             if not any(other.game_id != game.game_id for other in others):
                 await self.end_now(game.chat_id, after_game=game.game_id)

@@ -38,8 +38,9 @@ class TableEvent:
     #: the rules' events of the change's steps, in order
     events: tuple[Seen, ...]
     #: the users whose own view of the table the change concerns: whoever moved or was moved
-    #: for, and every seat when the table itself changed (a look concerns only the looker)
-    hands: frozenset[int]
+    #: for first (his view is the one to refresh first), then every seat when the table itself
+    #: changed (a look concerns only the looker)
+    hands: tuple[int, ...]
     notices: tuple[Notice, ...]
     results: tuple[DealResult, ...]
     lobby_changed: bool
@@ -76,13 +77,13 @@ class TableEvent:
         game = reply.game
         if game is None:
             return None
-        hands = set(reply.hands)
+        hands = dict.fromkeys(sorted(reply.hands))
         if reply.table_changed and not reply.closed and game.status == "active":
-            hands |= set(game.seats)
+            hands |= dict.fromkeys(game.seats)
         return TableEvent(
             game=game,
             events=tuple(Seen(event, user) for event, user in reply.events),
-            hands=frozenset(hands),
+            hands=tuple(hands),
             notices=tuple(reply.notices),
             results=tuple(reply.results),
             lobby_changed=reply.lobby_changed,

@@ -28,7 +28,7 @@ calls another.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from storage.database import Database
 from tables.chat_settings import ChatSettings
@@ -83,8 +83,6 @@ class TableService:
         self.evenings = Evenings(db, self.listeners)
         self.money = Money(db)
         self.scores = Scores(db, lambda: self.store.clock())
-        #: what shows a published reply, in each front-end that shows replies (the chat)
-        self.shows: list[Callable[[Reply], Awaitable[None]]] = []
         self.runner = Runner(
             db, self.turns, self.stopping.unfreeze, clock, self.publish, self.listeners
         )
@@ -167,17 +165,16 @@ class TableService:
         await self.evenings.stop()
 
     async def publish(self, reply: Reply) -> None:
-        """Every reply a change of a table made (a press in the chat, a move on the page, a
-        timeout, a computer's move): every front-end that shows replies shows it, then the
-        chat's evening takes it (a deal ended, the group's last table closed), with or without
-        a front-end attached."""
-        for show in self.shows:
-            await show(reply)
+        """Every change of a table (a press in the chat, a move on the page, a timeout, a
+        computer's move), once it is committed: every listener takes its ``TableEvent`` in
+        turn, then the chat's evening (a deal ended, the group's last table closed), with or
+        without a front-end attached."""
         event = TableEvent.of(reply)
-        if event is not None:
-            for listener in list(self.listeners):
-                await listener.took(event)
-        await self.evenings.took(reply)
+        if event is None:
+            return
+        for listener in list(self.listeners):
+            await listener.took(event)
+        await self.evenings.took(event)
 
     @property
     def turn_timeout(self) -> float:

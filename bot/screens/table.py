@@ -33,7 +33,6 @@ from storage.records import Game
 from tables import (
     DealResult,
     Notice,
-    Reply,
     TableService,
     is_practice,
     result_from_due,
@@ -41,6 +40,7 @@ from tables import (
 )
 from tables.bounded import Locks
 from tables.computers import is_computer
+from tables.events import TableEvent
 from tables.stopping import void_tally
 
 log = logging.getLogger(__name__)
@@ -89,34 +89,33 @@ class GroupTable:
         #: one group request of a game at a time
         self._locks: Locks[int] = Locks()
 
-    async def took(self, reply: Reply) -> None:
-        """Take in a change of the table (``reply``): its notices, its deals' results (ready
+    async def took(self, event: TableEvent) -> None:
+        """Take in a change of the table (``event``): its notices, its deals' results (ready
         to post, in the order they ended); then ask for the group's refresh."""
-        game = reply.game
-        assert game is not None
+        game = event.game
         lang = await self.people.chat_language(game.chat_id)
         use_ranks(lang, await self.people.chat_ranks(game.chat_id))
-        carried = reply.notices
-        if reply.results:
+        carried: Sequence[Notice] = event.notices
+        if event.results:
             # the moves of a finished deal go with it; news about people carry on
             self._notices.pop(game.game_id, None)
-            carried = [n for n in reply.notices if n.key not in DEAL_NOTICES]
+            carried = [n for n in event.notices if n.key not in DEAL_NOTICES]
             pending = self._results.setdefault(game.game_id, [])
-            for number, result in enumerate(reply.results, 1):
-                closing = reply.closed and number == len(reply.results)
-                ends = [n for n in reply.notices if closing and n.key in CLOSING_NOTICES]
+            for number, result in enumerate(event.results, 1):
+                closing = event.closed and number == len(event.results)
+                ends = [n for n in event.notices if closing and n.key in CLOSING_NOTICES]
                 footer = [await self.notice_text(lang, notice, done=True) for notice in ends]
                 # after /stop now the bot played the deal out: the table shows every trick
                 played_out = any(notice.key == "stop_now" for notice in ends)
                 text = await self.result_text(game, lang, result, footer, tricks=played_out)
                 pending.append((result.deal, text))
-        elif reply.new_deal:
+        elif event.new_deal:
             # the first deal: its table is a new message (the commit that began the game moved
             # the lobby's aside, to lose its buttons: ``_step``). The lobby's news (who sat
             # down) stays in the lobby: the deal's table starts afresh
             self._notices.pop(game.game_id, None)
         await self.remember(game, lang, carried)
-        if reply.lobby_changed or reply.table_changed or reply.results or reply.closed:
+        if event.lobby_changed or event.table_changed or event.results or event.closed:
             self.refresh(game.game_id)
 
     def lost(self, game_id: int) -> None:
@@ -124,7 +123,7 @@ class GroupTable:
         self._results.pop(game_id, None)
         self._notices.pop(game_id, None)
 
-    async def remember(self, game: Game, lang: str, notices: list[Notice]) -> None:
+    async def remember(self, game: Game, lang: str, notices: Sequence[Notice]) -> None:
         recent = self._notices.setdefault(game.game_id, deque(maxlen=RECENT_NOTICES))
         for notice in notices:
             if notice.key in STOPPING_NOTICES:

@@ -358,10 +358,10 @@ async def test_a_move_whose_showing_fails_is_still_answered_as_made(
         webapp = webapp_of(table.bot.app)
         assert webapp is not None
 
-        async def broken(reply: Any) -> None:
+        async def broken(event: Any) -> None:
             raise RuntimeError("the chat cannot be shown it")
 
-        table.services.tables.shows[:] = [broken]  # the chat, shown the page's move, fails
+        table.services.presenter.took = broken  # type: ignore[method-assign]
         state, game = await engine_of(table, game_id)
         page = page_of(table, http, fake.world.users[game.seats[state.to_act]], game_id)
         _, view, _ = await page.state()

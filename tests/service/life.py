@@ -12,7 +12,7 @@ from typing import Any
 from game.randomplay import random_action
 from storage.database import Database
 from storage.records import Game
-from tables import Loaded, Reply, TableService
+from tables import Loaded, TableService
 from tables.computers import Thinker
 from tables.events import TableEvent
 from tables.steps import deal_record, ledger_transfers
@@ -39,20 +39,15 @@ def service_on(db: Database, clock: ManualClock) -> TableService:
 
 
 class Recorder:
-    """A front-end that shows nothing: every reply the service published, every commit, and
+    """A front-end that shows nothing: every change the service published, every commit, and
     the evenings and results it handed out, in order."""
 
     def __init__(self, service: TableService) -> None:
-        self.replies: list[Reply] = []
         self.commits: list[Game] = []
         self.evenings: list[tuple[int, int | None]] = []
         self.results: list[int] = []  # games whose results were handed out as due
         self.events: list[TableEvent] = []  # every change, as the listeners take it
-        service.shows.append(self.show)
         service.listeners.append(self)
-
-    async def show(self, reply: Reply) -> None:
-        self.replies.append(reply)
 
     def table_changed(self, game: Game) -> None:
         self.commits.append(game)
@@ -68,11 +63,11 @@ class Recorder:
 
     def notices(self) -> list[str]:
         """The keys of every notice published, in order."""
-        return [notice.key for reply in self.replies for notice in reply.notices]
+        return [notice.key for event in self.events for notice in event.notices]
 
     def dealt(self) -> list[int]:
         """The deals whose results were published, in order."""
-        return [result.deal for reply in self.replies for result in reply.results]
+        return [result.deal for event in self.events for result in event.results]
 
 
 async def table(service: TableService) -> Loaded:

@@ -103,7 +103,7 @@ async def test_stop_after_the_deal_closes_the_table_and_its_evening(db: Database
             break
         await advance(service, clock, TURN)
     assert (await db.game(game_id)).status == "finished"
-    assert shown.dealt() == [0] and shown.replies[-1].closed
+    assert shown.dealt() == [0] and shown.events[-1].closed
     assert shown.evenings == [(-1, game_id)]
     assert await db.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
@@ -124,13 +124,13 @@ async def test_a_voided_deal_closes_the_table_and_moves_no_chip(db: Database) ->
     await advance(service, clock, TURN)  # a turn runs out meanwhile
     for user in USERS:
         await service.publish(await service.vote_void(game_id, user, 0))
-    assert shown.replies[-1].closed and shown.notices()[-1] == "deal_voided"
+    assert shown.events[-1].closed and shown.notices()[-1] == "deal_voided"
     assert (await db.game(game_id)).status == "stopped"
     balances = await db.balances(-1)
     assert balances.total == 0 and not any(balances.players.values()) and balances.pot == 0
     assert game_id not in service.runner.timers._armed
     await advance(service, clock, TURN)
-    assert (await db.game(game_id)).version == shown.replies[-1].game.version  # type: ignore[union-attr]
+    assert (await db.game(game_id)).version == shown.events[-1].game.version
     await service.halt()
 
 
@@ -159,7 +159,7 @@ async def test_a_restart_resumes_every_table_with_no_front_end(
         shown = Recorder(again)
         await again.start()
         assert shown.results == [due_id]
-        (reply,) = shown.replies
+        (reply,) = shown.events
         assert reply.game is not None and reply.game.game_id == frozen_id
         assert reply.new_deal and [result.deal for result in reply.results] == [0]
         unfrozen = await reopened.game(frozen_id)
@@ -177,5 +177,5 @@ async def test_a_restart_resumes_every_table_with_no_front_end(
         once_more = service_on(reopened, clock)
         shown = Recorder(once_more)
         await once_more.start()
-        assert shown.results == [] and shown.replies == []
+        assert shown.results == [] and shown.events == []
         await once_more.halt()

@@ -332,7 +332,7 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
     assert await service.db.open_evening(-1) is not None
     reply = await service.stop(-1, USERS[0], True, now=True)
     assert reply.closed
-    await service.evenings.took(reply)
+    await service.publish(reply)
     assert listener.evenings == [(-1, game_id)]
     assert await service.db.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
