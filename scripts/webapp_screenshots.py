@@ -28,8 +28,11 @@ SHOTS = [
     ("stukolka-play", "ru"),
     ("stukolka-over", "en"),
     ("starshina-over", "ru"),
+    ("shleif-stopping", "ru"),
 ]
 SIZES = [("light", 390, 844, False), ("dark", 390, 844, True), ("360", 360, 740, False)]
+#: the scenes a small phone shows in the dark theme too
+SMALL_DARK = {"shleif-lobby", "shleif-knock", "starshina-play", "shleif-stopping"}
 # the Debian packages the screenshots need, each with the file that shows it is installed
 PACKAGES = {
     "chromium": CHROMIUM,
@@ -70,7 +73,8 @@ def main() -> int:
         for fixture, lang in SHOTS:
             if only and fixture not in only:
                 continue
-            for suffix, width, height, dark in SIZES:
+            sizes = [*SIZES, *([("360-dark", 360, 740, True)] if fixture in SMALL_DARK else [])]
+            for suffix, width, height, dark in sizes:
                 page = open_table(
                     browser,
                     address,

@@ -51,7 +51,8 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     pot_gloss   {"key"} | null: what «ремиз» means, the chat's gloss
     (``phase`` "lobby": a table still gathering, ``lobby_view``: the seated players, nothing
     dealt, the lobby's buttons as ``actions`` (``web.lobby``), the prompt «ждём начала игры»;
-    ``you`` is null on the page of a group's lobby he does not sit at.)
+    ``you`` is null on the page of a group's lobby he does not sit at; ``free`` the seats
+    still free.)
     result      null | {nets: [int per seat] | null, parts: [[text per reason] per seat] |
                 null, label: text, notes: [text]}: a finished deal or game, each seat's money
                 by reason as the chat's breakdown names it, and what follows (the pot carried
@@ -81,7 +82,8 @@ def lobby_view(
     """A table still gathering: who is seated, its buttons (``actions``) and what it waits for
     (``prompt``; by default, its start): the chat's lobby message. The view's shape is a
     deal's, with nothing dealt; ``you`` None for a page that does not sit at it."""
-    choice = page_game(kind).choice(dict(options))
+    page = page_game(kind)
+    choice = page.choice(dict(options))
     seats = []
     for seat in range(len(info.names)):
         entry = _seat(seat, -1 if you is None else you, -1, None, info)
@@ -115,6 +117,7 @@ def lobby_view(
         "pick": None,
         "actions": list(actions),
         "prompt": prompt or text("web.lobby.waiting", len(seats)),
+        "free": max(0, page.game.max_players - len(seats)),
         "private": [],
         "result": None,
     }

@@ -30,7 +30,7 @@ from tests.web.fixtures import GAMES, NAMES, first_state
 from web.auth import InitDataError, validate
 from web.lobby import lobby_actions
 from web.texts import page_texts
-from web.view_parts import TableInfo, ranks_for
+from web.view_parts import TableInfo, ranks_for, text
 from web.views import lobby_view, refusal, seat_view
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
@@ -63,6 +63,11 @@ FIXTURES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
     "starshina-over": ("starshina", _phase("deal_over"), "dealer"),
     "shleif-choose": ("shleif", _phase("choose"), "to_act"),
     "shleif-knock": (
+        "shleif",
+        lambda s: s.phase.value == "knock" and s.to_act is not None and s.to_act != s.dealer,
+        "to_act",
+    ),
+    "shleif-stopping": (
         "shleif",
         lambda s: s.phase.value == "knock" and s.to_act is not None and s.to_act != s.dealer,
         "to_act",
@@ -102,6 +107,21 @@ FIXTURES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
 
 #: fixtures of a table still gathering: how many are seated (the page's seat the last)
 LOBBIES = {"shleif-lobby": 2}
+#: what the table service adds to some fixtures' views (``web.tables``): 💡 offered, and a
+#: table stopping after its deal while a large pot waits, one of three agreed to void it
+EXTRAS: dict[str, dict[str, Any]] = {
+    "shleif-stopping": {
+        "hint": True,
+        "stopping": {
+            "line": text("web.stop_large_pot", pot=text("web.chips", 15)),
+            "votes": text("web.void_votes", votes=1, players=3),
+            "actions": [
+                {"verb": "void", "arg": None, "label": text("btn.void_deal", votes=1, players=3)},
+                {"verb": "play_on", "arg": None, "label": text("btn.play_on")},
+            ],
+        },
+    },
+}
 
 
 @dataclass
@@ -114,6 +134,7 @@ class PreviewTable:
     seen: dict[str, int] = field(default_factory=dict)  # idempotency key → version it made
     lobby: int = 0  # seated so far, while the table gathers (0: in play)
     options: dict[str, object] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # what the service adds (EXTRAS)
 
 
 def load_table(name: str) -> PreviewTable:
@@ -124,7 +145,7 @@ def load_table(name: str) -> PreviewTable:
         seated = LOBBIES[name]
         return PreviewTable(kind, state, seated - 1, lobby=seated, options=GAMES[game][1])
     seat = state.to_act if whose == "to_act" else state.dealer
-    return PreviewTable(kind, state, seat)
+    return PreviewTable(kind, state, seat, extra=EXTRAS.get(name, {}))
 
 
 def sign_init_data(
@@ -304,7 +325,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         actions = lobby_actions(["computer", "novice", "begin", "leave", "cancel"])
         return lobby_view(table.kind, table.options, table.seat, info, actions)
     players = rules_for(table.kind).players(table.state)
-    return seat_view(
+    view = seat_view(
         table.kind,
         table.state,
         seat,
@@ -316,6 +337,8 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
             deadline=table.deadline,
         ),
     )
+    # the service's additions at the seat's own turn only, as the service makes them
+    return {**view, **table.extra} if view["to_act"] == seat else view
 
 
 def _balances(state: Any, players: int) -> tuple[int, ...]:

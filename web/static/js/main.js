@@ -4,6 +4,7 @@ import { Api } from "./api.js";
 import { canConfirm, confirmText, renderControls, renderResult } from "./controls.js";
 import { layoutRows, renderHand } from "./hand.js";
 import { renderHint } from "./hint.js";
+import { renderLobby } from "./lobby.js";
 import { renderMore } from "./more.js";
 import { renderStopping } from "./stopping.js";
 import { setCatalogue, setContext, t, tx } from "./i18n.js";
@@ -74,6 +75,7 @@ function render() {
     selectionKey = key;
   }
   renderTable(view, openLast);
+  renderLobby(view);
   renderControls(view, selection, handlers, tg.native);
   renderResult(view);
   renderHint(view, (version) => api.hint(version));
