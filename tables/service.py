@@ -87,7 +87,7 @@ class TableService:
             db, self.turns, self.stopping.unfreeze, clock, self.publish, self.listeners
         )
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
-        self.presence = Presence()
+        self.presence = Presence(clock=clock)
         self.listeners.append(self.runner)
 
         # the chat's lock, and reading what was last committed
@@ -160,7 +160,9 @@ class TableService:
         self.evenings.timers.clock_moved()
 
     async def halt(self) -> None:
-        """No turn or evening timer fires any more; the moves being made finish first."""
+        """No turn or evening timer fires any more, nor a page's lapse (no front-end is told
+        of one once the program stops); the moves being made finish first."""
+        self.presence.close()
         await self.runner.stop()
         await self.evenings.stop()
 

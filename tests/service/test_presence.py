@@ -4,6 +4,8 @@ manual clock)."""
 
 from __future__ import annotations
 
+from storage.database import Database
+from tables import TableService
 from tables.presence import LAPSE, Presence
 from tests.clock import ManualClock
 
@@ -55,5 +57,19 @@ async def test_closing_stops_every_lapse() -> None:
     presence, gone = presence_on(clock)
     presence.seen(7, 101, True)
     presence.close()
+    advance(presence, clock, 2 * LAPSE)
+    assert gone == [] and not presence.watching(7, 101)
+
+
+async def test_the_service_halted_tells_no_lapse(db: Database) -> None:
+    """The program stops: a page still on the screen is not told as gone afterwards (the
+    chat would refresh a hand through a closed coalescer)."""
+    clock = ManualClock()
+    service = TableService(db, turn_timeout=30, clock=clock)
+    presence = service.presence
+    gone: list[tuple[int, int]] = []
+    presence.looked_away.append(lambda game, user: gone.append((game, user)))
+    presence.seen(7, 101, True)
+    await service.halt()
     advance(presence, clock, 2 * LAPSE)
     assert gone == [] and not presence.watching(7, 101)
