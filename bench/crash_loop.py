@@ -401,7 +401,7 @@ class Loop:
         engine = load(log[0].state)
         for entry in log[1:]:
             if entry.kind == "action" and entry.action is not None:
-                step = rules.apply(engine, Action.from_json(entry.action))
+                step = engine.apply(Action.from_json(entry.action))
                 made: Counter[Move] = Counter(
                     (_party(t.src, seats), _party(t.dst, seats), t.amount, t.reason)
                     for t in step.transfers
@@ -413,7 +413,7 @@ class Loop:
                     self.report.ledger_mismatches.append(f"game {game_id} v{entry.version}")
             elif entry.state is not None:
                 engine = load(entry.state)
-        replayed = None if engine is None else json.loads(json.dumps(rules.dump(engine)))
+        replayed = None if engine is None else json.loads(json.dumps(engine.to_json()))
         if replayed != game.state["engine"]:
             self.report.replay_mismatches.append(f"game {game_id}")
 

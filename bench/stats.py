@@ -87,12 +87,12 @@ def _party(value: Any, seats: list[int]) -> Any:
     return seats[value]
 
 
-def _play_deal(rules: GameRules[Any, Any, Any], state: Any, rng: random.Random) -> Any:
+def _play_deal(rules: GameRules, state: Any, rng: random.Random) -> Any:
     """Play the deal to its end with random legal moves; the last step."""
     while True:
-        seat = rules.to_act(state)
+        seat = state.to_act
         assert seat is not None
-        step = rules.apply(state, random_action(seat, rules.legal(state), state.hands[seat], rng))
+        step = state.apply(random_action(seat, state.legal(), state.hands[seat], rng))
         if step.deal_over:
             return step
 
@@ -147,10 +147,8 @@ def fill(path: Path, deals: int, seed: int) -> None:
             if state is None:
                 state, start = rules.start({}, len(seats), deck, dealer=0, pot=pot)
             else:
-                dealer = (rules.dealer(state) + 1) % len(seats)
-                state, start = rules.next_deal(
-                    state, deck, pot=pot, players=len(seats), dealer=dealer
-                )
+                dealer = (state.dealer + 1) % len(seats)
+                state, start = state.next_deal(deck, pot=pot, players=len(seats), dealer=dealer)
             step = _play_deal(rules, state, rng)
             clock.now += rng.uniform(90, 300)
             transfers = [

@@ -103,25 +103,23 @@ def play(
             state, step = rules.start(checked, n, deck, dealer=0, pot=pot)
         else:
             shift = (number // n) % n
-            dealer = (rules.dealer(state) + 1) % n
-            state, step = rules.next_deal(state, deck, pot=pot, players=n, dealer=dealer)
+            dealer = (state.dealer + 1) % n
+            state, step = state.next_deal(deck, pot=pot, players=n, dealer=dealer)
         transfers = list(step.transfers)
         while True:
-            if rules.deal_over(state):
-                if dealt or rules.game_over(state):
+            if state.deal_over:
+                if dealt or state.game_over:
                     break
                 shuffle(deck, rng)
-                state, step = rules.next_deal(
-                    state, deck, pot=0, players=n, dealer=(rules.dealer(state) + 1) % n
-                )
+                state, step = state.next_deal(deck, pot=0, players=n, dealer=(state.dealer + 1) % n)
                 transfers += step.transfers
                 continue
-            seat = rules.to_act(state)
+            seat = state.to_act
             assert seat is not None
-            if seats.computer.looks_first(rules.seat_view(state, seat)):
-                transfers += rules.apply(state, Action(seat, "look")).transfers
-            view = rules.seat_view(state, seat)
-            transfers += rules.apply(state, seats.decide((seat - shift) % n, view, rng)).transfers
+            if seats.computer.looks_first(state.seat_view(seat)):
+                transfers += state.apply(Action(seat, "look")).transfers
+            view = state.seat_view(seat)
+            transfers += state.apply(seats.decide((seat - shift) % n, view, rng)).transfers
         nets, left = money(transfers, n, pot)
         for player in range(n):
             chips[player].append(nets[(player + shift) % n])

@@ -50,6 +50,13 @@ class Stored:
         plan: _Plan[Self] = _plan(type(self))
         return plan.copy(self)
 
+    @classmethod
+    def copy_of(cls, other: Stored) -> Self:
+        """A copy of ``other``, an object of a class ``cls`` extends with behaviour alone (no
+        fields of its own), as a ``cls``."""
+        plan: _Plan[Self] = _plan(cls)
+        return plan.copy(other)  # type: ignore[arg-type]
+
 
 class _Plan(Generic[T]):
     """How one class is written, read and copied: one converter per field (None: as it is)."""

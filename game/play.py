@@ -53,7 +53,7 @@ class Table:
 
     def __init__(self, game: str, players: int, level: str, seed: int, budget_ms: float):
         kind, options = _game(game)
-        self.rules: GameRules[Any, Any, Any] = rules_for(kind)
+        self.rules: GameRules = rules_for(kind)
         terminal = terminal_for(kind)
         assert terminal is not None
         self.terminal: Terminal[Any] = terminal
@@ -89,29 +89,30 @@ class Table:
         return self._count(step)
 
     def next_deal(self) -> list[Event]:
-        dealer = (self.rules.dealer(self.state) + 1) % self.players
-        self.state, step = self.rules.next_deal(
-            self.state, self._shuffled(), pot=self.pot, players=self.players, dealer=dealer
+        dealer = (self.state.dealer + 1) % self.players
+        self.state, step = self.state.next_deal(
+            self._shuffled(), pot=self.pot, players=self.players, dealer=dealer
         )
         return self._count(step)
 
     def apply(self, action: Action) -> list[Event]:
-        return self._count(self.rules.apply(self.state, action))
+        return self._count(self.state.apply(action))
 
     @property
     def to_act(self) -> int | None:
-        return self.rules.to_act(self.state)
+        seat: int | None = self.state.to_act
+        return seat
 
     @property
     def deal_over(self) -> bool:
-        return self.rules.deal_over(self.state)
+        return bool(self.state.deal_over)
 
     @property
     def game_over(self) -> bool:
-        return self.rules.game_over(self.state)
+        return bool(self.state.game_over)
 
     def view(self) -> Any:
-        return self.rules.seat_view(self.state, HUMAN)
+        return self.state.seat_view(HUMAN)
 
     def screen(self) -> str:
         return self.terminal.screen(self.view(), self.balances)
@@ -120,11 +121,11 @@ class Table:
         seat = self.to_act
         assert seat is not None
         events: list[Event] = []
-        if self.computer.looks_first(self.rules.seat_view(self.state, seat)):
+        if self.computer.looks_first(self.state.seat_view(seat)):
             events += self.apply(Action(seat, "look"))
         deadline = time.perf_counter() + self.budget_ms / 1000
         budget = Budget(stop=lambda: time.perf_counter() > deadline, min_samples=2)
-        view = self.rules.seat_view(self.state, seat)
+        view = self.state.seat_view(seat)
         return events + self.apply(self.computer.choose(view, self.level, self.rng, budget))
 
 

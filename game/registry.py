@@ -1,11 +1,11 @@
 """One typed interface over every game, for the table service: start a game, apply an action,
 make the next deal, and read what a step changed (events, money, whether a deal or game ended).
 
-``GameRules`` is generic in a game's own state, seat view and public view, so each game
-implements it once with its own types, in its own package (``game.<kind>.RULES``), and nothing
-is typed ``Any``. The table side pairs each game's rules with its choices and menus
-(``tables.games``), each front-end with its presentation; the service never learns which game
-it runs.
+A game's state is one object (``GameState``) that answers every question the layers ask of
+it, written by the game itself; ``GameRules`` is the game's definition: its kind, its
+capabilities, a new game and a stored one read back (``game.<kind>.RULES``). The table side
+pairs each game's rules with its choices and menus (``tables.games``), each front-end with its
+presentation; the service never learns which game it runs.
 
 This module names no game. ``rules_for`` finds a game's rules by its kind: those
 ``register``-ed (a game that lives outside ``game/``, such as the tests' own), else the
@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 import game
 from game.core import Action, Event, Legal, Transfer
 
-S = TypeVar("S")
 SV = TypeVar("SV", covariant=True)
 PV = TypeVar("PV", covariant=True)
 
@@ -64,24 +63,80 @@ class Holding:
     looked: bool
 
 
-class GameRules(Protocol[S, SV, PV]):
-    """The rules of one game as the table service uses them, over the game's own state ``S``,
-    seat view ``SV`` and public view ``PV``."""
+class GameState(Protocol):
+    """One game's state, as every layer asks of it: who acts, the legal moves, apply, each
+    seat's view and the public one, the next deal, and its JSON. The game writes it itself
+    (its state class); a change happens in place (``apply``) or gives a new state
+    (``next_deal``)."""
 
-    kind: str
-    min_players: int
-    max_players: int
-    #: players may join (at the next deal) and leave between deals, and the table plays deal
-    #: after deal while enough remain (Стуколка); else a player leaving ends the game
-    seats_between_deals: bool
-    #: deals take the chat's running pot and leave it to the next (Стуколка's «ремиз»)
-    chat_pot: bool
+    @property
+    def kind(self) -> str: ...
 
-    def check_options(self, data: JsonObject) -> JsonObject:
-        """Validated options as JSON (raises ValueError)."""
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def deal_no(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def deal_over(self) -> bool: ...
+
+    @property
+    def game_over(self) -> bool: ...
+
+    def legal(self) -> list[Legal]: ...
+
+    def default_action(self) -> Action | None: ...
+
+    def apply(self, action: Action) -> Step:
+        """Apply ``action`` in place (raises ``IllegalAction`` and changes nothing if it is
+        not legal)."""
         ...
 
-    def start(
+    def next_deal(
+        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
+    ) -> tuple[GameState, Step]:
+        """The deal after this one's. ``players`` and ``dealer`` are what the table proposes
+        (the players who stay and those who join; the next of them after the last dealer); a
+        game whose own rules pick the dealer and whose seats never change ignores them."""
+        ...
+
+    def seat_view(self, seat: int) -> object: ...
+
+    def public_view(self) -> object: ...
+
+    def holding(self, seat: int) -> Holding: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def next_game_dealer(self) -> int | None:
+        """The first dealer of the next game in the chat, chosen by how this game ended
+        (Старшина §4.4), or None where the game has no such rule."""
+        ...
+
+    def pot_in_play(self) -> int:
+        """The chips of the chat's pot the deal in progress plays for (0 between deals, and
+        for a game with a pot of its own): another table of the same chat must not deal for
+        them too."""
+        ...
+
+
+class ViewedState(GameState, Protocol[SV, PV]):
+    """A ``GameState`` with its own seat view ``SV`` and public view ``PV``."""
+
+    def seat_view(self, seat: int) -> SV: ...
+
+    def public_view(self) -> PV: ...
+
+
+class Start(Protocol):
+    def __call__(
         self,
         options: JsonObject,
         players: int,
@@ -90,59 +145,28 @@ class GameRules(Protocol[S, SV, PV]):
         dealer: int,
         pot: int,
         deal_no: int = 0,
-    ) -> tuple[S, Step]:
-        """A new game (or, for a table whose seats changed, a new deal numbered ``deal_no``)."""
+    ) -> tuple[GameState, Step]:
+        """A new game (or, for a table whose seats changed, a new deal numbered
+        ``deal_no``)."""
         ...
 
-    def next_deal(
-        self, state: S, deck: Sequence[str], *, pot: int, players: int, dealer: int
-    ) -> tuple[S, Step]:
-        """The deal after ``state``'s. ``players`` and ``dealer`` are what the table proposes
-        (the players who stay and those who join; the next of them after the last dealer); a
-        game whose own rules pick the dealer and whose seats never change ignores them."""
-        ...
 
-    def apply(self, state: S, action: Action) -> Step:
-        """Apply ``action`` to ``state`` in place (raises ``IllegalAction`` and changes
-        nothing if it is not legal)."""
-        ...
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    """One game's definition as every layer starts from it: its kind, how many play, what it
+    does (``seats_between_deals``: players may join at the next deal and leave between deals,
+    and the table plays deal after deal while enough remain, else a player leaving ends the
+    game; ``chat_pot``: deals take the chat's running pot and leave it to the next), its
+    options checked (``ValueError``), a new game, and a stored state read back."""
 
-    def legal(self, state: S) -> list[Legal]: ...
-
-    def to_act(self, state: S) -> int | None: ...
-
-    def default_action(self, state: S) -> Action | None: ...
-
-    def seat_view(self, state: S, seat: int) -> SV: ...
-
-    def public_view(self, state: S) -> PV: ...
-
-    def holding(self, state: S, seat: int) -> Holding: ...
-
-    def dump(self, state: S) -> JsonObject: ...
-
-    def load(self, data: JsonObject) -> S: ...
-
-    def deal_no(self, state: S) -> int: ...
-
-    def dealer(self, state: S) -> int: ...
-
-    def players(self, state: S) -> int: ...
-
-    def deal_over(self, state: S) -> bool: ...
-
-    def game_over(self, state: S) -> bool: ...
-
-    def next_game_dealer(self, state: S) -> int | None:
-        """The first dealer of the next game in the chat, chosen by how ``state``'s game ended
-        (Старшина §4.4), or None where the game has no such rule."""
-        ...
-
-    def pot_in_play(self, state: S) -> int:
-        """The chips of the chat's pot the deal in progress plays for (0 between deals, and
-        for a game with a pot of its own): another table of the same chat must not deal for
-        them too."""
-        ...
+    kind: str
+    min_players: int
+    max_players: int
+    seats_between_deals: bool
+    chat_pot: bool
+    check_options: Callable[[JsonObject], JsonObject]
+    start: Start
+    load: Callable[[JsonObject], GameState]
 
 
 def played_tricks(
@@ -160,10 +184,10 @@ def played_tricks(
 #: Tools that read states of any game (log replays, benches, test helpers) look the rules up
 #: by kind here, with the state's type unknown to them; the table service holds each game's
 #: rules in its plugin (``tables.games``), where a state stays bound to its own rules and types.
-_RULES: dict[str, GameRules[Any, Any, Any]] = {}
+_RULES: dict[str, GameRules] = {}
 
 
-def register(rules: GameRules[Any, Any, Any]) -> None:
+def register(rules: GameRules) -> None:
     """Make ``rules`` what ``rules_for(rules.kind)`` finds: a game whose package is not
     ``game.<kind>`` (``ValueError`` for a kind known already)."""
     if rules.kind in _RULES or _convention(rules.kind) is not None:
@@ -176,7 +200,7 @@ def unregister(kind: str) -> None:
     _RULES.pop(kind, None)
 
 
-def rules_for(kind: str) -> GameRules[Any, Any, Any]:
+def rules_for(kind: str) -> GameRules:
     """The rules of the game ``kind`` (``ValueError`` for a kind no game has)."""
     rules = _RULES.get(kind)
     if rules is None:
@@ -210,7 +234,7 @@ def kinds() -> list[str]:
     return sorted({*found, *_RULES})
 
 
-def _convention(kind: str) -> GameRules[Any, Any, Any] | None:
+def _convention(kind: str) -> GameRules | None:
     """``game.<kind>.RULES``, if ``game.<kind>`` is a game's package."""
     if not kind.isidentifier():
         return None
@@ -221,5 +245,5 @@ def _convention(kind: str) -> GameRules[Any, Any, Any] | None:
         if error.name == name:
             return None
         raise
-    rules: GameRules[Any, Any, Any] | None = getattr(package, "RULES", None)
+    rules: GameRules | None = getattr(package, "RULES", None)
     return rules if rules is not None and rules.kind == kind else None

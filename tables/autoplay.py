@@ -16,7 +16,7 @@ def auto_action(loaded: Loaded) -> Action | None:
     /stop now plays every seat), else None."""
     if loaded.table is None or loaded.game.status != "active":
         return None
-    seat = loaded.table.to_act()
+    seat = loaded.table.to_act
     if seat is None:
         return None
     user = loaded.seats[seat]

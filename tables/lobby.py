@@ -247,7 +247,7 @@ class Lobby:
         last = await self.store.db.last_deals(chat_id, 1)
         if last and last[0].kind == plugin.kind:
             previous = await self.store.load(await self.store.db.game(last[0].game_id))
-            if previous.table is not None and previous.table.game_over():
+            if previous.table is not None and previous.table.game_over:
                 seat = previous.table.next_game_dealer()
                 if seat is not None and previous.seats[seat] in seats:
                     return seats.index(previous.seats[seat])

@@ -155,7 +155,7 @@ class DealSteps:
         balances, pot = balances_after(before.players, before.pot, transfers)
         money = await self.deal_money(loaded.game, deal_no)
         add_money(money, transfers)
-        engine = loaded.table.dump()
+        engine = loaded.table.to_json()
         result = DealResult(
             loaded.plugin.kind,
             loaded.plugin.load(engine),  # the next deal may go on in the same state object
@@ -209,7 +209,7 @@ class DealSteps:
         (where the game's own rules do not pick the dealer)."""
         assert loaded.table is not None
         old_seats = loaded.seats
-        old_dealer = loaded.table.dealer()
+        old_dealer = loaded.table.dealer
         seats = [u for u in old_seats if u not in loaded.meta.leaving] + loaded.meta.joining
         for user in loaded.meta.leaving:
             reply.notices.append(Notice("removed", {"user": user}))

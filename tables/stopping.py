@@ -178,10 +178,10 @@ class Stopping:
         async with store.lock(await store.chat_of(game_id)):
             loaded = await store.game_or_refuse(game_id)
             table = loaded.table
-            if loaded.game.status != "active" or table is None or table.to_act() is not None:
+            if loaded.game.status != "active" or table is None or table.to_act is not None:
                 return None
             timeout = await self.settings.turn_timeout_of(loaded.game.chat_id)
-            game_over = table.game_over()
+            game_over = table.game_over
             ending = table_ends(loaded, game_over)
             reply = Reply(table_changed=True)
             transfers: list[LedgerTransfer] = []
@@ -190,7 +190,7 @@ class Stopping:
                 reply.notices.append(Notice("table_closed"))
             before = await store.db.balances(loaded.game.chat_id)
             balances, pot = balances_after(before.players, before.pot, transfers)
-            engine = table.dump()
+            engine = table.to_json()
             result = DealResult(
                 loaded.plugin.kind,
                 loaded.plugin.load(engine),

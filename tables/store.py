@@ -183,7 +183,7 @@ class TableStore:
         if loaded.table is None or (status or loaded.game.status) != "active":
             meta.clock_user = None
             return None
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         if seat is None:
             meta.clock_user = None
             return None
@@ -213,7 +213,7 @@ class TableStore:
         deadline = self.deadline(
             loaded, status, timeout, loaded.seats if seats is None else seats, fresh=fresh
         )
-        engine = None if loaded.table is None else loaded.table.dump()
+        engine = None if loaded.table is None else loaded.table.to_json()
         return Commit(
             state={"engine": engine, "table": loaded.meta.to_json()},
             action=None if action is None else action.to_json(),

@@ -44,7 +44,7 @@ def at_his_turn(loaded: Loaded, user_id: int, turn: int) -> tuple[Table, int]:
     seat = loaded.seat_of(user_id)
     if seat is None:
         raise Refused("not_at_table")
-    if turn != loaded.meta.turn or table.to_act() != seat:
+    if turn != loaded.meta.turn or table.to_act != seat:
         raise Refused("outdated")
     return table, seat
 
@@ -84,12 +84,12 @@ class Turns:
                 action = action_of(move, loaded.table, seat)
             except Unseen:
                 raise Refused("unknown_button") from None
-            before = loaded.table.dump() if looking else None
+            before = loaded.table.to_json() if looking else None
             try:
                 step = loaded.table.apply(action)
             except IllegalAction as error:
                 raise Refused(error.reason) from None
-            if before is not None and loaded.table.dump() == before:
+            if before is not None and loaded.table.to_json() == before:
                 # a repeated look (or one from an old message) changes nothing: no write
                 return Reply(game=loaded.game, hands={user_id})
             loaded.meta.timeouts.pop(str(user_id), None)
@@ -114,7 +114,7 @@ class Turns:
             loaded = await self.store.load(await db.game(game_id))
             if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.table is None:
                 return None
-            seat = loaded.table.to_act()
+            seat = loaded.table.to_act
             if seat is not None and computer_plays(loaded, loaded.seats[seat]):
                 return await self.computer_move(loaded, loaded.table, seat)
             action = loaded.table.default_action()
@@ -171,11 +171,11 @@ class Turns:
         away player is played by the strong level, in his own interest."""
         user = loaded.seats[seat]
         reply = Reply(table_changed=True, hands={user})
-        if table.computer_at(seat).looks_first():
+        if loaded.plugin.computer_at(table, seat).looks_first():
             look = Action(seat, "look")
             await self.steps.commit_step(loaded, table.apply(look), look, None, reply)
         level = computer_level(user) if is_computer(user) else "strong"
-        action = await self.thinker.decide(table.computer_at(seat), level)
+        action = await self.thinker.decide(loaded.plugin.computer_at(table, seat), level)
         step = table.apply(action)
         return await self.steps.commit_step(loaded, step, action, None, reply)
 
@@ -190,7 +190,7 @@ class Turns:
             table, seat = at_his_turn(loaded, user_id, turn)
             if not loaded.plugin.has_computers or not await self.hints_of(loaded.game.chat_id):
                 raise Refused("no_hints")
-            return table.computer_at(seat)
+            return loaded.plugin.computer_at(table, seat)
 
     async def back(self, game_id: int, user_id: int) -> Reply:
         """«I'm back»: the player takes his seat over from the auto-player."""

@@ -141,7 +141,7 @@ class WebTables:
             # before the deal: who is at the table, its buttons, and what it waits for
             actions, prompt = await lobby_controls(self.db, loaded, user_id, names)
             return lobby_view(game.kind, game.options, seat, info, actions, prompt)
-        view = seat_view(game.kind, loaded.table.state, seat, info)
+        view = seat_view(game.kind, loaded.table, seat, info)
         if game.status != "active" or user_id in loaded.meta.away:
             # nothing to decide at a closed table; an away player's seat is played for him,
             # and his one decision is to take it back («I'm back», as his hand offers)

@@ -83,7 +83,7 @@ def chat_game(kind: str) -> ChatGame:
 
 def shown(table: Table) -> Shown:
     """One running table as the chat shows it."""
-    return chat_game(table.plugin.kind).show(table)
+    return chat_game(table.kind).show(table)
 
 
 for _module in sorted(

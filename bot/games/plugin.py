@@ -15,10 +15,9 @@ from typing import Generic, Protocol, TypeVar
 
 from bot.callback import Verbs
 from bot.render.common import Deadline
-from game.registry import JsonObject
+from game.registry import JsonObject, ViewedState
 from tables.games.plugin import GamePlugin, Plugin, Table
 
-S = TypeVar("S")
 SV = TypeVar("SV")
 PV = TypeVar("PV")
 SVc = TypeVar("SVc", contravariant=True)
@@ -163,12 +162,12 @@ class ChatGame(Protocol):
         ...
 
 
-class GameScreens(Generic[S, SV, PV]):
+class GameScreens(Generic[SV, PV]):
     """A game's table side and its screens over one state type: a ``ChatGame``."""
 
     def __init__(
         self,
-        game: GamePlugin[S, SV, PV],
+        game: GamePlugin[SV, PV],
         screens: Screens[SV, PV],
         *,
         verbs: Verbs,
@@ -211,19 +210,17 @@ class GameScreens(Generic[S, SV, PV]):
         return [] if self._evening is None else self._evening(lang, figures, name)
 
     def show(self, table: Table) -> Shown:
-        self._game.state_of(table)  # a table of this game, or ValueError
-        return ShownTable(self._game, self.screens, table)
+        return ShownTable(self._game.state_of(table), self.screens)
 
 
-class ShownTable(Generic[S, SV, PV]):
+class ShownTable(Generic[SV, PV]):
     """A ``Shown``: one table of a ``GameScreens``'s game."""
 
-    __slots__ = ("_game", "_screens", "_table")
+    __slots__ = ("_screens", "_table")
 
-    def __init__(self, game: GamePlugin[S, SV, PV], screens: Screens[SV, PV], table: Table) -> None:
-        self._game = game
-        self._screens = screens
+    def __init__(self, table: ViewedState[SV, PV], screens: Screens[SV, PV]) -> None:
         self._table = table
+        self._screens = screens
 
     def table_text(
         self,
@@ -234,7 +231,7 @@ class ShownTable(Generic[S, SV, PV]):
         away: Collection[int] = (),
         closed: bool = False,
     ) -> str:
-        view = self._game.public_view(self._table)
+        view = self._table.public_view()
         return self._screens.table_text(
             lang, view, names, deadline=deadline, away=away, closed=closed
         )
@@ -248,15 +245,15 @@ class ShownTable(Generic[S, SV, PV]):
         deadline: Deadline | None = None,
         closed: bool = False,
     ) -> str:
-        view = self._game.seat_view(self._table, seat)
+        view = self._table.seat_view(seat)
         return self._screens.hand_text(lang, view, names, deadline=deadline, closed=closed)
 
     def keyboard(self, lang: str, seat: int, game_id: int, turn: int, mask: int) -> Keyboard:
-        view = self._game.seat_view(self._table, seat)
+        view = self._table.seat_view(seat)
         return self._screens.keyboard(lang, view, game_id, turn, mask)
 
     def outcome_text(self, lang: str, names: Sequence[str], seat: int) -> str:
-        view = self._game.public_view(self._table)
+        view = self._table.public_view()
         return self._screens.outcome_text(lang, view, names, seat)
 
     def result_text(
@@ -266,5 +263,5 @@ class ShownTable(Generic[S, SV, PV]):
         balances: Mapping[int, int],
         money: Mapping[int, Mapping[str, int]],
     ) -> str:
-        view = self._game.public_view(self._table)
+        view = self._table.public_view()
         return self._screens.result_text(lang, view, names, balances, money)

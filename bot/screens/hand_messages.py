@@ -218,7 +218,7 @@ class Hands(HandEndings, HandHints):
         loaded = await self.tables.snapshot(game)
         if loaded.table is None:
             return False
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         return seat is not None and loaded.seats[seat] == user_id
 
     async def content(self, loaded: Loaded, user_id: int) -> tuple[str, Rows | None]:
@@ -233,7 +233,7 @@ class Hands(HandEndings, HandHints):
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
             return header + shown(table).hand_text(lang, seat, names, closed=True), None
-        ends = game.turn_deadline if table.to_act() == seat else None
+        ends = game.turn_deadline if table.to_act == seat else None
         deadline = Deadline.of(ends, self.tables.clock())
         text = header + shown(table).hand_text(lang, seat, names, deadline=deadline)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
@@ -249,7 +249,7 @@ class Hands(HandEndings, HandHints):
         if user_id in loaded.meta.away:
             return text, [*keyboards.back_keyboard(lang, game.game_id), *([page] if page else [])]
         rows = shown(table).keyboard(lang, seat, game.game_id, turn, mask)
-        if rows and table.to_act() == seat and await self._offers_hints(loaded):
+        if rows and table.to_act == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
         if is_practice(game.chat_id) and await offers_play_on(self.tables.money, loaded):
             # a practice table has no table message: its hand carries the offer to play on
@@ -273,7 +273,7 @@ class Hands(HandEndings, HandHints):
         )
         text, rows = await self.content(loaded, user_id)
         key = (game_id, user_id)
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         # his own turn (an away player's seat is played for him: nothing to call him for)
         his_turn = (
             seat is not None
@@ -399,7 +399,7 @@ class Hands(HandEndings, HandHints):
         if loaded.meta.turn != data.version or game.status != "active" or loaded.table is None:
             raise Refused("outdated")
         pick = keyboards.pick_of(loaded.table.legal(), data.verb)
-        if pick is None or loaded.table.to_act() != seat:
+        if pick is None or loaded.table.to_act != seat:
             raise Refused("outdated")
         held = loaded.table.holding(seat)
         shown = marked_mask(loaded.table, seat, loaded.meta.marked(user_id))

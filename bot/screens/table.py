@@ -343,7 +343,7 @@ class GroupTable:
                 lobby_text += "\n\n" + "\n".join(news)
             return lobby_text, lobby_rows
         away = {loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats}
-        to_act = loaded.table.to_act()
+        to_act = loaded.table.to_act
         # a computer moves in a moment, at its own pace: its turn shows no countdown
         computer = to_act is not None and is_computer(loaded.seats[to_act])
         ends = None if computer else game.turn_deadline

@@ -1,7 +1,8 @@
-"""Старшина, the Sergeant Major (docs/rules.md §4, §5)."""
+"""Старшина, the Sergeant Major (docs/rules.md §4, §5): its definition ``RULES``, the state every
+layer holds (``StarshinaGame``), and its engine."""
 
-from game.starshina.adapter import RULES, StarshinaRules
 from game.starshina.defaults import default_action, longest_suit
+from game.starshina.game import RULES, StarshinaGame
 from game.starshina.options import PRESETS, StarshinaOptions
 from game.starshina.rules import (
     apply,
@@ -29,8 +30,8 @@ __all__ = [
     "Phase",
     "PublicView",
     "SeatView",
+    "StarshinaGame",
     "StarshinaOptions",
-    "StarshinaRules",
     "StarshinaState",
     "apply",
     "default_action",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from game.cards import LOW_ORDER, RANK, TIE_ORDER, lowest
 from game.core import Action
-from game.starshina.rules import KITTY_SIZE, legal_plays, ring_returns
+from game.starshina import rules
 from game.starshina.state import Phase, StarshinaState
 
 
@@ -33,14 +33,14 @@ def default_action(state: StarshinaState) -> Action | None:
         case Phase.EXCHANGE_GIVE:
             return Action(seat, "give", lowest(hand))
         case Phase.RING_RETURN:
-            return Action(seat, "return", lowest(ring_returns(state)))
+            return Action(seat, "return", lowest(rules.ring_returns(state)))
         case Phase.NAME_TRUMP:
             return Action(seat, "trump", longest_suit(hand))
         case Phase.KITTY:
             return Action(
-                seat, "kitty", tuple(sorted(hand, key=LOW_ORDER.__getitem__)[:KITTY_SIZE])
+                seat, "kitty", tuple(sorted(hand, key=LOW_ORDER.__getitem__)[: rules.KITTY_SIZE])
             )
         case Phase.PLAY:
-            return Action(seat, "play", lowest(legal_plays(state, seat)))
+            return Action(seat, "play", lowest(rules.legal_plays(state, seat)))
         case Phase.DEAL_OVER | Phase.GAME_OVER:
             return None

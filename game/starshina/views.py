@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.core import Legal, Transfer
+from game.starshina import rules
 from game.starshina.options import StarshinaOptions
-from game.starshina.rules import legal_actions, targets
 from game.starshina.state import DealRecord, EndReason, Exchanged, Phase, StarshinaState
 
 
@@ -89,7 +89,7 @@ def _passed(state: StarshinaState) -> tuple[Passed, ...]:
 
 def public_view(state: StarshinaState) -> PublicView:
     """What the group sees (§4.3): counts, the trump, played cards, tricks and money."""
-    target = targets(state.options, state.dealer)
+    target = rules.targets(state.options, state.dealer)
     return PublicView(
         deal_no=state.deal_no,
         dealer=state.dealer,
@@ -135,7 +135,7 @@ def seat_view(state: StarshinaState, seat: int) -> SeatView:
         hand=tuple(state.hands[seat]),
         exchanged=tuple(item for item in state.exchanged if seat in (item.giver, item.receiver)),
         discards=tuple(state.discards) if seat == state.dealer else (),
-        legal=tuple(legal_actions(state)) if state.to_act == seat else (),
+        legal=tuple(rules.legal_actions(state)) if state.to_act == seat else (),
         from_kitty=tuple(state.kitty_taken) if seat == state.dealer else (),
     )
 

@@ -1,7 +1,8 @@
-"""Стуколка, classic and «со шлейфом» (docs/rules.md §1–§3, §5)."""
+"""Стуколка, classic and «со шлейфом» (docs/rules.md §1–§3, §5): its definition ``RULES``, the
+state every layer holds (``StukolkaGame``), and its engine."""
 
-from game.stukolka.adapter import RULES, StukolkaRules
 from game.stukolka.defaults import default_action
+from game.stukolka.game import RULES, StukolkaGame
 from game.stukolka.options import PRESETS, StukolkaOptions
 from game.stukolka.rules import (
     apply,
@@ -23,8 +24,8 @@ __all__ = [
     "PublicView",
     "Role",
     "SeatView",
+    "StukolkaGame",
     "StukolkaOptions",
-    "StukolkaRules",
     "StukolkaState",
     "apply",
     "dark_blind",

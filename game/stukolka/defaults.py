@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from game.cards import lowest
 from game.core import Action
-from game.stukolka.rules import legal_plays
+from game.stukolka import rules
 from game.stukolka.state import Phase, StukolkaState
 
 
@@ -29,6 +29,6 @@ def default_action(state: StukolkaState) -> Action | None:
         case Phase.RAZREZ:
             return Action(seat, "no_razrez")
         case Phase.PLAY:
-            return Action(seat, "play", lowest(legal_plays(state, seat)))
+            return Action(seat, "play", lowest(rules.legal_plays(state, seat)))
         case Phase.DEAL_OVER:
             return None

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.core import Legal, Transfer
+from game.stukolka import rules
 from game.stukolka.options import StukolkaOptions
-from game.stukolka.rules import dark_blind, legal_actions, play_restriction
 from game.stukolka.state import Outcome, Phase, Role, StukolkaState
 
 
@@ -154,11 +154,11 @@ def seat_view(state: StukolkaState, seat: int) -> SeatView:
         hand_count=len(state.hands[seat]),
         shleif_card=state.trump_card if shleif_dealer else None,
         discards=tuple(state.discards[seat]),
-        legal=tuple(legal_actions(state)) if state.to_act == seat else (),
+        legal=tuple(rules.legal_actions(state)) if state.to_act == seat else (),
         may_look=not looked
-        and not dark_blind(state, seat)
+        and not rules.dark_blind(state, seat)
         and state.phase not in (Phase.CHOOSE, Phase.DEAL_OVER),
-        restriction=play_restriction(state, seat)
+        restriction=rules.play_restriction(state, seat)
         if state.phase is Phase.PLAY and state.to_act == seat
         else None,
     )

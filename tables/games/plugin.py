@@ -15,16 +15,14 @@ own rules is what keeps every call typed without ``Any``: a ``Table`` can only e
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
 from game.ai import Computer, Seated
-from game.core import Action, Legal
-from game.registry import GameRules, Holding, JsonObject, Step
+from game.registry import GameRules, GameState, JsonObject, Start, Step, ViewedState
 from locales import Entry
 
-S = TypeVar("S")
 SV = TypeVar("SV")
 PV = TypeVar("PV")
 
@@ -32,6 +30,11 @@ FIGURES = frozenset({"in_play", "games_won"})
 """Figures of /stats kept for every game that only some games show: ``in_play`` (a player may
 sit a deal out, so how often he played counts) and ``games_won`` (a game of several deals ends
 with one winner)."""
+
+
+Table = GameState
+"""One game's state: everything the service and the screens ask of a running table, whichever
+game it is (``game.registry.GameState``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,57 +90,6 @@ class OptionsMenu:
             for name, condition in self.implied.items()
             if all(options.get(key) == value for key, value in condition.items())
         )
-
-
-class Table(Protocol):
-    """One game's state bound to its game: everything the service and the screens ask of a
-    running table, whichever game it is. Changes happen in place (``apply``) or give a new
-    table (``next_deal``)."""
-
-    @property
-    def plugin(self) -> Plugin: ...
-
-    @property
-    def state(self) -> object:
-        """The rules' own state (``game.registry``), to read: what a front-end's seat view
-        is drawn from."""
-        ...
-
-    def to_act(self) -> int | None: ...
-
-    def legal(self) -> list[Legal]: ...
-
-    def default_action(self) -> Action | None: ...
-
-    def apply(self, action: Action) -> Step: ...
-
-    def next_deal(
-        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
-    ) -> tuple[Table, Step]: ...
-
-    def holding(self, seat: int) -> Holding: ...
-
-    def dump(self) -> JsonObject: ...
-
-    def deal_no(self) -> int: ...
-
-    def dealer(self) -> int: ...
-
-    def players(self) -> int: ...
-
-    def deal_over(self) -> bool: ...
-
-    def game_over(self) -> bool: ...
-
-    def next_game_dealer(self) -> int | None: ...
-
-    def pot_in_play(self) -> int: ...
-
-    def computer_at(self, seat: int) -> Seated:
-        """The game's computer in ``seat``, with the seat's view it decides from (what
-        ``tables.computers.Thinker`` thinks with; ``ValueError`` for a game without computer
-        players)."""
-        ...
 
 
 class Plugin(Protocol):
@@ -203,13 +155,21 @@ class Plugin(Protocol):
 
     def load(self, data: JsonObject) -> Table: ...
 
+    def computer_at(self, table: Table, seat: int) -> Seated:
+        """The game's computer in ``seat`` of ``table``, with the seat's view it decides from
+        (what ``tables.computers.Thinker`` thinks with; ``ValueError`` for a game without
+        computer players)."""
+        ...
 
-class GamePlugin(Generic[S, SV, PV]):
-    """A game's rules over one state type, with its choices and menu: a ``Plugin``."""
+
+class GamePlugin(Generic[SV, PV]):
+    """A game's definition with its state class (whose views are ``SV`` and ``PV``), its
+    choices and menu: a ``Plugin``."""
 
     def __init__(
         self,
-        rules: GameRules[S, SV, PV],
+        rules: GameRules,
+        state: type[ViewedState[SV, PV]],
         *,
         choices: Sequence[Choice],
         menu: OptionsMenu,
@@ -227,6 +187,7 @@ class GamePlugin(Generic[S, SV, PV]):
         self._figures = frozenset(figures)
         self._stat_fields = tuple(stat_fields)
         self.rules = rules
+        self.state = state
         self._choices = tuple(choices)
         self._menu = menu
         self._texts = dict(texts or {})
@@ -276,8 +237,17 @@ class GamePlugin(Generic[S, SV, PV]):
     def texts(self) -> Mapping[str, Mapping[str, Entry]]:
         return self._texts
 
-    def check_options(self, data: JsonObject) -> JsonObject:
-        return self.rules.check_options(data)
+    @property
+    def check_options(self) -> Callable[[JsonObject], JsonObject]:
+        return self.rules.check_options
+
+    @property
+    def start(self) -> Start:
+        return self.rules.start
+
+    @property
+    def load(self) -> Callable[[JsonObject], Table]:
+        return self.rules.load
 
     def choice_of(self, options: JsonObject) -> str:
         """The choice whose preset ``options`` match (the first choice when none does)."""
@@ -286,102 +256,14 @@ class GamePlugin(Generic[S, SV, PV]):
                 return choice.name
         return self._choices[0].name
 
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[Table, Step]:
-        state, step = self.rules.start(
-            options, players, deck, dealer=dealer, pot=pot, deal_no=deal_no
-        )
-        return BoundTable(self, state), step
-
-    def load(self, data: JsonObject) -> Table:
-        return BoundTable(self, self.rules.load(data))
-
-    def state_of(self, table: Table) -> S:
-        """The state of one of this game's tables (``ValueError`` for another game's)."""
-        if isinstance(table, BoundTable) and table.plugin is self:
-            state: S = table.state
-            return state
+    def state_of(self, table: Table) -> ViewedState[SV, PV]:
+        """The state of one of this game's tables, with its views' types (``ValueError`` for
+        another game's)."""
+        if isinstance(table, self.state):
+            return table
         raise ValueError(f"not a table of {self.kind}")
 
-    def public_view(self, table: Table) -> PV:
-        """What everyone sees of ``table`` (a front-end renders its table message from it)."""
-        return self.rules.public_view(self.state_of(table))
-
-    def seat_view(self, table: Table, seat: int) -> SV:
-        """What the player in ``seat`` sees of ``table``."""
-        return self.rules.seat_view(self.state_of(table), seat)
-
-
-class BoundTable(Generic[S, SV, PV]):
-    """A ``Table``: one state of a ``GamePlugin``'s game."""
-
-    __slots__ = ("_plugin", "state")
-
-    def __init__(self, plugin: GamePlugin[S, SV, PV], state: S) -> None:
-        self._plugin = plugin
-        self.state = state
-
-    @property
-    def plugin(self) -> Plugin:
-        return self._plugin
-
-    def to_act(self) -> int | None:
-        return self._plugin.rules.to_act(self.state)
-
-    def legal(self) -> list[Legal]:
-        return self._plugin.rules.legal(self.state)
-
-    def default_action(self) -> Action | None:
-        return self._plugin.rules.default_action(self.state)
-
-    def apply(self, action: Action) -> Step:
-        return self._plugin.rules.apply(self.state, action)
-
-    def next_deal(
-        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
-    ) -> tuple[Table, Step]:
-        state, step = self._plugin.rules.next_deal(
-            self.state, deck, pot=pot, players=players, dealer=dealer
-        )
-        return BoundTable(self._plugin, state), step
-
-    def holding(self, seat: int) -> Holding:
-        return self._plugin.rules.holding(self.state, seat)
-
-    def dump(self) -> JsonObject:
-        return self._plugin.rules.dump(self.state)
-
-    def deal_no(self) -> int:
-        return self._plugin.rules.deal_no(self.state)
-
-    def dealer(self) -> int:
-        return self._plugin.rules.dealer(self.state)
-
-    def players(self) -> int:
-        return self._plugin.rules.players(self.state)
-
-    def deal_over(self) -> bool:
-        return self._plugin.rules.deal_over(self.state)
-
-    def game_over(self) -> bool:
-        return self._plugin.rules.game_over(self.state)
-
-    def next_game_dealer(self) -> int | None:
-        return self._plugin.rules.next_game_dealer(self.state)
-
-    def pot_in_play(self) -> int:
-        return self._plugin.rules.pot_in_play(self.state)
-
-    def computer_at(self, seat: int) -> Seated:
-        computer = self._plugin.computer
-        if computer is None:
-            raise ValueError(f"{self._plugin.kind} has no computer players")
-        return computer.at(self._plugin.rules.seat_view(self.state, seat))
+    def computer_at(self, table: Table, seat: int) -> Seated:
+        if self.computer is None:
+            raise ValueError(f"{self.kind} has no computer players")
+        return self.computer.at(self.state_of(table).seat_view(seat))

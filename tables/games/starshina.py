@@ -5,7 +5,7 @@ presets, its computer players (``game.starshina.ai``), and the game pots a playe
 from __future__ import annotations
 
 from game.registry import JsonObject
-from game.starshina import PRESETS, RULES, PublicView, SeatView, StarshinaOptions, StarshinaState
+from game.starshina import PRESETS, RULES, PublicView, SeatView, StarshinaGame, StarshinaOptions
 from game.starshina.ai import COMPUTER
 from locales import game_entries
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
@@ -23,8 +23,9 @@ def _preset_values() -> dict[str, JsonObject]:
 #: where the game stands in menus and lists
 PLACE = 2
 
-PLUGIN: GamePlugin[StarshinaState, SeatView, PublicView] = GamePlugin(
+PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
     RULES,
+    StarshinaGame,
     choices=(Choice("starshina", "t", aliases=("старшина",)),),
     menu=OptionsMenu(
         code="t",

@@ -4,7 +4,7 @@ remizes a player paid and the pots he took without play."""
 
 from __future__ import annotations
 
-from game.stukolka import RULES, PublicView, SeatView, StukolkaOptions, StukolkaState
+from game.stukolka import RULES, PublicView, SeatView, StukolkaGame, StukolkaOptions
 from game.stukolka.ai import COMPUTER
 from locales import game_entries
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
@@ -24,8 +24,9 @@ SIMPLE_MOVES: dict[str, str] = {
 #: where the game stands in menus and lists
 PLACE = 1
 
-PLUGIN: GamePlugin[StukolkaState, SeatView, PublicView] = GamePlugin(
+PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
     RULES,
+    StukolkaGame,
     choices=(
         Choice("stukolka", "k", {"variant": "classic"}, aliases=("стуколка", "classic")),
         Choice("shleif", "s", {"variant": "shleif"}, aliases=("шлейф",)),

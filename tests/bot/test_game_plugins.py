@@ -15,6 +15,7 @@ import pytest
 from bot import games
 from bot.games import Choice, GamePlugin, OptionsMenu
 from game.registry import rules_for
+from game.stukolka import StukolkaGame
 from tables import games as table_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,6 +97,7 @@ def test_the_registry_refuses_a_clash_and_takes_its_texts_back() -> None:
         table_games.register(games.game_for("stukolka"))
     twin = GamePlugin(
         rules_for("stukolka"),
+        StukolkaGame,
         choices=(Choice("other", "z", aliases=("шлейф",)),),
         menu=OptionsMenu(code="z", values={}, defaults={}),
     )

@@ -26,10 +26,8 @@ from game.randomplay import random_action
 from game.registry import Holding
 from game.starshina import StarshinaOptions
 from game.starshina import ai as starshina_ai
-from game.starshina.adapter import RULES as STARSHINA_RULES
 from game.stukolka import StukolkaOptions, StukolkaState, dark_blind
 from game.stukolka import ai as stukolka_ai
-from game.stukolka.adapter import RULES as STUKOLKA_RULES
 
 P = stukolka.Phase
 S = starshina.Phase
@@ -146,7 +144,7 @@ def turns(name: str, count: int) -> Iterator[Turn]:
         if decision.game == "stukolka":
             state, seat = next(stukolka_found(decision, seed))
             view: Any = stukolka.seat_view(state, seat)
-            holding = STUKOLKA_RULES.holding(state, seat)
+            holding = stukolka.StukolkaGame.copy_of(state).holding(seat)
             advice = stukolka_ai.COMPUTER.advise(view, random.Random(seed), BUDGET)
 
             def keyboard(mask: int, lang: str = "ru", view: Any = view) -> Keyboard:
@@ -156,7 +154,7 @@ def turns(name: str, count: int) -> Iterator[Turn]:
         else:
             state, seat = next(starshina_found(decision, seed))
             view = starshina.seat_view(state, seat)
-            holding = STARSHINA_RULES.holding(state, seat)
+            holding = starshina.StarshinaGame.copy_of(state).holding(seat)
             advice = starshina_ai.COMPUTER.advise(view, random.Random(seed), BUDGET)
 
             def keyboard(mask: int, lang: str = "ru", view: Any = view) -> Keyboard:

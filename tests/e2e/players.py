@@ -208,10 +208,10 @@ async def replay_states(db: Database, game_id: int) -> list[tuple[int, Any, list
                 continue
             engine = rules.load(data)
         elif entry.action is not None and engine is not None:
-            engine = rules.load(rules.dump(engine))
-            rules.apply(engine, Action.from_json(entry.action))
+            engine = rules.load(engine.to_json())
+            engine.apply(Action.from_json(entry.action))
         if engine is not None:
-            states.append((deal, rules.load(rules.dump(engine)), seats))
+            states.append((deal, rules.load(engine.to_json()), seats))
     return states
 
 

@@ -92,8 +92,8 @@ def _apply_engine(kind: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
 
     def apply(state: dict[str, Any], action: Any) -> dict[str, Any]:
         engine = rules.load(state["engine"])
-        rules.apply(engine, Action.from_json(action))
-        return {"engine": rules.dump(engine), "table": state["table"]}
+        engine.apply(Action.from_json(action))
+        return {"engine": engine.to_json(), "table": state["table"]}
 
     return apply
 

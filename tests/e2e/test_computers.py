@@ -91,7 +91,7 @@ async def run_out(table: Table, sleeper: User, done: Any, limit: int = 4000) -> 
             return
         loaded = await tables.active(table.group.id)
         assert loaded is not None and loaded.table is not None
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         if seat is not None and loaded.seats[seat] == sleeper.id:
             reply = await tables.timeout(loaded.game.game_id, loaded.meta.turn)
             assert reply is not None

@@ -30,7 +30,7 @@ from .test_games import open_table
 def engine_state(loaded: Loaded) -> Any:
     """The rules' state of a table that is being played (either game's)."""
     assert loaded.table is not None
-    return loaded.table.state
+    return loaded.table
 
 
 def _selects(message: Message) -> dict[str, str]:

@@ -197,7 +197,7 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
             assert game is not None
             loaded = await table.services.tables.snapshot(game)
             assert loaded.table is not None
-            state: Any = loaded.table.state
+            state: Any = loaded.table
             for seat, player in enumerate(loaded.seats):
                 if state.roles[seat] is not Role.DARK or state.bought[seat] is not None:
                     continue

@@ -408,7 +408,7 @@ async def test_a_hint_for_a_player_who_has_not_looked_at_his_cards(tmp_path: Pat
             assert loaded.table is not None
             seat = loaded.seat_of(alice.id)
             assert seat is not None
-            state: Any = loaded.table.state
+            state: Any = loaded.table
             holding = loaded.table.holding(seat)
             text, alert = await press_hint(table, alice, hand)
             assert alert and text.startswith("💡"), text

@@ -331,9 +331,9 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
                 break
             loaded = await tables.active(group.id)
             assert loaded is not None and loaded.table is not None
-            seat = loaded.table.to_act()
+            seat = loaded.table.to_act
             assert seat is not None
-            state: Any = loaded.table.state
+            state: Any = loaded.table
             action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
             await press(
                 tables,

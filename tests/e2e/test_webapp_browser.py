@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 
 from bot import callback as cb
-from game.registry import rules_for
 from locales import t
 from server.program import webapp_of
 from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
@@ -190,7 +189,7 @@ async def play_a_deal(
         if loaded.meta.deals >= 1 or game.status != "active":
             break
         await _all_pages_show(seats, turn)
-        seat_no = loaded.table.to_act()
+        seat_no = loaded.table.to_act
         assert seat_no is not None
         user = fake.world.users[loaded.seats[seat_no]]
         # the switcher plays his first decisions on the page, the rest by the chat's buttons
@@ -246,10 +245,9 @@ async def _check_the_views_leak_nothing(table: Table, seats: list[Seat], game_id
         await asyncio.gather(*seat.reads)
     db = table.services.db
     game = await db.game(game_id)
-    rules = rules_for(game.kind)
     by_deal: dict[int, list[Any]] = {}
     for _, state, _ in await replay_states(db, game_id):
-        by_deal.setdefault(rules.deal_no(state), []).append(state)
+        by_deal.setdefault(state.deal_no, []).append(state)
     for seat in seats:
         index = list(game.seats).index(seat.user.id)
         assert seat.views
@@ -276,7 +274,7 @@ async def test_a_deal_played_on_three_pages_one_player_going_back_to_the_chat(
             await _all_pages_show(seats, turn)
             for seat in seats:
                 await asyncio.gather(*seat.reads)
-                assert seat.views[-1]["deal"] == rules_for(game.kind).deal_no(loaded.table.state)
+                assert seat.views[-1]["deal"] == loaded.table.deal_no
                 # the deal just played, its nets under the hand while the next one is played
                 nets = await seat.page.locator("#result.last-deal .nets > span").all_inner_texts()
                 names = [name.split(" (")[0] for name in nets[0::2]]  # «Вера (ставка −3)»

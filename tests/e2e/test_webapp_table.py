@@ -168,7 +168,7 @@ async def _play_the_deal(
         if loaded.meta.deals >= 1 or game.status != "active":
             break
         await _all_pages_show(list(pages.values()), turn)
-        seat_no = loaded.table.to_act()
+        seat_no = loaded.table.to_act
         assert seat_no is not None
         user = table.fake.world.users[loaded.seats[seat_no]]
         if user.id in pages:
@@ -214,7 +214,7 @@ async def test_a_hint_on_the_page_says_what_the_chats_hint_says(
         for _ in range(400):
             _, loaded, turn = await _loaded(table, game.game_id)
             seat = loaded.seat_of(alice.id)
-            if loaded.table.to_act() == seat:
+            if loaded.table.to_act == seat:
                 break
             assert not await page.page.locator("#hint button").is_visible()
             await table.step()

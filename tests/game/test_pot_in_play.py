@@ -9,12 +9,13 @@ from typing import Any
 from game.cards import FULL_DECK
 from game.randomplay import random_action
 from game.registry import rules_for
+from game.stukolka import StukolkaGame
 
 
 def _random_step(rules: Any, state: Any, rng: random.Random) -> Any:
-    seat = rules.to_act(state)
-    action = random_action(seat, rules.legal(state), state.hands[seat], rng)
-    rules.apply(state, action)  # in place
+    seat = state.to_act
+    action = random_action(seat, state.legal(), state.hands[seat], rng)
+    state.apply(action)  # in place
     return state
 
 
@@ -29,12 +30,13 @@ def test_a_stukolka_deal_holds_its_p_until_it_ends() -> None:
     rng = random.Random(3)
     for _ in range(30):
         state, _ = rules.start(rules.check_options({}), 4, _deck(rng), dealer=0, pot=9)
-        held = rules.pot_in_play(state)
+        assert isinstance(state, StukolkaGame)
+        held = state.pot_in_play()
         assert held == state.pot >= 9, "P: the pot given and the antes"
-        while not rules.deal_over(state):
-            assert rules.pot_in_play(state) == held, "P is fixed for the deal"
+        while not state.deal_over:
+            assert state.pot_in_play() == held, "P is fixed for the deal"
             state = _random_step(rules, state, rng)
-        assert rules.pot_in_play(state) == 0, "a finished deal holds nothing"
+        assert state.pot_in_play() == 0, "a finished deal holds nothing"
 
 
 def test_starshina_plays_for_its_own_game_pot() -> None:
@@ -42,7 +44,7 @@ def test_starshina_plays_for_its_own_game_pot() -> None:
     rng = random.Random(4)
     state, _ = rules.start(rules.check_options({}), 3, _deck(rng), dealer=0, pot=50)
     for _ in range(40):
-        assert rules.pot_in_play(state) == 0
-        if rules.deal_over(state):
+        assert state.pot_in_play() == 0
+        if state.deal_over:
             break
         state = _random_step(rules, state, rng)

@@ -18,7 +18,7 @@ from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
 from game.cards import RANK
 from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
-from game.registry import Holding, JsonObject, SeatResult, Step
+from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
 from locales import t
 
 KIND = "highcard"
@@ -42,6 +42,88 @@ class HighCardState(Stored):
     winner: int | None = None
     transfers: list[Transfer] = field(default_factory=list)
 
+    @property
+    def kind(self) -> str:
+        return KIND
+
+    def next_deal(
+        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
+    ) -> tuple[HighCardState, Step]:
+        return _deal(self.rounds, self.stake, players, dealer, self.deal_no + 1, deck)
+
+    def apply(self, action: Action) -> Step:
+        if self.to_act is None:
+            raise IllegalAction("wrong_phase")
+        if action.seat != self.to_act:
+            raise IllegalAction("not_your_turn")
+        if action.verb != "play" or action.arg != self.cards[action.seat]:
+            raise IllegalAction("illegal")
+        self.shown[action.seat] = self.cards[action.seat]
+        events = [Event("shown", {"seat": action.seat, "card": action.arg})]
+        following = (action.seat + 1) % self.players
+        if self.shown[following] is None:
+            self.to_act = following
+            return Step(events, [], deal_over=False, game_over=False)
+        self.to_act = None
+        winner = max(range(self.players), key=lambda seat: strength(self.cards[seat]))
+        self.winner = winner
+        money = [
+            Transfer(seat, winner, self.stake, "trick")
+            for seat in range(self.players)
+            if seat != winner
+        ]
+        self.transfers += money
+        over = self.game_over
+        return Step(
+            events,
+            money,
+            deal_over=True,
+            game_over=over,
+            results=[SeatResult(seat, int(seat == winner), True) for seat in range(self.players)],
+            summary={"winner": winner if over else None, "cards": list(self.cards)},
+        )
+
+    def legal(self) -> list[Legal]:
+        if self.to_act is None:
+            return []
+        return [Legal("play", self.cards[self.to_act])]
+
+    def default_action(self) -> Action | None:
+        if self.to_act is None:
+            return None
+        return Action(self.to_act, "play", self.cards[self.to_act])
+
+    def public_view(self) -> PublicView:
+        return PublicView(
+            self.deal_no,
+            self.rounds,
+            self.dealer,
+            tuple(self.shown),
+            self.to_act,
+            self.winner,
+        )
+
+    def seat_view(self, seat: int) -> SeatView:
+        legal = tuple(self.legal()) if self.to_act == seat else ()
+        return SeatView(seat, self.cards[seat], legal, self.public_view())
+
+    def holding(self, seat: int) -> Holding:
+        return Holding((self.cards[seat],), None, True)
+
+    @property
+    def deal_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None and self.deal_no + 1 >= self.rounds
+
+    def next_game_dealer(self) -> int | None:
+        return None
+
+    def pot_in_play(self) -> int:
+        return 0  # no chat pot: the stakes are paid at once
+
 
 @dataclass(frozen=True)
 class PublicView:
@@ -61,145 +143,57 @@ class SeatView:
     table: PublicView
 
 
-class HighCardRules:
-    kind = KIND
-    min_players = 2
-    max_players = 4
-    seats_between_deals = True
-    chat_pot = False
+def _check(data: JsonObject) -> JsonObject:
+    unknown = set(data) - {"rounds", "stake"}
+    rounds, stake = data.get("rounds", 2), data.get("stake", 1)
+    if unknown or not isinstance(rounds, int) or not isinstance(stake, int):
+        raise ValueError("bad options")
+    if not 1 <= rounds <= 3 or not 1 <= stake <= 5:
+        raise ValueError("bad options")
+    return {"rounds": rounds, "stake": stake}
 
-    def check_options(self, data: JsonObject) -> JsonObject:
-        unknown = set(data) - {"rounds", "stake"}
-        rounds, stake = data.get("rounds", 2), data.get("stake", 1)
-        if unknown or not isinstance(rounds, int) or not isinstance(stake, int):
-            raise ValueError("bad options")
-        if not 1 <= rounds <= 3 or not 1 <= stake <= 5:
-            raise ValueError("bad options")
-        return {"rounds": rounds, "stake": stake}
 
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[HighCardState, Step]:
-        checked = self.check_options(options)
-        rounds, stake = checked["rounds"], checked["stake"]
-        assert isinstance(rounds, int) and isinstance(stake, int)
-        return self._deal(rounds, stake, players, dealer, deal_no, deck)
+def _start(
+    options: JsonObject,
+    players: int,
+    deck: Sequence[str],
+    *,
+    dealer: int,
+    pot: int,
+    deal_no: int = 0,
+) -> tuple[HighCardState, Step]:
+    checked = _check(options)
+    rounds, stake = checked["rounds"], checked["stake"]
+    assert isinstance(rounds, int) and isinstance(stake, int)
+    return _deal(rounds, stake, players, dealer, deal_no, deck)
 
-    def _deal(
-        self, rounds: int, stake: int, players: int, dealer: int, deal_no: int, deck: Sequence[str]
-    ) -> tuple[HighCardState, Step]:
-        state = HighCardState(
-            rounds,
-            stake,
-            players,
-            dealer,
-            deal_no,
-            list(deck[:players]),
-            [None] * players,
-            (dealer + 1) % players,
-        )
-        return state, Step([Event("dealt")], [], deal_over=False, game_over=False)
 
-    def next_deal(
-        self, state: HighCardState, deck: Sequence[str], *, pot: int, players: int, dealer: int
-    ) -> tuple[HighCardState, Step]:
-        return self._deal(state.rounds, state.stake, players, dealer, state.deal_no + 1, deck)
+def _deal(
+    rounds: int, stake: int, players: int, dealer: int, deal_no: int, deck: Sequence[str]
+) -> tuple[HighCardState, Step]:
+    state = HighCardState(
+        rounds,
+        stake,
+        players,
+        dealer,
+        deal_no,
+        list(deck[:players]),
+        [None] * players,
+        (dealer + 1) % players,
+    )
+    return state, Step([Event("dealt")], [], deal_over=False, game_over=False)
 
-    def apply(self, state: HighCardState, action: Action) -> Step:
-        if state.to_act is None:
-            raise IllegalAction("wrong_phase")
-        if action.seat != state.to_act:
-            raise IllegalAction("not_your_turn")
-        if action.verb != "play" or action.arg != state.cards[action.seat]:
-            raise IllegalAction("illegal")
-        state.shown[action.seat] = state.cards[action.seat]
-        events = [Event("shown", {"seat": action.seat, "card": action.arg})]
-        following = (action.seat + 1) % state.players
-        if state.shown[following] is None:
-            state.to_act = following
-            return Step(events, [], deal_over=False, game_over=False)
-        state.to_act = None
-        winner = max(range(state.players), key=lambda seat: strength(state.cards[seat]))
-        state.winner = winner
-        money = [
-            Transfer(seat, winner, state.stake, "trick")
-            for seat in range(state.players)
-            if seat != winner
-        ]
-        state.transfers += money
-        over = self.game_over(state)
-        return Step(
-            events,
-            money,
-            deal_over=True,
-            game_over=over,
-            results=[SeatResult(seat, int(seat == winner), True) for seat in range(state.players)],
-            summary={"winner": winner if over else None, "cards": list(state.cards)},
-        )
 
-    def legal(self, state: HighCardState) -> list[Legal]:
-        if state.to_act is None:
-            return []
-        return [Legal("play", state.cards[state.to_act])]
-
-    def to_act(self, state: HighCardState) -> int | None:
-        return state.to_act
-
-    def default_action(self, state: HighCardState) -> Action | None:
-        if state.to_act is None:
-            return None
-        return Action(state.to_act, "play", state.cards[state.to_act])
-
-    def public_view(self, state: HighCardState) -> PublicView:
-        return PublicView(
-            state.deal_no,
-            state.rounds,
-            state.dealer,
-            tuple(state.shown),
-            state.to_act,
-            state.winner,
-        )
-
-    def seat_view(self, state: HighCardState, seat: int) -> SeatView:
-        legal = tuple(self.legal(state)) if state.to_act == seat else ()
-        return SeatView(seat, state.cards[seat], legal, self.public_view(state))
-
-    def holding(self, state: HighCardState, seat: int) -> Holding:
-        return Holding((state.cards[seat],), None, True)
-
-    def dump(self, state: HighCardState) -> JsonObject:
-        return state.to_json()
-
-    def load(self, data: JsonObject) -> HighCardState:
-        return HighCardState.from_json(data)
-
-    def deal_no(self, state: HighCardState) -> int:
-        return state.deal_no
-
-    def dealer(self, state: HighCardState) -> int:
-        return state.dealer
-
-    def players(self, state: HighCardState) -> int:
-        return state.players
-
-    def deal_over(self, state: HighCardState) -> bool:
-        return state.winner is not None
-
-    def game_over(self, state: HighCardState) -> bool:
-        return state.winner is not None and state.deal_no + 1 >= state.rounds
-
-    def next_game_dealer(self, state: HighCardState) -> int | None:
-        return None
-
-    def pot_in_play(self, state: HighCardState) -> int:
-        return 0  # no chat pot: the stakes are paid at once
+RULES = GameRules(
+    kind=KIND,
+    min_players=2,
+    max_players=4,
+    seats_between_deals=True,
+    chat_pot=False,
+    check_options=_check,
+    start=_start,
+    load=HighCardState.from_json,
+)
 
 
 class HighCardScreens:
@@ -306,8 +300,9 @@ TEXTS = {
     },
 }
 
-GAME: GamePlugin[HighCardState, SeatView, PublicView] = GamePlugin(
-    HighCardRules(),
+GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
+    RULES,
+    HighCardState,
     choices=(Choice(KIND, "h", aliases=("старшая",)),),
     menu=OptionsMenu(
         code="h",
@@ -318,5 +313,5 @@ GAME: GamePlugin[HighCardState, SeatView, PublicView] = GamePlugin(
     texts=TEXTS,
 )
 
-PLUGIN: GameScreens[HighCardState, SeatView, PublicView]
+PLUGIN: GameScreens[SeatView, PublicView]
 PLUGIN = GameScreens(GAME, HighCardScreens(), verbs={"play": ("c", ArgKind.CARD)})

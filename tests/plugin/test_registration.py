@@ -5,6 +5,7 @@ is withdrawn. Nothing outside ``tests/`` names it."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
@@ -50,7 +51,7 @@ def test_rules_for_finds_a_registered_game_and_forgets_it() -> None:
 def test_a_game_of_game_is_found_by_its_package_and_cannot_be_registered_over() -> None:
     stukolka = registry.rules_for("stukolka")
     assert stukolka.kind == "stukolka" and registry.rules_for("starshina").kind == "starshina"
-    twin = type("Twin", (type(stukolka),), {})()
+    twin = dataclasses.replace(stukolka)
     with pytest.raises(ValueError):
         registry.register(twin)
     for nothing in ("registry", "ai", "game.stukolka", "../stukolka", "", "nope"):
@@ -64,10 +65,10 @@ def test_a_deal_of_the_toy_is_played_through_rules_for(toy: None) -> None:
     rng = random.Random(3)
     state, _ = rules.start({"stake": 2}, 3, shuffled_deck(3), dealer=0, pot=0)
     moves = 0
-    while (seat := rules.to_act(state)) is not None:
-        action = random_action(seat, rules.legal(state), rules.holding(state, seat).cards, rng)
-        step = rules.apply(state, action)
-        state = rules.load(rules.dump(state))
+    while (seat := state.to_act) is not None:
+        action = random_action(seat, state.legal(), state.holding(seat).cards, rng)
+        step = state.apply(action)
+        state = rules.load(state.to_json())
         moves += 1
     assert moves == 3 * tricks.CARDS
     assert step.deal_over and step.game_over
@@ -76,6 +77,7 @@ def test_a_deal_of_the_toy_is_played_through_rules_for(toy: None) -> None:
 
 def test_the_page_shows_a_toy_seat_through_the_generic_view(toy: None) -> None:
     state, _ = tricks.RULES.start({"stake": 1}, 3, shuffled_deck(5), dealer=0, pot=0)
+    assert isinstance(state, tricks.TricksState)
     info = TableInfo(names=NAMES, version=4)
     view = seat_view(tricks.KIND, state, 1, info)
     assert view["game"] == view["choice"] == tricks.KIND

@@ -23,7 +23,7 @@ from game.ai import Advice, Budget, Computer
 from game.cards import RANK
 from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
-from game.registry import Holding, JsonObject, SeatResult, Step
+from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
 from locales import t
 from web.games import GamePage
 from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text
@@ -44,10 +44,100 @@ class TricksState(Stored):
     last: list[tuple[int, str]] = field(default_factory=list)
     over: bool = False
 
+    @property
     def to_act(self) -> int | None:
         if self.over:
             return None
         return (self.leader + len(self.trick)) % self.players
+
+    @property
+    def kind(self) -> str:
+        return KIND
+
+    def next_deal(
+        self, deck: Sequence[str], *, pot: int, players: int, dealer: int
+    ) -> tuple[TricksState, Step]:
+        raise ValueError("a game of «Взятки» is one deal")
+
+    def legal(self) -> list[Legal]:
+        seat = self.to_act
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if not self.trick:
+            return [Legal("lead", card) for card in hand]
+        suit = self.trick[0][1][1]
+        cards = [card for card in hand if card[1] == suit] or hand
+        return [Legal("follow", card) for card in cards]
+
+    def apply(self, action: Action) -> Step:
+        seat = self.to_act
+        if seat is None:
+            raise IllegalAction("deal_over")
+        if action.seat != seat:
+            raise IllegalAction("not_your_turn")
+        verb = "follow" if self.trick else "lead"
+        if action.verb != verb or not isinstance(action.arg, str):
+            raise IllegalAction("wrong_action")
+        if action.arg not in self.hands[seat]:
+            raise IllegalAction("not_in_hand")
+        if Legal(verb, action.arg) not in self.legal():
+            raise IllegalAction("must_follow_suit")
+        self.hands[seat].remove(action.arg)
+        self.trick.append((seat, action.arg))
+        events = [Event("played", {"seat": seat, "card": action.arg})]
+        if len(self.trick) < self.players:
+            return Step(events, [], deal_over=False, game_over=False)
+        taker = _takes(self.trick)
+        self.won.append(taker)
+        self.last, self.trick, self.leader = self.trick, [], taker
+        if self.hands[taker]:
+            return Step(events, [], deal_over=False, game_over=False)
+        self.over = True
+        money = [
+            Transfer(seat, winner, self.stake, "trick")
+            for winner in self.won
+            for seat in range(self.players)
+            if seat != winner
+        ]
+        results = [SeatResult(seat, self.won.count(seat), True) for seat in range(self.players)]
+        leaders = [(self.dealer + 1) % self.players, *self.won[:-1]]
+        leads: list[object] = [leaders.count(seat) for seat in range(self.players)]
+        summary: JsonObject = {"won": list(self.won), "leads": leads}
+        return Step(events, money, True, True, results=results, summary=summary)
+
+    def default_action(self) -> Action | None:
+        seat, legal = self.to_act, self.legal()
+        return None if seat is None else Action(seat, legal[0].verb, legal[0].arg)
+
+    def public_view(self) -> PublicView:
+        trick = self.trick or self.last
+        return PublicView(self.dealer, tuple(trick), tuple(self.won), self.to_act, self.players)
+
+    def seat_view(self, seat: int) -> SeatView:
+        legal = tuple(self.legal()) if self.to_act == seat else ()
+        return SeatView(seat, tuple(self.hands[seat]), legal, self.public_view())
+
+    def holding(self, seat: int) -> Holding:
+        return Holding(tuple(self.hands[seat]), None, True)
+
+    @property
+    def deal_no(self) -> int:
+        return 0
+
+    @property
+    def deal_over(self) -> bool:
+        return self.over
+
+    @property
+    def game_over(self) -> bool:
+        return self.over
+
+    def next_game_dealer(self) -> int | None:
+        return None
+
+    def pot_in_play(self) -> int:
+        return 0
 
 
 @dataclass(frozen=True)
@@ -73,133 +163,39 @@ def _takes(trick: Sequence[tuple[int, str]]) -> int:
     return max((entry for entry in trick if entry[1][1] == suit), key=lambda e: RANK[e[1]])[0]
 
 
-class TricksRules:
-    kind = KIND
-    min_players = 2
-    max_players = 3
-    seats_between_deals = False
-    chat_pot = False
+def _check(data: JsonObject) -> JsonObject:
+    stake = data.get("stake", 1)
+    if set(data) - {"stake"} or stake not in (1, 2):
+        raise ValueError("bad options")
+    return {"stake": stake}
 
-    def check_options(self, data: JsonObject) -> JsonObject:
-        stake = data.get("stake", 1)
-        if set(data) - {"stake"} or stake not in (1, 2):
-            raise ValueError("bad options")
-        return {"stake": stake}
 
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[TricksState, Step]:
-        stake = self.check_options(options)["stake"]
-        assert isinstance(stake, int)
-        hands = [list(deck[seat * CARDS : (seat + 1) * CARDS]) for seat in range(players)]
-        state = TricksState(stake, players, dealer, hands, (dealer + 1) % players)
-        return state, Step([Event("dealt")], [], deal_over=False, game_over=False)
+def _start(
+    options: JsonObject,
+    players: int,
+    deck: Sequence[str],
+    *,
+    dealer: int,
+    pot: int,
+    deal_no: int = 0,
+) -> tuple[TricksState, Step]:
+    stake = _check(options)["stake"]
+    assert isinstance(stake, int)
+    hands = [list(deck[seat * CARDS : (seat + 1) * CARDS]) for seat in range(players)]
+    state = TricksState(stake, players, dealer, hands, (dealer + 1) % players)
+    return state, Step([Event("dealt")], [], deal_over=False, game_over=False)
 
-    def next_deal(
-        self, state: TricksState, deck: Sequence[str], *, pot: int, players: int, dealer: int
-    ) -> tuple[TricksState, Step]:
-        raise ValueError("a game of «Взятки» is one deal")
 
-    def legal(self, state: TricksState) -> list[Legal]:
-        seat = state.to_act()
-        if seat is None:
-            return []
-        hand = state.hands[seat]
-        if not state.trick:
-            return [Legal("lead", card) for card in hand]
-        suit = state.trick[0][1][1]
-        cards = [card for card in hand if card[1] == suit] or hand
-        return [Legal("follow", card) for card in cards]
-
-    def apply(self, state: TricksState, action: Action) -> Step:
-        seat = state.to_act()
-        if seat is None:
-            raise IllegalAction("deal_over")
-        if action.seat != seat:
-            raise IllegalAction("not_your_turn")
-        verb = "follow" if state.trick else "lead"
-        if action.verb != verb or not isinstance(action.arg, str):
-            raise IllegalAction("wrong_action")
-        if action.arg not in state.hands[seat]:
-            raise IllegalAction("not_in_hand")
-        if Legal(verb, action.arg) not in self.legal(state):
-            raise IllegalAction("must_follow_suit")
-        state.hands[seat].remove(action.arg)
-        state.trick.append((seat, action.arg))
-        events = [Event("played", {"seat": seat, "card": action.arg})]
-        if len(state.trick) < state.players:
-            return Step(events, [], deal_over=False, game_over=False)
-        taker = _takes(state.trick)
-        state.won.append(taker)
-        state.last, state.trick, state.leader = state.trick, [], taker
-        if state.hands[taker]:
-            return Step(events, [], deal_over=False, game_over=False)
-        state.over = True
-        money = [
-            Transfer(seat, winner, state.stake, "trick")
-            for winner in state.won
-            for seat in range(state.players)
-            if seat != winner
-        ]
-        results = [SeatResult(seat, state.won.count(seat), True) for seat in range(state.players)]
-        leaders = [(state.dealer + 1) % state.players, *state.won[:-1]]
-        leads: list[object] = [leaders.count(seat) for seat in range(state.players)]
-        summary: JsonObject = {"won": list(state.won), "leads": leads}
-        return Step(events, money, True, True, results=results, summary=summary)
-
-    def to_act(self, state: TricksState) -> int | None:
-        return state.to_act()
-
-    def default_action(self, state: TricksState) -> Action | None:
-        seat, legal = state.to_act(), self.legal(state)
-        return None if seat is None else Action(seat, legal[0].verb, legal[0].arg)
-
-    def public_view(self, state: TricksState) -> PublicView:
-        trick = state.trick or state.last
-        return PublicView(
-            state.dealer, tuple(trick), tuple(state.won), state.to_act(), state.players
-        )
-
-    def seat_view(self, state: TricksState, seat: int) -> SeatView:
-        legal = tuple(self.legal(state)) if state.to_act() == seat else ()
-        return SeatView(seat, tuple(state.hands[seat]), legal, self.public_view(state))
-
-    def holding(self, state: TricksState, seat: int) -> Holding:
-        return Holding(tuple(state.hands[seat]), None, True)
-
-    def dump(self, state: TricksState) -> JsonObject:
-        return state.to_json()
-
-    def load(self, data: JsonObject) -> TricksState:
-        return TricksState.from_json(data)
-
-    def deal_no(self, state: TricksState) -> int:
-        return 0
-
-    def dealer(self, state: TricksState) -> int:
-        return state.dealer
-
-    def players(self, state: TricksState) -> int:
-        return state.players
-
-    def deal_over(self, state: TricksState) -> bool:
-        return state.over
-
-    def game_over(self, state: TricksState) -> bool:
-        return state.over
-
-    def next_game_dealer(self, state: TricksState) -> int | None:
-        return None
-
-    def pot_in_play(self, state: TricksState) -> int:
-        return 0
+RULES = GameRules(
+    kind=KIND,
+    min_players=2,
+    max_players=3,
+    seats_between_deals=False,
+    chat_pot=False,
+    check_options=_check,
+    start=_start,
+    load=TricksState.from_json,
+)
 
 
 class TricksScreens:
@@ -303,10 +299,6 @@ TEXTS = {
     },
 }
 
-#: its rules, as ``game.registry.register`` takes them (``rules_for`` finds a game outside
-#: ``game/`` only so)
-RULES = TricksRules()
-
 
 def lowest(view: SeatView, rng: random.Random) -> Action:
     """Its computer player, at every level: the lowest card it may play."""
@@ -325,8 +317,9 @@ def lowest_advised(view: SeatView, rng: random.Random, budget: Budget | None) ->
 #: its computer players: module-level functions, so that a worker process imports them by name
 COMPUTER = Computer(lowest, lowest, lowest_within, lowest_advised, 20.0, 1)
 
-GAME: GamePlugin[TricksState, SeatView, PublicView] = GamePlugin(
+GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
     RULES,
+    TricksState,
     choices=(Choice(KIND, "w", aliases=("взятки",)),),
     menu=OptionsMenu(code="w", values={"stake": (1, 2)}, defaults={"stake": 1}, always=("stake",)),
     texts=TEXTS,
@@ -355,7 +348,7 @@ def evening_lines(
     return [t(lang, "tricks.evening", items=items)] if items else []
 
 
-PLUGIN: GameScreens[TricksState, SeatView, PublicView]
+PLUGIN: GameScreens[SeatView, PublicView]
 PLUGIN = GameScreens(
     GAME,
     TricksScreens(),
@@ -399,4 +392,4 @@ def tricks_view(view: SeatView, info: TableInfo) -> Json:
     }
 
 
-PAGE: GamePage[TricksState, SeatView, PublicView] = GamePage(GAME, tricks_view, texts=("tricks.",))
+PAGE: GamePage[SeatView, PublicView] = GamePage(GAME, tricks_view, texts=("tricks.",))

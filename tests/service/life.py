@@ -96,11 +96,11 @@ async def play_until_deal_ends(
     while True:
         loaded = await service.active(chat)
         assert loaded is not None and loaded.table is not None
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         assert seat is not None
-        state: Any = loaded.table.state
+        state: Any = loaded.table
         action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
-        ends = loaded.plugin.load(loaded.table.dump()).apply(action).deal_over
+        ends = loaded.plugin.load(loaded.table.to_json()).apply(action).deal_over
         if ends and not last:
             return loaded, action, seat
         game_id, user = loaded.game.game_id, loaded.seats[seat]
@@ -127,5 +127,5 @@ async def freeze(service: TableService, chat: int, rng: random.Random) -> int:
     )
     frozen = await service.active(chat)
     assert frozen is not None and frozen.table is not None
-    assert frozen.table.to_act() is None and frozen.game.turn_deadline is None
+    assert frozen.table.to_act is None and frozen.game.turn_deadline is None
     return frozen.game.game_id

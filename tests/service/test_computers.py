@@ -44,16 +44,16 @@ async def to_act(service: TableService) -> tuple[Loaded, int | None]:
     loaded = await active(service)
     if loaded.game.status != "active" or loaded.table is None:
         return loaded, None
-    seat = loaded.table.to_act()
+    seat = loaded.table.to_act
     return loaded, None if seat is None else loaded.seats[seat]
 
 
 async def press_random(service: TableService, loaded: Loaded, rng: random.Random) -> None:
     assert loaded.table is not None
-    seat = loaded.table.to_act()
+    seat = loaded.table.to_act
     assert seat is not None
     legal = loaded.table.legal()
-    state: Any = loaded.table.state
+    state: Any = loaded.table
     action = random_action(seat, legal, state.hands[seat], rng)
     await press(
         service, loaded.game.game_id, loaded.seats[seat], loaded.meta.turn, action, loaded.table

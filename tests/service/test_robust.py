@@ -50,7 +50,7 @@ async def current(service: TableService) -> Loaded:
 
 def to_act(loaded: Loaded) -> int | None:
     assert loaded.table is not None
-    return loaded.table.to_act()
+    return loaded.table.to_act
 
 
 # ------------------------------------------------ a deal's end and the next deal, one commit
@@ -211,7 +211,7 @@ async def test_settings_during_a_game_wait_for_the_next_game(
     while (await current(service)).meta.deals == 0:
         await play_random(service, rng, 1)
     loaded = await current(service)
-    assert loaded.table.state.options.to_json() == loaded.plugin.check_options(options)  # type: ignore[union-attr]
+    assert loaded.table.options.to_json() == loaded.plugin.check_options(options)  # type: ignore[union-attr]
 
 
 # ------------------------------------------------------ /stop now plays the deal out, settled

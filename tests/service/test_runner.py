@@ -31,7 +31,7 @@ async def test_a_turn_runs_out_with_no_front_end_attached(db: Database) -> None:
     after = await table(service)
     assert after.meta.turn > before.meta.turn
     assert before.table is not None
-    late = before.table.to_act()
+    late = before.table.to_act
     assert late is not None and after.meta.timeouts == {str(before.seats[late]): 1}
     assert shown.notices() == ["timeout_move"]
     await service.halt()
@@ -49,7 +49,7 @@ async def test_computers_move_when_their_pause_is_over(db: Database) -> None:
     for _ in range(60):
         loaded = await table(service)
         assert loaded.table is not None
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         if seat is None:
             break
         if loaded.seats[seat] == USERS[0]:  # the person plays; nothing moves for him

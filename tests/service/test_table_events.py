@@ -24,9 +24,9 @@ async def play(service: TableService, rng: random.Random, presses: int) -> None:
     for _ in range(presses):
         loaded = await table(service)
         assert loaded.table is not None
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         assert seat is not None
-        state: Any = loaded.table.state
+        state: Any = loaded.table
         action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
         game_id, user, turn = loaded.game.game_id, loaded.seats[seat], loaded.meta.turn
         await service.publish(await press(service, game_id, user, turn, action, loaded.table))
@@ -66,7 +66,7 @@ async def test_a_look_concerns_only_the_looker_and_a_move_every_seat(db: Databas
     await play(service, random.Random(5), 1)  # the dealer's choice: then the cards are dealt
     loaded = await table(service)
     assert loaded.table is not None
-    seat = loaded.table.to_act()
+    seat = loaded.table.to_act
     assert seat is not None
     looker = loaded.seats[seat]
     await service.publish(await service.act(loaded.game.game_id, looker, loaded.meta.turn, Look()))

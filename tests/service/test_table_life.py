@@ -46,7 +46,7 @@ async def opened(service: TableService, chat: int, users: list[int]) -> Loaded:
 async def press(service: TableService, loaded: Loaded, seat: int, rng: random.Random) -> None:
     """A random legal press of the seat to act, published as a front-end would."""
     assert loaded.table is not None
-    state: Any = loaded.table.state
+    state: Any = loaded.table
     action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
     user = loaded.seats[seat]
     game_id, turn = loaded.game.game_id, loaded.meta.turn
@@ -66,7 +66,7 @@ async def test_an_away_players_turns_come_after_a_computers_pause(db: Database) 
     for _ in range(600):
         loaded = await table(service)
         assert loaded.table is not None
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         assert seat is not None
         if loaded.seats[seat] != 103:
             await press(service, loaded, seat, rng)

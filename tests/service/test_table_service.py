@@ -37,7 +37,7 @@ async def seated(service: TableService, users: list[int], choice: str = "stukolk
 def rules_state(loaded: Loaded) -> Any:
     """The rules' state of a table in play (either game's)."""
     assert loaded.table is not None
-    return loaded.table.state
+    return loaded.table
 
 
 async def play_random(
@@ -51,7 +51,7 @@ async def play_random(
         loaded = await service.active(-1)
         if loaded is None or loaded.table is None:
             break
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         if seat is None:
             break
         legal = loaded.table.legal()
@@ -99,7 +99,7 @@ async def test_starshina_needs_exactly_three(service: TableService) -> None:
 async def test_only_the_seat_to_act_and_the_current_turn_count(service: TableService) -> None:
     loaded = await seated(service, [101, 102, 103])
     assert loaded.table is not None
-    seat = loaded.table.to_act()
+    seat = loaded.table.to_act
     assert seat is not None
     actor = loaded.seats[seat]
     other = next(user for user in loaded.seats if user != actor)
@@ -157,7 +157,7 @@ async def test_timeouts_make_the_default_move_then_mark_away(service: TableServi
     for _ in range(40):
         loaded = await service.active(-1)
         assert loaded is not None and loaded.table is not None
-        seat = loaded.table.to_act()
+        seat = loaded.table.to_act
         assert seat is not None
         reply = await service.timeout(game_id, loaded.meta.turn)
         assert reply is not None
@@ -257,7 +257,7 @@ async def test_the_next_starshina_game_is_dealt_by_the_previous_loser(
     await service.begin(-1, 101, lambda user: True)
     loaded = await service.active(-1)
     assert loaded is not None and loaded.table is not None
-    assert loaded.seats[loaded.table.dealer()] == expected_user
+    assert loaded.seats[loaded.table.dealer] == expected_user
 
 
 async def test_a_deal_result_shows_the_balances_before_the_next_antes(
@@ -268,7 +268,7 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
     for _ in range(200):
         current = await service.active(-1)
         assert current is not None and current.table is not None
-        seat = current.table.to_act()
+        seat = current.table.to_act
         assert seat is not None
         legal = current.table.legal()
         action = random_action(seat, legal, rules_state(current).hands[seat], rng)

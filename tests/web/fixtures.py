@@ -28,23 +28,22 @@ def states(game: str, seed: int, deals: int = 2) -> Iterator[Any]:
     state, _ = rules.start(options, players, shuffled_deck(seed), dealer=0, pot=9)
     for deal in range(deals):
         while True:
-            yield rules.load(rules.dump(state))
-            seat = rules.to_act(state)
+            yield rules.load(state.to_json())
+            seat = state.to_act
             if seat is None:
                 break
-            legal = rules.legal(state)
+            legal = state.legal()
             if not legal:
                 break
-            holding = rules.holding(state, seat)
-            rules.apply(state, random_action(seat, legal, holding.cards, rng))
-        if rules.game_over(state) or deal == deals - 1:
+            holding = state.holding(seat)
+            state.apply(random_action(seat, legal, holding.cards, rng))
+        if state.game_over or deal == deals - 1:
             return
-        state, _ = rules.next_deal(
-            state,
+        state, _ = state.next_deal(
             shuffled_deck(f"{seed}:{deal}"),
             pot=9,
             players=players,
-            dealer=(rules.dealer(state) + 1) % players,
+            dealer=(state.dealer + 1) % players,
         )
 
 

@@ -24,7 +24,6 @@ from urllib.parse import quote, urlencode
 from aiohttp import web
 
 from game.core import Action, IllegalAction
-from game.registry import rules_for
 from locales import language
 from tests.web.fixtures import GAMES, NAMES, first_state
 from web.auth import InitDataError, validate
@@ -302,7 +301,7 @@ def _seat(table: PreviewTable, user_id: int) -> int:
     seats after it for the next ones."""
     if table.lobby:
         return table.seat
-    players = rules_for(table.kind).players(table.state)
+    players: int = table.state.players
     return (table.seat + user_id - FIRST_USER) % players
 
 
@@ -324,7 +323,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         # the creator's lobby: computers to seat, begin (two may play), leave and cancel
         actions = lobby_actions(["computer", "novice", "begin", "leave", "cancel"])
         return lobby_view(table.kind, table.options, table.seat, info, actions)
-    players = rules_for(table.kind).players(table.state)
+    players: int = table.state.players
     view = seat_view(
         table.kind,
         table.state,
@@ -378,14 +377,13 @@ async def action(request: web.Request) -> web.Response:
         return web.json_response({"view": _view(table, lang, seat)})
     if body.get("version") != table.version:
         return web.json_response({"refused": refusal(stale=True)}, status=409)
-    rules = rules_for(table.kind)
     verb, arg = body.get("verb"), body.get("arg")
     if isinstance(arg, int) and not isinstance(arg, bool):
-        arg = tuple(rules.holding(table.state, seat).cards[:arg])
+        arg = tuple(table.state.holding(seat).cards[:arg])
     elif isinstance(arg, list):
         arg = tuple(arg)
     try:
-        rules.apply(table.state, Action(seat, str(verb), arg))
+        table.state.apply(Action(seat, str(verb), arg))
     except IllegalAction:
         return web.json_response({"refused": refusal(stale=False)}, status=409)
     table.version += 1

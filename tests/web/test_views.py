@@ -51,11 +51,8 @@ def every_view(game: str) -> Iterator[tuple[str, Any, int]]:
 def reshuffled(kind: str, state: Any, seat: int, rng: random.Random) -> Any:
     """A copy of ``state`` whose cards the seat cannot see (the others' hands, the stock, the
     kitty, dead cards and discards it did not see) are dealt again among their places."""
-    rules = rules_for(kind)
-    copy = rules.load(rules.dump(state))
-    known = cards_in(rules.seat_view(state, seat)) | {
-        state.trump_card if kind == "stukolka" else ""
-    }
+    copy: Any = rules_for(kind).load(state.to_json())
+    known = cards_in(state.seat_view(seat)) | {state.trump_card if kind == "stukolka" else ""}
     places: list[tuple[list[str], int]] = []
     lists: list[list[str]] = [hand for other, hand in enumerate(copy.hands) if other != seat]
     if kind == "stukolka":
@@ -76,7 +73,7 @@ def reshuffled(kind: str, state: Any, seat: int, rng: random.Random) -> Any:
 def test_a_view_is_json_and_shows_the_seats_own_cards_and_moves(game: str) -> None:
     count = 0
     for kind, state, seat in every_view(game):
-        engine = rules_for(kind).seat_view(state, seat)
+        engine = state.seat_view(seat)
         players = len(engine.table.seats)
         view = seat_view(kind, state, seat, info(players))
         assert json.loads(json.dumps(view)) == view
@@ -124,7 +121,7 @@ def test_a_view_holds_no_card_the_seat_may_not_see(game: str) -> None:
     rng = random.Random(5)
     checked = 0
     for kind, state, seat in every_view(game):
-        engine = rules_for(kind).seat_view(state, seat)
+        engine = state.seat_view(seat)
         players = len(engine.table.seats)
         view = seat_view(kind, state, seat, info(players))
         assert cards_in(view) <= cards_in(engine)
@@ -147,7 +144,7 @@ def test_a_view_shows_another_hand_if_the_engine_leaks_it() -> None:
     state = first_state("starshina", lambda s: s.phase.value == "play")
     view = seat_view("starshina", state, 0, info(3))
     leaked = dict(view, private=[*view["private"], {"cards": [state.hands[1][0]]}])
-    assert not cards_in(leaked) <= cards_in(rules_for("starshina").seat_view(state, 0))
+    assert not cards_in(leaked) <= cards_in(state.seat_view(0))
 
 
 def test_starshina_sixteen_cards_with_the_legal_ones_playable() -> None:
@@ -410,7 +407,6 @@ def test_the_purchase_prompt_names_the_button_shown_with_nothing_marked() -> Non
 def test_the_money_reads_as_the_chats_breakdown() -> None:
     from bot.games.starshina.render import last_deal_transfers
     from bot.render import common
-    from game.registry import rules_for as rules
     from web import view_parts
     from web.games import starshina as view_starshina
 
@@ -418,7 +414,7 @@ def test_the_money_reads_as_the_chats_breakdown() -> None:
     assert [view_parts.signed(n) for n in (3, -12, 0)] == [common.signed(n) for n in (3, -12, 0)]
     for state in states("starshina", 3, deals=3):
         if state.phase.value == "deal_over":
-            table = rules("starshina").seat_view(state, 0).table
+            table = state.seat_view(0).table
             diffs = [x for x in last_deal_transfers(table) if x.reason == "diff"]
             assert view_starshina._deal_diffs(table) == diffs
 
@@ -431,9 +427,7 @@ def test_a_view_says_what_its_face_down_cards_are_and_whose_note_counts_tricks(g
 
     served = page_texts("ru")["texts"]
     for kind, state, seat in every_view(game):
-        view = seat_view(
-            kind, state, seat, info(len(rules_for(kind).seat_view(state, seat).table.seats))
-        )
+        view = seat_view(kind, state, seat, info(len(state.seat_view(seat).table.seats)))
         assert view["stock_label"] == ("web.kitty" if kind == "starshina" else "web.stock")
         assert view["stock_label"] in served
         for item in view["seats"]:

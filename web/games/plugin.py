@@ -17,7 +17,6 @@ from game.registry import JsonObject
 from tables.games.plugin import GamePlugin, Plugin
 from web.view_parts import Json, TableInfo
 
-S = TypeVar("S")
 SV = TypeVar("SV")
 PV = TypeVar("PV")
 
@@ -49,12 +48,12 @@ class PageGame(Protocol):
         ...
 
 
-class GamePage(Generic[S, SV, PV]):
+class GamePage(Generic[SV, PV]):
     """A game's table side and its page over one state type: a ``PageGame``."""
 
     def __init__(
         self,
-        game: GamePlugin[S, SV, PV],
+        game: GamePlugin[SV, PV],
         present: Callable[[SV, TableInfo], Json],
         *,
         texts: Sequence[str] = (),
@@ -79,4 +78,4 @@ class GamePage(Generic[S, SV, PV]):
         return self._game.choice_of(options)
 
     def view(self, state: Any, seat: int, info: TableInfo) -> Json:
-        return self._present(self._game.rules.seat_view(state, seat), info)
+        return self._present(self._game.state_of(state).seat_view(seat), info)

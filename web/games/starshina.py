@@ -165,7 +165,7 @@ def _starshina_prompt(view: starshina.SeatView) -> Json | None:
     return None
 
 
-PAGE: GamePage[starshina.StarshinaState, starshina.SeatView, starshina.PublicView] = GamePage(
+PAGE: GamePage[starshina.SeatView, starshina.PublicView] = GamePage(
     table_side.PLUGIN,
     starshina_view,
     texts=(

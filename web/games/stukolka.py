@@ -175,7 +175,7 @@ def _stukolka_prompt(view: stukolka.SeatView) -> Json | None:
     return None
 
 
-PAGE: GamePage[stukolka.StukolkaState, stukolka.SeatView, stukolka.PublicView] = GamePage(
+PAGE: GamePage[stukolka.SeatView, stukolka.PublicView] = GamePage(
     table_side.PLUGIN,
     stukolka_view,
     texts=("role.", "stukolka.trump.", "result.pot_", "gloss.remiz", "seat.bought", "seat.kept"),

@@ -12,7 +12,7 @@ from bot.games.starshina import render
 from bot.keyboards import pick_of, selection_rows, suit_rows
 from bot.render.common import SUIT_ORDER, SUIT_SYMBOLS, Deadline, label, sort_cards
 from game.registry import JsonObject
-from game.starshina import PublicView, SeatView, StarshinaOptions, StarshinaState
+from game.starshina import PublicView, SeatView, StarshinaOptions
 from locales import t, tn
 from tables.games import starshina as table_side
 
@@ -123,7 +123,7 @@ def starshina_keyboard(
     return rows
 
 
-PLUGIN: GameScreens[StarshinaState, SeatView, PublicView] = GameScreens(
+PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StarshinaScreens(),
     verbs={

@@ -13,7 +13,7 @@ from bot.games.stukolka import render
 from bot.keyboards import pick_of, rows_of, selection_rows
 from bot.render.common import Deadline, label, sort_cards
 from game.registry import JsonObject
-from game.stukolka import PublicView, Role, SeatView, StukolkaOptions, StukolkaState
+from game.stukolka import PublicView, Role, SeatView, StukolkaOptions
 from locales import t, tn
 from tables.games import stukolka as table_side
 
@@ -184,7 +184,7 @@ def evening_lines(
     return [t(lang, "evening.remizes", items=items)]
 
 
-PLUGIN: GameScreens[StukolkaState, SeatView, PublicView] = GameScreens(
+PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StukolkaScreens(),
     verbs={
