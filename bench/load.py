@@ -78,8 +78,9 @@ What is measured (presses made inside the window)
     capacity    from the messages per press by kind (callback answers aside): how many tables
                 at a human pace (a press every 4 s) one bot token carries inside Telegram's
                 limits (30 messages a second in all, 20 a minute per group, about one a second
-                per private chat), and the same with every player on the Mini App (only the
-                group's table and the turn calls through Telegram).
+                per private chat) with every player in the chat (``bench.capacity``). With
+                every player on the page it is measured by ``bench/webapp.py``, from the
+                requests its real run of page moves makes.
     memory      ``rss_idle_kib`` once every user is greeted, ``rss_seated_kib`` once every
                 table is dealt; VmHWM (the peak resident set) of the bot process; VmRSS every
                 0.5 s; per
@@ -142,6 +143,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from capacity import capacity, message_kinds  # noqa: E402  (bench/, the script's own folder)
 
 from bot import callback as cb  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
@@ -768,45 +771,6 @@ async def loop_lag(stop: asyncio.Event, step: float = 0.01) -> float:
     return worst
 
 
-#: Telegram's limits for one bot (its FAQ): about 30 messages a second in all, 20 a minute in
-#: one group, about one a second in one private chat; callback answers are not messages
-TELEGRAM_PER_SECOND = 30.0
-TELEGRAM_GROUP_PER_MINUTE = 20.0
-TELEGRAM_PRIVATE_PER_SECOND = 1.0
-#: a table at a human pace: one press every this many seconds
-HUMAN_PRESS_SECONDS = 4.0
-
-
-def capacity(per_press: dict[str, float], players: float) -> dict[str, Any]:
-    """How many tables playing at a human pace (a press every ``HUMAN_PRESS_SECONDS``) one bot
-    token carries inside Telegram's limits, from the measured messages per press by kind
-    (``group``, ``private``, ``pings``: sends, edits and deletes; callback answers aside).
-    Each table has its own group and private chats, so their limits bound one table, and the
-    bot-wide 30 a second bounds how many. With the Mini App every player sees the table in
-    the page, which the bot serves itself: only the group's table message and the turn calls
-    (``pings``, a notification needs a message) go through Telegram."""
-    presses = 1.0 / HUMAN_PRESS_SECONDS
-    group = per_press.get("group", 0.0)
-    private = per_press.get("private", 0.0) + per_press.get("pings", 0.0)
-    messages = group + private
-
-    def tables(per_press_messages: float) -> float:
-        return round(TELEGRAM_PER_SECOND / (per_press_messages * presses), 1)
-
-    return {
-        "messages_per_press": round(messages, 2),
-        "tables_at_human_pace": tables(messages) if messages else None,
-        "group_per_minute_per_table": round(group * presses * 60, 1),
-        "group_within_limit": group * presses * 60 <= TELEGRAM_GROUP_PER_MINUTE,
-        "private_per_second_per_chat": round(private * presses / max(players, 1), 2),
-        "private_within_limit": private * presses / max(players, 1) <= TELEGRAM_PRIVATE_PER_SECOND,
-        "mini_app_messages_per_press": round(group + per_press.get("pings", 0.0), 2),
-        "mini_app_tables_at_human_pace": tables(group + per_press.get("pings", 0.0))
-        if group
-        else None,
-    }
-
-
 def percentile(values: Sequence[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -1130,22 +1094,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["overlapped_share"] = round(
             sum(1 for m in moves if m.overlapped) / max(len(moves), 1), 4
         )
-        kinds: Counter[str] = Counter()
-        for entry in window_log:
-            if entry.method == "getUpdates":
-                continue
-            if entry.method == "answerCallbackQuery":
-                kinds["callback"] += 1
-            elif entry.method == "deleteMessage" and entry.chat_id is not None:
-                # a turn after a wait: a new hand message (counted here too) and the old deleted
-                kinds["pings"] += 2
-                kinds["private"] -= 1
-            elif entry.chat_id is not None and entry.chat_id < 0:
-                kinds["group"] += 1
-            elif entry.chat_id is not None:
-                kinds["private"] += 1
-            else:
-                kinds["other"] += 1
+        kinds = message_kinds((entry.method, entry.chat_id) for entry in window_log)
         failed = sum(1 for e in window_log if e.method != "getUpdates" and not e.ok)
         result["requests_per_action"] = {
             k: round(v / max(answered, 1), 2) for k, v in sorted(kinds.items())

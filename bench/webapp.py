@@ -22,6 +22,11 @@ figures (JSON) and asserts nothing.
    its player), then, the pages hidden, over as many decisions made with the chat's buttons on
    the same tables (a press on an ``Act``, a ``Look`` or a card mark; accepted moves counted
    apart).
+4. Capacity with every player on the page (``bench.capacity``), from the messages those page
+   moves made (by chat kind, callback answers aside): how many tables at a human pace (a
+   press every 4 s) one bot token carries inside Telegram's limits. Measured, not modelled:
+   run it at a human pace (``--think 4``: a move every 4 s on average at each table), where
+   the chat's pacing merges no edits.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
+from capacity import capacity, message_kinds  # noqa: E402  (bench/, the script's own folder)
 
 from bot import callback as cb  # noqa: E402
 from server.program import webapp_of  # noqa: E402
@@ -265,6 +271,10 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
                 for request in fake.requests()[before:]
             )
             page_moves = sum(made)
+            kinds = message_kinds(
+                (request.method, request.chat_id) for request in fake.requests()[before:]
+            )
+            per_move = {kind: count / max(1, page_moves) for kind, count in kinds.items()}
             reads = sum(c.reads for group in clients for c in group)
             for listener in listeners:
                 listener.cancel()
@@ -294,6 +304,7 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
                 "bot_api_requests_per_page_move": round(page_requests / max(1, page_moves), 2),
                 "page_move_requests_by_kind": dict(by_kind.most_common()),
                 "state_reads_per_page_move": round(reads / max(1, page_moves), 2),
+                "page_capacity": capacity(per_move, 3),
                 "chat_presses": presses,
                 "chat_moves": chat_moves,
                 "bot_api_requests_per_chat_press": round(chat_requests / presses, 2),

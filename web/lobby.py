@@ -7,9 +7,9 @@ and may sit down (a practice table is its owner's alone)."""
 
 from __future__ import annotations
 
-from storage.database import Database
 from tables import Loaded, Refused, Reply, TableService, is_practice
 from tables.computers import is_computer
+from tables.people import People
 from web.view_parts import Json, text
 
 #: the page's lobby verbs, as the chat's lobby buttons name them
@@ -36,16 +36,8 @@ def is_open_lobby(loaded: Loaded) -> bool:
     return loaded.game.status == "lobby" and not is_practice(loaded.game.chat_id)
 
 
-async def reachable_of(db: Database, users: list[int]) -> dict[int, bool]:
-    """Whether the bot may write to each of ``users`` (a computer needs no writing): the
-    cards of a deal go to a player's private chat too, so a table begins only once every
-    person there has started the bot."""
-    players = await db.players(users)
-    return {u: is_computer(u) or bool(players.get(u) and players[u].started) for u in users}
-
-
 async def lobby_controls(
-    db: Database, loaded: Loaded, user_id: int, names: list[str]
+    people: People, loaded: Loaded, user_id: int, names: list[str]
 ) -> tuple[list[Json], Json]:
     """The lobby's buttons for ``user_id`` (as the chat's lobby keyboard offers them), and
     what the page says under the seats: each button ``{verb, arg, label}``; the prompt says
@@ -54,7 +46,9 @@ async def lobby_controls(
     plugin, seats, game = loaded.plugin, loaded.seats, loaded.game
     if game.status != "lobby":
         return [], text("web.lobby.cancelled")
-    reachable = await reachable_of(db, seats)
+    # the cards of a deal go to a player's private chat too: a table begins only once every
+    # person there has started the bot
+    reachable = await people.reachable_of(seats)
     practice = is_practice(game.chat_id)
     verbs: list[str] = []
     computers = [user for user in seats if is_computer(user)]
@@ -99,8 +93,8 @@ async def lobby_move(
     chat, thread = game.chat_id, game.thread_id
     match verb:
         case "join":
-            reachable = await reachable_of(tables.db, [user_id])
-            return await tables.join(chat, user_id, reachable=reachable[user_id], thread=thread)
+            sits = await tables.people.is_reachable(user_id)
+            return await tables.join(chat, user_id, reachable=sits, thread=thread)
         case "leave":
             return await tables.leave(chat, user_id, thread=thread)
         case "computer" | "novice":
@@ -109,7 +103,7 @@ async def lobby_move(
         case "uncomputer":
             return await tables.remove_computer(chat, user_id, thread=thread)
         case "begin":
-            reachable = await reachable_of(tables.db, loaded.seats)
+            reachable = await tables.people.reachable_of(loaded.seats)
             return await tables.begin(
                 chat, user_id, lambda user: reachable.get(user, False), thread=thread
             )

@@ -139,7 +139,7 @@ class WebTables:
         )
         if loaded.table is None or seat is None:
             # before the deal: who is at the table, its buttons, and what it waits for
-            actions, prompt = await lobby_controls(self.db, loaded, user_id, names)
+            actions, prompt = await lobby_controls(self.people, loaded, user_id, names)
             return lobby_view(game.kind, game.options, seat, info, actions, prompt)
         view = seat_view(game.kind, loaded.table, seat, info)
         if game.status != "active" or user_id in loaded.meta.away:
