@@ -149,6 +149,8 @@ class WebTables:
             if game.status == "active":
                 view["actions"] = [{"verb": BACK, "arg": None, "label": text("btn.back")}]
         view["stopping"] = await stopping_view(self.tables, loaded, user_id)
+        # a group's evening, a tap away (a practice table has none)
+        view["evening"] = not is_practice(game.chat_id)
         # 💡 at his turn, where the table offers it (the chat's hand shows «💡 Подсказка»)
         view["hint"] = (
             game.status == "active"

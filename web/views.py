@@ -59,7 +59,8 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
                 over, the game going on)
     (Added by the table service's side, ``web.tables``: ``hint`` bool, 💡 offered at his turn
     (``web.hints``); ``stopping`` null | {line, votes, actions}, a table stopping with its
-    deal in play and its buttons (``web.stopping``).)
+    deal in play and its buttons (``web.stopping``); ``evening`` bool, whether the table's
+    chat has an evening to show (``web.evening``: a practice table has none).)
 """
 
 from __future__ import annotations

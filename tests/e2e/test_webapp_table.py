@@ -17,7 +17,7 @@ from bot import callback as cb
 from locales import t, tn
 from server.program import webapp_of
 from storage import POT, Transfer
-from tables.computers import is_computer
+from tables.computers import EASY_IDS, is_computer
 from tables.settle_up import settle
 
 from .fake_telegram import FakeTelegram
@@ -219,6 +219,9 @@ async def test_a_hint_on_the_page_says_what_the_chats_hint_says(
             assert not await page.page.locator("#hint button").is_visible()
             await table.step()
         await _all_pages_show([page], turn)
+        # a practice table has no evening to show; its glossary it has
+        assert await page.page.locator("#evening-button").count() == 0
+        assert await page.page.locator("#glossary-button").count() == 1
         button = page.page.locator("#hint button", has_text=t(lang, "btn.hint"))
         await button.click()
         said = page.page.locator("#hint .hint-text")
@@ -316,3 +319,52 @@ async def _stop_button(table: Table, game_id: int, seat: Seat, verb: str) -> Non
     await seat.page.locator(f"#stopping button[data-verb='{verb}']").click()
     await _moved(table, game_id, game.version)
     await table.settle()
+
+
+async def test_a_rookie_seated_a_player_standing_up_and_the_lobby_cancelled_on_the_page(
+    tmp_path: Path, browser: Any
+) -> None:
+    """The rest of the lobby's buttons: «🤖 Добавить новичка» seats an easy computer, «Встать»
+    takes a player off (his page then offers to sit down again), and its creator's «✖️
+    Отменить» closes the lobby — which the chat's lobby message says too."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        users = [fake.add_user(f"Игрок{i}", language_code="ru") for i in range(2)]
+        group = fake.add_group("Картёжники", users)
+        table = Table(fake, bot, group, users, random.Random(3))
+        for user in users:
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(users[0], "/new shleif")
+        game = await table.services.db.active_game(group.id)
+        webapp = webapp_of(table.bot.app)
+        assert game is not None and webapp is not None
+        game_id = game.game_id
+        first = await open_page(browser, webapp.address, fake.token, users[0], game_id)
+        second = await open_page(browser, webapp.address, fake.token, users[1], game_id)
+        await _button(table, game_id, second, t("ru", "btn.join"))
+        await _seated(table, game_id, 2)
+        await _button(table, game_id, first, t("ru", "btn.add_novice"))
+        seats = await _seated(table, game_id, 3)
+        assert seats[2] in EASY_IDS
+        # only its creator may cancel it
+        labels = await second.page.locator("#controls button.action").all_inner_texts()
+        assert t("ru", "btn.cancel") not in labels and t("ru", "btn.leave") in labels
+        await _button(table, game_id, second, t("ru", "btn.leave"))
+        assert await _seated(table, game_id, 2) == [users[0].id, seats[2]]
+        await second.page.locator("#controls button.action", has_text=t("ru", "btn.join")).wait_for(
+            timeout=WAIT_MS
+        )
+        await _button(table, game_id, first, t("ru", "btn.cancel"))
+        for _ in range(400):
+            game = await table.services.db.game(game_id)
+            if game.status != "lobby":
+                break
+            await asyncio.sleep(0.025)
+        assert game.status == "stopped"
+        await table.settle()
+        lobby = next(m for m in table.group_messages() if "Игрок0" in (m.text or ""))
+        assert t("ru", "announce.table_cancelled") in (lobby.text or "")
+        assert not bot.handler_errors

@@ -84,7 +84,7 @@ export function renderMore(view, readEvening) {
   }
   box.replaceChildren();
   box.setAttribute("aria-label", t("web.title"));
-  if (view.phase !== "lobby") {
+  if (view.phase !== "lobby" && view.evening !== false) {
     const money = el("button", "link-button", t("web.evening.button"));
     money.type = "button";
     money.id = "evening-button";
