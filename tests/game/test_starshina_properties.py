@@ -109,9 +109,6 @@ class StarshinaAdapter:
     def from_json(self, data: dict[str, Any]) -> StarshinaState:
         return StarshinaState.from_json(data)
 
-    def views(self, state: StarshinaState) -> list[Any]:
-        return [starshina.seat_view(state, seat) for seat in range(3)]
-
     def reshuffle_hidden(self, state: StarshinaState, seat: int, rng: random.Random) -> Any:
         """Swap the cards ``seat`` cannot see among themselves, everywhere they are written:
         the other hands, the kitty, the discards (but for the dealer) and the records of the

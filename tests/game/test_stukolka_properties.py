@@ -97,9 +97,6 @@ class StukolkaAdapter:
     def from_json(self, data: dict[str, Any]) -> StukolkaState:
         return StukolkaState.from_json(data)
 
-    def views(self, state: StukolkaState) -> list[Any]:
-        return [stukolka.seat_view(state, seat) for seat in range(state.players)]
-
     def reshuffle_hidden(self, state: StukolkaState, seat: int, rng: random.Random) -> Any:
         """Permute every card ``seat`` cannot see among the places such cards lie. (His own
         hand is his to see whenever he looks, so it stays; the face-up trump card is public.)"""

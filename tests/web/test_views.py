@@ -3,7 +3,6 @@ plain JSON, exactly the seat's own cards and legal moves, and nothing the seat m
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Iterator
@@ -12,9 +11,11 @@ from typing import Any
 import pytest
 
 from game.cards import is_card
-from game.registry import rules_for
 from game.stukolka.rules import trick_share
 from locales import t
+from tables.games import game_for
+from tests.game.unseen import cards_in as every_card
+from tests.game.unseen import reshuffled as unseen_reshuffled
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.texts import page_texts
 from web.view_parts import TableInfo, display_order, ranks_for
@@ -27,19 +28,6 @@ def info(players: int) -> TableInfo:
     return TableInfo(names=NAMES[:players], version=7, chips=tuple(range(players)), deadline=1.5)
 
 
-def cards_in(value: Any) -> set[str]:
-    """Every card code anywhere in a JSON value or an engine view."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return cards_in([getattr(value, item.name) for item in dataclasses.fields(value)])
-    if isinstance(value, str):
-        return {value} if is_card(value) else set()
-    if isinstance(value, dict):
-        return set().union(*(cards_in(item) for item in value.values()), set())
-    if isinstance(value, (list, tuple)):
-        return set().union(*(cards_in(item) for item in value), set())
-    return set()
-
-
 def every_view(game: str) -> Iterator[tuple[str, Any, int]]:
     kind, _, players = GAMES[game]
     for seed in SEEDS:
@@ -48,25 +36,12 @@ def every_view(game: str) -> Iterator[tuple[str, Any, int]]:
                 yield kind, state, seat
 
 
+def cards_in(value: object) -> set[str]:
+    return set(every_card(value))
+
+
 def reshuffled(kind: str, state: Any, seat: int, rng: random.Random) -> Any:
-    """A copy of ``state`` whose cards the seat cannot see (the others' hands, the stock, the
-    kitty, dead cards and discards it did not see) are dealt again among their places."""
-    copy: Any = rules_for(kind).load(state.to_json())
-    known = cards_in(state.seat_view(seat)) | {state.trump_card if kind == "stukolka" else ""}
-    places: list[tuple[list[str], int]] = []
-    lists: list[list[str]] = [hand for other, hand in enumerate(copy.hands) if other != seat]
-    if kind == "stukolka":
-        lists += [copy.stock, *copy.dead]
-        lists += [cards for other, cards in enumerate(copy.discards) if other != seat]
-    else:
-        lists += [copy.kitty, copy.discards]
-    for cards in lists:
-        places += [(cards, index) for index, card in enumerate(cards) if card not in known]
-    hidden = [cards[index] for cards, index in places]
-    rng.shuffle(hidden)
-    for (cards, index), card in zip(places, hidden, strict=True):
-        cards[index] = card
-    return copy
+    return unseen_reshuffled(game_for(kind), state, seat, rng)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
