@@ -23,17 +23,16 @@ from bot.screens.stats import display_names
 from locales import t
 from storage.database import Database
 from storage.evenings import Evening
-from storage.records import Game
 from tables.evenings import Evenings
-from tables.events import TableEvent
+from tables.listener import TableListener
 
 log = logging.getLogger(__name__)
 
 SETTLE_POLL = 0.05  # seconds between looks at whether the table's messages have gone out
 
 
-class EveningPosts:
-    """Posts the evenings the tables ended: the chat's ``TableListener``."""
+class EveningPosts(TableListener):
+    """Posts the evenings the tables ended: one of the chat's ``TableListener``."""
 
     def __init__(
         self,
@@ -72,15 +71,6 @@ class EveningPosts:
         if not await self.evenings.end_now(chat_id):
             self._reply_to.pop(chat_id, None)
             await self.messenger.send(chat_id, t(lang, "evening.none"), reply_to=reply_to)
-
-    def table_changed(self, game: Game) -> None:
-        """The chat shows a table's changes from the service's replies (``Presenter.took``)."""
-
-    def results_due(self, game: Game) -> None:
-        """The chat's results due are posted by the presenter (``Presenter.results_due``)."""
-
-    async def took(self, event: TableEvent) -> None:
-        """A table's changes are shown by the presenter (``Presenter.took``)."""
 
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         if after_game is not None:

@@ -33,12 +33,13 @@ from tables import Refused, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 from tables.commands import Look
 from tables.events import TableEvent
+from tables.listener import TableListener
 
 log = logging.getLogger(__name__)
 
 
-class Presenter:
-    """Shows replies of the table service and answers button presses."""
+class Presenter(TableListener):
+    """Shows the table service's changes and answers button presses."""
 
     def __init__(
         self,
@@ -323,12 +324,6 @@ class Presenter:
             self.table.refresh(loaded.game.game_id)
 
     # ------------------------------------------------------------------ after a restart
-
-    def table_changed(self, game: Game) -> None:
-        """The chat shows a table's changes from the service's replies (``show``)."""
-
-    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
-        """The chat's evenings are posted by ``bot.evenings.EveningPosts``."""
 
     def results_due(self, game: Game) -> None:
         """The table service, resuming (``TableService.start``), hands over a game whose

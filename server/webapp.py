@@ -1,6 +1,7 @@
 """The Mini App's server over the table service: a peer of the chat, made from the settings
 and the service alone (its names, languages and card style are the service's
-``tables.people``); every commit reaches the pages open at that table."""
+``tables.people``); every change of a table reaches the pages open at it (its hub is one of
+the service's listeners)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from web.tables import WebTables
 
 def webapp(settings: Settings, tables: TableService) -> WebAppServer:
     """The Mini App's server over ``tables``: its moves are published by the table service
-    (the chat shows them as it shows a press's), and each commit is told to its pages."""
+    (the chat shows them as it shows a press's), and each change is told to its pages."""
     raise_file_limit()
     server = WebApp(
         WebTables(tables),
@@ -25,5 +26,5 @@ def webapp(settings: Settings, tables: TableService) -> WebAppServer:
             per_address=settings.webapp_max_connections_per_address,
         ),
     )
-    tables.watch(lambda game: server.changed(game.game_id, list(game.seats)))
+    tables.listeners.append(server.hub)
     return WebAppServer(server, settings.webapp_host, settings.webapp_port)

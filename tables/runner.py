@@ -1,12 +1,12 @@
 """The runner: the tables' own time. A table with no front-end attached still times out its
 turns, and its computers and away players still move.
 
-Every commit tells the runner (it is one of the service's listeners, ``TableListener``) the
-game's turn and its stored turn deadline, and the runner arms that game's timer for it
-(``Timers``, on the service's clock); a game that closes loses its timer. When a timer fires,
-the runner makes the move that is due (``Turns.timeout``: the default move of a player out of
-time, or a computer's or an away player's move once its pause is over) and publishes the reply
-(``TableService.publish``: every front-end shows it as a press's reply).
+Every commit tells the runner (``TableStore.committed``) the game's turn and its stored turn
+deadline, and the runner arms that game's timer for it (``Timers``, on the service's clock); a
+game that closes loses its timer. When a timer fires, the runner makes the move that is due
+(``Turns.timeout``: the default move of a player out of time, or a computer's or an away
+player's move once its pause is over) and publishes the reply (``TableService.publish``: every
+front-end shows it as a press's reply).
 
 After a restart every table resumes, front-end or none: ``recover`` deals on a table an older
 version left frozen between a deal's end and the next deal (its reply published) and hands the
@@ -22,7 +22,6 @@ from typing import Any
 
 from storage.database import Database
 from storage.records import Game
-from tables.events import TableEvent
 from tables.listener import TableListener
 from tables.records import Reply
 from tables.timers import Timers
@@ -61,23 +60,14 @@ class Runner:
         self.listeners = listeners
         self.timers = Timers(self._due, clock)
 
-    # ------------------------------------------------------------------ the listener
+    # ------------------------------------------------------------------ the commits
 
-    def table_changed(self, game: Game) -> None:
+    def committed(self, game: Game) -> None:
         """A commit: the game's timer runs for its turn to its stored deadline, or stops."""
         if game.status == "active" and game.turn_deadline is not None:
             self.timers.arm(game.game_id, turn_of(game), game.turn_deadline)
         else:
             self.timers.cancel(game.game_id)
-
-    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
-        pass
-
-    def results_due(self, game: Game) -> None:
-        pass
-
-    async def took(self, event: TableEvent) -> None:
-        """The timers follow the commits (``table_changed``), not the changes."""
 
     # ------------------------------------------------------------------ the moves due
 
@@ -108,7 +98,7 @@ class Runner:
     async def start(self) -> None:
         """Every open game's timer, with the time that was left (after a restart)."""
         for game in await self.db.open_games():
-            self.table_changed(game)
+            self.committed(game)
 
     def clock_moved(self) -> None:
         """The clock jumped (a test's clock): every timer again for its deadline."""

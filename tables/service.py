@@ -19,10 +19,9 @@ Each unit gets the units it needs, and nothing reaches back:
   commits, and the moves that come due (a timeout, a computer's or an away player's move);
   and every table resumed after a restart (``start``).
 
-The front-ends are told of every commit through ``listeners`` (``listener.TableListener``),
-and of every change through ``publish`` (whoever made it: a press in the chat, a move on the
-page, the runner): one ``TableEvent`` each; it also keeps the evenings. A front-end never
-calls another.
+The front-ends (``listeners``, each a ``listener.TableListener``) are told of every change
+through ``publish`` (whoever made it: a press in the chat, a move on the page, the runner):
+one ``TableEvent`` each; it also keeps the evenings. A front-end never calls another.
 """
 
 from __future__ import annotations
@@ -67,13 +66,11 @@ class TableService:
         self.db = db
         #: names, languages and card style, as every front-end shows them
         self.people = People(db, default_language)
-        #: the front-ends, told of every commit and every evening ended
+        #: the front-ends, told of every change and every evening ended
         self.listeners: list[TableListener] = []
         self.thinker = thinker or Thinker()
         self.settings = ChatSettings(db, turn_timeout=turn_timeout)
-        self.store = TableStore(
-            db, self.settings, self.listeners, clock=clock, computer_pause=computer_pause
-        )
+        self.store = TableStore(db, self.settings, clock=clock, computer_pause=computer_pause)
         self.steps = DealSteps(self.store, self.settings, seed=seed)
         self.lobby = Lobby(self.store, self.steps, self.settings)
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
@@ -88,15 +85,13 @@ class TableService:
         )
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)
-        self.listeners.append(self.runner)
+        self.store.committed.append(self.runner.committed)
 
         # the chat's lock, and reading what was last committed
         self.lock = self.store.lock
         self.load = self.store.load
         self.snapshot = self.store.snapshot
         self.active = self.store.active
-        # told of every commit (the front-ends that show tables live)
-        self.watch = self.store.watch
         # the chat's settings
         self.chat_options = self.settings.chat_options
         self.choose_options = self.settings.choose_options

@@ -29,7 +29,6 @@ from tables.bounded import Locks
 from tables.chat_settings import ChatSettings
 from tables.figures import counted
 from tables.games import game_for
-from tables.listener import CommitWatcher, TableListener
 from tables.records import Loaded, Notice, Refused, Reply, TableMeta
 
 
@@ -75,28 +74,21 @@ class TableStore:
         self,
         db: Database,
         settings: ChatSettings,
-        listeners: list[TableListener] | None = None,
         *,
         clock: Callable[[], float] = time.time,
         computer_pause: float = 1.5,
     ) -> None:
         self.db = db
         self.settings = settings
-        #: the front-ends, told of every commit (``changed``)
-        self.listeners = [] if listeners is None else listeners
+        #: told of every commit, with the game as committed (the runner's timers): called on
+        #: the event loop right after the commit, under the chat's lock; must not block or raise
+        self.committed: list[Callable[[Game], None]] = []
         self.clock = clock
         #: seconds a computer waits before its move, so the people can follow the table
         self.computer_pause = computer_pause
         self._locks: Locks[int] = Locks()
         #: the last decoded state of each open game (``snapshot``), by game id
         self._snapshots: dict[int, Loaded] = {}
-
-    def watch(self, watcher: Callable[[Game], None]) -> None:
-        """Tell ``watcher`` of every commit of a table, with the game as committed: a
-        front-end that shows tables live (the Mini App's page) learns "this table changed"
-        here, whoever changed it (a button, the page, a timer, a computer). Called on the
-        event loop right after the commit; it must not block or raise."""
-        self.listeners.append(CommitWatcher(watcher))
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks(chat_id)
@@ -260,9 +252,9 @@ class TableStore:
         return game
 
     def changed(self, game: Game) -> None:
-        """Tell the front-ends that ``game`` was committed (a new table, or a new version)."""
-        for listener in self.listeners:
-            listener.table_changed(game)
+        """``game`` was committed (a new table, or a new version): tell ``committed``."""
+        for hook in self.committed:
+            hook(game)
 
     async def commit(
         self,

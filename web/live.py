@@ -1,25 +1,36 @@
-"""Live updates: each open page is told "your view changed" (Server-Sent Events), nothing more.
+"""Live updates: each open page is told "your view changed" (Server-Sent Events), with what
+happened meanwhile.
 
-The table service tells ``Hub.changed`` of every commit (``TableService.watch``); the hub marks
-every page that shows that game, or shows its user's current table without naming one, and
-each page's stream writes one ``changed`` event however many commits came meanwhile. The page
-then reads its state again, as it does on every (re)connection. A comment line every
-``HEARTBEAT`` seconds keeps proxies from closing a quiet stream.
+The hub is one of the table service's listeners: every change of a table comes to ``Hub.took``
+as its ``TableEvent``, whoever made it. The hub marks every page of the table's seats that
+shows that game, or shows its user's current table without naming one, and keeps for it the
+rules' events its user may see (the public ones and the ones addressed to him: no one else's
+secret); each page's stream writes one ``changed`` event however many changes came meanwhile,
+its data those events in order (``{"events": [{"game", "version", "kind", "data"}…]}``, the
+oldest dropped past ``EVENTS_KEPT``: then ``"missed": true``). The page then reads its state
+again, as it does on every (re)connection. A comment line every ``HEARTBEAT`` seconds keeps
+proxies from closing a quiet stream.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+import json
+from collections import deque
 from dataclasses import dataclass, field
 
 from aiohttp import web
+
+from tables.events import TableEvent
+from tables.listener import TableListener
 
 #: seconds between keep-alive comments on a quiet stream
 HEARTBEAT = 20.0
 #: streams one user may hold open at once (each page holds one)
 STREAMS_PER_USER = 8
+#: events a page's stream keeps for its next write (the oldest go first)
+EVENTS_KEPT = 64
 
 
 @dataclass(eq=False)
@@ -30,13 +41,33 @@ class Listener:
     game_id: int | None
     transport: asyncio.BaseTransport | None = None
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the events its user may see since the stream's last write
+    news: deque[dict[str, object]] = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))
+    #: whether events were dropped since (more than ``EVENTS_KEPT``)
+    missed: bool = False
+
+    def tell(self, events: list[dict[str, object]]) -> None:
+        """Keep ``events`` for the next write, and wake the stream."""
+        self.missed = self.missed or len(self.news) + len(events) > EVENTS_KEPT
+        self.news.extend(events)
+        self.dirty.set()
+
+    def written(self) -> bytes:
+        """The ``changed`` event with what happened since the last write; forgotten."""
+        data: dict[str, object] = {"events": list(self.news)}
+        if self.missed:
+            data["missed"] = True
+        self.news.clear()
+        self.missed = False
+        text = json.dumps(data, separators=(",", ":"), default=str)
+        return f"event: changed\ndata: {text}\n\n".encode()
 
     def gone(self) -> bool:
         """Whether the page has closed its connection (noticed before the next write)."""
         return self.transport is None or self.transport.is_closing()
 
 
-class Hub:
+class Hub(TableListener):
     """The open pages, by user."""
 
     def __init__(self, *, heartbeat: float = HEARTBEAT) -> None:
@@ -49,12 +80,24 @@ class Hub:
     def streams_of(self, user_id: int) -> int:
         return len(self._pages.get(user_id, ()))
 
-    def changed(self, game_id: int, seats: Iterable[int]) -> None:
-        """A commit of ``game_id``, whose seats are ``seats``: mark their pages."""
-        for user in seats:
-            for page in self._pages.get(user, ()):
-                if page.game_id is None or page.game_id == game_id:
-                    page.dirty.set()
+    async def took(self, event: TableEvent) -> None:
+        """A change of a table (``TableService.publish``): the pages of its seats that show
+        it are told, each with the events its user may see."""
+        game = event.game
+        for user in game.seats:
+            pages = [
+                page
+                for page in self._pages.get(user, ())
+                if page.game_id is None or page.game_id == game.game_id
+            ]
+            if not pages:
+                continue
+            seen: list[dict[str, object]] = [
+                {"game": game.game_id, "version": game.version, "kind": e.kind, "data": e.data}
+                for e in event.seen_by(user)
+            ]
+            for page in pages:
+                page.tell(seen)
 
     def forget_closed(self, user_id: int) -> None:
         """Let go of ``user_id``'s streams whose pages have gone since their last write: each
@@ -105,7 +148,7 @@ class Hub:
                 if page.dirty.is_set():
                     page.dirty.clear()
                     self.sent += 1
-                    await response.write(b"event: changed\ndata: 1\n\n")
+                    await response.write(page.written())
                 else:
                     await response.write(b": ping\n\n")
         except (ConnectionResetError, ConnectionError):

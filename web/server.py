@@ -94,10 +94,6 @@ class WebApp:
     def session_key(self) -> bytes:
         return sessions.session_key(self.token)
 
-    def changed(self, game_id: int, seats: list[int]) -> None:
-        """The table service's "table changed" (``TableService.watch``)."""
-        self.hub.changed(game_id, seats)
-
     # ------------------------------------------------------------------ who is asking
 
     def user(self, request: web.Request, *, ticket: bool = False) -> WebAppUser:

@@ -14,6 +14,7 @@ speak to it over HTTP with ``initData`` signed as Telegram signs it (with the fa
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from pathlib import Path
@@ -145,7 +146,10 @@ async def test_a_chat_button_move_reaches_an_open_page_live(
             act = next(d for d in data if isinstance(cb.decode(d), cb.Act))
             await table.press(user, message, act)
             event = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 10)
-            assert event == b"event: changed\ndata: 1\n\n"
+            assert event.startswith(b"event: changed\ndata: {")
+            # with what happened: the move's public events, of this table
+            news = json.loads(event.split(b"data: ", 1)[1])
+            assert news["events"] and {e["game"] for e in news["events"]} == {game_id}
             _, after, _ = await page.state()
             assert after["version"] > before["version"]
             # the bot stops: the open stream ends at once (nothing holds the shutdown up)

@@ -302,7 +302,7 @@ async def test_slow_bodies_many_moves_streams_and_closed_pages(
             await asyncio.sleep(1.0)
             assert await table.step(look_chance=0)
             event = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 10)
-            assert event == b"event: changed\ndata: 1\n\n"
+            assert event.startswith(b"event: changed\ndata: {")
         # every stream a user may hold, one closed by its page: a new one takes its place now
         streams = []
         for _ in range(STREAMS_PER_USER):

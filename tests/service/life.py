@@ -15,6 +15,7 @@ from storage.records import Game
 from tables import Loaded, TableService
 from tables.computers import Thinker
 from tables.events import TableEvent
+from tables.listener import TableListener
 from tables.steps import deal_record, ledger_transfers
 from tests import moves
 from tests.clock import ManualClock
@@ -38,7 +39,7 @@ def service_on(db: Database, clock: ManualClock) -> TableService:
     )
 
 
-class Recorder:
+class Recorder(TableListener):
     """A front-end that shows nothing: every change the service published, every commit, and
     the evenings and results it handed out, in order."""
 
@@ -48,9 +49,7 @@ class Recorder:
         self.results: list[int] = []  # games whose results were handed out as due
         self.events: list[TableEvent] = []  # every change, as the listeners take it
         service.listeners.append(self)
-
-    def table_changed(self, game: Game) -> None:
-        self.commits.append(game)
+        service.store.committed.append(self.commits.append)
 
     def evenings_due(self, chat_id: int, after_game: int | None) -> None:
         self.evenings.append((chat_id, after_game))
