@@ -151,7 +151,11 @@ async def _the_evening_and_the_glossary(table: Table, chat_id: int, seat: Seat) 
     if not payments:
         square = "evening.square" if settled.square else "evening.no_payments"
         assert await dialog.get_by_text(t("ru", square)).count() == 1
-    await dialog.locator("button").click()
+    # Telegram's Back closes it, as it closes the last trick
+    assert await page.evaluate("window.__tg.back.isVisible")
+    await page.evaluate("window.__tg.back.press()")
+    await dialog.wait_for(state="hidden", timeout=WAIT_MS)
+    assert not await page.evaluate("window.__tg.back.isVisible")
     await page.locator("#glossary-button").click()
     entries = await page.locator("dialog#glossary .gloss-entry").all_inner_texts()
     assert entries == [_plain(t("ru", f"gloss.{word}")) for word in ("shleif", "razrez", "remiz")]

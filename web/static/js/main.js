@@ -80,13 +80,14 @@ function render() {
   renderResult(view);
   renderHint(view, (version) => api.hint(version));
   renderStopping(view, handlers.act);
-  renderMore(view, () => api.evening());
+  renderMore(view, () => api.evening(), render);
   renderHand(view, selection, handlers);
   tick(view);
   if (view.pick) tg.mainButton(confirmText(view, selection.size), canConfirm(view, selection.size), handlers.confirm);
   else tg.mainButton(null);
-  const dialog = $("last");
-  if (dialog.open) tg.backButton(() => dialog.close());
+  // Telegram's Back closes a dialog open (the last trick, the evening, the glossary)
+  const dialog = document.querySelector("dialog[open]");
+  if (dialog) tg.backButton(() => dialog.close());
   else if (view.pick && selection.size) {
     tg.backButton(() => {
       selection = new Set();

@@ -23,6 +23,9 @@ function dialog(id) {
   return box;
 }
 
+// redraws the page: Telegram's Back closes an open dialog (main.js), the page's again once shut
+let redraw = () => {};
+
 function open(box, title, body) {
   const heading = el("h2", "", title);
   heading.id = `${box.id}-title`;
@@ -32,7 +35,11 @@ function open(box, title, body) {
   close.value = "close";
   form.append(close);
   box.replaceChildren(heading, ...body, form);
-  if (!box.open) box.showModal();
+  if (!box.open) {
+    box.showModal();
+    box.addEventListener("close", () => redraw(), { once: true });
+  }
+  redraw();
 }
 
 function rows(items) {
@@ -75,7 +82,8 @@ export function eveningBody(evening) {
   return body;
 }
 
-export function renderMore(view, readEvening) {
+export function renderMore(view, readEvening, onDialog) {
+  redraw = onDialog;
   let box = document.getElementById("more");
   if (!box) {
     box = el("nav", "more");
