@@ -50,6 +50,9 @@ class Step:
     game_over: bool
     results: list[SeatResult] = field(default_factory=list)
     summary: JsonObject = field(default_factory=dict)
+    #: whether the move takes the turn on (a decision); a move any seat may make at any time of
+    #: the deal, such as looking at one's cards, does not: the table's turn number stays
+    moves_turn: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,9 +87,9 @@ class DealSteps:
         status: GameStatus | None = None,
     ) -> None:
         """One rules step as one commit: a move within the deal, or the move that ends it
-        together with its settlement and the next deal (``end_deal``). A look is no move:
-        the turn number (and the deadline) stay."""
-        fresh = action is None or action.verb != "look"
+        together with its settlement and the next deal (``end_deal``). A move that moves no
+        turn (``Step.moves_turn``: a look) leaves the turn number and the deadline as they are."""
+        fresh = action is None or step.moves_turn
         if fresh:
             loaded.meta.turn += 1
         reply.saw(step.events, loaded.seats)

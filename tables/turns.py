@@ -93,11 +93,9 @@ class Turns:
                 # a repeated look (or one from an old message) changes nothing: no write
                 return Reply(game=loaded.game, hands={user_id})
             loaded.meta.timeouts.pop(str(user_id), None)
-            if not looking:
+            if step.moves_turn:
                 loaded.meta.marks.pop(str(user_id), None)
-            reply = Reply(hands={user_id})
-            if not looking:
-                reply.table_changed = True
+            reply = Reply(hands={user_id}, table_changed=step.moves_turn)
             return await self.steps.commit_step(loaded, step, action, user_id, reply)
 
     async def timeout(self, game_id: int, turn: int) -> Reply | None:

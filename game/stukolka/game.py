@@ -39,7 +39,9 @@ class StukolkaGame(StukolkaState):
 
     def apply(self, action: Action) -> Step:
         before = len(self.transfers)
-        return self.step(rules.apply(self, action), before)
+        step = self.step(rules.apply(self, action), before)
+        step.moves_turn = action.verb != "look"  # a player looks at his cards when he likes
+        return step
 
     def next_deal(
         self, deck: Sequence[str], *, pot: int, players: int, dealer: int
