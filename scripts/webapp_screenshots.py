@@ -29,10 +29,24 @@ SHOTS = [
     ("stukolka-over", "en"),
     ("starshina-over", "ru"),
     ("shleif-stopping", "ru"),
+    ("stukolka-score", "ru"),
+    ("starshina-end", "ru"),
+    ("shleif-replay", "ru"),
 ]
+#: scenes that are a fixture with something tapped: scene → (fixture, what to tap, what then
+#: shows); the replay is stepped on to its second trick
+SCENES = {"shleif-replay": ("shleif-score", ["#score-replay", *["#replay-next"] * 3], "#replay")}
 SIZES = [("light", 390, 844, False), ("dark", 390, 844, True), ("360", 360, 740, False)]
 #: the scenes a small phone shows in the dark theme too
-SMALL_DARK = {"shleif-lobby", "shleif-knock", "starshina-play", "shleif-stopping"}
+SMALL_DARK = {
+    "shleif-lobby",
+    "shleif-knock",
+    "starshina-play",
+    "shleif-stopping",
+    "stukolka-score",
+    "starshina-end",
+    "shleif-replay",
+}
 # the Debian packages the screenshots need, each with the file that shows it is installed
 PACKAGES = {
     "chromium": CHROMIUM,
@@ -73,20 +87,27 @@ def main() -> int:
         for fixture, lang in SHOTS:
             if only and fixture not in only:
                 continue
+            shown, taps, until = SCENES.get(fixture, (fixture, [], ""))
             sizes = [*SIZES, *([("360-dark", 360, 740, True)] if fixture in SMALL_DARK else [])]
             for suffix, width, height, dark in sizes:
                 page = open_table(
                     browser,
                     address,
-                    fixture,
+                    shown,
                     width=width,
                     height=height,
                     dark=dark,
                     lang=lang,
                     scale=1,
                 )
+                for tap in taps:
+                    page.click(tap)
+                if until:
+                    page.wait_for_selector(until)
+                    page.wait_for_timeout(150)
                 path = OUT / f"{fixture}-{suffix}.png"
-                page.screenshot(path=str(path), full_page=True)
+                # a dialog is the screen's: shot as the phone shows it, not the page beneath
+                page.screenshot(path=str(path), full_page=not until)
                 page.context.close()
                 print(path.relative_to(OUT.parents[1]))
         browser.close()

@@ -57,6 +57,15 @@ class MoneyAndHistory(DatabaseCore):
         """One finished deal of the chat with its transfers, or None."""
         return await self._run(snapshot(history.one_deal), chat_id, deal_id)
 
+    async def last_dealt_game(self, user_id: int, since: float = 0.0) -> int | None:
+        """The game of the newest deal ``user_id`` played that ended at ``since`` or later."""
+        return await self._run(history.last_dealt_game, user_id, since)
+
+    async def deal_seats(self, game_id: int, deal: int) -> list[int] | None:
+        """The users at the seats of a game's finished deal, in seat order (None: no such
+        deal is over)."""
+        return await self._run(history.deal_seats, game_id, deal)
+
     async def deal_count(self, chat_id: int, newer_than: int | None = None) -> int:
         """How many deals the chat finished (only from deal ``newer_than`` on, if given)."""
         if newer_than is None:

@@ -82,6 +82,28 @@ def one_deal(conn: sqlite3.Connection, chat_id: int, deal_id: int) -> DealHistor
     return replace(found[0], game_transfers=tuple(game))
 
 
+def last_dealt_game(conn: sqlite3.Connection, user_id: int, since: float) -> int | None:
+    """The game of the newest deal ``user_id`` played that ended at ``since`` or later (by the
+    deal players' index), or None."""
+    row = conn.execute(
+        "SELECT d.game_id FROM deal_players AS p JOIN deals AS d USING (deal_id)"
+        " WHERE p.user_id = ? AND d.ended_at >= ? ORDER BY d.deal_id DESC LIMIT 1",
+        (user_id, since),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def deal_seats(conn: sqlite3.Connection, game_id: int, deal: int) -> list[int] | None:
+    """The users at the seats of game ``game_id``'s finished deal ``deal``, in seat order
+    (None: no such deal is over)."""
+    rows = conn.execute(
+        "SELECT p.user_id, p.seat FROM deals AS d JOIN deal_players AS p USING (deal_id)"
+        " WHERE d.game_id = ? AND d.deal = ? ORDER BY p.seat",
+        (game_id, deal),
+    ).fetchall()
+    return [int(row[0]) for row in rows] or None
+
+
 def deals_newer(conn: sqlite3.Connection, chat_id: int, deal_id: int) -> int:
     """How many of the chat's deals finished from ``deal_id`` on, that one included: the
     deals on the history pages above the page of the deals before it."""

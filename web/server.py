@@ -4,6 +4,7 @@
     GET  /api/texts        the page's texts in the user's language (``web.texts``); without a
                            valid initData, in the language of ``?lang=``
     GET  /api/state        the seat's view (``web.views``) of the table the page shows
+    GET  /api/replay       a finished deal step by step, ``?deal=`` from 0 (``web.endings``)
     POST /api/action       a move: ``{"version", "verb", "arg", "key"}``
     GET  /api/evening      the evening so far of the table's chat: money and the settle-up
     POST /api/hint         💡 at his turn: ``{"version"}`` → ``{"hint"}``, the advice in words
@@ -42,7 +43,9 @@ from typing import Any
 from aiohttp import web
 
 from tables import Refused
+from tables.arguments import MAX_GAME_ID, whole_number
 from web import session as sessions
+from web import tables as page
 from web.auth import DEFAULT_MAX_AGE, InitDataError, WebAppUser, validate
 from web.connections import BODY_SECONDS, Connections
 from web.limits import KeyReused, Once, RateLimit
@@ -151,6 +154,16 @@ class WebApp:
         response.enable_compression()
         return response
 
+    async def replay(self, request: web.Request) -> web.Response:
+        """A finished deal step by step: 404 for one not over or not his, 403 not his table."""
+        user = self.user(request)
+        game_id = await self.game(request, user)
+        deal = whole_number(request.query.get("deal", ""), 0, MAX_GAME_ID)
+        steps = await _guarded(self.tables.replay(game_id, user.user_id, deal, user.language))
+        response = web.json_response(steps)
+        response.enable_compression()
+        return response
+
     async def _json(self, request: web.Request) -> Any:
         """The request's body as JSON: 408 if it comes too slowly, 413 if it is too big, 400
         if it is no JSON."""
@@ -235,7 +248,7 @@ class WebApp:
 
         async def move() -> tuple[int, dict[str, Any]]:
             try:
-                await self.tables.act(game_id, user.user_id, version, str(verb), arg)
+                reply = await self.tables.act(game_id, user.user_id, version, str(verb), arg)
             except Refused as refused:
                 if refused.reason == "not_at_table":
                     return 403, {"error": "not your seat"}
@@ -245,6 +258,8 @@ class WebApp:
                 return 400, {"error": "no such move"}
             except (NoTable, NotYours) as error:
                 return (404 if isinstance(error, NoTable) else 403), {"error": "no table"}
+            if verb == page.AGAIN and reply.game is not None:  # a new table: the page goes on to it
+                return 200, {"table": page.payload(reply.game.game_id)}
             return 200, {}
 
         request_of_key = json.dumps([version, verb, arg], sort_keys=True)
@@ -257,7 +272,8 @@ class WebApp:
         if status in (200, 409):
             # the view as it is now: the move's outcome, or what the stale view missed
             with contextlib.suppress(NoTable, NotYours):
-                view = await self.tables.view(game_id, user.user_id, user.language)
+                shown = page.game_of(answer.get("table")) or game_id
+                view = await self.tables.view(shown, user.user_id, user.language)
                 answer = {**answer, "view": view}
         return web.json_response(answer, status=status)
 
@@ -361,6 +377,7 @@ def make_app(server: WebApp) -> web.Application:
     app.router.add_get("/", server.index)
     app.router.add_get("/api/texts", server.texts)
     app.router.add_get("/api/state", server.state)
+    app.router.add_get("/api/replay", server.replay)
     app.router.add_post("/api/action", server.action)
     app.router.add_get("/api/evening", server.evening)
     app.router.add_post("/api/hint", server.hint)

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from storage.errors import GameNotFound
-from storage.records import Game
 from tables import Loaded, Refused, Reply, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
 from web.evening import evening_view
+from web.finished import Endings, NoReplay
 from web.games import shown
 from web.hints import NoControl, page_hint
-from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
+from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move, reachable_of
 from web.stopping import STOP_VERBS, stopping_move, stopping_view
-from web.view_parts import Json, TableInfo, money_parts, ranks_for, text
+from web.view_parts import Json, TableInfo, ranks_for, text
 from web.views import lobby_view, seat_view
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,8 @@ log = logging.getLogger(__name__)
 BACK = "back"
 #: the page's «show my cards» (a look carries no turn: allowed at any time of the deal)
 LOOK = "look"
-#: the games whose last deal's nets are kept
-LAST_KEPT = 256
+#: «▶️ Новая партия» at a closed table: the same game again (``TableService.again``)
+AGAIN = "again"
 #: the most cards a move of several names
 MOST_CARDS = 16
 #: verbs are short words of the rules (``play``, ``discard``, ``kitty``…)
@@ -75,8 +76,8 @@ class WebTables:
         self.tables = tables
         self.db = tables.db
         self.people = tables.people
-        #: what the last deal moved per user, by (game, deal): read once, kept for a while
-        self._last: dict[tuple[int, int], dict[int, dict[str, int]]] = {}
+        #: finished deals: score cards and replays
+        self.endings = Endings(tables)
 
     async def find(self, user_id: int, named: str | None) -> int:
         """The game the page shows: the one ``named`` (the page's address or the
@@ -97,7 +98,11 @@ class WebTables:
             return game_id
         mine = await self.db.user_open_games(user_id)
         if not mine:
-            raise NoTable
+            # his table has closed: its last result, not «you are not at a table»
+            closed = await self.endings.last_closed(user_id)
+            if closed is None:
+                raise NoTable
+            return closed
         return max(mine, key=lambda game: (game.status == "active", game.game_id)).game_id
 
     async def _loaded(self, game_id: int, user_id: int) -> tuple[Loaded, int | None]:
@@ -158,24 +163,52 @@ class WebTables:
             and view["to_act"] == seat
             and await self.tables.offers_hints(loaded)
         )
-        if view["result"] is None and loaded.meta.deals > 0:
-            view["last_deal"] = await self.last_deal(game, loaded.seats, loaded.meta.deals - 1)
+        await self.ends(view, loaded, user_id, lang, info)
         return view
 
-    async def last_deal(self, game: Game, seats: list[int], deal: int) -> Json:
-        """The nets of the table's deal ``deal`` (the one before the deal in play) for each
-        seat now (None: he did not play it), as its hand's outcome said them: what the deal
-        moved for him, its stake included. Read from the ledger once per deal."""
-        key = (game.game_id, deal)
-        money = self._last.get(key)
-        if money is None:
-            money = await self.tables.steps.deal_money(game, deal)
-            self._last[key] = money
-            while len(self._last) > LAST_KEPT:
-                del self._last[next(iter(self._last))]
-        nets = [sum(money[user].values()) if user in money else None for user in seats]
-        parts = [money_parts(dict(money[user])) if user in money else [] for user in seats]
-        return {"nets": nets, "parts": parts, "label": text("web.last_deal")}
+    async def ends(
+        self, view: Json, loaded: Loaded, user_id: int, lang: str, info: TableInfo
+    ) -> None:
+        """The ends on ``view``: the last finished deal's score card, and at a closed table
+        why it closed and «▶️ Новая партия» (``web.views``: ``score``, ``closed``)."""
+        game = loaded.game
+        number = loaded.meta.deals - 1
+        seats = await self.endings.seats_of(game, number) if number >= 0 else None
+        if seats is not None and seats != loaded.seats:
+            # the seats of that deal (someone left, someone sat down since)
+            names = await self.people.names(seats, lang)
+            chips = await self.tables.money.chips(game.chat_id, seats)
+            info = replace(info, names=names, chips=chips)
+        view["score"] = await self.endings.score(loaded, user_id, info)
+        view["closed"] = None
+        if game.status in ("finished", "stopped"):
+            over = view["score"] is not None and view["score"]["game_over"]
+            view["closed"] = text("web.closed.game_over" if over else "web.closed.stopped")
+            view["actions"] = [{"verb": AGAIN, "arg": None, "label": text("btn.again")}]
+
+    async def replay(self, game_id: int, user_id: int, deal: int | None, code: str | None) -> Json:
+        """Finished deal ``deal`` of the game, step by step, for one of its players: NoTable
+        for a deal not over (the one in play), one he did not play or none named (None),
+        NotYours for a table he never sat at."""
+        try:
+            game = await self.db.game(game_id)
+        except GameNotFound:
+            raise NoTable from None
+        seats = await self.endings.seats_of(game, deal) if deal is not None else None
+        if user_id not in game.seats and (seats is None or user_id not in seats):
+            raise NotYours
+        if seats is None or user_id not in seats:
+            raise NoTable
+        lang = await self.people.user_language(user_id, code)
+        info = TableInfo(
+            names=await self.people.names(seats, lang),
+            version=0,
+            ranks=ranks_for(lang, await self.people.chat_ranks(game.chat_id)),
+        )
+        try:
+            return await self.endings.replay(game, user_id, deal or 0, info)
+        except NoReplay:
+            raise NoTable from None
 
     async def evening(self, game_id: int, user_id: int, code: str | None) -> Json:
         """The evening so far of the table's chat (``web.evening``), for a player seated at
@@ -214,6 +247,12 @@ class WebTables:
             reply = await stopping_move(self.tables, loaded, user_id, version, verb)
         elif verb == BACK:
             reply = await self.tables.back(game_id, user_id)
+        elif verb == AGAIN:
+            # the chat's «▶️ Новая партия»: the same game, players and place, begun at once
+            reachable = await reachable_of(self.db, list(loaded.seats))
+            reply = await self.tables.again(
+                loaded.game.chat_id, user_id, game_id, lambda user: reachable.get(user, False)
+            )
         else:
             reply = await self.tables.act(game_id, user_id, version, move_of(verb, arg))
         await self._publish(reply)

@@ -252,9 +252,15 @@ async def _check_the_views_leak_nothing(table: Table, seats: list[Seat], game_id
         index = list(game.seats).index(seat.user.id)
         assert seat.views
         for view in seat.views:
-            shown = {s for s in strings(view) if CARD.match(s)}
+            # the last deal's score card holds that deal's cards, as that deal showed them
+            score = view.get("score")
+            shown = {s for s in strings({**view, "score": None}) if CARD.match(s)}
             allowed = known_cards(game.kind, by_deal[view["deal"]], index)
             assert shown <= allowed, (view["deal"], shown - allowed)
+            if score is not None:
+                shown = {s for s in strings(score) if CARD.match(s)}
+                allowed = known_cards(game.kind, by_deal[score["deal"]], index)
+                assert shown <= allowed, (score["deal"], shown - allowed)
 
 
 @pytest.mark.parametrize(("choice", "seed"), [("shleif", 3), ("starshina", 4)])
@@ -275,10 +281,18 @@ async def test_a_deal_played_on_three_pages_one_player_going_back_to_the_chat(
             for seat in seats:
                 await asyncio.gather(*seat.reads)
                 assert seat.views[-1]["deal"] == loaded.table.deal_no
-                # the deal just played, its nets under the hand while the next one is played
-                nets = await seat.page.locator("#result.last-deal .nets > span").all_inner_texts()
-                names = [name.split(" (")[0] for name in nets[0::2]]  # «Вера (ставка −3)»
-                assert len(nets) == 6 and names == [s["name"] for s in seat.views[-1]["seats"]]
+                # the deal just played: its score card in the table's place, each seat's net
+                # as the server gave it, until «Дальше» brings the next deal's table
+                score = seat.views[-1]["score"]
+                assert score is not None and score["deal"] == seat.views[-1]["deal"] - 1
+                rows = await seat.page.locator(".score-seat").all_inner_texts()
+                assert len(rows) == len(score["seats"]) == 3
+                for row, item in zip(rows, score["seats"], strict=True):
+                    net = item["net"]
+                    signed = f"+{net}" if net > 0 else f"\u2212{-net}" if net < 0 else "0"
+                    assert row.startswith(item["name"]) and signed in row, (row, item)
+                await seat.page.click("#score-next")
+                assert await seat.page.locator("#table").is_visible()
         await _check_the_views_leak_nothing(table, seats, game_id)
         assert not bot.handler_errors
 

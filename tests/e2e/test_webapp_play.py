@@ -119,21 +119,29 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         for user_id, seen in answers.items():
             seat = list(game.seats).index(user_id)
             for answered in seen:
+                # the last deal's score card: the cards that deal showed him, nothing more
+                score = answered.pop("score", None)
                 shown = {s for s in strings(answered) if CARD.match(s)}
                 allowed = known_cards(game.kind, by_deal[answered["deal"]], seat)
                 assert shown <= allowed, (answered["deal"], shown - allowed)
+                if score is not None:
+                    shown = {s for s in strings(score) if CARD.match(s)}
+                    allowed = known_cards(game.kind, by_deal[score["deal"]], seat)
+                    assert score["deal"] == answered["deal"] - 1
+                    assert shown <= allowed, (score["deal"], shown - allowed)
         assert not bot.handler_errors
 
 
 NET = re.compile(r"Ваш итог: (?:\d+ взят\w* · )?([+−]?\d+)")
 
 
-async def test_the_page_shows_the_last_deals_nets_as_the_hands_outcome_said_them(
+async def test_the_score_card_gives_the_last_deals_nets_as_the_hands_outcome_said_them(
     tmp_path: Path, http: aiohttp.ClientSession
 ) -> None:
     """The next deal is dealt in the commit that ends a deal, so a page never sees a deal's
-    end by itself: while the next deal is played, its state carries the last deal's nets, the
-    very figures each player's hand message gave as his outcome."""
+    end by itself: while the next deal is played, its state carries the last deal's score
+    card, with the very figures each player's hand message gave as his outcome, each broken
+    down by reason from the deal's ledger."""
     async with (
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
@@ -141,7 +149,7 @@ async def test_the_page_shows_the_last_deals_nets_as_the_hands_outcome_said_them
         table = await open_table(fake, bot, 3, "shleif", 31)
         game_id = await game_id_of(table)
         status, view, _ = await page_of(table, http, table.users[0], game_id).state()
-        assert status == 200 and "last_deal" not in view
+        assert status == 200 and view["score"] is None
         for _ in range(300):
             _, loaded = await snapshot_of(table, game_id)
             if loaded.meta.deals >= 1:
@@ -156,17 +164,17 @@ async def test_the_page_shows_the_last_deals_nets_as_the_hands_outcome_said_them
             said[user.id] = int(next(n for n in nets if n).group(1).replace("−", "-"))
         for user in table.users:
             status, view, _ = await page_of(table, http, user, game_id).state()
-            assert status == 200 and view["result"] is None
-            shown = dict(zip(loaded.seats, view["last_deal"]["nets"], strict=True))
+            assert status == 200 and view["result"] is None and view["closed"] is None
+            score = view["score"]
+            assert score["deal"] == 0 and view["deal"] == 1
+            assert [seat["you"] for seat in score["seats"]] == [u == user.id for u in loaded.seats]
+            shown = {u: seat["net"] for u, seat in zip(loaded.seats, score["seats"], strict=True)}
             assert shown == said
-            assert view["last_deal"]["label"]["key"] == "web.last_deal"
             # each net broken down by reason as the chat's outcome does («ставка −3 · ...»)
-            for net, parts in zip(
-                view["last_deal"]["nets"], view["last_deal"]["parts"], strict=True
-            ):
-                amounts = [int(p["params"]["amount"].replace("−", "-")) for p in parts]
-                assert all(p["key"].startswith("money.") for p in parts)
-                assert sum(amounts) == (net or 0)
+            for seat in score["seats"]:
+                amounts = [int(p["params"]["amount"].replace("−", "-")) for p in seat["parts"]]
+                assert all(p["key"].startswith("money.") for p in seat["parts"])
+                assert sum(amounts) == seat["net"]
         assert not bot.handler_errors
 
 

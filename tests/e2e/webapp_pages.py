@@ -70,6 +70,14 @@ class Page:
         ) as response:
             return response.status, await response.json(), response.headers
 
+    async def replay(self, deal: object) -> tuple[int, Any]:
+        """A finished deal step by step (``/api/replay?deal=``)."""
+        params = {"t": self.game, "deal": str(deal)}
+        async with self.http.get(
+            f"{self.base}api/replay", params=params, headers=self.headers()
+        ) as response:
+            return response.status, await response.json(content_type=None)
+
     async def act(self, body: dict[str, Any]) -> tuple[int, Any]:
         async with self.http.post(
             f"{self.base}api/action", params={"t": self.game}, headers=self.headers(), json=body

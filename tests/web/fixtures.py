@@ -14,6 +14,7 @@ from game.registry import rules_for
 GAMES: dict[str, tuple[str, dict[str, object], int]] = {
     "starshina": ("starshina", {}, 3),
     "starshina_named": ("starshina", {"trumps": "dealer_names", "exchange": "updown"}, 3),
+    "starshina_one": ("starshina", {"max_deals": 1}, 3),
     "shleif": ("stukolka", {"variant": "shleif", "dark_in_classic": True}, 4),
     "stukolka": ("stukolka", {"variant": "classic", "dark_in_classic": True}, 4),
 }

@@ -25,8 +25,9 @@ from aiohttp import web
 
 from game.core import Action, IllegalAction
 from locales import language
-from tests.web.fixtures import GAMES, NAMES, first_state
+from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.auth import InitDataError, validate
+from web.endings import replay, score_card
 from web.lobby import lobby_actions
 from web.texts import page_texts
 from web.view_parts import TableInfo, ranks_for, text
@@ -122,6 +123,16 @@ EXTRAS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: fixtures of a deal's end: the next deal before its first card, with the last deal's score
+#: card (and its replay); or a table closed, its game won
+ENDS: dict[str, tuple[str, bool]] = {
+    "stukolka-score": ("stukolka", False),
+    "shleif-score": ("shleif", False),
+    "starshina-end": ("starshina_one", True),
+}
+for _name, (_game, _closed) in ENDS.items():
+    FIXTURES[_name] = (_game, lambda state: False, "dealer")
+
 
 @dataclass
 class PreviewTable:
@@ -134,9 +145,15 @@ class PreviewTable:
     lobby: int = 0  # seated so far, while the table gathers (0: in play)
     options: dict[str, object] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # what the service adds (EXTRAS)
+    #: the states of the last finished deal (its score card and replay), and whether the
+    #: table is closed
+    finished: list[Any] = field(default_factory=list)
+    closed: bool = False
 
 
 def load_table(name: str) -> PreviewTable:
+    if name in ENDS:
+        return _ended_table(*ENDS[name])
     game, where, whose = FIXTURES[name]
     state = first_state(game, where)
     kind = GAMES[game][0]
@@ -145,6 +162,39 @@ def load_table(name: str) -> PreviewTable:
         return PreviewTable(kind, state, seated - 1, lobby=seated, options=GAMES[game][1])
     seat = state.to_act if whose == "to_act" else state.dealer
     return PreviewTable(kind, state, seat, extra=EXTRAS.get(name, {}))
+
+
+def _ended_table(game: str, closed: bool) -> PreviewTable:
+    """A table after a deal of ``game`` ended, played as the preview's ``load_table`` plays:
+    the next deal before its first card (a page at the seat to act), its score card of a deal
+    played through; or, ``closed``, the game won and the table closed (at the dealer's seat)."""
+    kind = GAMES[game][0]
+    for seed in range(200):
+        deals: dict[int, list[Any]] = {}
+        for state in states(game, seed, deals=1 if closed else 2):
+            deals.setdefault(state.deal_no, []).append(state)
+        first = deals.get(0, [])
+        if not first or not first[-1].deal_over or len(first[-1].trick_winners) < 2:
+            continue
+        if closed:
+            end = first[-1]
+            return PreviewTable(kind, end, end.dealer, finished=first, closed=True)
+        waiting = [t for t in deals.get(1, []) if t.to_act not in (None, t.dealer)]
+        if waiting:
+            table = waiting[0]
+            return PreviewTable(kind, table, table.to_act or 0, finished=first)
+    raise LookupError(f"no finished {game} deal found")
+
+
+def _deal_money(end: Any, players: int) -> list[dict[str, int]]:
+    """Each seat's chips by reason that a finished deal moved (the engine's transfers, as
+    the bot's ledger holds them)."""
+    money: list[dict[str, int]] = [{} for _ in range(players)]
+    for item in end.transfers:
+        for seat, amount in ((item.src, -item.amount), (item.dst, item.amount)):
+            if isinstance(seat, int):
+                money[seat][item.reason] = money[seat].get(item.reason, 0) + amount
+    return money
 
 
 def sign_init_data(
@@ -324,18 +374,23 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         actions = lobby_actions(["computer", "novice", "begin", "leave", "cancel"])
         return lobby_view(table.kind, table.options, table.seat, info, actions)
     players: int = table.state.players
-    view = seat_view(
-        table.kind,
-        table.state,
-        seat,
-        TableInfo(
-            names=NAMES[:players],
-            version=table.version,
-            ranks=ranks_for(language(lang), None),
-            chips=_balances(table.state, players),
-            deadline=table.deadline,
-        ),
+    info = TableInfo(
+        names=NAMES[:players],
+        version=table.version,
+        ranks=ranks_for(language(lang), None),
+        chips=_balances(table.state, players),
+        deadline=None if table.closed else table.deadline,
     )
+    view = seat_view(table.kind, table.state, seat, info)
+    view["score"] = None
+    view["closed"] = None
+    if table.finished:
+        end = table.finished[-1]
+        view["score"] = score_card(table.kind, end, seat, info, _deal_money(end, players))
+    if table.closed:
+        view["closed"] = text("web.closed.game_over")
+        view.update(actions=[{"verb": "again", "arg": None, "label": text("btn.again")}])
+        view.update(to_act=None, deadline=None, prompt=None, pick=None)
     # the service's additions at the seat's own turn only, as the service makes them
     return {**view, **table.extra} if view["to_act"] == seat else view
 
@@ -392,6 +447,19 @@ async def action(request: web.Request) -> web.Response:
     for queue in request.app[LISTENERS]:
         queue.put_nowait("changed")
     return web.json_response({"view": _view(table, lang, seat)})
+
+
+async def replay_of(request: web.Request) -> web.Response:
+    """A finished deal step by step: only the table's last finished deal (404 for any other,
+    the deal in play among them)."""
+    lang, name, _user = _who(request)
+    table = _table(request, name)
+    deal = request.query.get("deal", "")
+    if not table.finished or deal != str(table.finished[-1].deal_no):
+        raise web.HTTPNotFound(text="no such deal")
+    players = table.state.players
+    info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_for(language(lang), None))
+    return web.json_response(replay(table.kind, table.finished, info))
 
 
 async def ticket(request: web.Request) -> web.Response:
@@ -458,6 +526,7 @@ def make_app() -> web.Application:
     app.router.add_get("/", index)
     app.router.add_get("/api/texts", texts)
     app.router.add_get("/api/state", state)
+    app.router.add_get("/api/replay", replay_of)
     app.router.add_post("/api/action", action)
     app.router.add_post("/api/ticket", ticket)
     app.router.add_post("/api/presence", presence)

@@ -92,6 +92,8 @@ export class Api {
       }
       const answer = await response.json().catch(() => ({}));
       if (response.ok) {
+        // a new table («▶️ Новая партия»): the page goes on to it
+        if (answer.table) return this.goTo(answer.table);
         if (answer.view) this.onView(answer.view, null);
         else await this.refresh();
         return { ok: true };
@@ -122,6 +124,14 @@ export class Api {
     } catch {
       return { refused: { key: "web.offline" } };
     }
+  }
+
+  // The page at another table (its payload): opened again there, live stream and all.
+  goTo(payload) {
+    const url = new URL(location.href);
+    url.searchParams.set("t", payload);
+    location.replace(url);
+    return { ok: true };
   }
 
   // A ticket that opens the live stream: an EventSource sends no header, so the stream's

@@ -62,16 +62,16 @@ export function renderControls(view, selection, handlers, native) {
   }
 }
 
-// A finished deal's nets; while the next deal is played, the last deal's (a seat that did not
-// play it shows a dash).
+// A finished deal's nets, on the table that shows its end (the score card, scorecard.js, says
+// them in its place while it is shown).
 export function renderResult(view) {
   const old = document.getElementById("result");
   if (old) old.remove();
-  const result = view.result ?? view.last_deal;
+  const result = view.result;
   if (!result) return;
   const box = document.createElement("section");
   box.id = "result";
-  box.className = view.result ? "result" : "result last-deal";
+  box.className = "result";
   const title = document.createElement("h2");
   title.textContent = tx(result.label);
   box.append(title);
@@ -102,7 +102,5 @@ export function renderResult(view) {
     line.textContent = tx(note);
     box.append(line);
   }
-  // the deal just ended shows above the hand; the last deal's, small, below it
-  if (view.result) $("controls").after(box);
-  else $("hand").after(box);
+  $("controls").after(box);
 }

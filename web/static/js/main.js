@@ -7,6 +7,8 @@ import { renderHint } from "./hint.js";
 import { renderLobby } from "./lobby.js";
 import { renderMore } from "./more.js";
 import { renderStopping } from "./stopping.js";
+import { closeReplay, openReplay, replayOpen } from "./replay.js";
+import { renderScore } from "./scorecard.js";
 import { setCatalogue, setContext, t, tx } from "./i18n.js";
 import { renderTable, setServerTime, tick } from "./table.js";
 import * as tg from "./telegram.js";
@@ -65,6 +67,15 @@ function openLast() {
   render();
 }
 
+// the score card's buttons: the deal's replay, and «Дальше» to the table
+const ends = {
+  replay: (deal) =>
+    openReplay(api, deal, view.ranks, render, status).then(() => {
+      if (replayOpen()) tg.backButton(closeReplay);
+    }),
+  next: () => render(),
+};
+
 function render() {
   if (!view) return;
   setContext(view);
@@ -81,6 +92,7 @@ function render() {
   renderHint(view, (version) => api.hint(version));
   renderStopping(view, handlers.act);
   renderMore(view, () => api.evening(), render);
+  renderScore(view, ends);
   renderHand(view, selection, handlers);
   tick(view);
   if (view.pick) tg.mainButton(confirmText(view, selection.size), canConfirm(view, selection.size), handlers.confirm);

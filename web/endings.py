@@ -1,0 +1,155 @@
+"""A finished deal on the page: its score card and its replay, both read from the game's
+action log and its ledger, never from a deal in progress.
+
+``deal_tables`` rebuilds one deal's states from the log (each version as the rules left it);
+``score_card`` is the deal's end as the chat's result says it (each seat's tricks, role and
+purchase, its money by reason from the deal's ledger, the last trick, what follows); and
+``replay`` steps through the deal: as dealt, before the first card, then trick by trick, every
+hand shown as it was. Pure functions: the caller checks that the deal is over and that the
+viewer played at the table (``web.tables``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from game.core import Action
+from storage.records import LogEntry
+from tables.games import Plugin, Table
+from web.view_parts import Json, TableInfo, display_order, money_parts, text
+from web.views import seat_view
+
+#: what a score card keeps of a deal's end view (all of it public: no hand, nothing private)
+CARD_FIELDS = (
+    "game",
+    "choice",
+    "deal",
+    "dealer",
+    "ranks",
+    "trump",
+    "trump_card",
+    "trump_line",
+    "last_trick",
+    "last_winner",
+)
+#: what a seat of a score card keeps
+SEAT_FIELDS = ("seat", "name", "dealer", "tricks", "role", "note", "tricks_in_note")
+
+
+def deal_tables(plugin: Plugin, log: Sequence[LogEntry], deal: int) -> list[Table]:
+    """The states of deal ``deal`` (its number at the table, from 0), one per version of the
+    log from its dealing to its end; empty if the log holds no such deal."""
+    found: list[Table] = []
+    table: Table | None = None
+    for entry in log:
+        if entry.kind == "action" and entry.action is not None:
+            if table is None:
+                continue
+            table = plugin.load(table.to_json())  # a copy: the state kept stays as it was
+            table.apply(Action.from_json(entry.action))
+        elif entry.state is not None and entry.state.get("engine") is not None:
+            table = plugin.load(entry.state["engine"])
+        else:
+            continue
+        if table.deal_no == deal:
+            found.append(table)
+        elif found:
+            break
+    return found
+
+
+def finished(tables: Sequence[Table]) -> bool:
+    """Whether a deal's states end with the deal over."""
+    return bool(tables) and tables[-1].deal_over
+
+
+def score_card(
+    kind: str,
+    end: Table,
+    you: int | None,
+    info: TableInfo,
+    money: Sequence[Mapping[str, int] | None],
+) -> Json:
+    """A finished deal's score card for the page (``end``: the deal over; ``you``: the
+    viewer's seat in it, None if he did not play it; ``money``: each seat's chips by reason
+    that the deal moved, from its ledger, as the chat's result breaks them down)."""
+    view = seat_view(kind, end, you if you is not None else 0, info)
+    card: Json = {name: view[name] for name in CARD_FIELDS}
+    seats = []
+    for seat in view["seats"]:
+        entry = {name: seat[name] for name in SEAT_FIELDS}
+        mine = money[seat["seat"]] if seat["seat"] < len(money) else None
+        entry["you"] = seat["seat"] == you
+        entry["net"] = None if mine is None else sum(mine.values())
+        entry["parts"] = [] if mine is None else money_parts(dict(mine))
+        entry["chips"] = seat["chips"]
+        seats.append(entry)
+    card["seats"] = seats
+    result = view["result"] or {}
+    card["label"] = result.get("label") or text("web.score.over")
+    card["notes"] = list(result.get("notes") or [])
+    card["game_over"] = end.game_over
+    card["title"] = text("web.score.title", deal=end.deal_no + 1)
+    return card
+
+
+def replay(kind: str, tables: Sequence[Table], info: TableInfo) -> Json:
+    """A finished deal, step by step (``tables``: its states, ``deal_tables``): as dealt,
+    as the play began (who bought, discarded, what the шлейф card was), then each trick with
+    every hand as it was before it, the cards played marked. Everything here is every seat's,
+    so only ever for a deal that is over."""
+    if not finished(tables):
+        raise ValueError("a replay of a deal that is not over")
+    # as dealt: the first state with cards in hand (шлейф's dealer chooses before the deal)
+    first = next((n for n, table in enumerate(tables) if _dealt(table)), 0)
+    steps: list[Json] = [_step(kind, tables[first], tables[first], info, text("web.replay.dealt"))]
+    before = tables[first]
+    taken = 0
+    play_begun = False
+    for table in tables[first + 1 :]:
+        view = seat_view(kind, table, 0, info)
+        if not play_begun and view["phase"] == "play":
+            play_begun = True
+            steps.append(_step(kind, table, table, info, text("web.replay.before_play")))
+            before = table
+        count = sum(seat["tricks"] or 0 for seat in view["seats"])
+        if count > taken:
+            taken = count
+            step = _step(kind, before, table, info, text("web.replay.trick", n=count))
+            step["trick"] = view["last_trick"]
+            step["winner"] = view["last_winner"]
+            steps.append(step)
+            before = table
+    end = tables[-1]
+    if taken == 0:
+        # a deal without play (a lone knocker, nobody knocked): how it ended
+        steps.append(_step(kind, end, end, info, text("web.replay.end")))
+    return {"deal": end.deal_no, "steps": steps}
+
+
+def _dealt(table: Table) -> bool:
+    return any(table.holding(seat).cards for seat in range(table.players))
+
+
+def _step(kind: str, hands_at: Table, table: Table, info: TableInfo, label: Json) -> Json:
+    """One step of a replay: the table as ``table`` shows it (roles, purchases, tricks, the
+    trump), each seat's hand as ``hands_at`` holds it, and what only each seat saw (its
+    discards, the шлейф card, the kitty, its exchanges)."""
+    public = seat_view(kind, table, 0, info)
+    seats = []
+    for seat in public["seats"]:
+        number = seat["seat"]
+        own = seat_view(kind, table, number, info)
+        held = hands_at.holding(number).cards
+        entry = {name: seat[name] for name in SEAT_FIELDS}
+        entry["hand"] = display_order(held, public["trump"])
+        entry["private"] = own["private"]
+        seats.append(entry)
+    return {
+        "label": label,
+        "trump": public["trump"],
+        "trump_line": public["trump_line"],
+        "seats": seats,
+        "trick": [],
+        "winner": None,
+    }
