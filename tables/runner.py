@@ -28,7 +28,7 @@ from tables.timers import Timers
 from tables.turns import Turns
 
 #: how a reply made by the tables themselves reaches the front-ends (``TableService.publish``)
-Publish = Callable[[Reply], Awaitable[None]]
+Publish = Callable[[Reply], Awaitable[object]]
 #: a frozen table dealt on (``Stopping.unfreeze``): its reply, None if it was not frozen
 Unfreeze = Callable[[int], Awaitable[Reply | None]]
 

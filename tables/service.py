@@ -161,17 +161,19 @@ class TableService:
         await self.runner.stop()
         await self.evenings.stop()
 
-    async def publish(self, reply: Reply) -> None:
+    async def publish(self, reply: Reply) -> TableEvent | None:
         """Every change of a table (a press in the chat, a move on the page, a timeout, a
         computer's move), once it is committed: every listener takes its ``TableEvent`` in
         turn, then the chat's evening (a deal ended, the group's last table closed), with or
-        without a front-end attached."""
+        without a front-end attached. The event, for its maker to read (None: nothing was
+        committed)."""
         event = TableEvent.of(reply)
         if event is None:
-            return
+            return None
         for listener in list(self.listeners):
             await listener.took(event)
         await self.evenings.took(event)
+        return event
 
     @property
     def turn_timeout(self) -> float:

@@ -100,15 +100,15 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
     except Refused as refusal:
         await refuse_in_chat(update, context, refusal)
         return
-    await services.tables.publish(reply)
-    if private:
+    event = await services.tables.publish(reply)
+    if private and event is not None:
         # the practice table is his hand message, above the command: a line below it says
         # what happens there (a group's table is its own answer, where everyone looks)
         lang = await services.people.chat_language(ids[0])
         # the table closed with a deal played out: the chat's last word offers it again
-        again = reply.closed and reply.results and reply.game is not None
-        rows = keyboards.again_keyboard(lang, reply.game.game_id) if again and reply.game else None
-        await services.messenger.send(ids[0], chat_render.practice_stop_text(lang, reply), rows)
+        again = event.closed and event.results
+        rows = keyboards.again_keyboard(lang, event.game.game_id) if again else None
+        await services.messenger.send(ids[0], chat_render.practice_stop_text(lang, event), rows)
 
 
 async def cmd_kick(update: Update, context: BotContext) -> None:

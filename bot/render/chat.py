@@ -22,7 +22,7 @@ from bot.render.common import (
 from game.cards import CARD_SET, SUITS
 from game.core import Action
 from locales import catalogue, t, tn
-from tables import Reply
+from tables.events import TableEvent
 from tables.settle_up import settle
 
 if TYPE_CHECKING:
@@ -284,13 +284,13 @@ def stopping_text(lang: str, *, now: bool, pot: int | None = None) -> str:
     return t(lang, "announce.stop_after_deal")
 
 
-def practice_stop_text(lang: str, reply: Reply) -> str:
+def practice_stop_text(lang: str, event: TableEvent) -> str:
     """The answer to /stop at a practice table, whose hand message (above the command) shows
     it: the lobby closed, the deal played out at once and the table closed, the bot playing it
     out, or the table closing after the deal."""
-    now = any(notice.key == "stop_now" for notice in reply.notices)
-    if reply.closed:
-        return t(lang, "stop.practice_done" if reply.results else "stop.practice_closed")
+    now = any(notice.key == "stop_now" for notice in event.notices)
+    if event.closed:
+        return t(lang, "stop.practice_done" if event.results else "stop.practice_closed")
     return t(lang, "stop.practice_now" if now else "stop.practice_after_deal")
 
 

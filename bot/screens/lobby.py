@@ -29,7 +29,7 @@ class Lobby:
         db: Database,
         tables: TableService,
         people: People,
-        show: Callable[[Reply], Awaitable[None]],
+        show: Callable[[Reply], Awaitable[object]],
         bot_username: str = "",
     ) -> None:
         self.db = db
