@@ -23,7 +23,7 @@ from web.evening import evening_view
 from web.finished import Endings, NoReplay
 from web.games import shown
 from web.hints import NoControl, page_hint
-from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move, reachable_of
+from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
 from web.stopping import STOP_VERBS, stopping_move, stopping_view
 from web.view_parts import Json, TableInfo, ranks_for, text
 from web.views import lobby_view, seat_view
@@ -249,7 +249,7 @@ class WebTables:
             reply = await self.tables.back(game_id, user_id)
         elif verb == AGAIN:
             # the chat's «▶️ Новая партия»: the same game, players and place, begun at once
-            reachable = await reachable_of(self.db, list(loaded.seats))
+            reachable = await self.tables.people.reachable_of(list(loaded.seats))
             reply = await self.tables.again(
                 loaded.game.chat_id, user_id, game_id, lambda user: reachable.get(user, False)
             )
