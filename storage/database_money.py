@@ -112,6 +112,10 @@ class MoneyAndHistory(DatabaseCore):
         """The chat's evening that goes on, if any."""
         return await self._run(evenings.open_evening, chat_id)
 
+    async def last_evening(self, chat_id: int) -> Evening | None:
+        """The chat's newest evening, going on or ended, if any."""
+        return await self._run(evenings.last_evening, chat_id)
+
     async def open_evenings(self) -> list[Evening]:
         """Every evening that goes on."""
         return await self._run(evenings.open_evenings)

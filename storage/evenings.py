@@ -92,6 +92,17 @@ def open_evening(conn: sqlite3.Connection, chat_id: int) -> Evening | None:
     )
 
 
+def last_evening(conn: sqlite3.Connection, chat_id: int) -> Evening | None:
+    """The chat's newest evening, going on or ended, if any."""
+    return _evening(
+        conn.execute(
+            f"SELECT {_COLUMNS} FROM evenings AS e JOIN chats AS c USING (chat_id)"
+            " WHERE e.chat_id = ? ORDER BY e.evening_id DESC LIMIT 1",
+            (chat_id,),
+        ).fetchone()
+    )
+
+
 def unposted_evenings(conn: sqlite3.Connection, chat_id: int | None = None) -> list[Evening]:
     """Ended evenings whose summary has not been posted, oldest first in each chat (one
     chat's, or every chat's)."""

@@ -90,6 +90,17 @@ class Evenings:
         summary = await self.db.evening_summary(evening, deal_figures)
         return summary if summary.deals else None
 
+    async def last(self, chat_id: int) -> EveningSummary | None:
+        """The chat's evening that goes on, else the last one that ended (a closed table's
+        evening: its summary may be posted already), its deals up to now; None before any."""
+        if is_practice(chat_id):
+            return None
+        evening = await self.db.last_evening(chat_id)
+        if evening is None:
+            return None
+        summary = await self.db.evening_summary(evening, deal_figures)
+        return summary if summary.deals else None
+
     async def summary_follows(self, game: Game) -> bool:
         """Whether the end of ``game``'s table ends the evening with a summary to post: it was
         the group's last open table, and the evening has a deal (``took``)."""

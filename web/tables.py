@@ -212,10 +212,12 @@ class WebTables:
 
     async def evening(self, game_id: int, user_id: int, code: str | None) -> Json:
         """The evening so far of the table's chat (``web.evening``), for a player seated at
-        it."""
+        it; at a closed table, the evening it closed in."""
         loaded, _ = await self._seated(game_id, user_id)
         lang = await self.people.user_language(user_id, code)
-        summary = await self.tables.evenings.so_far(loaded.game.chat_id)
+        evenings, chat = self.tables.evenings, loaded.game.chat_id
+        # a closed table: its evening, which its closing may have ended
+        summary = await (evenings.so_far(chat) if loaded.game.is_open else evenings.last(chat))
         return await evening_view(summary, lambda users: self.people.names(users, lang))
 
     async def hint(self, game_id: int, user_id: int, version: int, code: str | None) -> str:

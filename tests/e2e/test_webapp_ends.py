@@ -3,9 +3,9 @@ the fake Bot API.
 
 - a finished deal's replay: every hand as the action log has it, for the table's players
   only, and never the deal in play (refused for every seat, its number or any later one);
-- a closed table: a page opened without naming it (the menu button) shows its last result
-  and why it closed, not «you are not at a table», and «▶️ Новая партия» made on the page
-  opens the same game again through the table service.
+- a closed table: a page opened without naming it (the menu button) shows its last result,
+  why it closed and the evening it closed in, not «you are not at a table», and «▶️ Новая
+  партия» made on the page opens the same game again through the table service.
 """
 
 from __future__ import annotations
@@ -100,6 +100,10 @@ async def test_a_closed_table_shows_its_last_result_and_plays_again_from_the_pag
             assert view["score"]["deal"] == 0 and view["to_act"] is None
             assert [a["verb"] for a in view["actions"]] == ["again"]
             assert (await page.replay(0))[0] == 200
+            # the evening it closed in (its closing ended it: the summary is in the group)
+            status, evening = await page.evening()
+            assert status == 200 and evening["deals"] == 1, evening
+            assert {item["net"] for item in evening["nets"]} != {0}
         page = page_of(table, http, table.users[1], game_id)
         status, view, _ = await page.state()
         status, answer = await page.act(

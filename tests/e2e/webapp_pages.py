@@ -70,6 +70,13 @@ class Page:
         ) as response:
             return response.status, await response.json(), response.headers
 
+    async def evening(self) -> tuple[int, Any]:
+        """The evening so far of the table's chat (``/api/evening``)."""
+        async with self.http.get(
+            f"{self.base}api/evening", params={"t": self.game}, headers=self.headers()
+        ) as response:
+            return response.status, await response.json(content_type=None)
+
     async def replay(self, deal: object) -> tuple[int, Any]:
         """A finished deal step by step (``/api/replay?deal=``)."""
         params = {"t": self.game, "deal": str(deal)}
