@@ -5,11 +5,12 @@ The hub is one of the table service's listeners: every change of a table comes t
 as its ``TableEvent``, whoever made it. The hub marks every page of the table's seats that
 shows that game, or shows its user's current table without naming one, and keeps for it the
 rules' events its user may see (the public ones and the ones addressed to him: no one else's
-secret); each page's stream writes one ``changed`` event however many changes came meanwhile,
-its data those events in order (``{"events": [{"game", "version", "kind", "data"}…]}``, the
-oldest dropped past ``EVENTS_KEPT``: then ``"missed": true``). The page then reads its state
-again, as it does on every (re)connection. A comment line every ``HEARTBEAT`` seconds keeps
-proxies from closing a quiet stream.
+secret); a page that names a game its user does not sit at (a group's lobby, open to anyone
+with its link) is told its public events. Each page's stream writes one ``changed`` event
+however many changes came meanwhile, its data those events in order (``{"events": [{"game",
+"version", "kind", "data"}…]}``, the oldest dropped past ``EVENTS_KEPT``: then ``"missed":
+true``). The page then reads its state again, as it does on every (re)connection. A comment
+line every ``HEARTBEAT`` seconds keeps proxies from closing a quiet stream.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class Hub(TableListener):
     def __init__(self, *, heartbeat: float = HEARTBEAT) -> None:
         self.heartbeat = heartbeat
         self._pages: dict[int, set[Listener]] = {}
+        #: the pages that name their game, by game: a group's lobby is open to anyone with its
+        #: link, and a page there before its user sits down is told of the lobby's changes too
+        self._named: dict[int, set[Listener]] = {}
         self.closing = False
         #: events written, all streams together (tests and the bench read it)
         self.sent = 0
@@ -92,12 +96,13 @@ class Hub(TableListener):
             ]
             if not pages:
                 continue
-            seen: list[dict[str, object]] = [
-                {"game": game.game_id, "version": game.version, "kind": e.kind, "data": e.data}
-                for e in event.seen_by(user)
-            ]
+            seen = _seen(event, user)
             for page in pages:
                 page.tell(seen)
+        for page in self._named.get(game.game_id, ()):
+            if page.user_id not in game.seats:
+                # not (or no longer) seated: what anyone at the table may see
+                page.tell(_seen(event, page.user_id))
 
     def forget_closed(self, user_id: int) -> None:
         """Let go of ``user_id``'s streams whose pages have gone since their last write: each
@@ -116,6 +121,8 @@ class Hub(TableListener):
 
     def _add(self, page: Listener) -> None:
         self._pages.setdefault(page.user_id, set()).add(page)
+        if page.game_id is not None:
+            self._named.setdefault(page.game_id, set()).add(page)
 
     def _remove(self, page: Listener) -> None:
         pages = self._pages.get(page.user_id)
@@ -123,6 +130,12 @@ class Hub(TableListener):
             pages.discard(page)
             if not pages:
                 del self._pages[page.user_id]
+        if page.game_id is not None:
+            named = self._named.get(page.game_id)
+            if named is not None:
+                named.discard(page)
+                if not named:
+                    del self._named[page.game_id]
 
     async def stream(
         self, request: web.Request, user_id: int, game_id: int | None
@@ -156,3 +169,12 @@ class Hub(TableListener):
         finally:
             self._remove(page)
         return response
+
+
+def _seen(event: TableEvent, user: int) -> list[dict[str, object]]:
+    """The events of ``event`` that ``user`` may see, as a page's stream writes them."""
+    game = event.game
+    return [
+        {"game": game.game_id, "version": game.version, "kind": e.kind, "data": e.data}
+        for e in event.seen_by(user)
+    ]

@@ -84,11 +84,12 @@ async def lobby_move(
 ) -> Reply:
     """A lobby button pressed on the page, made from the view of ``version``: the table
     service's operation the chat's button calls (who may press it is checked there, under the
-    chat's lock). Refused ``outdated`` for a view the table has left behind."""
+    chat's lock). Refused ``outdated`` for a view the lobby has left behind (one of another
+    version of the stored game: every change of its seats moves it)."""
     game = loaded.game
     if game.status != "lobby":
         raise Refused("game_started" if game.status == "active" else "game_over")
-    if version != loaded.meta.turn:
+    if version != game.version:  # (a lobby's view carries the stored game's version)
         raise Refused("outdated")
     chat, thread = game.chat_id, game.thread_id
     match verb:

@@ -145,6 +145,9 @@ class WebTables:
         if loaded.table is None or seat is None:
             # before the deal: who is at the table, its buttons, and what it waits for
             actions, prompt = await lobby_controls(self.people, loaded, user_id, names)
+            # no rules step moves a lobby's turn: its version is the stored game's, which
+            # every change of its seats moves
+            info = replace(info, version=game.version)
             return lobby_view(game.kind, game.options, seat, info, actions, prompt)
         view = seat_view(game.kind, loaded.table, seat, info)
         if game.status != "active" or user_id in loaded.meta.away:

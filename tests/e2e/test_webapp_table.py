@@ -22,6 +22,7 @@ from tables.settle_up import settle
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
+from .resilience import eventually
 from .test_computers import PAUSE
 from .test_games import open_table
 from .test_practice import open_practice, press_hint
@@ -54,11 +55,17 @@ def _plain(text: str) -> str:
 async def _button(table: Table, game_id: int, seat: Seat, label: str) -> None:
     """Tap the control the chat's button of ``label`` is on the page, once the page shows the
     table as it is now (its live updates bring it there)."""
-    _, _, turn = await _loaded(table, game_id)
-    await _all_pages_show([seat], turn)
+    await _all_pages_show([seat], await _shown(table, game_id))
     button = seat.page.locator("#controls button.action", has_text=label)
     await button.wait_for(timeout=WAIT_MS)
     await button.click()
+
+
+async def _shown(table: Table, game_id: int) -> int:
+    """The version a page of the table shows now: a lobby's, the stored game's (no rules step
+    moves it); a game's, its turn."""
+    game, _, turn = await _loaded(table, game_id)
+    return game.version if game.status == "lobby" else turn
 
 
 async def _seated(table: Table, game_id: int, count: int) -> list[int]:
@@ -271,27 +278,27 @@ async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
             for user in (creator, second)
         ]
         await table.say(creator, "/stop")
+        # a stop moves no turn: each page shows it once its live update has come
         for page in pages:
-            await _all_pages_show([page], (await _loaded(table, game_id))[2])
             line = page.page.locator("#stopping p").first
+            await line.wait_for(timeout=WAIT_MS)
             assert (await line.inner_text()).startswith("⏹")
         verbs = [await _verbs(page) for page in pages]
         assert verbs == [["void", "play_on"], ["void"]]
         # the second agrees to void it on his page: both pages count the vote
         await _stop_button(table, game_id, pages[1], "void")
-        _, loaded, turn = await _loaded(table, game_id)
+        _, loaded, _ = await _loaded(table, game_id)
         assert loaded.meta.void_votes == [second.id]
-        await _all_pages_show(pages, turn)
         votes = t("ru", "web.void_votes", votes=1, players=3)
         for page in pages:
-            assert await page.page.locator("#stopping .votes").inner_text() == votes
+            await page.page.locator("#stopping .votes", has_text=votes).wait_for(timeout=WAIT_MS)
         assert await _verbs(pages[1]) == []
         # the creator plays on: the table stops no more
         await _stop_button(table, game_id, pages[0], "play_on")
-        _, loaded, turn = await _loaded(table, game_id)
+        _, loaded, _ = await _loaded(table, game_id)
         assert not loaded.meta.stop
-        await _all_pages_show(pages, turn)
-        assert await pages[0].page.locator("#stopping").is_hidden()
+        for page in pages:
+            await page.page.locator("#stopping").wait_for(state="hidden", timeout=WAIT_MS)
         # stopped again, and voided by all three
         await table.say(creator, "/stop")
         await _stop_button(table, game_id, pages[0], "void")
@@ -317,10 +324,10 @@ async def _verbs(seat: Seat) -> list[str]:
 
 
 async def _stop_button(table: Table, game_id: int, seat: Seat, verb: str) -> None:
-    """Tap a stopping table's button on the page, once it shows the table as it is now."""
-    game, _, turn = await _loaded(table, game_id)
-    await _all_pages_show([seat], turn)
-    await seat.page.locator(f"#stopping button[data-verb='{verb}']").click()
+    """Tap a stopping table's button on the page, once it shows it (a stop, a vote moves no
+    turn: the page shows them once its live update has come)."""
+    game, _, _ = await _loaded(table, game_id)
+    await seat.page.locator(f"#stopping button[data-verb='{verb}']").click(timeout=WAIT_MS)
     await _moved(table, game_id, game.version)
     await table.settle()
 
@@ -348,16 +355,20 @@ async def test_a_rookie_seated_a_player_standing_up_and_the_lobby_cancelled_on_t
         game_id = game.game_id
         first = await open_page(browser, webapp.address, fake.token, users[0], game_id)
         second = await open_page(browser, webapp.address, fake.token, users[1], game_id)
-        await _button(table, game_id, second, t("ru", "btn.join"))
-        await _seated(table, game_id, 2)
         await _button(table, game_id, first, t("ru", "btn.add_novice"))
+        seats = await _seated(table, game_id, 2)
+        assert seats[1] in EASY_IDS
+        # the page of one who has not sat down yet follows the lobby live
+        await _all_pages_show([second], await _shown(table, game_id))
+        assert await second.page.locator(".seat .name .who").count() == 2
+        await _button(table, game_id, second, t("ru", "btn.join"))
         seats = await _seated(table, game_id, 3)
-        assert seats[2] in EASY_IDS
+        await _all_pages_show([second], await _shown(table, game_id))
         # only its creator may cancel it
         labels = await second.page.locator("#controls button.action").all_inner_texts()
         assert t("ru", "btn.cancel") not in labels and t("ru", "btn.leave") in labels
         await _button(table, game_id, second, t("ru", "btn.leave"))
-        assert await _seated(table, game_id, 2) == [users[0].id, seats[2]]
+        assert await _seated(table, game_id, 2) == [users[0].id, seats[1]]
         await second.page.locator("#controls button.action", has_text=t("ru", "btn.join")).wait_for(
             timeout=WAIT_MS
         )
@@ -368,7 +379,11 @@ async def test_a_rookie_seated_a_player_standing_up_and_the_lobby_cancelled_on_t
                 break
             await asyncio.sleep(0.025)
         assert game.status == "stopped"
-        await table.settle()
-        lobby = next(m for m in table.group_messages() if "Игрок0" in (m.text or ""))
-        assert t("ru", "announce.table_cancelled") in (lobby.text or "")
+        cancelled = t("ru", "announce.table_cancelled")
+
+        async def said() -> bool:
+            await table.settle()
+            return any(cancelled in (m.text or "") for m in table.group_messages())
+
+        await eventually(said, WAIT_MS / 1000, "the chat's lobby saying it was cancelled")
         assert not bot.handler_errors
