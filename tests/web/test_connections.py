@@ -15,7 +15,8 @@ import pytest
 
 from tests.clock import ManualClock
 from web.connections import Connections, file_limit, usable
-from web.server import HTTP_LOG, QuietLog, WebApp, WebAppServer
+from web.quiet_log import QuietLog
+from web.server import HTTP_LOG, WebApp, WebAppServer
 from web.tables import WebTables
 
 Serve = Callable[[Connections], Awaitable[WebAppServer]]
