@@ -72,7 +72,8 @@ def score_card(
 ) -> Json:
     """A finished deal's score card for the page (``end``: the deal over; ``you``: the
     viewer's seat in it, None if he did not play it; ``money``: each seat's chips by reason
-    that the deal moved, from its ledger, as the chat's result breaks them down)."""
+    that the deal moved, or a game won moved over all its deals, from the ledger, as the
+    chat's result breaks them down)."""
     view = seat_view(kind, end, you if you is not None else 0, info)
     card: Json = {name: view[name] for name in CARD_FIELDS}
     seats = []
@@ -89,7 +90,8 @@ def score_card(
     card["label"] = result.get("label") or text("web.score.over")
     card["notes"] = list(result.get("notes") or [])
     card["game_over"] = end.game_over
-    card["title"] = text("web.score.title", deal=end.deal_no + 1)
+    title = "web.score.game" if end.game_over else "web.score.title"
+    card["title"] = text(title, deal=end.deal_no + 1)
     return card
 
 

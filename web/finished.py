@@ -75,11 +75,19 @@ class Endings:
         deal = await self.deal(game, number)
         if deal is None:
             return None
-        money = await self.tables.steps.deal_money(game, number)
+        end = deal.tables[-1]
+        # a game won: its money over all its deals, as the chat's last result says it
+        numbers = range(number + 1) if end.game_over else (number,)
+        money: dict[int, dict[str, int]] = {}
+        for each in numbers:
+            for user, parts in (await self.tables.steps.deal_money(game, each)).items():
+                mine = money.setdefault(user, {})
+                for reason, amount in parts.items():
+                    mine[reason] = mine.get(reason, 0) + amount
         you = deal.seats.index(user_id) if user_id in deal.seats else None
         # a seat the deal moved no chip for (a passer with no stake) gets nothing: 0
         per_seat = [money.get(user, {}) for user in deal.seats]
-        return score_card(game.kind, deal.tables[-1], you, info, per_seat)
+        return score_card(game.kind, end, you, info, per_seat)
 
     async def replay(self, game: Game, user_id: int, number: int, info: TableInfo) -> Json:
         """Deal ``number`` of ``game`` step by step, for one of its players: NoReplay for a

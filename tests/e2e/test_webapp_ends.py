@@ -121,3 +121,33 @@ async def test_a_closed_table_shows_its_last_result_and_plays_again_from_the_pag
         )
         assert again[0] == 200 and await game_id_of(table) == new_id
         assert not bot.handler_errors
+
+
+async def test_a_won_game_shows_the_games_money_over_all_its_deals(
+    tmp_path: Path, http: aiohttp.ClientSession
+) -> None:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
+    ):
+        table = await open_table(fake, bot, 3, "starshina", 5, options={"max_deals": 2})
+        game_id = await game_id_of(table)
+        for _ in range(400):
+            game, _ = await snapshot_of(table, game_id)
+            if not game.is_open:
+                break
+            assert await table.step()
+        game, loaded = await snapshot_of(table, game_id)
+        assert game.status == "finished" and loaded.meta.deals == 2
+        money = {user: 0 for user in game.seats}
+        for entry in await table.services.db.transfers(table.group.id, game_id=game_id):
+            for party, sign_of in ((entry.src, -1), (entry.dst, 1)):
+                if isinstance(party, int):
+                    money[party] += sign_of * entry.amount
+        status, view, _ = await page_of(table, http, table.users[0], game_id).state()
+        assert status == 200
+        score = view["score"]
+        assert score["game_over"] and view["closed"]["key"] == "web.closed.game_over"
+        assert score["title"] == {"key": "web.score.game", "params": {"deal": 2}}
+        assert [seat["net"] for seat in score["seats"]] == [money[user] for user in game.seats]
+        assert not bot.handler_errors

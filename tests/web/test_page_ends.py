@@ -89,6 +89,7 @@ def test_a_won_game_shows_its_final_and_a_new_game(browser: Any, address: str) -
     again = page.locator("#controls button", has_text=t("ru", "btn.again"))
     assert again.count() == 1
     assert page.locator("#result").count() == 0  # the result said once, on the card
+    assert not page.locator("#hand").is_visible()  # nothing left to play at a closed table
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.post_data or ""))
     again.click()

@@ -59,6 +59,8 @@ export function renderScore(view, actions) {
   let box = $("score");
   const shown = scoreShown(view);
   $("table").hidden = shown;
+  // a closed table holds nothing to play: no hand under its last result
+  $("hand").hidden = Boolean(view.closed);
   if (!shown) {
     if (box) box.remove();
     return;
