@@ -113,7 +113,12 @@ class Services:
             presenter=presenter,
             timers=tables.runner.timers,
             screens=StatsScreens(
-                db, tables.scores, people.names, messenger, people.chat_language, people.chat_ranks
+                presenter.display,
+                tables.scores,
+                people.names,
+                messenger,
+                people.chat_language,
+                people.chat_ranks,
             ),
             evenings=tables.evenings,
             posts=posts,

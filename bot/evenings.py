@@ -12,23 +12,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot import keyboards
 from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
 from bot.render.evening import evening_chart, evening_text
-from bot.screens.stats import display_names
 from locales import t
 from storage.database import Database
 from storage.evenings import Evening
 from tables.evenings import Evenings
 from tables.listener import TableListener
+from tables.people import display_name
 
 log = logging.getLogger(__name__)
 
 SETTLE_POLL = 0.05  # seconds between looks at whether the table's messages have gone out
+
+
+async def display_names(db: Database, users: Sequence[int], lang: str) -> dict[int, str]:
+    """Each user's display name in ``lang`` (cut as the table cuts it; a computer's translated;
+    the id for an unknown user)."""
+    players = await db.players(users)
+    return {user: display_name(players, user, lang) for user in users}
 
 
 class EveningPosts(TableListener):

@@ -26,6 +26,7 @@ from bot.screens.lobby import Lobby
 from bot.screens.menus import Menus
 from bot.screens.people import People
 from bot.screens.table import GroupTable
+from storage.chat_display import ChatDisplay
 from storage.database import Database
 from storage.errors import GameNotFound
 from storage.records import Game
@@ -58,11 +59,19 @@ class Presenter(TableListener):
         #: the bot's @username, for the links that open its private chat
         self.bot_username = bot_username
         launch = launch or Launch()
+        self.display = ChatDisplay(db)
         self.people = People(db, tables)
         self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
         self.lobby = Lobby(db, tables, self.people, tables.publish, bot_username)
         self.table = GroupTable(
-            db, tables, messenger, coalescer, self.people, self.lobby, self._closed, launch
+            self.display,
+            tables,
+            messenger,
+            coalescer,
+            self.people,
+            self.lobby,
+            self._closed,
+            launch,
         )
         self.hands = Hands(
             db,
@@ -320,7 +329,7 @@ class Presenter(TableListener):
             return
         loaded = await self.tables.active(new)
         if loaded is not None:
-            await self.db.set_table_message(loaded.game.game_id, None)
+            await self.display.set_table_message(loaded.game.game_id, None)
             self.table.refresh(loaded.game.game_id)
 
     # ------------------------------------------------------------------ after a restart
@@ -336,7 +345,7 @@ class Presenter(TableListener):
         shown, the results still due handed over): the old hand messages become their
         outcomes, the results due are posted, and every open table's messages are shown
         again."""
-        for game in await self.db.games_with_old_hands():
+        for game in await self.display.games_with_old_hands():
             # the hand messages of a deal that ended just before the stop: each becomes its
             # outcome while the deal's result is still due (read before any is posted), else
             # it loses its buttons

@@ -154,40 +154,9 @@ class GamesAndActions(DatabaseCore):
         """Games changed since ``since`` (unix seconds) with deal results still to post."""
         return self._games_from(*await self._trip(games.results_due_rows, since))
 
-    async def games_with_old_hands(self) -> list[Game]:
-        """Games (open or not) with hand messages of ended deals still to retire (a restart
-        retires them: see ``Display.old_hands``)."""
-        return self._games_from(*await self._trip(games.old_hands_rows))
-
     async def games_with_deadline_before(self, moment: float) -> list[Game]:
         """Open games whose turn deadline (unix seconds) is before ``moment``, soonest first."""
         return self._games_from(*await self._trip(games.deadline_rows_before, moment))
-
-    async def set_table_message(
-        self, game_id: int, message_id: int | None, *, deal: int | None = None
-    ) -> None:
-        """Remember the group message that shows the table of ``deal`` (None forgets it)."""
-        await self._write_game(game_id, games.set_table_message, game_id, message_id, deal)
-
-    async def set_table_unknown(self, game_id: int) -> None:
-        """A table message may have been delivered though its send failed (see ``Display``)."""
-        await self._write_game(game_id, games.set_table_unknown, game_id)
-
-    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember (None: forget) a started game's lobby message whose buttons are still on."""
-        await self._write_game(game_id, games.set_lobby_message, game_id, message_id)
-
-    async def set_hand_message(
-        self, game_id: int, user_id: int, message_id: int, *, deal: int | None = None
-    ) -> None:
-        """Remember the private message that shows ``user_id`` his hand of ``deal`` (None: the
-        deal in play; a message rendered from an earlier deal is recorded as that deal's, so
-        it is old at once: see ``Display.old_hands``)."""
-        await self._write_game(game_id, games.set_hand_message, game_id, user_id, message_id, deal)
-
-    async def forget_hand_message(self, game_id: int, user_id: int, message_id: int) -> None:
-        """Forget a hand message (retired, or closed with its table), whichever deal it shows."""
-        await self._write_game(game_id, games.forget_hand_message, game_id, user_id, message_id)
 
     async def set_turn_deadline(self, game_id: int, deadline: float | None) -> None:
         """Set when the current turn times out, in unix seconds (None: no timer)."""

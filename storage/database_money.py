@@ -3,7 +3,6 @@ history and the export, the evenings, and the players' figures."""
 
 from __future__ import annotations
 
-import time
 from typing import Final
 
 from storage import evenings, history, ledger, stats
@@ -71,14 +70,6 @@ class MoneyAndHistory(DatabaseCore):
         if newer_than is None:
             return await self._run(history.deal_count, chat_id)
         return await self._run(history.deals_newer, chat_id, newer_than)
-
-    async def remember_history_message(self, chat_id: int, message_id: int) -> None:
-        """Record a /history message the bot sent (its buttons may edit it)."""
-        await self._write(history.remember_history_message, chat_id, message_id, time.time())
-
-    async def is_history_message(self, chat_id: int, message_id: int) -> bool:
-        """Whether ``message_id`` of ``chat_id`` is a /history message of the bot."""
-        return await self._run(history.is_history_message, chat_id, message_id)
 
     async def deal_after(self, chat_id: int, deal_id: int, places: int) -> int | None:
         """The ``deal_id`` of the chat's deal ``places`` deals newer than ``deal_id``."""

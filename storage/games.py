@@ -41,14 +41,14 @@ from storage.records import (
 from storage.sql import OPEN_GAME, dumps, loads, write_transaction
 from storage.stats import apply_fields
 
-_DEAL = "ifnull(json_extract(games.state, '$.table.deals'), 0)"
+DEAL = "ifnull(json_extract(games.state, '$.table.deals'), 0)"
 """The deal in play, from 0: the deals its table has finished, counted in the state's table
 part (the bot's ``TableMeta``). A hand message of an earlier deal is old (``Display``)."""
 
 _GAME_COLUMNS = (
     "game_id, chat_id, thread_id, kind, status, version, state, options, seats, created_by,"
     " table_message_id, table_deal, table_unknown, lobby_message_id,"
-    f" turn_deadline, created_at, updated_at, {_DEAL} AS deal,"
+    f" turn_deadline, created_at, updated_at, {DEAL} AS deal,"
     " (SELECT json_group_array(json_array(user_id, deal, message_id)) FROM game_messages AS m"
     " WHERE m.game_id = games.game_id) AS hand_messages"
 )
@@ -297,79 +297,9 @@ def deadline_rows_before(conn: sqlite3.Connection, moment: float) -> list[sqlite
     )
 
 
-def set_table_message(
-    conn: sqlite3.Connection, game_id: int, message_id: int | None, deal: int | None = None
-) -> None:
-    """Record (or clear, with None) the group message that shows the table, and the deal it
-    shows (None: the current one); a table message known is no longer unknown."""
-    _update_game(
-        conn,
-        game_id,
-        "table_message_id = ?, table_deal = ?, table_unknown = 0",
-        (message_id, deal),
-    )
-
-
-def set_table_unknown(conn: sqlite3.Connection, game_id: int) -> None:
-    """A table message may have been delivered though its send failed: none other is sent
-    until the next deal (``set_table_message`` or the deal's result clears the mark)."""
-    _update_game(conn, game_id, "table_unknown = 1", ())
-
-
-def set_lobby_message(conn: sqlite3.Connection, game_id: int, message_id: int | None) -> None:
-    """Record (or clear, with None: its buttons are off) the started game's lobby message."""
-    _update_game(conn, game_id, "lobby_message_id = ?", (message_id,))
-
-
 def set_turn_deadline(conn: sqlite3.Connection, game_id: int, deadline: float | None) -> None:
     """Record (or clear, with None) when the current turn times out, in unix seconds."""
-    _update_game(conn, game_id, "turn_deadline = ?", (deadline,))
-
-
-def set_hand_message(
-    conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int, deal: int | None
-) -> None:
-    """Record the private message that shows ``user_id`` his hand of ``deal`` (None: the deal
-    in play), in place of the one it had for that deal."""
-    with write_transaction(conn):
-        row = conn.execute(
-            f"SELECT {_DEAL} AS deal FROM games WHERE game_id = ?", (game_id,)
-        ).fetchone()
-        if row is None:
-            raise GameNotFound(game_id)
-        missing = unknown_players(conn, [user_id])
-        if missing:
-            raise UnknownPlayer(missing)
-        conn.execute(
-            "INSERT INTO game_messages (game_id, user_id, deal, message_id) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (game_id, user_id, deal) DO UPDATE SET message_id = excluded.message_id",
-            (game_id, user_id, row["deal"] if deal is None else deal, message_id),
-        )
-
-
-def forget_hand_message(
-    conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int
-) -> None:
-    """The message ``message_id`` shows ``user_id``'s hand no more (whichever deal it showed):
-    it has been retired, or closed with its table."""
-    with write_transaction(conn):
-        if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
-            raise GameNotFound(game_id)
-        conn.execute(
-            "DELETE FROM game_messages WHERE game_id = ? AND user_id = ? AND message_id = ?",
-            (game_id, user_id, message_id),
-        )
-
-
-def old_hands_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """The rows of the games (open or not) that have hand messages of a deal that has ended,
-    still to be retired."""
-    return game_rows(
-        conn,
-        "EXISTS (SELECT 1 FROM game_messages AS m"
-        f" WHERE m.game_id = games.game_id AND m.deal < {_DEAL})",
-        (),
-    )
+    update_game(conn, game_id, "turn_deadline = ?", (deadline,))
 
 
 def action_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
@@ -396,7 +326,7 @@ def action_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
     ]
 
 
-def _update_game(
+def update_game(
     conn: sqlite3.Connection, game_id: int, assignment: str, params: tuple[Any, ...]
 ) -> None:
     with write_transaction(conn):
@@ -477,14 +407,14 @@ def set_results_due(
     assignment += ", table_unknown = 0"
     if forget_table_message:
         assignment += ", table_message_id = NULL"
-    _update_game(conn, game_id, assignment, (dumps(list(due)),))
+    update_game(conn, game_id, assignment, (dumps(list(due)),))
 
 
 def mark_results_sending(conn: sqlite3.Connection, game_id: int, due: Sequence[Any]) -> None:
     """Replace the deal results a game still has to post, and nothing else (no new version):
     to mark those about to go out as a new message (see ``DealSteps.results_sending``)."""
     assignment = "state = json_set(state, '$.table.due', json(?))"
-    _update_game(conn, game_id, assignment, (dumps(list(due)),))
+    update_game(conn, game_id, assignment, (dumps(list(due)),))
 
 
 def results_due_rows(conn: sqlite3.Connection, since: float) -> list[sqlite3.Row]:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from storage.evenings import note_deal
 from storage.ledger import entries, user_net
 from storage.records import DealHistory, DealPlayer, DealRecord, PlayerTotals
-from storage.sql import dumps, loads, write_transaction
+from storage.sql import dumps, loads
 from storage.stats import apply_deal
 
 
@@ -111,27 +111,6 @@ def deals_newer(conn: sqlite3.Connection, chat_id: int, deal_id: int) -> int:
         "SELECT COUNT(*) FROM deals WHERE chat_id = ? AND deal_id >= ?", (chat_id, deal_id)
     ).fetchone()[0]
     return count
-
-
-def remember_history_message(
-    conn: sqlite3.Connection, chat_id: int, message_id: int, now: float
-) -> None:
-    """Record a /history message the bot sent, whose buttons may edit it."""
-    with write_transaction(conn):
-        conn.execute(
-            "INSERT OR IGNORE INTO history_messages (chat_id, message_id, created_at)"
-            " VALUES (?, ?, ?)",
-            (chat_id, message_id, now),
-        )
-
-
-def is_history_message(conn: sqlite3.Connection, chat_id: int, message_id: int) -> bool:
-    """Whether the bot sent ``message_id`` in ``chat_id`` as a /history message."""
-    row = conn.execute(
-        "SELECT 1 FROM history_messages WHERE chat_id = ? AND message_id = ?",
-        (chat_id, message_id),
-    ).fetchone()
-    return row is not None
 
 
 def deal_after(conn: sqlite3.Connection, chat_id: int, deal_id: int, places: int) -> int | None:

@@ -33,6 +33,7 @@ The units, each given the ones it uses (``service.py`` wires them into ``TableSe
   ``storage_health.py`` (the database failing).
 """
 
+from storage.records import Game
 from tables.records import (
     DealResult,
     Loaded,
@@ -52,6 +53,7 @@ from tables.turns import AWAY_AFTER_TIMEOUTS
 __all__ = [
     "AWAY_AFTER_TIMEOUTS",
     "DealResult",
+    "Game",
     "Loaded",
     "Notice",
     "Refused",

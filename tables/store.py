@@ -127,18 +127,26 @@ class TableStore:
             raise Refused("no_game")
         return loaded
 
-    async def chat_of(self, game_id: int) -> int:
-        """The chat of a game (whose lock guards it); refuses a game that does not exist."""
+    async def game(self, game_id: int) -> Game:
+        """The game as last committed (with what the chat shows of it); refuses a game that
+        does not exist."""
         try:
-            return (await self.db.game(game_id)).chat_id
+            return await self.db.game(game_id)
         except GameNotFound:
             raise Refused("unknown_game") from None
 
+    async def current(self, user_id: int) -> Game | None:
+        """The table ``user_id`` is at now: the newest open game he sits at, a game in play
+        before a lobby; None if he sits at none."""
+        mine = await self.db.user_open_games(user_id)
+        return max(mine, key=lambda game: (game.status == "active", game.game_id), default=None)
+
+    async def chat_of(self, game_id: int) -> int:
+        """The chat of a game (whose lock guards it); refuses a game that does not exist."""
+        return (await self.game(game_id)).chat_id
+
     async def game_or_refuse(self, game_id: int) -> Loaded:
-        try:
-            return await self.load(await self.db.game(game_id))
-        except GameNotFound:
-            raise Refused("unknown_game") from None
+        return await self.load(await self.game(game_id))
 
     async def free_pot(self, loaded: Loaded, chat_pot: int) -> int:
         """What a new deal of ``loaded`` may play for out of the chat's pot ``chat_pot``: the

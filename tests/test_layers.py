@@ -1,11 +1,12 @@
 """The layers import downwards only, and no module imports itself round a circle.
 
 ``tables/`` (a table's life, whoever shows it) imports neither Telegram nor either front-end;
-the chat front-end (``bot/``) and the Mini App (``web/``) never import each other; only the
-program (``server/``) knows both, builds the table service they share, and nothing imports it
-but the tests and benches. ``game/``
-has its own, stricter test (``tests/game/test_layering.py``). Every import counts, a deferred
-one inside a function and one for the types only too."""
+the chat front-end (``bot/``) and the Mini App (``web/``) never import each other, and of
+``storage/`` each imports only its own display storage (the rest goes through the service);
+only the program (``server/``) knows both, builds the table service they share, and nothing
+imports it but the tests and benches. ``game/`` has its own, stricter test
+(``tests/game/test_layering.py``). Every import counts, a deferred one inside a function and
+one for the types only too."""
 
 from __future__ import annotations
 
@@ -47,6 +48,73 @@ def test_a_layer_imports_no_layer_above_it(package: str) -> None:
         if (bad := imported(path) & FORBIDDEN[package])
     ]
     assert not found, "\n".join(found)
+
+
+#: the one module of ``storage/`` each front-end may import: its own display storage (the
+#: message ids it shows tables with); everything else it reads or writes goes through the table
+#: service (``tables/``)
+OWN_STORAGE = {"bot": {"storage.chat_display"}, "web": set[str]()}
+
+#: front-end modules that still reach storage past the service, and what they import: each
+#: entry may shrink, never grow (take a module off once it goes through the service)
+STILL_REACHING = {
+    "bot/assembly.py": {"storage.database"},
+    "bot/evenings.py": {"storage.database", "storage.evenings"},
+    "bot/health.py": {"storage.database"},
+    "bot/presenter.py": {"storage.database", "storage.errors", "storage.records"},
+    "bot/render/evening.py": {"storage.evenings"},
+    "bot/screens/hand_messages.py": {"storage.database"},
+    "bot/screens/lobby.py": {"storage.database"},
+    "bot/screens/menus.py": {"storage.database"},
+    "bot/screens/people.py": {"storage.database", "storage.records"},
+    "web/endings.py": {"storage.records"},
+    "web/evening.py": {"storage.evenings"},
+    "web/finished.py": {"storage.records"},
+}
+
+
+def storage_modules(path: Path) -> set[str]:
+    """The modules of ``storage`` that ``path`` imports, anywhere in it."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.split(".")[0] == "storage")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "storage":
+                names.update(f"storage.{alias.name}" for alias in node.names)
+            elif node.module.startswith("storage."):
+                names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("package", sorted(OWN_STORAGE))
+def test_a_front_end_reaches_storage_only_through_the_service(package: str) -> None:
+    found = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        allowed = OWN_STORAGE[package] | STILL_REACHING.get(name, set())
+        if bad := storage_modules(path) - allowed:
+            found[name] = sorted(bad)
+    assert not found, found
+
+
+def test_the_modules_still_reaching_storage_are_listed_as_they_are() -> None:
+    """An entry goes once its module stops importing what it lists (so the list only shrinks)."""
+    stale = {
+        name: sorted(modules - storage_modules(ROOT / name))
+        for name, modules in STILL_REACHING.items()
+        if not (ROOT / name).exists() or modules - storage_modules(ROOT / name)
+    }
+    assert not stale, stale
+
+
+def test_the_storage_check_sees_every_form(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import storage.games\nfrom storage import ledger\n"
+        "def f():\n    from storage.chat_display import ChatDisplay\n"
+    )
+    assert storage_modules(module) == {"storage.games", "storage.ledger", "storage.chat_display"}
 
 
 def test_the_check_sees_a_deferred_import(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ import logging
 import re
 from dataclasses import replace
 
-from storage.errors import GameNotFound
 from tables import Loaded, Refused, Reply, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
@@ -74,7 +73,6 @@ class WebTables:
 
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
-        self.db = tables.db
         self.people = tables.people
         #: finished deals: score cards and replays
         self.endings = Endings(tables)
@@ -88,29 +86,29 @@ class WebTables:
             if game_id is None:
                 raise NoTable
             try:
-                game = await self.db.game(game_id)
-            except GameNotFound:
+                game = await self.tables.store.game(game_id)
+            except Refused:
                 raise NoTable from None
             if user_id not in game.seats and not (
                 game.status == "lobby" and not is_practice(game.chat_id)
             ):
                 raise NotYours  # (a group's lobby is anyone's to look at and sit down)
             return game_id
-        mine = await self.db.user_open_games(user_id)
-        if not mine:
+        current = await self.tables.store.current(user_id)
+        if current is None:
             # his table has closed: its last result, not «you are not at a table»
             closed = await self.endings.last_closed(user_id)
             if closed is None:
                 raise NoTable
             return closed
-        return max(mine, key=lambda game: (game.status == "active", game.game_id)).game_id
+        return current.game_id
 
     async def _loaded(self, game_id: int, user_id: int) -> tuple[Loaded, int | None]:
         """The game and ``user_id``'s seat there (None: a group's lobby he does not sit at);
         NoTable, NotYours."""
         try:
-            game = await self.db.game(game_id)
-        except GameNotFound:
+            game = await self.tables.store.game(game_id)
+        except Refused:
             raise NoTable from None
         loaded = await self.tables.snapshot(game)
         seat = loaded.seat_of(user_id)
@@ -194,8 +192,8 @@ class WebTables:
         for a deal not over (the one in play), one he did not play or none named (None),
         NotYours for a table he never sat at."""
         try:
-            game = await self.db.game(game_id)
-        except GameNotFound:
+            game = await self.tables.store.game(game_id)
+        except Refused:
             raise NoTable from None
         seats = await self.endings.seats_of(game, deal) if deal is not None else None
         if user_id not in game.seats and (seats is None or user_id not in seats):

@@ -20,9 +20,8 @@ from bot.games import chat_game, game_for
 from bot.messenger import Rows
 from bot.render.common import esc, game_title, label, money_text, signed, suit
 from locales import t, tn
-from storage.records import DealHistory, LedgerEntry
-from storage.stats import Figures, PlayerStats, Standing
 from tables.computers import computer_name, is_computer
+from tables.scores import DealHistory, Figures, LedgerEntry, PlayerStats, Standing
 
 HISTORY_PAGE = 6
 TOP_LINES = 10

@@ -3,7 +3,7 @@ explained in one line under his hand message in the first deal where his hand sh
 in that deal only.
 
 "First use" is per player, whatever the table or the group: the deal (game, deal number) in
-which each word first came up for him is stored with his private chat's options, so a later
+which each word first came up for him is stored in the chat's display storage, so a later
 deal, another table or a restart never explains it again, and every edit of that first deal's
 hand message keeps the line. Each game names its words (``ChatGame.terms``); they are found in
 the hand's rendered text, so whichever game or screen brings a word up, the gloss follows it.
@@ -16,11 +16,9 @@ from typing import Final
 
 from bot.games import terms
 from locales import t
-from storage.database import Database
+from storage.chat_display import ChatDisplay
 from tables.bounded import Recent
 
-#: the private chat's stored options that hold, per term, the [game, deal] it was first shown in
-KIND: Final = "glossary"
 KEPT: Final = 4096
 _TAG = re.compile(r"<[^>]+>")
 
@@ -28,8 +26,8 @@ _TAG = re.compile(r"<[^>]+>")
 class Glossary:
     """Which words each player has met, and the lines that explain the new ones."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self, display: ChatDisplay) -> None:
+        self.display = display
         self._met: Recent[int, dict[str, list[int]]] = Recent(KEPT)
 
     async def lines(self, user_id: int, lang: str, text: str, game_id: int, deal: int) -> str:
@@ -58,17 +56,10 @@ class Glossary:
     async def _read(self, user_id: int) -> dict[str, list[int]]:
         if user_id in self._met:
             return self._met.get(user_id) or {}
-        stored = await self.db.chat_options(user_id, KIND) or {}
-        met = {
-            term: [int(part) for part in where]
-            for term, where in stored.items()
-            if isinstance(where, list) and len(where) == 2
-        }
+        met = await self.display.glossary(user_id)
         self._met[user_id] = met
         return met
 
     async def _write(self, user_id: int, met: dict[str, list[int]]) -> None:
-        # a private chat has a row once something of its own is stored
-        await self.db.upsert_chat(user_id)
-        await self.db.set_chat_options(user_id, KIND, {term: list(w) for term, w in met.items()})
+        await self.display.set_glossary(user_id, met)
         self._met[user_id] = met

@@ -18,10 +18,10 @@ from bot.screens.hand import (
 )
 from bot.screens.people import People
 from locales import t
-from storage.database import Database
-from storage.records import Game
+from storage.chat_display import ChatDisplay
 from tables import (
     DealResult,
+    Game,
     Loaded,
     TableMeta,
     TableService,
@@ -32,7 +32,7 @@ from tables import (
 class HandEndings:
     """The hand messages' last edits (mixed into ``Hands``, which sets the attributes)."""
 
-    db: Database
+    display: ChatDisplay
     tables: TableService
     messenger: Messenger
     coalescer: Coalescer
@@ -58,7 +58,7 @@ class HandEndings:
         ended the deal made them old) are retired: each becomes its player's outcome when its
         deal's result is among ``results``, else it loses its buttons; then it is forgotten.
         Called after each such commit, and after a restart (with the results still due)."""
-        game = await self.db.game(game_id)
+        game = await self.tables.store.game(game_id)
         by_deal = {result.deal: result for result in results}
         for old in game.old_hands:
             retiring = (game_id, old.user_id, old.message_id)
@@ -130,7 +130,7 @@ class HandEndings:
                 await final_edit()
             else:
                 await self.messenger.drop_buttons(user, message_id)
-            await self.db.forget_hand_message(game_id, user, message_id)
+            await self.display.forget_hand_message(game_id, user, message_id)
             self._retiring.discard((game_id, user, message_id))
 
         return job
@@ -138,7 +138,7 @@ class HandEndings:
     async def table_stopped(self, game_id: int) -> None:
         """A table closed without a result (/stop now): each hand message keeps its cards,
         loses its prompt and buttons, and says the table is closed."""
-        game = await self.db.game(game_id)
+        game = await self.tables.store.game(game_id)
         loaded = await self.tables.snapshot(game)
         jobs = []
         for user, message_id in game.hand_messages.items():
@@ -155,7 +155,7 @@ class HandEndings:
         time to the text, without buttons."""
         # one batch of writes (see storage's group commit), not one commit after another
         await asyncio.gather(
-            *(self.db.forget_hand_message(game_id, u, message_id) for u, message_id, _ in jobs)
+            *(self.display.forget_hand_message(game_id, u, message_id) for u, message_id, _ in jobs)
         )
         for user, message_id, text in jobs:
             self._turn_shown.pop((game_id, user), None)
@@ -191,7 +191,7 @@ class HandEndings:
             lang = await self.people.chat_language(user)
             note = t(lang, f"announce.{reason}")
             await self.messenger.show(user, message_id, f"{text}\n\n{note}", None)
-            await self.db.forget_hand_message(game.game_id, user, message_id)
+            await self.display.forget_hand_message(game.game_id, user, message_id)
 
         return job
 

@@ -12,7 +12,6 @@ from bot.messenger import Alert
 from bot.render.common import use_ranks
 from bot.render.hint import NoButton, hint_text, keyboard_buttons
 from bot.screens.people import People
-from storage.database import Database
 from tables import Loaded, Refused, TableService
 
 log = logging.getLogger(__name__)
@@ -21,7 +20,6 @@ log = logging.getLogger(__name__)
 class HandHints:
     """The hints of ``Hands``: whether a turn offers one, and the answer to 💡."""
 
-    db: Database
     tables: TableService
     people: People
 

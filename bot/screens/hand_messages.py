@@ -51,6 +51,7 @@ from bot.screens.hand_hints import HandHints
 from bot.screens.people import People
 from bot.screens.stopping import offers_play_on, stop_line
 from locales import t, tn
+from storage.chat_display import ChatDisplay
 from storage.database import Database
 from tables import (
     Loaded,
@@ -82,12 +83,13 @@ class Hands(HandEndings, HandHints):
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
+        self.display = ChatDisplay(db)
         self.tables = tables
         self.messenger = messenger
         self.coalescer = coalescer
         self.people = people
         #: the words of the game explained under a player's hand the first deal he meets them
-        self.glossary = Glossary(db)
+        self.glossary = Glossary(self.display)
         #: he cannot be written to (blocked the bot): the bot plays for him (the presenter's)
         self.unreachable = unreachable
         #: private hand messages of players who are not to act are edited at most once every
@@ -209,7 +211,7 @@ class Hands(HandEndings, HandHints):
     async def _at_once(self, game_id: int, user_id: int) -> bool:
         """Whether his hand message must change now: he is to act, or it shows buttons (he
         has just acted: they no longer work)."""
-        game = await self.db.game(game_id)
+        game = await self.tables.store.game(game_id)
         message_id = game.hand_messages.get(user_id)
         if message_id is not None:
             shown = self.messenger.shown(user_id, message_id)
@@ -259,7 +261,7 @@ class Hands(HandEndings, HandHints):
         return text, rows
 
     async def show_now(self, game_id: int, user_id: int, mask_message: int | None = None) -> None:
-        game = await self.db.game(game_id)
+        game = await self.tables.store.game(game_id)
         loaded = await self.tables.snapshot(game)
         if user_id not in loaded.seats or loaded.table is None:
             return  # a lobby has no hands to show
@@ -324,8 +326,8 @@ class Hands(HandEndings, HandHints):
         if shown != message_id:
             # recorded as the deal it shows: if that deal has ended meanwhile, it is old at once
             deal = loaded.meta.deals
-            await self.db.set_hand_message(game_id, user_id, shown, deal=deal)
-            if (await self.db.game(game_id)).deal != deal:
+            await self.display.set_hand_message(game_id, user_id, shown, deal=deal)
+            if (await self.tables.store.game(game_id)).deal != deal:
                 await self.retire_old(game_id)
         if replaced is not None:
             await self.messenger.delete(user_id, replaced)
@@ -342,7 +344,7 @@ class Hands(HandEndings, HandHints):
     async def bound(self, game_id: int, user_id: int, message_id: int | None) -> None:
         """A hand is bound to one message: a press on another copy (a send that timed out
         but was delivered all the same) is refused as outdated, and that copy is closed."""
-        bound = (await self.db.game(game_id)).hand_messages.get(user_id)
+        bound = (await self.tables.store.game(game_id)).hand_messages.get(user_id)
         if message_id is None or bound is None or bound == message_id:
             return
         self.coalescer.request(
@@ -391,7 +393,7 @@ class Hands(HandEndings, HandHints):
         """A card marked (or unmarked) for a discard: his hand shows it at once. A mark beyond
         what the move takes changes nothing and is answered with why; a press on the «marked:
         2 of 4» button (the selection unchanged) with how many more to mark."""
-        game = await self.db.game(data.game_id)
+        game = await self.tables.store.game(data.game_id)
         loaded = await self.tables.snapshot(game)
         seat = loaded.seat_of(user_id)
         if seat is None:

@@ -15,8 +15,7 @@ from bot.render import chat as chat_render
 from bot.screens.people import People
 from locales import t
 from storage.database import Database
-from storage.records import Game
-from tables import Loaded, Refused, Reply, TableService, is_practice
+from tables import Game, Loaded, Refused, Reply, TableService, is_practice
 from tables.arguments import game_link
 from tables.computers import is_computer
 
@@ -93,7 +92,7 @@ class Lobby:
     ) -> str | None:
         """A lobby button (join, leave, begin, cancel): the table service's answer is shown,
         and the player's short answer returned."""
-        game = await self.db.game(data.game_id)
+        game = await self.tables.store.game(data.game_id)
         if chat_id != game.chat_id:
             raise Refused("not_at_table")
         if game.status != "lobby":

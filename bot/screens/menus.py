@@ -1,9 +1,10 @@
 """Menus: /settings (each game's options, presets, the rank letters, the evening's gap),
 /language, /help, /rules, /balance with its "who owes whom" page, /timeout and the /new
 chooser. Each menu is one message, edited in place by its own buttons; a press acts only on a
-message stored as a menu of its kind (``remember``, ``is_menu``): never on a lobby, a table or
+message stored as a menu of its kind (``_remember``, ``_is_menu``): never on a lobby, a table or
 a deal's result that a forged or misplaced press points at. The ids of a chat's recent menu
-messages are stored with the chat's options (kind ``menus``), so they survive a restart.
+messages are stored in the chat's display storage (``storage.chat_display``), so they survive a
+restart.
 """
 
 from __future__ import annotations
@@ -19,33 +20,14 @@ from bot.render import menus as menu_render
 from bot.screens.people import People
 from game.registry import JsonObject
 from locales import t
+from storage.chat_display import ChatDisplay
 from storage.database import Database
 from tables import Refused, TableService, is_practice
 
 Admin = Callable[[], Awaitable[bool]]
 
-MENUS = "menus"  # the chat-options kind they are kept under
 KEEP = 20  # the newest menus of each kind a chat keeps live
 MenuKind = Literal["settings", "balance"]
-
-
-async def remember(db: Database, chat_id: int, kind: MenuKind, message_id: int | None) -> None:
-    """``message_id`` is now a menu of ``kind`` in the chat (the oldest beyond ``KEEP`` are
-    forgotten: their buttons are refused as outdated)."""
-    if message_id is None:
-        return
-    stored = dict(await db.chat_options(chat_id, MENUS) or {})
-    ids = [i for i in stored.get(kind, []) if isinstance(i, int) and i != message_id]
-    stored[kind] = [*ids, message_id][-KEEP:]
-    await db.set_chat_options(chat_id, MENUS, stored)
-
-
-async def is_menu(db: Database, chat_id: int, kind: MenuKind, message_id: int | None) -> bool:
-    """Whether ``message_id`` is a menu of ``kind`` in the chat."""
-    if message_id is None:
-        return False
-    stored = await db.chat_options(chat_id, MENUS) or {}
-    return message_id in stored.get(kind, [])
 
 
 class Menus:
@@ -65,6 +47,17 @@ class Menus:
         self.people = people
         #: show a chat's open table again (its rank letters changed)
         self.refresh_chat = refresh_chat
+        self.display = ChatDisplay(db)
+
+    async def _remember(self, chat_id: int, kind: MenuKind, message_id: int | None) -> None:
+        """``message_id`` is now a menu of ``kind`` in the chat (the oldest beyond ``KEEP`` are
+        forgotten: their buttons are refused as outdated)."""
+        if message_id is not None:
+            await self.display.remember_menu(chat_id, kind, message_id, KEEP)
+
+    async def _is_menu(self, chat_id: int, kind: MenuKind, message_id: int | None) -> bool:
+        """Whether ``message_id`` is a menu of ``kind`` in the chat."""
+        return message_id is not None and await self.display.is_menu(chat_id, kind, message_id)
 
     # ------------------------------------------------------------------ /settings
 
@@ -89,7 +82,7 @@ class Menus:
         shown = await self.messenger.show(
             chat_id, message_id, text, rows, reply_to=reply_to, answer=True
         )
-        await remember(self.db, chat_id, "settings", shown)
+        await self._remember(chat_id, "settings", shown)
 
     async def _settings_root(self, chat_id: int) -> tuple[str, Rows]:
         lang = await self.people.chat_language(chat_id)
@@ -192,7 +185,7 @@ class Menus:
         for a press on (or forged for) a message that is not a settings menu."""
         if chat_id is None or chat_id > 0:
             raise Refused("not_allowed")
-        if not await is_menu(self.db, chat_id, "settings", message_id):
+        if not await self._is_menu(chat_id, "settings", message_id):
             raise Refused("outdated")
         return chat_id
 
@@ -335,7 +328,7 @@ class Menus:
         rows = menu_render.balance_keyboard(lang, "settle" if page == "settle" else "balance")
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if shown != edit:
-            await remember(self.db, chat_id, "balance", shown)
+            await self._remember(chat_id, "balance", shown)
 
     async def send_own_balances(self, user_id: int, lang: str) -> None:
         """Private /balance: his balance in each group he plays in, then his practice table's
@@ -365,7 +358,7 @@ class Menus:
         self, data: cb.Page, user_id: int, chat_id: int | None, message_id: int | None
     ) -> None:
         """/balance's page buttons, on a stored /balance message only."""
-        if chat_id is None or not await is_menu(self.db, chat_id, "balance", message_id):
+        if chat_id is None or not await self._is_menu(chat_id, "balance", message_id):
             raise Refused("outdated")
         await self.send_balance(chat_id, user_id, page=data.page, edit=message_id)
 

@@ -23,16 +23,9 @@ from bot.render.stats import (
     top_text,
 )
 from locales import t, tn
-from storage.database import Database
-from tables.people import display_name, short_name
+from storage.chat_display import ChatDisplay
+from tables.people import short_name
 from tables.scores import Scores
-
-
-async def display_names(db: Database, users: Sequence[int], lang: str) -> dict[int, str]:
-    """Each user's display name in ``lang`` (cut as the table cuts it; a computer's translated;
-    the id for an unknown user)."""
-    players = await db.players(users)
-    return {user: display_name(players, user, lang) for user in users}
 
 
 class StatsScreens:
@@ -40,14 +33,14 @@ class StatsScreens:
 
     def __init__(
         self,
-        db: Database,
+        display: ChatDisplay,
         scores: Scores,
         names: Callable[[Sequence[int], str], Awaitable[list[str]]],
         messenger: Messenger,
         language: Callable[[int], Awaitable[str]],
         ranks: Callable[[int], Awaitable[str | None]],
     ) -> None:
-        self.db = db
+        self.display = display
         self.scores = scores
         self.names = names
         self.messenger = messenger
@@ -104,12 +97,12 @@ class StatsScreens:
         rows = history_keyboard(lang, page.deals, before, page.newer, page.older)
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if edit is None and shown is not None:
-            await self.db.remember_history_message(chat_id, shown)
+            await self.display.remember_history_message(chat_id, shown)
 
     async def is_history_message(self, chat_id: int, message_id: int) -> bool:
         """Whether the paging and 🔎 buttons may edit this message: only a /history message
         the bot sent (button data can be forged, and pressed on a table or a hand)."""
-        return await self.db.is_history_message(chat_id, message_id)
+        return await self.display.is_history_message(chat_id, message_id)
 
     async def send_deal(self, chat_id: int, deal_id: int, page: int, edit: int | None) -> None:
         lang = await self.language(chat_id)

@@ -28,10 +28,10 @@ from bot.screens.people import People
 from bot.screens.stopping import STOPPING_NOTICES, offers_play_on, stop_line
 from game.core import Action
 from locales import t
-from storage.database import Database
-from storage.records import Game
+from storage.chat_display import ChatDisplay
 from tables import (
     DealResult,
+    Game,
     Notice,
     TableService,
     is_practice,
@@ -62,7 +62,7 @@ class GroupTable:
 
     def __init__(
         self,
-        db: Database,
+        display: ChatDisplay,
         tables: TableService,
         messenger: Messenger,
         coalescer: Coalescer,
@@ -71,7 +71,7 @@ class GroupTable:
         closed: Callable[[int], None],
         launch: Launch,
     ) -> None:
-        self.db = db
+        self.display = display
         self.tables = tables
         self.messenger = messenger
         self.coalescer = coalescer
@@ -192,7 +192,7 @@ class GroupTable:
         slot is due, rendered then, so it shows the latest state (see ``_step``)."""
 
         async def slot_due() -> None:
-            await self.messenger.pacer.ready((await self.db.game(game_id)).chat_id)
+            await self.messenger.pacer.ready((await self.tables.store.game(game_id)).chat_id)
 
         async def job() -> None:
             async with self._locks(game_id):
@@ -200,7 +200,7 @@ class GroupTable:
                 more = await self._step(game_id)
             if more:
                 self.refresh(game_id)
-            elif not (await self.db.game(game_id)).is_open:
+            elif not (await self.tables.store.game(game_id)).is_open:
                 self._forget_game(game_id)
 
         self.coalescer.request(("group", game_id), job, slot_due)
@@ -213,7 +213,7 @@ class GroupTable:
         message, so the group never falls behind by more than one deal. Then the current
         deal's table: a new message for a new deal, else an edit of the table message.
         """
-        game = await self.db.game(game_id)
+        game = await self.tables.store.game(game_id)
         if is_practice(game.chat_id):
             return await self._practice_step(game)
         pending = self._results.get(game_id)
@@ -305,7 +305,7 @@ class GroupTable:
         text, _ = await self.lobby.content(game, loaded, lang, names, started=True)
         await self.messenger.edit(game.chat_id, lobby, text, None, answer=True)
         self.messenger.done_with(game.chat_id, lobby)  # never edited again
-        await self.db.set_lobby_message(game.game_id, None)
+        await self.display.set_lobby_message(game.game_id, None)
 
     async def again_rows(self, game: Game) -> Rows | None:
         """«▶️ Новая партия» under a closed table's last message, when no evening's summary
@@ -376,7 +376,7 @@ class GroupTable:
         """Edit the table message to the game as it is now, or send it if there is none yet
         (unless one may have been sent already: see ``Display.table_unknown``); ``answer``:
         the first table, which answers «Начать» (``bot.pacing``)."""
-        game = await self.db.game(game_id)
+        game = await self.tables.store.game(game_id)
         deal = (await self.tables.snapshot(game)).meta.deals
         use_ranks(
             await self.people.chat_language(game.chat_id),
@@ -395,11 +395,11 @@ class GroupTable:
             )
         except Undelivered as error:
             if game.table_message_id is None and error.maybe_done:
-                await self.db.set_table_unknown(game_id)
+                await self.display.set_table_unknown(game_id)
                 return
             raise
         if message_id is not None and message_id != game.table_message_id:
-            await self.db.set_table_message(game_id, message_id, deal=deal)
+            await self.display.set_table_message(game_id, message_id, deal=deal)
 
     async def result_text(
         self,
@@ -444,6 +444,6 @@ class GroupTable:
             pending.append((result.deal, await self.result_text(game, lang, result, footer)))
         if entries and game.table_message_id is not None and game.table_deal is None:
             # stored before the display state knew its deal: it is the first result's table
-            await self.db.set_table_message(
+            await self.display.set_table_message(
                 game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
             )

@@ -112,20 +112,17 @@ def test_a_game_the_page_does_not_show_has_no_seat_view() -> None:
         pages.register(pages.page_game("stukolka"))
 
 
-class _Options:
-    """The one table the glossary reads and writes: a private chat's stored options."""
+class _Glossaries:
+    """The one thing the glossary reads and writes: the words each player has met."""
 
     def __init__(self) -> None:
-        self.stored: dict[tuple[int, str], dict[str, object]] = {}
+        self.stored: dict[int, dict[str, list[int]]] = {}
 
-    async def chat_options(self, chat_id: int, kind: str) -> dict[str, object] | None:
-        return self.stored.get((chat_id, kind))
+    async def glossary(self, user_id: int) -> dict[str, list[int]]:
+        return dict(self.stored.get(user_id, {}))
 
-    async def upsert_chat(self, chat_id: int) -> None:
-        pass
-
-    async def set_chat_options(self, chat_id: int, kind: str, options: dict[str, object]) -> None:
-        self.stored[(chat_id, kind)] = options
+    async def set_glossary(self, user_id: int, met: dict[str, list[int]]) -> None:
+        self.stored[user_id] = dict(met)
 
 
 async def test_a_game_brings_the_words_the_glossary_explains() -> None:
@@ -135,13 +132,13 @@ async def test_a_game_brings_the_words_the_glossary_explains() -> None:
     from bot import games
     from bot.games import GameScreens
     from bot.screens.glossary import Glossary
-    from storage.database import Database
+    from storage.chat_display import ChatDisplay
 
     words = {"gloss.trick": "ℹ️ A trick: one card from each.", "gloss.word.trick": "trick"}
     worded = GameScreens(
         tricks.GAME, tricks.TricksScreens(), verbs=tricks.PLUGIN.verbs, terms=("trick",)
     )
-    glossary = Glossary(cast(Database, _Options()))
+    glossary = Glossary(cast(ChatDisplay, _Glossaries()))
     before = games.terms()
     assert "trick" not in before and "shleif" in before
     assert await glossary.lines(1, "en", "Your trick", 7, 0) == ""

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from storage.chat_display import ChatDisplay
 from storage.database import Database
 from tables import Loaded, Refused, TableService
 from tables.commands import Look
@@ -118,7 +119,7 @@ async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
     due = game.state["table"]["due"]
     assert [d["deal"] for d in due] == [0]
     assert [g.game_id for g in await db.games_with_results_due()] == [game_id]
-    await db.set_table_message(game_id, 77)
+    await ChatDisplay(db).set_table_message(game_id, 77)
     await service.results_posted(game_id, [0], table_message_used=True)
     game = await db.game(game_id)
     assert game.state["table"]["due"] == []

@@ -12,6 +12,7 @@ import pytest
 
 from storage import Database, GameStatus, StaleVersion
 from storage.cache import ReadCache
+from storage.chat_display import ChatDisplay
 from storage.records import Game, Player
 from tests.storage.storage_support import CHAT, USERS
 
@@ -37,10 +38,10 @@ async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: P
     game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
     assert (await cached.game(game.game_id)).state == {"n": 0}
     await cached.commit_action(game.game_id, 0, {"n": 1}, ["knock"], turn_deadline=50.0)
-    await cached.set_table_message(game.game_id, 42)
-    await cached.set_hand_message(game.game_id, A, 43)
-    await cached.set_hand_message(game.game_id, B, 44)
-    await cached.forget_hand_message(game.game_id, B, 44)
+    await ChatDisplay(cached).set_table_message(game.game_id, 42)
+    await ChatDisplay(cached).set_hand_message(game.game_id, A, 43)
+    await ChatDisplay(cached).set_hand_message(game.game_id, B, 44)
+    await ChatDisplay(cached).forget_hand_message(game.game_id, B, 44)
     await cached.set_turn_deadline(game.game_id, 60.0)
     seen = await cached.game(game.game_id)
     assert (seen.version, seen.state, seen.table_message_id) == (1, {"n": 1}, 42)
@@ -65,7 +66,7 @@ async def test_readers_share_one_read_only_game_until_it_changes(cached: Databas
         first.options["stake"] = 2  # type: ignore[index]
     with pytest.raises(TypeError):
         first.state["hands"] = []  # type: ignore[index]
-    await cached.set_hand_message(game.game_id, A, 5)
+    await ChatDisplay(cached).set_hand_message(game.game_id, A, 5)
     second = await cached.game(game.game_id)
     assert second is not first and second.hand_messages == {A: 5}
     assert first.hand_messages == {}  # what was read stays what it was

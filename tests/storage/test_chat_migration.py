@@ -16,6 +16,7 @@ from storage import (
     DealRecord,
     Transfer,
 )
+from storage.chat_display import ChatDisplay
 from tests.storage.storage_support import CHAT, USERS, count, raw
 
 A, B, C = USERS
@@ -43,8 +44,8 @@ async def _played_chat(db: Database) -> int:
     await db.commit_action(
         game.game_id, 0, {"n": 1}, ["knock"], transfers=[Transfer(C, POT, 3, "ante", 1)]
     )
-    await db.set_table_message(game.game_id, 42)
-    await db.set_hand_message(game.game_id, A, 43)
+    await ChatDisplay(db).set_table_message(game.game_id, 42)
+    await ChatDisplay(db).set_hand_message(game.game_id, A, 43)
     return game.game_id
 
 

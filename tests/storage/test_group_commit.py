@@ -11,6 +11,7 @@ import pytest
 
 import storage.database_core as database_module
 from storage import POT, Database, StaleVersion, Transfer, UnknownPlayer
+from storage.chat_display import ChatDisplay
 from tests.storage.storage_support import CHAT, USERS, count
 
 A, B, C = USERS
@@ -99,7 +100,9 @@ async def test_acknowledged_writes_are_in_the_file(db_path: Path) -> None:
     await db.upsert_chat(CHAT, "friends")
     await asyncio.gather(*(db.upsert_player(u, f"player {u}") for u in USERS))
     ids = await _games(db, 4)
-    await asyncio.gather(*(db.set_table_message(game_id, 100 + game_id) for game_id in ids))
+    await asyncio.gather(
+        *(ChatDisplay(db).set_table_message(game_id, 100 + game_id) for game_id in ids)
+    )
     await db.close()
     reopened = await Database.open(db_path)
     try:

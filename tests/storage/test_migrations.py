@@ -21,6 +21,7 @@ from storage import (
     StorageError,
     replay,
 )
+from storage.chat_display import ChatDisplay
 from storage.migrations import MIGRATIONS, Migration, migrate
 from storage.sql import dumps
 from tests.storage import toy_counter_game as toy
@@ -414,7 +415,7 @@ async def test_version_7_takes_every_kept_hand_message_for_its_games_deal_in_pla
         # the frozen game's message shows the deal that ended: it is to be retired
         assert (frozen.deal, dict(frozen.hand_messages)) == (2, {})
         assert [(m.user_id, m.deal, m.message_id) for m in frozen.old_hands] == [(C, 1, 10)]
-        assert await db.games_with_old_hands() == [frozen]
+        assert await ChatDisplay(db).games_with_old_hands() == [frozen]
 
 
 async def test_version_8_moves_every_games_own_figure_from_its_column_to_a_named_row(

@@ -28,6 +28,7 @@ from storage import (
     UnknownPlayer,
     replay,
 )
+from storage.chat_display import ChatDisplay
 from tests.storage import toy_counter_game as toy
 from tests.storage.storage_support import CHAT, USERS, count, raw
 
@@ -274,16 +275,16 @@ async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Pa
 
 async def test_the_display_state_is_one_stored_record_per_game(table: Database) -> None:
     game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
-    await table.set_table_message(game.game_id, 70)  # the lobby
+    await ChatDisplay(table).set_table_message(game.game_id, 70)  # the lobby
     await table.commit_action(game.game_id, 0, {}, None, status="active")  # the game began
     shown = (await table.game(game.game_id)).display
     assert (shown.table_message_id, shown.lobby_message_id, shown.table_deal) == (None, 70, None)
 
-    await table.set_table_unknown(game.game_id)  # the first table's send timed out
+    await ChatDisplay(table).set_table_unknown(game.game_id)  # the first table's send timed out
     assert (await table.game(game.game_id)).display.table_unknown
-    await table.set_table_message(game.game_id, 71, deal=0)
-    await table.set_lobby_message(game.game_id, None)  # the lobby's buttons are off
-    await table.set_hand_message(game.game_id, A, 72)
+    await ChatDisplay(table).set_table_message(game.game_id, 71, deal=0)
+    await ChatDisplay(table).set_lobby_message(game.game_id, None)  # the lobby's buttons are off
+    await ChatDisplay(table).set_hand_message(game.game_id, A, 72)
     shown = (await table.game(game.game_id)).display
     assert (shown.table_message_id, shown.table_deal, shown.table_unknown) == (71, 0, False)
     assert (shown.lobby_message_id, dict(shown.hand_messages), shown.results_due) == (
@@ -307,7 +308,7 @@ async def test_the_display_state_is_one_stored_record_per_game(table: Database) 
 
 async def test_the_commit_that_begins_a_game_retires_its_lobby_message(table: Database) -> None:
     game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
-    await table.set_table_message(game.game_id, 70)  # the lobby shows the table so far
+    await ChatDisplay(table).set_table_message(game.game_id, 70)  # the lobby shows the table so far
     await table.commit_action(game.game_id, 0, {"n": 1}, None)  # someone joined: no begin
     lobby = (await table.game(game.game_id)).display
     assert (lobby.table_message_id, lobby.lobby_message_id) == (70, None)
@@ -323,7 +324,7 @@ async def test_the_commit_that_begins_a_game_retires_its_lobby_message(table: Da
     began = (await table.game(game.game_id)).display
     assert (began.table_message_id, began.table_deal, began.lobby_message_id) == (None, None, 70)
     # the first deal's table is a message of its own; later commits leave the lobby message
-    await table.set_table_message(game.game_id, 71, deal=0)
+    await ChatDisplay(table).set_table_message(game.game_id, 71, deal=0)
     await table.commit_action(game.game_id, 2, {}, ["knock"], status="active")
     shown = (await table.game(game.game_id)).display
     assert (shown.table_message_id, shown.lobby_message_id) == (71, 70)
@@ -346,8 +347,8 @@ async def test_the_commit_that_ends_a_deal_makes_its_hand_messages_old(table: Da
     game = await table.create_game(
         CHAT, "stukolka", {"table": {"deals": 0}}, seats=USERS, status="active"
     )
-    await table.set_hand_message(game.game_id, A, 72)
-    await table.set_hand_message(game.game_id, B, 73)
+    await ChatDisplay(table).set_hand_message(game.game_id, A, 72)
+    await ChatDisplay(table).set_hand_message(game.game_id, B, 73)
     playing = await table.game(game.game_id)
     assert (playing.deal, dict(playing.hand_messages), playing.old_hands) == (0, {A: 72, B: 73}, ())
 
@@ -367,7 +368,7 @@ async def test_the_commit_that_ends_a_deal_makes_its_hand_messages_old(table: Da
             ],
         )
     assert (await table.game(game.game_id)).display == playing.display
-    assert await table.games_with_old_hands() == []
+    assert await ChatDisplay(table).games_with_old_hands() == []
 
     # the deal's last move and the next deal, in one transaction: the old hands are old at once
     await table.commit_actions(
@@ -384,36 +385,36 @@ async def test_the_commit_that_ends_a_deal_makes_its_hand_messages_old(table: Da
         (A, 0, 72),
         (B, 0, 73),
     ]
-    assert [g.game_id for g in await table.games_with_old_hands()] == [game.game_id]
+    assert [g.game_id for g in await ChatDisplay(table).games_with_old_hands()] == [game.game_id]
 
     # the new deal's hands, and a late render of the old deal, recorded as the old deal's
-    await table.set_hand_message(game.game_id, A, 80)
-    await table.set_hand_message(game.game_id, C, 81, deal=0)
-    await table.forget_hand_message(game.game_id, A, 72)  # retired
-    await table.forget_hand_message(game.game_id, B, 80)  # not his: nothing
+    await ChatDisplay(table).set_hand_message(game.game_id, A, 80)
+    await ChatDisplay(table).set_hand_message(game.game_id, C, 81, deal=0)
+    await ChatDisplay(table).forget_hand_message(game.game_id, A, 72)  # retired
+    await ChatDisplay(table).forget_hand_message(game.game_id, B, 80)  # not his: nothing
     dealt = await table.game(game.game_id)
     assert dict(dealt.hand_messages) == {A: 80}
     assert [(m.user_id, m.message_id) for m in dealt.old_hands] == [(B, 73), (C, 81)]
-    await table.forget_hand_message(game.game_id, B, 73)
-    await table.forget_hand_message(game.game_id, C, 81)
-    assert await table.games_with_old_hands() == []
+    await ChatDisplay(table).forget_hand_message(game.game_id, B, 73)
+    await ChatDisplay(table).forget_hand_message(game.game_id, C, 81)
+    assert await ChatDisplay(table).games_with_old_hands() == []
     with pytest.raises(GameNotFound):
-        await table.forget_hand_message(404, A, 1)
+        await ChatDisplay(table).forget_hand_message(404, A, 1)
 
 
 async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
     game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, turn_deadline=50.0)
-    await table.set_table_message(game.game_id, 77)
-    await table.set_hand_message(game.game_id, A, 5)
-    await table.set_hand_message(game.game_id, B, 6)
-    await table.set_hand_message(game.game_id, A, 8)
-    await table.forget_hand_message(game.game_id, B, 6)
+    await ChatDisplay(table).set_table_message(game.game_id, 77)
+    await ChatDisplay(table).set_hand_message(game.game_id, A, 5)
+    await ChatDisplay(table).set_hand_message(game.game_id, B, 6)
+    await ChatDisplay(table).set_hand_message(game.game_id, A, 8)
+    await ChatDisplay(table).forget_hand_message(game.game_id, B, 6)
     stored = await table.game(game.game_id)
     assert (stored.table_message_id, dict(stored.hand_messages)) == (77, {A: 8})
     with pytest.raises(UnknownPlayer):
-        await table.set_hand_message(game.game_id, 3, 9)
+        await ChatDisplay(table).set_hand_message(game.game_id, 3, 9)
     with pytest.raises(GameNotFound):
-        await table.set_table_message(404, 1)
+        await ChatDisplay(table).set_table_message(404, 1)
 
     assert [g.game_id for g in await table.games_with_deadline_before(60.0)] == [game.game_id]
     assert await table.games_with_deadline_before(50.0) == []
