@@ -21,8 +21,7 @@ from bot.render.common import hours_text
 from bot.render.evening import evening_chart, evening_text
 from locales import t
 from storage.database import Database
-from storage.evenings import Evening
-from tables.evenings import Evenings
+from tables.evenings import Evening, Evenings
 from tables.listener import TableListener
 from tables.people import display_name
 

@@ -21,7 +21,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from storage.database import Database
-from storage.evenings import Evening, EveningSummary
+
+# re-exported: the front-ends read an evening through the service
+from storage.evenings import Evening as Evening
+from storage.evenings import EveningSummary as EveningSummary
 from storage.records import Game
 from tables.arguments import whole_number
 from tables.events import TableEvent

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 
-from storage.evenings import EveningSummary
+from tables.evenings import EveningSummary
 from tables.settle_up import settle
 from web.view_parts import Json
 

@@ -11,7 +11,7 @@ from bot.chart import Line, draw_evening_chart
 from bot.games import chat_game
 from bot.render.common import esc, signed
 from locales import t, tn
-from storage.evenings import EveningSummary
+from tables.evenings import EveningSummary
 from tables.settle_up import settle
 
 
