@@ -87,18 +87,17 @@ class Evenings:
         its first deal."""
         if is_practice(chat_id):
             return None
-        evening = await self.db.open_evening(chat_id)
-        if evening is None:
-            return None
-        summary = await self.db.evening_summary(evening, deal_figures)
-        return summary if summary.deals else None
+        return await self._summary(await self.db.open_evening(chat_id))
 
     async def last(self, chat_id: int) -> EveningSummary | None:
         """The chat's evening that goes on, else the last one that ended (a closed table's
         evening: its summary may be posted already), its deals up to now; None before any."""
         if is_practice(chat_id):
             return None
-        evening = await self.db.last_evening(chat_id)
+        return await self._summary(await self.db.last_evening(chat_id))
+
+    async def _summary(self, evening: Evening | None) -> EveningSummary | None:
+        """``evening``'s deals up to now; None for no evening, or one without a deal."""
         if evening is None:
             return None
         summary = await self.db.evening_summary(evening, deal_figures)

@@ -5,41 +5,21 @@ stepped through trick by trick, at a phone's width, in Russian and English."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from locales import t
-from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
+from tests.web.browser import CHROMIUM, open_table
 from tests.web.server import load_table
+from tests.web.test_page import address, browser, closed_after
 
 pytestmark = pytest.mark.browser
 
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(autouse=True)
-def closed_after(browser: Any) -> Iterator[None]:
-    yield
-    for context in browser.contexts:
-        context.close()
-
-
-@pytest.fixture
-def address() -> Iterator[str]:
-    with preview_server() as url:
-        yield url
+__all__ = ["address", "browser", "closed_after"]  # the page tests' fixtures, for pytest
 
 
 def signed(net: int) -> str:
