@@ -67,12 +67,17 @@ export function renderScore(view, actions) {
   }
   // the deal it sums up is over: the result box of the table is the same, said once
   document.getElementById("result")?.remove();
+  // drawn once a card: the next deal's moves redraw the page, not the card (nor take the
+  // focus off its buttons)
+  const drawn = `${cardKey(view)}:${view.closed?.key ?? ""}`;
+  if (box?.dataset.drawn === drawn) return;
   if (!box) {
     box = el("section", "score");
     box.id = "score";
     box.setAttribute("aria-labelledby", "score-title");
     $("table").before(box);
   }
+  box.dataset.drawn = drawn;
   box.replaceChildren();
   const score = view.score;
   // the seats of that deal, named as they sat (someone may have left since)
