@@ -99,7 +99,7 @@ class Services:
         events.listen(presenter)
         people = presenter.people
         posts = EveningPosts(
-            db, tables.evenings, messenger, presenter.coalescer, people.chat_language
+            people.names, tables.evenings, messenger, presenter.coalescer, people.chat_language
         )
         tables.listeners.append(posts)
         # every change shows as a press's, whoever made it (a press here, a move on the page,

@@ -20,21 +20,12 @@ from bot.pacing import Coalescer
 from bot.render.common import hours_text
 from bot.render.evening import evening_chart, evening_text
 from locales import t
-from storage.database import Database
 from tables.evenings import Evening, Evenings
 from tables.listener import TableListener
-from tables.people import display_name
 
 log = logging.getLogger(__name__)
 
 SETTLE_POLL = 0.05  # seconds between looks at whether the table's messages have gone out
-
-
-async def display_names(db: Database, users: Sequence[int], lang: str) -> dict[int, str]:
-    """Each user's display name in ``lang`` (cut as the table cuts it; a computer's translated;
-    the id for an unknown user)."""
-    players = await db.players(users)
-    return {user: display_name(players, user, lang) for user in users}
 
 
 class EveningPosts(TableListener):
@@ -42,13 +33,14 @@ class EveningPosts(TableListener):
 
     def __init__(
         self,
-        db: Database,
+        names: Callable[[Sequence[int], str], Awaitable[list[str]]],
         evenings: Evenings,
         messenger: Messenger,
         coalescer: Coalescer,
         language: Callable[[int], Awaitable[str]],
     ) -> None:
-        self.db = db
+        #: players' names as the tables show them (``tables.people``)
+        self.names = names
         self.evenings = evenings
         self.messenger = messenger
         self.coalescer = coalescer
@@ -60,6 +52,9 @@ class EveningPosts(TableListener):
         #: the table whose end ended the chat's evening: its summary offers that game again
         self._again: dict[int, int] = {}
 
+    async def _names(self, users: Sequence[int], lang: str) -> dict[int, str]:
+        return dict(zip(users, await self.names(users, lang), strict=True))
+
     async def answer(self, chat_id: int, reply_to: int | None) -> None:
         """/evening, answered as a reply to it: while a table of the chat is open, the
         evening so far (it ends nothing, so the closing summary still covers the whole
@@ -68,7 +63,7 @@ class EveningPosts(TableListener):
         if await self.evenings.playing(chat_id):
             summary = await self.evenings.so_far(chat_id)
             if summary is not None:
-                names = await display_names(self.db, list(summary.nets), lang)
+                names = await self._names(list(summary.nets), lang)
                 text = evening_text(lang, summary, names, so_far=True)
                 await self.messenger.send(chat_id, text, reply_to=reply_to)
                 return
@@ -107,7 +102,7 @@ class EveningPosts(TableListener):
         summary = await self.evenings.claim(evening)
         if summary is None:
             return
-        names = await display_names(self.db, list(summary.nets), lang)
+        names = await self._names(list(summary.nets), lang)
         text = evening_text(lang, summary, names)
         thread = summary.thread_id
         reply_to = self._reply_to.pop(chat_id, None)

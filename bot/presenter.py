@@ -62,7 +62,7 @@ class Presenter(TableListener):
         self.display = ChatDisplay(db)
         self.people = People(db, tables)
         self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
-        self.lobby = Lobby(db, tables, self.people, tables.publish, bot_username)
+        self.lobby = Lobby(tables, self.people, tables.publish, bot_username)
         self.table = GroupTable(
             self.display,
             tables,
@@ -194,7 +194,7 @@ class Presenter(TableListener):
                 # a new game of an ended one, from the button under its last message
                 if chat_id is None:
                     raise Refused("not_allowed")
-                ended = await self.db.game(data.game_id)
+                ended = await self.tables.store.game(data.game_id)
                 reachable = await self.people.reachable_of(list(ended.seats))
                 reply = await self.tables.again(
                     chat_id, user_id, data.game_id, lambda u: reachable.get(u, False)
@@ -242,8 +242,8 @@ class Presenter(TableListener):
         if game_id is not None:
             await self.messenger.send(user_id, chat_render.start_joined_text(lang))
             try:
-                game = await self.db.game(game_id)
-            except GameNotFound:
+                game = await self.tables.store.game(game_id)
+            except Refused:
                 return  # a link to a game that is gone (or never was): the welcome is enough
             if game.status == "lobby":
                 self.table.refresh(game.game_id)
@@ -360,7 +360,7 @@ class Presenter(TableListener):
             if game.game_id not in due:
                 self.table.refresh(game.game_id)
         for game_id in due:
-            await self.table.results_due(await self.db.game(game_id))
+            await self.table.results_due(await self.tables.store.game(game_id))
             self.table.refresh(game_id)
 
     async def drain(self) -> None:

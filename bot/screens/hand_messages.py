@@ -370,7 +370,7 @@ class Hands(HandEndings, HandHints):
             return Decide(data.verb)
         if isinstance(arg, str):
             return Suit(data.verb, arg) if kind is cb.ArgKind.SUIT else Card(data.verb, arg)
-        loaded = await self.tables.snapshot(await self.db.game(data.game_id))
+        loaded = await self.tables.snapshot(await self.tables.store.game(data.game_id))
         seat = loaded.seat_of(user_id)
         if loaded.game.status != "active" or loaded.table is None:
             raise Refused("game_over")

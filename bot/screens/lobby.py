@@ -14,7 +14,6 @@ from bot.messenger import Rows
 from bot.render import chat as chat_render
 from bot.screens.people import People
 from locales import t
-from storage.database import Database
 from tables import Game, Loaded, Refused, Reply, TableService, is_practice
 from tables.arguments import game_link
 from tables.computers import is_computer
@@ -25,13 +24,11 @@ class Lobby:
 
     def __init__(
         self,
-        db: Database,
         tables: TableService,
         people: People,
         show: Callable[[Reply], Awaitable[object]],
         bot_username: str = "",
     ) -> None:
-        self.db = db
         self.tables = tables
         self.people = people
         #: show what a press changed (the presenter's ``show``)
@@ -45,11 +42,11 @@ class Lobby:
         """The lobby's text and buttons (none once it was cancelled; with ``started``, the
         lobby of a game that has begun: that it has, and who plays)."""
         plugin = loaded.plugin
-        players = await self.db.players(loaded.seats)
+        reachable = await self.people.reachable_of(loaded.seats)
         lobby = [
             chat_render.LobbyPlayer(
                 name=names[i],
-                reachable=is_computer(u) or bool(players.get(u) and players[u].started),
+                reachable=reachable[u],
                 start_payload=game_link(game.game_id),
             )
             for i, u in enumerate(loaded.seats)
