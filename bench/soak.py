@@ -187,7 +187,7 @@ class Soak:
 
     async def _press(self, slot: Slot) -> None:
         assert slot.group is not None
-        loaded = await self.services.tables.active(slot.group.id)
+        loaded = await self.services.tables.store.active(slot.group.id)
         if loaded is None or loaded.game.status != "active":
             if slot.step in ("playing", "stopping") and (
                 loaded is None or loaded.game.status not in ("lobby", "active")

@@ -171,7 +171,7 @@ class Presenter(TableListener):
                 await self.tables.publish(reply)
                 return None
             case cb.Look():
-                reply = await self.tables.act(data.game_id, user_id, data.version, Look())
+                reply = await self.tables.turns.act(data.game_id, user_id, data.version, Look())
                 await self.tables.publish(reply)
                 return None
             case cb.Select():
@@ -187,7 +187,7 @@ class Presenter(TableListener):
                 if chat_id is None or (chat_id > 0 and chat_id != user_id):
                     raise Refused("not_allowed")
                 await self.tables.publish(
-                    await self.tables.new_table(chat_id, user_id, data.kind, thread=thread)
+                    await self.tables.lobby.new_table(chat_id, user_id, data.kind, thread=thread)
                 )
                 return None
             case cb.Again():
@@ -196,7 +196,7 @@ class Presenter(TableListener):
                     raise Refused("not_allowed")
                 ended = await self.tables.store.game(data.game_id)
                 reachable = await self.people.reachable_of(list(ended.seats))
-                reply = await self.tables.again(
+                reply = await self.tables.lobby.again(
                     chat_id, user_id, data.game_id, lambda u: reachable.get(u, False)
                 )
                 if message_id is not None:
@@ -204,18 +204,20 @@ class Presenter(TableListener):
                 await self.tables.publish(reply)
                 return None
             case cb.Back():
-                reply = await self.tables.back(data.game_id, user_id)
+                reply = await self.tables.turns.back(data.game_id, user_id)
                 await self.tables.publish(reply)
                 return None
             case cb.Settings():
                 return await self.menus.press_settings(data, user_id, chat_id, admin, message_id)
             case cb.Void():
                 await self.tables.publish(
-                    await self.tables.vote_void(data.game_id, user_id, data.deal)
+                    await self.tables.stopping.vote_void(data.game_id, user_id, data.deal)
                 )
                 return None
             case cb.PlayOn():
-                reply = await self.tables.play_on(data.game_id, user_id, data.deal, await admin())
+                reply = await self.tables.stopping.play_on(
+                    data.game_id, user_id, data.deal, await admin()
+                )
                 await self.tables.publish(reply)
                 return None
             case cb.Page():
@@ -281,12 +283,12 @@ class Presenter(TableListener):
         await self._table_lost(chat_id, thread, "topic_closed")
 
     async def _table_lost(self, chat_id: int, thread: int | None, reason: str) -> None:
-        reply = await self.tables.close_lost(chat_id, thread, reason)
+        reply = await self.tables.stopping.close_lost(chat_id, thread, reason)
         if reply is None or reply.game is None:
             return
         game = reply.game
         self.table.lost(game.game_id)
-        await self.tables.results_posted(
+        await self.tables.steps.results_posted(
             game.game_id, list(range(reply.results[-1].deal + 1)) if reply.results else []
         )
         for user, message_id in game.hand_messages.items():
@@ -303,7 +305,7 @@ class Presenter(TableListener):
             )
 
     async def _unreachable(self, game_id: int, user_id: int) -> None:
-        reply = await self.tables.mark_unreachable(game_id, user_id)
+        reply = await self.tables.turns.mark_unreachable(game_id, user_id)
         if reply is None or reply.game is None:
             return  # already played for
         lang = await self.people.chat_language(reply.game.chat_id)
@@ -323,11 +325,11 @@ class Presenter(TableListener):
             return
         self.messenger.forget(old)
         self.messenger.pacer.forget(old)
-        self.tables.forget_chat(old)
+        self.tables.settings.forget_chat(old)
         self.people.forget_chat(old)
         if not moved:
             return
-        loaded = await self.tables.active(new)
+        loaded = await self.tables.store.active(new)
         if loaded is not None:
             await self.display.set_table_message(loaded.game.game_id, None)
             self.table.refresh(loaded.game.game_id)

@@ -1,7 +1,9 @@
 """``TableService``: the one object the handlers, screens and timers hold for every table.
 
-It builds the service's units and hands out their operations; it holds no logic of its own.
-Each unit gets the units it needs, and nothing reaches back:
+It builds the service's units, and its callers ask the unit that does what they want
+(``service.lobby.join``, ``service.turns.act``, ``service.settings.chat_options``…); it holds
+no logic of its own and forwards nothing. Each unit gets the units it needs, and nothing
+reaches back:
 
 - ``ChatSettings`` (``chat_settings.py``): game options, turn time, away play per chat;
 - ``TableStore`` (``store.py``): the locks, reading and the read cache, one commit under the
@@ -86,49 +88,6 @@ class TableService:
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)
         self.store.committed.append(self.runner.committed)
-
-        # the chat's lock, and reading what was last committed
-        self.lock = self.store.lock
-        self.load = self.store.load
-        self.snapshot = self.store.snapshot
-        self.active = self.store.active
-        # the chat's settings
-        self.chat_options = self.settings.chat_options
-        self.choose_options = self.settings.choose_options
-        self.turn_timeout_of = self.settings.turn_timeout_of
-        self.set_turn_timeout = self.settings.set_turn_timeout
-        self.away_play_of = self.settings.away_play_of
-        self.set_away_play = self.settings.set_away_play
-        self.hints_of = self.settings.hints_of
-        self.set_hints = self.settings.set_hints
-        self.forget_chat = self.settings.forget_chat
-        # the lobby and the seats
-        self.new_table = self.lobby.new_table
-        self.again = self.lobby.again
-        self.join = self.lobby.join
-        self.leave = self.lobby.leave
-        self.add_computer = self.lobby.add_computer
-        self.remove_computer = self.lobby.remove_computer
-        self.begin = self.lobby.begin
-        self.remove_player = self.lobby.remove_player
-        # turns
-        self.act = self.turns.act
-        self.timeout = self.turns.timeout
-        self.back = self.turns.back
-        self.hint_view = self.turns.hint_view
-        # 💡, for the chat and the page alike
-        self.advise = self.hints.advise
-        self.offers_hints = self.hints.offered
-        self.mark_unreachable = self.turns.mark_unreachable
-        self.mark = self.turns.mark
-        # results posted, and ending a table early
-        self.results_posted = self.steps.results_posted
-        self.results_sending = self.steps.results_sending
-        self.stop = self.stopping.stop
-        self.close_lost = self.stopping.close_lost
-        self.vote_void = self.stopping.vote_void
-        self.play_on = self.stopping.play_on
-        self.unfreeze = self.stopping.unfreeze
 
     async def start(self) -> None:
         """The tables run again after a restart, with or without a front-end: ``recover``,

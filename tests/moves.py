@@ -35,5 +35,5 @@ async def press(
     of a hand he has not seen yet he looks at first (no card is on a button before)."""
     card = isinstance(action.arg, str) and action.arg not in SUITS
     if card and not table.holding(action.seat).looked:
-        await tables.act(game_id, user_id, turn, Look())
-    return await tables.act(game_id, user_id, turn, move_for(action, table))
+        await tables.turns.act(game_id, user_id, turn, Look())
+    return await tables.turns.act(game_id, user_id, turn, move_for(action, table))

@@ -95,20 +95,20 @@ async def lobby_move(
     match verb:
         case "join":
             sits = await tables.people.is_reachable(user_id)
-            return await tables.join(chat, user_id, reachable=sits, thread=thread)
+            return await tables.lobby.join(chat, user_id, reachable=sits, thread=thread)
         case "leave":
-            return await tables.leave(chat, user_id, thread=thread)
+            return await tables.lobby.leave(chat, user_id, thread=thread)
         case "computer" | "novice":
             level = "strong" if verb == "computer" else "easy"
-            return await tables.add_computer(chat, user_id, level, thread=thread)
+            return await tables.lobby.add_computer(chat, user_id, level, thread=thread)
         case "uncomputer":
-            return await tables.remove_computer(chat, user_id, thread=thread)
+            return await tables.lobby.remove_computer(chat, user_id, thread=thread)
         case "begin":
             reachable = await tables.people.reachable_of(loaded.seats)
-            return await tables.begin(
+            return await tables.lobby.begin(
                 chat, user_id, lambda user: reachable.get(user, False), thread=thread
             )
         case "cancel":
             # the page cannot tell a group's admin: its creator cancels it, as /stop allows
-            return await tables.stop(chat, user_id, False, thread=thread)
+            return await tables.stopping.stop(chat, user_id, False, thread=thread)
     raise Refused("unknown_button")

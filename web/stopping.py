@@ -47,5 +47,5 @@ async def stopping_move(
         raise Refused("outdated")
     game_id, deal = loaded.game.game_id, loaded.meta.deals
     if verb == "void":
-        return await tables.vote_void(game_id, user_id, deal)
-    return await tables.play_on(game_id, user_id, deal, False)
+        return await tables.stopping.vote_void(game_id, user_id, deal)
+    return await tables.stopping.play_on(game_id, user_id, deal, False)

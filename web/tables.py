@@ -110,7 +110,7 @@ class WebTables:
             game = await self.tables.store.game(game_id)
         except Refused:
             raise NoTable from None
-        loaded = await self.tables.snapshot(game)
+        loaded = await self.tables.store.snapshot(game)
         seat = loaded.seat_of(user_id)
         if seat is None and not is_open_lobby(loaded):
             raise NotYours
@@ -162,7 +162,7 @@ class WebTables:
             game.status == "active"
             and user_id not in loaded.meta.away
             and view["to_act"] == seat
-            and await self.tables.offers_hints(loaded)
+            and await self.tables.hints.offered(loaded)
         )
         await self.ends(view, loaded, user_id, lang, info)
         return view
@@ -226,7 +226,7 @@ class WebTables:
         same turn is the same), named as his page's controls name the moves. Refused:
         ``no_hints``, ``outdated``, ``hint_failed``; NotYours, NoTable."""
         await self._seated(game_id, user_id)
-        advised = await self.tables.advise(game_id, user_id, version)
+        advised = await self.tables.hints.advise(game_id, user_id, version)
         view = await self.view(game_id, user_id, code)
         if view["version"] != version:
             raise Refused("outdated")
@@ -249,15 +249,15 @@ class WebTables:
         if verb in STOP_VERBS:
             reply = await stopping_move(self.tables, loaded, user_id, version, verb)
         elif verb == BACK:
-            reply = await self.tables.back(game_id, user_id)
+            reply = await self.tables.turns.back(game_id, user_id)
         elif verb == AGAIN:
             # the chat's «▶️ Новая партия»: the same game, players and place, begun at once
             reachable = await self.tables.people.reachable_of(list(loaded.seats))
-            reply = await self.tables.again(
+            reply = await self.tables.lobby.again(
                 loaded.game.chat_id, user_id, game_id, lambda user: reachable.get(user, False)
             )
         else:
-            reply = await self.tables.act(game_id, user_id, version, move_of(verb, arg))
+            reply = await self.tables.turns.act(game_id, user_id, version, move_of(verb, arg))
         await self._publish(reply)
         return reply
 

@@ -37,7 +37,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
     argument = (context.args or [""])[0].lower() if context.args else ""
     thread = topic_of(update)
     if not argument:
-        if await context.services.tables.active(chat_id, thread) is not None:
+        if await context.services.tables.store.active(chat_id, thread) is not None:
             # a table is open: no game to choose (the picker's buttons could not work)
             await refuse_in_chat(update, context, exists_reason(chat_id))
             return
@@ -50,7 +50,9 @@ async def cmd_new(update: Update, context: BotContext) -> None:
         await refuse_in_chat(update, context, "unknown_game")
         return
     await run_and_show(
-        update, context, context.services.tables.new_table(chat_id, user_id, choice, thread=thread)
+        update,
+        context,
+        context.services.tables.lobby.new_table(chat_id, user_id, choice, thread=thread),
     )
 
 
@@ -60,7 +62,7 @@ async def cmd_join(update: Update, context: BotContext) -> None:
         reachable = await context.services.people.is_reachable(ids[1])
         tables = context.services.tables
         await run_and_show(
-            update, context, tables.join(*ids, reachable=reachable, thread=topic_of(update))
+            update, context, tables.lobby.join(*ids, reachable=reachable, thread=topic_of(update))
         )
 
 
@@ -68,7 +70,7 @@ async def cmd_leave(update: Update, context: BotContext) -> None:
     ids = chat_and_user(update)
     if ids is not None:
         await run_and_show(
-            update, context, context.services.tables.leave(*ids, thread=topic_of(update))
+            update, context, context.services.tables.lobby.leave(*ids, thread=topic_of(update))
         )
 
 
@@ -81,7 +83,7 @@ async def cmd_begin(update: Update, context: BotContext) -> None:
     await run_and_show(
         update,
         context,
-        context.services.tables.begin(*ids, reachable.__getitem__, thread=thread),
+        context.services.tables.lobby.begin(*ids, reachable.__getitem__, thread=thread),
     )
 
 
@@ -96,7 +98,7 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
     admin = not private and await is_admin(update, context)
     services = context.services
     try:
-        reply = await services.tables.stop(*ids, admin, now=now, thread=topic_of(update))
+        reply = await services.tables.stopping.stop(*ids, admin, now=now, thread=topic_of(update))
     except Refused as refusal:
         await refuse_in_chat(update, context, refusal)
         return
@@ -139,7 +141,7 @@ async def cmd_kick(update: Update, context: BotContext) -> None:
     await run_and_show(
         update,
         context,
-        context.services.tables.remove_player(
+        context.services.tables.lobby.remove_player(
             chat_id, by_user, admin, user_id, reachable=reachable, thread=topic_of(update)
         ),
     )
@@ -155,7 +157,9 @@ async def cmd_timeout(update: Update, context: BotContext) -> None:
     if context.args:
         admin = await is_admin(update, context)
         try:
-            await services.tables.set_turn_timeout(chat_id, user_id, admin, context.args[0])
+            await services.tables.settings.set_turn_timeout(
+                chat_id, user_id, admin, context.args[0]
+            )
         except Refused as refusal:
             if refusal.reason == "bad_timeout":
                 await services.menus.send_turn_timeout(

@@ -139,7 +139,7 @@ class HandEndings:
         """A table closed without a result (/stop now): each hand message keeps its cards,
         loses its prompt and buttons, and says the table is closed."""
         game = await self.tables.store.game(game_id)
-        loaded = await self.tables.snapshot(game)
+        loaded = await self.tables.store.snapshot(game)
         jobs = []
         for user, message_id in game.hand_messages.items():
             if not message_id:
@@ -186,7 +186,7 @@ class HandEndings:
         self, game: Game, user: int, message_id: int, reason: str
     ) -> Callable[[], Awaitable[None]]:
         async def job() -> None:
-            loaded = await self.tables.snapshot(game)
+            loaded = await self.tables.store.snapshot(game)
             text, _ = await self.content(loaded, user)
             lang = await self.people.chat_language(user)
             note = t(lang, f"announce.{reason}")

@@ -26,14 +26,14 @@ class HandHints:
     async def _offers_hints(self, loaded: Loaded) -> bool:
         """Whether his turn offers 💡: at a practice table, or where the group allows it, in
         a game the computers play."""
-        return await self.tables.offers_hints(loaded)
+        return await self.tables.hints.offered(loaded)
 
     async def press_hint(self, data: cb.Hint, user_id: int) -> str:
         """💡 at his turn: the strong computer's choice for his seat and why (thought out once
         a turn by the table service, the page's 💡 asks the same), named as the button of his
         keyboard that makes it. A hint that cannot be worked out is answered with a word (and
         logged), never left unanswered."""
-        advised = await self.tables.advise(data.game_id, user_id, data.version)
+        advised = await self.tables.hints.advise(data.game_id, user_id, data.version)
         loaded, seat, advice = advised.loaded, advised.seat, advised.advice
         assert loaded.table is not None
         game = loaded.game

@@ -217,7 +217,7 @@ class Hands(HandEndings, HandHints):
             shown = self.messenger.shown(user_id, message_id)
             if shown is None or shown.rows:
                 return True
-        loaded = await self.tables.snapshot(game)
+        loaded = await self.tables.store.snapshot(game)
         if loaded.table is None:
             return False
         seat = loaded.table.to_act
@@ -262,7 +262,7 @@ class Hands(HandEndings, HandHints):
 
     async def show_now(self, game_id: int, user_id: int, mask_message: int | None = None) -> None:
         game = await self.tables.store.game(game_id)
-        loaded = await self.tables.snapshot(game)
+        loaded = await self.tables.store.snapshot(game)
         if user_id not in loaded.seats or loaded.table is None:
             return  # a lobby has no hands to show
         if user_id in loaded.meta.away and not await self.people.is_reachable(user_id):
@@ -357,7 +357,7 @@ class Hands(HandEndings, HandHints):
     async def press_act(self, data: cb.Act, user_id: int) -> Reply:
         """A move pressed on his hand: the table service's answer, to be shown."""
         move = await self.move_of(data, user_id)
-        return await self.tables.act(data.game_id, user_id, data.version, move)
+        return await self.tables.turns.act(data.game_id, user_id, data.version, move)
 
     async def move_of(self, data: cb.Act, user_id: int) -> Move:
         """The move a button names. A selection (a mask over his hand as its buttons show it:
@@ -370,7 +370,7 @@ class Hands(HandEndings, HandHints):
             return Decide(data.verb)
         if isinstance(arg, str):
             return Suit(data.verb, arg) if kind is cb.ArgKind.SUIT else Card(data.verb, arg)
-        loaded = await self.tables.snapshot(await self.tables.store.game(data.game_id))
+        loaded = await self.tables.store.snapshot(await self.tables.store.game(data.game_id))
         seat = loaded.seat_of(user_id)
         if loaded.game.status != "active" or loaded.table is None:
             raise Refused("game_over")
@@ -394,7 +394,7 @@ class Hands(HandEndings, HandHints):
         what the move takes changes nothing and is answered with why; a press on the «marked:
         2 of 4» button (the selection unchanged) with how many more to mark."""
         game = await self.tables.store.game(data.game_id)
-        loaded = await self.tables.snapshot(game)
+        loaded = await self.tables.store.snapshot(game)
         seat = loaded.seat_of(user_id)
         if seat is None:
             raise Refused("not_at_table")
@@ -416,7 +416,7 @@ class Hands(HandEndings, HandHints):
             cards = keyboards.selected_cards(held.cards, held.trump, data.mask, looked=held.looked)
         except cb.BadCallback:
             raise Refused("unknown_button") from None
-        await self.tables.mark(data.game_id, user_id, data.version, data.verb, cards)
+        await self.tables.turns.mark(data.game_id, user_id, data.version, data.verb, cards)
         with answering():  # his own press's effect: before the waiting players' edits
             await self.show_now(data.game_id, user_id)
         return None

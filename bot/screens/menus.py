@@ -63,7 +63,9 @@ class Menus:
 
     async def _chosen_options(self, chat_id: int) -> list[tuple[Plugin, JsonObject]]:
         """Every game with the options this chat chose for it (its defaults elsewhere)."""
-        return [(game, await self.tables.chat_options(chat_id, game.kind)) for game in games()]
+        return [
+            (game, await self.tables.settings.chat_options(chat_id, game.kind)) for game in games()
+        ]
 
     @staticmethod
     def _menu_game(kind: str) -> Plugin:
@@ -91,8 +93,8 @@ class Menus:
         # a practice table (a player's own chat) has no evening, and always offers 💡
         practice = is_practice(chat_id)
         gap = None if practice else await self.tables.evenings.gap(chat_id)
-        away_play = await self.tables.away_play_of(chat_id)
-        hints = await self.tables.hints_of(chat_id)
+        away_play = await self.tables.settings.away_play_of(chat_id)
+        hints = await self.tables.settings.hints_of(chat_id)
         text = menu_render.settings_text(lang, chosen, ranks=ranks, gap=gap)
         text += "\n" + t(lang, "settings.away_play", value=t(lang, f"btn.away.{away_play}"))
         if not practice:
@@ -157,7 +159,7 @@ class Menus:
         the table's creator)."""
         chat_id = await self._settings_menu_of(chat_id, message_id)
         await self._may_change_settings(chat_id, user_id, admin)
-        await self.tables.set_away_play(chat_id, data.play)
+        await self.tables.settings.set_away_play(chat_id, data.play)
         text, rows = await self._settings_root(chat_id)
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         return chat_render.answer_text(await self.people.chat_language(chat_id), "done")
@@ -174,7 +176,7 @@ class Menus:
         their turn (its admins or the table's creator); from the next turn on."""
         chat_id = await self._settings_menu_of(chat_id, message_id)
         await self._may_change_settings(chat_id, user_id, admin)
-        await self.tables.set_hints(chat_id, data.allowed)
+        await self.tables.settings.set_hints(chat_id, data.allowed)
         text, rows = await self._settings_root(chat_id)
         await self.messenger.show(chat_id, message_id, text, rows)
         await self.refresh_chat(chat_id)
@@ -243,7 +245,7 @@ class Menus:
             value = menu_render.setting_value(game, data.option, data.value)
         except cb.BadCallback:
             raise Refused("unknown_button") from None
-        await self.tables.choose_options(chat_id, game.kind, {data.option: value})
+        await self.tables.settings.choose_options(chat_id, game.kind, {data.option: value})
         chosen = await self._chosen_options(chat_id)
         text = menu_render.settings_text(lang, chosen, game, data.option)
         text += await self._settings_note(chat_id, lang)
@@ -268,7 +270,7 @@ class Menus:
         if values is None:
             raise Refused("unknown_button")
         await self._may_change_settings(chat_id, user_id, admin)
-        await self.tables.choose_options(chat_id, game.kind, values)
+        await self.tables.settings.choose_options(chat_id, game.kind, values)
         lang = await self.people.chat_language(chat_id)
         chosen = await self._chosen_options(chat_id)
         text = menu_render.settings_text(lang, chosen, game)
@@ -372,7 +374,7 @@ class Menus:
     ) -> None:
         """/timeout: how long a turn lasts here, that it changed, or how to change it."""
         lang = await self.people.chat_language(chat_id)
-        seconds = round(await self.tables.turn_timeout_of(chat_id))
+        seconds = round(await self.tables.settings.turn_timeout_of(chat_id))
         key = "timeout.set" if changed else "timeout.current"
         text = t(lang, "refuse.bad_timeout") if usage else t(lang, key, seconds=seconds)
         await self.messenger.send(chat_id, text, reply_to=reply_to)
@@ -407,7 +409,7 @@ class Menus:
             rows = menu_render.rules_keyboard(lang, games())
             await self.messenger.send(chat_id, menu_render.rules_choose_text(lang), rows)
             return
-        loaded = await self.tables.active(chat_id, thread) if chat_id < 0 else None
+        loaded = await self.tables.store.active(chat_id, thread) if chat_id < 0 else None
         if kind is None and loaded is not None:
             kind = loaded.plugin.choice_of(dict(loaded.game.options))
         wanted = [kind] if kind else [c.name for game in games() for c in game.choices]
@@ -416,7 +418,7 @@ class Menus:
             if found is None:
                 continue
             game, item = found
-            options = {**await self.tables.chat_options(chat_id, game.kind), **item.preset}
+            options = {**await self.tables.settings.chat_options(chat_id, game.kind), **item.preset}
             text = chat_render.rules_text(
                 lang, chat_game(game.kind), item.name, game.check_options(options)
             )

@@ -100,7 +100,7 @@ class People:
     async def reachable_map(self, chat_id: int, thread: int | None = None) -> dict[int, bool]:
         """Whether each player at the table of the chat's forum topic ``thread`` (None: no
         topic) may be written to."""
-        loaded = await self.tables.active(chat_id, thread)
+        loaded = await self.tables.store.active(chat_id, thread)
         if loaded is None:
             return {}
         return await self.reachable_of(loaded.seats)
@@ -112,7 +112,7 @@ class People:
     async def seat_at(self, chat_id: int, number: int, thread: int | None = None) -> int | None:
         """The player at seat ``number`` (from 1) of the table of the chat's forum topic
         ``thread`` (None: no topic), if there is one."""
-        loaded = await self.tables.active(chat_id, thread)
+        loaded = await self.tables.store.active(chat_id, thread)
         if loaded is None or not 1 <= number <= len(loaded.seats):
             return None
         return loaded.seats[number - 1]

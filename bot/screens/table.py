@@ -241,7 +241,7 @@ class GroupTable:
             else:
                 # a new message: marked as going out first, so that a kill after the send
                 # and before the bookkeeping below cannot post it again (``results_sending``)
-                await self.tables.results_sending(game_id, posted)
+                await self.tables.steps.results_sending(game_id, posted)
                 try:
                     shown = await self.messenger.send(
                         game.chat_id, text, rows, strict=True, thread=game.thread_id
@@ -249,7 +249,7 @@ class GroupTable:
                     self.messenger.done_with(game.chat_id, shown)
                 except Undelivered as error:
                     if not error.maybe_done:
-                        await self.tables.results_sending(game_id, posted, sending=False)
+                        await self.tables.steps.results_sending(game_id, posted, sending=False)
                         raise  # nothing was sent: try again in a moment
                     log.warning("results of game %s may not have been shown: %s", game_id, error)
             del pending[: len(texts)]
@@ -257,14 +257,16 @@ class GroupTable:
                 del self._results[game_id]
             # one write: a crash between the two would take the result shown in the table
             # message for the next deal's table and edit it away
-            await self.tables.results_posted(game_id, posted, table_message_used=table_message_used)
+            await self.tables.steps.results_posted(
+                game_id, posted, table_message_used=table_message_used
+            )
             return True
         display = game.display
         if display.table_message_id is None and (
             display.table_unknown or game.status in ("finished", "stopped")
         ):
             return False
-        deal = (await self.tables.snapshot(game)).meta.deals
+        deal = (await self.tables.store.snapshot(game)).meta.deals
         shows = deal if display.table_deal is None else display.table_deal
         if game.status == "active" and shows != deal:
             return False  # the deal has ended: its result is on its way here
@@ -285,8 +287,8 @@ class GroupTable:
         buttons when the game begins; the results are seen where they are written."""
         pending = self._results.pop(game.game_id, None)
         if pending:
-            await self.tables.results_posted(game.game_id, [deal for deal, _ in pending])
-        loaded = await self.tables.snapshot(game)
+            await self.tables.steps.results_posted(game.game_id, [deal for deal, _ in pending])
+        loaded = await self.tables.store.snapshot(game)
         if game.status == "lobby" or loaded.table is None:
             if game.status == "lobby" or game.table_message_id is not None:
                 await self._show_now(game.game_id)  # the lobby, or the lobby cancelled
@@ -300,7 +302,7 @@ class GroupTable:
         """The lobby of a game that has begun says so («игра началась, стол ниже») and loses
         its buttons, in one edit (the answer to «Начать»); then the game forgets it."""
         lang = await self.people.chat_language(game.chat_id)
-        loaded = await self.tables.snapshot(game)
+        loaded = await self.tables.store.snapshot(game)
         names = await self.people.names(loaded.seats, lang)
         text, _ = await self.lobby.content(game, loaded, lang, names, started=True)
         await self.messenger.edit(game.chat_id, lobby, text, None, answer=True)
@@ -312,7 +314,7 @@ class GroupTable:
         follows it (another table of the group plays on, or the evening had no deal to sum
         up): the summary offers it otherwise, as the chat's last message. None while the
         table is open, or for a lobby that never began."""
-        if game.is_open or (await self.tables.snapshot(game)).table is None:
+        if game.is_open or (await self.tables.store.snapshot(game)).table is None:
             return None
         if await self.tables.evenings.summary_follows(game):
             return None
@@ -334,7 +336,7 @@ class GroupTable:
 
     async def content(self, game: Game) -> tuple[str, Rows | None]:
         lang = await self.people.chat_language(game.chat_id)
-        loaded = await self.tables.snapshot(game)
+        loaded = await self.tables.store.snapshot(game)
         names = await self.people.names(loaded.seats, lang)
         if game.status == "lobby" or loaded.table is None:
             lobby_text, lobby_rows = await self.lobby.content(game, loaded, lang, names)
@@ -377,7 +379,7 @@ class GroupTable:
         (unless one may have been sent already: see ``Display.table_unknown``); ``answer``:
         the first table, which answers «Начать» (``bot.pacing``)."""
         game = await self.tables.store.game(game_id)
-        deal = (await self.tables.snapshot(game)).meta.deals
+        deal = (await self.tables.store.snapshot(game)).meta.deals
         use_ranks(
             await self.people.chat_language(game.chat_id),
             await self.people.chat_ranks(game.chat_id),
@@ -436,7 +438,7 @@ class GroupTable:
             # the bot stopped while they went out as a new message: they may be in the
             # group already, and are not sent again (at most once; the history has them)
             log.warning("results of game %s may have been shown: deals %s", game.game_id, maybe)
-            await self.tables.results_posted(game.game_id, maybe)
+            await self.tables.steps.results_posted(game.game_id, maybe)
             entries = [entry for entry in entries if not sent_maybe(entry)]
         for entry in entries:
             result, closing = result_from_due(entry)

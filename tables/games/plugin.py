@@ -1,16 +1,14 @@
 """The game plugin, its table side: what the table service knows about one game.
 
-A game is its rules (``game.registry.GameRules``, typed over the game's own state and views)
-with its choices for /new, its options menu, its computer players, its /stats figures (which
-of the common ones it has, and ``StatField``s of its own) and the catalogue texts it brings.
-Each front-end pairs it with a presentation of its own, typed over the same views (the chat's
-is ``bot.games``), and reads a table's views through ``GamePlugin.public_view`` and
-``seat_view``.
+A game is its definition (``game.registry.GameRules``) and its state class with its choices
+for /new, its options menu, its computer players, its /stats figures (which of the common ones
+it has, and ``StatField``s of its own) and the catalogue texts it brings. Each front-end pairs
+it with a presentation of its own, typed over the game's views (the chat's is ``bot.games``),
+and reads a table's views through ``GamePlugin.state_of``.
 
 The service never tests which game it runs: it holds a ``Plugin`` (a game with its types
-hidden) and a ``Table`` (one state bound to its game), and asks them. Binding a state to its
-own rules is what keeps every call typed without ``Any``: a ``Table`` can only ever pass a
-Стуколка state to Стуколка's rules.
+hidden) and a ``Table`` (the game's own state object, ``game.registry.GameState``), and asks
+them.
 """
 
 from __future__ import annotations

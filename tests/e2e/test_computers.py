@@ -89,11 +89,11 @@ async def run_out(table: Table, sleeper: User, done: Any, limit: int = 4000) -> 
     for _ in range(limit):
         if await done():
             return
-        loaded = await tables.active(table.group.id)
+        loaded = await tables.store.active(table.group.id)
         assert loaded is not None and loaded.table is not None
         seat = loaded.table.to_act
         if seat is not None and loaded.seats[seat] == sleeper.id:
-            reply = await tables.timeout(loaded.game.game_id, loaded.meta.turn)
+            reply = await tables.turns.timeout(loaded.game.game_id, loaded.meta.turn)
             assert reply is not None
             await tables.publish(reply)
             await table.settle()
@@ -317,7 +317,7 @@ async def test_kick_a_computer_between_deals_and_the_away_setting(tmp_path: Path
         await table.press(table.users[0], menu, choice)
         menu = fake.message(table.group, menu.message_id)
         assert "Ходы по умолчанию" in (menu.text or "")
-        assert await table.services.tables.away_play_of(table.group.id) == "default"
+        assert await table.services.tables.settings.away_play_of(table.group.id) == "default"
         game = await db.active_game(table.group.id)
         assert game is not None and game.state["table"]["away_play"] == "computer"  # kept
 

@@ -195,7 +195,7 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
             await table.press(user, message, choice)
             game = await db.active_game(chat_id)
             assert game is not None
-            loaded = await table.services.tables.snapshot(game)
+            loaded = await table.services.tables.store.snapshot(game)
             assert loaded.table is not None
             state: Any = loaded.table
             for seat, player in enumerate(loaded.seats):

@@ -27,7 +27,7 @@ async def _purchase(table: Table) -> tuple[User, int]:
     for _ in range(400):
         game = await db.active_game(table.group.id)
         assert game is not None
-        loaded = await table.services.tables.snapshot(game)
+        loaded = await table.services.tables.store.snapshot(game)
         state = engine_state(loaded)
         seat = state.to_act
         user = table.fake.world.users[loaded.seats[seat]] if seat is not None else None
@@ -60,7 +60,7 @@ async def _mark_one(table: Table, user: User) -> tuple[str, str]:
     assert marked is not None and f"✓ {text}" in _selects(marked)
     game = await table.services.db.active_game(table.group.id)
     assert game is not None
-    loaded = await table.services.tables.snapshot(game)
+    loaded = await table.services.tables.store.snapshot(game)
     cards = loaded.meta.marked(user.id)
     assert len(cards) == 1
     return text, cards[0]
@@ -69,12 +69,12 @@ async def _mark_one(table: Table, user: User) -> tuple[str, str]:
 async def _time_out(table: Table, game_id: int) -> Any:
     """The turn runs out; the rules' state after it."""
     db = table.services.db
-    loaded = await table.services.tables.snapshot(await db.game(game_id))
+    loaded = await table.services.tables.store.snapshot(await db.game(game_id))
     table.services.timers.arm(game_id, loaded.meta.turn, time.time())
     for _ in range(200):
         await asyncio.sleep(0.02)  # the timer's task runs
         await table.settle()
-        after = await table.services.tables.snapshot(await db.game(game_id))
+        after = await table.services.tables.store.snapshot(await db.game(game_id))
         if after.meta.turn != loaded.meta.turn:
             return engine_state(after)
     raise AssertionError("the turn did not run out")
@@ -88,7 +88,7 @@ async def test_a_purchase_timeout_changes_the_marked_card(tmp_path: Path) -> Non
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 41)
         user, game_id = await _purchase(table)
-        loaded = await table.services.tables.snapshot(await table.services.db.game(game_id))
+        loaded = await table.services.tables.store.snapshot(await table.services.db.game(game_id))
         seat = loaded.seats.index(user.id)
         _, card = await _mark_one(table, user)
         state = await _time_out(table, game_id)
@@ -116,7 +116,9 @@ async def test_marks_survive_a_restart(tmp_path: Path) -> None:
             hand = again.hand_message(user)
             assert hand is not None
             assert f"✓ {text}" in _selects(hand), hand.buttons
-            loaded = await again.services.tables.snapshot(await again.services.db.game(game_id))
+            loaded = await again.services.tables.store.snapshot(
+                await again.services.db.game(game_id)
+            )
             seat = loaded.seats.index(user.id)
             state = await _time_out(again, game_id)
             assert state.discards[seat] == [card]

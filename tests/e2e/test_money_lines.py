@@ -270,7 +270,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on(tmp_path: Path) -> None
         assert play_on is not None and _button(board, "✋ Отменить сдачу (0/3)") is not None
         fake.user_presses(table.users[1], board, play_on)
         await table.settle()
-        assert (await table.services.tables.snapshot(await db.game(game.game_id))).meta.stop
+        assert (await table.services.tables.store.snapshot(await db.game(game.game_id))).meta.stop
         fake.user_presses(table.users[0], board, play_on)
         await table.settle()
         board = fake.message(table.group, board.message_id)

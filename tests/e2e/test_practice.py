@@ -404,7 +404,7 @@ async def test_a_hint_for_a_player_who_has_not_looked_at_his_cards(tmp_path: Pat
             hand = await until_hint(table, alice)
             game = await services.db.active_game(alice.id)
             assert game is not None
-            loaded = await services.tables.snapshot(game)
+            loaded = await services.tables.store.snapshot(game)
             assert loaded.table is not None
             seat = loaded.seat_of(alice.id)
             assert seat is not None
@@ -459,7 +459,7 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         assert game is not None
         turn = game.state["table"]["turn"]
         with pytest.raises(Refused) as refused:  # a forged 💡 is refused
-            await table.services.tables.hint_view(game.game_id, user.id, turn)
+            await table.services.tables.turns.hint_view(game.game_id, user.id, turn)
         assert refused.value.reason == "no_hints"
         # the table's creator allows hints in /settings: the turn offers 💡 at once
         await table.say(users[0], "/settings")
@@ -478,7 +478,7 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         hand = fake.message(fake.private_chat(user), hand.message_id)
         assert hint_data(hand) is None
         with pytest.raises(Refused):
-            await table.services.tables.hint_view(game.game_id, user.id, turn)
+            await table.services.tables.turns.hint_view(game.game_id, user.id, turn)
 
 
 async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: Path) -> None:
@@ -519,7 +519,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         await table.press(alice, hand, play_on)
         game = await db.active_game(alice.id)
         assert game is not None
-        assert not (await table.services.tables.snapshot(game)).meta.stop
+        assert not (await table.services.tables.store.snapshot(game)).meta.stop
         deals = await db.deal_count(alice.id)
 
         async def next_deal() -> bool:

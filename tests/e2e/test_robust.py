@@ -329,7 +329,7 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
         for _ in range(5000):
             if len(await table.services.db.last_deals(group.id, 8)) >= 8:
                 break
-            loaded = await tables.active(group.id)
+            loaded = await tables.store.active(group.id)
             assert loaded is not None and loaded.table is not None
             seat = loaded.table.to_act
             assert seat is not None

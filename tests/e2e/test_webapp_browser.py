@@ -101,7 +101,7 @@ async def open_page(browser: Any, address: str, token: str, user: User, game_id:
 
 async def _loaded(table: Table, game_id: int) -> tuple[Any, Any, int]:
     game = await table.services.db.game(game_id)
-    loaded = await table.services.tables.load(game)
+    loaded = await table.services.tables.store.load(game)
     return game, loaded, loaded.meta.turn
 
 

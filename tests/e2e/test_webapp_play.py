@@ -188,7 +188,7 @@ async def test_an_away_players_page_offers_only_im_back_as_his_hand_does(
         table = await open_table(fake, bot, 3, "starshina", 37)
         game_id = await game_id_of(table)
         user = table.users[1]
-        reply = await table.services.tables.mark_unreachable(game_id, user.id)
+        reply = await table.services.tables.turns.mark_unreachable(game_id, user.id)
         assert reply is not None
         await table.services.tables.publish(reply)
         await table.settle()

@@ -156,4 +156,4 @@ def strings(value: Any) -> list[str]:
 
 async def snapshot_of(table: Table, game_id: int) -> tuple[Any, Any]:
     game = await table.services.db.game(game_id)
-    return game, await table.services.tables.load(game)
+    return game, await table.services.tables.store.load(game)

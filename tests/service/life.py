@@ -71,7 +71,7 @@ class Recorder(TableListener):
 
 async def table(service: TableService) -> Loaded:
     """The group's open table."""
-    loaded = await service.active(-1)
+    loaded = await service.store.active(-1)
     assert loaded is not None
     return loaded
 
@@ -93,7 +93,7 @@ async def play_until_deal_ends(
     """Random legal presses at ``chat``'s table up to the move that ends the deal: made with
     ``last``, else only found. The table before that move, the move, and its seat."""
     while True:
-        loaded = await service.active(chat)
+        loaded = await service.store.active(chat)
         assert loaded is not None and loaded.table is not None
         seat = loaded.table.to_act
         assert seat is not None
@@ -124,7 +124,7 @@ async def freeze(service: TableService, chat: int, rng: random.Random) -> int:
         ledger_transfers(step, loaded.seats, 0),
         deal_record(step, loaded.seats, 0),
     )
-    frozen = await service.active(chat)
+    frozen = await service.store.active(chat)
     assert frozen is not None and frozen.table is not None
     assert frozen.table.to_act is None and frozen.game.turn_deadline is None
     return frozen.game.game_id

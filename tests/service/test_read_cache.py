@@ -32,10 +32,10 @@ def service(db: Database) -> TableService:
 
 
 async def running(service: TableService) -> int:
-    await service.new_table(-1, USERS[0], "stukolka")
-    await service.join(-1, USERS[1])
-    await service.begin(-1, USERS[0], lambda user: True)
-    loaded = await service.active(-1)
+    await service.lobby.new_table(-1, USERS[0], "stukolka")
+    await service.lobby.join(-1, USERS[1])
+    await service.lobby.begin(-1, USERS[0], lambda user: True)
+    loaded = await service.store.active(-1)
     assert loaded is not None
     return loaded.game.game_id
 
@@ -57,10 +57,10 @@ async def test_a_refused_leave_is_seen_by_nobody(
     game_id = await running(service)
     refuse_next_commit(db, monkeypatch)
     with pytest.raises(Refused):
-        await service.leave(-1, USERS[1])
-    after = await service.load(await db.game(game_id))
+        await service.lobby.leave(-1, USERS[1])
+    after = await service.store.load(await db.game(game_id))
     assert after.meta.leaving == [], "an uncommitted leave is visible to readers"
-    snapshot = await service.snapshot(await db.game(game_id))
+    snapshot = await service.store.snapshot(await db.game(game_id))
     assert snapshot.meta.leaving == []
 
 
@@ -70,20 +70,20 @@ async def test_a_refused_join_between_deals_is_seen_by_nobody(
     game_id = await running(service)
     refuse_next_commit(db, monkeypatch)
     with pytest.raises(Refused):
-        await service.join(-1, USERS[2])
-    after = await service.load(await db.game(game_id))
+        await service.lobby.join(-1, USERS[2])
+    after = await service.store.load(await db.game(game_id))
     assert after.meta.joining == [], "an uncommitted join is visible to readers"
     # and the join works once the race is over
-    await service.join(-1, USERS[2])
-    again = await service.active(-1)
+    await service.lobby.join(-1, USERS[2])
+    again = await service.store.active(-1)
     assert again is not None and again.meta.joining == [USERS[2]]
 
 
 async def test_a_loaded_table_owns_every_list_of_its_meta(service: TableService) -> None:
     game_id = await running(service)
-    first = await service.load(await service.db.game(game_id))
+    first = await service.store.load(await service.db.game(game_id))
     first.meta.away.append(USERS[0])
     first.meta.timeouts[str(USERS[0])] = 2
     first.meta.due.append({"deal": 9})
-    second = await service.load(await service.db.game(game_id))
+    second = await service.store.load(await service.db.game(game_id))
     assert second.meta.away == [] and second.meta.timeouts == {} and second.meta.due == []

@@ -44,7 +44,7 @@ def service(db: Database, clock: ManualClock) -> TableService:
 
 
 async def current(service: TableService) -> Loaded:
-    loaded = await service.active(-1)
+    loaded = await service.store.active(-1)
     assert loaded is not None
     return loaded
 
@@ -120,7 +120,7 @@ async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
     assert [d["deal"] for d in due] == [0]
     assert [g.game_id for g in await db.games_with_results_due()] == [game_id]
     await ChatDisplay(db).set_table_message(game_id, 77)
-    await service.results_posted(game_id, [0], table_message_used=True)
+    await service.steps.results_posted(game_id, [0], table_message_used=True)
     game = await db.game(game_id)
     assert game.state["table"]["due"] == []
     assert game.table_message_id is None, "the result's message is no longer the table's"
@@ -141,17 +141,17 @@ async def test_the_deadline_belongs_to_the_turn(
     assert seat is not None
     others = [u for u in loaded.seats if u != loaded.seats[seat]]
     clock.now += 10
-    await service.act(game_id, others[0], loaded.meta.turn, Look())
+    await service.turns.act(game_id, others[0], loaded.meta.turn, Look())
     assert (await db.game(game_id)).turn_deadline == deadline
     version = (await db.game(game_id)).version
     # a repeated look, and one from an old message, change nothing and write nothing
-    await service.act(game_id, others[0], loaded.meta.turn, Look())
-    await service.act(game_id, others[0], loaded.meta.turn - 1, Look())
+    await service.turns.act(game_id, others[0], loaded.meta.turn, Look())
+    await service.turns.act(game_id, others[0], loaded.meta.turn - 1, Look())
     assert (await db.game(game_id)).version == version
     # a bystander joining for the next deal and leaving again
     clock.now += 10
-    await service.join(-1, 104)
-    await service.leave(-1, 104)
+    await service.lobby.join(-1, 104)
+    await service.lobby.leave(-1, 104)
     assert (await db.game(game_id)).turn_deadline == deadline
     # the move itself starts the next player's clock
     await play_random(service, random.Random(1), 1)
@@ -164,7 +164,7 @@ async def test_the_deadline_belongs_to_the_turn(
 async def finish(service: TableService, seed: int, presses: int = 3000) -> None:
     rng = random.Random(seed)
     for _ in range(presses):
-        if await service.active(-1) is None:
+        if await service.store.active(-1) is None:
             return
         await play_random(service, rng, 1)
     raise AssertionError("the table did not end")
@@ -176,7 +176,7 @@ async def test_a_starshina_game_stopped_without_a_winner_returns_its_pot(
     loaded = await seated(service, USERS[:3], "starshina")
     game_id = loaded.game.game_id
     assert (await db.balances(-1)).game_pots.get(game_id, 0) > 0
-    await service.stop(-1, USERS[0], is_admin=False)
+    await service.stopping.stop(-1, USERS[0], is_admin=False)
     await finish(service, 4)
     game = await db.game(game_id)
     assert game.status == "finished"
@@ -193,7 +193,7 @@ async def test_a_starshina_game_everyone_leaves_returns_its_pot(
     loaded = await seated(service, USERS[:3], "starshina")
     game_id = loaded.game.game_id
     for user in USERS[:3]:
-        await service.leave(-1, user)
+        await service.lobby.leave(-1, user)
     await finish(service, 5)
     assert game_id not in (await db.balances(-1)).game_pots
 
@@ -223,7 +223,7 @@ async def test_stop_now_plays_the_deal_out_and_settles_it(
 ) -> None:
     loaded = await seated(service, USERS[:3])
     game_id = loaded.game.game_id
-    reply = await service.stop(-1, USERS[0], is_admin=False, now=True)
+    reply = await service.stopping.stop(-1, USERS[0], is_admin=False, now=True)
     assert reply.closed and reply.results and reply.results[0].deal == 0
     game = await db.game(game_id)
     assert game.status == "finished"
@@ -239,17 +239,17 @@ async def test_a_deal_is_voided_only_when_every_player_agrees(
     loaded = await seated(service, USERS[:3])
     game_id = loaded.game.game_id
     with pytest.raises(Refused) as refused:
-        await service.vote_void(game_id, USERS[1], 0)
+        await service.stopping.vote_void(game_id, USERS[1], 0)
     assert refused.value.reason == "outdated"  # no stop asked for: nothing to vote on
-    await service.stop(-1, USERS[0], is_admin=False)
-    await service.vote_void(game_id, USERS[0], 0)
+    await service.stopping.stop(-1, USERS[0], is_admin=False)
+    await service.stopping.vote_void(game_id, USERS[0], 0)
     with pytest.raises(Refused):
-        await service.vote_void(game_id, USERS[0], 0)
+        await service.stopping.vote_void(game_id, USERS[0], 0)
     with pytest.raises(Refused):
-        await service.vote_void(game_id, 104, 0)
-    reply = await service.vote_void(game_id, USERS[1], 0)
+        await service.stopping.vote_void(game_id, 104, 0)
+    reply = await service.stopping.vote_void(game_id, USERS[1], 0)
     assert not reply.closed and (await db.game(game_id)).status == "active"
-    reply = await service.vote_void(game_id, USERS[2], 0)
+    reply = await service.stopping.vote_void(game_id, USERS[2], 0)
     assert reply.closed
     balances = await db.balances(-1)
     assert {u: balances.players.get(u, 0) for u in USERS} == {u: 0 for u in USERS}
@@ -264,10 +264,10 @@ async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
     is completed when the bot starts again."""
     await seated(service, USERS[:3])
     game_id = await freeze(service, -1, random.Random(9))
-    reply = await service.unfreeze(game_id)
+    reply = await service.stopping.unfreeze(game_id)
     assert reply is not None and reply.new_deal and [r.deal for r in reply.results] == [0]
     after = await current(service)
     assert to_act(after) is not None and after.game.turn_deadline is not None
     assert [d["deal"] for d in after.meta.due] == [0]
     assert (await db.balances(-1)).total == 0
-    assert await service.unfreeze(game_id) is None, "not frozen: nothing to do"
+    assert await service.stopping.unfreeze(game_id) is None, "not frozen: nothing to do"

@@ -40,10 +40,10 @@ async def test_a_turn_runs_out_with_no_front_end_attached(db: Database) -> None:
 async def test_computers_move_when_their_pause_is_over(db: Database) -> None:
     clock = ManualClock(now=START)
     service = service_on(db, clock)
-    await service.new_table(-1, USERS[0], "starshina")
-    await service.add_computer(-1, USERS[0], "easy")
-    await service.add_computer(-1, USERS[0], "easy")
-    await service.begin(-1, USERS[0], lambda user: True)
+    await service.lobby.new_table(-1, USERS[0], "starshina")
+    await service.lobby.add_computer(-1, USERS[0], "easy")
+    await service.lobby.add_computer(-1, USERS[0], "easy")
+    await service.lobby.begin(-1, USERS[0], lambda user: True)
     rng = random.Random(3)
     moves = 0
     for _ in range(60):
@@ -97,7 +97,7 @@ async def test_a_closed_table_has_no_timer(db: Database) -> None:
     await seated(service, USERS)
     game_id = (await table(service)).game.game_id
     assert game_id in service.runner.timers._armed
-    await service.close_lost(-1, None, "bot_removed")  # the bot left the group
+    await service.stopping.close_lost(-1, None, "bot_removed")  # the bot left the group
     assert (await db.game(game_id)).status != "active"
     assert game_id not in service.runner.timers._armed
     await service.halt()
@@ -110,11 +110,11 @@ async def test_an_evening_closes_with_no_front_end_attached(db: Database) -> Non
     clock = ManualClock(now=START)
     service = service_on(db, clock)
     shown = Recorder(service)
-    await service.choose_options(-1, "starshina", {"max_deals": 1})
-    await service.new_table(-1, USERS[0], "starshina")
-    await service.add_computer(-1, USERS[0], "easy")
-    await service.add_computer(-1, USERS[0], "easy")
-    await service.begin(-1, USERS[0], lambda user: True)
+    await service.settings.choose_options(-1, "starshina", {"max_deals": 1})
+    await service.lobby.new_table(-1, USERS[0], "starshina")
+    await service.lobby.add_computer(-1, USERS[0], "easy")
+    await service.lobby.add_computer(-1, USERS[0], "easy")
+    await service.lobby.begin(-1, USERS[0], lambda user: True)
     game_id = (await table(service)).game.game_id
     for _ in range(400):
         if (await db.game(game_id)).status != "active":

@@ -69,7 +69,9 @@ async def test_a_look_concerns_only_the_looker_and_a_move_every_seat(db: Databas
     seat = loaded.table.to_act
     assert seat is not None
     looker = loaded.seats[seat]
-    await service.publish(await service.act(loaded.game.game_id, looker, loaded.meta.turn, Look()))
+    await service.publish(
+        await service.turns.act(loaded.game.game_id, looker, loaded.meta.turn, Look())
+    )
     look = recorder.events[-1]
     assert look.hands == (looker,) and not look.table_changed
     assert [event.kind for event in look.public] == ["look"]

@@ -34,11 +34,11 @@ OTHER = -2
 
 async def opened(service: TableService, chat: int, users: list[int]) -> Loaded:
     """A Стуколка table of ``users`` begun in ``chat``."""
-    await service.new_table(chat, users[0], "stukolka")
+    await service.lobby.new_table(chat, users[0], "stukolka")
     for user in users[1:]:
-        await service.join(chat, user)
-    await service.begin(chat, users[0], lambda user: True)
-    loaded = await service.active(chat)
+        await service.lobby.join(chat, user)
+    await service.lobby.begin(chat, users[0], lambda user: True)
+    loaded = await service.store.active(chat)
     assert loaded is not None
     return loaded
 
@@ -97,7 +97,7 @@ async def test_stop_after_the_deal_closes_the_table_and_its_evening(db: Database
     service = service_on(db, clock)
     shown = Recorder(service)
     game_id = (await opened(service, -1, USERS)).game.game_id
-    await service.publish(await service.stop(-1, USERS[0], is_admin=False))
+    await service.publish(await service.stopping.stop(-1, USERS[0], is_admin=False))
     for _ in range(400):
         if (await db.game(game_id)).status != "active":
             break
@@ -120,10 +120,10 @@ async def test_a_voided_deal_closes_the_table_and_moves_no_chip(db: Database) ->
     shown = Recorder(service)
     loaded = await opened(service, -1, USERS)
     game_id = loaded.game.game_id
-    await service.publish(await service.stop(-1, USERS[0], is_admin=False))
+    await service.publish(await service.stopping.stop(-1, USERS[0], is_admin=False))
     await advance(service, clock, TURN)  # a turn runs out meanwhile
     for user in USERS:
-        await service.publish(await service.vote_void(game_id, user, 0))
+        await service.publish(await service.stopping.vote_void(game_id, user, 0))
     assert shown.events[-1].closed and shown.notices()[-1] == "deal_voided"
     assert (await db.game(game_id)).status == "stopped"
     balances = await db.balances(-1)
@@ -171,8 +171,8 @@ async def test_a_restart_resumes_every_table_with_no_front_end(
         assert (await table(again)).meta.turn > turn
         assert "timeout_move" in shown.notices()
         # the front-end posts them: the next restart hands out nothing
-        await again.results_posted(due_id, [0])
-        await again.results_posted(frozen_id, [0])
+        await again.steps.results_posted(due_id, [0])
+        await again.steps.results_posted(frozen_id, [0])
         await again.halt()
         once_more = service_on(reopened, clock)
         shown = Recorder(once_more)

@@ -25,11 +25,11 @@ def service(db: Database) -> TableService:
 
 
 async def seated(service: TableService, users: list[int], choice: str = "stukolka") -> Loaded:
-    await service.new_table(-1, users[0], choice)
+    await service.lobby.new_table(-1, users[0], choice)
     for user in users[1:]:
-        await service.join(-1, user)
-    await service.begin(-1, users[0], lambda user: True)
-    loaded = await service.active(-1)
+        await service.lobby.join(-1, user)
+    await service.lobby.begin(-1, users[0], lambda user: True)
+    loaded = await service.store.active(-1)
     assert loaded is not None
     return loaded
 
@@ -48,7 +48,7 @@ async def play_random(
     (until then the game keeps them due, and every load copies them all: a long game slows
     down with every deal)."""
     for _ in range(presses):
-        loaded = await service.active(-1)
+        loaded = await service.store.active(-1)
         if loaded is None or loaded.table is None:
             break
         seat = loaded.table.to_act
@@ -61,39 +61,39 @@ async def play_random(
         )
         if post_results and reply.results:
             deals = [result.deal for result in reply.results]
-            await service.results_posted(loaded.game.game_id, deals)
-    return await service.active(-1)
+            await service.steps.results_posted(loaded.game.game_id, deals)
+    return await service.store.active(-1)
 
 
 async def test_one_table_per_chat_and_lobby_rules(service: TableService) -> None:
-    await service.new_table(-1, 101, "stukolka")
+    await service.lobby.new_table(-1, 101, "stukolka")
     with pytest.raises(Refused) as refused:
-        await service.new_table(-1, 102, "shleif")
+        await service.lobby.new_table(-1, 102, "shleif")
     assert refused.value.reason == "table_exists"
     with pytest.raises(Refused) as refused:
-        await service.begin(-1, 101, lambda user: True)
+        await service.lobby.begin(-1, 101, lambda user: True)
     assert refused.value.reason == "not_enough_players"
-    await service.join(-1, 102)
+    await service.lobby.join(-1, 102)
     with pytest.raises(Refused) as refused:
-        await service.join(-1, 102)
+        await service.lobby.join(-1, 102)
     assert refused.value.reason == "already_seated"
     with pytest.raises(Refused) as refused:
-        await service.begin(-1, 101, lambda user: user != 102)
+        await service.lobby.begin(-1, 101, lambda user: user != 102)
     assert refused.value.reason == "start_bot_first"
     with pytest.raises(Refused) as refused:
-        await service.begin(-1, 103, lambda user: True)
+        await service.lobby.begin(-1, 103, lambda user: True)
     assert refused.value.reason == "not_at_table"
-    reply = await service.begin(-1, 102, lambda user: True)
+    reply = await service.lobby.begin(-1, 102, lambda user: True)
     assert reply.new_deal and reply.game is not None and reply.game.status == "active"
 
 
 async def test_starshina_needs_exactly_three(service: TableService) -> None:
-    await service.new_table(-1, 101, "starshina")
+    await service.lobby.new_table(-1, 101, "starshina")
     for user in (102, 103, 104):
-        await service.join(-1, user) if user != 104 else None
+        await service.lobby.join(-1, user) if user != 104 else None
     with pytest.raises(Refused):
-        await service.join(-1, 104)
-    await service.begin(-1, 101, lambda user: True)
+        await service.lobby.join(-1, 104)
+    await service.lobby.begin(-1, 101, lambda user: True)
 
 
 async def test_only_the_seat_to_act_and_the_current_turn_count(service: TableService) -> None:
@@ -105,27 +105,27 @@ async def test_only_the_seat_to_act_and_the_current_turn_count(service: TableSer
     other = next(user for user in loaded.seats if user != actor)
     game_id, turn = loaded.game.game_id, loaded.meta.turn
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, other, turn, Decide("pass"))
+        await service.turns.act(game_id, other, turn, Decide("pass"))
     assert refused.value.reason == "not_your_turn"
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, 104, turn, Decide("pass"))
+        await service.turns.act(game_id, 104, turn, Decide("pass"))
     assert refused.value.reason == "not_at_table"
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, actor, turn + 1, Decide("pass"))
+        await service.turns.act(game_id, actor, turn + 1, Decide("pass"))
     assert refused.value.reason == "outdated"
     with pytest.raises(Refused):
-        await service.act(game_id, actor, turn, Card("play", "AS"))
-    after = await service.active(-1)
+        await service.turns.act(game_id, actor, turn, Card("play", "AS"))
+    after = await service.store.active(-1)
     assert after is not None and after.game.version == loaded.game.version
     # looking is not a turn: it keeps the others' buttons valid
-    await service.act(game_id, other, turn, Look())
-    after = await service.active(-1)
+    await service.turns.act(game_id, other, turn, Look())
+    after = await service.store.active(-1)
     assert after is not None and after.meta.turn == turn
-    await service.act(game_id, actor, turn, Decide("pass"))
-    after = await service.active(-1)
+    await service.turns.act(game_id, actor, turn, Decide("pass"))
+    after = await service.store.active(-1)
     assert after is not None and after.meta.turn == turn + 1
     with pytest.raises(Refused) as refused:
-        await service.act(game_id, actor, turn, Decide("pass"))
+        await service.turns.act(game_id, actor, turn, Decide("pass"))
     assert refused.value.reason in ("outdated", "not_your_turn")
 
 
@@ -155,11 +155,11 @@ async def test_timeouts_make_the_default_move_then_mark_away(service: TableServi
     notices: list[str] = []
     seen: dict[int, int] = {}
     for _ in range(40):
-        loaded = await service.active(-1)
+        loaded = await service.store.active(-1)
         assert loaded is not None and loaded.table is not None
         seat = loaded.table.to_act
         assert seat is not None
-        reply = await service.timeout(game_id, loaded.meta.turn)
+        reply = await service.turns.timeout(game_id, loaded.meta.turn)
         assert reply is not None
         notices += [notice.key for notice in reply.notices]
         user = loaded.seats[seat]
@@ -167,25 +167,25 @@ async def test_timeouts_make_the_default_move_then_mark_away(service: TableServi
         if "now_away" in notices:
             break
     assert "timeout_move" in notices and "now_away" in notices
-    loaded = await service.active(-1)
+    loaded = await service.store.active(-1)
     assert loaded is not None and loaded.meta.away
     away = loaded.meta.away[0]
     assert seen[away] >= AWAY_AFTER_TIMEOUTS
     # a stale timer does nothing
-    assert await service.timeout(game_id, loaded.meta.turn - 1) is None
-    reply = await service.back(game_id, away)
+    assert await service.turns.timeout(game_id, loaded.meta.turn - 1) is None
+    reply = await service.turns.back(game_id, away)
     assert reply.notices[0].key == "is_back"
 
 
 async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: TableService) -> None:
     loaded = await seated(service, [101, 102])
     game_id = loaded.game.game_id
-    await service.leave(-1, 101)
+    await service.lobby.leave(-1, 101)
     # 101 leaves: auto-played until the deal ends, then removed, and two are no longer enough
     # unless the other player still has to act; play 102 randomly until the table closes
     rng = random.Random(1)
     for _ in range(50):
-        current = await service.active(-1)
+        current = await service.store.active(-1)
         if current is None:
             break
         await play_random(service, rng, 1)
@@ -199,9 +199,9 @@ async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) 
     voids it is in tests/service/test_robust.py)."""
     loaded = await seated(service, [101, 102, 103])
     with pytest.raises(Refused) as refused:
-        await service.stop(-1, 102, is_admin=False)
+        await service.stopping.stop(-1, 102, is_admin=False)
     assert refused.value.reason == "creator_or_admin_only"
-    reply = await service.stop(-1, 102, is_admin=True, now=True)
+    reply = await service.stopping.stop(-1, 102, is_admin=True, now=True)
     assert reply.closed and len(reply.results) == 1
     after = await db.balances(-1)
     assert after.total == 0
@@ -211,7 +211,7 @@ async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) 
 
 async def test_stop_after_deal_finishes_the_table(service: TableService) -> None:
     loaded = await seated(service, [101, 102, 103])
-    await service.stop(-1, 101, is_admin=False)
+    await service.stopping.stop(-1, 101, is_admin=False)
     rng = random.Random(3)
     game_id = loaded.game.game_id
     for _ in range(60):
@@ -224,10 +224,10 @@ async def test_stop_after_deal_finishes_the_table(service: TableService) -> None
 async def test_a_full_starshina_game_through_the_service(
     service: TableService, db: Database
 ) -> None:
-    await service.new_table(-1, 101, "starshina")
-    await service.join(-1, 102)
-    await service.join(-1, 103)
-    await service.begin(-1, 101, lambda user: True)
+    await service.lobby.new_table(-1, 101, "starshina")
+    await service.lobby.join(-1, 102)
+    await service.lobby.join(-1, 103)
+    await service.lobby.begin(-1, 101, lambda user: True)
     rng = random.Random(11)
     game = await db.active_game(-1)
     assert game is not None
@@ -249,13 +249,13 @@ async def test_the_next_starshina_game_is_dealt_by_the_previous_loser(
 
     await test_a_full_starshina_game_through_the_service(service, db)
     finished = (await db.last_deals(-1, 1))[0]
-    previous = await service.load(await db.game(finished.game_id))
+    previous = await service.store.load(await db.game(finished.game_id))
     expected_user = previous.seats[next_game_dealer(rules_state(previous))]
-    await service.new_table(-1, 103, "starshina")
-    await service.join(-1, 101)
-    await service.join(-1, 102)
-    await service.begin(-1, 101, lambda user: True)
-    loaded = await service.active(-1)
+    await service.lobby.new_table(-1, 103, "starshina")
+    await service.lobby.join(-1, 101)
+    await service.lobby.join(-1, 102)
+    await service.lobby.begin(-1, 101, lambda user: True)
+    loaded = await service.store.active(-1)
     assert loaded is not None and loaded.table is not None
     assert loaded.seats[loaded.table.dealer] == expected_user
 
@@ -266,7 +266,7 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
     loaded = await seated(service, [101, 102, 103])
     rng = random.Random(2)
     for _ in range(200):
-        current = await service.active(-1)
+        current = await service.store.active(-1)
         assert current is not None and current.table is not None
         seat = current.table.to_act
         assert seat is not None
@@ -282,7 +282,7 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
         )
         if reply.results:
             result = reply.results[-1]
-            after = await service.active(-1)
+            after = await service.store.active(-1)
             assert after is not None and after.table is not None
             dealer = after.seats[rules_state(after).dealer]
             now = (await db.balances(-1)).players
@@ -302,7 +302,7 @@ async def test_every_commit_is_told_to_the_listeners(service: TableService) -> N
     versions = [game.version for game in listener.commits]
     assert versions == sorted(versions) and versions[-1] == loaded.game.version
     await play_random(service, random.Random(3), 3)
-    after = await service.active(-1)
+    after = await service.store.active(-1)
     assert after is not None and listener.commits[-1] == after.game
     for _ in range(100):  # to the first deal's end: an evening has begun
         if await service.db.last_deals(-1, 1):
@@ -311,7 +311,7 @@ async def test_every_commit_is_told_to_the_listeners(service: TableService) -> N
     assert not listener.evenings
     assert await service.evenings.end_now(-1, after_game=game_id)
     assert listener.evenings == [(-1, game_id)]
-    await service.stop(-1, USERS[0], True, now=True)
+    await service.stopping.stop(-1, USERS[0], True, now=True)
     game = await service.db.game(game_id)
     assert not game.is_open and listener.commits[-1] == game
 
@@ -330,7 +330,7 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
             break
         await play_random(service, random.Random(5), 5)
     assert await service.db.open_evening(-1) is not None
-    reply = await service.stop(-1, USERS[0], True, now=True)
+    reply = await service.stopping.stop(-1, USERS[0], True, now=True)
     assert reply.closed
     await service.publish(reply)
     assert listener.evenings == [(-1, game_id)]
