@@ -257,9 +257,8 @@ class GroupTable:
                 del self._results[game_id]
             # one write: a crash between the two would take the result shown in the table
             # message for the next deal's table and edit it away
-            await self.tables.steps.results_posted(
-                game_id, posted, table_message_used=table_message_used
-            )
+            used = table_message_used
+            await self.tables.steps.results_posted(game_id, posted, table_message_used=used)
             return True
         display = game.display
         if display.table_message_id is None and (
