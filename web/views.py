@@ -84,7 +84,7 @@ def lobby_view(
     (``prompt``; by default, its start): the chat's lobby message. The view's shape is a
     deal's, with nothing dealt; ``you`` None for a page that does not sit at it."""
     page = page_game(kind)
-    choice = page.choice(dict(options))
+    choice = page.game.choice_of(dict(options))
     seats = []
     for seat in range(len(info.names)):
         entry = _seat(seat, -1 if you is None else you, -1, None, info)

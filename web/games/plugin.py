@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from game.registry import JsonObject
 from tables.games.plugin import GamePlugin, Plugin
 from web.view_parts import Json, TableInfo
 
@@ -36,11 +35,6 @@ class PageGame(Protocol):
     def texts(self) -> Sequence[str]:
         """The beginnings of the catalogue keys the game's views name besides the page's own
         (``web.texts.PREFIXES``)."""
-        ...
-
-    def choice(self, options: JsonObject) -> str:
-        """Which of the game's /new choices a table of ``options`` is (its title,
-        ``game.<choice>``), before anything is dealt."""
         ...
 
     def view(self, state: Any, seat: int, info: TableInfo) -> Json:
@@ -73,9 +67,6 @@ class GamePage(Generic[SV, PV]):
     @property
     def texts(self) -> Sequence[str]:
         return self._texts
-
-    def choice(self, options: JsonObject) -> str:
-        return self._game.choice_of(options)
 
     def view(self, state: Any, seat: int, info: TableInfo) -> Json:
         return self._present(self._game.state_of(state).seat_view(seat), info)
