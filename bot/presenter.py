@@ -113,6 +113,8 @@ class Presenter(TableListener):
         request per slot of its pace (``GroupTable.refresh``), so neither the answer to a press nor
         any other group waits for a slow or throttled group.
         """
+        if event.lost:
+            return  # the table's group is gone: ``_table_lost`` showed what is left to show
         game = event.game
         # the presser's own hand first: its request goes out before the others'
         hands = event.hands
@@ -303,6 +305,7 @@ class Presenter(TableListener):
                 self.hands.lost(game, old.user_id, old.message_id, reason),
                 no_wait,
             )
+        await self.tables.publish(reply)  # the other front-ends (the page) hear of it
 
     async def _unreachable(self, game_id: int, user_id: int) -> None:
         reply = await self.tables.turns.mark_unreachable(game_id, user_id)

@@ -69,6 +69,8 @@ class Evenings:
         table that ended (stopped by /stop, its game won, nobody left at it) ends the evening
         if it was the group's last open table (the evening is the group's, over all its
         topics): its summary comes right after the table's last messages, not a gap later."""
+        if event.lost:
+            return  # (its group is gone: the evening ends by its gap)
         game = event.game
         if event.results:
             await self.deal_ended(game.chat_id)

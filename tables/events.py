@@ -47,6 +47,9 @@ class TableEvent:
     table_changed: bool
     new_deal: bool  # a new deal was dealt: new hands
     closed: bool  # the table ended (stopped, or its game is over)
+    #: it closed because its group cannot be shown it any more (the bot removed, its forum
+    #: topic closed): the chat shows it no more, no evening takes it; the page still hears it
+    lost: bool = False
 
     @property
     def version(self) -> int:
@@ -90,6 +93,7 @@ class TableEvent:
             table_changed=reply.table_changed,
             new_deal=reply.new_deal,
             closed=reply.closed,
+            lost=reply.lost,
         )
 
 

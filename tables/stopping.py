@@ -116,20 +116,24 @@ class Stopping:
         (``bot_removed``), or the table's forum topic was closed or deleted
         (``topic_closed``): it closes as ``/stop now`` would close it (a lobby is cancelled; a
         deal in progress is played out by the default moves and settled; a Старшина game gives
-        its pot back). None if there is no open table there."""
+        its pot back). None if there is no open table there. Its reply says the table is
+        ``lost``: no front-end shows it in the group, and no evening takes it."""
         store = self.store
         async with store.lock(chat_id):
             loaded = await store.active(chat_id, thread)
             if loaded is None:
                 return None
             if loaded.game.status == "lobby" or loaded.table is None:
-                return await store.close(loaded, "stopped", Notice(reason))
+                reply = await store.close(loaded, "stopped", Notice(reason))
+                reply.lost = True
+                return reply
             loaded.meta.stop = True
             loaded.meta.autoplay = True
             reply = await self.steps.advance(loaded, [Notice(reason)])
             if not reply.closed:  # (the auto-play bound was reached: close it as it stands)
                 current = await store.load(await store.db.game(loaded.game.game_id))
-                return await store.close(current, "stopped", Notice(reason))
+                reply = await store.close(current, "stopped", Notice(reason))
+            reply.lost = True
             return reply
 
     async def vote_void(self, game_id: int, user_id: int, deal: int) -> Reply:

@@ -78,3 +78,18 @@ async def test_a_look_concerns_only_the_looker_and_a_move_every_seat(db: Databas
     await play(service, random.Random(5), 1)
     move = recorder.events[-1]
     assert move.table_changed and set(move.hands) == set(USERS) and move.public
+
+
+async def test_a_lost_table_is_told_as_lost_and_no_evening_takes_it(db: Database) -> None:
+    """The bot removed from the group: the table closes, and its event says it is lost (the
+    chat shows it no more; the page still hears it). No evening takes it: it ends by its gap."""
+    service = service_on(db, ManualClock(START))
+    recorder = Recorder(service)
+    await seated(service, USERS, "shleif")
+    await play(service, random.Random(7), 30)
+    reply = await service.stopping.close_lost(-1, None, "bot_removed")
+    assert reply is not None
+    event = await service.publish(reply)
+    assert event is not None and event.lost and event.closed and recorder.events[-1] is event
+    assert not event.game.is_open
+    assert recorder.evenings == []
