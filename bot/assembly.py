@@ -28,12 +28,12 @@ from bot.pacing import Coalescer, Pacer
 from bot.presenter import Presenter
 from bot.ratelimit import ChatRateLimiter
 from bot.screens.menus import Menus
-from bot.screens.people import People
 from bot.screens.stats import StatsScreens
 from bot.settings import Settings
 from storage.database import Database
 from tables import TableService
 from tables.evenings import Evenings
+from tables.people import People
 from tables.storage_health import StorageTrouble
 from tables.timers import Timers
 
@@ -97,7 +97,7 @@ class Services:
             launch=Launch(settings.webapp_url, settings.webapp_short_name, bot_username),
         )
         events.listen(presenter)
-        people = presenter.people
+        people = tables.people
         posts = EveningPosts(
             people.names, tables.evenings, messenger, presenter.coalescer, people.chat_language
         )
@@ -128,33 +128,21 @@ class Services:
             heartbeat=Heartbeat(db, heartbeat_path(settings)),
         )
 
-    async def resume(self) -> None:
-        """After a restart, once the table service has recovered: show every table again."""
-        await self.presenter.resume()
-
     async def start(self) -> None:
         """Publish the commands menu, then beat."""
         await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
         await self.heartbeat.start()
 
-    async def quiet(self) -> None:
-        """No beat any more (the first thing a stopping program does)."""
-        await self.heartbeat.stop()
-
     async def stop(self) -> None:
         """The bot stops (the table service halted first): no reminder any more, the
         messages still due are sent."""
-        await self.quiet()
+        await self.heartbeat.stop()
         await self.presenter.hands.reminders.stop()
         await self.presenter.drain()
 
     async def close(self) -> None:
         """Before the database closes (the table service halted first): nothing left that
         could still send."""
-        await self.quiet()
+        await self.heartbeat.stop()
         await self.presenter.hands.reminders.stop()
         self.presenter.coalescer.cancel()
-
-    async def saw_player(self, user_id: int, name: str, language: str | None) -> None:
-        """A person's name and client language from an update (``tables.people``)."""
-        await self.tables.people.saw(user_id, name, language)

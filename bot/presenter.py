@@ -24,7 +24,6 @@ from bot.render import chat as chat_render
 from bot.screens.hand_messages import Hands
 from bot.screens.lobby import Lobby
 from bot.screens.menus import Menus
-from bot.screens.people import People
 from bot.screens.table import GroupTable
 from storage.chat_display import ChatDisplay
 from storage.database import Database
@@ -60,15 +59,15 @@ class Presenter(TableListener):
         self.bot_username = bot_username
         launch = launch or Launch()
         self.display = ChatDisplay(db)
-        self.people = People(db, tables)
-        self.menus = Menus(db, tables, messenger, self.people, self._refresh_chat)
-        self.lobby = Lobby(tables, self.people, tables.publish, bot_username)
+        people = tables.people
+        self.menus = Menus(db, tables, messenger, people, self._refresh_chat)
+        self.lobby = Lobby(tables, people, tables.publish, bot_username)
         self.table = GroupTable(
             self.display,
             tables,
             messenger,
             coalescer,
-            self.people,
+            people,
             self.lobby,
             self._closed,
             launch,
@@ -78,7 +77,7 @@ class Presenter(TableListener):
             tables,
             messenger,
             coalescer,
-            self.people,
+            people,
             self._unreachable,
             self.table.recent_notices,
             launch,
@@ -197,7 +196,7 @@ class Presenter(TableListener):
                 if chat_id is None:
                     raise Refused("not_allowed")
                 ended = await self.tables.store.game(data.game_id)
-                reachable = await self.people.reachable_of(list(ended.seats))
+                reachable = await self.tables.people.reachable_of(list(ended.seats))
                 reply = await self.tables.lobby.again(
                     chat_id, user_id, data.game_id, lambda u: reachable.get(u, False)
                 )
@@ -241,7 +240,7 @@ class Presenter(TableListener):
     async def started(self, user_id: int, name: str, code: str | None, payload: str | None) -> None:
         """/start in private: the bot may now write to him; a lobby link refreshes that lobby."""
         await self.tables.people.started(user_id, name)
-        lang = await self.people.user_language(user_id, code)
+        lang = await self.tables.people.user_language(user_id, code)
         game_id = linked_game(payload)
         if game_id is not None:
             await self.messenger.send(user_id, chat_render.start_joined_text(lang))
@@ -254,7 +253,7 @@ class Presenter(TableListener):
             return
         await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username))
         # back after blocking the bot: his cards (with «I'm back») come again
-        for game in await self.people.games_of(user_id):
+        for game in await self.tables.people.games_of(user_id):
             if game.status == "active":
                 self.hands.refresh(game.game_id, user_id)
 
@@ -266,7 +265,7 @@ class Presenter(TableListener):
             await self.group_lost(user_id)
             return
         await self.tables.people.blocked(user_id)
-        for game in await self.people.games_of(user_id):
+        for game in await self.tables.people.games_of(user_id):
             if game.status == "active":
                 await self._unreachable(game.game_id, user_id)
 
@@ -311,7 +310,7 @@ class Presenter(TableListener):
         reply = await self.tables.turns.mark_unreachable(game_id, user_id)
         if reply is None or reply.game is None:
             return  # already played for
-        lang = await self.people.chat_language(reply.game.chat_id)
+        lang = await self.tables.people.chat_language(reply.game.chat_id)
         await self.messenger.send(
             reply.game.chat_id,
             chat_render.private_hint_text(lang, self.bot_username),
@@ -329,7 +328,7 @@ class Presenter(TableListener):
         self.messenger.forget(old)
         self.messenger.pacer.forget(old)
         self.tables.settings.forget_chat(old)
-        self.people.forget_chat(old)
+        self.tables.people.forget_chat(old)
         if not moved:
             return
         loaded = await self.tables.store.active(new)
@@ -340,7 +339,7 @@ class Presenter(TableListener):
     # ------------------------------------------------------------------ after a restart
 
     def results_due(self, game: Game) -> None:
-        """The table service, resuming (``TableService.start``), hands over a game whose
+        """The table service, recovering (``Runner.recover``), hands over a game whose
         results the group has not been shown yet: posted by ``resume``, once the old hand
         messages have become their outcomes."""
         self._due[game.game_id] = game

@@ -81,8 +81,8 @@ class Program:
         chat shows every table again, and only then does time run (turn timers with the time
         that was left, the evenings); then the commands menu, the page, the heartbeat."""
         _, tables, chat = self._opened
-        await tables.recover()
-        await chat.resume()
+        await tables.runner.recover()
+        await chat.presenter.resume()
         await tables.run()
         if self.page is not None:
             await self.page.start()
@@ -91,7 +91,7 @@ class Program:
     async def _halt(self) -> None:
         """No beat, page's move, timer or evening's wait any more."""
         _, tables, chat = self._opened
-        await chat.quiet()
+        await chat.heartbeat.stop()
         if self.page is not None:
             await self.page.stop()
         await tables.halt()

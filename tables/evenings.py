@@ -140,9 +140,6 @@ class Evenings:
             if not is_practice(evening.chat_id):
                 self._due(evening.chat_id)
 
-    async def stop(self) -> None:
-        await self.timers.stop()
-
     async def unposted(self, chat_id: int) -> list[Evening]:
         """The chat's ended evenings whose summary is not posted yet, oldest first."""
         return await self.db.unposted_evenings(chat_id)

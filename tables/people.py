@@ -1,7 +1,8 @@
 """People, as every front-end shows them: a player's name (a computer's translated), his
-language and a chat's, the rank letters a group chose, whether the bot may write to him; and
-what a front-end learns of a person (his name and language as his client gives them, his Start,
-his blocking the bot).
+language and a chat's, the rank letters a group chose, whether the bot may write to him, where
+a table is (a group's title, its forum topic's name), who sits where and who opened a table;
+and what a front-end learns of a person or a chat (his name and language as his client gives
+them, his Start, his blocking the bot; a group's title, a topic's name).
 
 The table service holds one (``TableService.people``), which the chat and the page both use:
 what one stores (a group's rank letters, a player's language) the other reads at once. It
@@ -11,33 +12,45 @@ database stays the truth.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from locales import LANGUAGES, language
 from storage.database import Database
-from storage.records import Player
+from storage.records import Game, Player
 from tables.bounded import CHATS_KEPT, PLAYERS_KEPT, Recent
 from tables.computers import computer_name, is_computer
+from tables.records import Loaded
+
+#: the open table of a chat's forum topic (None: no topic), if any (``TableStore.active``)
+Active = Callable[[int, int | None], Awaitable[Loaded | None]]
 
 #: the chat_options kind that holds a chat's display settings (the rank letters)
 DISPLAY = "display"
+#: the chat_options kind that holds the names of a group's forum topics, by thread id
+TOPICS = "topics"
 MAX_NAME = 32  # characters of a player's name shown
+MAX_TITLE = 20  # characters of a group's title in a hand message's header
+MAX_TOPIC = 16  # characters of a forum topic's name there (the line fits a phone: ≤ 41)
 
 
 class People:
-    """Names, languages, rank letters and reachability, read from storage and kept a while."""
+    """Names, languages, rank letters, places, seats and reachability, read from storage and
+    kept a while."""
 
-    def __init__(self, db: Database, default_language: str) -> None:
+    def __init__(self, db: Database, default_language: str, active: Active) -> None:
         self.db = db
         self.default_language = default_language
+        self._active = active
         self._languages: Recent[int, str] = Recent(CHATS_KEPT)
         self._ranks: Recent[int, str | None] = Recent(CHATS_KEPT)  # rank letters, as stored
+        self._titles: Recent[int, str | None] = Recent(CHATS_KEPT)
+        self._topics: Recent[int, dict[int, str]] = Recent(CHATS_KEPT)  # thread id → name
         #: each user's name and language as last written, for the users seen last
         self._seen: Recent[int, tuple[str, str | None]] = Recent(PLAYERS_KEPT)
 
     def forget_chat(self, chat_id: int) -> None:
         """A chat moved (supergroup): nothing kept under its old id."""
-        for kept in (self._languages, self._ranks):
+        for kept in (self._languages, self._ranks, self._titles, self._topics):
             kept.pop(chat_id, None)
 
     # ------------------------------------------------------------------ what a front-end saw
@@ -59,6 +72,54 @@ class People:
         players = await self.db.players([user_id])
         if user_id in players:
             await self.db.upsert_player(user_id, players[user_id].name, started=False)
+
+    async def saw_chat(self, chat_id: int, title: str | None) -> None:
+        """A group's update came in: its row exists, with its title as it is now."""
+        if chat_id in self._titles and self._titles.get(chat_id) == title:
+            return
+        await self.db.upsert_chat(chat_id, title)
+        self._titles[chat_id] = title
+
+    async def saw_topic(
+        self, chat_id: int, thread: int, name: str, *, first_sight: bool = False
+    ) -> None:
+        """A forum topic's name as Telegram gave it: at its creation or a rename (kept), or
+        on the opening message every message of the topic carries (``first_sight``: kept
+        only while no name is known, as it shows the name the topic was created with)."""
+        names = await self._topic_names(chat_id)
+        if names.get(thread) == name or (first_sight and thread in names):
+            return
+        names = {**names, thread: name}
+        await self.db.set_chat_options(chat_id, TOPICS, {str(k): v for k, v in names.items()})
+        self._topics[chat_id] = names
+
+    async def _topic_names(self, chat_id: int) -> dict[int, str]:
+        cached: dict[int, str] | None = self._topics.get(chat_id)
+        if cached is not None:
+            return cached
+        stored = await self.db.chat_options(chat_id, TOPICS) or {}
+        names = {int(k): v for k, v in stored.items() if k.isdigit() and isinstance(v, str)}
+        self._topics[chat_id] = names
+        return names
+
+    async def place(self, chat_id: int, thread: int | None) -> str | None:
+        """Where a table is, for its players' private chats, where they may sit at several:
+        the group's title, then its forum topic's name when the bot knows it, each cut short
+        for a phone («Картёжники · Стол у окна»). None if the group's title is unknown."""
+        if chat_id in self._titles:
+            title: str | None = self._titles.get(chat_id)
+        else:
+            # kept as ``saw_chat`` keeps it: the stored title (after a restart, every hand
+            # rendered before the group's next update would read the chat's row again)
+            chat = await self.db.chat(chat_id)
+            title = chat.title if chat else None
+            if chat is not None:  # no row yet: ``saw_chat`` must still write one
+                self._titles[chat_id] = title
+        if not title:
+            return None
+        place = cut(title, MAX_TITLE, words=True)
+        topic = (await self._topic_names(chat_id)).get(thread) if thread is not None else None
+        return f"{place} · {cut(topic, MAX_TOPIC, words=True)}" if topic else place
 
     # ------------------------------------------------------------------ languages
 
@@ -137,6 +198,30 @@ class People:
         """Whether each of ``users`` may be written to (a computer needs no writing)."""
         players = await self.db.players(users)
         return {u: is_computer(u) or bool(players.get(u) and players[u].started) for u in users}
+
+    async def reachable_map(self, chat_id: int, thread: int | None = None) -> dict[int, bool]:
+        """Whether each player at the table of the chat's forum topic ``thread`` (None: no
+        topic) may be written to."""
+        loaded = await self._active(chat_id, thread)
+        if loaded is None:
+            return {}
+        return await self.reachable_of(loaded.seats)
+
+    async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
+        """Whether he opened a table open in the chat (in any of its forum topics)."""
+        return any(game.created_by == user_id for game in await self.db.chat_open_games(chat_id))
+
+    async def seat_at(self, chat_id: int, number: int, thread: int | None = None) -> int | None:
+        """The player at seat ``number`` (from 1) of the table of the chat's forum topic
+        ``thread`` (None: no topic), if there is one."""
+        loaded = await self._active(chat_id, thread)
+        if loaded is None or not 1 <= number <= len(loaded.seats):
+            return None
+        return loaded.seats[number - 1]
+
+    async def games_of(self, user_id: int) -> list[Game]:
+        """The open games he sits at."""
+        return await self.db.user_open_games(user_id)
 
 
 def cut(text: str, limit: int, *, words: bool = False) -> str:

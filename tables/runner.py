@@ -99,11 +99,3 @@ class Runner:
         """Every open game's timer, with the time that was left (after a restart)."""
         for game in await self.db.open_games():
             self.committed(game)
-
-    def clock_moved(self) -> None:
-        """The clock jumped (a test's clock): every timer again for its deadline."""
-        self.timers.clock_moved()
-
-    async def stop(self) -> None:
-        """No timer fires any more; the moves being made finish first."""
-        await self.timers.stop()

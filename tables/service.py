@@ -14,7 +14,8 @@ reaches back:
   operations, each given the store, the steps and (lobby, stopping) the chat's settings;
 - ``Hints`` (``hints.py``): 💡, the strong computer's advice at a player's turn, once a turn;
 - ``Evenings`` (``evenings.py``): when a chat's run of play ends;
-- ``People`` (``people.py``): names, languages and card style, for every front-end;
+- ``People`` (``people.py``): names, languages, card style, places and seats, for every
+  front-end;
 - ``Money`` (``money.py``) and ``Scores`` (``scores.py``): balances and pots, figures,
   standings and history as the front-ends show them;
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
@@ -66,13 +67,13 @@ class TableService:
         default_language: str = "ru",
     ) -> None:
         self.db = db
-        #: names, languages and card style, as every front-end shows them
-        self.people = People(db, default_language)
         #: the front-ends, told of every change and every evening ended
         self.listeners: list[TableListener] = []
         self.thinker = thinker or Thinker()
         self.settings = ChatSettings(db, turn_timeout=turn_timeout)
         self.store = TableStore(db, self.settings, clock=clock, computer_pause=computer_pause)
+        #: names, languages, card style, places and seats, as every front-end shows them
+        self.people = People(db, default_language, self.store.active)
         self.steps = DealSteps(self.store, self.settings, seed=seed)
         self.lobby = Lobby(self.store, self.steps, self.settings)
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
@@ -90,16 +91,12 @@ class TableService:
         self.store.committed.append(self.runner.committed)
 
     async def start(self) -> None:
-        """The tables run again after a restart, with or without a front-end: ``recover``,
-        then ``run``."""
-        await self.recover()
-        await self.run()
-
-    async def recover(self) -> None:
-        """After a restart, before anything times: frozen tables dealt on and the results
-        still due handed to the listeners (``Runner.recover``). A front-end shows its tables
-        again after it and before ``run``, so that no move comes first."""
+        """The tables run again after a restart, with or without a front-end: frozen tables
+        dealt on and the results still due handed to the listeners (``Runner.recover``), then
+        ``run``. (The program lets its front-ends show their tables again between the two, so
+        that no move comes first.)"""
         await self.runner.recover()
+        await self.run()
 
     async def run(self) -> None:
         """Every turn's timer armed for the time that was left (``Runner.start``), every open
@@ -110,15 +107,15 @@ class TableService:
     def clock_moved(self) -> None:
         """The clock jumped (a test's clock): every turn's and evening's timer again for its
         deadline."""
-        self.runner.clock_moved()
+        self.runner.timers.clock_moved()
         self.evenings.timers.clock_moved()
 
     async def halt(self) -> None:
         """No turn or evening timer fires any more, nor a page's lapse (no front-end is told
         of one once the program stops); the moves being made finish first."""
         self.presence.close()
-        await self.runner.stop()
-        await self.evenings.stop()
+        await self.runner.timers.stop()
+        await self.evenings.timers.stop()
 
     async def publish(self, reply: Reply) -> TableEvent | None:
         """Every change of a table (a press in the chat, a move on the page, a timeout, a

@@ -63,7 +63,6 @@ STILL_REACHING = {
     "bot/presenter.py": {"storage.database", "storage.errors", "storage.records"},
     "bot/screens/hand_messages.py": {"storage.database"},
     "bot/screens/menus.py": {"storage.database"},
-    "bot/screens/people.py": {"storage.database", "storage.records"},
     "web/endings.py": {"storage.records"},
     "web/finished.py": {"storage.records"},
 }

@@ -138,7 +138,7 @@ class WebApp:
         except web.HTTPUnauthorized:
             lang = request.query.get("lang", "")[:16]
         else:
-            lang = await self.tables.people.user_language(user.user_id, user.language)
+            lang = await self.tables.tables.people.user_language(user.user_id, user.language)
         response = web.json_response(page_texts(lang))
         response.enable_compression()  # (gzip where the page accepts it)
         return response

@@ -130,19 +130,19 @@ class WebTables:
         """What ``user_id``'s seat may see of the game: his private hand's view."""
         loaded, seat = await self._loaded(game_id, user_id)
         game = loaded.game
-        lang = await self.people.user_language(user_id, code)
-        names = await self.people.names(loaded.seats, lang)
+        lang = await self.tables.people.user_language(user_id, code)
+        names = await self.tables.people.names(loaded.seats, lang)
         info = TableInfo(
             names=names,
             version=loaded.meta.turn,
-            ranks=ranks_for(lang, await self.people.chat_ranks(game.chat_id)),
+            ranks=ranks_for(lang, await self.tables.people.chat_ranks(game.chat_id)),
             chips=await self.tables.money.chips(game.chat_id, loaded.seats),
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
         )
         if loaded.table is None or seat is None:
             # before the deal: who is at the table, its buttons, and what it waits for
-            actions, prompt = await lobby_controls(self.people, loaded, user_id, names)
+            actions, prompt = await lobby_controls(self.tables.people, loaded, user_id, names)
             # no rules step moves a lobby's turn: its version is the stored game's, which
             # every change of its seats moves
             info = replace(info, version=game.version)
@@ -177,7 +177,7 @@ class WebTables:
         seats = await self.endings.seats_of(game, number) if number >= 0 else None
         if seats is not None and seats != loaded.seats:
             # the seats of that deal (someone left, someone sat down since)
-            names = await self.people.names(seats, lang)
+            names = await self.tables.people.names(seats, lang)
             chips = await self.tables.money.chips(game.chat_id, seats)
             info = replace(info, names=names, chips=chips)
         view["score"] = await self.endings.score(loaded, user_id, info)
@@ -200,11 +200,11 @@ class WebTables:
             raise NotYours
         if seats is None or user_id not in seats:
             raise NoTable
-        lang = await self.people.user_language(user_id, code)
+        lang = await self.tables.people.user_language(user_id, code)
         info = TableInfo(
-            names=await self.people.names(seats, lang),
+            names=await self.tables.people.names(seats, lang),
             version=0,
-            ranks=ranks_for(lang, await self.people.chat_ranks(game.chat_id)),
+            ranks=ranks_for(lang, await self.tables.people.chat_ranks(game.chat_id)),
         )
         try:
             return await self.endings.replay(game, user_id, deal or 0, info)
@@ -215,11 +215,11 @@ class WebTables:
         """The evening so far of the table's chat (``web.evening``), for a player seated at
         it; at a closed table, the evening it closed in."""
         loaded, _ = await self._seated(game_id, user_id)
-        lang = await self.people.user_language(user_id, code)
+        lang = await self.tables.people.user_language(user_id, code)
         evenings, chat = self.tables.evenings, loaded.game.chat_id
         # a closed table: its evening, which its closing may have ended
         summary = await (evenings.so_far(chat) if loaded.game.is_open else evenings.last(chat))
-        return await evening_view(summary, lambda users: self.people.names(users, lang))
+        return await evening_view(summary, lambda users: self.tables.people.names(users, lang))
 
     async def hint(self, game_id: int, user_id: int, version: int, code: str | None) -> str:
         """💡 at his turn ``version``: the table service's advice for his seat (the chat's at the
@@ -230,7 +230,7 @@ class WebTables:
         view = await self.view(game_id, user_id, code)
         if view["version"] != version:
             raise Refused("outdated")
-        lang = await self.people.user_language(user_id, code)
+        lang = await self.tables.people.user_language(user_id, code)
         try:
             return page_hint(lang, advised.advice, view)
         except NoControl:

@@ -12,8 +12,8 @@ from telegram.error import TelegramError
 from bot import games
 from bot.context import BotContext
 from bot.render import chat as chat_render
-from bot.screens.people import People
 from tables import Refused
+from tables.people import People
 
 #: Telegram's user that stands for an anonymous group admin
 ANONYMOUS_ADMIN_ID = 1087968824
@@ -30,7 +30,7 @@ async def track(update: Update, context: BotContext) -> None:
     services = context.services
     user = update.effective_user
     if user is not None and not user.is_bot:
-        await services.saw_player(user.id, player_name(user), user.language_code)
+        await services.tables.people.saw(user.id, player_name(user), user.language_code)
     chat = update.effective_chat
     if chat is not None and chat.type != Chat.PRIVATE:
         await services.people.saw_chat(chat.id, chat.title)

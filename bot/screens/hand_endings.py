@@ -16,7 +16,6 @@ from bot.screens.hand import (
     outcome_text,
     stopped_text,
 )
-from bot.screens.people import People
 from locales import t
 from storage.chat_display import ChatDisplay
 from tables import (
@@ -27,6 +26,7 @@ from tables import (
     TableService,
     is_practice,
 )
+from tables.people import People
 
 
 class HandEndings:

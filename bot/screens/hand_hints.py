@@ -11,8 +11,8 @@ from bot.games import shown
 from bot.messenger import Alert
 from bot.render.common import use_ranks
 from bot.render.hint import NoButton, hint_text, keyboard_buttons
-from bot.screens.people import People
 from tables import Loaded, Refused, TableService
+from tables.people import People
 
 log = logging.getLogger(__name__)
 

@@ -48,7 +48,6 @@ from bot.screens.hand import (
 )
 from bot.screens.hand_endings import HandEndings
 from bot.screens.hand_hints import HandHints
-from bot.screens.people import People
 from bot.screens.stopping import offers_play_on, stop_line
 from locales import t, tn
 from storage.chat_display import ChatDisplay
@@ -62,6 +61,7 @@ from tables import (
 )
 from tables.commands import Blind, Card, Cards, Decide, Move, Suit
 from tables.computers import is_computer
+from tables.people import People
 from tables.timers import Timers
 
 log = logging.getLogger(__name__)

@@ -12,11 +12,11 @@ from bot import callback as cb
 from bot import keyboards
 from bot.messenger import Rows
 from bot.render import chat as chat_render
-from bot.screens.people import People
 from locales import t
 from tables import Game, Loaded, Refused, Reply, TableService, is_practice
 from tables.arguments import game_link
 from tables.computers import is_computer
+from tables.people import People
 
 
 class Lobby:

@@ -17,12 +17,12 @@ from bot.games import Plugin, chat_game, choice, game_for, games
 from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
 from bot.render import menus as menu_render
-from bot.screens.people import People
 from game.registry import JsonObject
 from locales import t
 from storage.chat_display import ChatDisplay
 from storage.database import Database
 from tables import Refused, TableService, is_practice
+from tables.people import People
 
 Admin = Callable[[], Awaitable[bool]]
 

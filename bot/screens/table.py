@@ -24,7 +24,6 @@ from bot.render import chat as chat_render
 from bot.render.common import Deadline, esc, use_ranks
 from bot.render.stats import trick_lines
 from bot.screens.lobby import Lobby
-from bot.screens.people import People
 from bot.screens.stopping import STOPPING_NOTICES, offers_play_on, stop_line
 from game.core import Action
 from locales import t
@@ -41,6 +40,7 @@ from tables import (
 from tables.bounded import Locks
 from tables.computers import is_computer
 from tables.events import TableEvent
+from tables.people import People
 from tables.stopping import void_tally
 
 log = logging.getLogger(__name__)
