@@ -55,8 +55,8 @@ def money(transfers: Sequence[Transfer], players: int, pot: int) -> tuple[list[i
 
 
 def start_match(case: dict[str, Any]) -> ReplayMatch:
-    """The case's game at its first deal: ``from_case`` of ``game.<kind>.match`` (each game
-    replays its own cases)."""
+    """The case's game at its first deal: ``MATCH.from_case`` of ``game.<kind>.match`` (each
+    game replays its own cases)."""
     game = case.get("game")
     if not isinstance(game, str):
         raise ValueError(f"unknown game {game!r}")
@@ -64,7 +64,7 @@ def start_match(case: dict[str, Any]) -> ReplayMatch:
     module = game_part(game, "match")
     if module is None:
         raise ValueError(f"no replay for game {game!r}")
-    match: ReplayMatch = module.from_case(case)
+    match: ReplayMatch = module.MATCH.from_case(case)
     return match
 
 

@@ -72,6 +72,5 @@ class StarshinaMatch:
         return list(self.state.transfers)
 
 
-def from_case(case: dict[str, Any]) -> StarshinaMatch:
-    """The case's game at its first deal (``game.replay``)."""
-    return StarshinaMatch.from_case(case)
+#: what ``game.replay`` starts a case of this game with (``StarshinaMatch.from_case``)
+MATCH = StarshinaMatch

@@ -67,6 +67,5 @@ class StukolkaMatch:
         return [transfer for state in self.all_states() for transfer in state.transfers]
 
 
-def from_case(case: dict[str, Any]) -> StukolkaMatch:
-    """The case's game at its first deal (``game.replay``)."""
-    return StukolkaMatch.from_case(case)
+#: what ``game.replay`` starts a case of this game with (``StukolkaMatch.from_case``)
+MATCH = StukolkaMatch
