@@ -27,6 +27,8 @@ export class Api {
     this.onOffline = onOffline;
     this.source = null;
     this.loading = null;
+    // a read asked for while one was under way: one more once it is done
+    this.again = false;
     // the session a state answer gives: it outlives the initData's hour (not the evening)
     this.session = null;
     // why the last read could not show a table (a REASONS key), or null
@@ -54,9 +56,14 @@ export class Api {
     return this.get("texts", { lang }).then(({ body }) => body);
   }
 
-  // Read the view again; concurrent calls share one request.
+  // Read the view again; concurrent calls share one request, and a call made while one is
+  // under way reads once more after it: the change that asked for it may have come after that
+  // request read the table (its live update would otherwise be lost until the next one).
   refresh() {
-    if (!this.loading) {
+    if (this.loading) {
+      this.again = true;
+    } else {
+      this.again = false;
       this.loading = this.get("state")
         .then(({ body, serverTime }) => {
           this.reason = null;
@@ -69,6 +76,7 @@ export class Api {
         })
         .finally(() => {
           this.loading = null;
+          if (this.again) this.refresh();
         });
     }
     return this.loading;
