@@ -61,6 +61,21 @@ async def _button(table: Table, game_id: int, seat: Seat, label: str) -> None:
     await button.click()
 
 
+async def _a_lobby(fake: FakeTelegram, bot: Any, players: int, seed: int) -> tuple[Table, int, str]:
+    """A group of ``players`` who started the bot, the first of whom opened a Стуколка со
+    шлейфом lobby in the chat (/new): the table, its game and the page's address."""
+    users = [fake.add_user(f"Игрок{i}", language_code="ru") for i in range(players)]
+    table = Table(fake, bot, fake.add_group("Картёжники", users), users, random.Random(seed))
+    for user in users:
+        fake.user_starts_bot(user)
+    await table.settle()
+    await table.say(users[0], "/new shleif")
+    game = await table.services.db.active_game(table.group.id)
+    webapp = webapp_of(table.bot.app)
+    assert game is not None and webapp is not None
+    return table, game.game_id, webapp.address
+
+
 async def _shown(table: Table, game_id: int) -> int:
     """The version a page of the table shows now: a lobby's, the stored game's (no rules step
     moves it); a game's, its turn."""
@@ -84,18 +99,8 @@ async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_t
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
     ):
-        users = [fake.add_user(f"Игрок{i}", language_code="ru") for i in range(3)]
-        group = fake.add_group("Картёжники", users)
-        table = Table(fake, bot, group, users, random.Random(7))
-        for user in users:
-            fake.user_starts_bot(user)
-        await table.settle()
-        await table.say(users[0], "/new shleif")
-        game = await table.services.db.active_game(group.id)
-        webapp = webapp_of(table.bot.app)
-        assert game is not None and webapp is not None
-        game_id = game.game_id
-        address, token = webapp.address, fake.token
+        table, game_id, address = await _a_lobby(fake, bot, 3, 7)
+        users, group, token = table.users, table.group, fake.token
         first = await open_page(browser, address, token, users[0], game_id)
         # one who follows the table's link sees the lobby and sits down from the page
         second = await open_page(browser, address, token, users[1], game_id)
@@ -343,19 +348,10 @@ async def test_a_rookie_seated_a_player_standing_up_and_the_lobby_cancelled_on_t
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
     ):
-        users = [fake.add_user(f"Игрок{i}", language_code="ru") for i in range(2)]
-        group = fake.add_group("Картёжники", users)
-        table = Table(fake, bot, group, users, random.Random(3))
-        for user in users:
-            fake.user_starts_bot(user)
-        await table.settle()
-        await table.say(users[0], "/new shleif")
-        game = await table.services.db.active_game(group.id)
-        webapp = webapp_of(table.bot.app)
-        assert game is not None and webapp is not None
-        game_id = game.game_id
-        first = await open_page(browser, webapp.address, fake.token, users[0], game_id)
-        second = await open_page(browser, webapp.address, fake.token, users[1], game_id)
+        table, game_id, address = await _a_lobby(fake, bot, 2, 3)
+        users = table.users
+        first = await open_page(browser, address, fake.token, users[0], game_id)
+        second = await open_page(browser, address, fake.token, users[1], game_id)
         await _button(table, game_id, first, t("ru", "btn.add_novice"))
         seats = await _seated(table, game_id, 2)
         assert seats[1] in EASY_IDS
