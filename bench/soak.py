@@ -121,7 +121,7 @@ class Soak:
 
     async def settle(self) -> None:
         await self.bot.settle(timeout=60, quiet=0.0)
-        await self.services.presenter.drain()
+        await self.services.presenter.coalescer.drain()
 
     async def play(self, games: int, tables: int) -> None:
         """Start ``games`` more games, ``tables`` at a time, and play until they have all

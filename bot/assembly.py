@@ -138,7 +138,7 @@ class Services:
         messages still due are sent."""
         await self.heartbeat.stop()
         await self.presenter.hands.reminders.stop()
-        await self.presenter.drain()
+        await self.presenter.coalescer.drain()
 
     async def close(self) -> None:
         """Before the database closes (the table service halted first): nothing left that

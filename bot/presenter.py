@@ -366,7 +366,3 @@ class Presenter(TableListener):
         for game_id in due:
             await self.table.results_due(await self.tables.store.game(game_id))
             self.table.refresh(game_id)
-
-    async def drain(self) -> None:
-        """Wait until every message that is due has gone out (tests, shutdown)."""
-        await self.coalescer.drain()

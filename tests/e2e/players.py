@@ -84,7 +84,7 @@ class Table:
     async def settle(self) -> None:
         """Wait until the bot has handled everything and its coalesced refreshes are sent."""
         await self.bot.settle(timeout=20, quiet=0.0)
-        await self.services.presenter.drain()
+        await self.services.presenter.coalescer.drain()
 
     async def say(self, user: User, text: str) -> None:
         self.fake.user_sends(user, self.group, text)

@@ -111,7 +111,7 @@ async def test_every_command_with_any_argument_is_answered_without_an_error(
     since = fake.now()
     fake.user_sends(user, chat, command)
     await bot.settle(timeout=20, quiet=0.0)
-    await services_of(bot.app).presenter.drain()
+    await services_of(bot.app).presenter.coalescer.drain()
     answers = [
         r for r in fake.requests(chat=chat, since=since, ok=True) if r.method.lower() in ANSWERS
     ]

@@ -375,7 +375,7 @@ async def test_with_the_limiter_the_pressers_hand_goes_first_and_waiting_hands_w
         acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
         fake.user_presses(user, message, acts[0])
         await bot.settle(timeout=20, quiet=0.0)
-        await table.services.presenter.drain()
+        await table.services.presenter.coalescer.drain()
         mover = fake.private_chat(user).id
         after = {u.id for u, _, _ in table.actionable((cb.Act,))}
         assert (mover, True) in seen

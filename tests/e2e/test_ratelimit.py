@@ -351,7 +351,7 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
             while services.presenter.coalescer.pending and clock() < started + 120:
                 clock.advance_to((clock.next_wake() or clock()) + 0.001)
                 await idle(fake, trips)
-            await services.presenter.drain()
+            await services.presenter.coalescer.drain()
         finally:
             pacer.spacing = 0.0
             clock.wake(everyone=True)

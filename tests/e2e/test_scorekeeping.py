@@ -385,7 +385,7 @@ async def test_a_one_deal_evening_is_summed_up_without_a_chart(tmp_path: Path) -
                 break
             assert await table.step()
         await table.settle()
-        await table.services.presenter.drain()
+        await table.services.presenter.coalescer.drain()
         summaries = [m for m in table.group_messages() if "Итоги вечера" in (m.text or "")]
         assert len(summaries) == 1
         assert (summaries[0].text or "").startswith("🌙 Итоги вечера · 1 сдача")
