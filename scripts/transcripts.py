@@ -244,7 +244,7 @@ async def _play(
 
     async def settle() -> None:
         await bot.settle(timeout=20, quiet=0.0)
-        await services.presenter.drain()
+        await services.presenter.coalescer.drain()
 
     for user in users:
         fake.user_starts_bot(user)
