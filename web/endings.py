@@ -95,16 +95,20 @@ def score_card(
     return card
 
 
-def replay(kind: str, tables: Sequence[Table], info: TableInfo) -> Json:
-    """A finished deal, step by step (``tables``: its states, ``deal_tables``): as dealt,
-    as the play began (who bought, discarded, what the шлейф card was), then each trick with
-    every hand as it was before it, the cards played marked. Everything here is every seat's,
-    so only ever for a deal that is over."""
+def replay(kind: str, tables: Sequence[Table], info: TableInfo, you: int | None) -> Json:
+    """A finished deal, step by step (``tables``: its states, ``deal_tables``), for the player
+    at seat ``you``: as dealt, as the play began (who bought, discarded, what the шлейф card
+    was), then each trick with every hand as it was before it, the cards played marked.
+    Everything here is every seat's, so only ever for a deal that is over — except dead cards
+    (a passer's, §1.3: never shown), which only their own seat sees again."""
     if not finished(tables):
         raise ValueError("a replay of a deal that is not over")
+    dead = _dead(kind, tables, info) - {you}
     # as dealt: the first state with cards in hand (шлейф's dealer chooses before the deal)
     first = next((n for n, table in enumerate(tables) if _dealt(table)), 0)
-    steps: list[Json] = [_step(kind, tables[first], tables[first], info, text("web.replay.dealt"))]
+    steps: list[Json] = [
+        _step(kind, tables[first], tables[first], info, dead, text("web.replay.dealt"))
+    ]
     before = tables[first]
     taken = 0
     play_begun = False
@@ -112,12 +116,12 @@ def replay(kind: str, tables: Sequence[Table], info: TableInfo) -> Json:
         view = seat_view(kind, table, 0, info)
         if not play_begun and view["phase"] == "play":
             play_begun = True
-            steps.append(_step(kind, table, table, info, text("web.replay.before_play")))
+            steps.append(_step(kind, table, table, info, dead, text("web.replay.before_play")))
             before = table
         count = sum(seat["tricks"] or 0 for seat in view["seats"])
         if count > taken:
             taken = count
-            step = _step(kind, before, table, info, text("web.replay.trick", n=count))
+            step = _step(kind, before, table, info, dead, text("web.replay.trick", n=count))
             step["trick"] = view["last_trick"]
             step["winner"] = view["last_winner"]
             steps.append(step)
@@ -125,15 +129,29 @@ def replay(kind: str, tables: Sequence[Table], info: TableInfo) -> Json:
     end = tables[-1]
     if taken == 0:
         # a deal without play (a lone knocker, nobody knocked): how it ended
-        steps.append(_step(kind, end, end, info, text("web.replay.end")))
+        steps.append(_step(kind, end, end, info, dead, text("web.replay.end")))
     return {"deal": end.deal_no, "steps": steps}
+
+
+def _dead(kind: str, tables: Sequence[Table], info: TableInfo) -> set[int]:
+    """The seats whose cards went dead in the deal: held, but none in play as the table shows
+    them (a passer's)."""
+    dead: set[int] = set()
+    for table in tables:
+        for seat in seat_view(kind, table, 0, info)["seats"]:
+            number = seat["seat"]
+            if seat["cards"] == 0 and table.holding(number).cards:
+                dead.add(number)
+    return dead
 
 
 def _dealt(table: Table) -> bool:
     return any(table.holding(seat).cards for seat in range(table.players))
 
 
-def _step(kind: str, hands_at: Table, table: Table, info: TableInfo, label: Json) -> Json:
+def _step(
+    kind: str, hands_at: Table, table: Table, info: TableInfo, dead: set[int], label: Json
+) -> Json:
     """One step of a replay: the table as ``table`` shows it (roles, purchases, tricks, the
     trump), each seat's hand as ``hands_at`` holds it, and what only each seat saw (its
     discards, the шлейф card, the kitty, its exchanges)."""
@@ -142,9 +160,10 @@ def _step(kind: str, hands_at: Table, table: Table, info: TableInfo, label: Json
     for seat in public["seats"]:
         number = seat["seat"]
         own = seat_view(kind, table, number, info)
-        held = hands_at.holding(number).cards
+        held = () if number in dead else hands_at.holding(number).cards
         entry = {name: seat[name] for name in SEAT_FIELDS}
         entry["hand"] = display_order(held, public["trump"])
+        entry["dead"] = number in dead
         entry["private"] = own["private"]
         seats.append(entry)
     return {

@@ -97,7 +97,7 @@ class Endings:
         deal = await self.deal(game, number)
         if deal is None or user_id not in deal.seats:
             raise NoReplay
-        return replay(game.kind, deal.tables, info)
+        return replay(game.kind, deal.tables, info, deal.seats.index(user_id))
 
     async def seats_of(self, game: Game, number: int) -> list[int] | None:
         """Who sat where at finished deal ``number`` (None: no such deal over)."""

@@ -55,19 +55,27 @@ async def test_a_replay_is_of_a_finished_deal_only_and_for_its_players_only(
         fake.user_starts_bot(outsider)
         stranger = Page(http, base_of(table), sign(fake.token, outsider.id), f"g{game_id}")
         assert (await stranger.replay(0))[0] == 403
-        # the finished deal, for each of its players: every hand as the log has it
+        # the finished deal, for each of its players: every hand as the log has it, but a
+        # passer's dead cards (§1.3: never shown), which only the passer sees again
+        seats = (await table.services.tables.store.game(game_id)).seats
         dealt = next(
             state
             for _, state, _ in await replay_states(table.services.db, game_id)
             if state.deal_no == 0 and all(state.hands)
         )
-        for page in pages:
+        for user, page in zip(table.users, pages, strict=True):
             status, answer = await page.replay(0)
             assert status == 200 and answer["deal"] == 0
             steps = answer["steps"]
             assert steps[0]["label"]["key"] == "web.replay.dealt"
-            hands = [sorted(seat["hand"]) for seat in steps[0]["seats"]]
-            assert hands == [sorted(hand) for hand in dealt.hands]
+            you = seats.index(user.id)
+            for number, (shown, held) in enumerate(
+                zip(steps[0]["seats"], dealt.hands, strict=True)
+            ):
+                if shown["dead"] and number != you:
+                    assert all(not step["seats"][number]["hand"] for step in steps)
+                else:
+                    assert sorted(shown["hand"]) == sorted(held)
             tricks = [step for step in steps if step["label"]["key"] == "web.replay.trick"]
             for number, step in enumerate(tricks, 1):
                 assert step["label"]["n"] == number and step["winner"] is not None

@@ -459,7 +459,7 @@ async def replay_of(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(text="no such deal")
     players = table.state.players
     info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_for(language(lang), None))
-    return web.json_response(replay(table.kind, table.finished, info))
+    return web.json_response(replay(table.kind, table.finished, info, table.seat))
 
 
 async def ticket(request: web.Request) -> web.Response:

@@ -94,7 +94,9 @@ def test_a_replay_steps_through_the_deal_trick_by_trick(
     names = page.eval_on_selector_all(
         ".replay-hand .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
     )
-    assert len(names) == 12 and all(names)
+    # a passer's cards are dead and never shown (§1.3): only to the passer himself
+    dead = page.locator(".replay-hand .none", has_text=t(lang, "web.replay.dead")).count()
+    assert dead >= 1 and len(names) == 3 * (seats - dead) and all(names)
     tricks = 0
     while not page.locator("#replay-next").is_disabled():
         page.click("#replay-next")

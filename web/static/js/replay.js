@@ -55,7 +55,8 @@ function seatBlock(seat, current) {
     }
     hand.append(face);
   }
-  if (!seat.hand.length) hand.append(el("span", "none", t("web.replay.no_cards")));
+  if (seat.dead) hand.append(el("span", "none", t("web.replay.dead")));
+  else if (!seat.hand.length) hand.append(el("span", "none", t("web.replay.no_cards")));
   box.append(hand);
   for (const group of seat.private) {
     const row = el("div", "replay-private");
