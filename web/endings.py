@@ -103,7 +103,7 @@ def replay(kind: str, tables: Sequence[Table], info: TableInfo, you: int | None)
     (a passer's, §1.3: never shown), which only their own seat sees again."""
     if not finished(tables):
         raise ValueError("a replay of a deal that is not over")
-    dead = _dead(kind, tables, info) - {you}
+    dead = _dead(kind, tables[-1], info) - {you}
     # as dealt: the first state with cards in hand (шлейф's dealer chooses before the deal)
     first = next((n for n, table in enumerate(tables) if _dealt(table)), 0)
     steps: list[Json] = [
@@ -133,16 +133,14 @@ def replay(kind: str, tables: Sequence[Table], info: TableInfo, you: int | None)
     return {"deal": end.deal_no, "steps": steps}
 
 
-def _dead(kind: str, tables: Sequence[Table], info: TableInfo) -> set[int]:
-    """The seats whose cards went dead in the deal: held, but none in play as the table shows
-    them (a passer's)."""
-    dead: set[int] = set()
-    for table in tables:
-        for seat in seat_view(kind, table, 0, info)["seats"]:
-            number = seat["seat"]
-            if seat["cards"] == 0 and table.holding(number).cards:
-                dead.add(number)
-    return dead
+def _dead(kind: str, end: Table, info: TableInfo) -> set[int]:
+    """The seats whose cards the deal left dead: held at its end, but none in play as the
+    table shows them (a passer's; not one who came back in by the razrez)."""
+    return {
+        seat["seat"]
+        for seat in seat_view(kind, end, 0, info)["seats"]
+        if seat["cards"] == 0 and end.holding(seat["seat"]).cards
+    }
 
 
 def _dealt(table: Table) -> bool:
