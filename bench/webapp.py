@@ -58,6 +58,7 @@ from server.program import webapp_of  # noqa: E402
 from tables.presence import BEAT  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, User  # noqa: E402
 from tests.e2e.players import Table, sign, start_bot_for  # noqa: E402
+from tests.e2e.webapp_pages import Page  # noqa: E402
 from web.server import STATIC  # noqa: E402
 
 PAGE = "http://127.0.0.1:9/"
@@ -89,8 +90,13 @@ class Client:
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     reads: int = 0
 
+    @property
+    def page(self) -> Page:
+        """The e2e tests' page client, for the calls the bench makes as they do."""
+        return Page(self.http, self.base, sign(self.token, self.user.id), self.game)
+
     def headers(self) -> dict[str, str]:
-        return {"Authorization": f"tma {sign(self.token, self.user.id)}"}
+        return self.page.headers()
 
     async def state(self) -> dict[str, Any]:
         async with self.http.get(
@@ -108,11 +114,7 @@ class Client:
             self.changed.notify_all()
 
     async def listen(self) -> None:
-        async with self.http.post(
-            f"{self.base}api/ticket", params={"t": self.game}, headers=self.headers()
-        ) as response:
-            ticket = (await response.json())["ticket"]
-        params = {"t": self.game, "ticket": ticket}
+        params = {"t": self.game, "ticket": await self.page.ticket()}
         async with self.http.get(f"{self.base}api/events", params=params) as stream:
             await self.state()
             while True:
@@ -122,20 +124,10 @@ class Client:
                 if line.startswith(b"event: changed"):
                     await self.state()
 
-    async def present(self, visible: bool) -> None:
-        """The page's beat (``tables.presence``): on the screen, or not any more."""
-        async with self.http.post(
-            f"{self.base}api/presence",
-            params={"t": self.game},
-            headers=self.headers(),
-            json={"visible": visible},
-        ) as response:
-            await response.read()
-
     async def beat(self) -> None:
         """On the screen, as a visible page says every few seconds."""
         while True:
-            await self.present(True)
+            await self.page.present(True)
             await asyncio.sleep(BEAT)
 
     async def reaches(self, version: int) -> None:
@@ -281,7 +273,7 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
             # back to the chat: each page hides, and its player's hand catches up (not counted)
             for group in clients:
                 for client in group:
-                    await client.present(False)
+                    await client.page.present(False)
             await tables[0].settle()
             before = len(fake.requests())
             presses = moves * tables_count
