@@ -6,15 +6,9 @@
 import { cardBack, drawCard, shownCard } from "./cards.js";
 import { layoutFans, suitLines } from "./fan.js";
 import { t, tx } from "./i18n.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-
-function el(tag, className = "", text = "") {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
 
 function cardButton(item, view, selection, handlers, choosing) {
   const button = drawCard(document.createElement("button"), item.card);

@@ -1,16 +1,10 @@
 // Under the hand: the evening so far (each player's money over the chat's evening, and who
 // would pay whom if it ended now) and the game's glossary, each a tap away in a dialog.
 import { glossaryOf, t } from "./i18n.js";
+import { el } from "./dom.js";
 
 const MINUS = "\u2212";
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `${MINUS}${-n}` : "0");
-
-function el(tag, className = "", text = "") {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
 
 function dialog(id) {
   let box = document.getElementById(id);

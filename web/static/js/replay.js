@@ -3,18 +3,12 @@
 // The server gives it only to the table's players and only for a deal that is over.
 import { shownCard } from "./cards.js";
 import { cardLabel, seatName, setContext, t, tx } from "./i18n.js";
+import { el } from "./dom.js";
 
 let dialog = null;
 let replay = null;
 let step = 0;
 let restore = null;
-
-function el(tag, className = "", text = "") {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
 
 function ensureDialog() {
   if (dialog) return dialog;

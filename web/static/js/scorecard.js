@@ -5,17 +5,11 @@
 // or stopped) the card stays, with why it closed and «▶️ Новая партия» among the controls.
 import { shownCard } from "./cards.js";
 import { seatName, setContext, t, tx } from "./i18n.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 // the deals whose card the player put away («Дальше»), by the page's table
 const dismissed = new Set();
-
-function el(tag, className = "", text = "") {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
 
 function cardKey(view) {
   return `${view.choice}:${view.score.deal}`;

@@ -2,16 +2,10 @@
 // on the cloth, the last trick a tap away, and a sentence for screen readers.
 import { cardBack, shownCard, suitGlyph, RED } from "./cards.js";
 import { cardLabel, seatName, suitSymbol, t, tx } from "./i18n.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 let clock = { offset: 0, turn: "", full: 0 };
-
-function el(tag, className = "", text = "") {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
 
 export function setServerTime(serverSeconds) {
   clock.offset = serverSeconds - Date.now() / 1000;
