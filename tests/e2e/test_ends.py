@@ -239,15 +239,20 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
         first = await db.active_game(group.id)
         assert first is not None
 
-        async def over() -> bool:
-            return (await db.game(first.game_id)).status != "active"
+        async def play_to_the_summary(game_id: int) -> None:
+            """Play game ``game_id`` to its end, until the evening's summary is out."""
 
-        await play(table, over)
-        for _ in range(200):  # the computer's last move commits before its screens go out
-            await table.settle()
-            if "Итоги вечера" in (table.group_messages()[-1].text or ""):
-                break
-            await asyncio.sleep(PAUSE)
+            async def over() -> bool:
+                return (await db.game(game_id)).status != "active"
+
+            await play(table, over)
+            for _ in range(200):  # the computer's last move commits before its screens go out
+                await table.settle()
+                if "Итоги вечера" in (table.group_messages()[-1].text or ""):
+                    break
+                await asyncio.sleep(PAUSE)
+
+        await play_to_the_summary(first.game_id)
         *_, result, summary = table.group_messages()
         assert "🏆" in (result.text or "") and _again(result) is None, result.text
         assert (summary.text or "").startswith("🌙 Итоги вечера · 1 сдача"), summary.text
@@ -271,15 +276,7 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
         forge_press(fake, table.users[0], summary, again)
         await table.settle()
 
-        async def second_over() -> bool:
-            return (await db.game(second.game_id)).status != "active"
-
-        await play(table, second_over)
-        for _ in range(200):  # the computer's last move commits before its screens go out
-            await table.settle()
-            if "Итоги вечера" in (table.group_messages()[-1].text or ""):
-                break
-            await asyncio.sleep(PAUSE)
+        await play_to_the_summary(second.game_id)
         last = table.group_messages()[-1]
         assert (last.text or "").startswith("🌙 Итоги вечера · 1 сдача"), last.text
         assert _again(last) == cb.encode(cb.Again(second.game_id))
