@@ -32,10 +32,11 @@ from tests.e2e.players import start_bot_for
 OUT = Path(__file__).resolve().parent.parent / "docs" / "transcripts"
 FROZEN_NOW = 1_780_000_000.0  # the clock of turn deadlines: every turn ends at 20:27:40 UTC
 TURN_SECONDS = 60
-#: a computer's pause before its move, as in production (its turn shows ⏳ 2 s); its timer
-#: reads a clock this much ahead of the frozen one, so the transcript does not wait for it
+#: a computer's pause before its move, as in production (its turn shows ⏳ 2 s); the turn
+#: timers' clock (``timers_now``) jumps past it when the transcript lets the computer move
 COMPUTER_PAUSE = 1.5
 COMPUTER_WAIT = 0.02
+timers_now = [FROZEN_NOW]
 NAMES = {"ru": ["Алиса", "Борис", "Вера", "Глеб"], "en": ["Alice", "Boris", "Vera", "Gleb"]}
 TITLE = {"ru": "Картёжники", "en": "Card players"}
 #: each language's quotation marks, as its texts use them
@@ -205,8 +206,11 @@ async def record(scenario: Scenario, lang: str) -> str:
             services.tables.store.clock = lambda: FROZEN_NOW
             # notifications read the same clock: a turn never comes "after a wait" here
             services.presenter.hands.clock = lambda: FROZEN_NOW
-            # turn timers fire at once for a computer's pause, never for a person's turn
-            services.timers.clock = lambda: FROZEN_NOW + COMPUTER_PAUSE - COMPUTER_WAIT
+            # turn timers read a clock of their own: frozen, so a turn never runs out, and moved
+            # on past a computer's pause only once every message of the move before is out
+            # (a computer that moved at once could fold the edit showing its turn into the next)
+            timers = services.timers
+            timers.clock = lambda: timers_now[0]
             # the computers decide by the easy rules from a fixed seed, on this thread
             thinker = Thinker(0, seed=1)
             services.tables.thinker = services.tables.turns.thinker = thinker
@@ -275,8 +279,12 @@ async def _play(
             return
         press = director.next_press()
         if press is None and scenario.computers:
-            await asyncio.sleep(COMPUTER_WAIT * 5)  # a computer's turn: its move comes by itself
+            # a computer's turn: its pause is over now, and its move comes by itself
+            timers_now[0] = FROZEN_NOW + COMPUTER_PAUSE
+            services.timers.clock_moved()
+            await asyncio.sleep(COMPUTER_WAIT * 5)
             await settle()
+            timers_now[0] = FROZEN_NOW
             continue
         if press is None:
             raise RuntimeError(f"{scenario.name}: nobody can move and the deal is not over")
