@@ -358,7 +358,7 @@ class Loop:
         async with await Database.open(self.database) as db:
             report.integrity = await db.check_integrity()
             for kind, (group, _) in self.groups.items():
-                balances = await db.balances(group.id)
+                balances = await db.ledger.balances(group.id)
                 report.chat_sums[kind] = balances.total
                 games = [
                     int(g)
@@ -368,7 +368,7 @@ class Loop:
                 ]
                 report.games[kind] = len(games)
                 for game_id in games:
-                    game = await db.game(game_id)
+                    game = await db.games.game(game_id)
                     if not game.is_open and balances.game_pots.get(game_id):
                         report.closed_game_pots += 1
                     await self.replays(db, game_id)
@@ -376,7 +376,7 @@ class Loop:
                 for message in self.fake.messages(group, from_bot=True):
                     shown.update(int(n) for n in RESULT.findall(message.text or ""))
                 wanted: Counter[int] = Counter()
-                for deal in await db.last_deals(group.id, 100_000):
+                for deal in await db.history.last_deals(group.id, 100_000):
                     wanted[deal.deal + 1] += 1
                 report.deals[kind] = sum(wanted.values())
                 report.results_missing += sum((wanted - shown).values())
@@ -385,11 +385,11 @@ class Loop:
     async def replays(self, db: Database, game_id: int) -> None:
         """The action log replays to the stored state, and each action's transfers, made
         again by the rules, are the ledger rows of its commit."""
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         rules = rules_for(game.kind)
-        log = await db.action_log(game_id)
+        log = await db.games.action_log(game_id)
         ledger: dict[int, Counter[Move]] = {}
-        for row in await db.transfers(game.chat_id, game_id=game_id):
+        for row in await db.ledger.transfers(game.chat_id, game_id=game_id):
             moves = ledger.setdefault(row.version, Counter())
             moves[(row.src, row.dst, row.amount, row.reason)] += 1
         seats = list(game.seats)  # nobody joins or leaves in the loop: the seats never change

@@ -274,48 +274,48 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         month = month_of(time.time())
 
         async def stats_in_chat() -> str:
-            figures = await db.player_stats(user, month, CHAT)
+            figures = await db.stats.player_stats(user, month, CHAT)
             return screens.stats_text("ru", names[user], figures, private=False)
 
         async def stats_private() -> str:
-            figures = await db.player_stats(user, month)
+            figures = await db.stats.player_stats(user, month)
             return screens.stats_text("ru", names[user], figures, private=True)
 
         async def top() -> str:
-            all_time = await db.leaderboard(CHAT)
-            this_month = await db.leaderboard(CHAT, month)
+            all_time = await db.stats.leaderboard(CHAT)
+            this_month = await db.stats.leaderboard(CHAT, month)
             by_kind = [
                 (
                     kind,
-                    await db.leaderboard(CHAT, kind=kind),
-                    await db.leaderboard(CHAT, month, kind),
+                    await db.stats.leaderboard(CHAT, kind=kind),
+                    await db.stats.leaderboard(CHAT, month, kind),
                 )
-                for kind in await db.kinds_played(CHAT)
+                for kind in await db.stats.kinds_played(CHAT)
             ]
             return screens.top_text("ru", all_time, this_month, by_kind, names)
 
         async def history(before: int | None) -> str:
-            deals = await db.last_deals(CHAT, screens.HISTORY_PAGE + 1, before)
-            await db.deal_count(CHAT)
+            deals = await db.history.last_deals(CHAT, screens.HISTORY_PAGE + 1, before)
+            await db.history.deal_count(CHAT)
             if before:
-                await db.deal_count(CHAT, before)
-                await db.deal_after(CHAT, before, screens.HISTORY_PAGE)
+                await db.history.deal_count(CHAT, before)
+                await db.history.deal_after(CHAT, before, screens.HISTORY_PAGE)
             return screens.history_page_text("ru", deals[: screens.HISTORY_PAGE], names, 1, 1)
 
-        evening = (await db.unposted_evenings()) or []
-        last = await db.open_evening(CHAT)
+        evening = (await db.evenings.unposted_evenings()) or []
+        last = await db.evenings.open_evening(CHAT)
         assert last is not None or evening
 
         async def summary() -> str:
             assert last is not None
-            figures = await db.evening_summary(last, deal_figures)
+            figures = await db.evenings.evening_summary(last, deal_figures)
             return evening_render.evening_text("ru", figures, names)
 
-        deal_count = await db.deal_count(CHAT)
-        middle = (await db.last_deals(CHAT, 1))[0].deal_id - deal_count // 2
+        deal_count = await db.history.deal_count(CHAT)
+        middle = (await db.history.last_deals(CHAT, 1))[0].deal_id - deal_count // 2
 
         async def deal_details() -> str:
-            deal = await db.deal(CHAT, middle)
+            deal = await db.history.deal(CHAT, middle)
             assert deal is not None
             return screens.deal_text("ru", deal, names)
 
@@ -327,14 +327,14 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
             ("/history, a page half-way back", lambda: history(middle)),
             ("a deal's details", deal_details),
             ("the evening's summary (text)", summary),
-            ("balances at a deal's end (kept rows)", lambda: db.balances(CHAT)),
+            ("balances at a deal's end (kept rows)", lambda: db.ledger.balances(CHAT)),
         ]
         for label, job in figures:
             milliseconds, _ = await _timed(repeat, job)
             rows.append((label, f"{milliseconds:.1f} ms"))
 
         assert last is not None
-        evening_figures = await db.evening_summary(last, deal_figures)
+        evening_figures = await db.evenings.evening_summary(last, deal_figures)
         started = time.perf_counter()
         png = await asyncio.to_thread(evening_render.evening_chart, "ru", evening_figures, names)
         cold = (time.perf_counter() - started) * 1000
@@ -352,7 +352,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         )
 
         async def export() -> bytes:
-            return screens.export_csv(await db.export_rows(CHAT), "ru")
+            return screens.export_csv(await db.history.export_rows(CHAT), "ru")
 
         milliseconds, data = await _timed(1, export)
         assert isinstance(data, bytes)

@@ -1,4 +1,4 @@
-"""Benchmark: action commits per second through ``storage.Database.commit_action``.
+"""Benchmark: action commits per second through ``storage.Database.games.commit_action``.
 
 Each commit is what the bot does for one button press: compare-and-set on the version, a
 state JSON of realistic size (~3 KB), one action log row, 0-3 ledger transfers and, every
@@ -82,9 +82,9 @@ def random_transfers(rng: random.Random, deal: int) -> list[Transfer]:
 
 async def play(db: Database, chat: int, commits: int, rng: random.Random) -> None:
     """One game in ``chat``: ``commits`` commits, each awaited before the next."""
-    await db.upsert_chat(chat, "bench")
+    await db.chats.upsert_chat(chat, "bench")
     state = initial_state(rng)
-    game = await db.create_game(chat, "stukolka", state, created_by=USERS[0], seats=USERS)
+    game = await db.games.create_game(chat, "stukolka", state, created_by=USERS[0], seats=USERS)
     version = game.version
     for number in range(commits):
         state["to_act"] = (state["to_act"] + 1) % 6
@@ -97,7 +97,7 @@ async def play(db: Database, chat: int, commits: int, rng: random.Random) -> Non
             )
             record = DealRecord(deal, players, {"trump": state["trump"]})
             state["deal"] += 1
-        version = await db.commit_action(
+        version = await db.games.commit_action(
             game.game_id,
             version,
             state,
@@ -118,7 +118,7 @@ async def run(
     rng = random.Random(4)
     async with await Database.open(path, synchronous=synchronous) as db:
         for user in USERS:
-            await db.upsert_player(user, f"player {user}")
+            await db.chats.upsert_player(user, f"player {user}")
         started, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(
             *(
@@ -128,7 +128,7 @@ async def run(
         )
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         for n in range(chats):
-            assert (await db.balances(-1000 - n)).total == 0
+            assert (await db.ledger.balances(-1000 - n)).total == 0
     done = commits // chats * chats
     return done / elapsed, cpu / done * 1e6
 

@@ -69,7 +69,7 @@ class Heartbeat:
         the beats stop), then the file touched. While writes fail (a full disk, a read-only
         file) the beat says why, and the check fails; a probe write each beat sees them work
         again."""
-        await self.db.chat(0)
+        await self.db.chats.chat(0)
         trouble = self.db.write_problem
         if trouble is not None and await self.db.probe_write():
             trouble = None

@@ -94,7 +94,7 @@ class Presenter(TableListener):
     async def _refresh_chat(self, chat_id: int) -> None:
         """Show a chat's open tables again, the group's messages and every hand (its display
         settings changed)."""
-        for game in await self.db.chat_open_games(chat_id):
+        for game in await self.db.games.chat_open_games(chat_id):
             if game.status == "active":
                 self.table.refresh(game.game_id)
                 for user in game.seats:
@@ -273,7 +273,7 @@ class Presenter(TableListener):
         """The bot left or was removed from the group: its tables close (settled as /stop
         now would), their timers stop, nothing more is sent there, and each player's hand
         message is closed with a note."""
-        for game in await self.db.chat_open_games(chat_id):
+        for game in await self.db.games.chat_open_games(chat_id):
             await self._table_lost(chat_id, game.thread_id, "bot_removed")
 
     async def topic_lost(self, chat_id: int, thread: int) -> None:
@@ -321,7 +321,7 @@ class Presenter(TableListener):
     async def chat_migrated(self, old: int, new: int) -> None:
         """A group became a supergroup: its games, balances and pot follow the new id."""
         try:
-            moved = await self.db.migrate_chat(old, new)
+            moved = await self.db.chats.migrate_chat(old, new)
         except Exception:
             log.exception("migration %s → %s failed", old, new)
             return
@@ -357,7 +357,7 @@ class Presenter(TableListener):
             results = [result_from_due(dict(entry))[0] for entry in entries]
             await self.hands.retire_old(game.game_id, results)
         due, self._due = self._due, {}
-        for game in await self.db.open_games():
+        for game in await self.db.games.open_games():
             if game.status == "active":
                 for user in game.seats:
                     self.hands.refresh(game.game_id, user)

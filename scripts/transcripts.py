@@ -274,7 +274,7 @@ async def _play(
     await settle()
     director = Director(fake, users, scenario)
     for _ in range(500):
-        game = await services.db.active_game(group.id)
+        game = await services.db.games.active_game(group.id)
         if game is None:
             return
         press = director.next_press()

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from storage import chats, games
 from storage.chats import unknown_players
-from storage.database_core import DatabaseCore
+from storage.database_core import Repository
 from storage.errors import GameNotFound, UnknownPlayer
 from storage.records import Display, Game, HandMessage, JSONObject
 from storage.sql import write_transaction
@@ -35,12 +35,9 @@ GLOSSARY = "glossary"
 was first shown in."""
 
 
-class ChatDisplay:
-    """The chat's message ids, on the database's one connection (its writes go in the same
-    group commit as the service's)."""
-
-    def __init__(self, db: DatabaseCore) -> None:
-        self._db = db
+class ChatDisplay(Repository):
+    """The chat's message ids, a repository on the database's one connection (its writes go in
+    the same group commit as the service's)."""
 
     async def set_table_message(
         self, game_id: int, message_id: int | None, *, deal: int | None = None

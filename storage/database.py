@@ -43,11 +43,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final, Literal
 
+import aiosqlite
+
 from storage import connection, ledger
-from storage.database_chats import ChatsAndPlayers
-from storage.database_core import snapshot
-from storage.database_games import GamesAndActions
-from storage.database_money import MoneyAndHistory
+from storage.database_chats import Chats
+from storage.database_core import DatabaseCore, snapshot
+from storage.database_games import Games
+from storage.database_money import Evenings, History, Ledger, Statistics
 from storage.errors import DatabaseDamaged, StorageError
 from storage.migrations import migrate
 from storage.records import Balances
@@ -117,17 +119,28 @@ def _use_wal(conn: sqlite3.Connection, path: Path, busy_timeout: float) -> None:
         raise StorageError(f"{path}: cannot switch to WAL (journal mode {mode})")
 
 
-class Database(ChatsAndPlayers, GamesAndActions, MoneyAndHistory):
-    """The storage layer's API: chats, players, games, the action log, the ledger, history.
+class Database(DatabaseCore):
+    """The open file and its repositories, one per concern, all on this one connection (its
+    group commit, its read cache): ``chats`` (chats and players), ``games`` (games and their
+    action log), ``ledger`` (balances and transfers), ``history`` (finished deals and the
+    export), ``evenings`` and ``stats`` (the players' figures). The table service composes the
+    ones it needs; a front-end's own display storage (``storage.chat_display``) is built on the
+    same connection.
 
     Open with ``await Database.open(path)`` and close with ``await db.close()``, or use
     ``async with await Database.open(path) as db``. Methods may be awaited concurrently; they
     run one at a time, each as a whole.
-
-    Its queries come by concern from ``storage.database_chats``, ``storage.database_games``
-    and ``storage.database_money``; the connection and the group commit from
-    ``storage.database_core``.
     """
+
+    def __init__(self, link: aiosqlite.Connection, path: Path, cache_reads: bool = False) -> None:
+        """Internal: use ``Database.open``."""
+        super().__init__(link, path, cache_reads)
+        self.chats = Chats(self)
+        self.games = Games(self)
+        self.ledger = Ledger(self)
+        self.history = History(self)
+        self.evenings = Evenings(self)
+        self.stats = Statistics(self)
 
     @classmethod
     async def open(

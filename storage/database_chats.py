@@ -1,11 +1,12 @@
-"""``Database``'s chats and players: sightings, names, languages, options, migrations."""
+"""The chats and players repository (``Database.chats``): sightings, names, languages, options,
+a chat's move to a new id."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from storage import chats
-from storage.database_core import DatabaseCore
+from storage.database_core import Repository
 from storage.records import (
     Chat,
     JSONObject,
@@ -13,28 +14,28 @@ from storage.records import (
 )
 
 
-class ChatsAndPlayers(DatabaseCore):
-    """Chats and players (a part of ``Database``)."""
+class Chats(Repository):
+    """Chats and players, on the shared core (players are kept in its read cache)."""
 
     async def upsert_chat(self, chat_id: int, title: str | None = None) -> Chat:
         """Record a sighting of a chat (call on every update); None keeps the stored title."""
-        return (await self._write(chats.upsert_chat, chat_id, title))[0]
+        return (await self._db._write(chats.upsert_chat, chat_id, title))[0]
 
     async def chat(self, chat_id: int) -> Chat | None:
         """The chat, or None if the bot has never seen it."""
-        return await self._run(chats.get_chat, chat_id)
+        return await self._db._run(chats.get_chat, chat_id)
 
     async def set_chat_language(self, chat_id: int, language: str | None) -> None:
         """Set the chat's language (None: the bot's default). Raises ``UnknownChat``."""
-        await self._write(chats.set_chat_language, chat_id, language)
+        await self._db._write(chats.set_chat_language, chat_id, language)
 
     async def chat_options(self, chat_id: int, kind: str) -> JSONObject | None:
         """The chat's saved table options for game ``kind``, or None."""
-        return await self._run(chats.get_chat_options, chat_id, kind)
+        return await self._db._run(chats.get_chat_options, chat_id, kind)
 
     async def set_chat_options(self, chat_id: int, kind: str, options: JSONObject) -> None:
         """Save the chat's table options for game ``kind``. Raises ``UnknownChat``."""
-        await self._write(chats.set_chat_options, chat_id, kind, options)
+        await self._db._write(chats.set_chat_options, chat_id, kind, options)
 
     async def upsert_player(
         self,
@@ -48,19 +49,21 @@ class ChatsAndPlayers(DatabaseCore):
 
         ``started``: True when he presses /start in private, False when he blocks the bot.
         """
-        with self._cache.writing_player(user_id):
-            player, fresh = await self._write(chats.upsert_player, user_id, name, language, started)
+        with self._db._cache.writing_player(user_id):
+            player, fresh = await self._db._write(
+                chats.upsert_player, user_id, name, language, started
+            )
         if fresh:
-            self._cache.keep_player(player)
+            self._db._cache.keep_player(player)
         return player
 
     async def players(self, user_ids: Iterable[int]) -> dict[int, Player]:
         """The known players among ``user_ids``, by id."""
-        found, missing = self._cache.players(list(user_ids))
+        found, missing = self._db._cache.players(list(user_ids))
         if missing:
-            read, fresh = await self._trip(chats.get_players, missing)
+            read, fresh = await self._db._trip(chats.get_players, missing)
             for player in read.values() if fresh else ():
-                self._cache.keep_player(player)
+                self._db._cache.keep_player(player)
             found.update(read)
         return found
 
@@ -70,5 +73,5 @@ class ChatsAndPlayers(DatabaseCore):
         Returns False if the old chat is unknown. Settings the new chat already has win.
         Raises ``ChatMigrationConflict`` (moving nothing) if both chats have an open game.
         """
-        with self._cache.writing_everything():
-            return await self._run(chats.migrate_chat, old_chat_id, new_chat_id)
+        with self._db._cache.writing_everything():
+            return await self._db._run(chats.migrate_chat, old_chat_id, new_chat_id)

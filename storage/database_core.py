@@ -1,6 +1,7 @@
 """The machinery under ``storage.database.Database``: one connection, its thread, the group
 commit of writes (see "Group commit" in ``storage.database``), the read cache kept fresh, and
-the read transaction that makes a read's SELECTs agree."""
+the read transaction that makes a read's SELECTs agree. Every repository (``Repository``) is
+built on this one core, so all of them share its connection, its batches and its cache."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def snapshot(
 
 
 class DatabaseCore:
-    """The connection and its write batches; ``Database`` adds the queries."""
+    """The connection and its write batches; the repositories (``Repository``) add the queries."""
 
     def __init__(
         self,
@@ -166,6 +167,15 @@ class DatabaseCore:
             for game in found:
                 self._cache.keep_game(game)
         return found
+
+
+class Repository:
+    """One concern's queries (chats, games, money…) on the shared core: each method hands the
+    core's thread one plain function, a read (``_run``/``_trip``) or a write that goes in the
+    core's next group commit (``_write``/``_write_game``)."""
+
+    def __init__(self, core: DatabaseCore) -> None:
+        self._db = core
 
 
 @dataclass(slots=True)

@@ -1,12 +1,12 @@
-"""``Database``'s games: a new table, each committed action, the game rows read, and the
-messages that show a game."""
+"""The games repository (``Database.games``): a new table, each committed action, the game rows
+read, the results still to post and the turn deadlines."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from storage import games
-from storage.database_core import DatabaseCore, snapshot
+from storage.database_core import Repository, snapshot
 from storage.records import (
     ActionJSON,
     DealRecord,
@@ -18,8 +18,8 @@ from storage.records import (
 )
 
 
-class GamesAndActions(DatabaseCore):
-    """Games, their actions and messages (a part of ``Database``)."""
+class Games(Repository):
+    """Games and their action log, on the shared core (games are kept in its read cache)."""
 
     async def create_game(
         self,
@@ -40,7 +40,7 @@ class GamesAndActions(DatabaseCore):
         Raises ``ActiveGameExists`` (that topic has an open game), ``UnknownChat``,
         ``UnknownPlayer``.
         """
-        game, _ = await self._write(
+        game, _ = await self._db._write(
             games.create_game,
             chat_id,
             kind,
@@ -82,7 +82,7 @@ class GamesAndActions(DatabaseCore):
         ``GameClosed`` (finished or stopped) and ``UnknownPlayer``; on any error nothing is
         written.
         """
-        return await self._write_game(
+        return await self._db._write_game(
             game_id,
             games.commit_action,
             game_id,
@@ -105,7 +105,7 @@ class GamesAndActions(DatabaseCore):
         """Several ``commit_action``s (their keyword arguments, ``new_state`` and ``action``
         included) in one transaction: each is a version of its own, and either all are
         committed or none. Returns the last version."""
-        return await self._write_game(
+        return await self._db._write_game(
             game_id, games.commit_actions, game_id, expected_version, commits
         )
 
@@ -114,54 +114,58 @@ class GamesAndActions(DatabaseCore):
     ) -> None:
         """Replace the deal results the game still has to post (no new version); with
         ``forget_table_message``, forget its table message in the same write."""
-        await self._write_game(game_id, games.set_results_due, game_id, due, forget_table_message)
+        await self._db._write_game(
+            game_id, games.set_results_due, game_id, due, forget_table_message
+        )
 
     async def mark_results_sending(self, game_id: int, due: Sequence[object]) -> None:
         """Replace the deal results the game still has to post, and nothing else (no new
         version): some are marked as going out as a new message."""
-        await self._write_game(game_id, games.mark_results_sending, game_id, due)
+        await self._db._write_game(game_id, games.mark_results_sending, game_id, due)
 
     async def game(self, game_id: int) -> Game:
         """The game with ``game_id``. Raises ``GameNotFound``."""
-        cached = self._cache.game(game_id)
+        cached = self._db._cache.game(game_id)
         if cached is not None:
             return cached
-        row, fresh = await self._trip(games.load_game_row, game_id)
+        row, fresh = await self._db._trip(games.load_game_row, game_id)
         game = games.game_from_row(row)
         if fresh:
-            self._cache.keep_game(game)
+            self._db._cache.keep_game(game)
         return game
 
     async def active_game(self, chat_id: int, thread_id: int | None = None) -> Game | None:
         """The game in the lobby or in play in the chat's topic ``thread_id`` (None: a chat
         without topics, or its General topic), if any."""
-        found = self._games_from(*await self._trip(games.active_game_rows, chat_id, thread_id))
+        found = self._db._games_from(
+            *await self._db._trip(games.active_game_rows, chat_id, thread_id)
+        )
         return found[0] if found else None
 
     async def chat_open_games(self, chat_id: int) -> list[Game]:
         """The chat's games in a lobby or in play, one per topic, oldest first."""
-        return self._games_from(*await self._trip(games.chat_open_game_rows, chat_id))
+        return self._db._games_from(*await self._db._trip(games.chat_open_game_rows, chat_id))
 
     async def open_games(self) -> list[Game]:
         """Every game in a lobby or in play (to resume them after a restart)."""
-        return self._games_from(*await self._trip(games.open_game_rows))
+        return self._db._games_from(*await self._db._trip(games.open_game_rows))
 
     async def user_open_games(self, user_id: int) -> list[Game]:
         """The open games ``user_id`` sits at, oldest first (read by an index)."""
-        return self._games_from(*await self._trip(games.user_open_game_rows, user_id))
+        return self._db._games_from(*await self._db._trip(games.user_open_game_rows, user_id))
 
     async def games_with_results_due(self, since: float = 0.0) -> list[Game]:
         """Games changed since ``since`` (unix seconds) with deal results still to post."""
-        return self._games_from(*await self._trip(games.results_due_rows, since))
+        return self._db._games_from(*await self._db._trip(games.results_due_rows, since))
 
     async def games_with_deadline_before(self, moment: float) -> list[Game]:
         """Open games whose turn deadline (unix seconds) is before ``moment``, soonest first."""
-        return self._games_from(*await self._trip(games.deadline_rows_before, moment))
+        return self._db._games_from(*await self._db._trip(games.deadline_rows_before, moment))
 
     async def set_turn_deadline(self, game_id: int, deadline: float | None) -> None:
         """Set when the current turn times out, in unix seconds (None: no timer)."""
-        await self._write_game(game_id, games.set_turn_deadline, game_id, deadline)
+        await self._db._write_game(game_id, games.set_turn_deadline, game_id, deadline)
 
     async def action_log(self, game_id: int) -> list[LogEntry]:
         """The game's action log from version 0; ``storage.replay`` rebuilds the state."""
-        return await self._run(snapshot(games.action_log), game_id)
+        return await self._db._run(snapshot(games.action_log), game_id)

@@ -52,7 +52,7 @@ class ActiveGameExists(StorageError):
 
 
 class UnknownChat(StorageError):
-    """The chat has no row yet: call ``Database.upsert_chat`` when the bot first sees it."""
+    """The chat has no row yet: call ``Database.chats.upsert_chat`` when the bot first sees it."""
 
     def __init__(self, chat_id: int) -> None:
         super().__init__(f"unknown chat {chat_id}")
@@ -60,7 +60,7 @@ class UnknownChat(StorageError):
 
 
 class UnknownPlayer(StorageError):
-    """A user id that has no player row: call ``Database.upsert_player`` on every sighting.
+    """A user id that has no player row: call ``Database.chats.upsert_player`` on every sighting.
 
     Also what a seat number passed where a Telegram user id belongs usually looks like.
     """

@@ -152,7 +152,7 @@ def commit_action(
     turn_deadline: float | None,
     figures: Mapping[int, Mapping[str, int]] | None = None,
 ) -> int:
-    """Commit one state change; return the new version. See ``Database.commit_action``."""
+    """Commit one state change; return the new version. See ``Database.games.commit_action``."""
     if status is not None and status not in GAME_STATUSES:
         raise ValueError(f"unknown game status {status!r}")
     if seat is not None and (isinstance(seat, bool) or seat < 0):

@@ -1,8 +1,8 @@
 """A game's own /stats figures (``StatField``s of its plugin), counted from one commit.
 
 The table service counts them from the very transfers and deal record it commits and hands
-the counts to storage with them (``Database.commit_action``'s ``figures``), so they are kept in
-the same transaction as the move they come from, by storage that does not know the game. An
+the counts to storage with them (``Database.games.commit_action``'s ``figures``), so they are
+kept in the same transaction as the move they come from, by storage that does not know the game. An
 evening's summary counts them over its deals the same way (``deal_figures``).
 """
 

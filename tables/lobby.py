@@ -53,10 +53,10 @@ class Lobby:
             options.update(preset)
             options = plugin.check_options(options)
             if is_practice(chat_id):
-                await self.store.db.upsert_chat(chat_id)
+                await self.store.db.chats.upsert_chat(chat_id)
             meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
             try:
-                game = await self.store.db.create_game(
+                game = await self.store.db.games.create_game(
                     chat_id,
                     kind,
                     {"engine": None, "table": meta.to_json()},
@@ -95,7 +95,7 @@ class Lobby:
         async with self.store.lock(chat_id):
             meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
             try:
-                created = await self.store.db.create_game(
+                created = await self.store.db.games.create_game(
                     chat_id,
                     game.kind,
                     {"engine": None, "table": meta.to_json()},
@@ -187,7 +187,7 @@ class Lobby:
                 raise Refused("table_full")
             ids = STRONG_IDS if level == "strong" else EASY_IDS
             computer = next(user for user in ids if user not in seats)
-            await self.store.db.upsert_player(computer, computer_name(computer))
+            await self.store.db.chats.upsert_player(computer, computer_name(computer))
             return await self.store.commit_meta(
                 loaded, [*seats, computer], Notice("computer_joins", {"user": computer})
             )
@@ -231,7 +231,7 @@ class Lobby:
                 raise Refused("start_bot_first", unreached)
             pot = 0
             if plugin.chat_pot:
-                chat_pot = (await self.store.db.balances(chat_id)).pot
+                chat_pot = (await self.store.db.ledger.balances(chat_id)).pot
                 pot = await self.store.free_pot(loaded, chat_pot)
             dealer = await self.first_dealer(chat_id, plugin, seats)
             loaded.table, step = plugin.start(
@@ -244,9 +244,9 @@ class Lobby:
         """Random (docs/rules.md §4.4), unless the game names the first dealer after the chat's
         previous game of it (Старшина's ``next_dealer``: its winner or loser), and he sits at
         the new table."""
-        last = await self.store.db.last_deals(chat_id, 1)
+        last = await self.store.db.history.last_deals(chat_id, 1)
         if last and last[0].kind == plugin.kind:
-            previous = await self.store.load(await self.store.db.game(last[0].game_id))
+            previous = await self.store.load(await self.store.db.games.game(last[0].game_id))
             if previous.table is not None and previous.table.game_over:
                 seat = previous.table.next_game_dealer()
                 if seat is not None and previous.seats[seat] in seats:

@@ -82,7 +82,7 @@ class Runner:
         """After a restart, before any timer runs: the frozen tables dealt on, the results
         still due handed to the listeners."""
         unfrozen: set[int] = set()
-        for game in await self.db.open_games():
+        for game in await self.db.games.open_games():
             if game.status == "active" and game.turn_deadline is None:
                 # frozen by an older version between a deal's end and the next deal: its
                 # result is published with the next deal (or the table's end)
@@ -90,12 +90,12 @@ class Runner:
                 if reply is not None and reply.results:
                     unfrozen.add(game.game_id)
                     await self.publish(reply)
-        for game in await self.db.games_with_results_due():
+        for game in await self.db.games.games_with_results_due():
             if game.game_id not in unfrozen:  # its results went out in its reply
                 for listener in self.listeners:
                     listener.results_due(game)
 
     async def start(self) -> None:
         """Every open game's timer, with the time that was left (after a restart)."""
-        for game in await self.db.open_games():
+        for game in await self.db.games.open_games():
             self.committed(game)

@@ -151,7 +151,7 @@ class DealSteps:
         if ending and not step.game_over:
             closing.append("table_closed")
             transfers = transfers + await self.store.game_pot_returned(loaded, transfers)
-        before = await self.store.db.balances(loaded.game.chat_id)
+        before = await self.store.db.ledger.balances(loaded.game.chat_id)
         balances, pot = balances_after(before.players, before.pot, transfers)
         money = await self.deal_money(loaded.game, deal_no)
         add_money(money, transfers)
@@ -198,7 +198,9 @@ class DealSteps:
     async def deal_money(self, game: Game, deal: int) -> dict[int, dict[str, int]]:
         """What a deal has moved so far for each player, by reason, from its ledger entries."""
         money: dict[int, dict[str, int]] = {}
-        entries = await self.store.db.transfers(game.chat_id, game_id=game.game_id, deal=deal)
+        entries = await self.store.db.ledger.transfers(
+            game.chat_id, game_id=game.game_id, deal=deal
+        )
         add_money(money, entries)
         return money
 
@@ -244,11 +246,13 @@ class DealSteps:
         in the same write (it shows a result now, not the table)."""
         db = self.store.db
         async with self.store.lock(await self.store.chat_of(game_id)):
-            game = await db.game(game_id)
+            game = await db.games.game(game_id)
             due = list(TableMeta.from_json(game.state.get("table")).due)
             left = [entry for entry in due if entry.get("deal") not in deals]
             if len(left) != len(due) or table_message_used:
-                await db.set_results_due(game_id, left, forget_table_message=table_message_used)
+                await db.games.set_results_due(
+                    game_id, left, forget_table_message=table_message_used
+                )
 
     async def results_sending(self, game_id: int, deals: list[int], sending: bool = True) -> None:
         """The results of ``deals`` go out as a new message now (``sending``), or did not go
@@ -259,7 +263,7 @@ class DealSteps:
         was lost (``Undelivered.maybe_done``); the deals stay in the history either way."""
         db = self.store.db
         async with self.store.lock(await self.store.chat_of(game_id)):
-            game = await db.game(game_id)
+            game = await db.games.game(game_id)
             due = [dict(entry) for entry in TableMeta.from_json(game.state.get("table")).due]
             for entry in due:
                 if entry.get("deal") in deals:
@@ -267,7 +271,7 @@ class DealSteps:
                         entry["sending"] = True
                     else:
                         entry.pop("sending", None)
-            await db.mark_results_sending(game_id, due)
+            await db.games.mark_results_sending(game_id, due)
 
 
 def forced_move(table: Table, seats: list[int], auto: Action, reply: Reply) -> Step:

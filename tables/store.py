@@ -34,7 +34,7 @@ from tables.records import Loaded, Notice, Refused, Reply, TableMeta
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """One version of a game as ``TableStore.write`` commits it (``Database.commit_action``):
+    """One version of a game as ``TableStore.write`` commits it (``Database.games.commit_action``):
     the new stored state, the action that made it (None: a change of the table's own) and who
     made it, the ledger transfers, the finished deal's record, the new status and seats (None:
     unchanged), the next turn's deadline (None: no timer) and the game's own /stats figures
@@ -52,7 +52,7 @@ class Commit:
     figures: Mapping[int, Mapping[str, int]]
 
     def arguments(self) -> dict[str, object]:
-        """The commit as one of ``Database.commit_actions``' list."""
+        """The commit as one of ``Database.games.commit_actions``' list."""
         return {
             "new_state": self.state,
             "action": self.action,
@@ -118,7 +118,7 @@ class TableStore:
     async def active(self, chat_id: int, thread: int | None = None) -> Loaded | None:
         """The open table of the chat's forum topic ``thread`` (None: a chat without topics,
         or its General topic), if any."""
-        game = await self.db.active_game(chat_id, thread)
+        game = await self.db.games.active_game(chat_id, thread)
         return None if game is None else await self.load(game)
 
     async def require_active(self, chat_id: int, thread: int | None) -> Loaded:
@@ -131,14 +131,14 @@ class TableStore:
         """The game as last committed (with what the chat shows of it); refuses a game that
         does not exist."""
         try:
-            return await self.db.game(game_id)
+            return await self.db.games.game(game_id)
         except GameNotFound:
             raise Refused("unknown_game") from None
 
     async def current(self, user_id: int) -> Game | None:
         """The table ``user_id`` is at now: the newest open game he sits at, a game in play
         before a lobby; None if he sits at none."""
-        mine = await self.db.user_open_games(user_id)
+        mine = await self.db.games.user_open_games(user_id)
         return max(mine, key=lambda game: (game.status == "active", game.game_id), default=None)
 
     async def chat_of(self, game_id: int) -> int:
@@ -154,7 +154,7 @@ class TableStore:
         at another table holds the chips it plays for (its P, docs/rules.md §1.1) until it ends.
         So two tables never pay out the same chips, and the pot never goes below zero."""
         held = 0
-        for game in await self.db.chat_open_games(loaded.game.chat_id):
+        for game in await self.db.games.chat_open_games(loaded.game.chat_id):
             if game.game_id == loaded.game.game_id or game.status != "active":
                 continue
             other = await self.snapshot(game)
@@ -233,7 +233,7 @@ class TableStore:
         try:
             if len(commits) == 1:
                 one = commits[0]
-                await self.db.commit_action(
+                await self.db.games.commit_action(
                     game_id,
                     loaded.game.version,
                     one.state,
@@ -249,12 +249,12 @@ class TableStore:
                 )
             else:
                 arguments = [commit.arguments() for commit in commits]
-                await self.db.commit_actions(game_id, loaded.game.version, arguments)
+                await self.db.games.commit_actions(game_id, loaded.game.version, arguments)
         except StaleVersion:
             raise Refused("outdated") from None
         except GameClosed:
             raise Refused("game_over") from None
-        game = await self.db.game(game_id)
+        game = await self.db.games.game(game_id)
         loaded.game = game
         self.changed(game)
         return game
@@ -317,7 +317,7 @@ class TableStore:
         each player gets the stakes he paid into it, so no chip stays in a closed game's pot.
         ``pending`` are the transfers committed with the close."""
         paid: dict[int, int] = {}
-        stored = await self.db.transfers(loaded.game.chat_id, game_id=loaded.game.game_id)
+        stored = await self.db.ledger.transfers(loaded.game.chat_id, game_id=loaded.game.game_id)
         moves: list[LedgerTransfer | LedgerEntry] = [*stored, *pending]
         for entry in moves:
             if entry.dst == GAME_POT and isinstance(entry.src, int):

@@ -105,11 +105,11 @@ class Turns:
         where the rules allow that move; else the default stands."""
         db = self.store.db
         try:
-            chat_id = (await db.game(game_id)).chat_id
+            chat_id = (await db.games.game(game_id)).chat_id
         except GameNotFound:
             return None
         async with self.store.lock(chat_id):
-            loaded = await self.store.load(await db.game(game_id))
+            loaded = await self.store.load(await db.games.game(game_id))
             if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.table is None:
                 return None
             seat = loaded.table.to_act
@@ -211,8 +211,8 @@ class Turns:
     async def mark_unreachable(self, game_id: int, user_id: int) -> Reply | None:
         """A player blocked the bot (403): he is auto-played, the group is told."""
         db = self.store.db
-        async with self.store.lock((await db.game(game_id)).chat_id):
-            loaded = await self.store.load(await db.game(game_id))
+        async with self.store.lock((await db.games.game(game_id)).chat_id):
+            loaded = await self.store.load(await db.games.game(game_id))
             if loaded.game.status != "active" or user_id in loaded.meta.away:
                 return None
             if user_id not in loaded.game.seats:

@@ -53,10 +53,12 @@ class Endings:
         kept = self._deals.get(key)
         if kept is not None:
             return kept
-        seats = await self.db.deal_seats(game.game_id, deal)
+        seats = await self.db.history.deal_seats(game.game_id, deal)
         if seats is None:
             return None  # not over (the deal in play), or never dealt
-        states = deal_tables(game_for(game.kind), await self.db.action_log(game.game_id), deal)
+        states = deal_tables(
+            game_for(game.kind), await self.db.games.action_log(game.game_id), deal
+        )
         if not finished(states):
             return None
         found = Deal(states, seats)
@@ -107,4 +109,4 @@ class Endings:
     async def last_closed(self, user_id: int) -> int | None:
         """The table whose deal ``user_id`` played last, if it ended within ``CLOSED_SHOWN``:
         what a page opened with no table shows once his table has closed."""
-        return await self.db.last_dealt_game(user_id, self.clock() - CLOSED_SHOWN)
+        return await self.db.history.last_dealt_game(user_id, self.clock() - CLOSED_SHOWN)

@@ -79,7 +79,7 @@ class Menus:
         self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
     ) -> None:
         if is_practice(chat_id):
-            await self.db.upsert_chat(chat_id)  # a player's own chat, before any practice
+            await self.db.chats.upsert_chat(chat_id)  # a player's own chat, before any practice
         text, rows = await self._settings_root(chat_id)
         shown = await self.messenger.show(
             chat_id, message_id, text, rows, reply_to=reply_to, answer=True
@@ -200,7 +200,7 @@ class Menus:
 
     async def _settings_note(self, chat_id: int, lang: str) -> str:
         """A running game keeps its options: the menu says a change waits for the next game."""
-        games = await self.db.chat_open_games(chat_id)
+        games = await self.db.games.chat_open_games(chat_id)
         if not any(game.status == "active" for game in games):
             return ""
         return "\n\n" + t(lang, "settings.running_game")

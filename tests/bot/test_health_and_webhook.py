@@ -82,13 +82,15 @@ async def test_the_heartbeat_beats_on_its_own_timer_and_survives_a_failed_beat(
     config = settings(database_path=tmp_path / "bot.sqlite3")
     beats: list[int] = []
 
-    class Db:
-        write_problem = None
-
+    class Chats:
         async def chat(self, chat_id: int) -> None:
             beats.append(chat_id)
             if len(beats) == 2:
                 raise RuntimeError("one bad beat")
+
+    class Db:
+        write_problem = None
+        chats = Chats()
 
     db: Any = Db()
     heartbeat = Heartbeat(db, heartbeat_path(config), interval=0.02)

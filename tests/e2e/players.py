@@ -193,13 +193,13 @@ def seed_decks(bot: RunningApplication, name: str) -> None:
 
 async def replay_states(db: Database, game_id: int) -> list[tuple[int, Any, list[int]]]:
     """Every engine state a game went through, with its deal number and seats, from the log."""
-    game = await db.game(game_id)
+    game = await db.games.game(game_id)
     rules = rules_for(game.kind)
     states: list[tuple[int, Any, list[int]]] = []
     engine = None
     seats: list[int] = list(game.seats)
     deal = 0
-    for entry in await db.action_log(game_id):
+    for entry in await db.games.action_log(game_id):
         if entry.state is not None:
             data = entry.state.get("engine")
             table = entry.state.get("table", {})

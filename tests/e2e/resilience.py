@@ -44,7 +44,7 @@ async def seat_table(
 
 
 async def current_table(table: Table, game_id: int) -> Message | None:
-    game = await table.services.db.game(game_id)
+    game = await table.services.db.games.game(game_id)
     if game.table_message_id is None:
         return None
     chat = table.fake.chat(game.chat_id)
@@ -101,11 +101,11 @@ def _apply_engine(kind: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
 async def check_books(db: Database, chat_id: int, game_ids: Iterable[int] = ()) -> None:
     """Money is conserved in the chat, and each game's action log replays to its stored
     engine state (so no action was lost, applied twice or applied outside the log)."""
-    balances = await db.balances(chat_id)
+    balances = await db.ledger.balances(chat_id)
     assert balances.total == 0, balances
     for game_id in game_ids:
-        game = await db.game(game_id)
-        replayed = replay(await db.action_log(game_id), _apply_engine(game.kind))
+        game = await db.games.game(game_id)
+        replayed = replay(await db.games.action_log(game_id), _apply_engine(game.kind))
         assert replayed["engine"] == game.state["engine"], f"game {game_id} does not replay"
 
 

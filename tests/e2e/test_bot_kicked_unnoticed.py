@@ -32,17 +32,17 @@ async def test_a_group_refusing_the_bot_with_403_kicked_closes_its_table(tmp_pat
         # removed without the notice: only the group's answer to the next table edit tells
         fake.chat(group).bot_status = MemberStatus.KICKED
         for _ in range(20):
-            if (await db.game(game_id)).status not in ("lobby", "active"):
+            if (await db.games.game(game_id)).status not in ("lobby", "active"):
                 break
             if not await step_for(table, users):
                 await table.settle()
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         assert len(fake.requests(chat=group, ok=False)) > kicked_before, "a 403 was seen"
         assert game.status in ("finished", "stopped")
         assert game.turn_deadline is None
-        deals = len(await db.last_deals(group.id))
+        deals = len(await db.history.last_deals(group.id))
         await table.settle()
-        assert len(await db.last_deals(group.id)) == deals, "nothing is played on"
+        assert len(await db.history.last_deals(group.id)) == deals, "nothing is played on"
         for user in users:
             hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
             assert not hand.callback_data, "the hand is closed"

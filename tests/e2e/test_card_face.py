@@ -48,7 +48,7 @@ async def test_history_shows_the_chats_card_face(tmp_path: Path) -> None:
         db = table.services.db
         played = None
         for _ in range(600):
-            deals = await db.last_deals(table.group.id, 6)
+            deals = await db.history.last_deals(table.group.id, 6)
             played = next((d for d in deals if _court_cards(d.summary)), None)
             if played is not None:
                 break

@@ -54,8 +54,8 @@ async def seat_table(
     await table.settle()
     if options:
         db = table.services.db
-        await db.upsert_chat(group.id, group.title)
-        await db.set_chat_options(group.id, choice, options)
+        await db.chats.upsert_chat(group.id, group.title)
+        await db.chats.set_chat_options(group.id, choice, options)
     await table.say(users[0], "/new " + choice)
     lobby = table.group_messages()[-1]
     for user in users[1:]:
@@ -119,15 +119,15 @@ async def test_starshina_two_people_and_a_computer_to_the_end(tmp_path: Path) ->
         table = await seat_table(fake, bot, 2, "starshina", ["computer"], 11, options)
         db = table.services.db
         computer = STRONG_IDS[0]
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and computer in game.seats
 
         async def over() -> bool:
-            return await db.active_game(table.group.id) is None
+            return await db.games.active_game(table.group.id) is None
 
         await play(table, over)
         await table.settle()
-        deals = await db.last_deals(table.group.id, 100)
+        deals = await db.history.last_deals(table.group.id, 100)
         assert deals and deals[0].kind == "starshina"
         assert any(p.user_id == computer for p in deals[0].players)
         text = group_text(table)
@@ -139,7 +139,7 @@ async def test_starshina_two_people_and_a_computer_to_the_end(tmp_path: Path) ->
         assert not [r for r in fake.requests() if r.chat_id in STRONG_IDS]
         assert not [r for r in fake.requests(ok=False) if r.status is not None]
         await check_books(db, table.group.id)
-        balances = await db.balances(table.group.id)
+        balances = await db.ledger.balances(table.group.id)
         assert computer in balances.players and balances.total == 0
         await table.say(table.users[0], "/balance")
         balance = table.group_messages()[-1].text or ""
@@ -153,15 +153,15 @@ async def test_stukolka_with_a_computer_over_several_deals(tmp_path: Path) -> No
     ):
         table = await seat_table(fake, bot, 2, "stukolka", ["novice", "computer"], seed=12)
         db = table.services.db
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
         assert [u for u in game.seats if is_computer(u)] == [EASY_IDS[0], STRONG_IDS[0]]
 
         async def three_deals() -> bool:
-            return len(await db.last_deals(table.group.id, 100)) >= 3
+            return len(await db.history.last_deals(table.group.id, 100)) >= 3
 
         await play(table, three_deals)
-        deals = await db.last_deals(table.group.id, 100)
+        deals = await db.history.last_deals(table.group.id, 100)
         for deal in deals:
             assert {p.user_id for p in deal.players} >= {EASY_IDS[0], STRONG_IDS[0]}
         # the people read the computers by name, with the robot mark
@@ -217,12 +217,12 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
         table.users = awake  # only these two press; the third lets his turns run out
 
         async def away() -> bool:
-            game = await db.active_game(table.group.id)
+            game = await db.games.active_game(table.group.id)
             assert game is not None
             return sleeper.id in game.state["table"]["away"]
 
         await run_out(table, sleeper, away)
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
         timeouts = game.state["table"]["timeouts"][str(sleeper.id)]
         await table.settle()
@@ -234,12 +234,12 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
         )
 
         # the computer plays his turns now: several of them, none of them a timeout
-        moves_before = len(await db.action_log(game.game_id))
+        moves_before = len(await db.games.action_log(game.game_id))
 
         async def his_moves() -> int:
-            current = await db.active_game(table.group.id)
+            current = await db.games.active_game(table.group.id)
             assert current is not None
-            log = await db.action_log(current.game_id)
+            log = await db.games.action_log(current.game_id)
             return sum(1 for e in log if e.user_id is None and e.kind == "action")
 
         start = await his_moves()
@@ -248,16 +248,16 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
             return await his_moves() >= start + 4
 
         await play(table, computer_played)
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
         assert game.state["table"]["timeouts"][str(sleeper.id)] == timeouts
-        assert len(await db.action_log(game.game_id)) > moves_before
+        assert len(await db.games.action_log(game.game_id)) > moves_before
 
         # he is back: the button in his private chat gives him his seat again
         hand = fake.messages(fake.private_chat(sleeper), from_bot=True)[-1]
         back = next(d for d in hand.callback_data if isinstance(cb.decode(d), cb.Back))
         await table.press(sleeper, hand, back)
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and sleeper.id not in game.state["table"]["away"]
         assert "снова за столом" in group_text(table)
         # and he gets buttons to play from again when his turn comes
@@ -290,23 +290,23 @@ async def test_kick_a_computer_between_deals_and_the_away_setting(tmp_path: Path
         table = await seat_table(fake, bot, 2, "stukolka", ["novice"], seed=14)
         db = table.services.db
         computer = EASY_IDS[0]
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and game.seats[2] == computer
-        deals = len(await db.last_deals(table.group.id, 100))
+        deals = len(await db.history.last_deals(table.group.id, 100))
         await table.say(table.users[1], "/kick 3")  # not the table's creator nor an admin
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and computer not in game.state["table"]["leaving"]
         await table.say(table.users[0], "/kick 3")
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and computer in game.state["table"]["leaving"]
 
         async def next_deal() -> bool:
-            return len(await db.last_deals(table.group.id, 100)) > deals
+            return len(await db.history.last_deals(table.group.id, 100)) > deals
 
         await play(table, next_deal)  # the computer plays its deal out, then goes
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and list(game.seats) == [u.id for u in table.users]
-        last = (await db.last_deals(table.group.id, 1))[0]
+        last = (await db.history.last_deals(table.group.id, 1))[0]
         assert computer in {p.user_id for p in last.players}
 
         # /settings: the creator keeps the plain default moves for the away at the next table
@@ -318,7 +318,7 @@ async def test_kick_a_computer_between_deals_and_the_away_setting(tmp_path: Path
         menu = fake.message(table.group, menu.message_id)
         assert "Ходы по умолчанию" in (menu.text or "")
         assert await table.services.tables.settings.away_play_of(table.group.id) == "default"
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and game.state["table"]["away_play"] == "computer"  # kept
 
 
@@ -332,7 +332,7 @@ async def test_people_void_a_deal_at_a_table_with_a_computer(tmp_path: Path) -> 
     ):
         table = await seat_table(fake, bot, 2, "stukolka", ["computer"], seed=17)
         db = table.services.db
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and STRONG_IDS[0] in game.seats
         game_id = game.game_id
         for _ in range(3):
@@ -340,7 +340,7 @@ async def test_people_void_a_deal_at_a_table_with_a_computer(tmp_path: Path) -> 
                 await asyncio.sleep(PAUSE)
                 await table.settle()
         await table.say(table.users[0], "/stop")
-        assert (await db.game(game_id)).state["table"]["stop"]
+        assert (await db.games.game(game_id)).state["table"]["stop"]
 
         def void_button(message: Message) -> tuple[str, str]:
             return next(
@@ -351,18 +351,18 @@ async def test_people_void_a_deal_at_a_table_with_a_computer(tmp_path: Path) -> 
             )
 
         for number, user in enumerate(table.users):
-            game = await db.game(game_id)
+            game = await db.games.game(game_id)
             assert game.status == "active" and game.table_message_id is not None
             await table.settle()
             message = fake.message(table.group, game.table_message_id)
             label, data = void_button(message)
             assert f"({number}/2)" in label, label
             await table.press(user, message, data)
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         assert game.status == "stopped", "both people agreed: the deal is void"
         deal = game.state["table"]["deals"]
         net: dict[object, int] = {}
-        for entry in await db.transfers(table.group.id, game_id=game_id, deal=deal):
+        for entry in await db.ledger.transfers(table.group.id, game_id=game_id, deal=deal):
             net[entry.src] = net.get(entry.src, 0) - entry.amount
             net[entry.dst] = net.get(entry.dst, 0) + entry.amount
         assert set(net.values()) <= {0}, "every chip of the voided deal went back"

@@ -60,7 +60,7 @@ async def _starshina_kitty(table: Table) -> tuple[object, int]:
     the dealer, and the game's id."""
     db = table.services.db
     for _ in range(40):
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
         loaded = await table.services.tables.store.snapshot(game)
         state = engine_state(loaded)
@@ -121,7 +121,7 @@ async def test_a_kitty_timeout_discards_the_marked_cards(tmp_path: Path) -> None
         table = await open_table(fake, bot, 3, "starshina", 32)
         dealer, game_id = await _starshina_kitty(table)
         db = table.services.db
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         loaded = await table.services.tables.store.snapshot(game)
         state = engine_state(loaded)
         hand_cards = list(state.hands[state.to_act])
@@ -138,7 +138,9 @@ async def test_a_kitty_timeout_discards_the_marked_cards(tmp_path: Path) -> None
         table.services.timers.arm(game_id, loaded.meta.turn, time.time())
         for _ in range(100):
             await table.settle()
-            state = engine_state(await table.services.tables.store.snapshot(await db.game(game_id)))
+            state = engine_state(
+                await table.services.tables.store.snapshot(await db.games.game(game_id))
+            )
             if state.phase is not StarshinaPhase.KITTY:
                 break
         assert state.phase is not StarshinaPhase.KITTY
@@ -152,7 +154,7 @@ async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> Non
         db = table.services.db
         chat_id = table.group.id
         for _ in range(400):
-            game = await db.active_game(chat_id)
+            game = await db.games.active_game(chat_id)
             assert game is not None
             loaded = await table.services.tables.store.snapshot(game)
             state = engine_state(loaded)
@@ -179,7 +181,7 @@ async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> Non
         assert not any("Купить" in text for text in labels)
         await table.press(user, hand, _button(hand, "Сбросить 2") or "")
         state = engine_state(
-            await table.services.tables.store.snapshot(await db.game(game.game_id))
+            await table.services.tables.store.snapshot(await db.games.game(game.game_id))
         )
         # two of his own discarded, three drawn (docs/rules.md §3): the table says «покупка: 3»
         assert len(state.discards[seat]) == 2

@@ -26,7 +26,7 @@ def _void(table: Table, data: list[str]) -> str:
 
 
 async def _board(table: Table) -> str:
-    game = await table.services.db.active_game(table.group.id)
+    game = await table.services.db.games.active_game(table.group.id)
     assert game is not None and game.table_message_id is not None
     return table.fake.message(table.group, game.table_message_id).text or ""
 
@@ -43,7 +43,7 @@ async def test_the_stop_notice_stays_above_the_votes_and_a_second_stop_is_answer
         await table.say(alice, "/stop")
         board = await _board(table)
         assert board.count(STOP) == 1, board
-        game = await table.services.db.active_game(table.group.id)
+        game = await table.services.db.games.active_game(table.group.id)
         assert game is not None and game.table_message_id is not None
         for user in table.users[:3]:
             message = fake.message(table.group, game.table_message_id)
@@ -66,7 +66,7 @@ async def test_the_stop_notice_stays_above_the_votes_and_a_second_stop_is_answer
         assert not any(text.count(STOP_NOW) > 1 for text in shown)
         result = fake.message(table.group, game.table_message_id).text or ""
         assert result.count("бот доиграл сдачу") == 1 and STOP not in result, result
-        assert await table.services.db.active_game(table.group.id) is None
+        assert await table.services.db.games.active_game(table.group.id) is None
         assert not bot.handler_errors
 
 
@@ -117,7 +117,7 @@ async def test_the_lobby_says_the_game_began_and_loses_its_buttons_in_one_edit(
         assert late.data == join
         assert late.answer is not None
         assert late.answer.text == "Игра уже началась — стол ниже.", late.answer.text
-        game = await table.services.db.active_game(group.id)
+        game = await table.services.db.games.active_game(group.id)
         assert game is not None and game.status == "active"
         assert game.table_message_id not in (None, lobby.message_id)
         assert not bot.handler_errors
@@ -164,11 +164,11 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         for action in ("computer", "novice", "novice"):
             await table.press(alice, lobby, lobby_button(lobby, action))
             lobby = fake.message(chat, lobby.message_id)
-        game = await table.services.db.active_game(alice.id)
+        game = await table.services.db.games.active_game(alice.id)
         assert game is not None and len(game.seats) == 4
         await table.press(alice, lobby, lobby_button(lobby, "uncomputer"))
         lobby = fake.message(chat, lobby.message_id)
-        game = await table.services.db.active_game(alice.id)
+        game = await table.services.db.games.active_game(alice.id)
         assert game is not None and list(game.seats) == [alice.id, STRONG_IDS[0], EASY_IDS[0]]
         assert "🚪 🤖 Новичок 2 встаёт из-за стола." in (lobby.text or "")
         assert "4. " not in (lobby.text or "")
@@ -193,11 +193,11 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         assert all((text or "").count(STOP) <= 1 for text in _revisions(hand)), hand.text
         await table.say(alice, "/stop now")
         for _ in range(200):
-            if await table.services.db.active_game(alice.id) is None:
+            if await table.services.db.games.active_game(alice.id) is None:
                 break
             await asyncio.sleep(PAUSE)
             await table.settle()
-        assert await table.services.db.active_game(alice.id) is None
+        assert await table.services.db.games.active_game(alice.id) is None
         await table.settle()
         answers = [
             m
@@ -208,9 +208,9 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         again = _again(answers[0])
         assert again is not None
         # «▶️ Новая партия» there: the same practice table again, the computers seated
-        ended = await table.services.db.game(cb.decode(again).game_id)  # type: ignore[union-attr]
+        ended = await table.services.db.games.game(cb.decode(again).game_id)  # type: ignore[union-attr]
         await table.press(alice, answers[0], again)
-        reopened = await table.services.db.active_game(alice.id)
+        reopened = await table.services.db.games.active_game(alice.id)
         assert reopened is not None and reopened.status == "active"
         assert list(reopened.seats) == list(ended.seats)
         assert not fake.unanswered_callback_queries()
@@ -236,14 +236,14 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
         table = await seat_table(fake, bot, 2, "starshina", ["computer"], 5, {"max_deals": 1})
         db = table.services.db
         group = table.group
-        first = await db.active_game(group.id)
+        first = await db.games.active_game(group.id)
         assert first is not None
 
         async def play_to_the_summary(game_id: int) -> None:
             """Play game ``game_id`` to its end, until the evening's summary is out."""
 
             async def over() -> bool:
-                return (await db.game(game_id)).status != "active"
+                return (await db.games.game(game_id)).status != "active"
 
             await play(table, over)
             for _ in range(200):  # the computer's last move commits before its screens go out
@@ -258,7 +258,10 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
         assert (summary.text or "").startswith("🌙 Итоги вечера · 1 сдача"), summary.text
         again = _again(summary)
         assert again == cb.encode(cb.Again(first.game_id))
-        assert await db.unposted_evenings() == [] and await db.open_evening(group.id) is None
+        assert (
+            await db.evenings.unposted_evenings() == []
+            and await db.evenings.open_evening(group.id) is None
+        )
 
         await table.say(table.users[1], "/balance")
         balance = table.group_messages()[-1].text or ""
@@ -266,7 +269,7 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
 
         await table.press(table.users[1], summary, again)
         assert _again(fake.message(group, summary.message_id)) is None
-        second = await db.active_game(group.id)
+        second = await db.games.active_game(group.id)
         assert second is not None and second.game_id != first.game_id
         assert second.status == "active" and second.kind == "starshina"
         assert list(second.seats) == list(first.seats)
@@ -280,7 +283,7 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
         last = table.group_messages()[-1]
         assert (last.text or "").startswith("🌙 Итоги вечера · 1 сдача"), last.text
         assert _again(last) == cb.encode(cb.Again(second.game_id))
-        assert len(await db.last_deals(group.id, 10)) == 2
+        assert len(await db.history.last_deals(group.id, 10)) == 2
         assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
 
@@ -293,10 +296,10 @@ async def test_a_stopped_table_offers_its_game_again_where_another_table_plays_o
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 9)
         db = table.services.db
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
         # another table of the group, in a topic of its own: a lobby still gathering
-        await db.create_game(
+        await db.games.create_game(
             table.group.id,
             "stukolka",
             {"engine": None, "table": {}},

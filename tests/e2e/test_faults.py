@@ -47,7 +47,7 @@ async def test_games_finish_through_random_faults_and_nothing_reaches_a_group_tw
             table = await open_table(fake, bot, 3, "stukolka", seed=61)
             db = table.services.db
             chat_id = table.group.id
-            game = await db.active_game(chat_id)
+            game = await db.games.active_game(chat_id)
             assert game is not None
             late = None
             for _ in range(3000):

@@ -102,7 +102,7 @@ async def test_random_and_malformed_input_changes_nothing_and_the_game_finishes(
         for user in (onlooker, stranger):
             fake.user_starts_bot(user)
         db = table.services.db
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None
         game_id = game.game_id
         table.game_id = game_id  # the players open practice tables in private meanwhile
@@ -111,7 +111,7 @@ async def test_random_and_malformed_input_changes_nothing_and_the_game_finishes(
         commands = [name for name in COMMANDS if name not in SEATING]
         sent = 0
         for _ in range(ROUNDS):
-            current = await db.game(game_id)
+            current = await db.games.game(game_id)
             turn = int(current.state["table"]["turn"])
             real = [d for m in fake.messages(group, from_bot=True) for d in m.callback_data]
             for user in players:
@@ -150,20 +150,20 @@ async def test_random_and_malformed_input_changes_nothing_and_the_game_finishes(
                                 random_callback(rng, game_id, turn, real),
                             )
             await table.settle()  # raises the first handler error, if any
-            if (await db.game(game_id)).status == "active":
+            if (await db.games.game(game_id)).status == "active":
                 await table.step()
         assert sent == ROUNDS * PER_ROUND
-        assert (await db.game(game_id)).status == "active", "nothing stopped the game"
+        assert (await db.games.game(game_id)).status == "active", "nothing stopped the game"
         assert await deals_done(db, group.id) >= 1
 
         # the creator stops it after the deal; it finishes
         await table.say(players[0], "/stop")
         for _ in range(500):
-            if (await db.game(game_id)).status != "active":
+            if (await db.games.game(game_id)).status != "active":
                 break
             if not await table.step():
                 await table.settle()
-        assert (await db.game(game_id)).status == "finished"
+        assert (await db.games.game(game_id)).status == "finished"
         await table.settle()
         assert not bot.handler_errors
         assert not fake.unanswered_callback_queries()

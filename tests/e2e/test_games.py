@@ -38,9 +38,9 @@ async def open_table(
     await table.settle()
     if options:
         db = table.services.db
-        await db.upsert_chat(group.id, group.title)
+        await db.chats.upsert_chat(group.id, group.title)
         kind = "starshina" if choice == "starshina" else "stukolka"
-        await db.set_chat_options(group.id, kind, options)
+        await db.chats.set_chat_options(group.id, kind, options)
     await table.say(users[0], f"/new {choice}")
     lobby = table.group_messages()[-1]
     for user in users[1:]:
@@ -63,7 +63,7 @@ def _game(data: str) -> int:
 
 
 async def deals_done(db: Database, chat_id: int) -> int:
-    return len(await db.last_deals(chat_id, 1000))
+    return len(await db.history.last_deals(chat_id, 1000))
 
 
 async def check_no_leaks(table: Table, db: Database) -> None:
@@ -79,7 +79,7 @@ async def check_no_leaks(table: Table, db: Database) -> None:
         for deal, state, seats in await replay_states(db, game_id):
             per_deal[deal].append(state)
             seats_of[deal] = seats
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         for states in per_deal.values():
             public_by_deal.append(known_cards(kind, states, None))
             for seat, user_id in enumerate(game.seats):
@@ -126,11 +126,11 @@ def cb_card(data: str | None) -> str | None:
 
 
 async def _games(db: Database, chat_id: int) -> list[tuple[int, str]]:
-    deals = await db.last_deals(chat_id, 10000)
+    deals = await db.history.last_deals(chat_id, 10000)
     seen: dict[int, str] = {}
     for deal in deals:
         seen[deal.game_id] = deal.kind
-    active = await db.active_game(chat_id)
+    active = await db.games.active_game(chat_id)
     if active is not None:
         seen[active.game_id] = active.kind
     return sorted(seen.items())
@@ -159,7 +159,7 @@ async def test_stukolka_tables_play_deal_after_deal(
             if not await table.step():
                 raise AssertionError("nobody can move")
         assert done_deals >= deals
-        balances = await db.balances(chat_id)
+        balances = await db.ledger.balances(chat_id)
         assert balances.total == 0
         assert len(balances.players) == players or balances.pot > 0
         await check_no_leaks(table, db)
@@ -183,18 +183,18 @@ async def test_starshina_game_from_new_to_the_winner(
         table = await open_table(fake, bot, 3, "starshina", seed, options=options)
         db = table.services.db
         chat_id = table.group.id
-        game = await db.active_game(chat_id)
+        game = await db.games.active_game(chat_id)
         assert game is not None
         for _ in range(20000):
-            if (await db.game(game.game_id)).status != "active":
+            if (await db.games.game(game.game_id)).status != "active":
                 break
             if not await table.step(look_chance=0.0):
                 raise AssertionError("nobody can move")
-        final = await db.game(game.game_id)
+        final = await db.games.game(game.game_id)
         assert final.status == "finished"
-        deals = await db.last_deals(chat_id, 100)
+        deals = await db.history.last_deals(chat_id, 100)
         assert len(deals) >= 1
-        balances = await db.balances(chat_id)
+        balances = await db.ledger.balances(chat_id)
         assert balances.total == 0 and not balances.game_pots
         await check_no_leaks(table, db)
         assert not fake.unanswered_callback_queries()

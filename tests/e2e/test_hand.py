@@ -48,7 +48,7 @@ def _live(message: Message) -> bool:
 
 
 async def _current_hands(db: Database, chat_id: int) -> set[tuple[int, int]]:
-    game = await db.active_game(chat_id)
+    game = await db.games.active_game(chat_id)
     if game is None:
         return set()
     return {(user, mid) for user, mid in game.hand_messages.items() if mid}
@@ -88,19 +88,19 @@ async def test_every_deal_ends_in_every_chat_and_the_money_adds_up(tmp_path: Pat
         table = await open_table(fake, bot, 4, "shleif", 17)
         db = table.services.db
         chat_id = table.group.id
-        game = await db.active_game(chat_id)
+        game = await db.games.active_game(chat_id)
         assert game is not None
         for _ in range(3000):
-            if len(await db.last_deals(chat_id, 100)) >= 10:
+            if len(await db.history.last_deals(chat_id, 100)) >= 10:
                 break
             assert await table.step()
             await _check_only_current_hands_live(table)
         await table.say(table.users[0], "/stop")
         await table.play_until(lambda: not table.actionable((*GAME_BUTTONS,)))
-        assert await db.active_game(chat_id) is None
-        deals = sorted(await db.last_deals(chat_id, 100), key=lambda d: d.deal)
+        assert await db.games.active_game(chat_id) is None
+        deals = sorted(await db.history.last_deals(chat_id, 100), key=lambda d: d.deal)
         assert len(deals) >= 10
-        ledger = await db.transfers(chat_id, game_id=game.game_id)
+        ledger = await db.ledger.transfers(chat_id, game_id=game.game_id)
         # every private chat: one outcome per deal, no buttons, net = balance change = ledger
         for user in table.users:
             messages = fake.messages(fake.private_chat(user), from_bot=True)
@@ -150,7 +150,7 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
         presenter.hands.looking = 0.2
         pinged = 0
         for _ in range(6):
-            game = await db.active_game(chat_id)
+            game = await db.games.active_game(chat_id)
             if game is None or not table.actionable():
                 break
             before = dict(game.hand_messages)
@@ -158,7 +158,7 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
             user, message, data = table.actionable()[0]
             acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
             await table.press(user, message, acts[0])
-            after = await db.active_game(chat_id)
+            after = await db.games.active_game(chat_id)
             if after is None or after.state["table"]["deals"] != game.state["table"]["deals"]:
                 break
             for other in table.users:
@@ -184,7 +184,7 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
         rng = random.Random(5)
         blind_checks = 0
         for _ in range(600):
-            if len(await db.last_deals(chat_id, 100)) >= 6:
+            if len(await db.history.last_deals(chat_id, 100)) >= 6:
                 break
             candidates = table.actionable() or table.actionable((cb.Look,))
             assert candidates
@@ -193,7 +193,7 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
             acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
             choice = darks[0] if darks and rng.random() < 0.8 else rng.choice(acts or data)
             await table.press(user, message, choice)
-            game = await db.active_game(chat_id)
+            game = await db.games.active_game(chat_id)
             assert game is not None
             loaded = await table.services.tables.store.snapshot(game)
             assert loaded.table is not None

@@ -25,7 +25,7 @@ async def _purchase(table: Table) -> tuple[User, int]:
     game's id."""
     db = table.services.db
     for _ in range(400):
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
         loaded = await table.services.tables.store.snapshot(game)
         state = engine_state(loaded)
@@ -58,7 +58,7 @@ async def _mark_one(table: Table, user: User) -> tuple[str, str]:
     assert await _press(table, user, hand, data) is None
     marked = table.hand_message(user)
     assert marked is not None and f"✓ {text}" in _selects(marked)
-    game = await table.services.db.active_game(table.group.id)
+    game = await table.services.db.games.active_game(table.group.id)
     assert game is not None
     loaded = await table.services.tables.store.snapshot(game)
     cards = loaded.meta.marked(user.id)
@@ -69,12 +69,12 @@ async def _mark_one(table: Table, user: User) -> tuple[str, str]:
 async def _time_out(table: Table, game_id: int) -> Any:
     """The turn runs out; the rules' state after it."""
     db = table.services.db
-    loaded = await table.services.tables.store.snapshot(await db.game(game_id))
+    loaded = await table.services.tables.store.snapshot(await db.games.game(game_id))
     table.services.timers.arm(game_id, loaded.meta.turn, time.time())
     for _ in range(200):
         await asyncio.sleep(0.02)  # the timer's task runs
         await table.settle()
-        after = await table.services.tables.store.snapshot(await db.game(game_id))
+        after = await table.services.tables.store.snapshot(await db.games.game(game_id))
         if after.meta.turn != loaded.meta.turn:
             return engine_state(after)
     raise AssertionError("the turn did not run out")
@@ -88,7 +88,9 @@ async def test_a_purchase_timeout_changes_the_marked_card(tmp_path: Path) -> Non
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 41)
         user, game_id = await _purchase(table)
-        loaded = await table.services.tables.store.snapshot(await table.services.db.game(game_id))
+        loaded = await table.services.tables.store.snapshot(
+            await table.services.db.games.game(game_id)
+        )
         seat = loaded.seats.index(user.id)
         _, card = await _mark_one(table, user)
         state = await _time_out(table, game_id)
@@ -117,7 +119,7 @@ async def test_marks_survive_a_restart(tmp_path: Path) -> None:
             assert hand is not None
             assert f"✓ {text}" in _selects(hand), hand.buttons
             loaded = await again.services.tables.store.snapshot(
-                await again.services.db.game(game_id)
+                await again.services.db.games.game(game_id)
             )
             seat = loaded.seats.index(user.id)
             state = await _time_out(again, game_id)

@@ -19,8 +19,8 @@ from .test_games import open_table
 async def _play_deals(table: Table, count: int) -> None:
     """Random presses until ``count`` more deals have ended."""
     db = table.services.db
-    target = await db.deal_count(table.group.id) + count
-    while await db.deal_count(table.group.id) < target:
+    target = await db.history.deal_count(table.group.id) + count
+    while await db.history.deal_count(table.group.id) < target:
         assert await table.step()
 
 
@@ -28,8 +28,8 @@ async def _deal_nets(table: Table) -> list[dict[str, int]]:
     """Each finished deal of the group, oldest first: each player's net in it, summed here
     from the ledger's rows."""
     db = table.services.db
-    deals = await db.last_deals(table.group.id, 1000)
-    players = await db.players([user.id for user in table.users])
+    deals = await db.history.last_deals(table.group.id, 1000)
+    players = await db.chats.players([user.id for user in table.users])
     result = []
     for deal in reversed(deals):
         nets: dict[str, int] = {}
@@ -117,7 +117,7 @@ async def test_a_lone_knocker_reads_in_private_that_he_takes_the_pot_without_pla
         table = await open_table(fake, bot, 3, "stukolka", 1)
         db = table.services.db
         # whoever speaks: the second player knocks, the others pass
-        while await db.deal_count(table.group.id) < 1:
+        while await db.history.deal_count(table.group.id) < 1:
             assert await _press_verb(table, {0: "pass", 1: "knock", 2: "pass"})
         await table.settle()
         result = next(
@@ -149,9 +149,9 @@ async def test_a_starshina_result_says_shortfalls_in_words_and_each_players_chip
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "starshina", 2, options={"max_deals": 1})
         db = table.services.db
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
-        while (await db.game(game.game_id)).status == "active":
+        while (await db.games.game(game.game_id)).status == "active":
             assert await table.step(look_chance=0.0)
         await table.settle()
         result = next(
@@ -163,7 +163,7 @@ async def test_a_starshina_result_says_shortfalls_in_words_and_each_players_chip
         assert re.search(r"не хватило \d+|\d+ сверх нормы", head), head
         assert "банк игры" not in result and "банк партии +3" in money, money
         ledger: dict[int, int] = {}
-        for entry in await db.transfers(table.group.id, game_id=game.game_id):
+        for entry in await db.ledger.transfers(table.group.id, game_id=game.game_id):
             for party, sign in ((entry.src, -1), (entry.dst, 1)):
                 if isinstance(party, int):
                     ledger[party] = ledger.get(party, 0) + sign * entry.amount
@@ -253,14 +253,14 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on(tmp_path: Path) -> None
         table = await open_table(fake, bot, 3, "stukolka", 11)
         db = table.services.db
         group = table.group.id
-        game = await db.active_game(group)
+        game = await db.games.active_game(group)
         assert game is not None
-        while (await db.balances(group)).pot < 12:
+        while (await db.ledger.balances(group)).pot < 12:
             await _play_deals(table, 1)
         await table.settle()
-        pot = (await db.balances(group)).pot
+        pot = (await db.ledger.balances(group)).pot
         await table.say(table.users[0], "/stop")
-        board_id = (await db.game(game.game_id)).table_message_id
+        board_id = (await db.games.game(game.game_id)).table_message_id
         assert board_id is not None
         board = fake.message(table.group, board_id)
         text = board.text or ""
@@ -270,16 +270,18 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on(tmp_path: Path) -> None
         assert play_on is not None and _button(board, "✋ Отменить сдачу (0/3)") is not None
         fake.user_presses(table.users[1], board, play_on)
         await table.settle()
-        assert (await table.services.tables.store.snapshot(await db.game(game.game_id))).meta.stop
+        assert (
+            await table.services.tables.store.snapshot(await db.games.game(game.game_id))
+        ).meta.stop
         fake.user_presses(table.users[0], board, play_on)
         await table.settle()
         board = fake.message(table.group, board.message_id)
         assert "▶️ Игрок0: играем дальше" in (board.text or ""), board.text
         assert _button(board, "▶️ Играть дальше") is None
-        deals = await db.deal_count(group)
+        deals = await db.history.deal_count(group)
         await _play_deals(table, 1)
-        assert (await db.game(game.game_id)).status == "active"  # the table plays on
-        assert await db.deal_count(group) == deals + 1
+        assert (await db.games.game(game.game_id)).status == "active"  # the table plays on
+        assert await db.history.deal_count(group) == deals + 1
         assert not bot.handler_errors
 
 
@@ -307,9 +309,9 @@ async def test_the_evenings_who_pays_whom_accounts_for_every_chip_a_loser_lost(
         db = table.services.db
         while True:
             await _play_deals(table, 1)
-            evening = await db.open_evening(table.group.id)
+            evening = await db.evenings.open_evening(table.group.id)
             assert evening is not None
-            summary = await db.evening_summary(evening)
+            summary = await db.evenings.evening_summary(evening)
             if summary.pot_change > 0 and any(net > 0 for net in summary.nets.values()):
                 break
         await _end_evening(table)

@@ -73,7 +73,7 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
         await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
 
         db = table.services.db
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None and game.kind == KIND
         game_id = game.game_id
 
@@ -86,12 +86,12 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
             user, message, data = ready[0]
             assert len(data) == 1
             await table.press(user, message, data[0])
-        finished = await db.game(game_id)
+        finished = await db.games.game(game_id)
         assert finished.status == "finished", "two deals make the game"
 
-        deals = await db.last_deals(group.id, 10)
+        deals = await db.history.last_deals(group.id, 10)
         assert len(deals) == 2
-        balances = await db.balances(group.id)
+        balances = await db.ledger.balances(group.id)
         assert balances.total == 0
         seats = list(finished.seats)
         expected = {user: 0 for user in seats}
@@ -140,7 +140,7 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
         await table.press(
             vera, settings, press_data(settings, cb.Settings, game=KIND, option="rounds", value="3")
         )
-        assert (await db.chat_options(group.id, KIND)) == {"rounds": 3}
+        assert (await db.chats.chat_options(group.id, KIND)) == {"rounds": 3}
         await table.say(vera, "/new highcard")
         assert "Сдач: 3" in (table.group_messages()[-1].text or "")
         assert not fake.unanswered_callback_queries()
@@ -169,7 +169,7 @@ async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_
         assert offered == {"join", "leave", "begin", "cancel"}
         assert "🤖" not in str(lobby.inline_keyboard)
         db = table.services.db
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None
         before = (lobby.text, len(lobby.history), game.seats)
         for user, action, refusal in (
@@ -181,7 +181,7 @@ async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_
             answer = list(fake.world.callback_queries.values())[-1].answer
             assert answer is not None and answer.text == refusal
         lobby = fake.message(group, lobby.message_id)
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None and (lobby.text, len(lobby.history), game.seats) == before
         assert not fake.unanswered_callback_queries() and not bot.handler_errors
 
@@ -218,17 +218,17 @@ async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves
         await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
         fake.user_blocks_bot(bob)
         db = table.services.db
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None
         table.users = [vera, alice]  # bob never presses: he blocked the bot
         for _ in range(100):
-            if (await db.game(game.game_id)).status != "active":
+            if (await db.games.game(game.game_id)).status != "active":
                 break
             if not await table.step():
                 await asyncio.sleep(0.05)
                 await table.settle()
-        assert (await db.game(game.game_id)).status == "finished"
-        assert len(await db.last_deals(group.id, 10)) == 2
+        assert (await db.games.game(game.game_id)).status == "finished"
+        assert len(await db.history.last_deals(group.id, 10)) == 2
         shown = "\n".join(texts(table.group_messages()))
         assert "Боря не получает карты в личке" in shown
         assert "компьютер" not in shown.lower(), shown
@@ -270,7 +270,7 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
         db = table.services.db
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None and game.kind == tricks.KIND
         game_id = game.game_id
 
@@ -285,11 +285,11 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
             acts = [cb.decode(d) for d in data]
             assert all(isinstance(act, cb.Act) for act in acts)
             verbs += [act.verb for act in acts if isinstance(act, cb.Act)]
-            state = (await db.game(game_id)).state["engine"]
+            state = (await db.games.game(game_id)).state["engine"]
             if state["trick"] and not refused:
                 # a card of his that the buttons do not offer (off the led suit) is refused
                 offered = {act.arg for act in acts if isinstance(act, cb.Act)}
-                seat = list((await db.game(game_id)).seats).index(user.id)
+                seat = list((await db.games.game(game_id)).seats).index(user.id)
                 other = [card for card in state["hands"][seat] if card not in offered]
                 if other:
                     turn = acts[0].version  # type: ignore[union-attr]
@@ -300,11 +300,11 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
                     assert answer is not None and answer.text
                     refused = True
             await table.press(user, message, data[0])
-        finished = await db.game(game_id)
+        finished = await db.games.game(game_id)
         assert finished.status == "finished", "one deal makes the game"
         assert {"lead", "follow"} <= set(verbs)
 
-        deals = await db.last_deals(group.id, 10)
+        deals = await db.history.last_deals(group.id, 10)
         assert len(deals) == 1
         won = deals[0].summary["won"]
         assert len(won) == tricks.CARDS
@@ -313,7 +313,7 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
         for taker in won:
             for seat, user_id in enumerate(seats):
                 expected[user_id] += 2 if seat == taker else -1
-        balances = await db.balances(group.id)
+        balances = await db.ledger.balances(group.id)
         assert balances.total == 0 and dict(balances.players) == expected
         private = texts(fake.messages(fake.private_chat(bob), from_bot=True))
         assert any("Your cards" in text for text in private)
@@ -333,24 +333,24 @@ async def test_computer_seats_play_the_trick_taking_game_with_its_own_computer(
     ):
         table = await seat_table(fake, bot, 1, "взятки", ["computer", "novice"], seed=5)
         db = table.services.db
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None and game.kind == tricks.KIND
         computers = [user for user in game.seats if user < 0]
         assert len(computers) == 2
 
         async def over() -> bool:
-            return await db.active_game(table.group.id) is None
+            return await db.games.active_game(table.group.id) is None
 
         await play(table, over)
-        finished = await db.game(game.game_id)
+        finished = await db.games.game(game.game_id)
         assert finished.status == "finished"
         assert all(not hand for hand in finished.state["engine"]["hands"])
-        deals = await db.last_deals(table.group.id, 10)
+        deals = await db.history.last_deals(table.group.id, 10)
         assert {p.user_id for p in deals[0].players} >= set(computers)
         # the strong computer's two cards were thought out in the worker, none by the easy rules
         thinker = table.services.tables.thinker
         assert thinker.decisions == tricks.CARDS and thinker.fallbacks == 0
-        balances = await db.balances(table.group.id)
+        balances = await db.ledger.balances(table.group.id)
         assert balances.total == 0 and set(computers) <= set(balances.players)
         assert not fake.unanswered_callback_queries() and not bot.handler_errors
 
@@ -380,7 +380,7 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
         db = table.services.db
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None
         for _ in range(20):
             ready = table.actionable()
@@ -388,9 +388,9 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
                 break
             user, message, data = ready[0]
             await table.press(user, message, data[0])
-        finished = await db.game(game.game_id)
+        finished = await db.games.game(game.game_id)
         assert finished.status == "finished"
-        summary = (await db.last_deals(group.id, 1))[0].summary
+        summary = (await db.history.last_deals(group.id, 1))[0].summary
         seats = list(finished.seats)
         shown = 0
         for user in users:

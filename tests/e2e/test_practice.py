@@ -124,16 +124,16 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
         db = group_table.services.db
 
         async def one_deal() -> bool:
-            return len(await db.last_deals(group.id, 10)) >= 1
+            return len(await db.history.last_deals(group.id, 10)) >= 1
 
         await play(group_table, one_deal)
         await group_table.say(alice, "/stop")
 
         async def group_closed() -> bool:
-            return await db.active_game(group.id) is None
+            return await db.games.active_game(group.id) is None
 
         await play(group_table, group_closed)
-        group_ledger = await db.transfers(group.id)
+        group_ledger = await db.ledger.transfers(group.id)
         group_answers = {}
         for command in ("/balance", "/top", "/stats", "/evening"):
             await group_table.say(alice, command)
@@ -144,18 +144,18 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
         # then the practice table: /new in private, the computers seated from its lobby
         table = await open_practice(fake, bot, alice, seed=22)
         chat = table.group
-        game = await db.active_game(alice.id)
+        game = await db.games.active_game(alice.id)
         assert game is not None and game.chat_id == alice.id
         assert list(game.seats) == [alice.id, STRONG_IDS[0], EASY_IDS[0]]
 
         async def two_deals() -> bool:
-            return len(await db.last_deals(alice.id, 10)) >= 2
+            return len(await db.history.last_deals(alice.id, 10)) >= 2
 
         await play(table, two_deals)
         await table.say(alice, "/stop")
 
         async def closed() -> bool:
-            return await db.active_game(alice.id) is None
+            return await db.games.active_game(alice.id) is None
 
         await play(table, closed)
 
@@ -190,7 +190,7 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
             for d in _callback_data(revision.reply_markup)
         )
         hands = messages[lobby_at + 1 :]
-        deals = await db.last_deals(alice.id, 10)
+        deals = await db.history.last_deals(alice.id, 10)
         assert len(hands) == len(deals) == 3, [m.text for m in hands]
         for hand in hands:
             shown = texts(hand)
@@ -212,11 +212,11 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
         await table.say(alice, "/balance")
         balance = fake.messages(chat, from_bot=True)[-1].text or ""
         assert group.title in balance and words["balance"] in balance
-        practice = (await db.balances(alice.id)).players
+        practice = (await db.ledger.balances(alice.id)).players
         practice_part = balance.split(words["balance"])[1]
         assert words["strong"] in practice_part and words["easy"] in practice_part
         group_part = balance.split(words["balance"])[0]
-        group_money = (await db.balances(group.id)).players[alice.id]
+        group_money = (await db.ledger.balances(group.id)).players[alice.id]
         assert f"{group_money:+d}".replace("-", "−") in group_part or (
             group_money == 0 and "0" in group_part
         )
@@ -227,7 +227,7 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
         assert stats.index(words["group_stats"]) < stats.index(words["stats"])
 
         # the group saw none of it: its ledger, /balance, /top, /stats and /evening unchanged
-        assert await db.transfers(group.id) == group_ledger
+        assert await db.ledger.transfers(group.id) == group_ledger
         assert fake.count_requests(chat=group.id) == group_requests
         for command, before in group_answers.items():
             await group_table.say(alice, command)
@@ -266,17 +266,17 @@ async def test_the_private_chooser_opens_a_practice_table(tmp_path: Path) -> Non
             await table.press(alice, lobby, lobby_button(lobby, "novice"))
             lobby = fake.message(chat, lobby.message_id)
         await table.press(alice, lobby, lobby_button(lobby, "begin"))
-        game = await table.services.db.active_game(alice.id)
+        game = await table.services.db.games.active_game(alice.id)
         assert game is not None and game.status == "active" and game.kind == "starshina"
         # /stop now in private: the player opened it, so he may close it; the deal is
         # played out at once and the table closes
         await table.say(alice, "/stop now")
         for _ in range(200):
-            if await table.services.db.active_game(alice.id) is None:
+            if await table.services.db.games.active_game(alice.id) is None:
                 break
             await asyncio.sleep(PAUSE)
             await table.settle()
-        assert await table.services.db.active_game(alice.id) is None
+        assert await table.services.db.games.active_game(alice.id) is None
         *_, hand, answer = fake.messages(chat, from_bot=True)
         assert (hand.text or "").endswith(WORDS["ru"]["closed"])
         assert (answer.text or "").startswith("⏹ Бот доиграл сдачу за всех")
@@ -402,7 +402,7 @@ async def test_a_hint_for_a_player_who_has_not_looked_at_his_cards(tmp_path: Pat
             if {"knock", "purchase", "dark purchase", "play"} <= seen:
                 break
             hand = await until_hint(table, alice)
-            game = await services.db.active_game(alice.id)
+            game = await services.db.games.active_game(alice.id)
             assert game is not None
             loaded = await services.tables.store.snapshot(game)
             assert loaded.table is not None
@@ -455,7 +455,7 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         users, group = table.users, table.group
         user, hand, _ = table.actionable()[0]
         assert hint_data(hand) is None  # off by default: a group plays its own game
-        game = await table.services.db.active_game(group.id)
+        game = await table.services.db.games.active_game(group.id)
         assert game is not None
         turn = game.state["table"]["turn"]
         with pytest.raises(Refused) as refused:  # a forged 💡 is refused
@@ -495,9 +495,9 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         services: Services = services_of(bot.app)
         db = services.db
         # an earlier practice game in this chat left its pot: four stakes
-        await db.upsert_chat(alice.id, None)
-        earlier = await db.create_game(alice.id, "stukolka", {}, seats=[alice.id])
-        await db.commit_action(
+        await db.chats.upsert_chat(alice.id, None)
+        earlier = await db.games.create_game(alice.id, "stukolka", {}, seats=[alice.id])
+        await db.games.commit_action(
             earlier.game_id,
             0,
             {},
@@ -508,7 +508,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         table = await open_practice(fake, bot, alice, seed=51)
 
         async def large_pot() -> bool:
-            return (await db.balances(alice.id)).pot >= 4 * 3
+            return (await db.ledger.balances(alice.id)).pot >= 4 * 3
 
         await play(table, large_pot)
         await table.say(alice, "/stop")
@@ -517,13 +517,13 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         assert play_on is not None, hand.buttons
         assert "Сыграть дальше?" in (hand.text or "")
         await table.press(alice, hand, play_on)
-        game = await db.active_game(alice.id)
+        game = await db.games.active_game(alice.id)
         assert game is not None
         assert not (await table.services.tables.store.snapshot(game)).meta.stop
-        deals = await db.deal_count(alice.id)
+        deals = await db.history.deal_count(alice.id)
 
         async def next_deal() -> bool:
-            return await db.deal_count(alice.id) > deals
+            return await db.history.deal_count(alice.id) > deals
 
         await play(table, next_deal)
-        assert await db.active_game(alice.id) is not None  # the table plays on
+        assert await db.games.active_game(alice.id) is not None  # the table plays on

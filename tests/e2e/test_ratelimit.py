@@ -111,7 +111,7 @@ class Watch:
     def install(self, table: Table) -> None:
         services = table.services
         db, presenter, messenger = services.db, services.presenter, services.messenger
-        commit = db.commit_action
+        commit = db.games.commit_action
         rendering: dict[int, tuple[int, int]] = {}
 
         async def commit_action(
@@ -122,7 +122,7 @@ class Watch:
                 self.commits[game_id][version] = self.clock()
             return version
 
-        commit_many = db.commit_actions
+        commit_many = db.games.commit_actions
 
         async def commit_actions(game_id: int, expected: int, commits: Any) -> int:
             # a deal's last move and the next deal, one transaction
@@ -160,8 +160,8 @@ class Watch:
             seen(chat_id, rendered)
             return result
 
-        db.commit_action = commit_action  # type: ignore[method-assign,assignment]
-        db.commit_actions = commit_actions  # type: ignore[method-assign,assignment]
+        db.games.commit_action = commit_action  # type: ignore[method-assign,assignment]
+        db.games.commit_actions = commit_actions  # type: ignore[method-assign,assignment]
         presenter.table.content = table_content  # type: ignore[method-assign]
         messenger.edit = edited  # type: ignore[method-assign]
         messenger.send = sent  # type: ignore[method-assign]
@@ -322,7 +322,7 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         # the players here wait for every hand refresh of their game before the next press:
         # waiting players' hands (paced, tests/e2e/test_hand.py) would make them slow
         services.presenter.hands.pacer.spacing = 0.0
-        game_ids = [(await services.db.active_game(t.group.id)).game_id for t in tables]  # type: ignore[union-attr]
+        game_ids = [(await services.db.games.active_game(t.group.id)).game_id for t in tables]  # type: ignore[union-attr]
         watch = Watch(clock)
         watch.install(tables[0])
         started = clock()
@@ -358,13 +358,16 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         presses = [p.presses for p in players]
         times = [paced_times(fake, clock, t.group.id, since) for t in tables]
         busiest = [busiest_window(t) for t in times]
-        ends = [[d.version for d in await services.db.last_deals(t.group.id, 100)] for t in tables]
+        ends = [
+            [d.version for d in await services.db.history.last_deals(t.group.id, 100)]
+            for t in tables
+        ]
         throttled_within, throttled_boundary = watch.lags(game_ids[0], throttled, ends[0])
         within, boundary = watch.lags(game_ids[1], other, ends[1])
         result_lags: list[list[float]] = []
         for game_id, table in zip(game_ids, tables, strict=True):
             lags = []
-            for deal in await services.db.last_deals(table.group.id, 100):
+            for deal in await services.db.history.last_deals(table.group.id, 100):
                 ended = watch.commits[game_id][deal.version]
                 done = next((t for t in watch.results[table.group.id] if t >= ended), None)
                 if done is not None:

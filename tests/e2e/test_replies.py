@@ -107,7 +107,7 @@ async def test_private_balance_and_rules(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 4)
         db = table.services.db
-        while len(await db.last_deals(table.group.id, 10)) < 2:
+        while len(await db.history.last_deals(table.group.id, 10)) < 2:
             assert await table.step()
         player = table.users[1]
         private = fake.private_chat(player)
@@ -115,7 +115,7 @@ async def test_private_balance_and_rules(tmp_path: Path) -> None:
         fake.user_sends(player, private, "/balance")
         await table.settle()
         text = fake.last_message(private).text or ""
-        own = (await db.balances(table.group.id)).players.get(player.id, 0)
+        own = (await db.ledger.balances(table.group.id)).players.get(player.id, 0)
         amount = f"+{own}" if own > 0 else ("0" if own == 0 else f"−{-own}")
         assert f"{table.group.title}: {amount}" in text, text
 
@@ -182,7 +182,7 @@ async def test_russian_rank_letters_by_default_latin_by_setting_and_emoji_suits(
         assert "Карты: В Д К Т" in (menu.text or "")
         await table.press(creator, menu, _data(menu, cb.CardRanks("latin")))
         assert "Карты: J Q K A" in (fake.message(table.group, menu.message_id).text or "")
-        assert (await db.chat_options(table.group.id, "display")) == {"ranks": "latin"}
+        assert (await db.chats.chat_options(table.group.id, "display")) == {"ranks": "latin"}
         seen = len(texts)
         for _ in range(30):
             assert await table.step()

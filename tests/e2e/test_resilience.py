@@ -29,7 +29,7 @@ FAST = {"turn_timeout_seconds": 0.6, "default_language": "en"}
 
 
 async def active_game_id(table: Table) -> int:
-    game = await table.services.db.active_game(table.group.id)
+    game = await table.services.db.games.active_game(table.group.id)
     assert game is not None
     return game.game_id
 
@@ -46,7 +46,7 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
         assert shown is not None and "⏳" in (shown.text or ""), "the table shows the timer"
 
         async def sleeper_away() -> bool:
-            game = await db.game(game_id)
+            game = await db.games.game(game_id)
             return sleeper.id in game.state["table"]["away"]
 
         # the others play as fast as they can; the sleeper never presses
@@ -67,7 +67,7 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
 
         await eventually(announced, 5, "the group is told he is away")
         assert "Time is up for Игрок1" in group_history()
-        log = await db.action_log(game_id)
+        log = await db.games.action_log(game_id)
         timed_out = [e for e in log if e.kind == "action" and e.user_id is None]
         assert len(timed_out) >= 3
         shown = await current_table(table, game_id)
@@ -134,7 +134,7 @@ async def test_a_table_where_nobody_presses_ends_instead_of_playing_itself_forev
         game_id = await active_game_id(table)
 
         async def closed() -> bool:
-            return (await db.game(game_id)).status != "active"
+            return (await db.games.game(game_id)).status != "active"
 
         await eventually(closed, 30, "the abandoned table closes")
         await table.settle()
@@ -156,7 +156,7 @@ async def play_deals(table: Table, count: int, users: list[User] | None = None) 
     while presses < 3000 and asyncio.get_running_loop().time() < deadline:
         if await deals_done(db, table.group.id) >= target:
             return
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         if game is None or game.status != "active":
             return
         if await step_for(table, users or table.users):
@@ -184,20 +184,20 @@ async def test_a_player_who_leaves_mid_deal_is_played_to_its_end_then_removed(
             await step_for(table, table.users)
         deals = await deals_done(db, table.group.id)
         await table.say(leaver, "/leave")
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         stayers = table.users[:2]
         if await deals_done(db, table.group.id) == deals:
             # the deal goes on, the bot playing his cards; he goes when it ends
             assert leaver.id in game.seats and leaver.id in game.state["table"]["leaving"]
             await play_deals(table, 1, stayers)
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         assert game.status == "active" and leaver.id not in game.seats, "removed after the deal"
         history = "\n".join(text for m in table.group_messages() for text in texts(m))
         assert "Игрок2 left the table; the bot plays the remaining cards" in history
         # the table goes on with the two others, and the leaver's chips stay as they were
-        owed = (await db.balances(table.group.id)).players.get(leaver.id, 0)
+        owed = (await db.ledger.balances(table.group.id)).players.get(leaver.id, 0)
         await play_deals(table, 1, stayers)
-        assert (await db.balances(table.group.id)).players.get(leaver.id, 0) == owed
+        assert (await db.ledger.balances(table.group.id)).players.get(leaver.id, 0) == owed
         await check_books(db, table.group.id, [game_id])
         assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
@@ -217,7 +217,7 @@ async def test_the_creator_or_an_admin_removes_an_away_player_between_deals(
         sleeper, others = table.users[2], table.users[:2]
 
         async def away() -> bool:
-            return sleeper.id in (await db.game(game_id)).state["table"]["away"]
+            return sleeper.id in (await db.games.game(game_id)).state["table"]["away"]
 
         for _ in range(400):
             if await away():
@@ -226,14 +226,14 @@ async def test_the_creator_or_an_admin_removes_an_away_player_between_deals(
                 await asyncio.sleep(0.05)
         assert await away()
         await table.say(table.users[1], "/kick 3")
-        assert sleeper.id not in (await db.game(game_id)).state["table"]["leaving"], (
+        assert sleeper.id not in (await db.games.game(game_id)).state["table"]["leaving"], (
             "only the creator or an admin may"
         )
         await table.say(table.users[0], "/kick 3")
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         assert sleeper.id in game.state["table"]["leaving"] and sleeper.id in game.seats
         await play_deals(table, 1, others)
-        assert sleeper.id not in (await db.game(game_id)).seats
+        assert sleeper.id not in (await db.games.game(game_id)).seats
         await check_books(db, table.group.id, [game_id])
         assert not bot.handler_errors
 
@@ -254,12 +254,14 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
         first = await active_game_id(table)
         await step_for(table, table.users)
         await table.say(users[1], "/stop")
-        assert not (await db.game(first)).state["table"]["stop"], "not the creator nor an admin"
+        assert not (await db.games.game(first)).state["table"]["stop"], (
+            "not the creator nor an admin"
+        )
         assert "Only whoever opened the table" in (table.group_messages()[-1].text or "")
         await table.say(users[0], "/stop")
-        assert (await db.game(first)).state["table"]["stop"]
+        assert (await db.games.game(first)).state["table"]["stop"]
         await play_deals(table, 1)
-        assert (await db.game(first)).status == "finished"
+        assert (await db.games.game(first)).status == "finished"
         result = next(m for m in table.group_messages() if "deal 1 is over" in (m.text or ""))
         assert "The table is closed." in (result.text or ""), "said under the last result"
         assert await deals_done(db, chat_id) == 1
@@ -270,14 +272,16 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
         await play_deals(table, 1)
         for _ in range(4):
             await step_for(table, users)
-        deal = (await db.game(second)).state["table"]["deals"]
-        assert await db.transfers(chat_id, game_id=second, deal=deal), "the deal moved chips"
+        deal = (await db.games.game(second)).state["table"]["deals"]
+        assert await db.ledger.transfers(chat_id, game_id=second, deal=deal), "the deal moved chips"
         fake.user_sends(boss, group, "/stop now", as_anonymous_admin=True)
         await table.settle()
         # docs/rules.md §5 "Stopping": the deal is played out by the default moves and settled
-        assert (await db.game(second)).status == "finished"
+        assert (await db.games.game(second)).status == "finished"
         assert await deals_done(db, chat_id) == 3
-        assert not [e for e in await db.transfers(chat_id, game_id=second) if e.reason == "void"]
+        assert not [
+            e for e in await db.ledger.transfers(chat_id, game_id=second) if e.reason == "void"
+        ]
         said = "\n".join(m.text or "" for m in table.group_messages())
         assert "played the deal out" in said
 
@@ -287,16 +291,16 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
         for _ in range(3):
             await step_for(table, users)
         await table.say(users[0], "/stop")
-        deal = (await db.game(third)).state["table"]["deals"]
+        deal = (await db.games.game(third)).state["table"]["deals"]
         for number, user in enumerate(users, 1):
             message = await current_table(table, third)
             assert message is not None
             votes = [d for d in message.callback_data if isinstance(cb.decode(d), cb.Void)]
             assert votes, "the table message offers the vote"
             await table.press(user, message, votes[0])
-            assert (await db.game(third)).status == ("stopped" if number == 3 else "active")
+            assert (await db.games.game(third)).status == ("stopped" if number == 3 else "active")
         net: dict[object, int] = {}
-        for entry in await db.transfers(chat_id, game_id=third, deal=deal):
+        for entry in await db.ledger.transfers(chat_id, game_id=third, deal=deal):
             net[entry.src] = net.get(entry.src, 0) - entry.amount
             net[entry.dst] = net.get(entry.dst, 0) + entry.amount
         assert set(net.values()) == {0}, "every chip of the voided deal went back"
@@ -325,7 +329,7 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
         fake.user_blocks_bot(blocker)
         await table.settle()
         await play_deals(table, 2, others)
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         assert game.status == "active" and blocker.id in game.state["table"]["away"]
         history = "\n".join(text for m in table.group_messages() for text in texts(m))
         assert "Игрок1 cannot get cards in private — the 🤖 computer plays instead" in history
@@ -340,7 +344,7 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
         hand = table.hand_message(blocker)
         assert hand is not None and cb.Back(game_id) in buttons(hand)
         await table.press(blocker, hand, cb.encode(cb.Back(game_id)))
-        assert blocker.id not in (await db.game(game_id)).state["table"]["away"]
+        assert blocker.id not in (await db.games.game(game_id)).state["table"]["away"]
         await check_books(db, table.group.id, [game_id])
         assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
@@ -360,14 +364,14 @@ async def test_the_game_and_its_money_follow_the_group_into_a_supergroup(
         await play_deals(table, 1)
         for _ in range(3):
             await step_for(table, table.users)
-        before = await db.balances(old_chat)
+        before = await db.ledger.balances(old_chat)
         supergroup = fake.migrate_to_supergroup(table.group)
         table.group = supergroup
         await table.settle()
-        assert await db.active_game(old_chat) is None
-        game = await db.game(game_id)
+        assert await db.games.active_game(old_chat) is None
+        game = await db.games.game(game_id)
         assert game.chat_id == supergroup.id and game.status == "active"
-        after = await db.balances(supergroup.id)
+        after = await db.ledger.balances(supergroup.id)
         assert (dict(after.players), after.pot) == (dict(before.players), before.pot)
         shown = await current_table(table, game_id)
         assert shown is not None and shown.chat.id == supergroup.id, "the table is shown there"
@@ -404,7 +408,7 @@ async def test_a_chat_sets_its_own_turn_time(tmp_path: Path) -> None:
         now = clock.now
         table.services.tables.store.clock = clock  # the turns' clock, stopped
         await step_for(table, table.users)
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         assert game.turn_deadline == now + 45
         shown = await current_table(table, game_id)
         assert shown is not None

@@ -104,12 +104,14 @@ async def test_a_summary_whose_send_surely_failed_is_posted_once_after_all(
         # the deal's table is edited, never sent again: the next message is the summary, and
         # its sends fail with 500 more times than the rate limiter tries
         failing = fake.faults.add(ServerError(500), method="sendMessage", chat_id=group.id, times=6)
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None
         await table.play_until(lambda: failing.fired > 0)
 
         async def posted() -> bool:
-            return not await db.unposted_evenings() and bool(await db.last_deals(group.id, 1))
+            return not await db.evenings.unposted_evenings() and bool(
+                await db.history.last_deals(group.id, 1)
+            )
 
         for _ in range(200):
             if failing.times == 0 and await posted():
@@ -120,7 +122,7 @@ async def test_a_summary_whose_send_surely_failed_is_posted_once_after_all(
         sent = summaries(table.group_messages())
         assert len(sent) == 1, [m.text for m in table.group_messages()]
         assert not charts(table.group_messages())  # an evening of one deal has none
-        assert (await db.game(game.game_id)).status in ("finished", "stopped")
+        assert (await db.games.game(game.game_id)).status in ("finished", "stopped")
         assert not bot.handler_errors
 
 
@@ -158,5 +160,5 @@ async def test_a_summary_whose_group_became_a_supergroup_as_it_went_out_is_poste
         posted = summaries(fake.messages(supergroup, from_bot=True))
         assert len(posted) == 1, [m.text for m in fake.messages(supergroup, from_bot=True)]
         assert len(charts(fake.messages(supergroup, from_bot=True))) == 1
-        assert not await db.unposted_evenings()
+        assert not await db.evenings.unposted_evenings()
         assert not bot.handler_errors

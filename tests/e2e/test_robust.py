@@ -39,15 +39,15 @@ async def test_the_bot_removed_from_the_group_closes_its_table(tmp_path: Path) -
             await step_for(table, users)
         fake.user_removes_bot(users[0], group)
         await table.settle()
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         assert game.status in ("finished", "stopped")
-        balances = await db.balances(group.id)
+        balances = await db.ledger.balances(group.id)
         assert balances.total == 0 and game_id not in balances.game_pots
         assert game.turn_deadline is None
-        deals = len(await db.last_deals(group.id))
+        deals = len(await db.history.last_deals(group.id))
         # nothing is played on: no timer, no more deals
         await table.settle()
-        assert len(await db.last_deals(group.id)) == deals
+        assert len(await db.history.last_deals(group.id)) == deals
         for user in users:
             hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
             assert not hand.callback_data, "the hand is closed"
@@ -90,21 +90,21 @@ async def test_an_unreachable_member_can_be_removed_from_the_lobby_and_not_join_
         await table.say(users[1], "/join")
         await table.say(users[2], "/join")  # never started the bot
         db = table.services.db
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None and users[2].id in game.seats
         await table.say(users[0], "/begin")
-        assert (await db.active_game(group.id)).status == "lobby"  # type: ignore[union-attr]
+        assert (await db.games.active_game(group.id)).status == "lobby"  # type: ignore[union-attr]
         await table.say(users[1], "/kick 3")
         assert "Only whoever opened the table" in (table.group_messages()[-1].text or "")
         await table.say(users[0], "/kick 3")
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None and users[2].id not in game.seats
         await table.say(users[0], "/begin")
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None and game.status == "active"
         # mid-game, an unreachable member is not seated for the next deal
         await table.say(users[3], "/join")
-        game = await db.active_game(group.id)
+        game = await db.games.active_game(group.id)
         assert game is not None and users[3].id not in game.state["table"]["joining"]
         assert "Start the bot" in (table.group_messages()[-1].text or "")
         assert not bot.handler_errors
@@ -126,7 +126,7 @@ async def test_an_edited_message_runs_no_command(tmp_path: Path) -> None:
         await table.settle()
         fake.user_edits(users[1], old, "/join")
         await table.settle()
-        game = await table.services.db.active_game(group.id)
+        game = await table.services.db.games.active_game(group.id)
         assert game is not None and list(game.seats) == [users[0].id]
         assert not bot.handler_errors
 
@@ -168,7 +168,7 @@ async def test_an_empty_first_name_falls_back_to_the_username_or_a_number(
         ]
         group = fake.add_group("Картёжники", users)
         table = await seat_table(fake, bot, group, users, "stukolka", seed=46)
-        game = await table.services.db.active_game(group.id)
+        game = await table.services.db.games.active_game(group.id)
         assert game is not None and game.status == "active"
         names = await table.services.people.names([u.id for u in users], "ru")
         assert names[0] == "ghost"
@@ -224,12 +224,12 @@ async def test_a_read_only_database_pauses_the_table_politely_and_play_resumes(
         await read_only(False)
         await services.heartbeat.touch()
         assert health.problem(services.settings) is None
-        deals = len(await db.last_deals(group.id))
+        deals = len(await db.history.last_deals(group.id))
         for _ in range(300):
             await step_for(table, users)
-            if len(await db.last_deals(group.id)) > deals:
+            if len(await db.history.last_deals(group.id)) > deals:
                 break
-        assert len(await db.last_deals(group.id)) > deals, "play resumed"
+        assert len(await db.history.last_deals(group.id)) > deals, "play resumed"
         await check_books(db, group.id, [(await active_game_id(table))])
 
 
@@ -307,7 +307,7 @@ async def test_a_hand_sent_twice_answers_only_on_its_own_message(tmp_path: Path)
 
 
 async def active(db: Database, chat_id: int) -> Any:
-    game = await db.active_game(chat_id)
+    game = await db.games.active_game(chat_id)
     assert game is not None
     return game
 
@@ -327,7 +327,7 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
         rng = random.Random(50)
         # eight deals, played straight through the service (what the group sees is /history)
         for _ in range(5000):
-            if len(await table.services.db.last_deals(group.id, 8)) >= 8:
+            if len(await table.services.db.history.last_deals(group.id, 8)) >= 8:
                 break
             loaded = await tables.store.active(group.id)
             assert loaded is not None and loaded.table is not None

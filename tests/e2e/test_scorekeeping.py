@@ -34,8 +34,8 @@ def buttons(message: object) -> list[tuple[str, str]]:
 async def _play_deals(table: Table, count: int) -> None:
     """Press until ``count`` more deals have ended."""
     db = table.services.db
-    target = await db.deal_count(table.group.id) + count
-    while await db.deal_count(table.group.id) < target:
+    target = await db.history.deal_count(table.group.id) + count
+    while await db.history.deal_count(table.group.id) < target:
         assert await table.step()
 
 
@@ -48,7 +48,7 @@ async def _ledger_nets(table: Table, evening_id: int, *, posted: bool = True) ->
     from the ledger's rows."""
     db = table.services.db
     if posted:
-        assert not [e for e in await db.unposted_evenings() if e.evening_id == evening_id]
+        assert not [e for e in await db.evenings.unposted_evenings() if e.evening_id == evening_id]
     conn = sqlite3.connect(db.path)  # the file itself, behind the API's back
     started, last = conn.execute(
         "SELECT started_at, last_at FROM evenings WHERE evening_id = ?", (evening_id,)
@@ -60,12 +60,12 @@ async def _ledger_nets(table: Table, evening_id: int, *, posted: bool = True) ->
     conn.close()
     nets: dict[int, int] = {}
     for game_id, deal in deals:
-        for entry in await db.transfers(table.group.id, game_id=game_id, deal=deal):
+        for entry in await db.ledger.transfers(table.group.id, game_id=game_id, deal=deal):
             if isinstance(entry.src, int):
                 nets[entry.src] = nets.get(entry.src, 0) - entry.amount
             if isinstance(entry.dst, int):
                 nets[entry.dst] = nets.get(entry.dst, 0) + entry.amount
-    players = await db.players(list(nets))
+    players = await db.chats.players(list(nets))
     return {players[user].name: net for user, net in nets.items()}
 
 
@@ -89,7 +89,7 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         services.evenings.timers.clock = clock
         await _play_deals(table, 4)
         await table.settle()
-        evening = await services.db.open_evening(table.group.id)
+        evening = await services.db.evenings.open_evening(table.group.id)
         assert evening is not None and evening.deals >= 4
         assert not _photos(table)
         # the gap passes with nobody playing: the summary and the chart come by themselves
@@ -114,7 +114,7 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert media is not None
         assert media.data.startswith(PNG) and 20_000 < len(media.data) < 1_000_000
         assert (media.width, media.height) == (1200, 800)
-        assert (await services.db.unposted_evenings()) == []
+        assert (await services.db.evenings.unposted_evenings()) == []
         # a new evening with the next deals (a clock at now again); /evening during play
         # shows it so far, as a reply, and ends nothing: the closing summary, at /stop now,
         # covers the whole evening, once
@@ -122,7 +122,7 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         await table.say(table.users[0], "/lang en")
         await _play_deals(table, 3)
         await table.settle()
-        second = await services.db.open_evening(table.group.id)
+        second = await services.db.evenings.open_evening(table.group.id)
         assert second is not None and second.evening_id != evening.evening_id
         await table.say(table.users[1], "/evening")
         so_far = table.group_messages()[-1]
@@ -132,9 +132,9 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert _summary_nets(so_far.text or "", names) == await _ledger_nets(
             table, second.evening_id, posted=False
         )
-        going_on = await services.db.open_evening(table.group.id)
+        going_on = await services.db.evenings.open_evening(table.group.id)
         assert going_on is not None and going_on.evening_id == second.evening_id
-        assert await services.db.unposted_evenings() == [] and len(_photos(table)) == 1
+        assert await services.db.evenings.unposted_evenings() == [] and len(_photos(table)) == 1
         await _play_deals(table, 1)
         await table.say(table.users[0], "/stop now")
         for _ in range(200):
@@ -222,7 +222,7 @@ async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Pa
         await _play_deals(table, 8)
         await table.settle()
         alice, bob, carol = table.users
-        balances = await db.balances(chat)
+        balances = await db.ledger.balances(chat)
         for lang, words in (
             ("ru", ("Статистика", "Итог", "Лидеры")),
             ("en", ("Statistics", "Net", "Leaderboard")),
@@ -280,7 +280,7 @@ async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Pa
             assert document.media is not None and document.media.kind == "document"
             rows = list(csv.reader(io.StringIO(document.media.data.decode("utf-8-sig"))))
             assert rows[0][0] == "entry_id"
-            entries = await db.transfers(chat)
+            entries = await db.ledger.transfers(chat)
             assert len(rows) - 1 == len(entries)
             assert caption in (document.text or "")
             assert tn(lang, "export.rows", len(entries)) in (document.text or "")
@@ -324,16 +324,16 @@ async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
         refused = fake.user_presses(carol, menu, _button(menu, cb.EveningGap(6)))
         await table.settle()
         assert refused.answer is not None and "тот, кто открыл стол" in (refused.answer.text or "")
-        assert await services.db.evening_gap(chat) == 3 * 3600
+        assert await services.db.evenings.evening_gap(chat) == 3 * 3600
         # a press forged onto another message of the group is outdated, and changes nothing
         forge_press(fake, alice, table.group_messages()[0], cb.encode(cb.EveningGap(8)))
         await table.settle()
-        assert await services.db.evening_gap(chat) == 3 * 3600
+        assert await services.db.evenings.evening_gap(chat) == 3 * 3600
         chosen = fake.user_presses(alice, menu, _button(menu, cb.EveningGap(6)))
         await table.settle()
         assert chosen.answer is not None
         assert chosen.answer.text == "Готово: вечер заканчивается после 6 ч без игры."
-        assert await services.db.evening_gap(chat) == 6 * 3600
+        assert await services.db.evenings.evening_gap(chat) == 6 * 3600
         menu = fake.message(table.group, menu.message_id)
         labels = [label for label, _ in buttons(menu)]
         assert "✓ 6 ч" in labels and "3 ч" in labels
@@ -344,13 +344,13 @@ async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
         # the evening then ends after six hours without play, not after the old three
         await _play_deals(table, 2)
         await table.settle()
-        evening = await services.db.open_evening(chat)
+        evening = await services.db.evenings.open_evening(chat)
         assert evening is not None and evening.gap == 6 * 3600
         clock.advance_to(evening.last_at + 3 * 3600 + 60)
         services.evenings.timers.clock_moved()
         await asyncio.sleep(0.3)
         await table.settle()
-        assert not _photos(table) and await services.db.open_evening(chat) is not None
+        assert not _photos(table) and await services.db.evenings.open_evening(chat) is not None
         clock.advance_to(evening.last_at + 6 * 3600 + 60)
         services.evenings.timers.clock_moved()
         for _ in range(200):
@@ -381,7 +381,7 @@ async def test_a_one_deal_evening_is_summed_up_without_a_chart(tmp_path: Path) -
         db = table.services.db
         await table.say(table.users[0], "/stop")
         for _ in range(500):
-            if await db.active_game(table.group.id) is None:
+            if await db.games.active_game(table.group.id) is None:
                 break
             assert await table.step()
         await table.settle()
@@ -390,5 +390,5 @@ async def test_a_one_deal_evening_is_summed_up_without_a_chart(tmp_path: Path) -
         assert len(summaries) == 1
         assert (summaries[0].text or "").startswith("🌙 Итоги вечера · 1 сдача")
         assert not _photos(table)
-        assert await db.unposted_evenings() == []
+        assert await db.evenings.unposted_evenings() == []
         assert not bot.handler_errors

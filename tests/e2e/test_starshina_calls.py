@@ -75,9 +75,9 @@ async def play_at_a_human_pace(table: Table, clock: Clock, seed: int, deals: int
     seen = {u.id: _sends(table, u) for u in table.users}
     # the first deal's own hand messages (the rest of what the chats got: /start's answers)
     measured.sent += [Sent(user.id, clock.now, None, True) for user in table.users]
-    done = await db.deal_count(table.group.id)
+    done = await db.history.deal_count(table.group.id)
     for _ in range(2000):
-        if await db.deal_count(table.group.id) >= deals:
+        if await db.history.deal_count(table.group.id) >= deals:
             return measured
         found = table.actionable()
         assert found, "nobody has a move"
@@ -95,7 +95,7 @@ async def play_at_a_human_pace(table: Table, clock: Clock, seed: int, deals: int
         table.fake.user_presses(user, message, choice)
         pressed[user.id] = clock.now
         await table.settle()
-        now_done = await db.deal_count(table.group.id)
+        now_done = await db.history.deal_count(table.group.id)
         for other in table.users:
             count = _sends(table, other)
             for index in range(count - seen[other.id]):

@@ -50,7 +50,7 @@ async def test_lobby_marks_who_cannot_get_cards_and_refuses_to_begin(tmp_path: P
         lobby = fake.message(group, lobby.message_id)
         begin = press_data(table, lobby, cb.Lobby(game_id, "begin"))
         await table.press(alice, lobby, begin)
-        game = await table.services.db.game(game_id)
+        game = await table.services.db.games.game(game_id)
         assert game.status == "active"
         assert not bot.handler_errors
 
@@ -61,7 +61,7 @@ async def test_presses_out_of_turn_on_old_messages_and_by_strangers_are_refused(
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 5)
         db = table.services.db
-        game = await db.active_game(table.group.id)
+        game = await db.games.active_game(table.group.id)
         assert game is not None
         stranger = fake.add_user("Чужой")
         fake.user_starts_bot(stranger)
@@ -69,7 +69,7 @@ async def test_presses_out_of_turn_on_old_messages_and_by_strangers_are_refused(
         # the lobby message loses «Сесть за стол» / «Начать» once the game runs (/join works)
         lobby = table.group_messages()[0]
         assert not lobby.buttons and lobby.history and lobby.history[-1].reply_markup
-        version_before = (await db.game(game.game_id)).version
+        version_before = (await db.games.game(game.game_id)).version
         # a double press (the second before the keyboard is gone): the second is refused
         actionable = table.actionable()
         user, message, data = actionable[0]
@@ -79,7 +79,7 @@ async def test_presses_out_of_turn_on_old_messages_and_by_strangers_are_refused(
         await table.settle()
         assert first.answer is not None and second.answer is not None
         assert second.answer.text  # «this button is outdated» / «not your turn»
-        after = await db.game(game.game_id)
+        after = await db.games.game(game.game_id)
         turns = after.state["table"]["turn"]
         assert version_before < after.version and turns >= 1
         assert not bot.handler_errors
@@ -91,7 +91,7 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         db = table.services.db
         chat_id = table.group.id
         creator, other = table.users[0], table.users[1]
-        while len(await db.last_deals(chat_id, 10)) < 2:
+        while len(await db.history.last_deals(chat_id, 10)) < 2:
             assert await table.step()
         # /settings: the menu, a game's options, one option's values, set by the creator;
         # one message, edited in place
@@ -108,11 +108,14 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         query = fake.user_presses(other, values, six)  # not the creator, not an admin
         await table.settle()
         assert query.answer is not None and query.answer.text
-        assert (await db.chat_options(chat_id, "stukolka") or {}).get("stake", 3) == 3
+        assert (await db.chats.chat_options(chat_id, "stukolka") or {}).get("stake", 3) == 3
         await table.press(creator, values, six)
         # only what the chat chose is stored (/new stukolka chose the variant): an option it
         # never touched follows docs/rules.md's default
-        assert await db.chat_options(chat_id, "stukolka") == {"variant": "classic", "stake": 6}
+        assert await db.chats.chat_options(chat_id, "stukolka") == {
+            "variant": "classic",
+            "stake": 6,
+        }
         marked = fake.message(table.group, menu.message_id)
         assert any(label.startswith("✓") and label.endswith("6") for label, _ in buttons(marked))
         assert len(table.group_messages()) == sent  # every step edited the one menu
@@ -126,7 +129,7 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         page = fake.message(table.group, menu.message_id)
         british = press_data(table, page, cb.Settings("starshina", "preset", "british"))
         await table.press(creator, page, british)
-        assert await db.chat_options(chat_id, "starshina") == {
+        assert await db.chats.chat_options(chat_id, "starshina") == {
             "exchange": "updown",
             "trumps": "dealer_names",
         }
@@ -144,6 +147,6 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         await table.say(creator, "/history")
         history = table.group_messages()[-1].text
         assert history
-        balances = await db.balances(chat_id)
+        balances = await db.ledger.balances(chat_id)
         assert balances.total == 0
         assert not bot.handler_errors

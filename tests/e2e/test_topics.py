@@ -84,7 +84,7 @@ async def _world(
 
 
 async def _deals(db: Database, chat_id: int, game_id: int) -> int:
-    return sum(1 for deal in await db.last_deals(chat_id, 1000) if deal.game_id == game_id)
+    return sum(1 for deal in await db.history.last_deals(chat_id, 1000) if deal.game_id == game_id)
 
 
 async def _play_until(table: TopicTable, done: Callable[[], Awaitable[bool]], limit: int) -> None:
@@ -123,7 +123,7 @@ async def _pot_never_negative(db: Database, chat_id: int) -> None:
     """The group's pot, summed over its ledger in order, never went below zero: the two
     tables never paid out the same chips of it."""
     pot = 0
-    for transfer in await db.transfers(chat_id):
+    for transfer in await db.ledger.transfers(chat_id):
         pot += (transfer.dst == POT) * transfer.amount - (transfer.src == POT) * transfer.amount
         assert pot >= 0, transfer
 
@@ -138,13 +138,13 @@ async def test_two_tables_in_two_topics_play_at_once_each_in_its_own_topic(
         group, window, door = await _world(fake, bot)
         db: Database = window.services.db
         game_a, game_b = await _open(window, "stukolka"), await _open(door, "shleif")
-        assert (await db.game(game_a)).thread_id == window.topic.thread_id
-        assert (await db.game(game_b)).thread_id == door.topic.thread_id
+        assert (await db.games.game(game_a)).thread_id == window.topic.thread_id
+        assert (await db.games.game(game_b)).thread_id == door.topic.thread_id
 
         # a second /new in a topic meets that topic's table, not the other's
         await window.say(window.users[1], "/new starshina")
         assert "стол" in (window.group_messages()[-1].text or "").lower()
-        assert (await db.active_game(group.id, window.topic.thread_id)).game_id == game_a  # type: ignore[union-attr]
+        assert (await db.games.active_game(group.id, window.topic.thread_id)).game_id == game_a  # type: ignore[union-attr]
 
         # both play at once: presses alternate at random between the two tables
         rng = random.Random(5)
@@ -158,7 +158,7 @@ async def test_two_tables_in_two_topics_play_at_once_each_in_its_own_topic(
             if not await table.step():
                 await table.settle()
             order.append(game_a if table is window else game_b)
-            statuses = {(await db.game(game)).status for game in (game_a, game_b)}
+            statuses = {(await db.games.game(game)).status for game in (game_a, game_b)}
             assert statuses == {"active"}, "both tables are in play all along"
         else:
             raise AssertionError("the tables did not get through four deals each")
@@ -171,14 +171,14 @@ async def test_two_tables_in_two_topics_play_at_once_each_in_its_own_topic(
         balance = balance_message.text or ""
         for name in (*NAMES_A, *NAMES_B):
             assert name in balance, balance
-        money = await db.balances(group.id)
+        money = await db.ledger.balances(group.id)
         assert money.total == 0 and money.pot >= 0
         await _pot_never_negative(db, group.id)
 
         # /stop in the window's topic stops the window's table; the door's plays on
         await window.say(window.users[0], "/stop now")
-        assert (await db.game(game_a)).status in ("finished", "stopped")
-        assert (await db.game(game_b)).status == "active"
+        assert (await db.games.game(game_a)).status in ("finished", "stopped")
+        assert (await db.games.game(game_b)).status == "active"
         await _one_more_deal(door, db, game_b)  # the other table plays on
 
         # every message of a table is in its own topic, none in General
@@ -218,7 +218,7 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         sent = len(fake.topic_messages(group, window.topic))
         fake.close_topic(group, window.topic, by=window.users[0])
         await window.settle()
-        closed = await db.game(game_a)
+        closed = await db.games.game(game_a)
         assert closed.status in ("finished", "stopped")
         assert closed.turn_deadline is None
         assert await _deals(db, group.id, game_a) == dealt + 1, "the deal was played out, settled"
@@ -228,7 +228,7 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
             assert "Тема группы закрыта" in (hand.text or "")
         assert len(fake.topic_messages(group, window.topic)) == sent, "nothing more there"
         assert not fake.requests("sendMessage", chat=group, ok=False)
-        assert (await db.game(game_b)).status == "active", "the other topic's table plays on"
+        assert (await db.games.game(game_b)).status == "active", "the other topic's table plays on"
 
         # the door's topic is deleted: no update comes; the next send there is refused and
         # closes its table the same way
@@ -236,10 +236,10 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         fake.delete_topic(group, door.topic)
 
         async def door_closed() -> bool:
-            return (await db.game(game_b)).status not in ("lobby", "active")
+            return (await db.games.game(game_b)).status not in ("lobby", "active")
 
         await _play_until(door, door_closed, 200)
-        game = await db.game(game_b)
+        game = await db.games.game(game_b)
         assert game.status in ("finished", "stopped")
         assert await _deals(db, group.id, game_b) >= before
         refused = [r for r in fake.requests("sendMessage", chat=group, ok=False)]
@@ -257,7 +257,7 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         # a new table in the reopened topic works again
         fake.reopen_topic(group, window.topic, by=window.users[0])
         await window.say(window.users[0], "/new stukolka")
-        reopened = await db.active_game(group.id, window.topic.thread_id)
+        reopened = await db.games.active_game(group.id, window.topic.thread_id)
         assert reopened is not None and reopened.game_id not in (game_a, game_b)
         assert not bot.handler_errors
 
@@ -279,7 +279,7 @@ async def test_after_a_restart_each_table_goes_on_in_its_topic_and_removal_close
             window.bot = door.bot = bot
             db: Database = window.services.db
             await window.settle()
-            assert (await db.game(game_a)).thread_id == window.topic.thread_id
+            assert (await db.games.game(game_a)).thread_id == window.topic.thread_id
             await _one_more_deal(window, db, game_a)
             await _one_more_deal(door, db, game_b)
             assert fake.topic_messages(group, None) == [], "nothing went to General"
@@ -288,12 +288,12 @@ async def test_after_a_restart_each_table_goes_on_in_its_topic_and_removal_close
 
             # the bot is removed from the group: every table of it closes, both topics' (a
             # Старшина game may already have ended: 12 tricks in a deal win it outright)
-            still_open = {g for g in (game_a, game_b) if (await db.game(g)).is_open}
+            still_open = {g for g in (game_a, game_b) if (await db.games.game(g)).is_open}
             assert game_a in still_open
             fake.user_removes_bot(window.users[0], group)
             await window.settle()
             for game_id, table in ((game_a, window), (game_b, door)):
-                assert (await db.game(game_id)).status in ("finished", "stopped")
+                assert (await db.games.game(game_id)).status in ("finished", "stopped")
                 if game_id not in still_open:
                     continue
                 for user in table.users:
@@ -318,7 +318,7 @@ async def test_a_reply_in_a_supergroup_without_topics_is_no_topic(tmp_path: Path
         lobby = table.group_messages()[-1]
         fake.user_sends(users[1], group, "/join", reply_to=lobby)
         await table.settle()
-        game = await table.services.db.active_game(group.id)
+        game = await table.services.db.games.active_game(group.id)
         assert game is not None and game.thread_id is None
         assert game.seats == (users[0].id, users[1].id)
         assert not bot.handler_errors
@@ -331,9 +331,9 @@ async def test_new_without_a_game_in_a_topic_opens_the_chosen_table_there(tmp_pa
         chooser = window.group_messages()[-1]
         choice = next(d for d in chooser.callback_data if cb.decode(d) == cb.NewGame("starshina"))
         await window.press(window.users[1], chooser, choice)
-        game = await window.services.db.active_game(group.id, window.topic.thread_id)
+        game = await window.services.db.games.active_game(group.id, window.topic.thread_id)
         assert game is not None and game.kind == "starshina"
-        assert await window.services.db.active_game(group.id) is None, "not in General"
+        assert await window.services.db.games.active_game(group.id) is None, "not in General"
         lobby = window.group_messages()[-1]
         assert any(isinstance(cb.decode(d), cb.Lobby) for d in lobby.callback_data)
         assert fake.topic_messages(group, None) == []
@@ -363,7 +363,7 @@ async def test_the_evening_summary_goes_to_the_topic_where_the_evening_was_playe
         game_a = await _open(window, "stukolka")
         await _one_more_deal(window, db, game_a)
         await window.say(window.users[0], "/stop now")  # the group's last table: the evening ends
-        assert (await db.game(game_a)).status in ("finished", "stopped")
+        assert (await db.games.game(game_a)).status in ("finished", "stopped")
         await window.settle()
         assert len(_summaries(window.group_messages(), title)) == 1
         assert len(_charts(window.group_messages())) == 1
@@ -383,7 +383,7 @@ async def test_the_evening_summary_goes_to_the_topic_where_the_evening_was_playe
         assert len(_charts(general)) == 1
         assert len(_summaries(window.group_messages(), title)) == 1, "the first one only"
         # the refusal told the bot the topic is gone: its table closed
-        assert (await db.game(game_b)).status in ("finished", "stopped")
+        assert (await db.games.game(game_b)).status in ("finished", "stopped")
         await check_books(db, group.id, [game_a, game_b])
         assert not bot.handler_errors
 
@@ -431,7 +431,7 @@ async def test_a_player_at_several_tables_reads_in_each_hand_which_table_it_is(
         games.append(await _open(home, "stukolka"))  # type: ignore[arg-type]
         db: Database = window.services.db
         for game_id in games:
-            assert vera.id in (await db.game(game_id)).seats
+            assert vera.id in (await db.games.game(game_id)).seats
 
         for other, place in (
             ("Алиса", "📍 Картёжники · Стол у окна"),
@@ -465,7 +465,7 @@ async def test_a_player_at_several_tables_reads_in_each_hand_which_table_it_is(
             if len(hand.history) > edits + 1:
                 break
             await home.step(look_chance=0.0)
-        assert (await db.game(games[2])).chat_id == home.group.id
+        assert (await db.games.game(games[2])).chat_id == home.group.id
         assert len(hand.history) > edits + 1, "her hand was edited after the move"
         assert (hand.text or "").startswith("📍 Клуб любителей…\n")
         assert not bot.handler_errors

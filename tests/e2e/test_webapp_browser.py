@@ -100,7 +100,7 @@ async def open_page(browser: Any, address: str, token: str, user: User, game_id:
 
 
 async def _loaded(table: Table, game_id: int) -> tuple[Any, Any, int]:
-    game = await table.services.db.game(game_id)
+    game = await table.services.db.games.game(game_id)
     loaded = await table.services.tables.store.load(game)
     return game, loaded, loaded.meta.turn
 
@@ -163,7 +163,7 @@ async def _press_chat(table: Table, user: User, rng: random.Random) -> None:
 
 async def _moved(table: Table, game_id: int, version: int) -> None:
     for _ in range(400):
-        game = await table.services.db.game(game_id)
+        game = await table.services.db.games.game(game_id)
         if game.version != version:
             return
         await asyncio.sleep(0.025)
@@ -175,7 +175,7 @@ async def play_a_deal(
 ) -> tuple[Table, list[Seat], int]:
     table = await open_table(fake, bot, 3, choice, seed)
     rng = random.Random(seed)
-    game = await table.services.db.active_game(table.group.id)
+    game = await table.services.db.games.active_game(table.group.id)
     assert game is not None
     game_id = game.game_id
     webapp = webapp_of(table.bot.app)
@@ -244,7 +244,7 @@ async def _check_the_views_leak_nothing(table: Table, seats: list[Seat], game_id
     for seat in seats:
         await asyncio.gather(*seat.reads)
     db = table.services.db
-    game = await db.game(game_id)
+    game = await db.games.game(game_id)
     by_deal: dict[int, list[Any]] = {}
     for _, state, _ in await replay_states(db, game_id):
         by_deal.setdefault(state.deal_no, []).append(state)
@@ -305,7 +305,7 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
     ):
         table = await open_table(fake, bot, 3, "shleif", 41)
-        game = await table.services.db.active_game(table.group.id)
+        game = await table.services.db.games.active_game(table.group.id)
         webapp = webapp_of(table.bot.app)
         assert game is not None and webapp is not None
         address = webapp.address

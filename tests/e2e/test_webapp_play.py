@@ -109,7 +109,7 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
             assert status == 200, answer
             answers[acting[0]].append(answer["view"])
         db = table.services.db
-        game = await db.game(game_id)
+        game = await db.games.game(game_id)
         by_deal: dict[int, list[Any]] = {}
         for _deal, state, _seats in await replay_states(db, game_id):
             by_deal.setdefault(state.deal_no, []).append(state)

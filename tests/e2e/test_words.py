@@ -35,7 +35,7 @@ async def test_a_word_is_explained_the_first_deal_a_player_meets_it(tmp_path: Pa
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "shleif", 5, language_code="en")
         db = table.services.db
-        while await db.deal_count(table.group.id) < 4:
+        while await db.history.deal_count(table.group.id) < 4:
             assert await table.step(look_chance=0.6)
         await table.settle()
         glosses = {term: _plain(t("en", f"gloss.{term}")) for term in TERMS}

@@ -18,9 +18,9 @@ PLAYERS = (101, 102, 103, 104)
 async def group_database(path: Path, **options: Any) -> Database:
     """A database at ``path`` (``Database.open``'s ``options``) with the group and players."""
     database = await Database.open(path, **options)
-    await database.upsert_chat(-1, "group")
+    await database.chats.upsert_chat(-1, "group")
     for user in PLAYERS:
-        await database.upsert_player(user, f"user{user}", started=True)
+        await database.chats.upsert_player(user, f"user{user}", started=True)
     return database
 
 

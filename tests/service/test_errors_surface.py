@@ -77,7 +77,7 @@ async def test_start_with_a_link_to_a_gone_game_welcomes_and_a_failing_database_
         async def broken(game_id: int) -> Any:
             raise sqlite3.OperationalError("disk I/O error")
 
-        monkeypatch.setattr(db, "game", broken)
+        monkeypatch.setattr(db.games, "game", broken)
         with pytest.raises(sqlite3.OperationalError):
             await presenter.started(7, "Вера", "ru", "g1")
     finally:

@@ -42,13 +42,13 @@ async def running(service: TableService) -> int:
 
 def refuse_next_commit(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """The next commit of the game loses a race (another process moved it on)."""
-    real = db.commit_action
+    real = db.games.commit_action
 
     async def stale(*args: Any, **kwargs: Any) -> Any:
-        monkeypatch.setattr(db, "commit_action", real)
+        monkeypatch.setattr(db.games, "commit_action", real)
         raise StaleVersion(args[0], args[1], args[1] + 1)
 
-    monkeypatch.setattr(db, "commit_action", stale)
+    monkeypatch.setattr(db.games, "commit_action", stale)
 
 
 async def test_a_refused_leave_is_seen_by_nobody(
@@ -58,9 +58,9 @@ async def test_a_refused_leave_is_seen_by_nobody(
     refuse_next_commit(db, monkeypatch)
     with pytest.raises(Refused):
         await service.lobby.leave(-1, USERS[1])
-    after = await service.store.load(await db.game(game_id))
+    after = await service.store.load(await db.games.game(game_id))
     assert after.meta.leaving == [], "an uncommitted leave is visible to readers"
-    snapshot = await service.store.snapshot(await db.game(game_id))
+    snapshot = await service.store.snapshot(await db.games.game(game_id))
     assert snapshot.meta.leaving == []
 
 
@@ -71,7 +71,7 @@ async def test_a_refused_join_between_deals_is_seen_by_nobody(
     refuse_next_commit(db, monkeypatch)
     with pytest.raises(Refused):
         await service.lobby.join(-1, USERS[2])
-    after = await service.store.load(await db.game(game_id))
+    after = await service.store.load(await db.games.game(game_id))
     assert after.meta.joining == [], "an uncommitted join is visible to readers"
     # and the join works once the race is over
     await service.lobby.join(-1, USERS[2])
@@ -81,9 +81,9 @@ async def test_a_refused_join_between_deals_is_seen_by_nobody(
 
 async def test_a_loaded_table_owns_every_list_of_its_meta(service: TableService) -> None:
     game_id = await running(service)
-    first = await service.store.load(await service.db.game(game_id))
+    first = await service.store.load(await service.db.games.game(game_id))
     first.meta.away.append(USERS[0])
     first.meta.timeouts[str(USERS[0])] = 2
     first.meta.due.append({"deal": 9})
-    second = await service.store.load(await service.db.game(game_id))
+    second = await service.store.load(await service.db.games.game(game_id))
     assert second.meta.away == [] and second.meta.timeouts == {} and second.meta.due == []

@@ -66,8 +66,8 @@ async def test_a_write_lock_after_the_deal_end_never_freezes_the_table(
     users = USERS[:3]
     await seated(service, users, choice)
     holder: list[sqlite3.Connection] = []
-    commit_action = db.commit_action
-    commit_actions = getattr(db, "commit_actions", None)  # (the code before the fix had none)
+    commit_action = db.games.commit_action
+    commit_actions = getattr(db.games, "commit_actions", None)  # (the code before the fix had none)
 
     def lock_after_deal(deal: Any) -> None:
         if deal is not None and not holder:
@@ -87,9 +87,9 @@ async def test_a_write_lock_after_the_deal_end_never_freezes_the_table(
             lock_after_deal(commit.get("deal"))
         return last
 
-    db.commit_action = one  # type: ignore[method-assign]
+    db.games.commit_action = one  # type: ignore[method-assign]
     if commit_actions is not None:
-        db.commit_actions = many  # type: ignore[method-assign,assignment]
+        db.games.commit_actions = many  # type: ignore[method-assign,assignment]
     rng = random.Random(7)
     for _ in range(400):
         # a press fails while the lock is held (the player is told to try again)
@@ -104,7 +104,7 @@ async def test_a_write_lock_after_the_deal_end_never_freezes_the_table(
     assert loaded.game.status == "active"
     assert to_act(loaded) is not None, "nobody to act: the table is frozen"
     assert loaded.game.turn_deadline is not None, "no timer: the table is frozen"
-    assert (await db.balances(-1)).total == 0
+    assert (await db.ledger.balances(-1)).total == 0
 
 
 async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
@@ -115,16 +115,16 @@ async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
     rng = random.Random(2)
     while (await current(service)).meta.deals == 0:
         await play_random(service, rng, 1)
-    game = await db.game(game_id)
+    game = await db.games.game(game_id)
     due = game.state["table"]["due"]
     assert [d["deal"] for d in due] == [0]
-    assert [g.game_id for g in await db.games_with_results_due()] == [game_id]
+    assert [g.game_id for g in await db.games.games_with_results_due()] == [game_id]
     await ChatDisplay(db).set_table_message(game_id, 77)
     await service.steps.results_posted(game_id, [0], table_message_used=True)
-    game = await db.game(game_id)
+    game = await db.games.game(game_id)
     assert game.state["table"]["due"] == []
     assert game.table_message_id is None, "the result's message is no longer the table's"
-    assert await db.games_with_results_due() == []
+    assert await db.games.games_with_results_due() == []
 
 
 # ------------------------------------------------------------ the deadline belongs to the turn
@@ -142,20 +142,20 @@ async def test_the_deadline_belongs_to_the_turn(
     others = [u for u in loaded.seats if u != loaded.seats[seat]]
     clock.now += 10
     await service.turns.act(game_id, others[0], loaded.meta.turn, Look())
-    assert (await db.game(game_id)).turn_deadline == deadline
-    version = (await db.game(game_id)).version
+    assert (await db.games.game(game_id)).turn_deadline == deadline
+    version = (await db.games.game(game_id)).version
     # a repeated look, and one from an old message, change nothing and write nothing
     await service.turns.act(game_id, others[0], loaded.meta.turn, Look())
     await service.turns.act(game_id, others[0], loaded.meta.turn - 1, Look())
-    assert (await db.game(game_id)).version == version
+    assert (await db.games.game(game_id)).version == version
     # a bystander joining for the next deal and leaving again
     clock.now += 10
     await service.lobby.join(-1, 104)
     await service.lobby.leave(-1, 104)
-    assert (await db.game(game_id)).turn_deadline == deadline
+    assert (await db.games.game(game_id)).turn_deadline == deadline
     # the move itself starts the next player's clock
     await play_random(service, random.Random(1), 1)
-    assert (await db.game(game_id)).turn_deadline == clock.now + 30
+    assert (await db.games.game(game_id)).turn_deadline == clock.now + 30
 
 
 # -------------------------------------------------------- a Старшина game's own pot goes back
@@ -175,15 +175,15 @@ async def test_a_starshina_game_stopped_without_a_winner_returns_its_pot(
 ) -> None:
     loaded = await seated(service, USERS[:3], "starshina")
     game_id = loaded.game.game_id
-    assert (await db.balances(-1)).game_pots.get(game_id, 0) > 0
+    assert (await db.ledger.balances(-1)).game_pots.get(game_id, 0) > 0
     await service.stopping.stop(-1, USERS[0], is_admin=False)
     await finish(service, 4)
-    game = await db.game(game_id)
+    game = await db.games.game(game_id)
     assert game.status == "finished"
-    balances = await db.balances(-1)
+    balances = await db.ledger.balances(-1)
     assert game_id not in balances.game_pots
     assert balances.total == 0
-    returned = [e for e in await db.transfers(-1, game_id=game_id) if e.src == "game_pot"]
+    returned = [e for e in await db.ledger.transfers(-1, game_id=game_id) if e.src == "game_pot"]
     assert sorted(e.dst for e in returned) == sorted(USERS[:3])
 
 
@@ -195,7 +195,7 @@ async def test_a_starshina_game_everyone_leaves_returns_its_pot(
     for user in USERS[:3]:
         await service.lobby.leave(-1, user)
     await finish(service, 5)
-    assert game_id not in (await db.balances(-1)).game_pots
+    assert game_id not in (await db.ledger.balances(-1)).game_pots
 
 
 # ------------------------------------------------- /settings during a game wait for the next
@@ -207,7 +207,7 @@ async def test_settings_during_a_game_wait_for_the_next_game(
     loaded = await seated(service, USERS[:3], "stukolka")
     options = dict(loaded.game.options)
     changed = dict(options, variant="shleif", stake=150)
-    await db.set_chat_options(-1, "stukolka", changed)
+    await db.chats.set_chat_options(-1, "stukolka", changed)
     rng = random.Random(6)
     while (await current(service)).meta.deals == 0:
         await play_random(service, rng, 1)
@@ -225,12 +225,12 @@ async def test_stop_now_plays_the_deal_out_and_settles_it(
     game_id = loaded.game.game_id
     reply = await service.stopping.stop(-1, USERS[0], is_admin=False, now=True)
     assert reply.closed and reply.results and reply.results[0].deal == 0
-    game = await db.game(game_id)
+    game = await db.games.game(game_id)
     assert game.status == "finished"
-    deals = await db.last_deals(-1)
+    deals = await db.history.last_deals(-1)
     assert [d.deal for d in deals] == [0]
-    assert not [e for e in await db.transfers(-1, game_id=game_id) if e.reason == "void"]
-    assert (await db.balances(-1)).total == 0
+    assert not [e for e in await db.ledger.transfers(-1, game_id=game_id) if e.reason == "void"]
+    assert (await db.ledger.balances(-1)).total == 0
 
 
 async def test_a_deal_is_voided_only_when_every_player_agrees(
@@ -248,13 +248,13 @@ async def test_a_deal_is_voided_only_when_every_player_agrees(
     with pytest.raises(Refused):
         await service.stopping.vote_void(game_id, 104, 0)
     reply = await service.stopping.vote_void(game_id, USERS[1], 0)
-    assert not reply.closed and (await db.game(game_id)).status == "active"
+    assert not reply.closed and (await db.games.game(game_id)).status == "active"
     reply = await service.stopping.vote_void(game_id, USERS[2], 0)
     assert reply.closed
-    balances = await db.balances(-1)
+    balances = await db.ledger.balances(-1)
     assert {u: balances.players.get(u, 0) for u in USERS} == {u: 0 for u in USERS}
     assert balances.pot == 0 and balances.total == 0
-    assert (await db.game(game_id)).status == "stopped"
+    assert (await db.games.game(game_id)).status == "stopped"
 
 
 async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
@@ -269,5 +269,5 @@ async def test_a_table_frozen_by_an_older_version_is_dealt_on_at_restart(
     after = await current(service)
     assert to_act(after) is not None and after.game.turn_deadline is not None
     assert [d["deal"] for d in after.meta.due] == [0]
-    assert (await db.balances(-1)).total == 0
+    assert (await db.ledger.balances(-1)).total == 0
     assert await service.stopping.unfreeze(game_id) is None, "not frozen: nothing to do"

@@ -98,7 +98,7 @@ async def test_a_closed_table_has_no_timer(db: Database) -> None:
     game_id = (await table(service)).game.game_id
     assert game_id in service.runner.timers._armed
     await service.stopping.close_lost(-1, None, "bot_removed")  # the bot left the group
-    assert (await db.game(game_id)).status != "active"
+    assert (await db.games.game(game_id)).status != "active"
     assert game_id not in service.runner.timers._armed
     await service.halt()
 
@@ -117,12 +117,12 @@ async def test_an_evening_closes_with_no_front_end_attached(db: Database) -> Non
     await service.lobby.begin(-1, USERS[0], lambda user: True)
     game_id = (await table(service)).game.game_id
     for _ in range(400):
-        if (await db.game(game_id)).status != "active":
+        if (await db.games.game(game_id)).status != "active":
             break
         await advance(service, clock, TURN)
-    assert (await db.game(game_id)).status == "finished"
+    assert (await db.games.game(game_id)).status == "finished"
     assert shown.evenings == [(-1, game_id)]
-    assert await db.open_evening(-1) is None
+    assert await db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     assert evening.deals == 1
     await service.halt()

@@ -18,10 +18,10 @@ MAY = 1_780_000_000.0  # 2026-05-28, UTC
 async def _deals(db: Database, count: int) -> list[int]:
     """``count`` finished Стуколка deals in the chat, each won by B from A (C sits out), and
     their ``deal_id``s, oldest first."""
-    game = await db.create_game(CHAT, "stukolka", {}, seats=[A, B, C], status="active")
+    game = await db.games.create_game(CHAT, "stukolka", {}, seats=[A, B, C], status="active")
     version = 0
     for deal in range(1, count + 1):
-        version = await db.commit_action(
+        version = await db.games.commit_action(
             game.game_id,
             version,
             {"deal": deal},
@@ -29,7 +29,7 @@ async def _deals(db: Database, count: int) -> list[int]:
             transfers=[Transfer(A, POT, 3, "ante", deal), Transfer(POT, B, 3, "trick", deal)],
             deal=DealRecord(deal, (DealPlayer(A, 0, 0), DealPlayer(B, 1, 1))),
         )
-    return [deal.deal_id for deal in reversed(await db.last_deals(CHAT, count))]
+    return [deal.deal_id for deal in reversed(await db.history.last_deals(CHAT, count))]
 
 
 async def test_history_pages_count_from_the_newest_and_link_both_ways(db: Database) -> None:
@@ -74,7 +74,7 @@ async def test_top_stats_and_export_read_the_services_month_and_day(db: Database
 
 async def test_a_groups_money_counts_the_seated_at_zero(db: Database) -> None:
     await _deals(db, 1)
-    await db.upsert_player(104, "user104", started=True)
+    await db.chats.upsert_player(104, "user104", started=True)
     money = await Money(db).group(CHAT)
     assert money.balances == {A: -3, B: 3, C: 0}
     assert (money.pot, money.game_pot, money.has_pot) == (0, 0, True)

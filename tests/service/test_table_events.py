@@ -41,7 +41,7 @@ async def test_each_change_is_one_event_with_its_secrets_addressed(db: Database)
     assert events
     versions = [event.version for event in events]
     assert versions == sorted(versions)
-    assert events[-1].game == (await db.game(events[-1].game.game_id))
+    assert events[-1].game == (await db.games.game(events[-1].game.game_id))
     drawn = [
         (user, event)
         for change in events

@@ -99,13 +99,13 @@ async def test_stop_after_the_deal_closes_the_table_and_its_evening(db: Database
     game_id = (await opened(service, -1, USERS)).game.game_id
     await service.publish(await service.stopping.stop(-1, USERS[0], is_admin=False))
     for _ in range(400):
-        if (await db.game(game_id)).status != "active":
+        if (await db.games.game(game_id)).status != "active":
             break
         await advance(service, clock, TURN)
-    assert (await db.game(game_id)).status == "finished"
+    assert (await db.games.game(game_id)).status == "finished"
     assert shown.dealt() == [0] and shown.events[-1].closed
     assert shown.evenings == [(-1, game_id)]
-    assert await db.open_evening(-1) is None
+    assert await db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     assert evening.deals == 1
     assert game_id not in service.runner.timers._armed
@@ -125,12 +125,12 @@ async def test_a_voided_deal_closes_the_table_and_moves_no_chip(db: Database) ->
     for user in USERS:
         await service.publish(await service.stopping.vote_void(game_id, user, 0))
     assert shown.events[-1].closed and shown.notices()[-1] == "deal_voided"
-    assert (await db.game(game_id)).status == "stopped"
-    balances = await db.balances(-1)
+    assert (await db.games.game(game_id)).status == "stopped"
+    balances = await db.ledger.balances(-1)
     assert balances.total == 0 and not any(balances.players.values()) and balances.pot == 0
     assert game_id not in service.runner.timers._armed
     await advance(service, clock, TURN)
-    assert (await db.game(game_id)).version == shown.events[-1].game.version
+    assert (await db.games.game(game_id)).version == shown.events[-1].game.version
     await service.halt()
 
 
@@ -143,7 +143,7 @@ async def test_a_restart_resumes_every_table_with_no_front_end(
     unfrozen one's: its reply carries it); the turns run for the time that was left."""
     clock = ManualClock(now=START)
     service = service_on(db, clock)
-    await db.upsert_chat(OTHER, "other group")
+    await db.chats.upsert_chat(OTHER, "other group")
     rng = random.Random(5)
     due_id = (await opened(service, -1, USERS)).game.game_id
     await play_until_deal_ends(service, -1, rng)
@@ -162,7 +162,7 @@ async def test_a_restart_resumes_every_table_with_no_front_end(
         (reply,) = shown.events
         assert reply.game is not None and reply.game.game_id == frozen_id
         assert reply.new_deal and [result.deal for result in reply.results] == [0]
-        unfrozen = await reopened.game(frozen_id)
+        unfrozen = await reopened.games.game(frozen_id)
         assert unfrozen.turn_deadline == clock() + TURN
         assert set(again.runner.timers._armed) == {due_id, frozen_id}
         await advance(again, clock, 9)

@@ -138,13 +138,13 @@ async def test_money_balances_after_every_deal_and_the_pot_carries(
         current = await play_random(service, rng, 25)
         assert current is not None
         loaded = current
-        balances = await db.balances(-1)
+        balances = await db.ledger.balances(-1)
         assert balances.total == 0
         if loaded.table is not None and rules_state(loaded).phase.value == "choose":
             state = rules_state(loaded)
             assert state.pot_in == balances.pot - state.options.stake
     assert loaded.meta.deals >= 3
-    deals = await db.last_deals(-1, 100)
+    deals = await db.history.last_deals(-1, 100)
     assert len(deals) == loaded.meta.deals
 
 
@@ -189,9 +189,9 @@ async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: Table
         if current is None:
             break
         await play_random(service, rng, 1)
-    game = await service.db.game(game_id)
+    game = await service.db.games.game(game_id)
     assert game.status == "finished"
-    assert (await service.db.balances(-1)).total == 0
+    assert (await service.db.ledger.balances(-1)).total == 0
 
 
 async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) -> None:
@@ -203,9 +203,9 @@ async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) 
     assert refused.value.reason == "creator_or_admin_only"
     reply = await service.stopping.stop(-1, 102, is_admin=True, now=True)
     assert reply.closed and len(reply.results) == 1
-    after = await db.balances(-1)
+    after = await db.ledger.balances(-1)
     assert after.total == 0
-    game = await db.game(loaded.game.game_id)
+    game = await db.games.game(loaded.game.game_id)
     assert game.status == "finished"
 
 
@@ -215,10 +215,10 @@ async def test_stop_after_deal_finishes_the_table(service: TableService) -> None
     rng = random.Random(3)
     game_id = loaded.game.game_id
     for _ in range(60):
-        if (await service.db.game(game_id)).status != "active":
+        if (await service.db.games.game(game_id)).status != "active":
             break
         await play_random(service, rng, 1)
-    assert (await service.db.game(game_id)).status == "finished"
+    assert (await service.db.games.game(game_id)).status == "finished"
 
 
 async def test_a_full_starshina_game_through_the_service(
@@ -229,16 +229,16 @@ async def test_a_full_starshina_game_through_the_service(
     await service.lobby.join(-1, 103)
     await service.lobby.begin(-1, 101, lambda user: True)
     rng = random.Random(11)
-    game = await db.active_game(-1)
+    game = await db.games.active_game(-1)
     assert game is not None
     for _ in range(5000):
-        current = await db.game(game.game_id)
+        current = await db.games.game(game.game_id)
         if current.status != "active":
             break
         await play_random(service, rng, 1, post_results=True)
-    final = await db.game(game.game_id)
+    final = await db.games.game(game.game_id)
     assert final.status == "finished"
-    balances = await db.balances(-1)
+    balances = await db.ledger.balances(-1)
     assert balances.total == 0 and not balances.game_pots
 
 
@@ -248,8 +248,8 @@ async def test_the_next_starshina_game_is_dealt_by_the_previous_loser(
     from game.starshina import next_game_dealer
 
     await test_a_full_starshina_game_through_the_service(service, db)
-    finished = (await db.last_deals(-1, 1))[0]
-    previous = await service.store.load(await db.game(finished.game_id))
+    finished = (await db.history.last_deals(-1, 1))[0]
+    previous = await service.store.load(await db.games.game(finished.game_id))
     expected_user = previous.seats[next_game_dealer(rules_state(previous))]
     await service.lobby.new_table(-1, 103, "starshina")
     await service.lobby.join(-1, 101)
@@ -285,7 +285,7 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
             after = await service.store.active(-1)
             assert after is not None and after.table is not None
             dealer = after.seats[rules_state(after).dealer]
-            now = (await db.balances(-1)).players
+            now = (await db.ledger.balances(-1)).players
             assert now[dealer] == result.balances.get(dealer, 0) - rules_state(after).options.stake
             return
     raise AssertionError(f"no deal ended at table {loaded.game.game_id}")
@@ -305,14 +305,14 @@ async def test_every_commit_is_told_to_the_listeners(service: TableService) -> N
     after = await service.store.active(-1)
     assert after is not None and listener.commits[-1] == after.game
     for _ in range(100):  # to the first deal's end: an evening has begun
-        if await service.db.last_deals(-1, 1):
+        if await service.db.history.last_deals(-1, 1):
             break
         await play_random(service, random.Random(3), 5)
     assert not listener.evenings
     assert await service.evenings.end_now(-1, after_game=game_id)
     assert listener.evenings == [(-1, game_id)]
     await service.stopping.stop(-1, USERS[0], True, now=True)
-    game = await service.db.game(game_id)
+    game = await service.db.games.game(game_id)
     assert not game.is_open and listener.commits[-1] == game
 
 
@@ -326,15 +326,15 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
     loaded = await seated(service, USERS[:3])
     game_id = loaded.game.game_id
     for _ in range(100):  # to the first deal's end: an evening has begun
-        if await service.db.last_deals(-1, 1):
+        if await service.db.history.last_deals(-1, 1):
             break
         await play_random(service, random.Random(5), 5)
-    assert await service.db.open_evening(-1) is not None
+    assert await service.db.evenings.open_evening(-1) is not None
     reply = await service.stopping.stop(-1, USERS[0], True, now=True)
     assert reply.closed
     await service.publish(reply)
     assert listener.evenings == [(-1, game_id)]
-    assert await service.db.open_evening(-1) is None
+    assert await service.db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     summary = await service.evenings.claim(evening)
     assert summary is not None and summary.deals

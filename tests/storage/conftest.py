@@ -26,7 +26,7 @@ async def db(db_path: Path) -> AsyncIterator[Database]:
 @pytest.fixture
 async def table(db: Database) -> Database:
     """The database with chat ``CHAT`` and players ``USERS`` recorded."""
-    await db.upsert_chat(CHAT, "friends")
+    await db.chats.upsert_chat(CHAT, "friends")
     for user in USERS:
-        await db.upsert_player(user, f"player {user}")
+        await db.chats.upsert_player(user, f"player {user}")
     return db

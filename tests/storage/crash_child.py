@@ -28,10 +28,10 @@ def report(game_id: int, version: int) -> None:
 
 async def play(db: Database, chat: int, rng: random.Random) -> None:
     while True:
-        game = await db.active_game(chat)
+        game = await db.games.active_game(chat)
         if game is None:
             seats = rng.sample(USERS, 3)
-            game = await db.create_game(
+            game = await db.games.create_game(
                 chat, "toy", toy.new_state(seats), seats=seats, created_by=seats[0], status="active"
             )
         await play_game(db, game, rng)
@@ -42,7 +42,7 @@ async def play_game(db: Database, game: Game, rng: random.Random) -> None:
     while True:
         if state["moves"] == toy.MOVES_PER_DEAL:
             state = toy.next_deal(state)
-            version = await db.commit_action(
+            version = await db.games.commit_action(
                 game.game_id, version, state, None, transfers=toy.deal_antes(state)
             )
             report(game.game_id, version)
@@ -53,7 +53,7 @@ async def play_game(db: Database, game: Game, rng: random.Random) -> None:
             action["finish"] = True
         transfers = toy.action_transfers(state, action)
         state = toy.apply(state, action)
-        version = await db.commit_action(
+        version = await db.games.commit_action(
             game.game_id,
             version,
             state,
@@ -74,9 +74,9 @@ async def main(path: str, seed: int, synchronous: str) -> None:
     assert synchronous in ("NORMAL", "FULL")
     db = await Database.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
     for chat in CHATS:
-        await db.upsert_chat(chat, f"chat {chat}")
+        await db.chats.upsert_chat(chat, f"chat {chat}")
     for user in USERS:
-        await db.upsert_player(user, f"player {user}")
+        await db.chats.upsert_player(user, f"player {user}")
     print("ready", flush=True)
     rng = random.Random(seed)
     await asyncio.gather(*(play(db, chat, random.Random(rng.random())) for chat in CHATS))

@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def fill(db: Database, players: range) -> None:
-    await db.upsert_chat(-100, "friends")
+    await db.chats.upsert_chat(-100, "friends")
     for user in players:
-        await db.upsert_player(user, f"player {user}")
+        await db.chats.upsert_player(user, f"player {user}")
 
 
 def player_names(path: Path) -> list[str]:
@@ -36,7 +36,7 @@ async def test_a_copy_of_an_open_database_has_every_commit(tmp_path: Path) -> No
         # the commits are still in the -wal file: a plain file copy would miss them
         assert source.with_name("bot.sqlite3-wal").stat().st_size > 0
         backup(source, destination)
-        await db.upsert_player(6, "player 6")
+        await db.chats.upsert_player(6, "player 6")
     assert player_names(destination) == [f"player {n}" for n in range(1, 6)]
     with closing(sqlite3.connect(destination)) as copy:
         assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
@@ -44,7 +44,7 @@ async def test_a_copy_of_an_open_database_has_every_commit(tmp_path: Path) -> No
     assert sorted(p.name for p in destination.parent.iterdir()) == ["bot.sqlite3"]
     # the copy is a working database for the bot
     async with await Database.open(destination) as restored:
-        assert (await restored.players([3]))[3].name == "player 3"
+        assert (await restored.chats.players([3]))[3].name == "player 3"
 
 
 async def test_backup_while_the_bot_keeps_writing(tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ async def test_backup_while_the_bot_keeps_writing(tmp_path: Path) -> None:
             written = 0
             while not stop.is_set():
                 written += 1
-                await db.upsert_player(1000 + written, f"writer {written}")
+                await db.chats.upsert_player(1000 + written, f"writer {written}")
             return written
 
         task = asyncio.create_task(writer())

@@ -23,9 +23,9 @@ SUPERGROUP = -1009999
 @pytest.fixture
 async def cached(db_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(db_path, cache_reads=True)
-    await database.upsert_chat(CHAT, "friends")
+    await database.chats.upsert_chat(CHAT, "friends")
     for user in USERS:
-        await database.upsert_player(user, f"player {user}")
+        await database.chats.upsert_player(user, f"player {user}")
     yield database
     await database.close()
 
@@ -35,30 +35,30 @@ async def fresh_look(path: Path) -> Database:
 
 
 async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: Path) -> None:
-    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
-    assert (await cached.game(game.game_id)).state == {"n": 0}
-    await cached.commit_action(game.game_id, 0, {"n": 1}, ["knock"], turn_deadline=50.0)
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    assert (await cached.games.game(game.game_id)).state == {"n": 0}
+    await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["knock"], turn_deadline=50.0)
     await ChatDisplay(cached).set_table_message(game.game_id, 42)
     await ChatDisplay(cached).set_hand_message(game.game_id, A, 43)
     await ChatDisplay(cached).set_hand_message(game.game_id, B, 44)
     await ChatDisplay(cached).forget_hand_message(game.game_id, B, 44)
-    await cached.set_turn_deadline(game.game_id, 60.0)
-    seen = await cached.game(game.game_id)
+    await cached.games.set_turn_deadline(game.game_id, 60.0)
+    seen = await cached.games.game(game.game_id)
     assert (seen.version, seen.state, seen.table_message_id) == (1, {"n": 1}, 42)
     assert (seen.hand_messages, seen.turn_deadline) == ({A: 43}, 60.0)
     async with await fresh_look(db_path) as other:
-        assert await other.game(game.game_id) == seen
-    assert await cached.active_game(CHAT) == seen
-    assert await cached.open_games() == [seen]
-    assert await cached.games_with_deadline_before(61.0) == [seen]
+        assert await other.games.game(game.game_id) == seen
+    assert await cached.games.active_game(CHAT) == seen
+    assert await cached.games.open_games() == [seen]
+    assert await cached.games.games_with_deadline_before(61.0) == [seen]
 
 
 async def test_readers_share_one_read_only_game_until_it_changes(cached: Database) -> None:
-    game = await cached.create_game(
+    game = await cached.games.create_game(
         CHAT, "stukolka", {"hands": [["AS"]]}, seats=USERS, options={"stake": 1}
     )
-    first = await cached.game(game.game_id)
-    assert await cached.game(game.game_id) is first
+    first = await cached.games.game(game.game_id)
+    assert await cached.games.game(game.game_id) is first
     assert first.state is first.state  # decoded once
     with pytest.raises(TypeError):
         first.hand_messages[A] = 1  # type: ignore[index]
@@ -67,71 +67,71 @@ async def test_readers_share_one_read_only_game_until_it_changes(cached: Databas
     with pytest.raises(TypeError):
         first.state["hands"] = []  # type: ignore[index]
     await ChatDisplay(cached).set_hand_message(game.game_id, A, 5)
-    second = await cached.game(game.game_id)
+    second = await cached.games.game(game.game_id)
     assert second is not first and second.hand_messages == {A: 5}
     assert first.hand_messages == {}  # what was read stays what it was
 
 
 async def test_a_refused_commit_leaves_the_stored_game(cached: Database) -> None:
-    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
-    await cached.commit_action(game.game_id, 0, {"n": 1}, ["a"])
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["a"])
     with pytest.raises(StaleVersion):
-        await cached.commit_action(game.game_id, 0, {"n": 99}, ["b"])
-    assert (await cached.game(game.game_id)).state == {"n": 1}
+        await cached.games.commit_action(game.game_id, 0, {"n": 99}, ["b"])
+    assert (await cached.games.game(game.game_id)).state == {"n": 1}
 
 
 async def test_a_read_under_way_does_not_put_back_the_older_row(cached: Database) -> None:
-    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
     for version in range(20):
         cached._cache.clear()  # white box: make the read go to the file
         # the read is queued before the write, so it returns the older row after the write began
         read, _ = await asyncio.gather(
-            cached.game(game.game_id),
-            cached.commit_action(game.game_id, version, {"n": version + 1}, ["a"]),
+            cached.games.game(game.game_id),
+            cached.games.commit_action(game.game_id, version, {"n": version + 1}, ["a"]),
         )
         assert read.version == version
-        assert (await cached.game(game.game_id)).version == version + 1
+        assert (await cached.games.game(game.game_id)).version == version + 1
 
 
 async def test_players_follow_upserts(cached: Database) -> None:
-    assert (await cached.players([A, B]))[A].name == f"player {A}"
-    await cached.upsert_player(A, "Alice", language="en", started=True)
-    players = await cached.players([A, B, 999])
+    assert (await cached.chats.players([A, B]))[A].name == f"player {A}"
+    await cached.chats.upsert_player(A, "Alice", language="en", started=True)
+    players = await cached.chats.players([A, B, 999])
     assert set(players) == {A, B}
     assert (players[A].name, players[A].language, players[A].started) == ("Alice", "en", True)
-    await cached.upsert_player(A, "Alice B.")
-    assert (await cached.players([A]))[A].language == "en"
-    assert (await cached.players([A]))[A].name == "Alice B."
+    await cached.chats.upsert_player(A, "Alice B.")
+    assert (await cached.chats.players([A]))[A].language == "en"
+    assert (await cached.chats.players([A]))[A].name == "Alice B."
 
 
 async def test_a_chat_migration_moves_the_remembered_games(cached: Database) -> None:
-    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
-    assert (await cached.game(game.game_id)).chat_id == CHAT
-    assert await cached.migrate_chat(CHAT, SUPERGROUP) is True
-    assert (await cached.game(game.game_id)).chat_id == SUPERGROUP
-    assert await cached.active_game(CHAT) is None
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    assert (await cached.games.game(game.game_id)).chat_id == CHAT
+    assert await cached.chats.migrate_chat(CHAT, SUPERGROUP) is True
+    assert (await cached.games.game(game.game_id)).chat_id == SUPERGROUP
+    assert await cached.games.active_game(CHAT) is None
 
 
 async def test_another_connection_is_seen_from_the_next_trip_on(
     cached: Database, db_path: Path
 ) -> None:
-    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
-    assert (await cached.game(game.game_id)).version == 0
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    assert (await cached.games.game(game.game_id)).version == 0
     async with await fresh_look(db_path) as other:
-        await other.commit_action(game.game_id, 0, {"n": 1}, ["other"])
-        await other.upsert_player(B, "renamed elsewhere")
-    await cached.chat(CHAT)  # any trip to the file notices the other connection's commits
-    assert (await cached.game(game.game_id)).state == {"n": 1}
-    assert (await cached.players([B]))[B].name == "renamed elsewhere"
+        await other.games.commit_action(game.game_id, 0, {"n": 1}, ["other"])
+        await other.chats.upsert_player(B, "renamed elsewhere")
+    await cached.chats.chat(CHAT)  # any trip to the file notices the other connection's commits
+    assert (await cached.games.game(game.game_id)).state == {"n": 1}
+    assert (await cached.chats.players([B]))[B].name == "renamed elsewhere"
 
 
 async def test_without_cache_reads_every_read_sees_other_connections(db_path: Path) -> None:
     async with await Database.open(db_path) as first, await Database.open(db_path) as second:
-        await first.upsert_chat(CHAT, "race")
-        game = await first.create_game(CHAT, "stukolka", {"n": 0})
-        assert (await first.game(game.game_id)).version == 0
-        await second.commit_action(game.game_id, 0, {"n": 1}, ["second"])
-        assert (await first.game(game.game_id)).state == {"n": 1}
+        await first.chats.upsert_chat(CHAT, "race")
+        game = await first.games.create_game(CHAT, "stukolka", {"n": 0})
+        assert (await first.games.game(game.game_id)).version == 0
+        await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"])
+        assert (await first.games.game(game.game_id)).state == {"n": 1}
 
 
 def _game(game_id: int, status: GameStatus = "lobby") -> Game:
@@ -141,12 +141,12 @@ def _game(game_id: int, status: GameStatus = "lobby") -> Game:
 async def test_a_closed_game_is_read_from_the_file_not_kept(cached: Database) -> None:
     """The cache holds open games only: one closed by a write goes, and reading it again
     does not bring it back (a bot that has played many games keeps none of the old ones)."""
-    game = await cached.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
-    first = await cached.game(game.game_id)
-    assert await cached.game(game.game_id) is first
-    await cached.commit_action(game.game_id, 0, {"n": 1}, ["last"], status="finished")
-    closed = await cached.game(game.game_id)
-    again = await cached.game(game.game_id)
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    first = await cached.games.game(game.game_id)
+    assert await cached.games.game(game.game_id) is first
+    await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["last"], status="finished")
+    closed = await cached.games.game(game.game_id)
+    again = await cached.games.game(game.game_id)
     assert (closed.status, closed.state) == ("finished", {"n": 1})
     assert again == closed and again is not closed
     cache = ReadCache()

@@ -16,7 +16,7 @@ async def test_menus_keep_the_newest_of_each_kind_and_two_at_once_are_both_kept(
     db_path: Path,
 ) -> None:
     async with await Database.open(db_path) as db:
-        await db.upsert_chat(GROUP, "group")
+        await db.chats.upsert_chat(GROUP, "group")
         display = ChatDisplay(db)
         await asyncio.gather(
             display.remember_menu(GROUP, "settings", 1, 3),
@@ -37,7 +37,7 @@ async def test_menus_keep_the_newest_of_each_kind_and_two_at_once_are_both_kept(
 
 async def test_history_messages_and_a_players_glossary(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
-        await db.upsert_chat(GROUP, "group")
+        await db.chats.upsert_chat(GROUP, "group")
         display = ChatDisplay(db)
         await display.remember_history_message(GROUP, 10)
         assert await display.is_history_message(GROUP, 10)

@@ -25,10 +25,10 @@ SUPERGROUP = -1009999
 
 async def _played_chat(db: Database) -> int:
     """A finished game with a deal and money, a game in play, settings: return the open id."""
-    await db.set_chat_language(CHAT, "en")
-    await db.set_chat_options(CHAT, "stukolka", {"stake": 6})
-    old = await db.create_game(CHAT, "starshina", {}, seats=USERS)
-    await db.commit_action(
+    await db.chats.set_chat_language(CHAT, "en")
+    await db.chats.set_chat_options(CHAT, "stukolka", {"stake": 6})
+    old = await db.games.create_game(CHAT, "starshina", {}, seats=USERS)
+    await db.games.commit_action(
         old.game_id,
         0,
         {"over": True},
@@ -40,8 +40,8 @@ async def _played_chat(db: Database) -> int:
         ],
         deal=DealRecord(1, (DealPlayer(A, 0, 3), DealPlayer(B, 1, 13))),
     )
-    game = await db.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
-    await db.commit_action(
+    game = await db.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    await db.games.commit_action(
         game.game_id, 0, {"n": 1}, ["knock"], transfers=[Transfer(C, POT, 3, "ante", 1)]
     )
     await ChatDisplay(db).set_table_message(game.game_id, 42)
@@ -51,29 +51,31 @@ async def _played_chat(db: Database) -> int:
 
 async def test_everything_moves_to_the_new_id(table: Database, db_path: Path) -> None:
     game_id = await _played_chat(table)
-    before = await table.balances(CHAT)
-    deals_before = await table.last_deals(CHAT, 10)
-    totals_before = await table.player_totals(CHAT, B)
+    before = await table.ledger.balances(CHAT)
+    deals_before = await table.history.last_deals(CHAT, 10)
+    totals_before = await table.stats.player_totals(CHAT, B)
 
-    assert await table.migrate_chat(CHAT, SUPERGROUP) is True
+    assert await table.chats.migrate_chat(CHAT, SUPERGROUP) is True
 
-    assert await table.chat(CHAT) is None
-    chat = await table.chat(SUPERGROUP)
+    assert await table.chats.chat(CHAT) is None
+    chat = await table.chats.chat(SUPERGROUP)
     assert chat is not None and (chat.title, chat.language) == ("friends", "en")
-    assert await table.chat_options(SUPERGROUP, "stukolka") == {"stake": 6}
-    assert await table.balances(SUPERGROUP) == before
-    assert await table.balances(CHAT) == (await table.balances(-5))
-    moved_deals = await table.last_deals(SUPERGROUP, 10)
+    assert await table.chats.chat_options(SUPERGROUP, "stukolka") == {"stake": 6}
+    assert await table.ledger.balances(SUPERGROUP) == before
+    assert await table.ledger.balances(CHAT) == (await table.ledger.balances(-5))
+    moved_deals = await table.history.last_deals(SUPERGROUP, 10)
     assert [(d.game_id, d.deal, d.players) for d in moved_deals] == [
         (d.game_id, d.deal, d.players) for d in deals_before
     ]
     assert all(t.chat_id == SUPERGROUP for d in moved_deals for t in d.transfers)
-    assert await table.player_totals(SUPERGROUP, B) == replace(totals_before, chat_id=SUPERGROUP)
-    game = await table.active_game(SUPERGROUP)
+    assert await table.stats.player_totals(SUPERGROUP, B) == replace(
+        totals_before, chat_id=SUPERGROUP
+    )
+    game = await table.games.active_game(SUPERGROUP)
     assert game is not None and game.game_id == game_id
     assert (game.table_message_id, dict(game.hand_messages)) == (42, {A: 43})
-    assert await table.active_game(CHAT) is None
-    assert await table.commit_action(game_id, 1, {"n": 2}, ["play"]) == 2
+    assert await table.games.active_game(CHAT) is None
+    assert await table.games.commit_action(game_id, 1, {"n": 2}, ["play"]) == 2
     conn = raw(db_path)
     for name in ("games", "ledger", "deals", "chat_options"):
         left = conn.execute(f"SELECT COUNT(*) FROM {name} WHERE chat_id = ?", (CHAT,))
@@ -84,44 +86,44 @@ async def test_everything_moves_to_the_new_id(table: Database, db_path: Path) ->
 
 async def test_the_new_chat_seen_first_keeps_its_own_settings(table: Database) -> None:
     await _played_chat(table)
-    await table.upsert_chat(SUPERGROUP, "friends (super)")
-    await table.set_chat_options(SUPERGROUP, "starshina", {"targets": "9-5-2"})
-    await table.set_chat_options(SUPERGROUP, "stukolka", {"stake": 9})
-    await table.set_chat_language(SUPERGROUP, "ru")
+    await table.chats.upsert_chat(SUPERGROUP, "friends (super)")
+    await table.chats.set_chat_options(SUPERGROUP, "starshina", {"targets": "9-5-2"})
+    await table.chats.set_chat_options(SUPERGROUP, "stukolka", {"stake": 9})
+    await table.chats.set_chat_language(SUPERGROUP, "ru")
 
-    assert await table.migrate_chat(CHAT, SUPERGROUP)
+    assert await table.chats.migrate_chat(CHAT, SUPERGROUP)
 
-    chat = await table.chat(SUPERGROUP)
+    chat = await table.chats.chat(SUPERGROUP)
     assert chat is not None and (chat.title, chat.language) == ("friends (super)", "ru")
-    assert await table.chat_options(SUPERGROUP, "stukolka") == {"stake": 9}
-    assert await table.chat_options(SUPERGROUP, "starshina") == {"targets": "9-5-2"}
-    assert (await table.balances(SUPERGROUP)).pot == 3
+    assert await table.chats.chat_options(SUPERGROUP, "stukolka") == {"stake": 9}
+    assert await table.chats.chat_options(SUPERGROUP, "starshina") == {"targets": "9-5-2"}
+    assert (await table.ledger.balances(SUPERGROUP)).pot == 3
 
 
 async def test_the_old_chat_fills_gaps_in_the_new_one(table: Database) -> None:
     await _played_chat(table)
-    await table.upsert_chat(SUPERGROUP, None)
-    assert await table.migrate_chat(CHAT, SUPERGROUP)
-    chat = await table.chat(SUPERGROUP)
+    await table.chats.upsert_chat(SUPERGROUP, None)
+    assert await table.chats.migrate_chat(CHAT, SUPERGROUP)
+    chat = await table.chats.chat(SUPERGROUP)
     assert chat is not None and (chat.title, chat.language) == ("friends", "en")
-    assert await table.chat_options(SUPERGROUP, "stukolka") == {"stake": 6}
+    assert await table.chats.chat_options(SUPERGROUP, "stukolka") == {"stake": 6}
 
 
 async def test_two_open_games_refuse_to_merge(table: Database, db_path: Path) -> None:
     await _played_chat(table)
-    await table.upsert_chat(SUPERGROUP, None)
-    await table.create_game(SUPERGROUP, "stukolka", {})
+    await table.chats.upsert_chat(SUPERGROUP, None)
+    await table.games.create_game(SUPERGROUP, "stukolka", {})
     ledger_rows = count(db_path, "ledger")
     with pytest.raises(ChatMigrationConflict):
-        await table.migrate_chat(CHAT, SUPERGROUP)
-    assert await table.chat(CHAT) is not None
-    assert (await table.balances(CHAT)).pot == 3
-    assert await table.active_game(CHAT) is not None
+        await table.chats.migrate_chat(CHAT, SUPERGROUP)
+    assert await table.chats.chat(CHAT) is not None
+    assert (await table.ledger.balances(CHAT)).pot == 3
+    assert await table.games.active_game(CHAT) is not None
     assert count(db_path, "ledger") == ledger_rows
 
 
 async def test_unknown_or_same_chat(table: Database) -> None:
-    assert await table.migrate_chat(-5, SUPERGROUP) is False
-    assert await table.chat(SUPERGROUP) is None
+    assert await table.chats.migrate_chat(-5, SUPERGROUP) is False
+    assert await table.chats.chat(SUPERGROUP) is None
     with pytest.raises(ValueError):
-        await table.migrate_chat(CHAT, CHAT)
+        await table.chats.migrate_chat(CHAT, CHAT)

@@ -101,9 +101,9 @@ async def _check(path: Path, acknowledged: dict[int, int]) -> None:
         ledger: Counter[tuple[Any, ...]] = Counter()
         chats: set[int] = set()
         for game_id in game_ids:
-            game = await db.game(game_id)
+            game = await db.games.game(game_id)
             chats.add(game.chat_id)
-            log = await db.action_log(game_id)
+            log = await db.games.action_log(game_id)
             assert replay(log, toy.apply) == game.state
             assert log[-1].version == game.version >= acknowledged.get(game_id, 0)
             assert game.status == ("finished" if game.state["finished"] else "active")
@@ -126,10 +126,10 @@ async def _check(path: Path, acknowledged: dict[int, int]) -> None:
         for chat in chats:
             stored = Counter(
                 (e.chat_id, e.game_id, e.version, e.src, e.dst, e.amount, e.reason, e.deal)
-                for e in await db.transfers(chat)
+                for e in await db.ledger.transfers(chat)
             )
             assert stored == Counter({k: n for k, n in ledger.items() if k[0] == chat})
-            balances = await db.balances(chat)
+            balances = await db.ledger.balances(chat)
             assert balances.total == 0
             expected = expected_money[chat]
             assert {u: n for u, n in balances.players.items() if n} == {

@@ -36,8 +36,8 @@ async def _games(db: Database, chats: int) -> list[int]:
     ids = []
     for n in range(chats):
         chat = CHAT - n
-        await db.upsert_chat(chat, f"chat {n}")
-        game = await db.create_game(chat, "stukolka", {"n": 0}, seats=USERS)
+        await db.chats.upsert_chat(chat, f"chat {n}")
+        game = await db.games.create_game(chat, "stukolka", {"n": 0}, seats=USERS)
         ids.append(game.game_id)
     return ids
 
@@ -49,7 +49,7 @@ async def test_concurrent_commits_share_transactions_and_all_land(
     batches.clear()
     versions = await asyncio.gather(
         *(
-            table.commit_action(
+            table.games.commit_action(
                 game_id, 0, {"n": 1}, ["move"], transfers=[Transfer(A, POT, 1, "ante", 0)]
             )
             for game_id in ids
@@ -59,7 +59,7 @@ async def test_concurrent_commits_share_transactions_and_all_land(
     # the first went alone (the thread was idle); the others waited for it and went together
     assert sum(batches) == GAMES and len(batches) < GAMES and max(batches) > 1
     for game_id in ids:
-        game = await table.game(game_id)
+        game = await table.games.game(game_id)
         assert (game.version, game.state) == (1, {"n": 1})
     assert count(db_path, "ledger") == GAMES
 
@@ -72,23 +72,27 @@ async def test_a_failing_write_is_undone_alone(
     actions_before = count(db_path, "actions")
     batches.clear()
     results = await asyncio.gather(
-        table.commit_action(ids[0], 0, {"n": 1}, ["ok"], transfers=[Transfer(A, POT, 1, "a", 0)]),
+        table.games.commit_action(
+            ids[0], 0, {"n": 1}, ["ok"], transfers=[Transfer(A, POT, 1, "a", 0)]
+        ),
         # a stale version: compare-and-set refuses it
-        table.commit_action(
+        table.games.commit_action(
             ids[1], 5, {"n": 9}, ["stale"], transfers=[Transfer(B, POT, 1, "a", 5)]
         ),
         # money for somebody unknown: refused after the state was already written in its
         # transaction, so its savepoint must undo that state too
-        table.commit_action(
+        table.games.commit_action(
             ids[2], 0, {"n": 9}, ["bad"], transfers=[Transfer(999, POT, 1, "a", 0)]
         ),
-        table.commit_action(ids[2], 0, {"n": 2}, ["ok"], transfers=[Transfer(C, POT, 2, "a", 0)]),
+        table.games.commit_action(
+            ids[2], 0, {"n": 2}, ["ok"], transfers=[Transfer(C, POT, 2, "a", 0)]
+        ),
         return_exceptions=True,
     )
     assert max(batches) >= 3  # they really shared a transaction
     assert results[0] == 1 and results[3] == 1
     assert isinstance(results[1], StaleVersion) and isinstance(results[2], UnknownPlayer)
-    assert [(await table.game(i)).state for i in ids] == [{"n": 1}, {"n": 0}, {"n": 2}]
+    assert [(await table.games.game(i)).state for i in ids] == [{"n": 1}, {"n": 0}, {"n": 2}]
     assert count(db_path, "ledger") == ledger_before + 2
     assert count(db_path, "actions") == actions_before + 2
     assert await table.check_integrity() == []
@@ -97,8 +101,8 @@ async def test_a_failing_write_is_undone_alone(
 async def test_acknowledged_writes_are_in_the_file(db_path: Path) -> None:
     """What a caller was told is committed is there for a connection opened afterwards."""
     db = await Database.open(db_path)
-    await db.upsert_chat(CHAT, "friends")
-    await asyncio.gather(*(db.upsert_player(u, f"player {u}") for u in USERS))
+    await db.chats.upsert_chat(CHAT, "friends")
+    await asyncio.gather(*(db.chats.upsert_player(u, f"player {u}") for u in USERS))
     ids = await _games(db, 4)
     await asyncio.gather(
         *(ChatDisplay(db).set_table_message(game_id, 100 + game_id) for game_id in ids)
@@ -107,16 +111,16 @@ async def test_acknowledged_writes_are_in_the_file(db_path: Path) -> None:
     reopened = await Database.open(db_path)
     try:
         for game_id in ids:
-            assert (await reopened.game(game_id)).table_message_id == 100 + game_id
-        assert set(await reopened.players(USERS)) == set(USERS)
+            assert (await reopened.games.game(game_id)).table_message_id == 100 + game_id
+        assert set(await reopened.chats.players(USERS)) == set(USERS)
     finally:
         await reopened.close()
 
 
 async def test_close_waits_for_writes_in_flight(db_path: Path) -> None:
     db = await Database.open(db_path)
-    await db.upsert_chat(CHAT, "friends")
-    writes = [asyncio.create_task(db.upsert_player(u, f"p{u}")) for u in range(1, 40)]
+    await db.chats.upsert_chat(CHAT, "friends")
+    writes = [asyncio.create_task(db.chats.upsert_player(u, f"p{u}")) for u in range(1, 40)]
     await asyncio.sleep(0)  # they are queued
     await db.close()
     assert all(task.done() and task.exception() is None for task in writes)

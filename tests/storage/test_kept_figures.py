@@ -95,7 +95,7 @@ def _check(path: Path, chats: list[int]) -> None:
 
 async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> None:
     kind = rng.choice(["stukolka", "starshina"])
-    game = await db.create_game(chat, kind, {}, seats=USERS)
+    game = await db.games.create_game(chat, kind, {}, seats=USERS)
     version, deal = 0, 0
     for _ in range(commits):
         transfers = []
@@ -115,7 +115,7 @@ async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> No
             )
             deal += 1
         figures = counted(game_for(kind).stat_fields, transfers, record)
-        version = await db.commit_action(
+        version = await db.games.commit_action(
             game.game_id,
             version,
             {"v": version + 1},
@@ -124,7 +124,7 @@ async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> No
             deal=record,
             figures=figures,
         )
-    await db.commit_action(game.game_id, version, {}, None, status="finished")
+    await db.games.commit_action(game.game_id, version, {}, None, status="finished")
 
 
 @settings(
@@ -138,28 +138,28 @@ async def test_kept_figures_equal_the_ledger_after_play_and_a_supergroup_move(
     rng = random.Random(seed)
     async with await Database.open(path) as db:
         for chat in (CHAT, SUPERGROUP):
-            await db.upsert_chat(chat, None)
+            await db.chats.upsert_chat(chat, None)
         for user in USERS:
-            await db.upsert_player(user, f"p{user}")
+            await db.chats.upsert_player(user, f"p{user}")
         await _play(db, CHAT, rng, commits)
         await _play(db, CHAT, rng, commits)
         # the supergroup saw a game of its own before the move (the bot met it first)
         await _play(db, SUPERGROUP, rng, rng.randint(1, 5))
         _check(path, [CHAT, SUPERGROUP])
-        before = await db.balances(CHAT)
-        also = await db.balances(SUPERGROUP)
-        assert await db.migrate_chat(CHAT, SUPERGROUP)
+        before = await db.ledger.balances(CHAT)
+        also = await db.ledger.balances(SUPERGROUP)
+        assert await db.chats.migrate_chat(CHAT, SUPERGROUP)
         _check(path, [CHAT, SUPERGROUP])
-        after = await db.balances(SUPERGROUP)
+        after = await db.ledger.balances(SUPERGROUP)
         assert after.pot == before.pot + also.pot
         for user in USERS:
             assert after.players.get(user, 0) == before.players.get(user, 0) + also.players.get(
                 user, 0
             )
-        assert (await db.balances(CHAT)).players == {}
+        assert (await db.ledger.balances(CHAT)).players == {}
         assert await db.check_integrity() == []
         month = month_of(1e10)  # no figures that far ahead
-        stats = await db.player_stats(USERS[0], month, SUPERGROUP)
+        stats = await db.stats.player_stats(USERS[0], month, SUPERGROUP)
         assert stats.this_month == {}
         total = stats.total(stats.all_time)
         assert total.net == after.players.get(USERS[0], 0)
@@ -168,8 +168,8 @@ async def test_kept_figures_equal_the_ledger_after_play_and_a_supergroup_move(
 async def test_integrity_check_finds_kept_balances_that_drifted(
     table: Database, db_path: Path
 ) -> None:
-    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
-    await table.commit_action(
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
+    await table.games.commit_action(
         game.game_id, 0, {}, None, transfers=[Transfer(USERS[0], POT, 3, "ante", 0)]
     )
     assert await table.check_integrity() == []

@@ -260,23 +260,23 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
 
     async with await Database.open(path) as db:
         assert await db.check_integrity() == []
-        chat = await db.chat(CHAT)
+        chat = await db.chats.chat(CHAT)
         assert chat is not None and chat.language == "ru"
-        assert await db.chat_options(CHAT, "stukolka") == {"stake": 6}
-        game = await db.active_game(CHAT)
+        assert await db.chats.chat_options(CHAT, "stukolka") == {"stake": 6}
+        game = await db.games.active_game(CHAT)
         assert game is not None
         assert game.thread_id is None  # played where there were no topics
         assert (game.version, game.table_message_id, dict(game.hand_messages)) == (1, 7, {B: 8})
         # what was on screen stays known; the table message is taken for the current deal's
         assert game.display.table_deal is None and not game.display.table_unknown
-        assert replay(await db.action_log(game.game_id), toy.apply) == game.state
-        balances = await db.balances(CHAT)
+        assert replay(await db.games.action_log(game.game_id), toy.apply) == game.state
+        balances = await db.ledger.balances(CHAT)
         assert (dict(balances.players), balances.pot) == SEEDED_MONEY[version]
-        assert await db.games_with_deadline_before(100.0) == [game]
+        assert await db.games.games_with_deadline_before(100.0) == [game]
 
         # The upgraded file takes new commits, deal records included.
         state = toy.apply(game.state, {"seat": 1, "add": 4})
-        await db.commit_action(
+        await db.games.commit_action(
             game.game_id,
             1,
             state,
@@ -284,7 +284,7 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
             transfers=toy.action_transfers(game.state, {"seat": 1, "add": 4}),
             deal=toy.deal_record(state),
         )
-        deal = (await db.last_deals(CHAT, 5))[0]
+        deal = (await db.history.last_deals(CHAT, 5))[0]
         assert [(t.src, t.dst) for t in deal.transfers] == [(A, POT), (POT, B)]
         assert await db.check_integrity() == []
 
@@ -314,11 +314,11 @@ async def test_stored_old_defaults_give_way_to_the_corrected_ones(tmp_path: Path
             )
     conn.close()
     async with await Database.open(path) as db:
-        assert await db.chat_options(1, "stukolka") == {"stake": 6, "variant": "shleif"}
-        assert await db.chat_options(2, "stukolka") == rows[2, "stukolka"]
-        assert await db.chat_options(1, "starshina") == {"trumps": "none", "stake": 2}
-        assert await db.chat_options(2, "starshina") == rows[2, "starshina"]
-        assert await db.chat_options(3, "starshina") == rows[3, "starshina"]
+        assert await db.chats.chat_options(1, "stukolka") == {"stake": 6, "variant": "shleif"}
+        assert await db.chats.chat_options(2, "stukolka") == rows[2, "stukolka"]
+        assert await db.chats.chat_options(1, "starshina") == {"trumps": "none", "stake": 2}
+        assert await db.chats.chat_options(2, "starshina") == rows[2, "starshina"]
+        assert await db.chats.chat_options(3, "starshina") == rows[3, "starshina"]
 
 
 def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
@@ -368,8 +368,8 @@ async def test_several_processes_starting_at_once_on_a_fresh_file(tmp_path: Path
         path = tmp_path / f"together-{attempt}.sqlite3"
         openers = await asyncio.gather(*(Database.open(path) for _ in range(3)))
         try:
-            await openers[0].upsert_chat(CHAT, None)
-            assert all([await db.chat(CHAT) is not None for db in openers])
+            await openers[0].chats.upsert_chat(CHAT, None)
+            assert all([await db.chats.chat(CHAT) is not None for db in openers])
         finally:
             for db in openers:
                 await db.close()
@@ -387,8 +387,8 @@ async def test_version_4_fills_the_kept_balances_and_figures_from_the_history(
     async with await Database.open(path) as db:
         assert await db.check_integrity() == []
         month = "2023-11"  # NOW, 1_700_000_000, is 14 November 2023
-        b = await db.player_stats(B, month, CHAT)
-        c = await db.player_stats(C, month, CHAT)
+        b = await db.stats.player_stats(B, month, CHAT)
+        c = await db.stats.player_stats(C, month, CHAT)
         toy_b, toy_c = b.all_time["toy"], c.all_time["toy"]
         assert (toy_b.net, toy_b.deals, toy_b.games) == (-2, 1, 1)
         assert toy_b.fields == {"remizes": 1, "remiz_paid": 2}
@@ -407,7 +407,11 @@ async def test_version_7_takes_every_kept_hand_message_for_its_games_deal_in_pla
     conn.close()
     async with await Database.open(path) as db:
         assert await db.check_integrity() == []
-        playing, finished, frozen = await db.game(1), await db.game(2), await db.game(3)
+        playing, finished, frozen = (
+            await db.games.game(1),
+            await db.games.game(2),
+            await db.games.game(3),
+        )
         # a state without a table part is at its first deal
         assert (playing.deal, dict(playing.hand_messages), playing.old_hands) == (0, {B: 8}, ())
         assert (finished.deal, dict(finished.hand_messages)) == (3, {A: 9})
@@ -431,7 +435,7 @@ async def test_version_8_moves_every_games_own_figure_from_its_column_to_a_named
     async with await Database.open(path) as db:
         assert await db.check_integrity() == []
         for user in USERS:
-            stats = await db.player_stats(user, "2023-11", CHAT)
+            stats = await db.stats.player_stats(user, "2023-11", CHAT)
             assert stats.all_time["toy"].fields == SEEDED_FIELDS.get(user, {})
             assert stats.this_month == stats.all_time
     conn = raw(path)
@@ -463,14 +467,14 @@ async def test_version_9_indexes_who_sits_at_which_open_game_and_keeps_it_right(
     _seed_version_8(conn)
     conn.close()
     async with await Database.open(path) as db:
-        everything = {game.game_id: game for game in await db.open_games()}
+        everything = {game.game_id: game for game in await db.games.open_games()}
         assert len(everything) >= 2
         for user in USERS:
             mine = [g.game_id for g in everything.values() if user in g.seats]
-            assert [g.game_id for g in await db.user_open_games(user)] == mine
+            assert [g.game_id for g in await db.games.user_open_games(user)] == mine
         stranger = 4_000_000_001
-        assert await db.user_open_games(stranger) == []
-        game = await db.active_game(CHAT)
+        assert await db.games.user_open_games(stranger) == []
+        game = await db.games.active_game(CHAT)
         assert game is not None and A in game.seats
     conn = raw(path)
     try:
@@ -495,6 +499,6 @@ async def test_version_9_indexes_who_sits_at_which_open_game_and_keeps_it_right(
     finally:
         conn.close()
     async with await Database.open(path) as db:
-        assert game.game_id not in [g.game_id for g in await db.user_open_games(B)]
-        assert await db.user_open_games(stranger) == []
+        assert game.game_id not in [g.game_id for g in await db.games.user_open_games(B)]
+        assert await db.games.user_open_games(stranger) == []
         assert await db.check_integrity() == []

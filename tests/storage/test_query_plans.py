@@ -30,14 +30,14 @@ FULL_SCAN = re.compile(r"^SCAN (\w+)(?: AS \w+)?$")
 
 async def _filled(path: Path) -> None:
     async with await Database.open(path) as db:
-        await db.upsert_chat(CHAT, "friends")
+        await db.chats.upsert_chat(CHAT, "friends")
         for user in USERS:
-            await db.upsert_player(user, f"p{user}")
+            await db.chats.upsert_player(user, f"p{user}")
         for kind in ("stukolka", "starshina"):
-            game = await db.create_game(CHAT, kind, {}, seats=USERS)
+            game = await db.games.create_game(CHAT, kind, {}, seats=USERS)
             version = 0
             for deal in range(4):
-                version = await db.commit_action(
+                version = await db.games.commit_action(
                     game.game_id,
                     version,
                     {"deal": deal},
@@ -52,7 +52,7 @@ async def _filled(path: Path) -> None:
                         deal, tuple(DealPlayer(u, s, s) for s, u in enumerate(USERS)), winner=A
                     ),
                 )
-            await db.commit_action(game.game_id, version, {}, None, status="finished")
+            await db.games.commit_action(game.game_id, version, {}, None, status="finished")
 
 
 def _plans(path: Path, run: object) -> dict[str, list[str]]:
@@ -151,10 +151,10 @@ async def test_an_export_reads_the_ledger_in_pages_every_row_once_and_only_rows_
     path = tmp_path / "pages.sqlite3"
     await _filled(path)
     async with await Database.open(path) as db:
-        whole = await db.export_rows(CHAT)
+        whole = await db.history.export_rows(CHAT)
         assert len(whole) == 2 * 4 * 4  # two games, four deals, four transfers each
         for page in (1, 3, 7, len(whole), len(whole) + 1):
-            assert await db.export_rows(CHAT, page) == whole
+            assert await db.history.export_rows(CHAT, page) == whole
         ids = [int(row[0]) for row in whole]  # type: ignore[call-overload]
         assert ids == sorted(set(ids))
         # a row written while an export runs (between two of its trips) is not in it
@@ -178,7 +178,7 @@ async def test_an_export_reads_the_ledger_in_pages_every_row_once_and_only_rows_
 
         history.export_rows = page_then_a_new_row  # type: ignore[assignment]
         try:
-            assert await db.export_rows(CHAT, 5) == whole
+            assert await db.history.export_rows(CHAT, 5) == whole
         finally:
             history.export_rows = original
-        assert written and len(await db.export_rows(CHAT)) == len(whole) + 1
+        assert written and len(await db.history.export_rows(CHAT)) == len(whole) + 1

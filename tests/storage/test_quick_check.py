@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 async def _damaged(tmp_path: Path) -> Path:
     path = tmp_path / "bot.sqlite3"
     db = await Database.open(path)
-    await db.upsert_chat(-1, "group")
+    await db.chats.upsert_chat(-1, "group")
     for user in range(300):
-        await db.upsert_player(user + 1, "x" * 200)
+        await db.chats.upsert_player(user + 1, "x" * 200)
     await db.close()
     with path.open("r+b") as file:
         file.seek(4096 * 3)

@@ -18,26 +18,26 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
     first = await Database.open(db_path)
     second = await Database.open(db_path)
     try:
-        await first.upsert_chat(CHAT, "race")
+        await first.chats.upsert_chat(CHAT, "race")
         for user in USERS:
-            await second.upsert_player(user, f"player {user}")
-        game = await first.create_game(CHAT, "stukolka", {"winner": None}, seats=USERS)
+            await second.chats.upsert_player(user, f"player {user}")
+        game = await first.games.create_game(CHAT, "stukolka", {"winner": None}, seats=USERS)
         wins = {"first": 0, "second": 0}
         for _ in range(ROUNDS):
             # Both read the same version, as two button presses handled at once would.
-            seen_first = await first.game(game.game_id)
-            seen_second = await second.game(game.game_id)
+            seen_first = await first.games.game(game.game_id)
+            seen_second = await second.games.game(game.game_id)
             assert seen_first.version == seen_second.version
             version = seen_first.version
             commits = [
-                first.commit_action(
+                first.games.commit_action(
                     game.game_id,
                     version,
                     {"winner": "first"},
                     ["first"],
                     transfers=[Transfer(A, POT, 1, "ante", version)],
                 ),
-                second.commit_action(
+                second.games.commit_action(
                     game.game_id,
                     version,
                     {"winner": "second"},
@@ -59,18 +59,18 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
 
             # Both connections now see the winner's state, its log row and only its money.
             for db in (first, second):
-                stored = await db.game(game.game_id)
+                stored = await db.games.game(game.game_id)
                 assert (stored.version, stored.state) == (version + 1, {"winner": winners[0]})
-                log = await db.action_log(game.game_id)
+                log = await db.games.action_log(game.game_id)
                 assert [e.version for e in log] == list(range(version + 2))
                 assert log[-1].action == [winners[0]]
-                entries = [e for e in await db.transfers(CHAT) if e.version == version + 1]
+                entries = [e for e in await db.ledger.transfers(CHAT) if e.version == version + 1]
                 assert [(e.src, e.amount) for e in entries] == [
                     (A, 1) if winners[0] == "first" else (B, 2)
                 ]
         # The two threads really race: each connection wins some rounds.
         assert wins["first"] > 0 and wins["second"] > 0, wins
-        balances = await first.balances(CHAT)
+        balances = await first.ledger.balances(CHAT)
         assert balances.players[A] == -wins["first"]
         assert balances.players.get(B, 0) == -2 * wins["second"]
         assert balances.pot == wins["first"] + 2 * wins["second"]
@@ -81,12 +81,12 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
 
 async def test_the_loser_reloads_and_commits_next(db_path: Path) -> None:
     async with await Database.open(db_path) as first, await Database.open(db_path) as second:
-        await first.upsert_chat(CHAT, "race")
-        game = await first.create_game(CHAT, "stukolka", {"n": 0})
-        await first.commit_action(game.game_id, 0, {"n": 1}, ["first"])
+        await first.chats.upsert_chat(CHAT, "race")
+        game = await first.games.create_game(CHAT, "stukolka", {"n": 0})
+        await first.games.commit_action(game.game_id, 0, {"n": 1}, ["first"])
         with pytest.raises(StaleVersion) as stale:
-            await second.commit_action(game.game_id, 0, {"n": 1}, ["second"])
-        reloaded = await second.game(game.game_id)
+            await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"])
+        reloaded = await second.games.game(game.game_id)
         assert reloaded.version == stale.value.actual == 1
-        assert await second.commit_action(game.game_id, 1, {"n": 2}, ["second"]) == 2
-        assert (await first.game(game.game_id)).state == {"n": 2}
+        assert await second.games.commit_action(game.game_id, 1, {"n": 2}, ["second"]) == 2
+        assert (await first.games.game(game.game_id)).state == {"n": 2}

@@ -41,27 +41,29 @@ async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_
     with tempfile.TemporaryDirectory() as folder:
         async with await Database.open(Path(folder) / "ledger.sqlite3") as db:
             for chat in (CHAT, OTHER_CHAT):
-                await db.upsert_chat(chat, None)
+                await db.chats.upsert_chat(chat, None)
             for user in USERS:
-                await db.upsert_player(user, str(user))
-            noise = await db.create_game(OTHER_CHAT, "stukolka", {})
-            await db.commit_action(
+                await db.chats.upsert_player(user, str(user))
+            noise = await db.games.create_game(OTHER_CHAT, "stukolka", {})
+            await db.games.commit_action(
                 noise.game_id, 0, {}, ["x"], transfers=[Transfer(A, POT, 7, "ante", 1)]
             )
 
             expected_players: Counter[int] = Counter()
             expected_pot = 0
             expected_game_pots: Counter[int] = Counter()
-            game = await db.create_game(CHAT, "starshina", {})
+            game = await db.games.create_game(CHAT, "starshina", {})
             for number, commit in enumerate(commits):
                 if second_game and number == len(commits) // 2:
-                    await db.commit_action(game.game_id, game.version, {}, None, status="finished")
-                    game = await db.create_game(CHAT, "starshina", {})
+                    await db.games.commit_action(
+                        game.game_id, game.version, {}, None, status="finished"
+                    )
+                    game = await db.games.create_game(CHAT, "starshina", {})
                 transfers = [Transfer(src, dst, amount, "diff", 1) for src, dst, amount in commit]
-                version = await db.commit_action(
+                version = await db.games.commit_action(
                     game.game_id, game.version, {"n": number}, None, transfers=transfers
                 )
-                game = await db.game(game.game_id)
+                game = await db.games.game(game.game_id)
                 assert game.version == version
                 for transfer in transfers:
                     for party, sign in ((transfer.src, -1), (transfer.dst, 1)):
@@ -73,7 +75,7 @@ async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_
                             assert isinstance(party, int)
                             expected_players[party] += sign * transfer.amount
 
-            balances = await db.balances(CHAT)
+            balances = await db.ledger.balances(CHAT)
             assert balances.total == 0
             assert balances.pot == expected_pot
             assert dict(balances.game_pots) == {g: n for g, n in expected_game_pots.items() if n}
@@ -81,29 +83,29 @@ async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_
                 u: n for u, n in expected_players.items() if n
             }
             for user in balances.players:
-                assert (await db.player_totals(CHAT, user)).net == balances.players[user]
-            assert (await db.balances(OTHER_CHAT)).players == {A: -7}
+                assert (await db.stats.player_totals(CHAT, user)).net == balances.players[user]
+            assert (await db.ledger.balances(OTHER_CHAT)).players == {A: -7}
             assert await db.check_integrity() == []
 
 
 async def test_an_unknown_chat_has_no_money(db: Database) -> None:
-    balances = await db.balances(-5)
+    balances = await db.ledger.balances(-5)
     assert (dict(balances.players), balances.pot, dict(balances.game_pots)) == ({}, 0, {})
 
 
 async def test_last_deals_with_their_transfers(table: Database) -> None:
-    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS, status="active")
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, status="active")
     version = 0
     for deal in (1, 2, 3):
         # Antes at the start of the deal, money at its end: both belong to the deal.
-        version = await table.commit_action(
+        version = await table.games.commit_action(
             game.game_id,
             version,
             {"deal": deal},
             None,
             transfers=[Transfer(A, POT, 3, "ante", deal)],
         )
-        version = await table.commit_action(
+        version = await table.games.commit_action(
             game.game_id,
             version,
             {"deal": deal, "over": True},
@@ -115,7 +117,7 @@ async def test_last_deals_with_their_transfers(table: Database) -> None:
                 {"trump": "H", "deal": deal},
             ),
         )
-    history = await table.last_deals(CHAT, 2)
+    history = await table.history.last_deals(CHAT, 2)
     assert [(h.deal, h.kind, h.game_id, h.summary["deal"]) for h in history] == [
         (3, "stukolka", game.game_id, 3),
         (2, "stukolka", game.game_id, 2),
@@ -132,12 +134,12 @@ async def test_last_deals_with_their_transfers(table: Database) -> None:
         (POT, B, 1, "trick"),
         (C, POT, 3, "remiz"),
     ]
-    assert len(await table.last_deals(CHAT, 10)) == 3
-    assert await table.last_deals(OTHER_CHAT, 10) == []
+    assert len(await table.history.last_deals(CHAT, 10)) == 3
+    assert await table.history.last_deals(OTHER_CHAT, 10) == []
 
 
 async def test_player_totals(table: Database) -> None:
-    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
     version = 0
     for deal, (tricks_b, remiz_c) in enumerate([(3, 3), (2, 6), (0, 0)], start=1):
         transfers = [
@@ -146,7 +148,7 @@ async def test_player_totals(table: Database) -> None:
         ]
         if remiz_c:
             transfers.append(Transfer(C, POT, remiz_c, "remiz", deal))
-        version = await table.commit_action(
+        version = await table.games.commit_action(
             game.game_id,
             version,
             {},
@@ -156,41 +158,41 @@ async def test_player_totals(table: Database) -> None:
                 deal, (DealPlayer(B, 1, tricks_b), DealPlayer(C, 2, 0, active=deal != 3))
             ),
         )
-    totals_b = await table.player_totals(CHAT, B)
+    totals_b = await table.stats.player_totals(CHAT, B)
     assert (totals_b.deals, totals_b.deals_active, totals_b.tricks) == (3, 3, 5)
     assert totals_b.net == 6
-    totals_c = await table.player_totals(CHAT, C)
+    totals_c = await table.stats.player_totals(CHAT, C)
     assert (totals_c.deals, totals_c.deals_active, totals_c.tricks) == (3, 2, 0)
     assert totals_c.net == -9
-    totals_a = await table.player_totals(CHAT, A)
+    totals_a = await table.stats.player_totals(CHAT, A)
     assert (totals_a.deals, totals_a.net) == (0, -9)
-    assert (await table.player_totals(OTHER_CHAT, B)).deals == 0
-    balances = await table.balances(CHAT)
+    assert (await table.stats.player_totals(OTHER_CHAT, B)).deals == 0
+    balances = await table.ledger.balances(CHAT)
     assert balances.players == {A: -9, B: 6, C: -9} and balances.pot == 12
 
 
 async def test_transfers_of_a_game_or_a_deal(table: Database) -> None:
-    first = await table.create_game(CHAT, "stukolka", {})
-    await table.commit_action(
+    first = await table.games.create_game(CHAT, "stukolka", {})
+    await table.games.commit_action(
         first.game_id, 0, {}, ["a"], transfers=[Transfer(A, POT, 1, "ante", 1)]
     )
-    await table.commit_action(
+    await table.games.commit_action(
         first.game_id, 1, {}, ["b"], status="finished", transfers=[Transfer(A, POT, 2, "ante", 2)]
     )
-    second = await table.create_game(CHAT, "stukolka", {})
-    await table.commit_action(
+    second = await table.games.create_game(CHAT, "stukolka", {})
+    await table.games.commit_action(
         second.game_id, 0, {}, ["a"], transfers=[Transfer(B, POT, 3, "ante", 1)]
     )
 
     def amounts(entries: list[LedgerEntry]) -> list[int]:
         return [entry.amount for entry in entries]
 
-    assert amounts(await table.transfers(CHAT)) == [1, 2, 3]
-    assert amounts(await table.transfers(CHAT, game_id=first.game_id)) == [1, 2]
-    assert amounts(await table.transfers(CHAT, game_id=first.game_id, deal=2)) == [2]
-    assert amounts(await table.transfers(OTHER_CHAT, game_id=first.game_id)) == []
+    assert amounts(await table.ledger.transfers(CHAT)) == [1, 2, 3]
+    assert amounts(await table.ledger.transfers(CHAT, game_id=first.game_id)) == [1, 2]
+    assert amounts(await table.ledger.transfers(CHAT, game_id=first.game_id, deal=2)) == [2]
+    assert amounts(await table.ledger.transfers(OTHER_CHAT, game_id=first.game_id)) == []
     with pytest.raises(ValueError):
-        await table.transfers(CHAT, deal=1)
+        await table.ledger.transfers(CHAT, deal=1)
 
 
 async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_deal(
@@ -199,7 +201,7 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
     """Storage counts no figure of a game's own: the evening's summary hands each deal's
     transfers and record to the caller's count, as committed, and adds up what it says by
     game, figure and player, players in the order each first had the figure."""
-    game = await table.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
     deals = [
         [Transfer(B, POT, 2, "fine", 0), Transfer(POT, C, 1, "trick", 0)],
         [Transfer(C, POT, 4, "fine", 1), Transfer(B, POT, 3, "fine", 1)],
@@ -207,7 +209,7 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
     version = 0
     for deal, transfers in enumerate(deals):
         record = DealRecord(deal, (DealPlayer(B, 0, 0), DealPlayer(C, 1, deal)), {"n": deal})
-        version = await table.commit_action(
+        version = await table.games.commit_action(
             game.game_id, version, {}, ["end"], transfers=transfers, deal=record
         )
     seen: list[tuple[str, list[Transfer], DealRecord]] = []
@@ -222,9 +224,9 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
                 fined.setdefault(transfer.src, {"fines": 0})["fines"] += transfer.amount
         return fined
 
-    evening = await table.open_evening(CHAT)
+    evening = await table.evenings.open_evening(CHAT)
     assert evening is not None
-    summary = await table.evening_summary(evening, count)
+    summary = await table.evenings.evening_summary(evening, count)
     assert [(kind, transfers) for kind, transfers, _ in seen] == [
         ("stukolka", deals[0]),
         ("stukolka", deals[1]),
@@ -233,4 +235,4 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
     assert seen[1][2].players == (DealPlayer(B, 0, 0), DealPlayer(C, 1, 1))
     assert summary.figures == {"stukolka": {"fines": {B: 5, C: 4}}}
     assert list(summary.figures["stukolka"]["fines"]) == [B, C]
-    assert (await table.evening_summary(evening)).figures == {}
+    assert (await table.evenings.evening_summary(evening)).figures == {}
