@@ -5,10 +5,10 @@ opens the database, builds the table service over it, then the chat (``Services.
 in ``post_init``, once the bot knows its own username) and the page, each over that service
 (``Host``). ``create`` builds the chat's objects in an order where each gets, when it is built,
 everything it will use. Where two must reach each other, a small object built before both
-joins them: the table service's listeners and shows (a commit, a reply, an ended evening, the
-results still due after a restart), and ``ChatEvents`` (what the messenger learns from
-Telegram's answers, for the presenter that sends through it). ``BotContext.services`` hands
-the result to every handler.
+joins them: the table service's listeners (each takes every record it publishes: a change, an
+ended evening, the results still due after a restart), and ``ChatEvents`` (what the messenger
+learns from Telegram's answers, for the presenter that sends through it).
+``BotContext.services`` hands the result to every handler.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ class Services:
         tables: TableService,
     ) -> Services:
         """The chat over ``tables``, for ``application`` (initialized: its bot knows its own
-        username): its presenter shows every reply the service publishes, and its listeners
-        post the evenings and the results still due after a restart."""
+        username): its presenter shows every change the service publishes and the results
+        still due after a restart, and its evening posts the evenings ended."""
         bot = application.bot
         bot_username = bot.username or ""
         db = tables.db

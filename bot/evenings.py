@@ -1,11 +1,11 @@
 """Evenings as the chat posts them: each ended evening's summary and chart, once.
 
-When an evening ends is the tables' business (``tables.evenings``); they hand each ended
-evening not posted yet to ``EveningPosts.evenings_due``, which posts it: the summary as a
-message, the chart as a photo drawn in a worker thread, both in the forum topic where the
-evening was played, at most once (``tables.evenings.Evenings.claim``). Posts go through the
-presenter's coalescer at the group's pace, after the table's own messages (a stopped table's
-last result comes first).
+When an evening ends is the tables' business (``tables.evenings``); they publish a chat's
+ended evenings not posted yet (``EveningEnded``) to ``EveningPosts.took``, which posts each:
+the summary as a message, the chart as a photo drawn in a worker thread, both in the forum
+topic where the evening was played, at most once (``tables.evenings.Evenings.claim``). Posts
+go through the presenter's coalescer at the group's pace, after the table's own messages (a
+stopped table's last result comes first).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bot.render.common import hours_text
 from bot.render.evening import evening_chart, evening_text
 from locales import t
 from tables.evenings import Evening, Evenings
+from tables.events import EveningEnded, Record
 from tables.listener import TableListener
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,12 @@ class EveningPosts(TableListener):
             self._reply_to.pop(chat_id, None)
             await self.messenger.send(chat_id, t(lang, "evening.none"), reply_to=reply_to)
 
-    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
+    async def took(self, record: Record) -> None:
+        """An evening ended (``EveningEnded``): its chat's summaries go out in the background,
+        after the table messages of the stopped table that ended it, if any."""
+        if not isinstance(record, EveningEnded):
+            return
+        chat_id, after_game = record.chat_id, record.after_game
         if after_game is not None:
             self._after_game[chat_id] = after_game
             self._again[chat_id] = after_game

@@ -3,10 +3,11 @@
 The screens are by audience (``bot/screens``): the group's table and its results
 (``table``), the lobby (``lobby``), each player's hand message (``hand_messages``), the menus
 (``menus``) and people (``people``: languages, names, reachability). The presenter wires them:
-``show`` takes every reply the table service publishes (``TableService.publish``: a press
-here, a move on the page, a timeout or a computer's move of the service's runner) to every
-screen it changes, ``press`` sends a decoded button to the screen it belongs to, and the
-lifecycle (a restart, a blocked user, a group lost or moved) is here. Rendering is
+``took`` takes every record the table service publishes (``TableService.publish``: a change
+made by a press here, a move on the page, a timeout or a computer's move of the service's
+runner, to every screen it changes; a game's results still due after a restart), ``press``
+sends a decoded button to the screen it belongs to, and the lifecycle (a restart, a blocked
+user, a group lost or moved) is here. Rendering is
 ``bot.render`` and ``bot.keyboards``; the rules are reached only through ``TableService`` and
 ``game.registry``.
 """
@@ -32,7 +33,7 @@ from storage.records import Game
 from tables import Refused, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 from tables.commands import Look
-from tables.events import TableEvent
+from tables.events import Record, ResultsDue, TableEvent
 from tables.listener import TableListener
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,7 @@ class Presenter(TableListener):
         self.display = ChatDisplay(db)
         people = tables.people
         self.menus = Menus(db, tables, messenger, people, self._refresh_chat)
-        self.lobby = Lobby(tables, people, tables.publish, bot_username)
+        self.lobby = Lobby(tables, people, bot_username)
         self.table = GroupTable(
             self.display,
             tables,
@@ -82,7 +83,7 @@ class Presenter(TableListener):
             self.table.recent_notices,
             launch,
         )
-        #: the games whose results are still due after a restart (``results_due``)
+        #: the games whose results are still due after a restart (``ResultsDue``)
         self._due: dict[int, Game] = {}
         # a player who looked at his table on the page and looks away: his hand catches up
         tables.presence.looked_away.append(self.hands.refresh)
@@ -102,7 +103,17 @@ class Presenter(TableListener):
 
     # ------------------------------------------------------------------ showing replies
 
-    async def took(self, event: TableEvent) -> None:
+    async def took(self, record: Record) -> None:
+        """A record the table service publishes: a change of a table is shown
+        (``_show``), a game's results still due after a restart kept for ``resume``; the
+        evenings are ``EveningPosts``'s."""
+        if isinstance(record, TableEvent):
+            await self._show(record)
+        elif isinstance(record, ResultsDue):
+            # posted by ``resume``, once the old hand messages have become their outcomes
+            self._due[record.game.game_id] = record.game
+
+    async def _show(self, event: TableEvent) -> None:
         """Bring the group and the players' private chats up to date with ``event`` (every
         change the table service publishes): the hands it concerns (``TableEvent.hands``)
         and the group's table.
@@ -168,12 +179,11 @@ class Presenter(TableListener):
             await self.hands.bound(data.game_id, user_id, message_id)
         match data:
             case cb.Act():
-                reply = await self.hands.press_act(data, user_id)
-                await self.tables.publish(reply)
+                await self.tables.publish(await self.hands.press_act(data, user_id))
                 return None
             case cb.Look():
-                reply = await self.tables.turns.act(data.game_id, user_id, data.version, Look())
-                await self.tables.publish(reply)
+                event = await self.tables.turns.act(data.game_id, user_id, data.version, Look())
+                await self.tables.publish(event)
                 return None
             case cb.Select():
                 return await self.hands.press_select(data, user_id)
@@ -197,16 +207,15 @@ class Presenter(TableListener):
                     raise Refused("not_allowed")
                 ended = await self.tables.store.game(data.game_id)
                 reachable = await self.tables.people.reachable_of(list(ended.seats))
-                reply = await self.tables.lobby.again(
+                event = await self.tables.lobby.again(
                     chat_id, user_id, data.game_id, lambda u: reachable.get(u, False)
                 )
                 if message_id is not None:
                     await self.messenger.drop_buttons(chat_id, message_id, answer=True)
-                await self.tables.publish(reply)
+                await self.tables.publish(event)
                 return None
             case cb.Back():
-                reply = await self.tables.turns.back(data.game_id, user_id)
-                await self.tables.publish(reply)
+                await self.tables.publish(await self.tables.turns.back(data.game_id, user_id))
                 return None
             case cb.Settings():
                 return await self.menus.press_settings(data, user_id, chat_id, admin, message_id)
@@ -216,10 +225,10 @@ class Presenter(TableListener):
                 )
                 return None
             case cb.PlayOn():
-                reply = await self.tables.stopping.play_on(
+                event = await self.tables.stopping.play_on(
                     data.game_id, user_id, data.deal, await admin()
                 )
-                await self.tables.publish(reply)
+                await self.tables.publish(event)
                 return None
             case cb.Page():
                 await self.menus.press_page(data, user_id, chat_id, message_id)
@@ -284,13 +293,13 @@ class Presenter(TableListener):
         await self._table_lost(chat_id, thread, "topic_closed")
 
     async def _table_lost(self, chat_id: int, thread: int | None, reason: str) -> None:
-        reply = await self.tables.stopping.close_lost(chat_id, thread, reason)
-        if reply is None or reply.game is None:
+        event = await self.tables.stopping.close_lost(chat_id, thread, reason)
+        if event is None:
             return
-        game = reply.game
+        game = event.game
         self.table.lost(game.game_id)
         await self.tables.steps.results_posted(
-            game.game_id, list(range(reply.results[-1].deal + 1)) if reply.results else []
+            game.game_id, list(range(event.results[-1].deal + 1)) if event.results else []
         )
         for user, message_id in game.hand_messages.items():
             self.coalescer.request(
@@ -304,19 +313,19 @@ class Presenter(TableListener):
                 self.hands.lost(game, old.user_id, old.message_id, reason),
                 no_wait,
             )
-        await self.tables.publish(reply)  # the other front-ends (the page) hear of it
+        await self.tables.publish(event)  # the other front-ends (the page) hear of it
 
     async def _unreachable(self, game_id: int, user_id: int) -> None:
-        reply = await self.tables.turns.mark_unreachable(game_id, user_id)
-        if reply is None or reply.game is None:
+        event = await self.tables.turns.mark_unreachable(game_id, user_id)
+        if event is None:
             return  # already played for
-        lang = await self.tables.people.chat_language(reply.game.chat_id)
+        lang = await self.tables.people.chat_language(event.game.chat_id)
         await self.messenger.send(
-            reply.game.chat_id,
+            event.game.chat_id,
             chat_render.private_hint_text(lang, self.bot_username),
-            thread=reply.game.thread_id,
+            thread=event.game.thread_id,
         )
-        await self.tables.publish(reply)
+        await self.tables.publish(event)
 
     async def chat_migrated(self, old: int, new: int) -> None:
         """A group became a supergroup: its games, balances and pot follow the new id."""
@@ -337,12 +346,6 @@ class Presenter(TableListener):
             self.table.refresh(loaded.game.game_id)
 
     # ------------------------------------------------------------------ after a restart
-
-    def results_due(self, game: Game) -> None:
-        """The table service, recovering (``Runner.recover``), hands over a game whose
-        results the group has not been shown yet: posted by ``resume``, once the old hand
-        messages have become their outcomes."""
-        self._due[game.game_id] = game
 
     async def resume(self) -> None:
         """After a restart, once the table service has resumed (frozen tables dealt on and

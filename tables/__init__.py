@@ -3,17 +3,21 @@
 It knows ``game/`` and ``storage/`` and nothing of Telegram, the chat (``bot/``) or the Mini
 App (``web/``). Every change of a game runs under
 the chat's lock, reloads the game, checks the turn number the button was made for, applies the
-rules and commits the new state, the action and the money in one transaction. It returns a
-``Reply`` that says what the caller must show, and tells every front-end of the change
-(``listener.TableListener``); it never sends anything itself.
+rules and commits the new state, the action and the money in one transaction. It hands back
+the frozen record of what the change did (``events.TableEvent``), which every front-end is
+told of (``TableService.publish`` to each ``listener.TableListener``), with the evenings
+ended and the results due after a restart on the same stream; it never sends anything
+itself.
 
 The units, each given the ones it uses (``service.py`` wires them into ``TableService``):
 
 - ``commands.py``: what a player asks a table to do, as both front-ends hand it in (``Move``:
   a look, a decision, a suit, cards named from a seen hand, a count of unseen ones);
-- ``events.py``: ``TableEvent``, what one change of a table did, as every listener is told
-  of it (the rules' events in order, each public or addressed to one player);
-- ``records.py``: ``TableMeta``, ``Loaded``, ``Reply``, ``Notice``, ``DealResult``, ``Refused``;
+- ``events.py``: the records every listener is told of: ``TableEvent``, what one change of a
+  table did (the rules' events in order, each public or addressed to one player),
+  ``EveningEnded`` and ``ResultsDue``;
+- ``records.py``: ``TableMeta``, ``Loaded``, ``Notice``, ``DealResult``, ``Refused``, and
+  ``Reply``, the builder an operation makes its change's record in;
 - ``chat_settings.py``: a chat's game options, turn time and away play;
 - ``store.py``: locks, reading and the read cache, a commit (``Commit``) under the version
   check;
@@ -39,7 +43,6 @@ from tables.records import (
     Loaded,
     Notice,
     Refused,
-    Reply,
     TableMeta,
     due_result,
     is_practice,
@@ -57,7 +60,6 @@ __all__ = [
     "Loaded",
     "Notice",
     "Refused",
-    "Reply",
     "TableMeta",
     "TableService",
     "due_result",

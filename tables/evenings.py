@@ -4,12 +4,12 @@ Storage keeps the evenings (``storage.evenings``): the commit that ends a deal e
 chat's evening or starts the next one. Here an evening ends when the chat's gap passes with
 no deal (an asyncio timer per chat, ``tables.timers.Timers``, armed for the last deal's end
 plus the gap, and armed again after a restart), when the group's last open table ends (by
-/stop or by its game's own end: ``took``, given every reply the service publishes), or at
-/evening when no table of the chat is open; each ended evening not posted yet is handed to
-the front-ends (``TableListener.evenings_due``), which post its summary once (``claim``: at
-most once, the summary's figures from ``storage.evenings``). /evening while a table is open
-ends nothing: it shows the evening so far (``so_far``), and the closing summary, when it
-comes, covers the whole evening.
+/stop or by its game's own end: ``took``, given every change the service publishes), or at
+/evening when no table of the chat is open; a chat's ended evenings not posted yet are
+published to the front-ends (``events.EveningEnded``), which post each summary once
+(``claim``: at most once, the summary's figures from ``storage.evenings``). /evening while a
+table is open ends nothing: it shows the evening so far (``so_far``), and the closing summary,
+when it comes, covers the whole evening.
 
 A practice table (a player's own, against the computers) has no evening: nobody settles up
 with a computer, and its deals' results are in its player's hand messages already.
@@ -18,7 +18,7 @@ with a computer, and its deals' results are in its player's hand messages alread
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 from storage.database import Database
 
@@ -27,7 +27,7 @@ from storage.evenings import Evening as Evening
 from storage.evenings import EveningSummary as EveningSummary
 from storage.records import Game
 from tables.arguments import whole_number
-from tables.events import TableEvent
+from tables.events import EveningEnded, Record, TableEvent
 from tables.figures import deal_figures
 from tables.listener import TableListener
 from tables.records import is_practice
@@ -36,17 +36,19 @@ from tables.timers import Timers
 GAP_HOURS = (1, 12)  # what /evening gap N accepts
 
 
-class Evenings:
-    """Ends evenings and hands the ended ones to the front-ends."""
+class Evenings(TableListener):
+    """Ends evenings and publishes the ended ones to the front-ends; the last listener of the
+    tables' stream (a deal ended, a table closed)."""
 
     def __init__(
         self,
         db: Database,
-        listeners: Sequence[TableListener],
+        publish: Callable[[Record], Awaitable[None]],
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
-        self.listeners = listeners
+        #: the tables' stream (``TableService.publish``)
+        self.publish = publish
         self.timers = Timers(self._gap_passed, clock)
 
     @property
@@ -62,13 +64,17 @@ class Evenings:
         if evening is not None:
             self.timers.arm(chat_id, evening.evening_id, evening.due)
         if await self.db.evenings.unposted_evenings(chat_id):
-            self._due(chat_id)
+            await self._due(chat_id)
 
-    async def took(self, event: TableEvent) -> None:
-        """The service publishes ``event``: a deal that ended goes on the chat's evening, and a
-        table that ended (stopped by /stop, its game won, nobody left at it) ends the evening
-        if it was the group's last open table (the evening is the group's, over all its
-        topics): its summary comes right after the table's last messages, not a gap later."""
+    async def took(self, record: Record) -> None:
+        """The service publishes a change of a table: a deal that ended goes on the chat's
+        evening, and a table that ended (stopped by /stop, its game won, nobody left at it)
+        ends the evening if it was the group's last open table (the evening is the group's,
+        over all its topics): its summary comes right after the table's last messages, not a
+        gap later."""
+        if not isinstance(record, TableEvent):
+            return  # (its own, and the results due: nothing for an evening)
+        event = record
         if event.lost:
             return  # (its group is gone: the evening ends by its gap)
         game = event.game
@@ -128,7 +134,7 @@ class Evenings:
             await self.db.evenings.end_evening(evening.evening_id, self.clock())
         if not await self.db.evenings.unposted_evenings(chat_id):
             return False
-        self._due(chat_id, after_game)
+        await self._due(chat_id, after_game)
         return True
 
     async def resume(self) -> None:
@@ -138,7 +144,7 @@ class Evenings:
                 self.timers.arm(evening.chat_id, evening.evening_id, evening.due)
         for evening in await self.db.evenings.unposted_evenings():
             if not is_practice(evening.chat_id):
-                self._due(evening.chat_id)
+                await self._due(evening.chat_id)
 
     async def unposted(self, chat_id: int) -> list[Evening]:
         """The chat's ended evenings whose summary is not posted yet, oldest first."""
@@ -171,11 +177,10 @@ class Evenings:
             self.timers.arm(chat_id, evening.evening_id, evening.due)
             return
         if await self.db.evenings.end_evening(evening_id, evening.due, idle_since=evening.last_at):
-            self._due(chat_id)
+            await self._due(chat_id)
 
-    def _due(self, chat_id: int, after_game: int | None = None) -> None:
-        for listener in self.listeners:
-            listener.evenings_due(chat_id, after_game)
+    async def _due(self, chat_id: int, after_game: int | None = None) -> None:
+        await self.publish(EveningEnded(chat_id, after_game))
 
     @staticmethod
     def gap_hours(text: str) -> int | None:

@@ -1,20 +1,28 @@
-"""What a change of a table did, as every front-end is told of it: one frozen record.
+"""What the tables did, as every front-end is told of it: one stream of frozen records.
 
 A change of a table (a press in the chat, a move on the page, a timeout, a computer's move,
-a seat taken or left, a table stopped) is one or more commits; when it is done, the table
-service publishes one ``TableEvent`` to every listener (``TableService.publish``): the game
-as last committed and its version, the rules' events of every step in order — each seen by
-the whole table or addressed to the one player at its seat (his cards drawn, a card given
-him) —, the users whose own view of the table it changed, the announcements, the results of
-the deals it ended, and whether it dealt a new deal or closed the table. Nothing in it is a
-front-end's: the chat words it for the group and each private chat, the page for each seat.
+a seat taken or left, a table stopped) is one or more commits; the operation that made it
+hands back one ``TableEvent`` (built from its own ``Reply`` by ``recorded``), and the table
+service publishes it to every listener (``TableService.publish``): the game as last committed
+and its version, the rules' events of every step in order — each seen by the whole table or
+addressed to the one player at its seat (his cards drawn, a card given him) —, the users whose
+own view of the table it changed, the announcements, the results of the deals it ended, and
+whether it dealt a new deal or closed the table. Nothing in it is a front-end's: the chat
+words it for the group and each private chat, the page for each seat.
+
+The same stream carries what the tables' own time does besides the changes: a chat's evening
+ended (``EveningEnded``, from ``tables.evenings``) and, after a restart, a game whose results
+no front-end marked posted (``ResultsDue``, from ``tables.runner``). A ``Record`` is any of
+the three.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import ParamSpec, overload
 
 from game.core import Event
 from storage.records import Game
@@ -75,11 +83,11 @@ class TableEvent:
         return tuple(seen.event for seen in self.events if seen.user in (None, user))
 
     @staticmethod
-    def of(reply: Reply) -> TableEvent | None:
-        """The record of what ``reply``'s change did (None: it committed nothing)."""
+    def of(reply: Reply) -> TableEvent:
+        """The record of what ``reply``'s change did (every change reads its game back)."""
         game = reply.game
         if game is None:
-            return None
+            raise ValueError("a change that committed no game")
         hands = dict.fromkeys(sorted(reply.hands))
         if reply.table_changed and not reply.closed and game.status == "active":
             hands |= dict.fromkeys(game.seats)
@@ -97,4 +105,53 @@ class TableEvent:
         )
 
 
-__all__ = ["Seen", "TableEvent"]
+@dataclass(frozen=True, slots=True)
+class EveningEnded:
+    """A chat has ended evenings whose summary is not posted yet (``tables.evenings``): post
+    them, after the table messages of ``after_game`` (the stopped table whose end ended the
+    evening), if any."""
+
+    chat_id: int
+    after_game: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsDue:
+    """After a restart (``Runner.recover``): ``game`` has results of ended deals
+    (``TableMeta.due``) that no front-end marked posted (``DealSteps.results_posted``): post
+    them, once."""
+
+    game: Game
+
+
+#: what the tables publish to their listeners
+Record = TableEvent | EveningEnded | ResultsDue
+
+P = ParamSpec("P")
+
+
+@overload
+def recorded(op: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[TableEvent]]: ...
+
+
+@overload
+def recorded(
+    op: Callable[P, Awaitable[Reply | None]],
+) -> Callable[P, Awaitable[TableEvent | None]]: ...
+
+
+def recorded(
+    op: Callable[P, Awaitable[Reply | None]],
+) -> Callable[P, Awaitable[TableEvent | None]]:
+    """An operation of the tables as its callers see it: the frozen ``TableEvent`` of the
+    change it made (None where it made none), never the ``Reply`` it builds the change in."""
+
+    @functools.wraps(op)
+    async def recording(*args: P.args, **kwargs: P.kwargs) -> TableEvent | None:
+        reply = await op(*args, **kwargs)
+        return None if reply is None else TableEvent.of(reply)
+
+    return recording
+
+
+__all__ = ["EveningEnded", "Record", "ResultsDue", "Seen", "TableEvent", "recorded"]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from storage.errors import ActiveGameExists
 from tables.chat_settings import ChatSettings
 from tables.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
+from tables.events import TableEvent, recorded
 from tables.games import Plugin, choice
 from tables.records import Loaded, Notice, Refused, Reply, TableMeta, is_practice
 from tables.steps import DealSteps
@@ -34,6 +35,7 @@ class Lobby:
         self.steps = steps
         self.settings = settings
 
+    @recorded
     async def new_table(
         self, chat_id: int, user_id: int, game_choice: str, *, thread: int | None = None
     ) -> Reply:
@@ -79,7 +81,7 @@ class Lobby:
         user_id: int,
         game_id: int,
         reachable: Callable[[int], bool],
-    ) -> Reply:
+    ) -> TableEvent:
         """«▶️ Новая партия» under an ended table (its game won, or the table stopped): a new
         table of the same game, its options and players (computers included) in the same
         place, opened by one of those players and begun at once. If it cannot begin (someone
@@ -111,8 +113,9 @@ class Lobby:
         try:
             return await self.begin(chat_id, user_id, reachable, thread=game.thread_id)
         except Refused:
-            return Reply(game=created, lobby_changed=True)
+            return TableEvent.of(Reply(game=created, lobby_changed=True))
 
+    @recorded
     async def join(
         self, chat_id: int, user_id: int, *, reachable: bool = True, thread: int | None = None
     ) -> Reply:
@@ -155,6 +158,7 @@ class Lobby:
                 loaded, seats, Notice("joins_next_deal", {"user": user_id})
             )
 
+    @recorded
     async def leave(self, chat_id: int, user_id: int, *, thread: int | None = None) -> Reply:
         store = self.store
         async with store.lock(chat_id):
@@ -174,6 +178,7 @@ class Lobby:
                 loaded.meta.leaving.append(user_id)
             return await self.steps.advance(loaded, [Notice("leaves", {"user": user_id})])
 
+    @recorded
     async def add_computer(
         self, chat_id: int, user_id: int, level: str, *, thread: int | None = None
     ) -> Reply:
@@ -192,6 +197,7 @@ class Lobby:
                 loaded, [*seats, computer], Notice("computer_joins", {"user": computer})
             )
 
+    @recorded
     async def remove_computer(
         self, chat_id: int, user_id: int, *, thread: int | None = None
     ) -> Reply:
@@ -207,6 +213,7 @@ class Lobby:
                 loaded, seats, Notice("removed", {"user": computers[-1]})
             )
 
+    @recorded
     async def begin(
         self,
         chat_id: int,
@@ -253,6 +260,7 @@ class Lobby:
                     return seats.index(previous.seats[seat])
         return secrets.randbelow(len(seats))
 
+    @recorded
     async def remove_player(
         self,
         chat_id: int,

@@ -1,10 +1,10 @@
 """The table service's records: what it hands out and what it stores beside the rules' state.
 
 ``TableMeta`` is the table's own part of a stored game; ``Loaded`` a game read back with its
-rules; ``Reply`` (with its ``Notice`` and ``DealResult``) what the handlers must show after a
-change; ``Refused`` a request the table turns down. A finished deal's result is stored until
-the group has seen it (``due_result``, ``result_from_due``). Nothing here reads or writes
-storage.
+rules; ``Reply`` (with its ``Notice`` and ``DealResult``) the builder an operation gathers
+its change in, handed out only as its frozen ``events.TableEvent``; ``Refused`` a request the
+table turns down. A finished deal's result is stored until the group has seen it
+(``due_result``, ``result_from_due``). Nothing here reads or writes storage.
 """
 
 from __future__ import annotations
@@ -142,7 +142,8 @@ class DealResult:
 
 @dataclass
 class Reply:
-    """What the handlers must show after a change."""
+    """What a change did, gathered while it is made (its steps add to it); the operation hands
+    it out frozen (``events.recorded``)."""
 
     game: Game | None = None
     lobby_changed: bool = False

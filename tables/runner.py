@@ -5,32 +5,31 @@ Every commit tells the runner (``TableStore.committed``) the game's turn and its
 deadline, and the runner arms that game's timer for it (``Timers``, on the service's clock); a
 game that closes loses its timer. When a timer fires, the runner makes the move that is due
 (``Turns.timeout``: the default move of a player out of time, or a computer's or an away
-player's move once its pause is over) and publishes the reply (``TableService.publish``: every
-front-end shows it as a press's reply).
+player's move once its pause is over) and publishes its record (``TableService.publish``:
+every front-end shows it as a press's).
 
 After a restart every table resumes, front-end or none: ``recover`` deals on a table an older
-version left frozen between a deal's end and the next deal (its reply published) and hands the
-listeners, once, the results of ended deals that no front-end marked posted
-(``TableListener.results_due``); then ``start`` arms every open game's timer again from its
+version left frozen between a deal's end and the next deal (its record published) and
+publishes, once, the results of ended deals that no front-end marked posted (``ResultsDue``);
+then ``start`` arms every open game's timer again from its
 stored deadline: the time that was left, not a fresh turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from storage.database import Database
 from storage.records import Game
-from tables.listener import TableListener
-from tables.records import Reply
+from tables.events import Record, ResultsDue, TableEvent
 from tables.timers import Timers
 from tables.turns import Turns
 
-#: how a reply made by the tables themselves reaches the front-ends (``TableService.publish``)
-Publish = Callable[[Reply], Awaitable[object]]
-#: a frozen table dealt on (``Stopping.unfreeze``): its reply, None if it was not frozen
-Unfreeze = Callable[[int], Awaitable[Reply | None]]
+#: how a record made by the tables themselves reaches the front-ends (``TableService.publish``)
+Publish = Callable[[Record], Awaitable[None]]
+#: a frozen table dealt on (``Stopping.unfreeze``): its change, None if it was not frozen
+Unfreeze = Callable[[int], Awaitable[TableEvent | None]]
 
 
 def turn_of(game: Game) -> int:
@@ -42,7 +41,7 @@ def turn_of(game: Game) -> int:
 
 class Runner:
     """Arms each open game's timer from its commits, makes the moves that come due, and
-    publishes their replies."""
+    publishes their records."""
 
     def __init__(
         self,
@@ -51,13 +50,11 @@ class Runner:
         unfreeze: Unfreeze,
         clock: Callable[[], float],
         publish: Publish,
-        listeners: Sequence[TableListener],
     ) -> None:
         self.db = db
         self.turns = turns
         self.unfreeze = unfreeze
         self.publish = publish
-        self.listeners = listeners
         self.timers = Timers(self._due, clock)
 
     # ------------------------------------------------------------------ the commits
@@ -72,28 +69,27 @@ class Runner:
     # ------------------------------------------------------------------ the moves due
 
     async def _due(self, game_id: int, turn: int) -> None:
-        reply = await self.turns.timeout(game_id, turn)
-        if reply is not None:
-            await self.publish(reply)
+        event = await self.turns.timeout(game_id, turn)
+        if event is not None:
+            await self.publish(event)
 
     # ------------------------------------------------------------------ life
 
     async def recover(self) -> None:
         """After a restart, before any timer runs: the frozen tables dealt on, the results
-        still due handed to the listeners."""
+        still due published."""
         unfrozen: set[int] = set()
         for game in await self.db.games.open_games():
             if game.status == "active" and game.turn_deadline is None:
                 # frozen by an older version between a deal's end and the next deal: its
                 # result is published with the next deal (or the table's end)
-                reply = await self.unfreeze(game.game_id)
-                if reply is not None and reply.results:
+                event = await self.unfreeze(game.game_id)
+                if event is not None and event.results:
                     unfrozen.add(game.game_id)
-                    await self.publish(reply)
+                    await self.publish(event)
         for game in await self.db.games.games_with_results_due():
-            if game.game_id not in unfrozen:  # its results went out in its reply
-                for listener in self.listeners:
-                    listener.results_due(game)
+            if game.game_id not in unfrozen:  # its results went out with its change
+                await self.publish(ResultsDue(game))
 
     async def start(self) -> None:
         """Every open game's timer, with the time that was left (after a restart)."""

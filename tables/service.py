@@ -22,9 +22,11 @@ reaches back:
   commits, and the moves that come due (a timeout, a computer's or an away player's move);
   and every table resumed after a restart (``start``).
 
-The front-ends (``listeners``, each a ``listener.TableListener``) are told of every change
-through ``publish`` (whoever made it: a press in the chat, a move on the page, the runner):
-one ``TableEvent`` each; it also keeps the evenings. A front-end never calls another.
+The front-ends (``listeners``, each a ``listener.TableListener``) are told through
+``publish`` of every record the tables make (``events.Record``): each change of a table,
+whoever made it (a press in the chat, a move on the page, the runner), as the frozen
+``TableEvent`` its operation handed back; an evening ended; a result due after a restart. The
+evenings take the stream last. A front-end never calls another.
 """
 
 from __future__ import annotations
@@ -36,14 +38,13 @@ from storage.database import Database
 from tables.chat_settings import ChatSettings
 from tables.computers import Thinker
 from tables.evenings import Evenings
-from tables.events import TableEvent
+from tables.events import Record
 from tables.hints import Hints
 from tables.listener import TableListener
 from tables.lobby import Lobby
 from tables.money import Money
 from tables.people import People
 from tables.presence import Presence
-from tables.records import Reply
 from tables.runner import Runner
 from tables.scores import Scores
 from tables.steps import DealSteps, new_seed
@@ -80,12 +81,10 @@ class TableService:
         self.stopping = Stopping(self.store, self.steps, self.settings)
         self.hints = Hints(self.store, self.turns, self.thinker, self.settings.hints_of)
         # on the wall clock, as storage stamps the deals an evening is made of with it
-        self.evenings = Evenings(db, self.listeners)
+        self.evenings = Evenings(db, self.publish)
         self.money = Money(db)
         self.scores = Scores(db, lambda: self.store.clock())
-        self.runner = Runner(
-            db, self.turns, self.stopping.unfreeze, clock, self.publish, self.listeners
-        )
+        self.runner = Runner(db, self.turns, self.stopping.unfreeze, clock, self.publish)
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)
         self.store.committed.append(self.runner.committed)
@@ -117,19 +116,14 @@ class TableService:
         await self.runner.timers.stop()
         await self.evenings.timers.stop()
 
-    async def publish(self, reply: Reply) -> TableEvent | None:
-        """Every change of a table (a press in the chat, a move on the page, a timeout, a
-        computer's move), once it is committed: every listener takes its ``TableEvent`` in
-        turn, then the chat's evening (a deal ended, the group's last table closed), with or
-        without a front-end attached. The event, for its maker to read (None: nothing was
-        committed)."""
-        event = TableEvent.of(reply)
-        if event is None:
-            return None
-        for listener in list(self.listeners):
-            await listener.took(event)
-        await self.evenings.took(event)
-        return event
+    async def publish(self, record: Record) -> None:
+        """Every record of the tables, with or without a front-end attached: a change of a
+        table once it is committed (a press in the chat, a move on the page, a timeout, a
+        computer's move: the ``TableEvent`` its operation handed back), an evening ended, a
+        result due after a restart. Every listener takes it in turn, then the evenings (a
+        deal ended, the group's last table closed)."""
+        for listener in [*self.listeners, self.evenings]:
+            await listener.took(record)
 
     @property
     def turn_timeout(self) -> float:

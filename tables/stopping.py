@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from storage.records import Transfer as LedgerTransfer
 from tables.chat_settings import ChatSettings
 from tables.computers import is_computer
+from tables.events import recorded
 from tables.games import Plugin
 from tables.records import DealResult, Loaded, Notice, NoticeParam, Refused, Reply, due_result
 from tables.steps import DealSteps, balances_after, table_ends
@@ -53,6 +54,7 @@ class Stopping:
         self.steps = steps
         self.settings = settings
 
+    @recorded
     async def stop(
         self,
         chat_id: int,
@@ -91,6 +93,7 @@ class Stopping:
                 loaded, loaded.seats, Notice("stop_after_deal", params)
             )
 
+    @recorded
     async def play_on(self, game_id: int, user_id: int, deal: int, is_admin: bool) -> Reply:
         """A table stopped after its deal in progress plays on after all (offered when the pot
         is large): by the creator or an admin, as /stop, while that deal goes on."""
@@ -109,6 +112,7 @@ class Stopping:
                 loaded, loaded.seats, Notice("play_on", {"user": user_id})
             )
 
+    @recorded
     async def close_lost(
         self, chat_id: int, thread: int | None = None, reason: str = "bot_removed"
     ) -> Reply | None:
@@ -136,6 +140,7 @@ class Stopping:
             reply.lost = True
             return reply
 
+    @recorded
     async def vote_void(self, game_id: int, user_id: int, deal: int) -> Reply:
         """A player agrees to void the deal in progress of a stopped table; when every person
         present at the table has agreed (``void_voters``: computers and away players agree with
@@ -174,6 +179,7 @@ class Stopping:
         game = await self.store.commit(loaded, None, None, refunds, None, status="stopped")
         return Reply(game=game, table_changed=True, closed=True, notices=[Notice("deal_voided")])
 
+    @recorded
     async def unfreeze(self, game_id: int) -> Reply | None:
         """A table an older version left frozen between a deal's end and the next deal (the
         two were separate commits): its result is posted and the next deal dealt, or the

@@ -17,6 +17,7 @@ from storage.errors import GameNotFound
 from tables.autoplay import away_notice, computer_plays
 from tables.commands import Look, Move, Unseen, action_of
 from tables.computers import Thinker, computer_level, is_computer
+from tables.events import recorded
 from tables.games import Table
 from tables.records import Loaded, Notice, Refused, Reply, move_params
 from tables.steps import DealSteps
@@ -65,6 +66,7 @@ class Turns:
         #: whether a chat's players may ask for hints (``ChatSettings.hints_of``)
         self.hints_of = hints_of
 
+    @recorded
     async def act(self, game_id: int, user_id: int, turn: int, move: Move) -> Reply:
         """A move pressed (a button in the chat, a tap on the page): the user's seat, the turn
         number and legality are checked here, and a move expressed as he cannot see his hand
@@ -98,6 +100,7 @@ class Turns:
             reply = Reply(hands={user_id}, table_changed=step.moves_turn)
             return await self.steps.commit_step(loaded, step, action, user_id, reply)
 
+    @recorded
     async def timeout(self, game_id: int, turn: int) -> Reply | None:
         """The turn ran out: make the default move (docs/rules.md §5) and announce it. Cards the
         player had marked for a move of several cards (``TableMeta.marks``) are his choice,
@@ -140,6 +143,7 @@ class Turns:
                 reply.notices.append(away_notice(loaded, "now_away", user))
             return await self.steps.commit_step(loaded, step, action, None, reply)
 
+    @recorded
     async def mark(
         self, game_id: int, user_id: int, turn: int, verb: str, cards: Sequence[str]
     ) -> Reply:
@@ -190,6 +194,7 @@ class Turns:
                 raise Refused("no_hints")
             return loaded.plugin.computer_at(table, seat)
 
+    @recorded
     async def back(self, game_id: int, user_id: int) -> Reply:
         """«I'm back»: the player takes his seat over from the auto-player."""
         async with self.store.lock(await self.store.chat_of(game_id)):
@@ -208,6 +213,7 @@ class Turns:
             reply.hands.add(user_id)
             return reply
 
+    @recorded
     async def mark_unreachable(self, game_id: int, user_id: int) -> Reply | None:
         """A player blocked the bot (403): he is auto-played, the group is told."""
         db = self.store.db

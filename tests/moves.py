@@ -4,8 +4,9 @@ table service when they play a deal from the rules' own legal or random actions.
 from __future__ import annotations
 
 from game.core import Action
-from tables import Reply, TableService
+from tables import TableService
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
+from tables.events import TableEvent
 from tables.games import Table
 
 
@@ -30,7 +31,7 @@ def move_for(action: Action, table: Table | None = None) -> Move:
 
 async def press(
     tables: TableService, game_id: int, user_id: int, turn: int, action: Action, table: Table
-) -> Reply:
+) -> TableEvent:
     """``user_id`` makes ``action`` at ``table`` (his turn ``turn``) as a player does: a card
     of a hand he has not seen yet he looks at first (no card is on a button before)."""
     card = isinstance(action.arg, str) and action.arg not in SUITS

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from tables.events import TableEvent
+from tables.events import Record, TableEvent
 from tables.listener import TableListener
 
 #: seconds between keep-alive comments on a quiet stream
@@ -84,9 +84,13 @@ class Hub(TableListener):
     def streams_of(self, user_id: int) -> int:
         return len(self._pages.get(user_id, ()))
 
-    async def took(self, event: TableEvent) -> None:
+    async def took(self, record: Record) -> None:
         """A change of a table (``TableService.publish``): the pages of its seats that show
-        it are told, each with the events its user may see."""
+        it are told, each with the events its user may see. (An evening ended, or a result
+        due after a restart, is the chat's to post.)"""
+        if not isinstance(record, TableEvent):
+            return
+        event = record
         game = event.game
         for user in game.seats:
             pages = [

@@ -7,8 +7,9 @@ and may sit down (a practice table is its owner's alone)."""
 
 from __future__ import annotations
 
-from tables import Loaded, Refused, Reply, TableService, is_practice
+from tables import Loaded, Refused, TableService, is_practice
 from tables.computers import is_computer
+from tables.events import TableEvent
 from tables.people import People
 from web.view_parts import Json, text
 
@@ -81,7 +82,7 @@ async def lobby_controls(
 
 async def lobby_move(
     tables: TableService, loaded: Loaded, user_id: int, version: int, verb: str
-) -> Reply:
+) -> TableEvent:
     """A lobby button pressed on the page, made from the view of ``version``: the table
     service's operation the chat's button calls (who may press it is checked there, under the
     chat's lock). Refused ``outdated`` for a view the lobby has left behind (one of another

@@ -248,7 +248,7 @@ class WebApp:
 
         async def move() -> tuple[int, dict[str, Any]]:
             try:
-                reply = await self.tables.act(game_id, user.user_id, version, str(verb), arg)
+                event = await self.tables.act(game_id, user.user_id, version, str(verb), arg)
             except Refused as refused:
                 if refused.reason == "not_at_table":
                     return 403, {"error": "not your seat"}
@@ -258,8 +258,8 @@ class WebApp:
                 return 400, {"error": "no such move"}
             except (NoTable, NotYours) as error:
                 return (404 if isinstance(error, NoTable) else 403), {"error": "no table"}
-            if verb == page.AGAIN and reply.game is not None:  # a new table: the page goes on to it
-                return 200, {"table": page.payload(reply.game.game_id)}
+            if verb == page.AGAIN:  # a new table: the page goes on to it
+                return 200, {"table": page.payload(event.game.game_id)}
             return 200, {}
 
         request_of_key = json.dumps([version, verb, arg], sort_keys=True)

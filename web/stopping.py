@@ -6,7 +6,8 @@ play on."""
 
 from __future__ import annotations
 
-from tables import Loaded, Refused, Reply, TableService
+from tables import Loaded, Refused, TableService
+from tables.events import TableEvent
 from tables.stopping import void_tally, void_voters
 from web.view_parts import Json, text
 
@@ -41,7 +42,7 @@ async def stopping_view(tables: TableService, loaded: Loaded, user_id: int) -> J
 
 async def stopping_move(
     tables: TableService, loaded: Loaded, user_id: int, version: int, verb: str
-) -> Reply:
+) -> TableEvent:
     """A stopping table's button pressed on the page, made from the view of ``version``."""
     if version != loaded.meta.turn:
         raise Refused("outdated")

@@ -15,9 +15,10 @@ import logging
 import re
 from dataclasses import replace
 
-from tables import Loaded, Refused, Reply, TableService, is_practice
+from tables import Loaded, Refused, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
+from tables.events import TableEvent
 from web.evening import evening_view
 from web.finished import Endings, NoReplay
 from web.games import shown
@@ -237,33 +238,35 @@ class WebTables:
             log.exception("a hint names no control: game %s, user %s", game_id, user_id)
             raise Refused("hint_failed") from None
 
-    async def act(self, game_id: int, user_id: int, version: int, verb: str, arg: object) -> Reply:
+    async def act(
+        self, game_id: int, user_id: int, version: int, verb: str, arg: object
+    ) -> TableEvent:
         """A move made on the page: the service's call a button press makes, then the same
         screen updates. Refused (stale: ``outdated``), NotYours, NoTable or BadMove."""
         if verb in LOBBY_VERBS:
             loaded, _ = await self._loaded(game_id, user_id)
-            reply = await lobby_move(self.tables, loaded, user_id, version, verb)
-            await self._publish(reply)
-            return reply
+            event = await lobby_move(self.tables, loaded, user_id, version, verb)
+            await self._publish(event)
+            return event
         loaded, _ = await self._seated(game_id, user_id)
         if verb in STOP_VERBS:
-            reply = await stopping_move(self.tables, loaded, user_id, version, verb)
+            event = await stopping_move(self.tables, loaded, user_id, version, verb)
         elif verb == BACK:
-            reply = await self.tables.turns.back(game_id, user_id)
+            event = await self.tables.turns.back(game_id, user_id)
         elif verb == AGAIN:
             # the chat's «▶️ Новая партия»: the same game, players and place, begun at once
             reachable = await self.tables.people.reachable_of(list(loaded.seats))
-            reply = await self.tables.lobby.again(
+            event = await self.tables.lobby.again(
                 loaded.game.chat_id, user_id, game_id, lambda user: reachable.get(user, False)
             )
         else:
-            reply = await self.tables.turns.act(game_id, user_id, version, move_of(verb, arg))
-        await self._publish(reply)
-        return reply
+            event = await self.tables.turns.act(game_id, user_id, version, move_of(verb, arg))
+        await self._publish(event)
+        return event
 
-    async def _publish(self, reply: Reply) -> None:
+    async def _publish(self, event: TableEvent) -> None:
         try:
-            await self.tables.publish(reply)
+            await self.tables.publish(event)
         except Exception:
             # the move is made and committed: the page is told so (a retry would be refused
             # as stale); the chat catches up with the next change

@@ -3,7 +3,7 @@ administers the chat, and how a refusal or a service's reply is shown."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
@@ -13,6 +13,7 @@ from bot import games
 from bot.context import BotContext
 from bot.render import chat as chat_render
 from tables import Refused
+from tables.events import TableEvent
 from tables.people import People
 
 #: Telegram's user that stands for an anonymous group admin
@@ -145,11 +146,11 @@ async def refuse_in_chat(update: Update, context: BotContext, refusal: Refused |
     await context.services.messenger.send(chat.id, text, reply_to=command_message(update))
 
 
-async def run_and_show(update: Update, context: BotContext, coroutine: Any) -> None:
-    """Await a service call and show its reply, or say why it was refused."""
+async def run_and_show(update: Update, context: BotContext, change: Awaitable[TableEvent]) -> None:
+    """Await a service call and publish the change it made, or say why it was refused."""
     try:
-        reply = await coroutine
+        event = await change
     except Refused as refusal:
         await refuse_in_chat(update, context, refusal)
         return
-    await context.services.tables.publish(reply)
+    await context.services.tables.publish(event)

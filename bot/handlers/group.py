@@ -98,12 +98,12 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
     admin = not private and await is_admin(update, context)
     services = context.services
     try:
-        reply = await services.tables.stopping.stop(*ids, admin, now=now, thread=topic_of(update))
+        event = await services.tables.stopping.stop(*ids, admin, now=now, thread=topic_of(update))
     except Refused as refusal:
         await refuse_in_chat(update, context, refusal)
         return
-    event = await services.tables.publish(reply)
-    if private and event is not None:
+    await services.tables.publish(event)
+    if private:
         # the practice table is his hand message, above the command: a line below it says
         # what happens there (a group's table is its own answer, where everyone looks)
         lang = await services.people.chat_language(ids[0])

@@ -55,12 +55,12 @@ from storage.database import Database
 from tables import (
     Loaded,
     Refused,
-    Reply,
     TableService,
     is_practice,
 )
 from tables.commands import Blind, Card, Cards, Decide, Move, Suit
 from tables.computers import is_computer
+from tables.events import TableEvent
 from tables.people import People
 from tables.timers import Timers
 
@@ -354,8 +354,8 @@ class Hands(HandEndings, HandHints):
         )
         raise Refused("outdated")
 
-    async def press_act(self, data: cb.Act, user_id: int) -> Reply:
-        """A move pressed on his hand: the table service's answer, to be shown."""
+    async def press_act(self, data: cb.Act, user_id: int) -> TableEvent:
+        """A move pressed on his hand: the change it made, to be published."""
         move = await self.move_of(data, user_id)
         return await self.tables.turns.act(data.game_id, user_id, data.version, move)
 

@@ -13,7 +13,7 @@ from bot import keyboards
 from bot.messenger import Rows
 from bot.render import chat as chat_render
 from locales import t
-from tables import Game, Loaded, Refused, Reply, TableService, is_practice
+from tables import Game, Loaded, Refused, TableService, is_practice
 from tables.arguments import game_link
 from tables.computers import is_computer
 from tables.people import People
@@ -26,13 +26,10 @@ class Lobby:
         self,
         tables: TableService,
         people: People,
-        show: Callable[[Reply], Awaitable[object]],
         bot_username: str = "",
     ) -> None:
         self.tables = tables
         self.people = people
-        #: show what a press changed (the presenter's ``show``)
-        self.show = show
         #: the bot's @username, for the «start the bot» links
         self.bot_username = bot_username
 
@@ -87,8 +84,8 @@ class Lobby:
         chat_id: int | None,
         admin: Callable[[], Awaitable[bool]],
     ) -> str | None:
-        """A lobby button (join, leave, begin, cancel): the table service's answer is shown,
-        and the player's short answer returned."""
+        """A lobby button (join, leave, begin, cancel): the change it made is published (every
+        front-end shows it), and the player's short answer returned."""
         game = await self.tables.store.game(data.game_id)
         if chat_id != game.chat_id:
             raise Refused("not_at_table")
@@ -100,32 +97,36 @@ class Lobby:
         chat, thread = game.chat_id, game.thread_id
         match data.action:
             case "join":
-                await self.show(await self.tables.lobby.join(chat, user_id, thread=thread))
+                await self.tables.publish(
+                    await self.tables.lobby.join(chat, user_id, thread=thread)
+                )
                 return chat_render.answer_text(lang, "joined")
             case "leave":
-                await self.show(await self.tables.lobby.leave(chat, user_id, thread=thread))
+                await self.tables.publish(
+                    await self.tables.lobby.leave(chat, user_id, thread=thread)
+                )
                 return chat_render.answer_text(lang, "left")
             case "begin":
                 reachable = await self.people.reachable_map(chat, thread)
-                await self.show(
+                await self.tables.publish(
                     await self.tables.lobby.begin(
                         chat, user_id, lambda u: reachable.get(u, False), thread=thread
                     )
                 )
                 return None
             case "cancel":
-                await self.show(
+                await self.tables.publish(
                     await self.tables.stopping.stop(chat, user_id, await admin(), thread=thread)
                 )
                 return None
             case "uncomputer":
-                await self.show(
+                await self.tables.publish(
                     await self.tables.lobby.remove_computer(chat, user_id, thread=thread)
                 )
                 return chat_render.answer_text(lang, "computer_removed")
             case "computer" | "novice":
                 level = "strong" if data.action == "computer" else "easy"
-                await self.show(
+                await self.tables.publish(
                     await self.tables.lobby.add_computer(chat, user_id, level, thread=thread)
                 )
                 return chat_render.answer_text(lang, "computer_seated")

@@ -362,7 +362,7 @@ async def test_a_move_whose_showing_fails_is_still_answered_as_made(
         webapp = webapp_of(table.bot.app)
         assert webapp is not None
 
-        async def broken(event: Any) -> None:
+        async def broken(record: Any) -> None:
             raise RuntimeError("the chat cannot be shown it")
 
         table.services.presenter.took = broken  # type: ignore[method-assign]

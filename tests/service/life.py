@@ -14,7 +14,7 @@ from storage.database import Database
 from storage.records import Game
 from tables import Loaded, TableService
 from tables.computers import Thinker
-from tables.events import TableEvent
+from tables.events import EveningEnded, Record, ResultsDue, TableEvent
 from tables.listener import TableListener
 from tables.steps import deal_record, ledger_transfers
 from tests import moves
@@ -40,25 +40,32 @@ def service_on(db: Database, clock: ManualClock) -> TableService:
 
 
 class Recorder(TableListener):
-    """A front-end that shows nothing: every change the service published, every commit, and
-    the evenings and results it handed out, in order."""
+    """A front-end that shows nothing: every record the service published and every commit,
+    in order."""
 
     def __init__(self, service: TableService) -> None:
         self.commits: list[Game] = []
-        self.evenings: list[tuple[int, int | None]] = []
-        self.results: list[int] = []  # games whose results were handed out as due
-        self.events: list[TableEvent] = []  # every change, as the listeners take it
+        self.records: list[Record] = []  # the whole stream, as the listeners take it
         service.listeners.append(self)
         service.store.committed.append(self.commits.append)
 
-    def evenings_due(self, chat_id: int, after_game: int | None) -> None:
-        self.evenings.append((chat_id, after_game))
+    async def took(self, record: Record) -> None:
+        self.records.append(record)
 
-    def results_due(self, game: Game) -> None:
-        self.results.append(game.game_id)
+    @property
+    def events(self) -> list[TableEvent]:
+        """Every change of a table published, in order."""
+        return [record for record in self.records if isinstance(record, TableEvent)]
 
-    async def took(self, event: TableEvent) -> None:
-        self.events.append(event)
+    @property
+    def evenings(self) -> list[EveningEnded]:
+        """Every evening ended that was published, in order."""
+        return [record for record in self.records if isinstance(record, EveningEnded)]
+
+    @property
+    def results(self) -> list[int]:
+        """The games whose results were published as due after a restart, in order."""
+        return [record.game.game_id for record in self.records if isinstance(record, ResultsDue)]
 
     def notices(self) -> list[str]:
         """The keys of every notice published, in order."""

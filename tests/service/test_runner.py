@@ -10,6 +10,7 @@ from pathlib import Path
 
 from game.randomplay import random_action
 from storage.database import Database
+from tables.events import EveningEnded
 from tests.clock import ManualClock
 from tests.moves import press
 from tests.service.life import START, TURN, Recorder, advance, service_on, table
@@ -121,7 +122,7 @@ async def test_an_evening_closes_with_no_front_end_attached(db: Database) -> Non
             break
         await advance(service, clock, TURN)
     assert (await db.games.game(game_id)).status == "finished"
-    assert shown.evenings == [(-1, game_id)]
+    assert shown.evenings == [EveningEnded(-1, game_id)]
     assert await db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     assert evening.deals == 1

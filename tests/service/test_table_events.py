@@ -5,7 +5,10 @@ addressed to —, and whose own view the change concerns."""
 from __future__ import annotations
 
 import random
+from dataclasses import FrozenInstanceError
 from typing import Any
+
+import pytest
 
 from game.randomplay import random_action
 from storage.database import Database
@@ -69,10 +72,11 @@ async def test_a_look_concerns_only_the_looker_and_a_move_every_seat(db: Databas
     seat = loaded.table.to_act
     assert seat is not None
     looker = loaded.seats[seat]
-    await service.publish(
-        await service.turns.act(loaded.game.game_id, looker, loaded.meta.turn, Look())
-    )
-    look = recorder.events[-1]
+    look = await service.turns.act(loaded.game.game_id, looker, loaded.meta.turn, Look())
+    with pytest.raises(FrozenInstanceError):  # what the operation hands back stays as it was
+        look.hands = (*look.hands, looker)  # type: ignore[misc]
+    await service.publish(look)
+    assert recorder.events[-1] is look
     assert look.hands == (looker,) and not look.table_changed
     assert [event.kind for event in look.public] == ["look"]
     await play(service, random.Random(5), 1)
@@ -87,9 +91,9 @@ async def test_a_lost_table_is_told_as_lost_and_no_evening_takes_it(db: Database
     recorder = Recorder(service)
     await seated(service, USERS, "shleif")
     await play(service, random.Random(7), 30)
-    reply = await service.stopping.close_lost(-1, None, "bot_removed")
-    assert reply is not None
-    event = await service.publish(reply)
-    assert event is not None and event.lost and event.closed and recorder.events[-1] is event
+    event = await service.stopping.close_lost(-1, None, "bot_removed")
+    assert event is not None
+    await service.publish(event)
+    assert event.lost and event.closed and recorder.events[-1] is event
     assert not event.game.is_open
     assert recorder.evenings == []

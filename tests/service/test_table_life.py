@@ -14,6 +14,7 @@ from typing import Any
 from game.randomplay import random_action
 from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, TableService
+from tables.events import EveningEnded, ResultsDue, TableEvent
 from tests import moves
 from tests.clock import ManualClock
 from tests.service.life import (
@@ -104,7 +105,10 @@ async def test_stop_after_the_deal_closes_the_table_and_its_evening(db: Database
         await advance(service, clock, TURN)
     assert (await db.games.game(game_id)).status == "finished"
     assert shown.dealt() == [0] and shown.events[-1].closed
-    assert shown.evenings == [(-1, game_id)]
+    # on the one stream: the change that closed the table, then the evening it ended
+    closing, ended = shown.records[-2:]
+    assert closing is shown.events[-1] and ended == EveningEnded(-1, game_id)
+    assert shown.evenings == [ended]
     assert await db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     assert evening.deals == 1
@@ -159,6 +163,8 @@ async def test_a_restart_resumes_every_table_with_no_front_end(
         shown = Recorder(again)
         await again.start()
         assert shown.results == [due_id]
+        # the unfrozen table's change (its result in it), then the result still due
+        assert [type(record) for record in shown.records[:2]] == [TableEvent, ResultsDue]
         (reply,) = shown.events
         assert reply.game is not None and reply.game.game_id == frozen_id
         assert reply.new_deal and [result.deal for result in reply.results] == [0]

@@ -12,6 +12,7 @@ from game.randomplay import random_action
 from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 from tables.commands import Card, Decide, Look
+from tables.events import EveningEnded
 from tests.moves import press
 from tests.service.life import Recorder
 
@@ -310,7 +311,7 @@ async def test_every_commit_is_told_to_the_listeners(service: TableService) -> N
         await play_random(service, random.Random(3), 5)
     assert not listener.evenings
     assert await service.evenings.end_now(-1, after_game=game_id)
-    assert listener.evenings == [(-1, game_id)]
+    assert listener.evenings == [EveningEnded(-1, game_id)]
     await service.stopping.stop(-1, USERS[0], True, now=True)
     game = await service.db.games.game(game_id)
     assert not game.is_open and listener.commits[-1] == game
@@ -333,7 +334,7 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
     reply = await service.stopping.stop(-1, USERS[0], True, now=True)
     assert reply.closed
     await service.publish(reply)
-    assert listener.evenings == [(-1, game_id)]
+    assert listener.evenings == [EveningEnded(-1, game_id)]
     assert await service.db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     summary = await service.evenings.claim(evening)
