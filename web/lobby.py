@@ -11,10 +11,12 @@ from tables import Loaded, Refused, TableService, is_practice
 from tables.computers import is_computer
 from tables.events import TableEvent
 from tables.people import People
-from web.view_parts import Json, text
+from web.view_parts import Json, action, text
 
 #: the page's lobby verbs, as the chat's lobby buttons name them
 LOBBY_VERBS = frozenset({"join", "leave", "computer", "novice", "uncomputer", "begin", "cancel"})
+#: the lobby's quieter choices: to stand up, to take a computer off, to cancel the table
+SECONDARY = frozenset({"leave", "uncomputer", "cancel"})
 #: the chat's label of each
 LABELS = {
     "join": "btn.join",
@@ -29,7 +31,7 @@ LABELS = {
 
 def lobby_actions(verbs: list[str]) -> list[Json]:
     """The lobby's buttons of ``verbs``, labelled as the chat's."""
-    return [{"verb": verb, "arg": None, "label": text(LABELS[verb])} for verb in verbs]
+    return [action(verb, text(LABELS[verb]), secondary=verb in SECONDARY) for verb in verbs]
 
 
 def is_open_lobby(loaded: Loaded) -> bool:
@@ -41,9 +43,9 @@ async def lobby_controls(
     people: People, loaded: Loaded, user_id: int, names: list[str]
 ) -> tuple[list[Json], Json]:
     """The lobby's buttons for ``user_id`` (as the chat's lobby keyboard offers them), and
-    what the page says under the seats: each button ``{verb, arg, label}``; the prompt says
-    who still has to start the bot (``names``: the seats' names as shown), how many more the
-    game needs, or that it waits for its start."""
+    what the page says under the seats: each button an action (``web.view_parts.action``);
+    the prompt says who still has to start the bot (``names``: the seats' names as shown), how
+    many more the game needs, or that it waits for its start."""
     plugin, seats, game = loaded.plugin, loaded.seats, loaded.game
     if game.status != "lobby":
         return [], text("web.lobby.cancelled")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tables import Loaded, Refused, TableService
 from tables.events import TableEvent
 from tables.stopping import void_tally, void_voters
-from web.view_parts import Json, text
+from web.view_parts import Json, action, text
 
 #: the page's verbs of a stopping table
 STOP_VERBS = frozenset({"void", "play_on"})
@@ -33,9 +33,10 @@ async def stopping_view(tables: TableService, loaded: Loaded, user_id: int) -> J
     actions: list[Json] = []
     if user_id in void_voters(loaded) and user_id not in meta.void_votes:
         label = text("btn.void_deal", votes=agreed, players=voters)
-        actions.append({"verb": "void", "arg": None, "label": label})
+        # voiding the deal gives up its play so far: the quieter of the two
+        actions.append(action("void", label, secondary=True))
     if pot is not None and user_id == game.created_by:
-        actions.append({"verb": "play_on", "arg": None, "label": text("btn.play_on")})
+        actions.append(action("play_on", text("btn.play_on")))
     votes = text("web.void_votes", votes=agreed, players=voters) if agreed else None
     return {"line": line, "votes": votes, "actions": actions}
 

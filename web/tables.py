@@ -25,7 +25,7 @@ from web.games import shown
 from web.hints import NoControl, page_hint
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
 from web.stopping import STOP_VERBS, stopping_move, stopping_view
-from web.view_parts import Json, TableInfo, ranks_for, text
+from web.view_parts import Json, TableInfo, action, ranks_for, text
 from web.views import lobby_view, seat_view
 
 log = logging.getLogger(__name__)
@@ -154,7 +154,7 @@ class WebTables:
             # and his one decision is to take it back («I'm back», as his hand offers)
             decide_nothing(view)
             if game.status == "active":
-                view["actions"] = [{"verb": BACK, "arg": None, "label": text("btn.back")}]
+                view["actions"] = [action(BACK, text("btn.back"))]
         view["stopping"] = await stopping_view(self.tables, loaded, user_id)
         # a group's evening, a tap away (a practice table has none)
         view["evening"] = not is_practice(game.chat_id)
@@ -186,7 +186,7 @@ class WebTables:
         if game.status in ("finished", "stopped"):
             over = view["score"] is not None and view["score"]["game_over"]
             view["closed"] = text("web.closed.game_over" if over else "web.closed.stopped")
-            view["actions"] = [{"verb": AGAIN, "arg": None, "label": text("btn.again")}]
+            view["actions"] = [action(AGAIN, text("btn.again"))]
 
     async def replay(self, game_id: int, user_id: int, deal: int | None, code: str | None) -> Json:
         """Finished deal ``deal`` of the game, step by step, for one of its players: NoTable

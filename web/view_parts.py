@@ -55,6 +55,48 @@ def text(key: str, n: int | None = None, **params: object) -> Json:
     return data
 
 
+def unshown() -> Json:
+    """The parts of a seat's view a game's page may leave out, as nothing to show: no trump,
+    no pot, no stock, no last trick, no private cards, no move but its cards', no result."""
+    return {
+        "trump": None,
+        "trump_card": None,
+        "trump_card_on_stock": False,
+        "trump_line": None,
+        "pot": None,
+        "pot_gloss": None,
+        "stock": 0,
+        "stock_label": "web.stock",
+        "trick": [],
+        "last_trick": [],
+        "last_winner": None,
+        "pick": None,
+        "actions": [],
+        "prompt": None,
+        "private": [],
+        "result": None,
+    }
+
+
+#: how a move of ``actions`` is drawn (``web.views``, "Moves")
+Input = Literal["button", "suit"]
+
+
+def action(
+    verb: str,
+    label: Json,
+    arg: str | int | None = None,
+    *,
+    input: Input = "button",
+    secondary: bool = False,
+) -> Json:
+    """One move of a view's ``actions``, described for the page to draw with no knowledge of
+    the game: the verb and argument it posts, its label (a text), how it is drawn
+    (``input``) and whether it is a secondary choice (drawn quieter: passing, looking,
+    leaving, voiding)."""
+    return {"verb": verb, "arg": arg, "label": label, "input": input, "secondary": secondary}
+
+
 def seat_ref(seat: int) -> Json:
     return {"seat": seat}
 

@@ -34,15 +34,11 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     stock_label str: the key that counts them («В колоде 12 карт», «В прикупе 4 карты»)
     trick       [{seat, card}]: the trick on the cloth, in play order
     last_trick  [{seat, card}], last_winner: int | null
-    hand        {cards: [{card, verb | null}], hidden: int, look: bool}
-                verb is what tapping the card does now ("play", "drop", "give", "return");
-                null: not legal now (disabled; the page dims it only beside legal ones).
-                ``hidden`` counts the cards the seat holds unseen (Стуколка before looking);
-                ``look`` whether it may look.
-    pick        {verb, min, max, confirm: {"key"}, none: {"key"} | null} | null: choosing
-                several cards of the hand (the purchase's discards, Старшина's kitty);
-                ``none`` labels the confirmation of choosing none
-    actions     [{verb, arg, label: {"key", "params"}}]: every other legal decision
+    hand        {cards: [{card, verb | null}], hidden: int, look: bool}: the seat's cards
+                (see Moves: ``verb`` is the card's move now); ``hidden`` counts the cards
+                the seat holds unseen (Стуколка before looking); ``look`` whether it may look
+    pick        a move of several cards, or null (see Moves)
+    actions     [action]: every other move the seat may make now (see Moves)
     prompt      {"key", "params", "n"?} | null: what the seat is asked to do now
     private     [{"label", "cards"}]: cards only this seat has seen (its discards, the шлейф
                 card, what the kitty gave, the cards of its exchanges)
@@ -57,10 +53,37 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
                 null, label: text, notes: [text]}: a finished deal or game, each seat's money
                 by reason as the chat's breakdown names it, and what follows (the pot carried
                 over, the game going on)
+    A game's page may leave out what it never shows (a trump, a pot, a stock, the last
+    trick, private cards, moves but its cards', a result): ``web.view_parts.unshown``.
+
     (Added by the table service's side, ``web.tables``: ``hint`` bool, 💡 offered at his turn
     (``web.hints``); ``stopping`` null | {line, votes, actions}, a table stopping with its
     deal in play and its buttons (``web.stopping``); ``evening`` bool, whether the table's
     chat has an evening to show (``web.evening``: a practice table has none).)
+
+Moves. The view describes every move the seat may make, and the page draws each from its
+description alone: it names no game's verb and has no branch for any game, so a new game's
+move of an input kind below needs nothing new on the page. A move is posted back as
+``{version, verb, arg}`` (``web.tables.move_of`` makes the table service's ``Move`` of it).
+Four kinds of input:
+
+    card        one card of the hand to tap: ``hand.cards[i].verb`` is the verb it posts
+                with that card as ``arg`` ("play", "give"…); null where the card may not be
+                chosen now (drawn disabled, dimmed only beside legal ones)
+    cards       several cards of the hand to mark, then confirm: ``pick`` = {verb, min, max,
+                confirm: {"key"}, none: {"key"} | null}; the cards marked (a list) are its
+                ``arg``; ``confirm`` labels the confirmation (its plural form for the count
+                marked), ``none`` the confirmation of marking none
+    button      an entry of ``actions`` = {verb, arg, label, input: "button", secondary}: a
+                button showing ``label`` that posts ``arg`` as it is (null, or a number: how
+                many unseen cards, for a blind choice)
+    suit        an entry of ``actions`` with input "suit": ``arg`` a suit, drawn as the
+                suit's glyph in its colour with ``label`` as its accessible name
+
+``secondary`` (bool) marks a choice drawn quieter beside the others: to pass, to look at
+one's cards, to leave a lobby, to vote to void a deal. The buttons of a lobby (``web.lobby``),
+of a table stopping (``stopping.actions``) and of a closed or away seat (``web.tables``) are
+``actions`` of the same shape (``web.view_parts.action``).
 """
 
 from __future__ import annotations
@@ -69,7 +92,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from web.games import page_game
-from web.view_parts import SCHEMA, Json, TableInfo, _seat, text
+from web.view_parts import SCHEMA, Json, TableInfo, _seat, text, unshown
 
 
 def lobby_view(
@@ -91,6 +114,7 @@ def lobby_view(
         entry.update(cards=0, tricks=None, role=None, note=None)
         seats.append(entry)
     return {
+        **unshown(),
         "schema": SCHEMA,
         "game": kind,
         "choice": choice,
@@ -102,25 +126,11 @@ def lobby_view(
         "to_act": None,
         "deadline": None,
         "ranks": info.ranks,
-        "trump": None,
-        "trick": [],
-        "last_trick": [],
-        "last_winner": None,
-        "trump_card": None,
-        "trump_card_on_stock": False,
-        "trump_line": None,
-        "pot": None,
-        "pot_gloss": None,
-        "stock": 0,
-        "stock_label": "web.stock",
         "seats": seats,
         "hand": {"cards": [], "hidden": 0, "look": False},
-        "pick": None,
         "actions": list(actions),
         "prompt": prompt or text("web.lobby.waiting", len(seats)),
         "free": max(0, page.game.max_players - len(seats)),
-        "private": [],
-        "result": None,
     }
 
 
@@ -133,4 +143,4 @@ def refusal(stale: bool) -> Json:
 def seat_view(kind: str, state: object, seat: int, info: TableInfo) -> Json:
     """What the page of ``seat`` shows of ``state``, a game of ``kind`` (``ValueError`` for a
     game the page does not show)."""
-    return page_game(kind).view(state, seat, info)
+    return {**unshown(), **page_game(kind).view(state, seat, info)}

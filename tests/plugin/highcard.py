@@ -3,8 +3,8 @@
 One phase: each player gets one card face down and, in turn from the dealer's left, shows it
 (verb ``play``); the highest card (rank, then suit in the order ♣ ♦ ♥ ♠) wins ``stake`` from
 every other player. A game is ``rounds`` deals. Its rules implement ``GameRules`` with their
-own state and views, its screens ``Screens``; its texts come with the plugin. Nothing in
-``game/``, ``bot/`` or ``locales/`` knows it.
+own state and views, its screens ``Screens``, its page ``PAGE``; its texts come with the
+plugin. Nothing in ``game/``, ``bot/``, ``web/`` or ``locales/`` knows it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
 from locales import t
+from web.games import GamePage
+from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text
 
 KIND = "highcard"
 SUIT_ORDER = "CDHS"
@@ -315,3 +317,42 @@ GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
 
 PLUGIN: GameScreens[SeatView, PublicView]
 PLUGIN = GameScreens(GAME, HighCardScreens(), verbs={"play": ("c", ArgKind.CARD)})
+
+
+def highcard_view(view: SeatView, info: TableInfo) -> Json:
+    """A seat of «Старшая карта» on the Mini App's page (``web.views``' schema): each seat's
+    card face down until it is shown, the cards shown on the cloth in the order shown, and the
+    seat's own card to tap at its turn."""
+    table = view.table
+    players = len(table.shown)
+    seats = []
+    for seat in range(players):
+        entry = _seat(seat, view.seat, table.dealer, table.to_act, info)
+        entry.update(cards=int(table.shown[seat] is None), tricks=None, role=None, note=None)
+        seats.append(entry)
+    order = [(table.dealer + step) % players for step in range(1, players + 1)]
+    own = [view.card] if table.shown[view.seat] is None else []
+    return {
+        "schema": SCHEMA,
+        "game": KIND,
+        "choice": KIND,
+        "version": info.version,
+        "deal": table.deal_no,
+        "phase": "over" if table.to_act is None else "play",
+        "you": view.seat,
+        "dealer": table.dealer,
+        "to_act": table.to_act,
+        "deadline": info.deadline if table.to_act is not None else None,
+        "ranks": info.ranks,
+        "trick": [
+            {"seat": seat, "card": card}
+            for seat in order
+            if (card := table.shown[seat]) is not None
+        ],
+        "seats": seats,
+        "hand": _hand(own, 0, view.legal, None),
+        "prompt": text("highcard.prompt") if view.legal else None,
+    }
+
+
+PAGE: GamePage[SeatView, PublicView] = GamePage(GAME, highcard_view, texts=("highcard.",))

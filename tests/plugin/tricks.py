@@ -360,7 +360,7 @@ PLUGIN = GameScreens(
 
 def tricks_view(view: SeatView, info: TableInfo) -> Json:
     """A seat of «Взятки» on the Mini App's page (``web.views``' schema), from the view parts
-    every game's page is made of."""
+    every game's page is made of: what it never shows (a trump, a pot…) it leaves out."""
     table = view.table
     seats = []
     for seat in range(table.players):
@@ -380,15 +380,10 @@ def tricks_view(view: SeatView, info: TableInfo) -> Json:
         "to_act": table.to_act,
         "deadline": info.deadline if table.to_act is not None else None,
         "ranks": info.ranks,
-        "trump": None,
         "trick": [{"seat": seat, "card": card} for seat, card in table.trick],
         "seats": seats,
         "hand": _hand(view.hand, 0, view.legal, None),
-        "pick": None,
-        "actions": [],
         "prompt": text("tricks.prompt") if view.legal else None,
-        "private": [],
-        "result": None,
     }
 
 

@@ -30,7 +30,7 @@ from web.auth import InitDataError, validate
 from web.endings import replay, score_card
 from web.lobby import lobby_actions
 from web.texts import page_texts
-from web.view_parts import TableInfo, ranks_for, text
+from web.view_parts import TableInfo, action, ranks_for, text
 from web.views import lobby_view, refusal, seat_view
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
@@ -116,8 +116,8 @@ EXTRAS: dict[str, dict[str, Any]] = {
             "line": text("web.stop_large_pot", pot=text("web.chips", 15)),
             "votes": text("web.void_votes", votes=1, players=3),
             "actions": [
-                {"verb": "void", "arg": None, "label": text("btn.void_deal", votes=1, players=3)},
-                {"verb": "play_on", "arg": None, "label": text("btn.play_on")},
+                action("void", text("btn.void_deal", votes=1, players=3), secondary=True),
+                action("play_on", text("btn.play_on")),
             ],
         },
     },
@@ -389,7 +389,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         view["score"] = score_card(table.kind, end, seat, info, _deal_money(end, players))
     if table.closed:
         view["closed"] = text("web.closed.game_over")
-        view.update(actions=[{"verb": "again", "arg": None, "label": text("btn.again")}])
+        view.update(actions=[action("again", text("btn.again"))])
         view.update(to_act=None, deadline=None, prompt=None, pick=None)
     # the service's additions at the seat's own turn only, as the service makes them
     return {**view, **table.extra} if view["to_act"] == seat else view
@@ -423,7 +423,7 @@ async def state(request: web.Request) -> web.Response:
     return web.json_response(_view(table, lang, _seat(table, user)))
 
 
-async def action(request: web.Request) -> web.Response:
+async def act(request: web.Request) -> web.Response:
     lang, name, user = _who(request)
     table = _table(request, name)
     seat = _seat(table, user)
@@ -527,7 +527,7 @@ def make_app() -> web.Application:
     app.router.add_get("/api/texts", texts)
     app.router.add_get("/api/state", state)
     app.router.add_get("/api/replay", replay_of)
-    app.router.add_post("/api/action", action)
+    app.router.add_post("/api/action", act)
     app.router.add_post("/api/ticket", ticket)
     app.router.add_post("/api/presence", presence)
     app.router.add_get("/api/events", events)

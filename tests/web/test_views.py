@@ -87,8 +87,48 @@ def test_a_view_is_json_and_shows_the_seats_own_cards_and_moves(game: str) -> No
         if not engine.legal:
             assert view["actions"] == [a for a in view["actions"] if a["verb"] == "look"]
             assert view["pick"] is None
+        for action in view["actions"]:
+            described(action)
         count += 1
     assert count > 100
+
+
+def described(action: dict[str, Any]) -> None:
+    """``action`` is a move as the schema describes it (``web.views``, "Moves"): all the
+    page needs to draw it and nothing else."""
+    assert set(action) == {"verb", "arg", "label", "input", "secondary"}, action
+    assert isinstance(action["verb"], str) and isinstance(action["secondary"], bool)
+    assert isinstance(action["label"]["key"], str)
+    if action["input"] == "suit":
+        assert action["arg"] in tuple("SHDC")
+    else:
+        assert action["input"] == "button", action
+        assert action["arg"] is None or type(action["arg"]) is int, action
+
+
+def test_the_view_marks_the_quieter_choices_and_draws_a_trump_as_a_suit() -> None:
+    """Which moves are secondary and which are suits is the view's to say, not the page's."""
+    knock = first_state("stukolka", lambda s: s.phase.value == "knock" and s.to_act is not None)
+    view = seat_view("stukolka", knock, knock.to_act, info(4))
+    quiet = {action["verb"]: action["secondary"] for action in view["actions"]}
+    assert quiet["pass"] is True and quiet["knock"] is False
+    assert quiet.get("look", True) is True
+    unseen = first_state(
+        "stukolka",
+        lambda s: (
+            s.phase.value == "purchase"
+            and s.to_act is not None
+            and not s.looked[s.to_act]
+            and s.roles[s.to_act].value == "knock"
+        ),
+    )
+    view = seat_view("stukolka", unseen, unseen.to_act, info(4))
+    assert [a["verb"] for a in view["actions"] if a["secondary"]] == ["look"]
+    named = first_state("starshina_named", lambda s: s.phase.value == "name_trump")
+    view = seat_view("starshina", named, named.to_act, info(3))
+    assert [(a["arg"], a["input"], a["label"]["key"]) for a in view["actions"]] == [
+        (suit, "suit", f"web.suit.{suit}") for suit in "SHCD"
+    ]
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -18,6 +18,7 @@ from web.view_parts import (
     _parts,
     _pick,
     _seat,
+    action,
     card_ref,
     seat_ref,
     text,
@@ -72,7 +73,7 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
     data["hand"] = _hand(view.hand, 0, legal, table.trump)
     data["pick"] = _pick(legal, "kitty", "btn.confirm_kitty", None)
     data["actions"] = [
-        {"verb": "trump", "arg": suit, "label": text(f"web.suit.{suit}")}
+        action("trump", text(f"web.suit.{suit}"), suit, input="suit")
         for suit in SUIT_ORDER
         if any(entry.verb == "trump" and entry.arg == suit for entry in legal)
     ]

@@ -18,11 +18,14 @@ from web.view_parts import (
     _parts,
     _pick,
     _seat,
+    action,
     card_ref,
     suit_ref,
     text,
 )
 
+#: the moves the page draws quieter than the others beside them: the refusals
+_SECONDARY = frozenset({"pass", "no_razrez"})
 #: the phases a seat's tricks are counted in (the chat's seat line)
 _PLAYING = (stukolka.Phase.PLAY, stukolka.Phase.DEAL_OVER)
 
@@ -63,7 +66,11 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     dark = table.seats[view.seat].role is stukolka.Role.DARK
     pick = None
     actions: list[Json] = [
-        {"verb": entry.verb, "arg": None, "label": text(table_side.SIMPLE_MOVES[entry.verb])}
+        action(
+            entry.verb,
+            text(table_side.SIMPLE_MOVES[entry.verb]),
+            secondary=entry.verb in _SECONDARY,
+        )
         for entry in legal
         if entry.verb in table_side.SIMPLE_MOVES
     ]
@@ -81,9 +88,10 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
                     else ("btn.buy" if count else "btn.keep")
                 )
                 label = text(key, n=count) if count else text(key)
-                actions.append({"verb": "discard", "arg": count, "label": label})
+                actions.append(action("discard", label, count))
     if view.may_look:
-        actions.append({"verb": "look", "arg": None, "label": text("btn.look")})
+        # looking decides nothing: a quiet choice beside the turn's own
+        actions.append(action("look", text("btn.look"), secondary=True))
     data["pick"] = pick
     data["actions"] = actions
     data["prompt"] = _stukolka_prompt(view)

@@ -1,12 +1,32 @@
-// The controls: every decision that is not one card (knock or pass, how many to buy unseen,
-// look, шлейф or open, a trump suit), each a button named as the chat's keyboard names it;
-// a choice of cards is confirmed by Telegram's MainButton (or a button of the page where the
-// page runs outside Telegram).
+// The controls: every move that is not one card — the view's actions, each a button named as
+// the chat's keyboard names it (or a suit) — and a choice of cards, confirmed by Telegram's
+// MainButton (or a button of the page where the page runs outside Telegram).
 import { suitGlyph, RED } from "./cards.js";
 import { t, tx } from "./i18n.js";
 import { secondsLeft } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
+
+// One move of the view's actions, drawn as the view describes it (web/views.py, "Moves"): a
+// button with its label, or a suit's glyph named by its label; a secondary one drawn quieter.
+// Nothing here knows a game's verbs: the button posts the verb and argument it was given.
+export function actionButton(action, act) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "action";
+  button.dataset.verb = action.verb;
+  const label = tx(action.label);
+  button.textContent = label;
+  if (action.input === "suit") {
+    button.classList.add("suit");
+    if (RED.has(action.arg)) button.classList.add("red");
+    button.textContent = suitGlyph(action.arg);
+    button.setAttribute("aria-label", label);
+  }
+  if (action.secondary) button.classList.add("secondary");
+  button.addEventListener("click", () => act(action.verb, action.arg));
+  return button;
+}
 
 // «Купить 2», «Оставить все»; «Отмечено: 2 из 4» while fewer are marked than the move takes.
 export function confirmText(view, count) {
@@ -34,22 +54,7 @@ export function renderControls(view, selection, handlers, native) {
   const box = $("controls");
   box.replaceChildren();
   box.setAttribute("aria-label", tx(view.prompt) || t("web.hand"));
-  for (const action of view.actions) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "action";
-    const label = tx(action.label);
-    button.textContent = label;
-    if (action.verb === "trump") {
-      button.classList.add("suit");
-      if (RED.has(action.arg)) button.classList.add("red");
-      button.textContent = suitGlyph(action.arg);
-      button.setAttribute("aria-label", label);
-    }
-    if (["pass", "no_razrez", "look", "leave", "cancel", "uncomputer"].includes(action.verb)) button.classList.add("secondary");
-    button.addEventListener("click", () => handlers.act(action.verb, action.arg));
-    box.append(button);
-  }
+  for (const action of view.actions) box.append(actionButton(action, handlers.act));
   if (view.pick && !native) {
     const button = document.createElement("button");
     button.type = "button";

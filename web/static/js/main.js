@@ -25,11 +25,11 @@ function status(text) {
 
 const handlers = {
   async play(verb, card) {
-    tg.haptic("play");
+    tg.haptic("move");
     await send(verb, card);
   },
   async act(verb, arg) {
-    tg.haptic("play");
+    tg.haptic("move");
     await send(verb, arg);
   },
   toggle(card) {
@@ -40,7 +40,7 @@ const handlers = {
   },
   async confirm() {
     if (!canConfirm(view, selection.size)) return;
-    tg.haptic("play");
+    tg.haptic("move");
     await send(view.pick.verb, [...selection]);
   },
 };

@@ -1,6 +1,7 @@
 // A table stopping (after /stop, /stop now): the chat's line above the table while its deal is
 // played out, the vote to void the deal so far, and this player's buttons — to agree to void
 // it, and (its creator, where a large pot waits) to play on.
+import { actionButton } from "./controls.js";
 import { tx } from "./i18n.js";
 
 export function renderStopping(view, act) {
@@ -30,15 +31,7 @@ export function renderStopping(view, act) {
     row.className = "controls";
     row.setAttribute("role", "group");
     row.setAttribute("aria-label", tx(stopping.line));
-    for (const action of stopping.actions) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = action.verb === "void" ? "action secondary" : "action";
-      button.dataset.verb = action.verb;
-      button.textContent = tx(action.label);
-      button.addEventListener("click", () => act(action.verb, action.arg));
-      row.append(button);
-    }
+    for (const action of stopping.actions) row.append(actionButton(action, act));
     box.append(row);
   }
 }

@@ -82,7 +82,7 @@ export function backButton(onClick) {
 export function haptic(kind) {
   const feedback = app?.HapticFeedback;
   if (!feedback) return;
-  if (kind === "play") feedback.impactOccurred("medium");
+  if (kind === "move") feedback.impactOccurred("medium");
   else if (kind === "turn") feedback.impactOccurred("heavy");
   else if (kind === "select") feedback.selectionChanged();
   else if (kind === "error") feedback.notificationOccurred("error");

@@ -1,0 +1,198 @@
+"""The page's JavaScript names no move: every game's verbs, and the page's own (the lobby's,
+a stopping table's, «I'm back», «▶️ Новая партия»), reach it only in the view, which describes
+each move (``web.views``, "Moves"). A verb spelled as a string in ``web/static/js`` would be a
+move the page knows by name — a branch a new game's move would need again — and fails here.
+
+The verbs come from the games themselves: random legal play of every registered game (the two
+toy games of ``tests/plugin`` among them), with options drawn from each game's menu, collecting
+the verbs of its legal moves and of every seat's page view along the way."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from game import registry
+from game.cards import shuffled_deck
+from game.randomplay import random_action
+from tables import games as table_games
+from tables.games import Plugin
+from tests.plugin import highcard, tricks
+from web import games as pages
+from web.lobby import LABELS as LOBBY_LABELS
+from web.stopping import STOP_VERBS
+from web.tables import AGAIN, BACK, LOOK
+from web.view_parts import TableInfo
+from web.views import seat_view
+
+JS = Path(__file__).resolve().parents[2] / "web" / "static" / "js"
+SEEDS = range(12)
+#: a string literal of JavaScript: '…', "…" or a template's text between its ${…}
+LITERAL = re.compile(r"""(["'])((?:\\.|(?!\1).)*?)\1|`((?:\\.|[^`$]|\$(?!\{))*)""")
+#: where a literal that spells a verb is not about a move: an event's name, a CSS class of the
+#: page's own (the trump line's «trump», the dark theme's «dark»), Telegram's colour scheme, a
+#: phase's name
+NOT_A_MOVE = re.compile(
+    r"(addEventListener\(|classList\.\w+\(|className = |el\(\"\w+\", |colorScheme === "
+    r"|phase === )$"
+)
+
+
+@pytest.fixture(scope="module")
+def toys() -> Iterator[None]:
+    """The toy games registered as a game is: their rules, table side and page (the page of
+    «Старшая карта» is its own module's, as «Взятки»'s is)."""
+    for rules in (tricks.RULES, highcard.RULES):
+        registry.register(rules)
+    for game in (tricks.GAME, highcard.GAME):
+        table_games.register(game)
+    for page in (tricks.PAGE, highcard.PAGE):
+        pages.register(page)
+    try:
+        yield
+    finally:
+        for kind in (tricks.KIND, highcard.KIND):
+            pages.unregister(kind)
+            table_games.unregister(kind)
+            registry.unregister(kind)
+
+
+def _options(game: Plugin, rng: random.Random) -> dict[str, object]:
+    """A table's options: the menu's defaults, some drawn at random from its values, then one
+    of the game's choices over them."""
+    options: dict[str, object] = dict(game.menu.defaults)
+    for name, values in game.menu.values.items():
+        if rng.random() < 0.5:
+            options[name] = values[int(rng.random() * len(values))]
+    choice = game.choices[int(rng.random() * len(game.choices))]
+    options.update(choice.preset)
+    return dict(game.check_options(options))
+
+
+def game_verbs(game: Plugin, seeds: range = SEEDS, deals: int = 3) -> set[str]:
+    """Every verb random play of ``game`` meets: its legal moves', and those its page's view
+    offers any seat (a seat may look at its cards at any time, for one)."""
+    verbs: set[str] = set()
+    shown = pages.shown(game.kind)
+    for seed in seeds:
+        rng = random.Random(seed)
+        players = max(game.min_players, min(4, game.max_players))
+        state, _ = game.start(_options(game, rng), players, shuffled_deck(seed), dealer=0, pot=9)
+        info = TableInfo(names=[f"p{seat}" for seat in range(players)], version=1)
+        for deal in range(deals):
+            while True:
+                if shown:
+                    for seat in range(players):
+                        verbs |= view_verbs(seat_view(game.kind, state, seat, info))
+                seat_to_act = state.to_act
+                legal = state.legal()
+                verbs |= {entry.verb for entry in legal}
+                if seat_to_act is None or not legal:
+                    break
+                held = state.holding(seat_to_act).cards
+                state.apply(random_action(seat_to_act, legal, held, rng))
+            if state.game_over or deal == deals - 1:
+                break
+            state, _ = state.next_deal(
+                shuffled_deck(f"{seed}:{deal}"),
+                pot=9,
+                players=players,
+                dealer=(state.dealer + 1) % players,
+            )
+    return verbs
+
+
+def view_verbs(view: dict[str, object]) -> set[str]:
+    hand = view["hand"]
+    pick = view["pick"]
+    actions = view["actions"]
+    assert isinstance(hand, dict) and isinstance(actions, list)
+    verbs = {item["verb"] for item in hand["cards"] if item["verb"]}
+    verbs |= {action["verb"] for action in actions}
+    if isinstance(pick, dict):
+        verbs.add(pick["verb"])
+    return verbs
+
+
+def chat_buttons(kind: str) -> dict[str, str]:
+    """A game's moves of no argument as its table side lists them for the chat's buttons
+    (``SIMPLE_MOVES`` of its module in ``tables.games``), where it has such a list."""
+    name = f"tables.games.{kind}"
+    if importlib.util.find_spec(name) is None:
+        return {}
+    simple: dict[str, str] = getattr(importlib.import_module(name), "SIMPLE_MOVES", {})
+    return simple
+
+
+def page_verbs() -> set[str]:
+    """The page's own verbs, beside the games'."""
+    return {*LOBBY_LABELS, *STOP_VERBS, BACK, AGAIN, LOOK}
+
+
+def named_verbs(source: str, verbs: set[str]) -> list[str]:
+    """Where ``source`` spells one of ``verbs`` as a string of its own (``"pass"``, a
+    template's text), outside the places where such a word names no move."""
+    found = []
+    for number, line in enumerate(source.splitlines(), 1):
+        code = line.split("//", 1)[0] if not line.lstrip().startswith("//") else ""
+        for match in LITERAL.finditer(code):
+            text = match.group(2) if match.group(1) else match.group(3)
+            if text in verbs and not NOT_A_MOVE.search(code[: match.start()]):
+                found.append(f"{number}: {line.strip()}")
+    return found
+
+
+def test_every_registered_game_is_played_for_its_verbs(toys: None) -> None:
+    """The verbs the scan looks for: each game's play reaches every move a button of the chat
+    offers (a game's ``SIMPLE_MOVES``, where it has them), and the toys' own."""
+    for game in table_games.games():
+        verbs = game_verbs(game)
+        assert verbs, game.kind
+        assert set(chat_buttons(game.kind)) <= verbs, (game.kind, chat_buttons(game.kind))
+    assert game_verbs(tricks.GAME) == {"lead", "follow"}
+    assert game_verbs(highcard.GAME) == {"play"}
+
+
+def test_the_page_names_no_verb_of_any_game_nor_its_own(toys: None) -> None:
+    verbs = page_verbs()
+    for game in table_games.games():
+        verbs |= game_verbs(game)
+    assert {"look", "pass", "trump", "kitty", "lead", "void", "leave"} <= verbs
+    named = {
+        path.name: found
+        for path in sorted(JS.glob("*.js"))
+        if (found := named_verbs(path.read_text(encoding="utf-8"), verbs))
+    }
+    assert named == {}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '    if (action.verb === "trump") {',
+        '    if (["pass", "no_razrez", "look"].includes(action.verb)) button.classList.add("x");',
+        '  button.className = action.verb === \'void\' ? "action secondary" : "action";',
+        "  const key = `lead`;",
+    ],
+)
+def test_the_scan_finds_a_verb_the_page_would_know_by_name(line: str) -> None:
+    assert named_verbs(line, {"trump", "pass", "void", "lead"})
+
+
+def test_the_scan_lets_the_pages_own_words_be() -> None:
+    source = "\n".join(
+        [
+            'source.addEventListener("open", () => this.refresh());',
+            'root.classList.toggle("dark", dark);',
+            'if (view.trump_line) body.append(el("p", "trump", tx(view.trump_line)));',
+            '// a comment may say "pass"',
+            'const title = t("btn.pass");',
+        ]
+    )
+    assert named_verbs(source, {"open", "dark", "trump", "pass"}) == []
