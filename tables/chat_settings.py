@@ -6,7 +6,8 @@ starts; the turn time is cached per chat."""
 from __future__ import annotations
 
 from game.registry import JsonObject
-from storage.database import Database
+from storage.database_chats import Chats
+from storage.database_games import Games
 from tables.arguments import whole_number
 from tables.bounded import CHATS_KEPT, Recent
 from tables.games import game_for
@@ -24,14 +25,15 @@ class ChatSettings:
     """Each chat's game options, turn time and away play; ``turn_timeout`` where it chose
     none."""
 
-    def __init__(self, db: Database, *, turn_timeout: float) -> None:
-        self.db = db
+    def __init__(self, chats: Chats, games: Games, *, turn_timeout: float) -> None:
+        self.chats = chats
+        self.games = games
         self.turn_timeout = turn_timeout
         self._turn_timeouts: Recent[int, float] = Recent(CHATS_KEPT)
         self._hints: Recent[int, bool] = Recent(CHATS_KEPT)
 
     async def chat_options(self, chat_id: int, kind: str) -> JsonObject:
-        stored = await self.db.chats.chat_options(chat_id, kind) or {}
+        stored = await self.chats.chat_options(chat_id, kind) or {}
         try:
             return game_for(kind).check_options(stored)
         except ValueError:
@@ -41,19 +43,19 @@ class ChatSettings:
         """The chat chose these options (the settings menu, a preset, /new shleif): they are
         stored beside what it chose before, and only what it chose, so an option it never
         touched follows docs/rules.md's default even when that default changes."""
-        stored = dict(await self.db.chats.chat_options(chat_id, kind) or {})
+        stored = dict(await self.chats.chat_options(chat_id, kind) or {})
         stored.update(chosen)
         try:
             game_for(kind).check_options(stored)
         except ValueError:
             raise Refused("not_allowed") from None
-        await self.db.chats.set_chat_options(chat_id, kind, stored)
+        await self.chats.set_chat_options(chat_id, kind, stored)
 
     async def turn_timeout_of(self, chat_id: int) -> float:
         """Seconds a decision may take in this chat: its own setting, else TURN_TIMEOUT."""
         cached = self._turn_timeouts.get(chat_id)
         if cached is None:
-            stored = await self.db.chats.chat_options(chat_id, TABLE_OPTIONS) or {}
+            stored = await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {}
             value = stored.get("turn_timeout")
             cached = self.turn_timeout
             if isinstance(value, int) and TURN_TIMEOUT_RANGE[0] <= value <= TURN_TIMEOUT_RANGE[1]:
@@ -67,21 +69,21 @@ class ChatSettings:
         """/timeout N by a chat admin or whoever opened a table open in the chat (in any of its
         forum topics, as for the other settings); for the whole chat, from the next decision
         on."""
-        tables = await self.db.games.chat_open_games(chat_id)
+        tables = await self.games.chat_open_games(chat_id)
         if not is_admin and not any(game.created_by == user_id for game in tables):
             raise Refused("creator_or_admin_only")
         value = whole_number(seconds, *TURN_TIMEOUT_RANGE)
         if value is None:
             raise Refused("bad_timeout")
-        stored = dict(await self.db.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored = dict(await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
         stored["turn_timeout"] = value
-        await self.db.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
         self._turn_timeouts.pop(chat_id, None)
         return value
 
     async def away_play_of(self, chat_id: int) -> str:
         """Who plays for an away player at this chat's next table (``AWAY_PLAY``)."""
-        stored = await self.db.chats.chat_options(chat_id, TABLE_OPTIONS) or {}
+        stored = await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {}
         value = stored.get("away_play")
         return value if value in AWAY_PLAY else AWAY_PLAY[0]
 
@@ -90,9 +92,9 @@ class ChatSettings:
         running game keeps what it started with, as it keeps its options)."""
         if value not in AWAY_PLAY:
             raise Refused("not_allowed")
-        stored = dict(await self.db.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored = dict(await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
         stored["away_play"] = value
-        await self.db.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
 
     async def hints_of(self, chat_id: int) -> bool:
         """Whether a player at this chat's tables may ask for the strong computer's advice at
@@ -103,16 +105,16 @@ class ChatSettings:
             return True
         cached = self._hints.get(chat_id)
         if cached is None:
-            stored = await self.db.chats.chat_options(chat_id, TABLE_OPTIONS) or {}
+            stored = await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {}
             cached = stored.get("hints") is True
             self._hints[chat_id] = cached
         return cached
 
     async def set_hints(self, chat_id: int, allowed: bool) -> None:
         """The /settings choice whether hints are allowed at the chat's tables."""
-        stored = dict(await self.db.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
+        stored = dict(await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
         stored["hints"] = allowed
-        await self.db.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
         self._hints[chat_id] = allowed
 
     def forget_chat(self, chat_id: int) -> None:

@@ -20,7 +20,8 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 
-from storage.database import Database
+from storage.database_games import Games
+from storage.database_money import Evenings as StoredEvenings
 
 # re-exported: the front-ends read an evening through the service
 from storage.evenings import Evening as Evening
@@ -42,11 +43,13 @@ class Evenings(TableListener):
 
     def __init__(
         self,
-        db: Database,
+        stored: StoredEvenings,
+        games: Games,
         publish: Callable[[Record], Awaitable[None]],
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.db = db
+        self.stored = stored
+        self.games = games
         #: the tables' stream (``TableService.publish``)
         self.publish = publish
         self.timers = Timers(self._gap_passed, clock)
@@ -60,10 +63,10 @@ class Evenings(TableListener):
         ended (the pause before it was longer than the gap, say while the bot was down)."""
         if is_practice(chat_id):
             return
-        evening = await self.db.evenings.open_evening(chat_id)
+        evening = await self.stored.open_evening(chat_id)
         if evening is not None:
             self.timers.arm(chat_id, evening.evening_id, evening.due)
-        if await self.db.evenings.unposted_evenings(chat_id):
+        if await self.stored.unposted_evenings(chat_id):
             await self._due(chat_id)
 
     async def took(self, record: Record) -> None:
@@ -81,34 +84,34 @@ class Evenings(TableListener):
         if event.results:
             await self.deal_ended(game.chat_id)
         if event.closed:
-            others = await self.db.games.chat_open_games(game.chat_id)
+            others = await self.games.chat_open_games(game.chat_id)
             if not any(other.game_id != game.game_id for other in others):
                 await self.end_now(game.chat_id, after_game=game.game_id)
 
     async def playing(self, chat_id: int) -> bool:
         """Whether a table of the chat is open (a lobby or a game): its evening goes on, and
         /evening shows it so far rather than ending it."""
-        return bool(await self.db.games.chat_open_games(chat_id))
+        return bool(await self.games.chat_open_games(chat_id))
 
     async def so_far(self, chat_id: int) -> EveningSummary | None:
         """The chat's evening that goes on, its deals up to now, ending nothing; None before
         its first deal."""
         if is_practice(chat_id):
             return None
-        return await self._summary(await self.db.evenings.open_evening(chat_id))
+        return await self._summary(await self.stored.open_evening(chat_id))
 
     async def last(self, chat_id: int) -> EveningSummary | None:
         """The chat's evening that goes on, else the last one that ended (a closed table's
         evening: its summary may be posted already), its deals up to now; None before any."""
         if is_practice(chat_id):
             return None
-        return await self._summary(await self.db.evenings.last_evening(chat_id))
+        return await self._summary(await self.stored.last_evening(chat_id))
 
     async def _summary(self, evening: Evening | None) -> EveningSummary | None:
         """``evening``'s deals up to now; None for no evening, or one without a deal."""
         if evening is None:
             return None
-        summary = await self.db.evenings.evening_summary(evening, deal_figures)
+        summary = await self.stored.evening_summary(evening, deal_figures)
         return summary if summary.deals else None
 
     async def summary_follows(self, game: Game) -> bool:
@@ -116,11 +119,11 @@ class Evenings(TableListener):
         the group's last open table, and the evening has a deal (``took``)."""
         if is_practice(game.chat_id):
             return False
-        others = await self.db.games.chat_open_games(game.chat_id)
+        others = await self.games.chat_open_games(game.chat_id)
         if any(other.game_id != game.game_id for other in others):
             return False
-        evening = await self.db.evenings.open_evening(game.chat_id)
-        return evening is not None or bool(await self.db.evenings.unposted_evenings(game.chat_id))
+        evening = await self.stored.open_evening(game.chat_id)
+        return evening is not None or bool(await self.stored.unposted_evenings(game.chat_id))
 
     async def end_now(self, chat_id: int, after_game: int | None = None) -> bool:
         """/evening with no table open, or the group's last table ended: end the chat's
@@ -128,27 +131,27 @@ class Evenings(TableListener):
         was nothing to post."""
         if is_practice(chat_id):
             return False
-        evening = await self.db.evenings.open_evening(chat_id)
+        evening = await self.stored.open_evening(chat_id)
         if evening is not None:
             self.timers.cancel(chat_id)
-            await self.db.evenings.end_evening(evening.evening_id, self.clock())
-        if not await self.db.evenings.unposted_evenings(chat_id):
+            await self.stored.end_evening(evening.evening_id, self.clock())
+        if not await self.stored.unposted_evenings(chat_id):
             return False
         await self._due(chat_id, after_game)
         return True
 
     async def resume(self) -> None:
         """After a restart: arm every open evening's timer, post what is still due."""
-        for evening in await self.db.evenings.open_evenings():
+        for evening in await self.stored.open_evenings():
             if not is_practice(evening.chat_id):
                 self.timers.arm(evening.chat_id, evening.evening_id, evening.due)
-        for evening in await self.db.evenings.unposted_evenings():
+        for evening in await self.stored.unposted_evenings():
             if not is_practice(evening.chat_id):
                 await self._due(evening.chat_id)
 
     async def unposted(self, chat_id: int) -> list[Evening]:
         """The chat's ended evenings whose summary is not posted yet, oldest first."""
-        return await self.db.evenings.unposted_evenings(chat_id)
+        return await self.stored.unposted_evenings(chat_id)
 
     async def claim(self, evening: Evening) -> EveningSummary | None:
         """An ended evening about to be posted: its summary, the evening marked posted first;
@@ -161,22 +164,22 @@ class Evenings(TableListener):
         twice, while a lost one loses no figure (the ledger, /balance, /stats and /history
         keep them all). A chat's API may have no way to ask whether a message went out, so
         exactly once cannot be promised; this comes closest."""
-        summary = await self.db.evenings.evening_summary(evening, deal_figures)
-        await self.db.evenings.mark_evening_posted(evening.evening_id)
+        summary = await self.stored.evening_summary(evening, deal_figures)
+        await self.stored.mark_evening_posted(evening.evening_id)
         return summary if summary.deals else None
 
     async def unclaim(self, evening: Evening) -> None:
         """Its summary surely did not go out: post it again with the chat's next ones."""
-        await self.db.evenings.mark_evening_posted(evening.evening_id, False)
+        await self.stored.mark_evening_posted(evening.evening_id, False)
 
     async def _gap_passed(self, chat_id: int, evening_id: int) -> None:
-        evening = await self.db.evenings.open_evening(chat_id)
+        evening = await self.stored.open_evening(chat_id)
         if evening is None or evening.evening_id != evening_id:
             return
         if self.clock() < evening.due:  # a deal ended meanwhile, or the clock went back
             self.timers.arm(chat_id, evening.evening_id, evening.due)
             return
-        if await self.db.evenings.end_evening(evening_id, evening.due, idle_since=evening.last_at):
+        if await self.stored.end_evening(evening_id, evening.due, idle_since=evening.last_at):
             await self._due(chat_id)
 
     async def _due(self, chat_id: int, after_game: int | None = None) -> None:
@@ -189,12 +192,12 @@ class Evenings(TableListener):
 
     async def gap(self, chat_id: int) -> float:
         """The chat's gap: the seconds without a deal that end its evening."""
-        return await self.db.evenings.evening_gap(chat_id)
+        return await self.stored.evening_gap(chat_id)
 
     async def set_gap(self, chat_id: int, hours: int) -> None:
         """Store the chat's gap and move its running evening's end to match (/evening gap N
         and the /settings choice)."""
-        await self.db.evenings.set_evening_gap(chat_id, hours * 3600.0)
-        evening = await self.db.evenings.open_evening(chat_id)
+        await self.stored.set_evening_gap(chat_id, hours * 3600.0)
+        evening = await self.stored.open_evening(chat_id)
         if evening is not None:
             self.timers.arm(chat_id, evening.evening_id, evening.due)

@@ -64,7 +64,7 @@ class Hints:
         turn (``outdated``, as ``Turns.hint_view`` refuses), ``outdated`` if he moved or
         looked meanwhile, ``hint_failed`` if it could not be worked out (logged)."""
         seated = await self.turns.hint_view(game_id, user_id, turn)
-        loaded = await self.store.snapshot(await self.store.db.games.game(game_id))
+        loaded = await self.store.snapshot(await self.store.games.game(game_id))
         seat = loaded.seat_of(user_id)
         if loaded.table is None or seat is None:
             raise Refused("outdated")
@@ -81,7 +81,7 @@ class Hints:
             self._kept.pop(key, None)
             log.exception("a hint failed: game %s, user %s", game_id, user_id)
             raise Refused("hint_failed") from None
-        loaded = await self.store.snapshot(await self.store.db.games.game(game_id))
+        loaded = await self.store.snapshot(await self.store.games.game(game_id))
         if loaded.table is None or (loaded.meta.turn, loaded.table.holding(seat).looked) != stamp:
             raise Refused("outdated")  # he moved or looked (or the clock moved) meanwhile
         return Advised(advice, loaded, seat)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
+from storage.database_chats import Chats
+from storage.database_money import History
 from storage.errors import ActiveGameExists
 from tables.chat_settings import ChatSettings
 from tables.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
@@ -30,10 +32,19 @@ def seated_in_lobby(loaded: Loaded, user_id: int) -> Loaded:
 class Lobby:
     """/new, /join, /leave, «🤖 Добавить компьютер», /begin and /kick."""
 
-    def __init__(self, store: TableStore, steps: DealSteps, settings: ChatSettings) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        steps: DealSteps,
+        settings: ChatSettings,
+        chats: Chats,
+        history: History,
+    ) -> None:
         self.store = store
         self.steps = steps
         self.settings = settings
+        self.chats = chats
+        self.history = history
 
     @recorded
     async def new_table(
@@ -55,10 +66,10 @@ class Lobby:
             options.update(preset)
             options = plugin.check_options(options)
             if is_practice(chat_id):
-                await self.store.db.chats.upsert_chat(chat_id)
+                await self.chats.upsert_chat(chat_id)
             meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
             try:
-                game = await self.store.db.games.create_game(
+                game = await self.store.games.create_game(
                     chat_id,
                     kind,
                     {"engine": None, "table": meta.to_json()},
@@ -97,7 +108,7 @@ class Lobby:
         async with self.store.lock(chat_id):
             meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
             try:
-                created = await self.store.db.games.create_game(
+                created = await self.store.games.create_game(
                     chat_id,
                     game.kind,
                     {"engine": None, "table": meta.to_json()},
@@ -192,7 +203,7 @@ class Lobby:
                 raise Refused("table_full")
             ids = STRONG_IDS if level == "strong" else EASY_IDS
             computer = next(user for user in ids if user not in seats)
-            await self.store.db.chats.upsert_player(computer, computer_name(computer))
+            await self.chats.upsert_player(computer, computer_name(computer))
             return await self.store.commit_meta(
                 loaded, [*seats, computer], Notice("computer_joins", {"user": computer})
             )
@@ -238,7 +249,7 @@ class Lobby:
                 raise Refused("start_bot_first", unreached)
             pot = 0
             if plugin.chat_pot:
-                chat_pot = (await self.store.db.ledger.balances(chat_id)).pot
+                chat_pot = (await self.store.ledger.balances(chat_id)).pot
                 pot = await self.store.free_pot(loaded, chat_pot)
             dealer = await self.first_dealer(chat_id, plugin, seats)
             loaded.table, step = plugin.start(
@@ -251,9 +262,9 @@ class Lobby:
         """Random (docs/rules.md §4.4), unless the game names the first dealer after the chat's
         previous game of it (Старшина's ``next_dealer``: its winner or loser), and he sits at
         the new table."""
-        last = await self.store.db.history.last_deals(chat_id, 1)
+        last = await self.history.last_deals(chat_id, 1)
         if last and last[0].kind == plugin.kind:
-            previous = await self.store.load(await self.store.db.games.game(last[0].game_id))
+            previous = await self.store.load(await self.store.games.game(last[0].game_id))
             if previous.table is not None and previous.table.game_over:
                 seat = previous.table.next_game_dealer()
                 if seat is not None and previous.seats[seat] in seats:

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from storage.database import Database
+from storage.database_chats import Chats
+from storage.database_games import Games
+from storage.database_money import History, Ledger, Statistics
 from tables.games import game_for
 from tables.records import Loaded, is_practice
 from tables.stopping import large_pot
@@ -29,29 +31,35 @@ class GroupMoney:
 class Money:
     """The balances and pots of every chat, read from the ledger."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(
+        self, ledger: Ledger, games: Games, history: History, stats: Statistics, chats: Chats
+    ) -> None:
+        self._ledger = ledger
+        self._games = games
+        self._history = history
+        self._stats = stats
+        self._chats = chats
 
     async def chips(self, chat_id: int, users: Sequence[int]) -> list[int]:
         """Each of ``users``' balance in ``chat_id`` (0 for one who never paid or received)."""
-        balances = (await self._db.ledger.balances(chat_id)).players
+        balances = (await self._ledger.balances(chat_id)).players
         return [balances.get(user, 0) for user in users]
 
     async def group(self, chat_id: int) -> GroupMoney:
         """Everyone who ever paid or received in the chat, and everyone at its tables now (one
         per forum topic; or, with no table open, at its last deal), a player with no money yet
         as 0."""
-        money = await self._db.ledger.balances(chat_id)
+        money = await self._ledger.balances(chat_id)
         balances = dict(money.players)
-        open_games = await self._db.games.chat_open_games(chat_id)
+        open_games = await self._games.chat_open_games(chat_id)
         if open_games:
             seated = [user for game in open_games for user in game.seats]
         else:
-            last = await self._db.history.last_deals(chat_id, 1)
+            last = await self._history.last_deals(chat_id, 1)
             seated = [player.user_id for player in last[0].players] if last else []
         for user in seated:
             balances.setdefault(user, 0)
-        kinds = {*await self._db.stats.kinds_played(chat_id), *(game.kind for game in open_games)}
+        kinds = {*await self._stats.kinds_played(chat_id), *(game.kind for game in open_games)}
         has_pot = bool(money.pot) or any(_plays_for_pot(kind) for kind in kinds)
         return GroupMoney(balances, money.pot, sum(money.game_pots.values()), has_pot)
 
@@ -59,12 +67,12 @@ class Money:
         """(group title, balance) for each group where ``user_id`` has paid or received, the
         groups with the largest balances first (his practice table's chips are not a
         group's)."""
-        balances = await self._db.ledger.user_balances(user_id)
+        balances = await self._ledger.user_balances(user_id)
         items: list[tuple[str | None, int]] = []
         for chat_id, amount in sorted(balances.items(), key=lambda item: (-item[1], item[0])):
             if is_practice(chat_id):
                 continue
-            chat = await self._db.chats.chat(chat_id)
+            chat = await self._chats.chat(chat_id)
             items.append((chat.title if chat else None, amount))
         return items
 
@@ -74,7 +82,7 @@ class Money:
         meta, game = loaded.meta, loaded.game
         if not meta.stop or meta.autoplay or game.status != "active":
             return None
-        pot = (await self._db.ledger.balances(game.chat_id)).pot
+        pot = (await self._ledger.balances(game.chat_id)).pot
         return pot if large_pot(loaded.plugin, game.options, pot) else None
 
 

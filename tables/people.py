@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from locales import LANGUAGES, language
-from storage.database import Database
+from storage.database_chats import Chats
+from storage.database_games import Games
 from storage.records import Game, Player
 from tables.bounded import CHATS_KEPT, PLAYERS_KEPT, Recent
 from tables.computers import computer_name, is_computer
@@ -37,8 +38,9 @@ class People:
     """Names, languages, rank letters, places, seats and reachability, read from storage and
     kept a while."""
 
-    def __init__(self, db: Database, default_language: str, active: Active) -> None:
-        self.db = db
+    def __init__(self, chats: Chats, games: Games, default_language: str, active: Active) -> None:
+        self.chats = chats
+        self.games = games
         self.default_language = default_language
         self._active = active
         self._languages: Recent[int, str] = Recent(CHATS_KEPT)
@@ -60,24 +62,24 @@ class People:
         once per change (every update would be a write otherwise)."""
         if self._seen.get(user_id) == (name, code):
             return
-        await self.db.chats.upsert_player(user_id, name, language=code)
+        await self.chats.upsert_player(user_id, name, language=code)
         self._seen[user_id] = (name, code)
 
     async def started(self, user_id: int, name: str) -> None:
         """He pressed Start: the bot may write to him."""
-        await self.db.chats.upsert_player(user_id, name, started=True)
+        await self.chats.upsert_player(user_id, name, started=True)
 
     async def blocked(self, user_id: int) -> None:
         """He blocked the bot: it may not write to him any more (until he starts it again)."""
-        players = await self.db.chats.players([user_id])
+        players = await self.chats.players([user_id])
         if user_id in players:
-            await self.db.chats.upsert_player(user_id, players[user_id].name, started=False)
+            await self.chats.upsert_player(user_id, players[user_id].name, started=False)
 
     async def saw_chat(self, chat_id: int, title: str | None) -> None:
         """A group's update came in: its row exists, with its title as it is now."""
         if chat_id in self._titles and self._titles.get(chat_id) == title:
             return
-        await self.db.chats.upsert_chat(chat_id, title)
+        await self.chats.upsert_chat(chat_id, title)
         self._titles[chat_id] = title
 
     async def saw_topic(
@@ -90,14 +92,14 @@ class People:
         if names.get(thread) == name or (first_sight and thread in names):
             return
         names = {**names, thread: name}
-        await self.db.chats.set_chat_options(chat_id, TOPICS, {str(k): v for k, v in names.items()})
+        await self.chats.set_chat_options(chat_id, TOPICS, {str(k): v for k, v in names.items()})
         self._topics[chat_id] = names
 
     async def _topic_names(self, chat_id: int) -> dict[int, str]:
         cached: dict[int, str] | None = self._topics.get(chat_id)
         if cached is not None:
             return cached
-        stored = await self.db.chats.chat_options(chat_id, TOPICS) or {}
+        stored = await self.chats.chat_options(chat_id, TOPICS) or {}
         names = {int(k): v for k, v in stored.items() if k.isdigit() and isinstance(v, str)}
         self._topics[chat_id] = names
         return names
@@ -111,7 +113,7 @@ class People:
         else:
             # kept as ``saw_chat`` keeps it: the stored title (after a restart, every hand
             # rendered before the group's next update would read the chat's row again)
-            chat = await self.db.chats.chat(chat_id)
+            chat = await self.chats.chat(chat_id)
             title = chat.title if chat else None
             if chat is not None:  # no row yet: ``saw_chat`` must still write one
                 self._titles[chat_id] = title
@@ -130,11 +132,11 @@ class People:
         if cached is not None:
             return cached
         if chat_id > 0:
-            players = await self.db.chats.players([chat_id])
+            players = await self.chats.players([chat_id])
             player = players.get(chat_id)
             lang = self.spoken(player.language if player else None)
         else:
-            chat = await self.db.chats.chat(chat_id)
+            chat = await self.chats.chat(chat_id)
             lang = language(chat.language if chat and chat.language else self.default_language)
         self._languages[chat_id] = lang
         return lang
@@ -147,7 +149,7 @@ class People:
 
     async def user_language(self, user_id: int, code: str | None) -> str:
         """A user's language: his own choice, else his client's."""
-        players = await self.db.chats.players([user_id])
+        players = await self.chats.players([user_id])
         player = players.get(user_id)
         if player is not None and player.language:
             return self.spoken(player.language)
@@ -156,11 +158,11 @@ class People:
     async def choose_language(self, chat_id: int, choice: str, *, private: bool) -> None:
         """/language: a private chat's owner's language, or a group's."""
         if private:
-            players = await self.db.chats.players([chat_id])
+            players = await self.chats.players([chat_id])
             name = players[chat_id].name if chat_id in players else str(chat_id)
-            await self.db.chats.upsert_player(chat_id, name, language=choice)
+            await self.chats.upsert_player(chat_id, name, language=choice)
         else:
-            await self.db.chats.set_chat_language(chat_id, choice)
+            await self.chats.set_chat_language(chat_id, choice)
         self._languages[chat_id] = choice
 
     # ------------------------------------------------------------------ card style
@@ -170,14 +172,14 @@ class People:
         if chat_id in self._ranks:
             ranks: str | None = self._ranks.get(chat_id)
             return ranks
-        stored = await self.db.chats.chat_options(chat_id, DISPLAY) or {}
+        stored = await self.chats.chat_options(chat_id, DISPLAY) or {}
         kept = stored.get("ranks")
         ranks = kept if isinstance(kept, str) else None
         self._ranks[chat_id] = ranks
         return ranks
 
     async def set_chat_ranks(self, chat_id: int, ranks: str) -> None:
-        await self.db.chats.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
+        await self.chats.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
         self._ranks[chat_id] = ranks
 
     # ------------------------------------------------------------------ players
@@ -186,17 +188,17 @@ class People:
         """Players' names for display in ``lang`` (a computer's is translated), each at most
         ``MAX_NAME`` characters (a chat allows longer ones: a table of six long names must
         still fit one message)."""
-        players = await self.db.chats.players(user_ids)
+        players = await self.chats.players(user_ids)
         return [display_name(players, u, lang) for u in user_ids]
 
     async def is_reachable(self, user_id: int) -> bool:
         """Whether the bot may write to him (he pressed Start and has not blocked it)."""
-        player = (await self.db.chats.players([user_id])).get(user_id)
+        player = (await self.chats.players([user_id])).get(user_id)
         return player is not None and player.started
 
     async def reachable_of(self, users: list[int]) -> dict[int, bool]:
         """Whether each of ``users`` may be written to (a computer needs no writing)."""
-        players = await self.db.chats.players(users)
+        players = await self.chats.players(users)
         return {u: is_computer(u) or bool(players.get(u) and players[u].started) for u in users}
 
     async def reachable_map(self, chat_id: int, thread: int | None = None) -> dict[int, bool]:
@@ -209,9 +211,7 @@ class People:
 
     async def is_table_creator(self, chat_id: int, user_id: int) -> bool:
         """Whether he opened a table open in the chat (in any of its forum topics)."""
-        return any(
-            game.created_by == user_id for game in await self.db.games.chat_open_games(chat_id)
-        )
+        return any(game.created_by == user_id for game in await self.games.chat_open_games(chat_id))
 
     async def seat_at(self, chat_id: int, number: int, thread: int | None = None) -> int | None:
         """The player at seat ``number`` (from 1) of the table of the chat's forum topic
@@ -223,7 +223,7 @@ class People:
 
     async def games_of(self, user_id: int) -> list[Game]:
         """The open games he sits at."""
-        return await self.db.games.user_open_games(user_id)
+        return await self.games.user_open_games(user_id)
 
 
 def cut(text: str, limit: int, *, words: bool = False) -> str:

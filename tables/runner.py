@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from storage.database import Database
+from storage.database_games import Games
 from storage.records import Game
 from tables.events import Record, ResultsDue, TableEvent
 from tables.timers import Timers
@@ -45,13 +45,13 @@ class Runner:
 
     def __init__(
         self,
-        db: Database,
+        games: Games,
         turns: Turns,
         unfreeze: Unfreeze,
         clock: Callable[[], float],
         publish: Publish,
     ) -> None:
-        self.db = db
+        self.games = games
         self.turns = turns
         self.unfreeze = unfreeze
         self.publish = publish
@@ -79,7 +79,7 @@ class Runner:
         """After a restart, before any timer runs: the frozen tables dealt on, the results
         still due published."""
         unfrozen: set[int] = set()
-        for game in await self.db.games.open_games():
+        for game in await self.games.open_games():
             if game.status == "active" and game.turn_deadline is None:
                 # frozen by an older version between a deal's end and the next deal: its
                 # result is published with the next deal (or the table's end)
@@ -87,11 +87,11 @@ class Runner:
                 if event is not None and event.results:
                     unfrozen.add(game.game_id)
                     await self.publish(event)
-        for game in await self.db.games.games_with_results_due():
+        for game in await self.games.games_with_results_due():
             if game.game_id not in unfrozen:  # its results went out with its change
                 await self.publish(ResultsDue(game))
 
     async def start(self) -> None:
         """Every open game's timer, with the time that was left (after a restart)."""
-        for game in await self.db.games.open_games():
+        for game in await self.games.open_games():
             self.committed(game)

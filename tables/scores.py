@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from storage.database import Database
+from storage.database_money import History, Statistics
 from storage.records import DealHistory, LedgerEntry
 from storage.stats import Figures, PlayerStats, Standing, month_of
 
@@ -62,8 +62,9 @@ class Export:
 class Scores:
     """The figures, standings and history of every chat, read from storage."""
 
-    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
-        self._db = db
+    def __init__(self, history: History, stats: Statistics, clock: Callable[[], float]) -> None:
+        self._history = history
+        self._stats = stats
         self._clock = clock
 
     def _month(self) -> str:
@@ -71,14 +72,14 @@ class Scores:
 
     async def stats(self, user_id: int, chat_id: int) -> PlayerStats:
         """``user_id``'s figures in the group ``chat_id``, all time and this month."""
-        return await self._db.stats.player_stats(user_id, self._month(), chat_id)
+        return await self._stats.player_stats(user_id, self._month(), chat_id)
 
     async def own_stats(self, user_id: int) -> tuple[PlayerStats, PlayerStats]:
         """``user_id``'s figures in his groups together, and at his practice table (his
         private chat) apart."""
         month = self._month()
-        groups = await self._db.stats.player_stats(user_id, month, apart=user_id)
-        practice = await self._db.stats.player_stats(user_id, month, user_id)
+        groups = await self._stats.player_stats(user_id, month, apart=user_id)
+        practice = await self._stats.player_stats(user_id, month, user_id)
         return groups, practice
 
     async def top(self, chat_id: int) -> Top:
@@ -87,27 +88,27 @@ class Scores:
         by_kind = [
             (
                 kind,
-                await self._db.stats.leaderboard(chat_id, kind=kind),
-                await self._db.stats.leaderboard(chat_id, month, kind),
+                await self._stats.leaderboard(chat_id, kind=kind),
+                await self._stats.leaderboard(chat_id, month, kind),
             )
-            for kind in await self._db.stats.kinds_played(chat_id)
+            for kind in await self._stats.kinds_played(chat_id)
         ]
         return Top(
-            await self._db.stats.leaderboard(chat_id),
-            await self._db.stats.leaderboard(chat_id, month),
+            await self._stats.leaderboard(chat_id),
+            await self._stats.leaderboard(chat_id, month),
             by_kind,
         )
 
     async def history(self, chat_id: int, before: int, size: int) -> HistoryPage:
         """The page of ``size`` deals that finished before deal ``before`` (0: the newest)."""
-        deals = await self._db.history.last_deals(chat_id, size + 1, before or None)
-        total = await self._db.history.deal_count(chat_id)
-        newer_count = await self._db.history.deal_count(chat_id, before) if before else 0
+        deals = await self._history.last_deals(chat_id, size + 1, before or None)
+        total = await self._history.deal_count(chat_id)
+        newer_count = await self._history.deal_count(chat_id, before) if before else 0
         newer: int | None = None
         if before:
             # the page above ends with deal ``before``: it holds the deals older than the one
             # ``size`` places newer than that (or is the first page)
-            newer = await self._db.history.deal_after(chat_id, before, size) or 0
+            newer = await self._history.deal_after(chat_id, before, size) or 0
         return HistoryPage(
             deals=deals[:size],
             page=newer_count // size + 1,
@@ -119,7 +120,7 @@ class Scores:
     async def deal(self, chat_id: int, deal_id: int) -> tuple[DealHistory, list[int]] | None:
         """One finished deal of the chat, and everyone it names: its players, then each other
         party of its transfers; None if the chat has no such deal."""
-        deal = await self._db.history.deal(chat_id, deal_id)
+        deal = await self._history.deal(chat_id, deal_id)
         if deal is None:
             return None
         users = [player.user_id for player in deal.players]
@@ -131,5 +132,5 @@ class Scores:
 
     async def export(self, chat_id: int) -> Export:
         """Every ledger row of the chat up to now, oldest first, and today's date."""
-        rows = await self._db.history.export_rows(chat_id)
+        rows = await self._history.export_rows(chat_id)
         return Export(rows, datetime.fromtimestamp(self._clock(), UTC).strftime("%Y-%m-%d"))

@@ -2,8 +2,9 @@
 
 It builds the service's units, and its callers ask the unit that does what they want
 (``service.lobby.join``, ``service.turns.act``, ``service.settings.chat_options``…); it holds
-no logic of its own and forwards nothing. Each unit gets the units it needs, and nothing
-reaches back:
+no logic of its own and forwards nothing. Each unit gets the units and the storage
+repositories (``Database.games``, ``.chats``, ``.ledger``…) it needs, and nothing reaches
+back:
 
 - ``ChatSettings`` (``chat_settings.py``): game options, turn time, away play per chat;
 - ``TableStore`` (``store.py``): the locks, reading and the read cache, one commit under the
@@ -71,20 +72,22 @@ class TableService:
         #: the front-ends, told of every change and every evening ended
         self.listeners: list[TableListener] = []
         self.thinker = thinker or Thinker()
-        self.settings = ChatSettings(db, turn_timeout=turn_timeout)
-        self.store = TableStore(db, self.settings, clock=clock, computer_pause=computer_pause)
+        self.settings = ChatSettings(db.chats, db.games, turn_timeout=turn_timeout)
+        self.store = TableStore(
+            db.games, db.ledger, self.settings, clock=clock, computer_pause=computer_pause
+        )
         #: names, languages, card style, places and seats, as every front-end shows them
-        self.people = People(db, default_language, self.store.active)
+        self.people = People(db.chats, db.games, default_language, self.store.active)
         self.steps = DealSteps(self.store, self.settings, seed=seed)
-        self.lobby = Lobby(self.store, self.steps, self.settings)
+        self.lobby = Lobby(self.store, self.steps, self.settings, db.chats, db.history)
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
         self.hints = Hints(self.store, self.turns, self.thinker, self.settings.hints_of)
         # on the wall clock, as storage stamps the deals an evening is made of with it
-        self.evenings = Evenings(db, self.publish)
-        self.money = Money(db)
-        self.scores = Scores(db, lambda: self.store.clock())
-        self.runner = Runner(db, self.turns, self.stopping.unfreeze, clock, self.publish)
+        self.evenings = Evenings(db.evenings, db.games, self.publish)
+        self.money = Money(db.ledger, db.games, db.history, db.stats, db.chats)
+        self.scores = Scores(db.history, db.stats, lambda: self.store.clock())
+        self.runner = Runner(db.games, self.turns, self.stopping.unfreeze, clock, self.publish)
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)
         self.store.committed.append(self.runner.committed)

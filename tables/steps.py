@@ -151,7 +151,7 @@ class DealSteps:
         if ending and not step.game_over:
             closing.append("table_closed")
             transfers = transfers + await self.store.game_pot_returned(loaded, transfers)
-        before = await self.store.db.ledger.balances(loaded.game.chat_id)
+        before = await self.store.ledger.balances(loaded.game.chat_id)
         balances, pot = balances_after(before.players, before.pot, transfers)
         money = await self.deal_money(loaded.game, deal_no)
         add_money(money, transfers)
@@ -198,9 +198,7 @@ class DealSteps:
     async def deal_money(self, game: Game, deal: int) -> dict[int, dict[str, int]]:
         """What a deal has moved so far for each player, by reason, from its ledger entries."""
         money: dict[int, dict[str, int]] = {}
-        entries = await self.store.db.ledger.transfers(
-            game.chat_id, game_id=game.game_id, deal=deal
-        )
+        entries = await self.store.ledger.transfers(game.chat_id, game_id=game.game_id, deal=deal)
         add_money(money, entries)
         return money
 
@@ -244,15 +242,13 @@ class DealSteps:
         """The group has seen the results of ``deals``: they are no longer due. With
         ``table_message_used`` they were shown in the table message, which the game forgets
         in the same write (it shows a result now, not the table)."""
-        db = self.store.db
+        games = self.store.games
         async with self.store.lock(await self.store.chat_of(game_id)):
-            game = await db.games.game(game_id)
+            game = await games.game(game_id)
             due = list(TableMeta.from_json(game.state.get("table")).due)
             left = [entry for entry in due if entry.get("deal") not in deals]
             if len(left) != len(due) or table_message_used:
-                await db.games.set_results_due(
-                    game_id, left, forget_table_message=table_message_used
-                )
+                await games.set_results_due(game_id, left, forget_table_message=table_message_used)
 
     async def results_sending(self, game_id: int, deals: list[int], sending: bool = True) -> None:
         """The results of ``deals`` go out as a new message now (``sending``), or did not go
@@ -261,9 +257,9 @@ class DealSteps:
         would leave the results due, and the restart would post them again. Marked, they are
         not sent again after a restart (``sent_maybe``): at most once, as a send whose answer
         was lost (``Undelivered.maybe_done``); the deals stay in the history either way."""
-        db = self.store.db
+        games = self.store.games
         async with self.store.lock(await self.store.chat_of(game_id)):
-            game = await db.games.game(game_id)
+            game = await games.game(game_id)
             due = [dict(entry) for entry in TableMeta.from_json(game.state.get("table")).due]
             for entry in due:
                 if entry.get("deal") in deals:
@@ -271,7 +267,7 @@ class DealSteps:
                         entry["sending"] = True
                     else:
                         entry.pop("sending", None)
-            await db.games.mark_results_sending(game_id, due)
+            await games.mark_results_sending(game_id, due)
 
 
 def forced_move(table: Table, seats: list[int], auto: Action, reply: Reply) -> Step:

@@ -84,7 +84,7 @@ class Stopping:
             if now:
                 loaded.meta.autoplay = True
                 return await self.steps.advance(loaded, [Notice("stop_now")])
-            pot = (await self.store.db.ledger.balances(chat_id)).pot
+            pot = (await self.store.ledger.balances(chat_id)).pot
             # a large pot stays on the table when the game stops: the table offers to play on
             params: dict[str, NoticeParam] = (
                 {"pot": pot} if large_pot(loaded.plugin, loaded.game.options, pot) else {}
@@ -135,7 +135,7 @@ class Stopping:
             loaded.meta.autoplay = True
             reply = await self.steps.advance(loaded, [Notice(reason)])
             if not reply.closed:  # (the auto-play bound was reached: close it as it stands)
-                current = await store.load(await store.db.games.game(loaded.game.game_id))
+                current = await store.load(await store.games.game(loaded.game.game_id))
                 reply = await store.close(current, "stopped", Notice(reason))
             reply.lost = True
             return reply
@@ -170,7 +170,7 @@ class Stopping:
         """Every player agreed: the deal in progress is void; every chip it moved goes back
         (and a Старшина game's own pot with it: the game ends without a winner)."""
         deal_no = loaded.meta.deals
-        moved = await self.store.db.ledger.transfers(
+        moved = await self.store.ledger.transfers(
             loaded.game.chat_id, game_id=loaded.game.game_id, deal=deal_no
         )
         refunds = [
@@ -198,7 +198,7 @@ class Stopping:
             if ending and not game_over:
                 transfers = await store.game_pot_returned(loaded, [])
                 reply.notices.append(Notice("table_closed"))
-            before = await store.db.ledger.balances(loaded.game.chat_id)
+            before = await store.ledger.balances(loaded.game.chat_id)
             balances, pot = balances_after(before.players, before.pot, transfers)
             engine = table.to_json()
             result = DealResult(

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from game.core import GAME_POT, Action
 from game.registry import JsonObject
-from storage.database import Database
+from storage.database_games import Games
+from storage.database_money import Ledger
 from storage.errors import GameClosed, GameNotFound, StaleVersion
 from storage.records import DealRecord, Game, GameStatus, LedgerEntry
 from storage.records import Transfer as LedgerTransfer
@@ -72,13 +73,15 @@ class TableStore:
 
     def __init__(
         self,
-        db: Database,
+        games: Games,
+        ledger: Ledger,
         settings: ChatSettings,
         *,
         clock: Callable[[], float] = time.time,
         computer_pause: float = 1.5,
     ) -> None:
-        self.db = db
+        self.games = games
+        self.ledger = ledger
         self.settings = settings
         #: told of every commit, with the game as committed (the runner's timers): called on
         #: the event loop right after the commit, under the chat's lock; must not block or raise
@@ -118,7 +121,7 @@ class TableStore:
     async def active(self, chat_id: int, thread: int | None = None) -> Loaded | None:
         """The open table of the chat's forum topic ``thread`` (None: a chat without topics,
         or its General topic), if any."""
-        game = await self.db.games.active_game(chat_id, thread)
+        game = await self.games.active_game(chat_id, thread)
         return None if game is None else await self.load(game)
 
     async def require_active(self, chat_id: int, thread: int | None) -> Loaded:
@@ -131,14 +134,14 @@ class TableStore:
         """The game as last committed (with what the chat shows of it); refuses a game that
         does not exist."""
         try:
-            return await self.db.games.game(game_id)
+            return await self.games.game(game_id)
         except GameNotFound:
             raise Refused("unknown_game") from None
 
     async def current(self, user_id: int) -> Game | None:
         """The table ``user_id`` is at now: the newest open game he sits at, a game in play
         before a lobby; None if he sits at none."""
-        mine = await self.db.games.user_open_games(user_id)
+        mine = await self.games.user_open_games(user_id)
         return max(mine, key=lambda game: (game.status == "active", game.game_id), default=None)
 
     async def chat_of(self, game_id: int) -> int:
@@ -154,7 +157,7 @@ class TableStore:
         at another table holds the chips it plays for (its P, docs/rules.md §1.1) until it ends.
         So two tables never pay out the same chips, and the pot never goes below zero."""
         held = 0
-        for game in await self.db.games.chat_open_games(loaded.game.chat_id):
+        for game in await self.games.chat_open_games(loaded.game.chat_id):
             if game.game_id == loaded.game.game_id or game.status != "active":
                 continue
             other = await self.snapshot(game)
@@ -233,7 +236,7 @@ class TableStore:
         try:
             if len(commits) == 1:
                 one = commits[0]
-                await self.db.games.commit_action(
+                await self.games.commit_action(
                     game_id,
                     loaded.game.version,
                     one.state,
@@ -249,12 +252,12 @@ class TableStore:
                 )
             else:
                 arguments = [commit.arguments() for commit in commits]
-                await self.db.games.commit_actions(game_id, loaded.game.version, arguments)
+                await self.games.commit_actions(game_id, loaded.game.version, arguments)
         except StaleVersion:
             raise Refused("outdated") from None
         except GameClosed:
             raise Refused("game_over") from None
-        game = await self.db.games.game(game_id)
+        game = await self.games.game(game_id)
         loaded.game = game
         self.changed(game)
         return game
@@ -317,7 +320,7 @@ class TableStore:
         each player gets the stakes he paid into it, so no chip stays in a closed game's pot.
         ``pending`` are the transfers committed with the close."""
         paid: dict[int, int] = {}
-        stored = await self.db.ledger.transfers(loaded.game.chat_id, game_id=loaded.game.game_id)
+        stored = await self.ledger.transfers(loaded.game.chat_id, game_id=loaded.game.game_id)
         moves: list[LedgerTransfer | LedgerEntry] = [*stored, *pending]
         for entry in moves:
             if entry.dst == GAME_POT and isinstance(entry.src, int):

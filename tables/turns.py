@@ -106,13 +106,13 @@ class Turns:
         player had marked for a move of several cards (``TableMeta.marks``) are his choice,
         made in time: the move takes them, completed by the default's own (``with_marks``),
         where the rules allow that move; else the default stands."""
-        db = self.store.db
+        games = self.store.games
         try:
-            chat_id = (await db.games.game(game_id)).chat_id
+            chat_id = (await games.game(game_id)).chat_id
         except GameNotFound:
             return None
         async with self.store.lock(chat_id):
-            loaded = await self.store.load(await db.games.game(game_id))
+            loaded = await self.store.load(await games.game(game_id))
             if loaded.game.status != "active" or loaded.meta.turn != turn or loaded.table is None:
                 return None
             seat = loaded.table.to_act
@@ -216,9 +216,9 @@ class Turns:
     @recorded
     async def mark_unreachable(self, game_id: int, user_id: int) -> Reply | None:
         """A player blocked the bot (403): he is auto-played, the group is told."""
-        db = self.store.db
-        async with self.store.lock((await db.games.game(game_id)).chat_id):
-            loaded = await self.store.load(await db.games.game(game_id))
+        games = self.store.games
+        async with self.store.lock((await games.game(game_id)).chat_id):
+            loaded = await self.store.load(await games.game(game_id))
             if loaded.game.status != "active" or user_id in loaded.meta.away:
                 return None
             if user_id not in loaded.game.seats:

@@ -34,7 +34,7 @@ async def _deals(db: Database, count: int) -> list[int]:
 
 async def test_history_pages_count_from_the_newest_and_link_both_ways(db: Database) -> None:
     ids = await _deals(db, 7)
-    scores = Scores(db, lambda: MAY)
+    scores = Scores(db.history, db.stats, lambda: MAY)
     first = await scores.history(CHAT, 0, 3)
     assert [d.deal_id for d in first.deals] == ids[::-1][:3]
     assert (first.page, first.pages, first.newer, first.older) == (1, 3, None, True)
@@ -48,7 +48,7 @@ async def test_history_pages_count_from_the_newest_and_link_both_ways(db: Databa
 
 async def test_a_deal_names_its_players_and_every_other_party(db: Database) -> None:
     ids = await _deals(db, 1)
-    scores = Scores(db, lambda: MAY)
+    scores = Scores(db.history, db.stats, lambda: MAY)
     found = await scores.deal(CHAT, ids[0])
     assert found is not None
     deal, users = found
@@ -58,7 +58,7 @@ async def test_a_deal_names_its_players_and_every_other_party(db: Database) -> N
 
 async def test_top_stats_and_export_read_the_services_month_and_day(db: Database) -> None:
     await _deals(db, 2)
-    scores = Scores(db, lambda: MAY)
+    scores = Scores(db.history, db.stats, lambda: MAY)
     top = await scores.top(CHAT)
     assert [(s.user_id, s.net) for s in top.all_time] == [(B, 6), (A, -6)]
     assert [kind for kind, _, _ in top.by_kind] == ["stukolka"]
@@ -75,8 +75,10 @@ async def test_top_stats_and_export_read_the_services_month_and_day(db: Database
 async def test_a_groups_money_counts_the_seated_at_zero(db: Database) -> None:
     await _deals(db, 1)
     await db.chats.upsert_player(104, "user104", started=True)
-    money = await Money(db).group(CHAT)
+    money = await Money(db.ledger, db.games, db.history, db.stats, db.chats).group(CHAT)
     assert money.balances == {A: -3, B: 3, C: 0}
     assert (money.pot, money.game_pot, money.has_pot) == (0, 0, True)
-    assert await Money(db).chips(CHAT, [C, B, 104]) == [0, 3, 0]
-    assert await Money(db).own(B) == [("group", 3)]
+    assert await Money(db.ledger, db.games, db.history, db.stats, db.chats).chips(
+        CHAT, [C, B, 104]
+    ) == [0, 3, 0]
+    assert await Money(db.ledger, db.games, db.history, db.stats, db.chats).own(B) == [("group", 3)]
