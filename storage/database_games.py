@@ -33,9 +33,11 @@ class Games(Repository):
         status: GameStatus = "lobby",
         turn_deadline: float | None = None,
         thread_id: int | None = None,
+        now: float | None = None,
     ) -> Game:
         """Create a game at version 0 in ``chat_id`` (in its forum topic ``thread_id``, if
-        given), logging ``state`` as its initial state.
+        given), logging ``state`` as its initial state, stamped ``now`` (the table service's
+        clock; None: the wall clock).
 
         Raises ``ActiveGameExists`` (that topic has an open game), ``UnknownChat``,
         ``UnknownPlayer``.
@@ -51,6 +53,7 @@ class Games(Repository):
             status=status,
             turn_deadline=turn_deadline,
             thread_id=thread_id,
+            now=now,
         )
         return game
 
@@ -69,6 +72,7 @@ class Games(Repository):
         seats: Sequence[int] | None = None,
         turn_deadline: float | None = None,
         figures: Mapping[int, Mapping[str, int]] | None = None,
+        now: float | None = None,
     ) -> int:
         """Commit one state change in one transaction and return the new version.
 
@@ -78,7 +82,9 @@ class Games(Repository):
         ``system`` row holding ``new_state`` so the log still replays — appends ``transfers``
         and the ``deal`` record, sets ``status``/``seats`` if given and ``turn_deadline``
         always (None: no timer), and adds ``figures`` (user → the game's own /stats figures
-        counted from this commit, by name) to the kept ones. Raises ``GameNotFound``,
+        counted from this commit, by name) to the kept ones. Everything it writes is stamped
+        ``now``: the table service's clock, which its evenings (a deal's end extends the
+        chat's evening) and deadlines run on (None: the wall clock). Raises ``GameNotFound``,
         ``GameClosed`` (finished or stopped) and ``UnknownPlayer``; on any error nothing is
         written.
         """
@@ -97,6 +103,7 @@ class Games(Repository):
             seats=seats,
             turn_deadline=turn_deadline,
             figures=figures,
+            now=now,
         )
 
     async def commit_actions(

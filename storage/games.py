@@ -72,9 +72,10 @@ def create_game(
     status: GameStatus,
     turn_deadline: float | None,
     thread_id: int | None = None,
+    now: float | None = None,
 ) -> Game:
     """Insert a game at version 0 in the chat's topic ``thread_id`` (None: no topic) and log
-    its initial state.
+    its initial state, both stamped ``now`` (None: the wall clock).
 
     Raises ``ActiveGameExists`` if that topic already has an open game, ``UnknownChat`` and
     ``UnknownPlayer`` for ids the bot has not recorded yet.
@@ -83,7 +84,7 @@ def create_game(
         raise ValueError(f"a new game must be open, not {status!r}")
     state_text, options_text, seats_text = dumps(state), dumps(options), dumps(list(seats))
     users = set(seats) | ({created_by} if created_by is not None else set())
-    now = time.time()
+    now = time.time() if now is None else now
     with write_transaction(conn):
         if get_chat(conn, chat_id) is None:
             raise UnknownChat(chat_id)
@@ -151,6 +152,7 @@ def commit_action(
     seats: Sequence[int] | None,
     turn_deadline: float | None,
     figures: Mapping[int, Mapping[str, int]] | None = None,
+    now: float | None = None,
 ) -> int:
     """Commit one state change; return the new version. See ``Database.games.commit_action``."""
     if status is not None and status not in GAME_STATUSES:
@@ -163,7 +165,7 @@ def commit_action(
     state_text = dumps(new_state)
     action_text = None if action is None else dumps(action)
     seats_text = None if seats is None else dumps(list(seats))
-    now = time.time()
+    now = time.time() if now is None else now
     version = expected_version + 1
     with write_transaction(conn):
         # The compare-and-set itself; the write lock is held, so nothing can slip in between.

@@ -17,7 +17,6 @@ with a computer, and its deals' results are in its player's hand messages alread
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 
 from storage.database_games import Games
@@ -46,7 +45,7 @@ class Evenings(TableListener):
         stored: StoredEvenings,
         games: Games,
         publish: Callable[[Record], Awaitable[None]],
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float],
     ) -> None:
         self.stored = stored
         self.games = games

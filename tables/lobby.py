@@ -78,6 +78,7 @@ class Lobby:
                     options=options,
                     status="lobby",
                     thread_id=thread,
+                    now=self.store.clock(),
                 )
             except ActiveGameExists:
                 raise Refused(exists_reason(chat_id)) from None
@@ -117,6 +118,7 @@ class Lobby:
                     options=dict(game.options),
                     status="lobby",
                     thread_id=game.thread_id,
+                    now=self.store.clock(),
                 )
             except ActiveGameExists:
                 raise Refused(exists_reason(chat_id)) from None

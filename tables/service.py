@@ -83,8 +83,8 @@ class TableService:
         self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
         self.stopping = Stopping(self.store, self.steps, self.settings)
         self.hints = Hints(self.store, self.turns, self.thinker, self.settings.hints_of)
-        # on the wall clock, as storage stamps the deals an evening is made of with it
-        self.evenings = Evenings(db.evenings, db.games, self.publish)
+        # on the service's clock, as every commit stamps its deals (an evening's) with it
+        self.evenings = Evenings(db.evenings, db.games, self.publish, lambda: self.store.clock())
         self.money = Money(db.ledger, db.games, db.history, db.stats, db.chats)
         self.scores = Scores(db.history, db.stats, lambda: self.store.clock())
         self.runner = Runner(db.games, self.turns, self.stopping.unfreeze, clock, self.publish)

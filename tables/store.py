@@ -38,8 +38,9 @@ class Commit:
     """One version of a game as ``TableStore.write`` commits it (``Database.games.commit_action``):
     the new stored state, the action that made it (None: a change of the table's own) and who
     made it, the ledger transfers, the finished deal's record, the new status and seats (None:
-    unchanged), the next turn's deadline (None: no timer) and the game's own /stats figures
-    counted from this commit."""
+    unchanged), the next turn's deadline (None: no timer), the game's own /stats figures
+    counted from this commit, and the moment it was made on the service's clock (storage
+    stamps its rows with it: a deal's end extends the chat's evening from then)."""
 
     state: JsonObject
     action: list[object] | None
@@ -51,6 +52,7 @@ class Commit:
     seats: tuple[int, ...] | None
     turn_deadline: float | None
     figures: Mapping[int, Mapping[str, int]]
+    at: float
 
     def arguments(self) -> dict[str, object]:
         """The commit as one of ``Database.games.commit_actions``' list."""
@@ -65,6 +67,7 @@ class Commit:
             "seats": None if self.seats is None else list(self.seats),
             "turn_deadline": self.turn_deadline,
             "figures": self.figures,
+            "now": self.at,
         }
 
 
@@ -228,6 +231,7 @@ class TableStore:
             seats=None if seats is None else tuple(seats),
             turn_deadline=deadline,
             figures=counted(loaded.plugin.stat_fields, transfers, deal),
+            at=self.clock(),
         )
 
     async def write(self, loaded: Loaded, commits: Sequence[Commit]) -> Game:
@@ -249,6 +253,7 @@ class TableStore:
                     seats=one.seats,
                     turn_deadline=one.turn_deadline,
                     figures=one.figures,
+                    now=one.at,
                 )
             else:
                 arguments = [commit.arguments() for commit in commits]

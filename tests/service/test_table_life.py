@@ -116,6 +116,33 @@ async def test_stop_after_the_deal_closes_the_table_and_its_evening(db: Database
     await service.halt()
 
 
+async def test_an_evening_ends_by_its_gap_on_the_services_clock(db: Database) -> None:
+    """A deal ends, then the table is lost (its group gone: no table's end ends the evening):
+    the evening, stamped on the service's manual clock, ends exactly its gap after its last
+    deal, by the evenings' own timer and the clock alone — no front-end, no sleep."""
+    clock = ManualClock(now=START)
+    service = service_on(db, clock)
+    shown = Recorder(service)
+    await opened(service, -1, USERS)
+    await advance(service, clock, 7)
+    await play_until_deal_ends(service, -1, random.Random(11))
+    last_deal = clock()
+    evening = await db.evenings.open_evening(-1)
+    assert evening is not None and (evening.started_at, evening.last_at) == (last_deal, last_deal)
+    lost = await service.stopping.close_lost(-1, None, "bot_removed")
+    assert lost is not None and lost.closed
+    await service.publish(lost)  # (it plays out the next deal: at the same moment)
+    gap = await service.evenings.gap(-1)
+    await advance(service, clock, gap - 1)
+    assert shown.evenings == [] and await db.evenings.open_evening(-1) is not None
+    await advance(service, clock, 1)
+    assert shown.evenings == [EveningEnded(-1)]
+    assert await db.evenings.open_evening(-1) is None
+    (ended,) = await service.evenings.unposted(-1)
+    assert ended.ended_at == last_deal + gap and ended.deals == 2
+    await service.halt()
+
+
 async def test_a_voided_deal_closes_the_table_and_moves_no_chip(db: Database) -> None:
     """/stop, then every player agrees to void the deal: every chip goes back, the table is
     stopped, its timer gone, and the evening (the deal was not counted) ends with nothing."""
