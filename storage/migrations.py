@@ -470,6 +470,26 @@ BEGIN
 END;
 """
 
+# Two figures only one game had were still columns of player_stats: the games a player won
+# (Старшина: a game of several deals ends with one winner) and the deals he played rather than
+# sat out (Стуколка). They become named rows like every game's own figure, declared by the game
+# that has them and counted by the table service. Every non-zero value moves over under its
+# column's name, whatever the game (a Старшина row's deals played equal its deals: kept, never
+# shown), added to a row of that name if one is there already.
+_PLAY_FIELDS = """
+INSERT INTO player_stat_fields (chat_id, user_id, kind, month, field, value)
+SELECT * FROM (
+    SELECT chat_id, user_id, kind, month, 'games_won', games_won FROM player_stats
+        WHERE games_won != 0
+    UNION ALL
+    SELECT chat_id, user_id, kind, month, 'deals_active', deals_active FROM player_stats
+        WHERE deals_active != 0
+) WHERE true
+ON CONFLICT (chat_id, user_id, kind, month, field) DO UPDATE SET value = value + excluded.value;
+ALTER TABLE player_stats DROP COLUMN games_won;
+ALTER TABLE player_stats DROP COLUMN deals_active;
+"""
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "chats, players, games, action log, ledger", _BASE_SCHEMA),
     Migration(2, "deal history: deals and deal_players", _DEAL_HISTORY),
@@ -482,6 +502,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(7, "display state: the deal each hand message shows", _HAND_MESSAGE_DEALS),
     Migration(8, "a game's own figures as named rows, not columns", _GAME_FIELDS),
     Migration(9, "who sits at which open game, indexed by user", _OPEN_SEATS),
+    Migration(10, "games won and deals played as a game's own named figures", _PLAY_FIELDS),
 )
 """Every migration, in order; versions are 1, 2, … with no gaps."""
 

@@ -134,26 +134,12 @@ def apply_deal(
             (game_id, player.user_id),
         ).fetchone()[0]
         net = nets.get(player.user_id, 0)
-        rows.append(
-            (
-                chat_id,
-                player.user_id,
-                kind,
-                month,
-                int(seen == 1),
-                int(record.winner == player.user_id),
-                int(player.active),
-                player.tricks,
-                net,
-                net,
-            )
-        )
+        rows.append((chat_id, player.user_id, kind, month, int(seen == 1), player.tricks, net, net))
     conn.executemany(
-        "INSERT INTO player_stats (chat_id, user_id, kind, month, games, games_won, deals,"
-        " deals_active, tricks, best_deal, worst_deal) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)"
+        "INSERT INTO player_stats (chat_id, user_id, kind, month, games, deals, tricks,"
+        " best_deal, worst_deal) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)"
         " ON CONFLICT (chat_id, user_id, kind, month) DO UPDATE SET"
-        " games = games + excluded.games, games_won = games_won + excluded.games_won,"
-        " deals = deals + 1, deals_active = deals_active + excluded.deals_active,"
+        " games = games + excluded.games, deals = deals + 1,"
         " tricks = tricks + excluded.tricks,"
         " best_deal = MAX(COALESCE(best_deal, excluded.best_deal), excluded.best_deal),"
         " worst_deal = MIN(COALESCE(worst_deal, excluded.worst_deal), excluded.worst_deal)",
@@ -188,7 +174,7 @@ def move_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> N
         (new_chat_id, old_chat_id),
     )
     conn.execute("DELETE FROM balances WHERE chat_id = ?", (old_chat_id,))
-    columns = ("net", "games", "games_won", "deals", "deals_active", "tricks")
+    columns = ("net", "games", "deals", "tricks")
     sums = ", ".join(f"{c} = {c} + excluded.{c}" for c in columns)
     conn.execute(
         f"INSERT INTO player_stats (chat_id, user_id, kind, month, {', '.join(columns)},"
@@ -224,9 +210,7 @@ class Figures:
 
     net: int = 0
     games: int = 0
-    games_won: int = 0
     deals: int = 0
-    deals_active: int = 0
     tricks: int = 0
     best_deal: int | None = None
     worst_deal: int | None = None
@@ -241,9 +225,7 @@ class Figures:
         return Figures(
             net=self.net + other.net,
             games=self.games + other.games,
-            games_won=self.games_won + other.games_won,
             deals=self.deals + other.deals,
-            deals_active=self.deals_active + other.deals_active,
             tricks=self.tricks + other.tricks,
             best_deal=pick(self.best_deal, other.best_deal, True),
             worst_deal=pick(self.worst_deal, other.worst_deal, False),
@@ -278,10 +260,7 @@ class PlayerStats:
         return result
 
 
-_FIGURE_SUMS = (
-    "SUM(net), SUM(games), SUM(games_won), SUM(deals), SUM(deals_active), SUM(tricks),"
-    " MAX(best_deal), MIN(worst_deal)"
-)
+_FIGURE_SUMS = "SUM(net), SUM(games), SUM(deals), SUM(tricks), MAX(best_deal), MIN(worst_deal)"
 
 
 def player_stats(
@@ -313,10 +292,8 @@ def player_stats(
         " GROUP BY kind, month = :month",
         params,
     ):
-        net, games, won, deals, active, tricks, best, worst = sums
-        figures = Figures(
-            net, games, won, deals, active, tricks, best, worst, fields.get((kind, in_month), {})
-        )
+        net, games, deals, tricks, best, worst = sums
+        figures = Figures(net, games, deals, tricks, best, worst, fields.get((kind, in_month), {}))
         all_time[kind] = all_time.get(kind, Figures()) + figures
         if in_month:
             this_month[kind] = figures

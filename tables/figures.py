@@ -27,6 +27,13 @@ def counted(
             row[name] = row.get(name, 0) + value
 
     for item in fields:
+        if item.deal is not None:
+            if deal is None:
+                continue
+            for player in deal.players:
+                if player.active if item.deal == "played" else player.user_id == deal.winner:
+                    add(player.user_id, item.name, 1)
+            continue
         if item.summary is not None:
             values = None if deal is None else deal.summary.get(item.summary)
             if deal is None or not isinstance(values, list):

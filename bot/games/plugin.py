@@ -16,7 +16,9 @@ from typing import Generic, Protocol, TypeVar
 from bot.callback import Verbs
 from bot.render.common import Deadline
 from game.registry import JsonObject, ViewedState
+from locales import t, tn
 from tables.games.plugin import GamePlugin, Plugin, Table
+from tables.scores import Figures
 
 SV = TypeVar("SV")
 PV = TypeVar("PV")
@@ -25,9 +27,20 @@ PVc = TypeVar("PVc", contravariant=True)
 
 Keyboard = list[list[tuple[str, str]]]
 
-StatsLines = Callable[[str, Mapping[str, int]], list[str]]
-"""/stats lines of a game's own figures (``tables.games.StatField``): the reader's language
-and a player's figures by name, over some months (a figure at zero is absent)."""
+StatsLines = Callable[[str, Figures], list[str]]
+"""/stats lines of what a player played of a game, its own figures among them
+(``tables.games.StatField``, in ``Figures.fields`` by name; a figure at zero is absent): the
+reader's language and his figures over some months. The best and worst deal and the net, which
+every game has, follow them."""
+
+
+def played_lines(lang: str, figures: Figures) -> list[str]:
+    """/stats of a game that words nothing of its own: the deals played and the tricks."""
+    return [
+        t(lang, "stats.played_deals", deals=tn(lang, "count.deals", figures.deals)),
+        t(lang, "stats.tricks", n=figures.tricks),
+    ]
+
 
 EveningLines = Callable[[str, Mapping[str, Mapping[int, int]], Callable[[int], str]], list[str]]
 """An evening summary's lines of a game's own figures over its deals that evening: the
@@ -147,8 +160,9 @@ class ChatGame(Protocol):
 
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str: ...
 
-    def stats_lines(self, lang: str, fields: Mapping[str, int]) -> list[str]:
-        """/stats: a player's figures of the game's own (``StatsLines``)."""
+    def stats_lines(self, lang: str, figures: Figures) -> list[str]:
+        """/stats: what a player played of the game, its own figures among them
+        (``StatsLines``)."""
         ...
 
     def evening_lines(
@@ -201,8 +215,8 @@ class GameScreens(Generic[SV, PV]):
     def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
         return self.screens.rules_text(lang, choice, options)
 
-    def stats_lines(self, lang: str, fields: Mapping[str, int]) -> list[str]:
-        return [] if self._stats is None else self._stats(lang, fields)
+    def stats_lines(self, lang: str, figures: Figures) -> list[str]:
+        return played_lines(lang, figures) if self._stats is None else self._stats(lang, figures)
 
     def evening_lines(
         self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot import callback as cb
 from bot.games import chat_game, game_for
+from bot.games.plugin import played_lines
 from bot.messenger import Rows
 from bot.render.common import esc, game_title, label, money_text, signed, suit
 from locales import t, tn
@@ -52,48 +53,14 @@ def _kind_of(kind: str, summary: Mapping[str, object]) -> str:
 # ------------------------------------------------------------------------------ /stats
 
 
-def _game_figures(kind: str) -> frozenset[str]:
-    """The figures ``kind`` has (``Plugin.figures``); none for a game no longer offered."""
-    try:
-        return game_for(kind).figures
-    except ValueError:
-        return frozenset()
-
-
-def _own_lines(lang: str, kind: str, fields: Mapping[str, int]) -> list[str]:
-    """The lines of the game's own figures, as its chat side words them (none for a game no
-    longer offered)."""
-    try:
-        return chat_game(kind).stats_lines(lang, fields)
-    except ValueError:
-        return []
-
-
 def _kind_lines(lang: str, kind: str, figures: Figures) -> list[str]:
-    """One game's figures, only those the game has (no deals sat out in Старшина, no games won
-    in Стуколка), its own among them."""
-    has = _game_figures(kind)
-    deals = tn(lang, "count.deals", figures.deals)
-    if "games_won" in has:
-        lines = [
-            t(lang, "stats.played", games=tn(lang, "count.games", figures.games), deals=deals),
-            t(lang, "stats.games_won", won=figures.games_won, games=figures.games),
-        ]
-    else:
-        lines = [t(lang, "stats.played_deals", deals=deals)]
-    if "in_play" in has and figures.deals:
-        percent = round(100 * figures.deals_active / figures.deals)
-        lines.append(
-            t(
-                lang,
-                "stats.in_play",
-                active=figures.deals_active,
-                deals=figures.deals,
-                percent=percent,
-            )
-        )
-    lines.append(t(lang, "stats.tricks", n=figures.tricks))
-    lines += _own_lines(lang, kind, figures.fields)
+    """One game's figures: what the player played of it and its own figures, as its chat side
+    words them (only those the game has: no deals sat out in Старшина, no games won in
+    Стуколка); then the best and worst deal and the net, which every game has."""
+    try:
+        lines = chat_game(kind).stats_lines(lang, figures)
+    except ValueError:
+        lines = played_lines(lang, figures)  # a game no longer offered
     if figures.best_deal is not None and figures.worst_deal is not None:
         lines.append(
             t(

@@ -1,8 +1,8 @@
 """The game plugin, its table side: what the table service knows about one game.
 
 A game is its definition (``game.registry.GameRules``) and its state class with its choices
-for /new, its options menu, its computer players, its /stats figures (which of the common ones
-it has, and ``StatField``s of its own) and the catalogue texts it brings. Each front-end pairs
+for /new, its options menu, its computer players, its own /stats figures (``StatField``s) and
+the catalogue texts it brings. Each front-end pairs
 it with a presentation of its own, typed over the game's views (the chat's is ``bot.games``),
 and reads a table's views through ``GamePlugin.state_of``.
 
@@ -13,7 +13,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
@@ -24,12 +24,6 @@ from locales import Entry
 SV = TypeVar("SV")
 PV = TypeVar("PV")
 
-FIGURES = frozenset({"in_play", "games_won"})
-"""Figures of /stats kept for every game that only some games show: ``in_play`` (a player may
-sit a deal out, so how often he played counts) and ``games_won`` (a game of several deals ends
-with one winner)."""
-
-
 Table = GameState
 """One game's state: everything the service and the screens ask of a running table, whichever
 game it is (``game.registry.GameState``)."""
@@ -37,21 +31,33 @@ game it is (``game.registry.GameState``)."""
 
 @dataclass(frozen=True, slots=True)
 class StatField:
-    """A /stats figure of one game's own, kept per player and month beside the common ones,
-    in the same commit as the move it comes from. Either counted off the commit's ledger rows
-    with one of ``reasons`` that the player ``side`` (paid or received): how many (``count``)
-    or their chips (``sum``); or, with ``summary``, read off a finished deal's summary, where
-    ``summary[key]`` is a number for each seat, in seat order. The game's chat side words it."""
+    """A /stats figure a game declares, kept per player and month beside the figures every
+    game has (the net, games, deals, tricks, the best and worst deal), in the same commit as
+    the move it comes from. Counted from one of three sources:
+
+    - ``reasons``: the commit's ledger rows with one of these reasons that the player ``side``
+      (paid or received): how many (``count``) or their chips (``sum``);
+    - ``summary``: a finished deal's summary, where ``summary[key]`` is a number for each seat,
+      in seat order;
+    - ``deal``: a finished deal's record: ``played`` counts the deals a player played rather
+      than sat out, ``won`` the games a player won with it (a game of several deals with one
+      winner).
+
+    The game's chat side words it."""
 
     name: str
     reasons: tuple[str, ...] = ()
     side: Literal["paid", "received"] = "paid"
     measure: Literal["count", "sum"] = "count"
     summary: str | None = None
+    deal: Literal["played", "won"] | None = None
 
     def __post_init__(self) -> None:
-        if bool(self.reasons) == (self.summary is not None):
-            raise ValueError(f"figure {self.name!r}: ledger reasons or a summary key, not both")
+        sources = bool(self.reasons) + (self.summary is not None) + (self.deal is not None)
+        if sources != 1:
+            raise ValueError(
+                f"figure {self.name!r}: ledger reasons, a summary key or a deal fact, one of them"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,14 +123,9 @@ class Plugin(Protocol):
     def choices(self) -> Sequence[Choice]: ...
 
     @property
-    def figures(self) -> frozenset[str]:
-        """The /stats figures the game has besides deals, tricks, the best and worst deal and
-        the net (``FIGURES``): a figure the game cannot have is never shown for it."""
-        ...
-
-    @property
     def stat_fields(self) -> Sequence[StatField]:
-        """The game's own /stats figures, kept for each player (its chat side words them)."""
+        """The game's own /stats figures, kept for each player (its chat side words them): a
+        figure the game does not declare is never kept or shown for it."""
         ...
 
     @property
@@ -173,16 +174,12 @@ class GamePlugin(Generic[SV, PV]):
         menu: OptionsMenu,
         texts: Mapping[str, Mapping[str, Entry]] | None = None,
         computer: Computer[SV] | None = None,
-        figures: Collection[str] = (),
         stat_fields: Sequence[StatField] = (),
     ) -> None:
         if not choices:
             raise ValueError("a game needs at least one choice for /new")
-        if not set(figures) <= FIGURES:
-            raise ValueError(f"unknown /stats figures: {sorted(set(figures) - FIGURES)}")
         if len({item.name for item in stat_fields}) != len(stat_fields):
             raise ValueError("two /stats figures of one game share a name")
-        self._figures = frozenset(figures)
         self._stat_fields = tuple(stat_fields)
         self.rules = rules
         self.state = state
@@ -218,10 +215,6 @@ class GamePlugin(Generic[SV, PV]):
     @property
     def choices(self) -> Sequence[Choice]:
         return self._choices
-
-    @property
-    def figures(self) -> frozenset[str]:
-        return self._figures
 
     @property
     def stat_fields(self) -> Sequence[StatField]:

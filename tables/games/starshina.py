@@ -1,6 +1,6 @@
 """Старшина at the table (docs/rules.md §4): its /new choice, the options menu with its two
-presets, its computer players (``game.starshina.ai``), and the game pots a player won (kept for
-/stats, not shown)."""
+presets, its computer players (``game.starshina.ai``), and its own /stats figures: the games a
+player won, and the game pots he won (kept, not shown)."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
     ),
     texts=game_entries("starshina"),
     computer=COMPUTER,
-    figures=("games_won",),
     stat_fields=(
+        StatField("games_won", deal="won"),
         StatField("pots_taken", ("game_pot",), "received", "count"),
         StatField("pot_chips", ("game_pot",), "received", "sum"),
     ),

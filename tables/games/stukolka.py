@@ -1,6 +1,7 @@
 """Стуколка at the table (docs/rules.md §1–§3): classic and «со шлейфом» as two /new choices, the
 options menu, its computer players (``game.stukolka.ai``), and its own /stats figures: the
-remizes a player paid and the pots he took without play."""
+deals a player played rather than passed, the remizes he paid and the pots he took without
+play."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
     ),
     texts=game_entries("stukolka"),
     computer=COMPUTER,
-    figures=("in_play",),
     stat_fields=(
+        StatField("deals_active", deal="played"),
         StatField("remizes", ("remiz",), "paid", "count"),
         StatField("remiz_paid", ("remiz",), "paid", "sum"),
         StatField("pots_taken", ("pot_taken",), "received", "count"),

@@ -111,7 +111,9 @@ def test_evening_settles_the_people_and_nobody_pays_a_computer() -> None:
     [(1, "1 сдача", "1 deal"), (3, "3 сдачи", "3 deals"), (11, "11 сдач", "11 deals")],
 )
 def test_stats_text_counts_with_the_right_plural(deals: int, ru: str, en: str) -> None:
-    figures = Figures(net=-5, games=1, deals=deals, deals_active=1, tricks=2, best_deal=3)
+    figures = Figures(
+        net=-5, games=1, deals=deals, tricks=2, best_deal=3, fields={"deals_active": 1}
+    )
     stats = PlayerStats(1, "2026-12", {"stukolka": figures}, {"stukolka": figures}, 1)
     assert ru in stats_text("ru", "Аня", stats, private=False)
     assert en in stats_text("en", "Аня", stats, private=False)
@@ -124,9 +126,8 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     """A Стуколка player hears nothing of Старшина (its games won), a Старшина player
     nothing of knocking, remizes or pots; one who played both reads each game under its
     title with its own net, and the net over both."""
-    shleif = Figures(
-        net=-4, games=1, deals=3, deals_active=2, tricks=2, fields={"remizes": 1, "remiz_paid": 3}
-    )
+    own = {"deals_active": 2, "remizes": 1, "remiz_paid": 3}
+    shleif = Figures(net=-4, games=1, deals=3, tricks=2, fields=own)
     alone = PlayerStats(1, "2026-12", {"stukolka": shleif}, {"stukolka": shleif}, 1)
     for lang, absent in (("ru", ("Старшин", "партий", "Выиграно")), ("en", ("Starshina", "won"))):
         text = stats_text(lang, "Аня", alone, private=False)
@@ -136,8 +137,8 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     assert "Ремизы: 1 ремиз на 3 фишки" in text and "Итог: <b>−4</b>" in text
     assert "по всем играм" not in text
     # the game pots a Старшина player won are kept, never shown
-    won = {"pots_taken": 1, "pot_chips": 8}
-    starshina = Figures(net=2, games=1, games_won=1, deals=4, deals_active=4, tricks=30, fields=won)
+    won = {"games_won": 1, "pots_taken": 1, "pot_chips": 8}
+    starshina = Figures(net=2, games=1, deals=4, tricks=30, fields=won)
     both = {"stukolka": shleif, "starshina": starshina}
     text = stats_text("ru", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=False)
     stukolka_part, starshina_part = (

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
+from bot.games.plugin import played_lines
 from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
 from game.ai import Advice, Budget, Computer
 from game.cards import RANK
@@ -25,6 +26,7 @@ from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
 from locales import t
+from tables.scores import Figures
 from web.games import GamePage
 from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text
 
@@ -333,10 +335,12 @@ GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
 )
 
 
-def stats_lines(lang: str, fields: Mapping[str, int]) -> list[str]:
-    """/stats: the player's leads and the chips his tricks won."""
-    leads, chips = fields.get("leads", 0), fields.get("trick_chips", 0)
-    return [t(lang, "tricks.stats", leads=leads, chips=signed(chips))] if leads or chips else []
+def stats_lines(lang: str, figures: Figures) -> list[str]:
+    """/stats: the deals and tricks every game of tricks counts, then the player's leads and
+    the chips his tricks won."""
+    leads, chips = figures.fields.get("leads", 0), figures.fields.get("trick_chips", 0)
+    own = [t(lang, "tricks.stats", leads=leads, chips=signed(chips))] if leads or chips else []
+    return [*played_lines(lang, figures), *own]
 
 
 def evening_lines(

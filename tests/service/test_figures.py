@@ -8,6 +8,7 @@ import pytest
 from storage.records import GAME_POT, POT, DealPlayer, DealRecord, Transfer
 from tables.figures import counted, deal_figures
 from tables.games import StatField
+from tables.games.starshina import PLUGIN as STARSHINA
 from tables.games.stukolka import PLUGIN as STUKOLKA
 
 A, B, C = 11, 12, 13
@@ -40,9 +41,23 @@ def test_a_summary_field_reads_each_seats_number_off_the_deals_summary() -> None
     assert counted(fields, [], odd) == {}  # no number for a seat, or not a number: nothing
 
 
-def test_a_field_counts_off_the_ledger_or_the_summary_not_both_nor_neither() -> None:
+def test_a_deal_field_counts_the_deals_played_or_the_game_won_off_the_deals_record() -> None:
+    """What player_stats' columns of one game's figures held, now declared by that game: the
+    deals a player played rather than sat out, the games he won."""
+    fields = (StatField("played", deal="played"), StatField("won", deal="won"))
+    sat_out = DealPlayer(C, 2, 0, active=False)
+    record = DealRecord(0, (DealPlayer(A, 0, 3), DealPlayer(B, 1, 2), sat_out), winner=B)
+    assert counted(fields, [], record) == {A: {"played": 1}, B: {"played": 1, "won": 1}}
+    no_winner = DealRecord(1, (DealPlayer(A, 0, 3), sat_out))
+    assert counted(fields, [], no_winner) == {A: {"played": 1}}
+    assert counted(fields, [Transfer(A, POT, 3, "ante", 0)], None) == {}  # no deal ended
+
+
+def test_a_field_counts_off_one_source_only() -> None:
     with pytest.raises(ValueError):
         StatField("both", ("fine",), summary="fines")
+    with pytest.raises(ValueError):
+        StatField("also both", summary="fines", deal="won")
     with pytest.raises(ValueError):
         StatField("neither")
 
@@ -60,3 +75,12 @@ def test_stukolkas_remizes_and_pots_are_its_own_declared_fields() -> None:
         STUKOLKA.stat_fields, transfers, record
     )
     assert deal_figures("no such game", transfers, record) == {}
+
+
+def test_each_game_declares_the_play_figures_it_has() -> None:
+    """The deals played are Стуколка's (a player may pass), the games won Старшина's (a game
+    of several deals ends with one winner): neither is kept for the other game."""
+    assert [(f.name, f.deal) for f in STUKOLKA.stat_fields if f.deal] == [
+        ("deals_active", "played")
+    ]
+    assert [(f.name, f.deal) for f in STARSHINA.stat_fields if f.deal] == [("games_won", "won")]

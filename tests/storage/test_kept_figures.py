@@ -81,6 +81,11 @@ def _check(path: Path, chats: list[int]) -> None:
                 for user, values in counted(game_for(kind).stat_fields, transfers, None).items():
                     for name, value in values.items():
                         counts[(kind, user, name)] += value
+            # …and what they count over its deal records (the deals played, the games won)
+            for kind, record in _deal_records(conn, chat):
+                for user, values in counted(game_for(kind).stat_fields, [], record).items():
+                    for name, value in values.items():
+                        counts[(kind, user, name)] += value
             fields: Counter[tuple[str, int, str]] = Counter()
             for kind, user, name, value in conn.execute(
                 "SELECT kind, user_id, field, SUM(value) FROM player_stat_fields"
@@ -91,6 +96,25 @@ def _check(path: Path, chats: list[int]) -> None:
             assert +fields == +counts
     finally:
         conn.close()
+
+
+def _deal_records(conn: sqlite3.Connection, chat: int) -> list[tuple[str, DealRecord]]:
+    """The chat's finished deals as their commits recorded them, each with its game's kind."""
+    records = []
+    for deal_id, kind, number, winner in conn.execute(
+        "SELECT d.deal_id, g.kind, d.deal, d.winner FROM deals AS d JOIN games AS g"
+        " USING (game_id) WHERE d.chat_id = ?",
+        (chat,),
+    ).fetchall():
+        players = tuple(
+            DealPlayer(user, seat, tricks, bool(active))
+            for user, seat, tricks, active in conn.execute(
+                "SELECT user_id, seat, tricks, active FROM deal_players WHERE deal_id = ?",
+                (deal_id,),
+            )
+        )
+        records.append((kind, DealRecord(number, players, winner=winner)))
+    return records
 
 
 async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> None:

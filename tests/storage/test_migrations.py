@@ -189,6 +189,23 @@ def _seed_version_8(conn: sqlite3.Connection) -> None:
     _seed_version_6(conn)
 
 
+#: what version 9 kept in November 2023 in player_stats' columns of figures only one game had
+#: (games won, deals played), which version 10 turns into named rows beside C's own figure
+SEEDED_PLAY = {A: {"games_won": 1}, B: {"deals_active": 1}, C: {"games_won": 2, "deals_active": 3}}
+
+
+def _seed_version_9(conn: sqlite3.Connection) -> None:
+    """Version 6's rows, the games won and deals played of ``SEEDED_PLAY`` in player_stats'
+    own columns, and a figure of C's own as a named row."""
+    _seed_version_6(conn)
+    for user, fields in SEEDED_PLAY.items():
+        sets = ", ".join(f"{name} = {value}" for name, value in fields.items())
+        conn.execute(f"UPDATE player_stats SET {sets} WHERE user_id = ?", (user,))
+    conn.execute(
+        "INSERT INTO player_stat_fields VALUES (?, ?, 'toy', '2023-11', 'remizes', 1)", (CHAT, C)
+    )
+
+
 SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _seed_version_1,
     2: _seed_version_2,
@@ -198,6 +215,7 @@ SEEDS: dict[int, Callable[[sqlite3.Connection], None]] = {
     6: _seed_version_6,
     7: _seed_version_7,
     8: _seed_version_8,
+    9: _seed_version_9,
 }
 #: the balances and pot of each seed
 SEEDED_MONEY = {
@@ -209,6 +227,7 @@ SEEDED_MONEY = {
     6: ({A: -1, B: -2, C: 1}, 2),
     7: ({A: -1, B: -2, C: 1}, 2),
     8: ({A: -1, B: -2, C: 1}, 2),
+    9: ({A: -1, B: -2, C: 1}, 2),
 }
 
 
@@ -391,7 +410,8 @@ async def test_version_4_fills_the_kept_balances_and_figures_from_the_history(
         c = await db.stats.player_stats(C, month, CHAT)
         toy_b, toy_c = b.all_time["toy"], c.all_time["toy"]
         assert (toy_b.net, toy_b.deals, toy_b.games) == (-2, 1, 1)
-        assert toy_b.fields == {"remizes": 1, "remiz_paid": 2}
+        # the deal he played and his remiz, as the figures of the game's own they became
+        assert toy_b.fields == {"deals_active": 1, "remizes": 1, "remiz_paid": 2}
         assert (toy_b.best_deal, toy_b.worst_deal) == (-2, -2)
         assert (toy_c.net, toy_c.tricks, toy_c.best_deal) == (1, 1, 1)
         assert b.this_month == b.all_time
@@ -502,3 +522,32 @@ async def test_version_9_indexes_who_sits_at_which_open_game_and_keeps_it_right(
         assert game.game_id not in [g.game_id for g in await db.games.user_open_games(B)]
         assert await db.games.user_open_games(stranger) == []
         assert await db.check_integrity() == []
+
+
+async def test_version_10_moves_the_games_won_and_deals_played_columns_to_named_rows(
+    tmp_path: Path,
+) -> None:
+    """The games won (Старшина's) and the deals played (Стуколка's) become rows of their
+    columns' names, value for value, beside the figures of a game's own already there; the
+    columns go, so player_stats holds only what every game has."""
+    path = tmp_path / "v9.sqlite3"
+    _build(path, 9)
+    conn = raw(path)
+    _seed_version_9(conn)
+    conn.close()
+    async with await Database.open(path) as db:
+        assert await db.check_integrity() == []
+        for user in USERS:
+            stats = await db.stats.player_stats(user, "2023-11", CHAT)
+            expected = dict(SEEDED_PLAY.get(user, {}), **({"remizes": 1} if user == C else {}))
+            assert stats.all_time["toy"].fields == expected
+            assert stats.this_month == stats.all_time
+    conn = raw(path)
+    try:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(player_stats)")}
+        assert columns == {
+            *("chat_id", "user_id", "kind", "month", "net", "games", "deals", "tricks"),
+            *("best_deal", "worst_deal"),
+        }
+    finally:
+        conn.close()

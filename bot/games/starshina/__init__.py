@@ -1,5 +1,6 @@
 """Старшина as the bot shows it (docs/rules.md §4): the texts of
-``bot.games.starshina.render``, the hand's keyboard and the rules text."""
+``bot.games.starshina.render``, the hand's keyboard, the rules text, and its figures in
+/stats."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from game.registry import JsonObject
 from game.starshina import PublicView, SeatView, StarshinaOptions
 from locales import t, tn
 from tables.games import starshina as table_side
+from tables.scores import Figures
 
 
 class StarshinaScreens:
@@ -123,6 +125,18 @@ def starshina_keyboard(
     return rows
 
 
+def stats_lines(lang: str, figures: Figures) -> list[str]:
+    """/stats: the games a player sat with their deals, how many of the games he won, and his
+    tricks (the game pots he won are kept, not shown)."""
+    games, deals = tn(lang, "count.games", figures.games), tn(lang, "count.deals", figures.deals)
+    won = figures.fields.get("games_won", 0)
+    return [
+        t(lang, "stats.played", games=games, deals=deals),
+        t(lang, "stats.games_won", won=won, games=figures.games),
+        t(lang, "stats.tricks", n=figures.tricks),
+    ]
+
+
 PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StarshinaScreens(),
@@ -133,4 +147,5 @@ PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
         "kitty": ("kt", ArgKind.MASK),
         "play": ("c", ArgKind.CARD),
     },
+    stats=stats_lines,
 )

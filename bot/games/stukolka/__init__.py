@@ -16,6 +16,7 @@ from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions
 from locales import t, tn
 from tables.games import stukolka as table_side
+from tables.scores import Figures
 
 
 class StukolkaScreens:
@@ -150,9 +151,16 @@ def _discard_label(lang: str, count: int) -> str:
     return t(lang, "btn.discard_blind", n=count) if count else t(lang, "btn.discard_none")
 
 
-def stats_lines(lang: str, fields: Mapping[str, int]) -> list[str]:
-    """/stats: the remizes a player paid and the pots he took without play, when he has."""
-    lines = []
+def stats_lines(lang: str, figures: Figures) -> list[str]:
+    """/stats: the deals a player sat and how many of them he played rather than passed, his
+    tricks, and the remizes he paid and the pots he took without play, when he has."""
+    deals, fields = figures.deals, figures.fields
+    lines = [t(lang, "stats.played_deals", deals=tn(lang, "count.deals", deals))]
+    if deals:
+        active = fields.get("deals_active", 0)
+        percent = round(100 * active / deals)
+        lines.append(t(lang, "stats.in_play", active=active, deals=deals, percent=percent))
+    lines.append(t(lang, "stats.tricks", n=figures.tricks))
     if fields.get("remizes"):
         count = tn(lang, "count.remizes", fields["remizes"])
         chips = tn(lang, "count.chips", fields.get("remiz_paid", 0))
