@@ -21,6 +21,7 @@ from telegram.ext import Application
 from bot.chat_events import ChatEvents
 from bot.commands import publish_commands
 from bot.evenings import EveningPosts
+from bot.games import games
 from bot.health import Heartbeat, heartbeat_path
 from bot.launch import Launch
 from bot.messenger import Messenger
@@ -130,7 +131,9 @@ class Services:
 
     async def start(self) -> None:
         """Publish the commands menu, then beat."""
-        await publish_commands(self.messenger.bot, default_language=self.settings.default_language)
+        await publish_commands(
+            self.messenger.bot, list(games()), default_language=self.settings.default_language
+        )
         await self.heartbeat.start()
 
     async def stop(self) -> None:

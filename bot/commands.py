@@ -3,18 +3,21 @@
 The bot publishes its own menu at start-up, for group chats and for private chats, in Russian,
 in English and for clients in any other language (the default list, in the bot's default
 language), so nobody has to type ``/setcommands`` into @BotFather. The descriptions are the
-``commands.<name>`` entries of ``locales/``.
+``commands.<name>`` entries of ``locales/`` (/new's names each game by its title).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable, Sequence
 
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import TelegramError
 
-from locales import DEFAULT_LANGUAGE, LANGUAGES, t
+from bot.render.common import game_title
+from locales import DEFAULT_LANGUAGE, LANGUAGES, listed, t
+from tables.games import Plugin
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +55,17 @@ PRIVATE_COMMANDS: tuple[str, ...] = (
 """The private-chat menu."""
 
 
-def bot_commands(names: tuple[str, ...], lang: str) -> list[BotCommand]:
-    """``names`` with their short descriptions in ``lang``."""
-    return [BotCommand(name, t(lang, f"commands.{name}")) for name in names]
+def bot_commands(names: tuple[str, ...], lang: str, games: Iterable[Plugin]) -> list[BotCommand]:
+    """``names`` with their short descriptions in ``lang`` (/new's lists ``games``)."""
+    titles = listed(lang, [game_title(lang, game.choices[0].name) for game in games], "or")
+    return [BotCommand(name, t(lang, f"commands.{name}", games=titles)) for name in names]
 
 
-async def publish_commands(bot: Bot, *, default_language: str = DEFAULT_LANGUAGE) -> bool:
-    """Set the group and private menus for every language the bot speaks and the default one.
+async def publish_commands(
+    bot: Bot, games: Sequence[Plugin], *, default_language: str = DEFAULT_LANGUAGE
+) -> bool:
+    """Set the group and private menus for every language the bot speaks and the default one
+    (/new's description names ``games``).
 
     A failure is logged and leaves the menu as it was: the bot works without it, so start-up
     must not fail over it. Returns whether every list was set.
@@ -70,7 +77,7 @@ async def publish_commands(bot: Bot, *, default_language: str = DEFAULT_LANGUAGE
     languages: list[tuple[str, str | None]] = [(lang, lang) for lang in LANGUAGES]
     languages.append((default_language, None))
     calls = [
-        bot.set_my_commands(bot_commands(names, lang), scope=scope, language_code=code)
+        bot.set_my_commands(bot_commands(names, lang, games), scope=scope, language_code=code)
         for scope, names in scopes
         for lang, code in languages
     ]

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
+from bot.games import games
 from bot.launch import Launch
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, no_wait
@@ -260,7 +261,7 @@ class Presenter(TableListener):
             if game.status == "lobby":
                 self.table.refresh(game.game_id)
             return
-        await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username))
+        await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username, games()))
         # back after blocking the bot: his cards (with «I'm back») come again
         for game in await self.tables.people.games_of(user_id):
             if game.status == "active":

@@ -8,7 +8,8 @@ registered (``game_entries``, handed to its plugin as ``texts``). An entry is a
 forms: ``one``/``few``/``many`` in Russian, ``one``/``other`` in English (CLDR categories).
 
 - ``t(lang, key, **params)`` formats a plain entry;
-- ``tn(lang, key, n, **params)`` picks the plural form for ``n`` and formats it with ``n`` set.
+- ``tn(lang, key, n, **params)`` picks the plural form for ``n`` and formats it with ``n`` set;
+- ``listed(lang, items, "or")`` joins a few words as a sentence does («a, b или c»).
 
 An unknown language falls back to ``DEFAULT_LANGUAGE``. A key missing from the catalogue is a
 programming error and raises ``KeyError`` (``tests/bot/test_locales.py`` checks that every key the
@@ -19,10 +20,10 @@ given, so the caller escapes anything a user typed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 DEFAULT_LANGUAGE = "ru"
 LANGUAGES: tuple[str, ...] = ("ru", "en")
@@ -131,6 +132,14 @@ def tn(lang: str, key: str, n: int, **params: Any) -> str:
     return entry[plural_form(lang, n)].format(n=n, **params)
 
 
+def listed(lang: str, items: Sequence[str], conjunction: Literal["or", "and"]) -> str:
+    """``items`` as a sentence lists them: «a, b или c», «a и b» (the ``list.or`` and
+    ``list.and`` entries); one item alone, nothing for none."""
+    if len(items) < 2:
+        return "".join(items)
+    return t(lang, f"list.{conjunction}", items=", ".join(items[:-1]), last=items[-1])
+
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
@@ -138,6 +147,7 @@ __all__ = [
     "catalogue",
     "game_entries",
     "language",
+    "listed",
     "plural_form",
     "t",
     "tn",

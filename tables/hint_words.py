@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from game.ai import Advice, Measure
 from game.core import Action
-from locales import catalogue, plural_form, t, tn
+from locales import catalogue, listed, plural_form, t, tn
 
 #: callback answers hold at most 200 characters
 MAX_HINT = 200
@@ -82,7 +82,7 @@ def _either(lang: str, moves: Sequence[str]) -> str:
     """«К♠️, 7♠️ или 9♣️» (more than ``MOST_NAMED``: the first ones «или другие»)."""
     if len(moves) > MOST_NAMED:
         return t(lang, "hint.or_others", moves=", ".join(moves[: MOST_NAMED - 1]))
-    return t(lang, "hint.or", moves=", ".join(moves[:-1]), last=moves[-1])
+    return listed(lang, moves, "or")
 
 
 def _differs(lang: str, advice: Advice, measure: Measure, other: Action) -> bool:

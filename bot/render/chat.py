@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -21,7 +21,7 @@ from bot.render.common import (
 )
 from game.cards import CARD_SET, SUITS
 from game.core import Action
-from locales import catalogue, t, tn
+from locales import catalogue, listed, t, tn
 from tables.events import TableEvent
 from tables.settle_up import settle
 
@@ -200,10 +200,12 @@ def rules_text(lang: str, game: ChatGame, choice: str, options: JsonObject) -> s
     return "\n".join(lines)
 
 
-def start_text(lang: str, bot_username: str) -> str:
-    """The first /start in private: what the bot is, and a link to add it to a group."""
+def start_text(lang: str, bot_username: str, games: Iterable[Plugin]) -> str:
+    """The first /start in private: what the bot is (the games, each as its own words name it
+    there), and a link to add it to a group."""
     link = html.escape(f"https://t.me/{bot_username}?startgroup=true", quote=True)
-    return t(lang, "start.text", link=link)
+    named = listed(lang, [t(lang, f"welcome.{game.kind}") for game in games], "and")
+    return t(lang, "start.text", link=link, games=named)
 
 
 def start_joined_text(lang: str) -> str:
@@ -352,14 +354,25 @@ REFUSALS = (
 )
 
 
-def refusal(lang: str, reason: str, names: Sequence[str] = (), *, html: bool = False) -> str:
+def refusal(
+    lang: str,
+    reason: str,
+    names: Sequence[str] = (),
+    *,
+    html: bool = False,
+    choices: Sequence[str] = (),
+) -> str:
     """A short answer (≤ 200 characters) for a refused press or command: one of ``REFUSALS``
     (the engine's reason codes included); anything else reads as «not allowed». ``names``: the
     players the refusal is about (``start_bot_first``: exactly those who have not started the
-    bot), escaped for a message when ``html``, plain for a callback answer."""
+    bot), escaped for a message when ``html``, plain for a callback answer; ``choices``: the
+    words /new takes (``unknown_game`` lists them)."""
     if reason == "start_bot_first" and names:
-        listed = ", ".join(esc(name) if html else name for name in names)
-        return short_answer(t(lang, "refuse.start_bot_first_named", names=listed))
+        named = ", ".join(esc(name) if html else name for name in names)
+        return short_answer(t(lang, "refuse.start_bot_first_named", names=named))
+    if reason == "unknown_game":
+        words = listed(lang, choices, "or")
+        return short_answer(t(lang, "refuse.unknown_game", choices=words))
     # a game's own reasons (``refuse.<reason>``: a card that must follow, a look refused…)
     # are in the catalogue or the texts the game brought
     known = reason in REFUSALS or f"refuse.{reason}" in catalogue(lang)

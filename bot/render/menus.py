@@ -149,9 +149,19 @@ def rules_choose_text(lang: str) -> str:
     return t(lang, "rules.choose")
 
 
-def help_text(lang: str) -> str:
-    """/help: every command."""
-    return t(lang, "help.text")
+def help_text(lang: str, games: Iterable[Plugin]) -> str:
+    """/help: how to play, each game (its own line after the /new words that open it) and
+    every command."""
+    lines = [
+        t(
+            lang,
+            "help.game",
+            commands="/new " + " | ".join(item.name for item in game.choices),
+            about=t(lang, f"about.{game.kind}"),
+        )
+        for game in games
+    ]
+    return t(lang, "help.text", games="\n".join(lines))
 
 
 def language_set_text(lang: str) -> str:

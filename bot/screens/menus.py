@@ -381,7 +381,7 @@ class Menus:
 
     async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
         lang = await self.people.chat_language(chat_id)
-        await self.messenger.send(chat_id, menu_render.help_text(lang), reply_to=reply_to)
+        await self.messenger.send(chat_id, menu_render.help_text(lang, games()), reply_to=reply_to)
 
     async def press_rules(
         self, data: cb.RulesOf, chat_id: int | None, message_id: int | None

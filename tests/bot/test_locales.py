@@ -137,6 +137,8 @@ def test_dynamic_key_families_are_complete() -> None:
     expected |= {f"game.{kind}" for kind in ("stukolka", "shleif", "starshina")}
     for plugin in games():
         game, choices = plugin.kind, plugin.menu.values
+        # the game's own line in /help and its name in the /start welcome
+        expected |= {f"about.{game}", f"welcome.{game}"}
         assert set(choices) == set(option_names(game_for(game)))
         for option, values in choices.items():
             expected.add(f"opt.{game}.{option}")

@@ -34,6 +34,7 @@ from game.core import Action
 from game.starshina import StarshinaOptions
 from game.stukolka import StukolkaOptions
 from locales import t
+from tables.games import games
 from tests.bot.texts import lobby_text, options_summary, rules_text, settings_text
 
 LANGS = ("ru", "en")
@@ -126,7 +127,7 @@ def test_rules_are_phone_sized_and_show_the_options(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_help_lists_every_command(lang: str) -> None:
-    text = help_text(lang)
+    text = help_text(lang, games())
     for command in (
         "/new",
         "stukolka",
@@ -144,11 +145,16 @@ def test_help_lists_every_command(lang: str) -> None:
         "/lang",
     ):
         assert command in text
+    for game in games():
+        assert t(lang, f"about.{game.kind}") in text
 
 
 def test_start_and_small_texts() -> None:
-    text = start_text("ru", "card_bot")
-    assert 'href="https://t.me/card_bot?startgroup=true"' in text and "Стуколк" in text
+    text = start_text("ru", "card_bot", games())
+    assert 'href="https://t.me/card_bot?startgroup=true"' in text
+    assert "для <b>Стуколки</b> (классика и со шлейфом) и <b>Старшины</b> — на" in text
+    text = start_text("en", "card_bot", games())
+    assert "for <b>Stukolka</b> (classic and with the shleif) and <b>Starshina</b> — for" in text
     assert "English" in language_set_text("en") and "русский" in language_set_text("ru")
     assert new_game_text("ru") == "Во что играем?"
     assert 'href="https://t.me/card_bot"' in private_hint_text("en", "card_bot")
@@ -221,6 +227,13 @@ def test_start_bot_first_names_exactly_who_has_not() -> None:
     toast = refusal("ru", "start_bot_first", ["Вера", "<Боб>"])
     assert "Вера, <Боб>" in toast and len(toast) <= 200
     assert refusal("ru", "start_bot_first") == t("ru", "refuse.start_bot_first")
+    choices = ["stukolka", "shleif", "starshina"]
+    assert refusal("ru", "unknown_game", choices=choices) == (
+        "Такой игры нет: /new stukolka, shleif или starshina."
+    )
+    assert refusal("en", "unknown_game", choices=choices[:2]) == (
+        "No such game: /new stukolka or shleif."
+    )
     assert "Vera" in refusal("en", "start_bot_first", ["Vera"])
 
 

@@ -12,19 +12,22 @@ import pytest
 from bot import callback as cb
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.render.menus import option_token
-from locales import LANGUAGES, t
+from locales import LANGUAGES, listed, t
+from tables.games import games
 
 from .fake_telegram import FakeTelegram, Message, ServerError, User
 from .players import Table, start_bot_for
 
 GROUP_SCOPE = {"type": "all_group_chats"}
 PRIVATE_SCOPE = {"type": "all_private_chats"}
-#: "short enough to read on a phone"
-PHONE_LIMIT = 1500
+#: "short enough to read on a phone" (/help: how to play, a line per game, every command)
+PHONE_LIMIT = 1600
 
 
 def expected_menu(names: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
-    return [(name, t(lang, f"commands.{name}")) for name in names]
+    """The menu's commands in ``lang``: /new's description names each game by its title."""
+    titles = listed(lang, [t(lang, f"game.{game.choices[0].name}") for game in games()], "or")
+    return [(name, t(lang, f"commands.{name}", games=titles)) for name in names]
 
 
 async def group_table(fake: FakeTelegram, bot: Any, language_code: str = "ru") -> Table:
@@ -71,6 +74,8 @@ async def test_commands_menus_are_published_in_both_languages(tmp_path: Path) ->
         assert fake.commands(GROUP_SCOPE) == expected_menu(GROUP_COMMANDS, "ru")
         assert fake.commands(PRIVATE_SCOPE) == expected_menu(PRIVATE_COMMANDS, "ru")
         assert fake.commands(GROUP_SCOPE, "ru") != fake.commands(GROUP_SCOPE, "en")
+        assert ("new", "Открыть стол: Стуколка или Старшина") in fake.commands(GROUP_SCOPE, "ru")
+        assert ("new", "Open a table: Stukolka or Starshina") in fake.commands(PRIVATE_SCOPE, "en")
         for lang in LANGUAGES:
             for _, description in fake.commands(GROUP_SCOPE, lang):
                 assert len(description) <= 40, description

@@ -272,6 +272,8 @@ class HighCardScreens:
 TEXTS = {
     "ru": {
         "game.highcard": "Старшая карта",
+        "about.highcard": "Старшая карта: по одной карте, старшая берёт ставку",
+        "welcome.highcard": "<b>Старшей карты</b>",
         "highcard.title": "🂠 <b>Старшая карта</b> · сдача {deal} из {rounds}",
         "highcard.face_down": "карта рубашкой вверх",
         "highcard.yours": "Ваша карта: {card}",
@@ -287,6 +289,8 @@ TEXTS = {
     },
     "en": {
         "game.highcard": "High card",
+        "about.highcard": "High card: one card each, the highest takes the stake",
+        "welcome.highcard": "<b>High card</b>",
         "highcard.title": "🂠 <b>High card</b> · deal {deal} of {rounds}",
         "highcard.face_down": "card face down",
         "highcard.yours": "Your card: {card}",

@@ -1,7 +1,9 @@
 """A game is its own modules, one per layer, and nothing else names it: no module outside them
 imports one or spells a game's kind in its code (a docstring or comment may use one as an
-example). A game's titles count as its name too («Стуколка», "Starshina"). The games are found
-by convention (``game.registry.kinds``, ``game.plugins``)."""
+example). A game's titles count as its name too («Стуколка», "Starshina"). Nor does an entry of
+the shared catalogues (``locales/ru.json``, ``en.json``): what names a game there is composed
+from the game's own words (``locales/games/<kind>/``). The games are found by convention
+(``game.registry.kinds``, ``game.plugins``)."""
 
 from __future__ import annotations
 
@@ -96,6 +98,47 @@ def test_nothing_outside_a_games_own_modules_names_it(kind: str) -> None:
         for place in named(path, kind, titles=_titles(kind))
     ]
     assert places == []
+
+
+def in_entries(
+    entries: dict[str, object], kind: str, words: tuple[str, ...], titles: tuple[str, ...]
+) -> list[str]:
+    """The keys of the catalogue ``entries`` whose text names the game: a word that is its
+    ``kind``, one of the ``words`` /new takes for it, or one of its ``titles`` in any case (the
+    first word of the title less its last letter, and up to two letters of an ending:
+    «Стуколки», «Старшиной», "Stukolka's"; not «старшинство»)."""
+    stems = [title.lower().split()[0][:-1] for title in titles]
+    names = "|".join(re.escape(word) for word in (kind, *words, *stems))
+    word = re.compile(rf"(?<![a-zа-яё])(?:{names})[a-zа-яё]{{0,2}}(?![a-zа-яё])")
+    return [
+        key
+        for key, entry in entries.items()
+        if any(word.search(text.lower()) for text in _texts(entry))
+    ]
+
+
+def _texts(entry: object) -> list[str]:
+    """The texts of a catalogue entry: itself, or each plural form."""
+    return list(entry.values()) if isinstance(entry, dict) else [str(entry)]
+
+
+def test_the_catalogue_check_sees_a_kind_a_choice_and_a_title_in_any_case() -> None:
+    entries: dict[str, object] = {
+        "a": "Кон Стуколки: {pot}",
+        "b": {"one": "{n} партия в Старшину", "many": "{n} партий"},
+        "c": "/new stukolka",
+        "d": "/new shleif",
+        "e": "Stukolka's pot",
+        "f": "старшинство карт",
+        "g": "Взятка",
+    }
+    assert in_entries(entries, "stukolka", ("shleif",), ("Стуколка", "Stukolka")) == [
+        "a",
+        "c",
+        "d",
+        "e",
+    ]
+    assert in_entries(entries, "starshina", (), ("Старшина",)) == ["b"]
 
 
 def test_the_check_sees_an_import_a_name_and_a_string_but_not_a_docstring(

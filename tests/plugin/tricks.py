@@ -273,6 +273,8 @@ class TricksScreens:
 TEXTS = {
     "ru": {
         "game.tricks": "Взятки",
+        "about.tricks": "Взятки: по две карты, старшая карта масти захода берёт взятку",
+        "welcome.tricks": "<b>Взяток</b>",
         "tricks.title": "🂠 <b>Взятки</b>",
         "tricks.won": "{name}: взяток {n}",
         "tricks.yours": "Ваши карты: {cards}",
@@ -287,6 +289,8 @@ TEXTS = {
     },
     "en": {
         "game.tricks": "Tricks",
+        "about.tricks": "Tricks: two cards each, the highest of the led suit takes the trick",
+        "welcome.tricks": "<b>Tricks</b>",
         "tricks.title": "🂠 <b>Tricks</b>",
         "tricks.won": "{name}: {n} tricks",
         "tricks.yours": "Your cards: {cards}",
