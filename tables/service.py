@@ -19,6 +19,8 @@ back:
   front-end;
 - ``Money`` (``money.py``) and ``Scores`` (``scores.py``): balances and pots, figures,
   standings and history as the front-ends show them;
+- ``FinishedDeals`` (``deals.py``): a finished deal's states read back from the log, for a
+  front-end that shows it again;
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
   commits, and the moves that come due (a timeout, a computer's or an away player's move);
   and every table resumed after a restart (``start``).
@@ -38,6 +40,7 @@ from collections.abc import Callable
 from storage.database import Database
 from tables.chat_settings import ChatSettings
 from tables.computers import Thinker
+from tables.deals import FinishedDeals
 from tables.evenings import Evenings
 from tables.events import Record
 from tables.hints import Hints
@@ -87,6 +90,8 @@ class TableService:
         self.evenings = Evenings(db.evenings, db.games, self.publish, lambda: self.store.clock())
         self.money = Money(db.ledger, db.games, db.history, db.stats, db.chats)
         self.scores = Scores(db.history, db.stats, lambda: self.store.clock())
+        #: finished deals read back (the page's score cards and replays)
+        self.deals = FinishedDeals(db.games, db.history, lambda: self.store.clock())
         self.runner = Runner(db.games, self.turns, self.stopping.unfreeze, clock, self.publish)
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)

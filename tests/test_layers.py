@@ -63,8 +63,6 @@ STILL_REACHING = {
     "bot/presenter.py": {"storage.database", "storage.errors", "storage.records"},
     "bot/screens/hand_messages.py": {"storage.database"},
     "bot/screens/menus.py": {"storage.database"},
-    "web/endings.py": {"storage.records"},
-    "web/finished.py": {"storage.records"},
 }
 
 

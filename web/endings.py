@@ -1,7 +1,7 @@
-"""A finished deal on the page: its score card and its replay, both read from the game's
-action log and its ledger, never from a deal in progress.
+"""A finished deal on the page: its score card and its replay, both made from the deal's
+states as the table service reads them back from the game's action log (``tables.deals``:
+each version as the rules left it, never a deal in progress) and its ledger.
 
-``deal_tables`` rebuilds one deal's states from the log (each version as the rules left it);
 ``score_card`` is the deal's end as the chat's result says it (each seat's tricks, role and
 purchase, its money by reason from the deal's ledger, the last trick, what follows); and
 ``replay`` steps through the deal: as dealt, before the first card, then trick by trick, every
@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from game.core import Action
-from storage.records import LogEntry
-from tables.games import Plugin, Table
+from tables.deals import finished
+from tables.games import Table
 from web.view_parts import Json, TableInfo, display_order, money_parts, text
 from web.views import seat_view
 
@@ -34,33 +33,6 @@ CARD_FIELDS = (
 )
 #: what a seat of a score card keeps
 SEAT_FIELDS = ("seat", "name", "dealer", "tricks", "role", "note", "tricks_in_note")
-
-
-def deal_tables(plugin: Plugin, log: Sequence[LogEntry], deal: int) -> list[Table]:
-    """The states of deal ``deal`` (its number at the table, from 0), one per version of the
-    log from its dealing to its end; empty if the log holds no such deal."""
-    found: list[Table] = []
-    table: Table | None = None
-    for entry in log:
-        if entry.kind == "action" and entry.action is not None:
-            if table is None:
-                continue
-            table = plugin.load(table.to_json())  # a copy: the state kept stays as it was
-            table.apply(Action.from_json(entry.action))
-        elif entry.state is not None and entry.state.get("engine") is not None:
-            table = plugin.load(entry.state["engine"])
-        else:
-            continue
-        if table.deal_no == deal:
-            found.append(table)
-        elif found:
-            break
-    return found
-
-
-def finished(tables: Sequence[Table]) -> bool:
-    """Whether a deal's states end with the deal over."""
-    return bool(tables) and tables[-1].deal_over
 
 
 def score_card(

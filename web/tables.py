@@ -20,7 +20,7 @@ from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
 from tables.events import TableEvent
 from web.evening import evening_view
-from web.finished import Endings, NoReplay
+from web.finished import CLOSED_SHOWN, Endings, NoReplay
 from web.games import shown
 from web.hints import NoControl, page_hint
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
@@ -98,7 +98,7 @@ class WebTables:
         current = await self.tables.store.current(user_id)
         if current is None:
             # his table has closed: its last result, not «you are not at a table»
-            closed = await self.endings.last_closed(user_id)
+            closed = await self.tables.deals.last_game(user_id, CLOSED_SHOWN)
             if closed is None:
                 raise NoTable
             return closed
