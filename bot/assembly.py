@@ -78,13 +78,14 @@ class Services:
         application: Application,  # type: ignore[type-arg]
         settings: Settings,
         tables: TableService,
+        db: Database,
     ) -> Services:
         """The chat over ``tables``, for ``application`` (initialized: its bot knows its own
         username): its presenter shows every change the service publishes and the results
-        still due after a restart, and its evening posts the evenings ended."""
+        still due after a restart, and its evening posts the evenings ended. ``db``: the
+        connection its own display storage (``storage.chat_display``) and heartbeat use."""
         bot = application.bot
         bot_username = bot.username or ""
-        db = tables.db
         limiter = bot.rate_limiter
         pacer = limiter.pacer if isinstance(limiter, ChatRateLimiter) else Pacer(0.0)
         events = ChatEvents()

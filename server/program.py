@@ -63,7 +63,7 @@ class Program:
                 thinker=Thinker(settings.computer_workers),
                 default_language=settings.default_language,
             )
-            chat = Services.create(application, settings, tables)
+            chat = Services.create(application, settings, tables, db)
             if settings.webapp_url:
                 from server.webapp import webapp
 

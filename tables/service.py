@@ -71,7 +71,6 @@ class TableService:
         thinker: Thinker | None = None,
         default_language: str = "ru",
     ) -> None:
-        self.db = db
         #: the front-ends, told of every change and every evening ended
         self.listeners: list[TableListener] = []
         self.thinker = thinker or Thinker()

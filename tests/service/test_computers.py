@@ -60,7 +60,9 @@ async def press_random(service: TableService, loaded: Loaded, rng: random.Random
     )
 
 
-async def test_lobby_seats_computers_and_needs_a_person(service: TableService) -> None:
+async def test_lobby_seats_computers_and_needs_a_person(
+    service: TableService, db: Database
+) -> None:
     await service.lobby.new_table(-1, 101, "stukolka")
     with pytest.raises(Refused) as refused:
         await service.lobby.add_computer(-1, 102, "strong")  # not at the table
@@ -70,7 +72,7 @@ async def test_lobby_seats_computers_and_needs_a_person(service: TableService) -
     await service.lobby.add_computer(-1, 101, "strong")
     loaded = await active(service)
     assert loaded.seats == [101, STRONG_IDS[0], EASY_IDS[0], STRONG_IDS[1]]
-    names = await service.db.chats.players(loaded.seats)
+    names = await db.chats.players(loaded.seats)
     assert names[STRONG_IDS[0]].name == "🤖 Компьютер 1"
     assert names[EASY_IDS[0]].name == "🤖 Новичок 1"
     # a person joining a full lobby takes the last computer's seat (Стуколка: at most 4 here)
@@ -98,11 +100,13 @@ async def test_lobby_seats_computers_and_needs_a_person(service: TableService) -
     assert await service.store.active(-1) is None
 
 
-async def test_starshina_two_people_and_a_computer_to_the_end(service: TableService) -> None:
+async def test_starshina_two_people_and_a_computer_to_the_end(
+    service: TableService, db: Database
+) -> None:
     rng = random.Random(3)
     # three deals end the game (twenty by default): the computer's part is the same
-    await service.db.chats.upsert_chat(-1, "Group")
-    await service.db.chats.set_chat_options(-1, "starshina", {"max_deals": 3})
+    await db.chats.upsert_chat(-1, "Group")
+    await db.chats.set_chat_options(-1, "starshina", {"max_deals": 3})
     await service.lobby.new_table(-1, 101, "starshina")
     await service.lobby.join(-1, 102)
     await service.lobby.add_computer(-1, 101, "strong")
@@ -125,10 +129,10 @@ async def test_starshina_two_people_and_a_computer_to_the_end(service: TableServ
         else:
             await press_random(service, loaded, rng)
     assert await service.store.active(-1) is None, "the game should have ended"
-    finished = await service.db.history.last_deals(-1, 1)
+    finished = await db.history.last_deals(-1, 1)
     assert finished and finished[0].kind == "starshina"
     assert computer_moves > 20
-    balances = await service.db.ledger.balances(-1)
+    balances = await db.ledger.balances(-1)
     assert balances.total == 0
     assert computer in balances.players  # a ledger party like anyone
     assert not balances.game_pots
@@ -230,7 +234,7 @@ async def test_a_removed_computer_plays_its_deal_out_then_goes(service: TableSer
 
 
 async def test_the_people_present_decide_a_void_for_the_away_and_the_computers(
-    service: TableService,
+    service: TableService, db: Database
 ) -> None:
     """Neither a computer nor a player the autopilot plays for (away) votes on voiding a
     stopped table's deal: they agree with the people present, whose votes alone void it."""
@@ -256,5 +260,5 @@ async def test_the_people_present_decide_a_void_for_the_away_and_the_computers(
     reply = await service.stopping.vote_void(game_id, 101, deal)
     assert not reply.closed
     reply = await service.stopping.vote_void(game_id, 102, deal)
-    assert reply.closed and (await service.db.games.game(game_id)).status == "stopped"
-    assert (await service.db.ledger.balances(-1)).total == 0
+    assert reply.closed and (await db.games.game(game_id)).status == "stopped"
+    assert (await db.ledger.balances(-1)).total == 0

@@ -79,11 +79,13 @@ async def test_a_refused_join_between_deals_is_seen_by_nobody(
     assert again is not None and again.meta.joining == [USERS[2]]
 
 
-async def test_a_loaded_table_owns_every_list_of_its_meta(service: TableService) -> None:
+async def test_a_loaded_table_owns_every_list_of_its_meta(
+    service: TableService, db: Database
+) -> None:
     game_id = await running(service)
-    first = await service.store.load(await service.db.games.game(game_id))
+    first = await service.store.load(await db.games.game(game_id))
     first.meta.away.append(USERS[0])
     first.meta.timeouts[str(USERS[0])] = 2
     first.meta.due.append({"deal": 9})
-    second = await service.store.load(await service.db.games.game(game_id))
+    second = await service.store.load(await db.games.game(game_id))
     assert second.meta.away == [] and second.meta.timeouts == {} and second.meta.due == []

@@ -178,7 +178,9 @@ async def test_timeouts_make_the_default_move_then_mark_away(service: TableServi
     assert reply.notices[0].key == "is_back"
 
 
-async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: TableService) -> None:
+async def test_everybody_away_plays_itself_to_the_end_of_the_deal(
+    service: TableService, db: Database
+) -> None:
     loaded = await seated(service, [101, 102])
     game_id = loaded.game.game_id
     await service.lobby.leave(-1, 101)
@@ -190,9 +192,9 @@ async def test_everybody_away_plays_itself_to_the_end_of_the_deal(service: Table
         if current is None:
             break
         await play_random(service, rng, 1)
-    game = await service.db.games.game(game_id)
+    game = await db.games.game(game_id)
     assert game.status == "finished"
-    assert (await service.db.ledger.balances(-1)).total == 0
+    assert (await db.ledger.balances(-1)).total == 0
 
 
 async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) -> None:
@@ -210,16 +212,16 @@ async def test_stop_now_plays_the_deal_out(service: TableService, db: Database) 
     assert game.status == "finished"
 
 
-async def test_stop_after_deal_finishes_the_table(service: TableService) -> None:
+async def test_stop_after_deal_finishes_the_table(service: TableService, db: Database) -> None:
     loaded = await seated(service, [101, 102, 103])
     await service.stopping.stop(-1, 101, is_admin=False)
     rng = random.Random(3)
     game_id = loaded.game.game_id
     for _ in range(60):
-        if (await service.db.games.game(game_id)).status != "active":
+        if (await db.games.game(game_id)).status != "active":
             break
         await play_random(service, rng, 1)
-    assert (await service.db.games.game(game_id)).status == "finished"
+    assert (await db.games.game(game_id)).status == "finished"
 
 
 async def test_a_full_starshina_game_through_the_service(
@@ -292,7 +294,7 @@ async def test_a_deal_result_shows_the_balances_before_the_next_antes(
     raise AssertionError(f"no deal ended at table {loaded.game.game_id}")
 
 
-async def test_every_commit_is_told_to_the_listeners(service: TableService) -> None:
+async def test_every_commit_is_told_to_the_listeners(service: TableService, db: Database) -> None:
     """A second front-end learns of a table's every change however it was made: the new
     lobby, each seat taken, the first deal, each move, the close; and of each evening ended."""
     listener = Recorder(service)
@@ -306,19 +308,19 @@ async def test_every_commit_is_told_to_the_listeners(service: TableService) -> N
     after = await service.store.active(-1)
     assert after is not None and listener.commits[-1] == after.game
     for _ in range(100):  # to the first deal's end: an evening has begun
-        if await service.db.history.last_deals(-1, 1):
+        if await db.history.last_deals(-1, 1):
             break
         await play_random(service, random.Random(3), 5)
     assert not listener.evenings
     assert await service.evenings.end_now(-1, after_game=game_id)
     assert listener.evenings == [EveningEnded(-1, game_id)]
     await service.stopping.stop(-1, USERS[0], True, now=True)
-    game = await service.db.games.game(game_id)
+    game = await db.games.game(game_id)
     assert not game.is_open and listener.commits[-1] == game
 
 
 async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claimed_once(
-    service: TableService,
+    service: TableService, db: Database
 ) -> None:
     """Whichever front-end shows the replies: a deal's end goes on the evening, a /stop of
     the group's last open table ends it, and its summary is handed out once (and again only
@@ -327,15 +329,15 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
     loaded = await seated(service, USERS[:3])
     game_id = loaded.game.game_id
     for _ in range(100):  # to the first deal's end: an evening has begun
-        if await service.db.history.last_deals(-1, 1):
+        if await db.history.last_deals(-1, 1):
             break
         await play_random(service, random.Random(5), 5)
-    assert await service.db.evenings.open_evening(-1) is not None
+    assert await db.evenings.open_evening(-1) is not None
     reply = await service.stopping.stop(-1, USERS[0], True, now=True)
     assert reply.closed
     await service.publish(reply)
     assert listener.evenings == [EveningEnded(-1, game_id)]
-    assert await service.db.evenings.open_evening(-1) is None
+    assert await db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
     summary = await service.evenings.claim(evening)
     assert summary is not None and summary.deals
