@@ -219,8 +219,7 @@ class EveningSummary:
     ``figures``: each game's own figures over its deals of the evening, by game kind, figure
     and player (players in the order each first had the figure), as the caller's ``Count``
     counts them (none without one); ``biggest_win``: the largest net one
-    player won in one deal (None when nobody came out of a deal ahead); ``games_won``: games
-    won outright (Старшина's).
+    player won in one deal (None when nobody came out of a deal ahead).
     ``pot_change``: how much the chat's pot and game pots grew over the evening's deals (so
     ``sum(nets) == -pot_change``). ``thread_id``: the forum topic of the table whose deal
     ended last (None: a chat without topics, or General), where the evening was played.
@@ -236,7 +235,6 @@ class EveningSummary:
     running: dict[int, list[int]]
     figures: dict[str, dict[str, dict[int, int]]]
     biggest_win: BiggestWin | None
-    games_won: dict[int, int]
     pot_change: int
     thread_id: int | None = None
     in_play: dict[int, int] = field(default_factory=dict)
@@ -257,7 +255,6 @@ def evening_summary(
     nets: dict[int, int] = {}
     running: dict[int, list[int]] = {}
     figures: dict[str, dict[str, dict[int, int]]] = {}
-    games_won: dict[int, int] = {}
     kinds: dict[str, int] = {}
     biggest: BiggestWin | None = None
     pot_change = 0
@@ -277,8 +274,6 @@ def evening_summary(
             if user not in nets:
                 nets[user] = 0
                 running[user] = [0] * (index - 1)
-        if winner is not None:
-            games_won[winner] = games_won.get(winner, 0) + 1
         deal_nets: dict[int, int] = {}
         transfers: list[Transfer] = []
         for src_kind, src, dst_kind, dst, amount, reason in conn.execute(
@@ -326,7 +321,6 @@ def evening_summary(
         running=running,
         figures=figures,
         biggest_win=biggest,
-        games_won=games_won,
         pot_change=pot_change,
         thread_id=thread_id,
         in_play=in_play_nets(conn, evening.chat_id),

@@ -44,7 +44,9 @@ def played_lines(lang: str, figures: Figures) -> list[str]:
 
 EveningLines = Callable[[str, Mapping[str, Mapping[int, int]], Callable[[int], str]], list[str]]
 """An evening summary's lines of a game's own figures over its deals that evening: the
-reader's language, the figures by name and player, and a player's name (escaped)."""
+reader's language, the figures by name and player, and a player's name (escaped). A game
+gives two sets: its figures over the deals (a Стуколка evening's remizes), shown before the
+evening's biggest win, and its results (a Старшина evening's games won), shown after it."""
 
 
 class Screens(Protocol[SVc, PVc]):
@@ -171,6 +173,13 @@ class ChatGame(Protocol):
         """An evening's summary: the game's own figures over its deals (``EveningLines``)."""
         ...
 
+    def evening_results(
+        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+    ) -> list[str]:
+        """An evening's summary: the game's results over the evening, after its biggest win
+        (``EveningLines``)."""
+        ...
+
     def show(self, table: Table) -> Shown:
         """The presentation of one of the game's tables (``ValueError`` for another's)."""
         ...
@@ -187,6 +196,7 @@ class GameScreens(Generic[SV, PV]):
         verbs: Verbs,
         stats: StatsLines | None = None,
         evening: EveningLines | None = None,
+        results: EveningLines | None = None,
         terms: Sequence[str] = (),
     ) -> None:
         self._game = game
@@ -195,6 +205,7 @@ class GameScreens(Generic[SV, PV]):
         self._terms = tuple(terms)
         self._stats = stats
         self._evening = evening
+        self._results = results
 
     @property
     def kind(self) -> str:
@@ -222,6 +233,11 @@ class GameScreens(Generic[SV, PV]):
         self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
     ) -> list[str]:
         return [] if self._evening is None else self._evening(lang, figures, name)
+
+    def evening_results(
+        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+    ) -> list[str]:
+        return [] if self._results is None else self._results(lang, figures, name)
 
     def show(self, table: Table) -> Shown:
         return ShownTable(self._game.state_of(table), self.screens)

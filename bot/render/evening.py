@@ -82,12 +82,14 @@ def evening_text(
                 deal=biggest.deal_index,
             )
         )
-    if summary.games_won:
-        items = ", ".join(
-            t(lang, "evening.won_item", name=name(user), n=count)
-            for user, count in sorted(summary.games_won.items(), key=lambda i: -i[1])
-        )
-        lines.append(t(lang, "evening.games_won", items=items))
+    for kind in sorted(summary.kinds):
+        # each game's results over the evening, as its chat side words them (Старшина's games
+        # won)
+        try:
+            shown = chat_game(kind)
+        except ValueError:
+            continue  # a game no longer offered
+        lines += shown.evening_results(lang, summary.figures.get(kind, {}), name)
     if so_far:
         return "\n".join([*lines, "", t(lang, "evening.settle_later")])
     lines += ["", t(lang, "evening.settle")]

@@ -43,7 +43,6 @@ def _evening(nets: dict[int, int], pot_change: int, deals: int = 12) -> EveningS
         running={user: [net] for user, net in nets.items()},
         figures={"stukolka": {"remizes": {2: 3}, "remiz_paid": {2: 27}}},
         biggest_win=BiggestWin(1, 21, 5),
-        games_won={},
         pot_change=pot_change,
     )
 

@@ -1,11 +1,11 @@
 """Старшина as the bot shows it (docs/rules.md §4): the texts of
 ``bot.games.starshina.render``, the hand's keyboard, the rules text, and its figures in
-/stats."""
+/stats and its games won in an evening's summary."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from bot.callback import Act, ArgKind, encode
 from bot.games.plugin import GameScreens, Keyboard
@@ -137,6 +137,18 @@ def stats_lines(lang: str, figures: Figures) -> list[str]:
     ]
 
 
+def evening_results(
+    lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+) -> list[str]:
+    """An evening's games won, by who won most (none: nothing to say)."""
+    won = figures.get("games_won", {})
+    items = ", ".join(
+        t(lang, "evening.won_item", name=name(user), n=count)
+        for user, count in sorted(won.items(), key=lambda item: -item[1])
+    )
+    return [t(lang, "evening.games_won", items=items)] if items else []
+
+
 PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StarshinaScreens(),
@@ -148,4 +160,5 @@ PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
         "play": ("c", ArgKind.CARD),
     },
     stats=stats_lines,
+    results=evening_results,
 )
