@@ -98,6 +98,29 @@ async def test_a_failing_write_is_undone_alone(
     assert await table.check_integrity() == []
 
 
+async def test_the_repositories_share_one_connection_and_its_batches(
+    table: Database, db_path: Path, batches: list[int]
+) -> None:
+    """Writes asked for at once through different repositories (and the chat's display
+    storage) go to the one thread together, in one transaction, and each is read back."""
+    (game_id,) = await _games(table, 1)
+    display = ChatDisplay(table)
+    batches.clear()
+    await asyncio.gather(
+        table.games.commit_action(game_id, 0, {"n": 1}, ["move"]),
+        table.chats.upsert_player(A, "renamed"),
+        table.chats.set_chat_options(CHAT, "stukolka", {"stake": 2}),
+        table.evenings.set_evening_gap(CHAT, 7200.0),
+        display.set_table_message(game_id, 77),
+    )
+    assert sum(batches) == 5 and len(batches) < 5
+    game = await table.games.game(game_id)
+    assert (game.version, game.table_message_id) == (1, 77)
+    assert (await table.chats.players([A]))[A].name == "renamed"
+    assert await table.chats.chat_options(CHAT, "stukolka") == {"stake": 2}
+    assert await table.evenings.evening_gap(CHAT) == 7200.0
+
+
 async def test_acknowledged_writes_are_in_the_file(db_path: Path) -> None:
     """What a caller was told is committed is there for a connection opened afterwards."""
     db = await Database.open(db_path)
