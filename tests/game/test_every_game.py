@@ -1,4 +1,4 @@
-"""One harness over every game the tables offer and the tests' two toy games, through what every
+"""One harness over every game the tables offer and the tests' three toy games, through what every
 layer asks of a game's state (``game.registry.GameState``) and nothing of its own: random legal
 play to the game's end (or a few deals, for a game that plays deal after deal) under random table
 options from its menu, and after every step
@@ -25,14 +25,14 @@ from game.registry import GameState, Step
 from tables.games import Plugin, games
 from tests.depth import deep
 from tests.game.unseen import reshuffled
-from tests.plugin import highcard, tricks
+from tests.plugin import highcard, kopilka, tricks
 
 #: deals played at a table that plays deal after deal
 DEALS = 4
 
 
 def every_game() -> list[Plugin]:
-    return [*games(), tricks.GAME, highcard.GAME]
+    return [*games(), tricks.GAME, highcard.GAME, kopilka.GAME]
 
 
 def random_options(plugin: Plugin, rng: random.Random) -> dict[str, object]:
