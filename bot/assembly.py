@@ -127,7 +127,7 @@ class Services:
             people=people,
             menus=presenter.menus,
             bot_username=bot_username,
-            heartbeat=Heartbeat(db, heartbeat_path(settings)),
+            heartbeat=Heartbeat(tables.health.problem, heartbeat_path(settings)),
         )
 
     async def start(self) -> None:

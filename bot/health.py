@@ -1,8 +1,9 @@
 """Liveness: the running bot touches a heartbeat file; ``python -m bot.health`` checks it.
 
 Every ``HEARTBEAT_INTERVAL`` seconds an asyncio timer (the mechanism of the turn timers,
-``tables.timers``; no JobQueue) reads from the database (through the database's own thread) and
-then touches ``<DATABASE_PATH>.heartbeat``. So a fresh file means the event loop is turning,
+``tables.timers``; no JobQueue) asks the table service how its database is
+(``tables.storage_health.StorageHealth.problem``: a read through the database's own thread)
+and then touches ``<DATABASE_PATH>.heartbeat``. So a fresh file means the event loop is turning,
 its timers fire and the database answers; a bot that hangs, loses
 its database or dies leaves the file to go stale. Docker's ``HEALTHCHECK`` runs
 ``python -m bot.health``, which exits 0 when the file is at most ``STALE_AFTER`` seconds old
@@ -15,14 +16,11 @@ import asyncio
 import logging
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bot.settings import Settings, load_settings
 from tables.storage_health import StorageTrouble, is_storage_error
-
-if TYPE_CHECKING:
-    from storage.database import Database
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +41,14 @@ class Heartbeat:
     again after each beat, whose beat runs as a task on the loop (as a turn timer's move
     does). A beat that fails is logged and the next one comes all the same."""
 
-    def __init__(self, db: Database, path: Path, interval: float = HEARTBEAT_INTERVAL) -> None:
-        self.db = db
+    def __init__(
+        self,
+        storage: Callable[[], Awaitable[str | None]],
+        path: Path,
+        interval: float = HEARTBEAT_INTERVAL,
+    ) -> None:
+        #: how the database is: why its writes fail, or None (``StorageHealth.problem``)
+        self.storage = storage
         self.path = path
         self.interval = interval
         self._handle: asyncio.TimerHandle | None = None
@@ -65,14 +69,10 @@ class Heartbeat:
             await asyncio.gather(self._beating, return_exceptions=True)
 
     async def touch(self) -> None:
-        """One beat: a read through the database's thread (if the database stops answering,
-        the beats stop), then the file touched. While writes fail (a full disk, a read-only
-        file) the beat says why, and the check fails; a probe write each beat sees them work
-        again."""
-        await self.db.chats.chat(0)
-        trouble = self.db.write_problem
-        if trouble is not None and await self.db.probe_write():
-            trouble = None
+        """One beat: the database asked how it is (if it stops answering, the beats stop),
+        then the file touched. While writes fail (a full disk, a read-only file) the beat says
+        why, and the check fails."""
+        trouble = await self.storage()
         try:
             self.path.write_text(trouble or "", encoding="utf-8")
         except OSError:

@@ -62,7 +62,7 @@ class Presenter(TableListener):
         launch = launch or Launch()
         self.display = ChatDisplay(db)
         people = tables.people
-        self.menus = Menus(db, tables, messenger, people, self._refresh_chat)
+        self.menus = Menus(self.display, tables, messenger, people, self._refresh_chat)
         self.lobby = Lobby(tables, people, bot_username)
         self.table = GroupTable(
             self.display,
@@ -75,7 +75,7 @@ class Presenter(TableListener):
             launch,
         )
         self.hands = Hands(
-            db,
+            self.display,
             tables,
             messenger,
             coalescer,

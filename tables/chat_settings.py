@@ -63,6 +63,11 @@ class ChatSettings:
             self._turn_timeouts[chat_id] = cached
         return cached
 
+    async def in_play(self, chat_id: int) -> bool:
+        """Whether a game of the chat is being played (not a lobby): it keeps the options it
+        began with, and a change of them waits for the chat's next game."""
+        return any(game.status == "active" for game in await self.games.chat_open_games(chat_id))
+
     async def set_turn_timeout(
         self, chat_id: int, user_id: int, is_admin: bool, seconds: str
     ) -> int:

@@ -23,7 +23,8 @@ back:
   front-end that shows it again;
 - ``Runner`` (``runner.py``): the tables' own time: each game's turn timer, armed from its
   commits, and the moves that come due (a timeout, a computer's or an away player's move);
-  and every table resumed after a restart (``start``).
+  and every table resumed after a restart (``start``);
+- ``StorageHealth`` (``storage_health.py``): how the database is, for a health check.
 
 The front-ends (``listeners``, each a ``listener.TableListener``) are told through
 ``publish`` of every record the tables make (``events.Record``): each change of a table,
@@ -53,6 +54,7 @@ from tables.runner import Runner
 from tables.scores import Scores
 from tables.steps import DealSteps, new_seed
 from tables.stopping import Stopping
+from tables.storage_health import StorageHealth
 from tables.store import TableStore
 from tables.turns import Turns
 
@@ -94,6 +96,8 @@ class TableService:
         self.runner = Runner(db.games, self.turns, self.stopping.unfreeze, clock, self.publish)
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)
+        #: how the database is, for a health check
+        self.health = StorageHealth(db)
         self.store.committed.append(self.runner.committed)
 
     async def start(self) -> None:

@@ -14,6 +14,10 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage.database import Database
 
 log = logging.getLogger(__name__)
 
@@ -64,3 +68,20 @@ class StorageTrouble:
         if len(self._told) > 10_000:
             self._told.clear()
         return True
+
+
+class StorageHealth:
+    """The database as a health check sees it (``bot.health``'s heartbeat)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def problem(self) -> str | None:
+        """One read through the database's thread (it raises, or never returns, if the
+        database stops answering), then why writes fail now, if they do (a full disk, a
+        read-only file); while they fail, a probe write each call sees them work again."""
+        await self.db.chats.chat(0)
+        trouble = self.db.write_problem
+        if trouble is not None and await self.db.probe_write():
+            return None
+        return trouble

@@ -51,7 +51,6 @@ from bot.screens.hand_hints import HandHints
 from bot.screens.stopping import offers_play_on, stop_line
 from locales import t, tn
 from storage.chat_display import ChatDisplay
-from storage.database import Database
 from tables import (
     Loaded,
     Refused,
@@ -72,7 +71,7 @@ class Hands(HandEndings, HandHints):
 
     def __init__(
         self,
-        db: Database,
+        display: ChatDisplay,
         tables: TableService,
         messenger: Messenger,
         coalescer: Coalescer,
@@ -82,8 +81,8 @@ class Hands(HandEndings, HandHints):
         launch: Launch,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.db = db
-        self.display = ChatDisplay(db)
+        #: the chat's own display storage: each hand's message ids
+        self.display = display
         self.tables = tables
         self.messenger = messenger
         self.coalescer = coalescer

@@ -20,7 +20,6 @@ from bot.render import menus as menu_render
 from game.registry import JsonObject
 from locales import t
 from storage.chat_display import ChatDisplay
-from storage.database import Database
 from tables import Refused, TableService, is_practice
 from tables.people import People
 
@@ -35,19 +34,19 @@ class Menus:
 
     def __init__(
         self,
-        db: Database,
+        display: ChatDisplay,
         tables: TableService,
         messenger: Messenger,
         people: People,
         refresh_chat: Callable[[int], Awaitable[None]],
     ) -> None:
-        self.db = db
+        #: the chat's own display storage: which messages are its menus
+        self.display = display
         self.tables = tables
         self.messenger = messenger
         self.people = people
         #: show a chat's open table again (its rank letters changed)
         self.refresh_chat = refresh_chat
-        self.display = ChatDisplay(db)
 
     async def _remember(self, chat_id: int, kind: MenuKind, message_id: int | None) -> None:
         """``message_id`` is now a menu of ``kind`` in the chat (the oldest beyond ``KEEP`` are
@@ -79,7 +78,7 @@ class Menus:
         self, chat_id: int, message_id: int | None, *, reply_to: int | None = None
     ) -> None:
         if is_practice(chat_id):
-            await self.db.chats.upsert_chat(chat_id)  # a player's own chat, before any practice
+            await self.people.saw_chat(chat_id, None)  # his own chat, before any practice
         text, rows = await self._settings_root(chat_id)
         shown = await self.messenger.show(
             chat_id, message_id, text, rows, reply_to=reply_to, answer=True
@@ -200,8 +199,7 @@ class Menus:
 
     async def _settings_note(self, chat_id: int, lang: str) -> str:
         """A running game keeps its options: the menu says a change waits for the next game."""
-        games = await self.db.games.chat_open_games(chat_id)
-        if not any(game.status == "active" for game in games):
+        if not await self.tables.settings.in_play(chat_id):
             return ""
         return "\n\n" + t(lang, "settings.running_game")
 

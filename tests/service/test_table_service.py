@@ -346,3 +346,26 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
     assert [again.evening_id for again in await service.evenings.unposted(-1)] == [
         evening.evening_id
     ]
+
+
+async def test_a_chat_is_in_play_from_its_first_deal_to_its_tables_end(
+    service: TableService,
+) -> None:
+    """A lobby is not play (its options may still change); a game begun is, until it ends."""
+    assert not await service.settings.in_play(-1)
+    await service.lobby.new_table(-1, USERS[0], "stukolka")
+    assert not await service.settings.in_play(-1)
+    await service.lobby.join(-1, USERS[1])
+    await service.lobby.begin(-1, USERS[0], lambda user: True)
+    assert await service.settings.in_play(-1)
+    await service.stopping.stop(-1, USERS[0], True, now=True)
+    assert not await service.settings.in_play(-1)
+
+
+async def test_the_storage_health_sees_writes_work_again(service: TableService) -> None:
+    """Writes failed a while ago, and work now: the health check's probe write sees it, and
+    there is no problem to report any more (one that lasts is tests/e2e/test_robust.py's)."""
+    assert await service.health.problem() is None
+    service.db.write_problem = "OperationalError: database or disk is full"
+    assert await service.health.problem() is None
+    assert service.db.write_problem is None
