@@ -362,10 +362,12 @@ async def test_a_chat_is_in_play_from_its_first_deal_to_its_tables_end(
     assert not await service.settings.in_play(-1)
 
 
-async def test_the_storage_health_sees_writes_work_again(service: TableService) -> None:
+async def test_the_storage_health_sees_writes_work_again(
+    service: TableService, db: Database
+) -> None:
     """Writes failed a while ago, and work now: the health check's probe write sees it, and
     there is no problem to report any more (one that lasts is tests/e2e/test_robust.py's)."""
     assert await service.health.problem() is None
-    service.db.write_problem = "OperationalError: database or disk is full"
+    db.write_problem = "OperationalError: database or disk is full"
     assert await service.health.problem() is None
-    assert service.db.write_problem is None
+    assert db.write_problem is None
