@@ -322,16 +322,23 @@ class TableStore:
         self, loaded: Loaded, pending: list[LedgerTransfer]
     ) -> list[LedgerTransfer]:
         """A game that ends without a winner gives its own pot back (docs/rules.md §5 "Stopping"):
-        each player gets the stakes he paid into it, so no chip stays in a closed game's pot.
+        each player gets the stakes he paid into it since it was last empty, so no chip stays
+        in a closed game's pot and none is paid twice (a game may pay its pot out in the middle
+        of the game and fill it again: what went in before that is paid out already).
         ``pending`` are the transfers committed with the close."""
         paid: dict[int, int] = {}
+        held = 0
         stored = await self.ledger.transfers(loaded.game.chat_id, game_id=loaded.game.game_id)
         moves: list[LedgerTransfer | LedgerEntry] = [*stored, *pending]
         for entry in moves:
             if entry.dst == GAME_POT and isinstance(entry.src, int):
                 paid[entry.src] = paid.get(entry.src, 0) + entry.amount
+                held += entry.amount
             elif entry.src == GAME_POT and isinstance(entry.dst, int):
                 paid[entry.dst] = paid.get(entry.dst, 0) - entry.amount
+                held -= entry.amount
+            if held == 0:
+                paid.clear()  # taken whole: what went in so far has gone out
         if sum(paid.values()) <= 0:
             return []  # the pot is empty (a winner took it, or the game never had one)
         deal = loaded.meta.deals
