@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import sqlite3
 import statistics
@@ -48,13 +49,13 @@ from game.core import GAME_POT as ENGINE_GAME_POT
 from game.core import POT as ENGINE_POT
 from game.randomplay import random_action
 from game.registry import GameRules, rules_for
+from server.games import LIBRARY
 from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, Transfer
 from storage.ledger import balances_from_ledger
 from storage.migrations import migrate
 from storage.sql import write_transaction
 from storage.stats import month_of
 from tables.figures import counted, deal_figures
-from tables.games import game_for
 
 CHAT = -1001234567890
 PLAYERS = {
@@ -175,7 +176,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
                 status=None,
                 seats=None,
                 turn_deadline=None,
-                figures=counted(game_for(kind).stat_fields, transfers, record),
+                figures=counted(LIBRARY.games.of(kind).stat_fields, transfers, record),
             )
             deal_no += 1
             done += 1
@@ -275,11 +276,11 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
 
         async def stats_in_chat() -> str:
             figures = await db.stats.player_stats(user, month, CHAT)
-            return screens.stats_text("ru", names[user], figures, private=False)
+            return screens.stats_text(LIBRARY.chat, "ru", names[user], figures, private=False)
 
         async def stats_private() -> str:
             figures = await db.stats.player_stats(user, month)
-            return screens.stats_text("ru", names[user], figures, private=True)
+            return screens.stats_text(LIBRARY.chat, "ru", names[user], figures, private=True)
 
         async def top() -> str:
             all_time = await db.stats.leaderboard(CHAT)
@@ -300,7 +301,9 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
             if before:
                 await db.history.deal_count(CHAT, before)
                 await db.history.deal_after(CHAT, before, screens.HISTORY_PAGE)
-            return screens.history_page_text("ru", deals[: screens.HISTORY_PAGE], names, 1, 1)
+            return screens.history_page_text(
+                LIBRARY.chat, "ru", deals[: screens.HISTORY_PAGE], names, 1, 1
+            )
 
         evening = (await db.evenings.unposted_evenings()) or []
         last = await db.evenings.open_evening(CHAT)
@@ -308,8 +311,10 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
 
         async def summary() -> str:
             assert last is not None
-            figures = await db.evenings.evening_summary(last, deal_figures)
-            return evening_render.evening_text("ru", figures, names)
+            figures = await db.evenings.evening_summary(
+                last, functools.partial(deal_figures, LIBRARY.games)
+            )
+            return evening_render.evening_text(LIBRARY.chat, "ru", figures, names)
 
         deal_count = await db.history.deal_count(CHAT)
         middle = (await db.history.last_deals(CHAT, 1))[0].deal_id - deal_count // 2
@@ -317,7 +322,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         async def deal_details() -> str:
             deal = await db.history.deal(CHAT, middle)
             assert deal is not None
-            return screens.deal_text("ru", deal, names)
+            return screens.deal_text(LIBRARY.chat, "ru", deal, names)
 
         figures = [
             ("/stats in the chat", stats_in_chat),
@@ -334,7 +339,9 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
             rows.append((label, f"{milliseconds:.1f} ms"))
 
         assert last is not None
-        evening_figures = await db.evenings.evening_summary(last, deal_figures)
+        evening_figures = await db.evenings.evening_summary(
+            last, functools.partial(deal_figures, LIBRARY.games)
+        )
         started = time.perf_counter()
         png = await asyncio.to_thread(evening_render.evening_chart, "ru", evening_figures, names)
         cold = (time.perf_counter() - started) * 1000

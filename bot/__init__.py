@@ -1,7 +1,2 @@
-"""The Telegram chat front-end.
-
-Importing it registers the games' chat sides (``bot.games``), so whatever reads a button
-(``bot.callback``) knows every registered game's verbs, in the bot and in a bench alike.
-"""
-
-from bot import games as games
+"""The Telegram chat front-end: the games it shows come from the composition root
+(``server.games``), as a ``bot.games.ChatGames``."""

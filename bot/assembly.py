@@ -21,7 +21,7 @@ from telegram.ext import Application
 from bot.chat_events import ChatEvents
 from bot.commands import publish_commands
 from bot.evenings import EveningPosts
-from bot.games import games
+from bot.games import ChatGames
 from bot.health import Heartbeat, heartbeat_path
 from bot.launch import Launch
 from bot.messenger import Messenger
@@ -79,8 +79,10 @@ class Services:
         settings: Settings,
         tables: TableService,
         db: Database,
+        games: ChatGames,
     ) -> Services:
-        """The chat over ``tables``, for ``application`` (initialized: its bot knows its own
+        """The chat over ``tables``, showing ``games`` (the service's games, each with its
+        chat presentation), for ``application`` (initialized: its bot knows its own
         username): its presenter shows every change the service publishes and the results
         still due after a restart, and its evening posts the evenings ended. ``db``: the
         connection its own display storage (``storage.chat_display``) and heartbeat use."""
@@ -93,6 +95,7 @@ class Services:
         presenter = Presenter(
             db=db,
             tables=tables,
+            games=games,
             messenger=messenger,
             coalescer=Coalescer(),
             bot_username=bot_username,
@@ -101,7 +104,12 @@ class Services:
         events.listen(presenter)
         people = tables.people
         posts = EveningPosts(
-            people.names, tables.evenings, messenger, presenter.coalescer, people.chat_language
+            games,
+            people.names,
+            tables.evenings,
+            messenger,
+            presenter.coalescer,
+            people.chat_language,
         )
         tables.listeners.append(posts)
         # every change shows as a press's, whoever made it (a press here, a move on the page,
@@ -115,6 +123,7 @@ class Services:
             presenter=presenter,
             timers=tables.runner.timers,
             screens=StatsScreens(
+                games,
                 presenter.display,
                 tables.scores,
                 people.names,
@@ -133,7 +142,9 @@ class Services:
     async def start(self) -> None:
         """Publish the commands menu, then beat."""
         await publish_commands(
-            self.messenger.bot, list(games()), default_language=self.settings.default_language
+            self.messenger.bot,
+            list(self.presenter.games.games),
+            default_language=self.settings.default_language,
         )
         await self.heartbeat.start()
 

@@ -44,6 +44,7 @@ the checks they make, are in ``bot.callback_records``; this module re-exports th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Final
 
 from bot.callback_records import (
@@ -87,7 +88,7 @@ from bot.callback_records import (
     merged_verbs,
     new_game_codes,
     settings_codes,
-    use_verbs,
+    use_games,
 )
 
 __all__ = [
@@ -136,7 +137,7 @@ __all__ = [
     "merged_verbs",
     "new_game_codes",
     "settings_codes",
-    "use_verbs",
+    "use_games",
 ]
 
 MAX_BYTES: Final = 64
@@ -234,7 +235,7 @@ def encode(callback: Callback) -> str:
     return data
 
 
-def _reverse(table: dict[str, str], code: str) -> str:
+def _reverse(table: Mapping[str, str], code: str) -> str:
     for name, value in table.items():
         if value == code:
             return name

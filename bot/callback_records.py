@@ -1,6 +1,6 @@
 """The records a button press decodes to (``bot.callback`` is their wire format): one frozen
 dataclass a kind, each checking its fields on construction (``BadCallback`` otherwise), and
-the registered games' verbs and the codes of the other choices they may carry."""
+the shown games' verbs and the codes of the other choices they may carry."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Literal
-
-from tables.games import games
 
 MAX_ID: Final = 2**63 - 1
 """Game ids and versions are SQLite integers: at most 2**63 - 1 (13 base-36 digits)."""
@@ -32,11 +30,14 @@ class ArgKind(Enum):
 Verbs = Mapping[str, tuple[str, ArgKind]]
 """A game's moves on the wire: engine verb → (wire code, kind of argument)."""
 
-#: the verbs of every registered game (``use_verbs``): each game brings its own
-#: (``bot.games.GameScreens.verbs``), and games may share one (``play``) with the same code
+#: what the buttons carry of the games the chat shows (``use_games``): each game's verbs
+#: (``bot.games.GameScreens.verbs``; games may share one, ``play``, with the same code), the
+#: codes of their /new choices and of their options menus
 VERBS: Final[dict[str, tuple[str, ArgKind]]] = {}
 VERB_BY_CODE: Final[dict[str, str]] = {}
 MASK_VERBS: Final[set[str]] = set()
+_CHOICE_CODES: Final[dict[str, str]] = {}
+_MENU_CODES: Final[dict[str, str]] = {}
 _WIRE_CODE = re.compile(r"[a-z]{1,3}")
 
 
@@ -56,14 +57,20 @@ def merged_verbs(*games: Verbs) -> dict[str, tuple[str, ArgKind]]:
     return merged
 
 
-def use_verbs(verbs: Verbs) -> None:
-    """Make the buttons carry ``verbs`` (``merged_verbs`` of the registered games)."""
+def use_games(verbs: Verbs, choices: Mapping[str, str], menus: Mapping[str, str]) -> None:
+    """Make the buttons carry the games the chat shows (``bot.games.ChatGames``, as it is
+    built): ``verbs`` (``merged_verbs`` of theirs), each /new choice's code and each game's
+    options menu code."""
     VERBS.clear()
     VERBS.update(verbs)
     VERB_BY_CODE.clear()
     VERB_BY_CODE.update({code: verb for verb, (code, _) in verbs.items()})
     MASK_VERBS.clear()
     MASK_VERBS.update(verb for verb, (_, kind) in verbs.items() if kind is ArgKind.MASK)
+    _CHOICE_CODES.clear()
+    _CHOICE_CODES.update(choices)
+    _MENU_CODES.clear()
+    _MENU_CODES.update(menus)
 
 
 LobbyAction = Literal["join", "leave", "begin", "cancel", "computer", "novice", "uncomputer"]
@@ -78,15 +85,14 @@ LOBBY_CODES: Final[dict[str, str]] = {
 }
 
 
-def new_game_codes() -> dict[str, str]:
-    """Each /new choice of every registered game → its code (``tables.games``: the registry
-    is read when a button is made or read, so a game registered later has its buttons)."""
-    return {item.name: item.code for game in games() for item in game.choices}
+def new_game_codes() -> Mapping[str, str]:
+    """Each /new choice of the games shown → its code."""
+    return _CHOICE_CODES
 
 
-def settings_codes() -> dict[str, str]:
-    """Each registered game's kind → the code of its options menu."""
-    return {game.kind: game.menu.code for game in games()}
+def settings_codes() -> Mapping[str, str]:
+    """Each game's kind → the code of its options menu."""
+    return _MENU_CODES
 
 
 PageName = Literal["balance", "settle"]

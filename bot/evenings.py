@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot import keyboards
+from bot.games import ChatGames
 from bot.messenger import Messenger, Undelivered
 from bot.pacing import Coalescer
 from bot.render.common import hours_text
@@ -34,12 +35,15 @@ class EveningPosts(TableListener):
 
     def __init__(
         self,
+        games: ChatGames,
         names: Callable[[Sequence[int], str], Awaitable[list[str]]],
         evenings: Evenings,
         messenger: Messenger,
         coalescer: Coalescer,
         language: Callable[[int], Awaitable[str]],
     ) -> None:
+        #: the games the chat shows (each game's own figures in a summary)
+        self.games = games
         #: players' names as the tables show them (``tables.people``)
         self.names = names
         self.evenings = evenings
@@ -65,7 +69,7 @@ class EveningPosts(TableListener):
             summary = await self.evenings.so_far(chat_id)
             if summary is not None:
                 names = await self._names(list(summary.nets), lang)
-                text = evening_text(lang, summary, names, so_far=True)
+                text = evening_text(self.games, lang, summary, names, so_far=True)
                 await self.messenger.send(chat_id, text, reply_to=reply_to)
                 return
         elif reply_to is not None:
@@ -109,7 +113,7 @@ class EveningPosts(TableListener):
         if summary is None:
             return
         names = await self._names(list(summary.nets), lang)
-        text = evening_text(lang, summary, names)
+        text = evening_text(self.games, lang, summary, names)
         thread = summary.thread_id
         reply_to = self._reply_to.pop(chat_id, None)
         # the group's last table has ended: the chat's last message offers its game again

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot import callback as cb
-from bot.games import games
+from bot.games import ChatGames
 from bot.launch import Launch
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, no_wait
@@ -48,6 +48,7 @@ class Presenter(TableListener):
         *,
         db: Database,
         tables: TableService,
+        games: ChatGames,
         messenger: Messenger,
         coalescer: Coalescer,
         bot_username: str = "",
@@ -55,6 +56,8 @@ class Presenter(TableListener):
     ) -> None:
         self.db = db
         self.tables = tables
+        #: the games the chat shows
+        self.games = games
         self.messenger = messenger
         self.coalescer = coalescer
         #: the bot's @username, for the links that open its private chat
@@ -62,11 +65,12 @@ class Presenter(TableListener):
         launch = launch or Launch()
         self.display = ChatDisplay(db)
         people = tables.people
-        self.menus = Menus(self.display, tables, messenger, people, self._refresh_chat)
+        self.menus = Menus(self.display, tables, games, messenger, people, self._refresh_chat)
         self.lobby = Lobby(tables, people, bot_username)
         self.table = GroupTable(
             self.display,
             tables,
+            games,
             messenger,
             coalescer,
             people,
@@ -77,6 +81,7 @@ class Presenter(TableListener):
         self.hands = Hands(
             self.display,
             tables,
+            games,
             messenger,
             coalescer,
             people,
@@ -261,7 +266,9 @@ class Presenter(TableListener):
             if game.status == "lobby":
                 self.table.refresh(game.game_id)
             return
-        await self.messenger.send(user_id, chat_render.start_text(lang, self.bot_username, games()))
+        await self.messenger.send(
+            user_id, chat_render.start_text(lang, self.bot_username, self.games.games)
+        )
         # back after blocking the bot: his cards (with «I'm back») come again
         for game in await self.tables.people.games_of(user_id):
             if game.status == "active":
@@ -358,7 +365,7 @@ class Presenter(TableListener):
             # outcome while the deal's result is still due (read before any is posted), else
             # it loses its buttons
             entries = game.state.get("table", {}).get("due", [])
-            results = [result_from_due(dict(entry))[0] for entry in entries]
+            results = [result_from_due(dict(entry), self.tables.games)[0] for entry in entries]
             await self.hands.retire_old(game.game_id, results)
         due, self._due = self._due, {}
         for game in await self.db.games.open_games():

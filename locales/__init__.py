@@ -76,17 +76,19 @@ def game_entries(kind: str) -> dict[str, dict[str, Entry]]:
 
 
 def add_entries(lang: str, entries: Mapping[str, Entry]) -> None:
-    """Entries a game plugin brings along (``bot.games.register``) join ``lang``'s catalogue;
-    a key the catalogue already has is refused (``ValueError``), so no text is replaced."""
+    """Entries a game brings along join ``lang``'s catalogue when a catalogue of games is built
+    (``tables.games.Catalogue``; each one built adds them again, which changes nothing); another
+    text under a key the catalogue already has is refused (``ValueError``), so no text is
+    replaced."""
     known = _catalogue(language(lang))
-    clash = set(entries) & set(known)
+    clash = {key for key, entry in entries.items() if known.get(key, entry) != entry}
     if clash:
         raise ValueError(f"keys already in the {lang} catalogue: {', '.join(sorted(clash))}")
     known.update(entries)
 
 
 def remove_entries(lang: str, keys: Iterable[str]) -> None:
-    """Entries of a game that is withdrawn leave the catalogue again."""
+    """Entries a toy game of a test brought leave the catalogue again."""
     known = _catalogue(language(lang))
     for key in keys:
         known.pop(key, None)

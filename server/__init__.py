@@ -14,10 +14,13 @@ from telegram.ext import Application
 
 from bot.app import build_application as build_chat
 from bot.settings import Settings
+from server.games import LIBRARY, Library
 from server.program import Program
 
 
-def build_application(settings: Settings, *, tune_gc: bool = False) -> Application:  # type: ignore[type-arg]
-    """The program as configured by ``settings``, run by the chat's application (its start
-    and stop); not yet running."""
-    return build_chat(settings, Program(settings), tune_gc=tune_gc)
+def build_application(
+    settings: Settings, *, tune_gc: bool = False, library: Library = LIBRARY
+) -> Application:  # type: ignore[type-arg]
+    """The program as configured by ``settings``, offering the games of ``library`` (a test
+    offers its own), run by the chat's application (its start and stop); not yet running."""
+    return build_chat(settings, Program(settings, library), tune_gc=tune_gc)

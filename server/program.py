@@ -17,6 +17,7 @@ from telegram.ext import Application
 
 from bot.assembly import Services
 from bot.settings import Settings
+from server.games import LIBRARY, Library
 from storage.database import Database
 from tables import TableService
 from tables.computers import Thinker
@@ -28,8 +29,10 @@ if TYPE_CHECKING:  # the page's code is loaded only with WEBAPP_URL (about 2 MB)
 class Program:
     """Database → table service → the chat and the page; started and stopped in order."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, library: Library = LIBRARY) -> None:
         self.settings = settings
+        #: the games it offers, each with the chat's and the page's presentation
+        self.library = library
         self._parts: tuple[Database, TableService, Services] | None = None
         #: the Mini App's server, with WEBAPP_URL
         self.page: WebAppServer | None = None
@@ -58,16 +61,17 @@ class Program:
         try:
             tables = TableService(
                 db,
+                games=self.library.games,
                 turn_timeout=settings.turn_timeout_seconds,
                 computer_pause=settings.computer_pause_seconds,
                 thinker=Thinker(settings.computer_workers),
                 default_language=settings.default_language,
             )
-            chat = Services.create(application, settings, tables, db)
+            chat = Services.create(application, settings, tables, db, self.library.chat)
             if settings.webapp_url:
                 from server.webapp import webapp
 
-                self.page = webapp(settings, tables)
+                self.page = webapp(settings, tables, self.library.pages)
         except BaseException:
             # closed here, as nothing else knows of it yet: aiosqlite's thread would keep the
             # process from exiting

@@ -8,16 +8,18 @@ from __future__ import annotations
 from bot.settings import Settings
 from tables import TableService
 from web.connections import Connections, raise_file_limit
+from web.games import PageGames
 from web.server import WebApp, WebAppServer
 from web.tables import WebTables
 
 
-def webapp(settings: Settings, tables: TableService) -> WebAppServer:
-    """The Mini App's server over ``tables``: its moves are published by the table service
-    (the chat shows them as it shows a press's), and each change is told to its pages."""
+def webapp(settings: Settings, tables: TableService, pages: PageGames) -> WebAppServer:
+    """The Mini App's server over ``tables``, showing ``pages``: its moves are published by
+    the table service (the chat shows them as it shows a press's), and each change is told to
+    its pages."""
     raise_file_limit()
     server = WebApp(
-        WebTables(tables),
+        WebTables(tables, pages),
         settings.bot_token.get_secret_value(),
         max_age=settings.webapp_auth_max_age,
         session_age=settings.webapp_session_max_age,

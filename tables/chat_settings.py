@@ -10,7 +10,7 @@ from storage.database_chats import Chats
 from storage.database_games import Games
 from tables.arguments import whole_number
 from tables.bounded import CHATS_KEPT, Recent
-from tables.games import game_for
+from tables.games import Catalogue
 from tables.records import Refused, is_practice
 
 #: the chat's own table settings, stored beside the games' options (not a game kind)
@@ -25,8 +25,12 @@ class ChatSettings:
     """Each chat's game options, turn time and away play; ``turn_timeout`` where it chose
     none."""
 
-    def __init__(self, chats: Chats, games: Games, *, turn_timeout: float) -> None:
+    def __init__(
+        self, chats: Chats, games: Games, catalogue: Catalogue, *, turn_timeout: float
+    ) -> None:
         self.chats = chats
+        #: the games the tables offer
+        self.catalogue = catalogue
         self.games = games
         self.turn_timeout = turn_timeout
         self._turn_timeouts: Recent[int, float] = Recent(CHATS_KEPT)
@@ -35,9 +39,9 @@ class ChatSettings:
     async def chat_options(self, chat_id: int, kind: str) -> JsonObject:
         stored = await self.chats.chat_options(chat_id, kind) or {}
         try:
-            return game_for(kind).check_options(stored)
+            return self.catalogue.of(kind).check_options(stored)
         except ValueError:
-            return game_for(kind).check_options({})
+            return self.catalogue.of(kind).check_options({})
 
     async def choose_options(self, chat_id: int, kind: str, chosen: JsonObject) -> None:
         """The chat chose these options (the settings menu, a preset, /new shleif): they are
@@ -46,7 +50,7 @@ class ChatSettings:
         stored = dict(await self.chats.chat_options(chat_id, kind) or {})
         stored.update(chosen)
         try:
-            game_for(kind).check_options(stored)
+            self.catalogue.of(kind).check_options(stored)
         except ValueError:
             raise Refused("not_allowed") from None
         await self.chats.set_chat_options(chat_id, kind, stored)

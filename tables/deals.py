@@ -15,7 +15,7 @@ from game.core import Action
 from storage.database_games import Games
 from storage.database_money import History
 from storage.records import Game, LogEntry
-from tables.games import Plugin, Table, game_for
+from tables.games import Catalogue, Plugin, Table
 
 #: finished deals kept read (their states, by game and deal)
 KEPT = 64
@@ -60,8 +60,12 @@ def finished(tables: Sequence[Table]) -> bool:
 class FinishedDeals:
     """Finished deals read from the games' logs, and the tables players last played at."""
 
-    def __init__(self, games: Games, history: History, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, games: Games, history: History, catalogue: Catalogue, clock: Callable[[], float]
+    ) -> None:
         self.games = games
+        #: the games the tables offer
+        self.catalogue = catalogue
         self.history = history
         #: the service's clock, which the deals' ends are stamped on
         self.clock = clock
@@ -77,7 +81,8 @@ class FinishedDeals:
         seats = await self.history.deal_seats(game.game_id, deal)
         if seats is None:
             return None  # not over (the deal in play), or never dealt
-        states = deal_tables(game_for(game.kind), await self.games.action_log(game.game_id), deal)
+        log = await self.games.action_log(game.game_id)
+        states = deal_tables(self.catalogue.of(game.kind), log, deal)
         if not finished(states):
             return None
         found = FinishedDeal(states, seats)

@@ -17,6 +17,7 @@ with a computer, and its deals' results are in its player's hand messages alread
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 
 from storage.database_games import Games
@@ -29,6 +30,7 @@ from storage.records import Game
 from tables.arguments import whole_number
 from tables.events import EveningEnded, Record, TableEvent
 from tables.figures import deal_figures
+from tables.games import Catalogue
 from tables.listener import TableListener
 from tables.records import is_practice
 from tables.timers import Timers
@@ -44,11 +46,14 @@ class Evenings(TableListener):
         self,
         stored: StoredEvenings,
         games: Games,
+        catalogue: Catalogue,
         publish: Callable[[Record], Awaitable[None]],
         clock: Callable[[], float],
     ) -> None:
         self.stored = stored
         self.games = games
+        #: a deal's figures of its game's own, as the evening's summary counts them
+        self._count = functools.partial(deal_figures, catalogue)
         #: the tables' stream (``TableService.publish``)
         self.publish = publish
         self.timers = Timers(self._gap_passed, clock)
@@ -110,7 +115,7 @@ class Evenings(TableListener):
         """``evening``'s deals up to now; None for no evening, or one without a deal."""
         if evening is None:
             return None
-        summary = await self.stored.evening_summary(evening, deal_figures)
+        summary = await self.stored.evening_summary(evening, self._count)
         return summary if summary.deals else None
 
     async def summary_follows(self, game: Game) -> bool:
@@ -163,7 +168,7 @@ class Evenings(TableListener):
         twice, while a lost one loses no figure (the ledger, /balance, /stats and /history
         keep them all). A chat's API may have no way to ask whether a message went out, so
         exactly once cannot be promised; this comes closest."""
-        summary = await self.stored.evening_summary(evening, deal_figures)
+        summary = await self.stored.evening_summary(evening, self._count)
         await self.stored.mark_evening_posted(evening.evening_id)
         return summary if summary.deals else None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from storage.records import DealRecord, Transfer
-from tables.games import game_for
+from tables.games import Catalogue
 from tables.games.plugin import StatField
 
 
@@ -51,12 +51,8 @@ def counted(
 
 
 def deal_figures(
-    kind: str, transfers: Sequence[Transfer], deal: DealRecord
+    games: Catalogue, kind: str, transfers: Sequence[Transfer], deal: DealRecord
 ) -> dict[int, dict[str, int]]:
     """A finished deal's figures of its game's own (none for a game no longer offered): the
     ``Count`` an evening's summary is read with."""
-    try:
-        fields = game_for(kind).stat_fields
-    except ValueError:
-        return {}
-    return counted(fields, transfers, deal)
+    return counted(games.of(kind).stat_fields, transfers, deal) if kind in games else {}

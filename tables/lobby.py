@@ -13,7 +13,7 @@ from storage.errors import ActiveGameExists
 from tables.chat_settings import ChatSettings
 from tables.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
 from tables.events import TableEvent, recorded
-from tables.games import Plugin, choice
+from tables.games import Plugin
 from tables.records import Loaded, Notice, Refused, Reply, TableMeta, is_practice
 from tables.steps import DealSteps
 from tables.store import TableStore
@@ -54,7 +54,7 @@ class Lobby:
         command came from one (each topic holds a table of its own). In a player's private
         chat it is his practice table (``is_practice``): that chat is its own in storage, so
         its chips never meet a group's."""
-        chosen = choice(game_choice)
+        chosen = self.settings.catalogue.choice(game_choice)
         if chosen is None:
             raise Refused("unknown_game")
         plugin, item = chosen

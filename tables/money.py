@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from storage.database_chats import Chats
 from storage.database_games import Games
 from storage.database_money import History, Ledger, Statistics
-from tables.games import game_for
+from tables.games import Catalogue
 from tables.records import Loaded, is_practice
 from tables.stopping import large_pot
 
@@ -32,13 +32,20 @@ class Money:
     """The balances and pots of every chat, read from the ledger."""
 
     def __init__(
-        self, ledger: Ledger, games: Games, history: History, stats: Statistics, chats: Chats
+        self,
+        ledger: Ledger,
+        games: Games,
+        history: History,
+        stats: Statistics,
+        chats: Chats,
+        catalogue: Catalogue,
     ) -> None:
         self._ledger = ledger
         self._games = games
         self._history = history
         self._stats = stats
         self._chats = chats
+        self._catalogue = catalogue
 
     async def chips(self, chat_id: int, users: Sequence[int]) -> list[int]:
         """Each of ``users``' balance in ``chat_id`` (0 for one who never paid or received)."""
@@ -60,7 +67,9 @@ class Money:
         for user in seated:
             balances.setdefault(user, 0)
         kinds = {*await self._stats.kinds_played(chat_id), *(game.kind for game in open_games)}
-        has_pot = bool(money.pot) or any(_plays_for_pot(kind) for kind in kinds)
+        has_pot = bool(money.pot) or any(
+            kind in self._catalogue and self._catalogue.of(kind).chat_pot for kind in kinds
+        )
         return GroupMoney(balances, money.pot, sum(money.game_pots.values()), has_pot)
 
     async def own(self, user_id: int) -> list[tuple[str | None, int]]:
@@ -84,10 +93,3 @@ class Money:
             return None
         pot = (await self._ledger.balances(game.chat_id)).pot
         return pot if large_pot(loaded.plugin, game.options, pot) else None
-
-
-def _plays_for_pot(kind: str) -> bool:
-    try:
-        return game_for(kind).chat_pot
-    except ValueError:
-        return False  # a game no longer offered

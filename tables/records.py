@@ -17,7 +17,7 @@ from typing import Any, TypeVar, cast
 from game.core import Action, Event
 from game.registry import JsonObject, SeatResult
 from storage.records import Game
-from tables.games import Plugin, Table, game_for
+from tables.games import Catalogue, Plugin, Table
 
 
 def is_practice(chat_id: int) -> bool:
@@ -216,10 +216,11 @@ def sent_maybe(entry: Mapping[str, object]) -> bool:
     return bool(entry.get("sending"))
 
 
-def result_from_due(data: Mapping[str, object]) -> tuple[DealResult, list[str]]:
-    """A stored result (``due_result``) back, with the keys of its closing notices."""
+def result_from_due(data: Mapping[str, object], games: Catalogue) -> tuple[DealResult, list[str]]:
+    """A stored result (``due_result``) of one of ``games`` back, with the keys of its closing
+    notices."""
     stored: Any = data  # as ``due_result`` wrote it
-    plugin = game_for(str(stored["kind"]))
+    plugin = games.of(str(stored["kind"]))
     result = DealResult(
         plugin.kind,
         plugin.load(stored["engine"]),

@@ -44,6 +44,7 @@ from tables.computers import Thinker
 from tables.deals import FinishedDeals
 from tables.evenings import Evenings
 from tables.events import Record
+from tables.games import Catalogue
 from tables.hints import Hints
 from tables.listener import TableListener
 from tables.lobby import Lobby
@@ -66,6 +67,7 @@ class TableService:
         self,
         db: Database,
         *,
+        games: Catalogue,
         turn_timeout: float,
         clock: Callable[[], float] = time.time,
         seed: Callable[[], str] = new_seed,
@@ -73,10 +75,12 @@ class TableService:
         thinker: Thinker | None = None,
         default_language: str = "ru",
     ) -> None:
+        #: the games the tables offer, in menu order
+        self.games = games
         #: the front-ends, told of every change and every evening ended
         self.listeners: list[TableListener] = []
         self.thinker = thinker or Thinker()
-        self.settings = ChatSettings(db.chats, db.games, turn_timeout=turn_timeout)
+        self.settings = ChatSettings(db.chats, db.games, games, turn_timeout=turn_timeout)
         self.store = TableStore(
             db.games, db.ledger, self.settings, clock=clock, computer_pause=computer_pause
         )
@@ -88,11 +92,13 @@ class TableService:
         self.stopping = Stopping(self.store, self.steps, self.settings)
         self.hints = Hints(self.store, self.turns, self.thinker, self.settings.hints_of)
         # on the service's clock, as every commit stamps its deals (an evening's) with it
-        self.evenings = Evenings(db.evenings, db.games, self.publish, lambda: self.store.clock())
-        self.money = Money(db.ledger, db.games, db.history, db.stats, db.chats)
+        self.evenings = Evenings(
+            db.evenings, db.games, games, self.publish, lambda: self.store.clock()
+        )
+        self.money = Money(db.ledger, db.games, db.history, db.stats, db.chats, games)
         self.scores = Scores(db.history, db.stats, lambda: self.store.clock())
         #: finished deals read back (the page's score cards and replays)
-        self.deals = FinishedDeals(db.games, db.history, lambda: self.store.clock())
+        self.deals = FinishedDeals(db.games, db.history, games, lambda: self.store.clock())
         self.runner = Runner(db.games, self.turns, self.stopping.unfreeze, clock, self.publish)
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)

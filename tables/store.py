@@ -29,7 +29,6 @@ from tables.autoplay import computer_plays
 from tables.bounded import Locks
 from tables.chat_settings import ChatSettings
 from tables.figures import counted
-from tables.games import game_for
 from tables.records import Loaded, Notice, Refused, Reply, TableMeta
 
 
@@ -103,7 +102,7 @@ class TableStore:
 
     async def load(self, game: Game) -> Loaded:
         """The game with its state decoded: objects of the caller's own, to change."""
-        plugin = game_for(game.kind)
+        plugin = self.settings.catalogue.of(game.kind)
         data = game.state.get("engine")
         table = None if data is None else plugin.load(data)
         return Loaded(game, plugin, table, TableMeta.from_json(game.state.get("table")))

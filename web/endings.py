@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from tables.deals import finished
 from tables.games import Table
+from web.games import PageGame
 from web.view_parts import Json, TableInfo, display_order, money_parts, text
 from web.views import seat_view
 
@@ -36,7 +37,7 @@ SEAT_FIELDS = ("seat", "name", "dealer", "tricks", "role", "note", "tricks_in_no
 
 
 def score_card(
-    kind: str,
+    page: PageGame,
     end: Table,
     you: int | None,
     info: TableInfo,
@@ -46,7 +47,7 @@ def score_card(
     viewer's seat in it, None if he did not play it; ``money``: each seat's chips by reason
     that the deal moved, or a game won moved over all its deals, from the ledger, as the
     chat's result breaks them down)."""
-    view = seat_view(kind, end, you if you is not None else 0, info)
+    view = seat_view(page, end, you if you is not None else 0, info)
     card: Json = {name: view[name] for name in CARD_FIELDS}
     seats = []
     for seat in view["seats"]:
@@ -67,7 +68,7 @@ def score_card(
     return card
 
 
-def replay(kind: str, tables: Sequence[Table], info: TableInfo, you: int | None) -> Json:
+def replay(page: PageGame, tables: Sequence[Table], info: TableInfo, you: int | None) -> Json:
     """A finished deal, step by step (``tables``: its states, ``deal_tables``), for the player
     at seat ``you``: as dealt, as the play began (who bought, discarded, what the шлейф card
     was), then each trick with every hand as it was before it, the cards played marked.
@@ -75,25 +76,25 @@ def replay(kind: str, tables: Sequence[Table], info: TableInfo, you: int | None)
     (a passer's, §1.3: never shown), which only their own seat sees again."""
     if not finished(tables):
         raise ValueError("a replay of a deal that is not over")
-    dead = _dead(kind, tables[-1], info) - {you}
+    dead = _dead(page, tables[-1], info) - {you}
     # as dealt: the first state with cards in hand (шлейф's dealer chooses before the deal)
     first = next((n for n, table in enumerate(tables) if _dealt(table)), 0)
     steps: list[Json] = [
-        _step(kind, tables[first], tables[first], info, dead, text("web.replay.dealt"))
+        _step(page, tables[first], tables[first], info, dead, text("web.replay.dealt"))
     ]
     before = tables[first]
     taken = 0
     play_begun = False
     for table in tables[first + 1 :]:
-        view = seat_view(kind, table, 0, info)
+        view = seat_view(page, table, 0, info)
         if not play_begun and view["phase"] == "play":
             play_begun = True
-            steps.append(_step(kind, table, table, info, dead, text("web.replay.before_play")))
+            steps.append(_step(page, table, table, info, dead, text("web.replay.before_play")))
             before = table
         count = sum(seat["tricks"] or 0 for seat in view["seats"])
         if count > taken:
             taken = count
-            step = _step(kind, before, table, info, dead, text("web.replay.trick", n=count))
+            step = _step(page, before, table, info, dead, text("web.replay.trick", n=count))
             step["trick"] = view["last_trick"]
             step["winner"] = view["last_winner"]
             steps.append(step)
@@ -101,16 +102,16 @@ def replay(kind: str, tables: Sequence[Table], info: TableInfo, you: int | None)
     end = tables[-1]
     if taken == 0:
         # a deal without play (a lone knocker, nobody knocked): how it ended
-        steps.append(_step(kind, end, end, info, dead, text("web.replay.end")))
+        steps.append(_step(page, end, end, info, dead, text("web.replay.end")))
     return {"deal": end.deal_no, "steps": steps}
 
 
-def _dead(kind: str, end: Table, info: TableInfo) -> set[int]:
+def _dead(page: PageGame, end: Table, info: TableInfo) -> set[int]:
     """The seats whose cards the deal left dead: held at its end, but none in play as the
     table shows them (a passer's; not one who came back in by the razrez)."""
     return {
         seat["seat"]
-        for seat in seat_view(kind, end, 0, info)["seats"]
+        for seat in seat_view(page, end, 0, info)["seats"]
         if seat["cards"] == 0 and end.holding(seat["seat"]).cards
     }
 
@@ -120,16 +121,16 @@ def _dealt(table: Table) -> bool:
 
 
 def _step(
-    kind: str, hands_at: Table, table: Table, info: TableInfo, dead: set[int], label: Json
+    page: PageGame, hands_at: Table, table: Table, info: TableInfo, dead: set[int], label: Json
 ) -> Json:
     """One step of a replay: the table as ``table`` shows it (roles, purchases, tricks, the
     trump), each seat's hand as ``hands_at`` holds it, and what only each seat saw (its
     discards, the шлейф card, the kitty, its exchanges)."""
-    public = seat_view(kind, table, 0, info)
+    public = seat_view(page, table, 0, info)
     seats = []
     for seat in public["seats"]:
         number = seat["seat"]
-        own = seat_view(kind, table, number, info)
+        own = seat_view(page, table, number, info)
         held = () if number in dead else hands_at.holding(number).cards
         entry = {name: seat[name] for name in SEAT_FIELDS}
         entry["hand"] = display_order(held, public["trump"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tables import Game, Loaded, TableService
 from web.endings import replay, score_card
+from web.games import PageGames
 from web.view_parts import Json, TableInfo
 
 #: how long after its last deal a closed table still shows on a page opened without naming
@@ -25,8 +26,10 @@ class NoReplay(Exception):
 class Endings:
     """Finished deals as the page shows them."""
 
-    def __init__(self, tables: TableService) -> None:
+    def __init__(self, tables: TableService, pages: PageGames) -> None:
         self.tables = tables
+        #: the games the page shows
+        self.pages = pages
 
     async def score(self, loaded: Loaded, user_id: int, info: TableInfo) -> Json | None:
         """The score card of the table's last finished deal (None before the first ends), for
@@ -50,7 +53,7 @@ class Endings:
         you = deal.seats.index(user_id) if user_id in deal.seats else None
         # a seat the deal moved no chip for (a passer with no stake) gets nothing: 0
         per_seat = [money.get(user, {}) for user in deal.seats]
-        return score_card(game.kind, end, you, info, per_seat)
+        return score_card(self.pages.of(game.kind), end, you, info, per_seat)
 
     async def replay(self, game: Game, user_id: int, number: int, info: TableInfo) -> Json:
         """Deal ``number`` of ``game`` step by step, for one of its players: NoReplay for a
@@ -60,7 +63,7 @@ class Endings:
         deal = await self.tables.deals.deal(game, number)
         if deal is None or user_id not in deal.seats:
             raise NoReplay
-        return replay(game.kind, deal.tables, info, deal.seats.index(user_id))
+        return replay(self.pages.of(game.kind), deal.tables, info, deal.seats.index(user_id))
 
     async def seats_of(self, game: Game, number: int) -> list[int] | None:
         """Who sat where at finished deal ``number`` (None: no such deal over)."""

@@ -139,7 +139,7 @@ class WebApp:
             lang = request.query.get("lang", "")[:16]
         else:
             lang = await self.tables.tables.people.user_language(user.user_id, user.language)
-        response = web.json_response(page_texts(lang))
+        response = web.json_response(page_texts(lang, self.tables.pages))
         response.enable_compression()  # (gzip where the page accepts it)
         return response
 

@@ -21,7 +21,7 @@ from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
 from tables.events import TableEvent
 from web.evening import evening_view
 from web.finished import CLOSED_SHOWN, Endings, NoReplay
-from web.games import shown
+from web.games import PageGames
 from web.hints import NoControl, page_hint
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
 from web.stopping import STOP_VERBS, stopping_move, stopping_view
@@ -72,11 +72,13 @@ class BadMove(Exception):
 class WebTables:
     """The table service as the page uses it."""
 
-    def __init__(self, tables: TableService) -> None:
+    def __init__(self, tables: TableService, pages: PageGames) -> None:
         self.tables = tables
+        #: the games the page shows
+        self.pages = pages
         self.people = tables.people
         #: finished deals: score cards and replays
-        self.endings = Endings(tables)
+        self.endings = Endings(tables, pages)
 
     async def find(self, user_id: int, named: str | None) -> int:
         """The game the page shows: the one ``named`` (the page's address or the
@@ -115,7 +117,7 @@ class WebTables:
         seat = loaded.seat_of(user_id)
         if seat is None and not is_open_lobby(loaded):
             raise NotYours
-        if not shown(game.kind):
+        if game.kind not in self.pages:
             raise NoTable
         return loaded, seat
 
@@ -147,8 +149,8 @@ class WebTables:
             # no rules step moves a lobby's turn: its version is the stored game's, which
             # every change of its seats moves
             info = replace(info, version=game.version)
-            return lobby_view(game.kind, game.options, seat, info, actions, prompt)
-        view = seat_view(game.kind, loaded.table, seat, info)
+            return lobby_view(self.pages.of(game.kind), game.options, seat, info, actions, prompt)
+        view = seat_view(self.pages.of(game.kind), loaded.table, seat, info)
         if game.status != "active" or user_id in loaded.meta.away:
             # nothing to decide at a closed table; an away player's seat is played for him,
             # and his one decision is to take it back («I'm back», as his hand offers)

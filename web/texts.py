@@ -8,7 +8,7 @@ from typing import Any
 
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import PLURAL_FORMS, catalogue, game_entries, language
-from web.games import games
+from web.games import PageGames
 
 #: the families of keys the page itself or any seat view (``web.views``) names; each game's
 #: view names its own besides (``web.games``)
@@ -23,13 +23,13 @@ PREFIXES = (
 GLOSS = re.compile(r"gloss\.(?!word\.)[a-z_]+")
 
 
-def page_texts(lang: str | None) -> dict[str, Any]:
+def page_texts(lang: str | None, pages: PageGames) -> dict[str, Any]:
     """``{"lang", "plurals", "texts", "ranks", "suits", "glossary"}`` for the page in
     ``lang``: the entries whose keys begin with one of ``PREFIXES`` or of a shown game's own,
     the plural forms the language uses, each card style's rank letters, the suits as the chat
     writes them, and each game's glossary (its entries' keys)."""
     code = language(lang)
-    prefixes = PREFIXES + tuple(prefix for game in games() for prefix in game.texts)
+    prefixes = PREFIXES + tuple(prefix for game in pages for prefix in game.texts)
     texts = {key: entry for key, entry in catalogue(code).items() if key.startswith(prefixes)}
     return {
         "lang": code,
@@ -37,7 +37,7 @@ def page_texts(lang: str | None) -> dict[str, Any]:
         "texts": texts,
         "ranks": {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL},
         "suits": SUIT_EMOJI,
-        "glossary": {game.kind: glossary(game.kind) for game in games()},
+        "glossary": {game.kind: glossary(game.kind) for game in pages},
     }
 
 

@@ -91,12 +91,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from web.games import page_game
+from web.games import PageGame
 from web.view_parts import SCHEMA, Json, TableInfo, _seat, text, unshown
 
 
 def lobby_view(
-    kind: str,
+    page: PageGame,
     options: Mapping[str, Any],
     you: int | None,
     info: TableInfo,
@@ -106,7 +106,6 @@ def lobby_view(
     """A table still gathering: who is seated, its buttons (``actions``) and what it waits for
     (``prompt``; by default, its start): the chat's lobby message. The view's shape is a
     deal's, with nothing dealt; ``you`` None for a page that does not sit at it."""
-    page = page_game(kind)
     choice = page.game.choice_of(dict(options))
     seats = []
     for seat in range(len(info.names)):
@@ -116,7 +115,7 @@ def lobby_view(
     return {
         **unshown(),
         "schema": SCHEMA,
-        "game": kind,
+        "game": page.kind,
         "choice": choice,
         "version": info.version,
         "deal": 0,
@@ -140,7 +139,6 @@ def refusal(stale: bool) -> Json:
     return text("web.stale" if stale else "web.illegal")
 
 
-def seat_view(kind: str, state: object, seat: int, info: TableInfo) -> Json:
-    """What the page of ``seat`` shows of ``state``, a game of ``kind`` (``ValueError`` for a
-    game the page does not show)."""
-    return {**unshown(), **page_game(kind).view(state, seat, info)}
+def seat_view(page: PageGame, state: object, seat: int, info: TableInfo) -> Json:
+    """What the page of ``seat`` shows of ``state``, a state of ``page``'s game."""
+    return {**unshown(), **page.view(state, seat, info)}

@@ -1,30 +1,31 @@
-"""The games as the chat shows them: each game's presentation (``bot.games.plugin``) by kind.
+"""The games as the chat shows them (``ChatGames``): each game's presentation
+(``bot.games.plugin``), keyed to the table service's catalogue of games (``tables.games``).
 
-The games themselves are registered in ``tables.games``; this registry pairs each with its
-screens. A new game's chat side is one package here that defines ``PLUGIN``, found without a
-list and shown in the tables' order — or, for a test, one call of ``register``.
+The composition root (``server.games``) builds it from its one list of the games; nothing here
+finds a game by itself. Building it makes the buttons carry the games' moves and choices
+(``bot.callback.use_games``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from bot import callback
 from bot.games.plugin import ChatGame, GameScreens, Keyboard, Screens, Shown
-from game.plugins import in_order, modules_with
-from tables import games as table_games
 from tables.games import (
+    Catalogue,
     Choice,
     GamePlugin,
     OptionsMenu,
     Plugin,
     StatField,
     Table,
-    choice,
-    game_for,
-    games,
 )
 
 __all__ = [
+    "Catalogue",
     "ChatGame",
+    "ChatGames",
     "Choice",
     "GamePlugin",
     "GameScreens",
@@ -35,59 +36,48 @@ __all__ = [
     "Shown",
     "StatField",
     "Table",
-    "chat_game",
-    "choice",
-    "game_for",
-    "games",
-    "register",
-    "shown",
-    "terms",
-    "unregister",
 ]
 
-SHOWN: dict[str, ChatGame] = {}
 
+class ChatGames:
+    """Every game of ``games`` with its chat presentation, in the catalogue's order: its
+    screens by kind (``of``), a running table's (``shown``), the words the glossary explains
+    (``terms``). ``ValueError`` for a game without a presentation, one of another catalogue,
+    or moves that clash on the buttons."""
 
-def register(game: ChatGame) -> None:
-    """Show ``game`` in the chat; its table side is registered in ``tables.games`` too if it
-    is not yet (``ValueError`` for a kind shown already, or a clash there)."""
-    if game.kind in SHOWN:
-        raise ValueError(f"game {game.kind!r} is registered already")
-    verbs = callback.merged_verbs(*(known.verbs for known in SHOWN.values()), game.verbs)
-    if table_games.GAMES.get(game.kind) is not game.game:
-        table_games.register(game.game)
-    SHOWN[game.kind] = game
-    callback.use_verbs(verbs)
+    __slots__ = ("_by_kind", "games", "terms")
 
+    def __init__(self, games: Catalogue, shown: Iterable[ChatGame]) -> None:
+        by_kind = {game.kind: game for game in shown}
+        for kind, game in by_kind.items():
+            if kind not in games or games.of(kind) is not game.game:
+                raise ValueError(f"the chat shows {kind!r}, not a game of the catalogue")
+        missing = [game.kind for game in games if game.kind not in by_kind]
+        if missing:
+            raise ValueError(f"no chat presentation for {', '.join(missing)}")
+        #: the games themselves (the table service's catalogue)
+        self.games = games
+        self._by_kind = {game.kind: by_kind[game.kind] for game in games}
+        #: the words of every game the glossary explains (``ChatGame.terms``), each once
+        self.terms: tuple[str, ...] = tuple(
+            dict.fromkeys(term for game in self._by_kind.values() for term in game.terms)
+        )
+        callback.use_games(
+            callback.merged_verbs(*(game.verbs for game in self._by_kind.values())),
+            {item.name: item.code for game in games for item in game.choices},
+            {game.kind: game.menu.code for game in games},
+        )
 
-def unregister(kind: str) -> None:
-    """Withdraw a game (tests that register one of their own), its table side too."""
-    SHOWN.pop(kind, None)
-    table_games.unregister(kind)
-    callback.use_verbs(callback.merged_verbs(*(known.verbs for known in SHOWN.values())))
+    def __iter__(self) -> Iterator[ChatGame]:
+        return iter(self._by_kind.values())
 
+    def of(self, kind: str) -> ChatGame:
+        """The chat side of a game (``ValueError`` for a kind not offered)."""
+        try:
+            return self._by_kind[kind]
+        except KeyError:
+            raise ValueError(f"unknown game {kind!r}") from None
 
-def terms() -> list[str]:
-    """The words of every shown game the glossary explains (``ChatGame.terms``), each once, in
-    registration order."""
-    return list(dict.fromkeys(term for game in SHOWN.values() for term in game.terms))
-
-
-def chat_game(kind: str) -> ChatGame:
-    """The chat side of a registered game (``ValueError`` for a kind nobody registered)."""
-    try:
-        return SHOWN[kind]
-    except KeyError:
-        raise ValueError(f"unknown game {kind!r}") from None
-
-
-def shown(table: Table) -> Shown:
-    """One running table as the chat shows it."""
-    return chat_game(table.kind).show(table)
-
-
-for _module in sorted(
-    modules_with(__name__, "PLUGIN"),
-    key=lambda module: in_order(list(table_games.GAMES), module.PLUGIN.kind),
-):
-    register(_module.PLUGIN)
+    def shown(self, table: Table) -> Shown:
+        """One running table as the chat shows it."""
+        return self.of(table.kind).show(table)

@@ -53,7 +53,10 @@ async def cmd_rules(update: Update, context: BotContext) -> None:
         return
     argument = (context.args or [""])[0].lower() if context.args else ""
     await context.services.menus.send_rules(
-        chat.id, game_choice(argument), reply_to=command_message(update), thread=topic_of(update)
+        chat.id,
+        game_choice(context, argument),
+        reply_to=command_message(update),
+        thread=topic_of(update),
     )
 
 

@@ -9,7 +9,6 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from bot import games
 from bot.context import BotContext
 from bot.render import chat as chat_render
 from tables import Refused
@@ -20,9 +19,9 @@ from tables.people import People
 ANONYMOUS_ADMIN_ID = 1087968824
 
 
-def game_choice(argument: str) -> str | None:
-    """The /new or /rules choice a word names (its name or an alias, ``bot.games``)."""
-    found = games.choice(argument) if argument else None
+def game_choice(context: BotContext, argument: str) -> str | None:
+    """The /new or /rules choice a word names (its name or an alias, ``tables.games``)."""
+    found = context.services.tables.games.choice(argument) if argument else None
     return None if found is None else found[1].name
 
 
@@ -130,7 +129,7 @@ def command_message(update: Update) -> int | None:
 async def refusal_text(
     context: BotContext, lang: str, refusal: Refused | str, *, html: bool
 ) -> str:
-    choices = [item.name for game in games.games() for item in game.choices]
+    choices = [item.name for game in context.services.tables.games for item in game.choices]
     if isinstance(refusal, str):
         return chat_render.refusal(lang, refusal, choices=choices)
     names = await context.services.people.names(refusal.users, lang) if refusal.users else []

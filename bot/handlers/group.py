@@ -45,7 +45,7 @@ async def cmd_new(update: Update, context: BotContext) -> None:
             chat_id, reply_to=command_message(update)
         )
         return
-    choice = game_choice(argument)
+    choice = game_choice(context, argument)
     if choice is None:
         await refuse_in_chat(update, context, "unknown_game")
         return

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from bot.chart import Line, draw_evening_chart
-from bot.games import chat_game
+from bot.games import ChatGames
 from bot.render.common import esc, signed
 from locales import t, tn
 from tables.evenings import EveningSummary
@@ -24,7 +24,12 @@ def _duration(lang: str, seconds: float) -> str:
 
 
 def evening_text(
-    lang: str, summary: EveningSummary, names: Mapping[int, str], *, so_far: bool = False
+    games: ChatGames,
+    lang: str,
+    summary: EveningSummary,
+    names: Mapping[int, str],
+    *,
+    so_far: bool = False,
 ) -> str:
     """The evening's summary: nets (and the chips of a deal still in play, which /balance
     counts and the evening does not), each game's own figures (a Стуколка evening's remizes),
@@ -66,11 +71,9 @@ def evening_text(
     lines.append("")
     for kind in sorted(summary.kinds):
         # each game's own figures, as its chat side words them (a Стуколка evening's remizes)
-        try:
-            shown = chat_game(kind)
-        except ValueError:
+        if kind not in games.games:
             continue  # a game no longer offered
-        lines += shown.evening_lines(lang, summary.figures.get(kind, {}), name)
+        lines += games.of(kind).evening_lines(lang, summary.figures.get(kind, {}), name)
     if summary.biggest_win is not None:
         biggest = summary.biggest_win
         lines.append(
@@ -85,11 +88,9 @@ def evening_text(
     for kind in sorted(summary.kinds):
         # each game's results over the evening, as its chat side words them (Старшина's games
         # won)
-        try:
-            shown = chat_game(kind)
-        except ValueError:
+        if kind not in games.games:
             continue  # a game no longer offered
-        lines += shown.evening_results(lang, summary.figures.get(kind, {}), name)
+        lines += games.of(kind).evening_results(lang, summary.figures.get(kind, {}), name)
     if so_far:
         return "\n".join([*lines, "", t(lang, "evening.settle_later")])
     lines += ["", t(lang, "evening.settle")]

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot import callback as cb
-from bot.games import chat_game, game_for
+from bot.games import ChatGames
 from bot.games.plugin import played_lines
 from bot.messenger import Rows
 from bot.render.common import esc, game_title, label, money_text, signed, suit
@@ -42,24 +42,22 @@ CSV_COLUMNS = (
 )
 
 
-def _kind_of(kind: str, summary: Mapping[str, object]) -> str:
-    """Which of its game's choices a finished deal was (its title), from its summary."""
-    try:
-        return game_for(kind).choice_of(dict(summary))
-    except ValueError:
-        return kind  # a game no longer offered keeps its own name
+def _kind_of(games: ChatGames, kind: str, summary: Mapping[str, object]) -> str:
+    """Which of its game's choices a finished deal was (its title), from its summary (a game
+    no longer offered keeps its own name)."""
+    return games.games.of(kind).choice_of(dict(summary)) if kind in games.games else kind
 
 
 # ------------------------------------------------------------------------------ /stats
 
 
-def _kind_lines(lang: str, kind: str, figures: Figures) -> list[str]:
+def _kind_lines(games: ChatGames, lang: str, kind: str, figures: Figures) -> list[str]:
     """One game's figures: what the player played of it and its own figures, as its chat side
     words them (only those the game has: no deals sat out in Старшина, no games won in
     Стуколка); then the best and worst deal and the net, which every game has."""
-    try:
-        lines = chat_game(kind).stats_lines(lang, figures)
-    except ValueError:
+    if kind in games.games:
+        lines = games.of(kind).stats_lines(lang, figures)
+    else:
         lines = played_lines(lang, figures)  # a game no longer offered
     if figures.best_deal is not None and figures.worst_deal is not None:
         lines.append(
@@ -74,14 +72,14 @@ def _kind_lines(lang: str, kind: str, figures: Figures) -> list[str]:
     return lines
 
 
-def _figures_lines(lang: str, by_kind: Mapping[str, Figures]) -> list[str]:
+def _figures_lines(games: ChatGames, lang: str, by_kind: Mapping[str, Figures]) -> list[str]:
     """Each game the player has played, under its title with its own figures; then, when he
     played several, his net over them all."""
     played = {kind: figures for kind, figures in by_kind.items() if figures.deals or figures.net}
     lines: list[str] = []
     for kind in sorted(played):
         lines += [t(lang, "stats.kind", game=game_title(lang, kind))]
-        lines += _kind_lines(lang, kind, played[kind])
+        lines += _kind_lines(games, lang, kind, played[kind])
     if len(played) > 1:
         net = sum(figures.net for figures in played.values())
         lines.append(t(lang, "stats.net_all", net=signed(net)))
@@ -94,7 +92,13 @@ def played(stats: PlayerStats) -> bool:
 
 
 def stats_text(
-    lang: str, name: str, stats: PlayerStats, *, private: bool, practice: bool = False
+    games: ChatGames,
+    lang: str,
+    name: str,
+    stats: PlayerStats,
+    *,
+    private: bool,
+    practice: bool = False,
 ) -> str:
     """/stats: a player's figures, all time and this month, game by game (``practice``: at
     his practice table, against the computers)."""
@@ -113,12 +117,12 @@ def stats_text(
         return "\n".join(lines)
     if stats.this_month == stats.all_time:
         lines += ["", t(lang, "stats.all_this_month")]
-        return "\n".join([*lines, *_figures_lines(lang, stats.all_time)])
-    lines += ["", t(lang, "stats.all_time"), *_figures_lines(lang, stats.all_time)]
+        return "\n".join([*lines, *_figures_lines(games, lang, stats.all_time)])
+    lines += ["", t(lang, "stats.all_time"), *_figures_lines(games, lang, stats.all_time)]
     lines += ["", t(lang, "stats.this_month")]
     month = stats.total(stats.this_month)
     if month.deals or month.net:
-        lines += _figures_lines(lang, stats.this_month)
+        lines += _figures_lines(games, lang, stats.this_month)
     else:
         lines.append(t(lang, "stats.month_empty"))
     return "\n".join(lines)
@@ -189,6 +193,7 @@ def _nets(deal: DealHistory) -> dict[int, int]:
 
 
 def history_page_text(
+    games: ChatGames,
     lang: str,
     deals: Sequence[DealHistory],
     names: Mapping[int, str],
@@ -210,7 +215,7 @@ def history_page_text(
                 lang,
                 "history.deal",
                 date=ended,
-                game=game_title(lang, _kind_of(deal.kind, deal.summary)),
+                game=game_title(lang, _kind_of(games, deal.kind, deal.summary)),
                 deal=deal.deal + 1,
             )
         )
@@ -281,21 +286,12 @@ def _money_lines(
     ]
 
 
-def _chat_pot(kind: str) -> bool:
-    """Whether ``kind``'s deals play for the chat's pot («кон»), not a game's own («банк
-    партии»); a game no longer offered, as the chat's."""
-    try:
-        return game_for(kind).chat_pot
-    except ValueError:
-        return True
-
-
-def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
+def deal_text(games: ChatGames, lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
     """A finished deal in full: its trump, each trick in the order played and who took it,
     and each player's money by reason. Only what the table saw: played cards, never a passer's
     dead cards, the discards or the talon."""
     summary = deal.summary
-    kind = _kind_of(deal.kind, summary)
+    kind = _kind_of(games, deal.kind, summary)
     ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m.%Y %H:%M")
     lines = [t(lang, "deal.title", game=game_title(lang, kind), deal=deal.deal + 1, date=ended)]
     seat_user = {p.seat: p.user_id for p in deal.players}
@@ -329,7 +325,10 @@ def deal_text(lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
     lines += _money_lines(lang, deal.transfers, names, order) or [t(lang, "deal.no_money")]
     before, after = summary.get("pot_before"), summary.get("pot_after")
     if isinstance(before, int) and isinstance(after, int):
-        key = "deal.pot" if _chat_pot(deal.kind) else "deal.game_pot"
+        # the chat's pot («кон»), or a game's own («банк партии»); a game no longer offered's,
+        # as the chat's
+        chat_pot = deal.kind not in games.games or games.games.of(deal.kind).chat_pot
+        key = "deal.pot" if chat_pot else "deal.game_pot"
         lines.append(t(lang, key, before=before, after=after))
     if deal.game_transfers:
         # the deal that won its game: the game's money, as its table showed it then

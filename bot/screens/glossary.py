@@ -12,9 +12,9 @@ the hand's rendered text, so whichever game or screen brings a word up, the glos
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Final
 
-from bot.games import terms
 from locales import t
 from storage.chat_display import ChatDisplay
 from tables.bounded import Recent
@@ -26,8 +26,10 @@ _TAG = re.compile(r"<[^>]+>")
 class Glossary:
     """Which words each player has met, and the lines that explain the new ones."""
 
-    def __init__(self, display: ChatDisplay) -> None:
+    def __init__(self, display: ChatDisplay, terms: Sequence[str]) -> None:
         self.display = display
+        #: the words the games name (``ChatGame.terms``)
+        self.terms = tuple(terms)
         self._met: Recent[int, dict[str, list[int]]] = Recent(KEPT)
 
     async def lines(self, user_id: int, lang: str, text: str, game_id: int, deal: int) -> str:
@@ -35,7 +37,7 @@ class Glossary:
         ``game_id`` (an empty string when there are none): the words it shows that the
         player met first in this deal, or meets now."""
         plain = _TAG.sub("", text).lower()
-        words = [term for term in terms() if t(lang, f"gloss.word.{term}") in plain]
+        words = [term for term in self.terms if t(lang, f"gloss.word.{term}") in plain]
         if not words:
             return ""
         met = await self._read(user_id)

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot import keyboards
-from bot.games import shown
+from bot.games import ChatGames
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, no_wait
 from bot.render.common import esc, use_ranks
@@ -34,6 +34,7 @@ class HandEndings:
 
     display: ChatDisplay
     tables: TableService
+    games: ChatGames
     messenger: Messenger
     coalescer: Coalescer
     people: People
@@ -95,7 +96,8 @@ class HandEndings:
         had_play = any(p.tricks for p in result.players)
         return outcome_text(
             lang,
-            await self.header(game, lang) + shown(result.table).outcome_text(lang, names, seat),
+            await self.header(game, lang)
+            + self.games.shown(result.table).outcome_text(lang, names, seat),
             tricks=played.tricks if played is not None and played.active and had_play else None,
             money=result.money.get(user, {}),
             balance=result.balances.get(user, 0),
@@ -110,7 +112,7 @@ class HandEndings:
         deal, that the table is closed."""
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
-        text = await self.header(game, lang) + shown(result.table).result_text(
+        text = await self.header(game, lang) + self.games.shown(result.table).result_text(
             lang, names, balances, money
         )
         if _last_deal(game, result):

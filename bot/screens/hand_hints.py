@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 from bot import callback as cb
-from bot.games import shown
+from bot.games import ChatGames
 from bot.messenger import Alert
 from bot.render.common import use_ranks
 from bot.render.hint import NoButton, hint_text, keyboard_buttons
@@ -21,6 +21,7 @@ class HandHints:
     """The hints of ``Hands``: whether a turn offers one, and the answer to 💡."""
 
     tables: TableService
+    games: ChatGames
     people: People
 
     async def _offers_hints(self, loaded: Loaded) -> bool:
@@ -39,7 +40,7 @@ class HandHints:
         game = loaded.game
         lang = await self.people.chat_language(user_id)
         use_ranks(lang, await self.people.chat_ranks(game.chat_id))
-        table = shown(loaded.table)
+        table = self.games.shown(loaded.table)
         try:
             buttons = keyboard_buttons(
                 lang,

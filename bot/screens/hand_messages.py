@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot import callback as cb
 from bot import keyboards
-from bot.games import Table, shown
+from bot.games import ChatGames, Table
 from bot.launch import Launch
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, Pacer, answering, no_wait
@@ -73,6 +73,7 @@ class Hands(HandEndings, HandHints):
         self,
         display: ChatDisplay,
         tables: TableService,
+        games: ChatGames,
         messenger: Messenger,
         coalescer: Coalescer,
         people: People,
@@ -84,11 +85,13 @@ class Hands(HandEndings, HandHints):
         #: the chat's own display storage: each hand's message ids
         self.display = display
         self.tables = tables
+        #: the games the chat shows
+        self.games = games
         self.messenger = messenger
         self.coalescer = coalescer
         self.people = people
         #: the words of the game explained under a player's hand the first deal he meets them
-        self.glossary = Glossary(self.display)
+        self.glossary = Glossary(self.display, games.terms)
         #: he cannot be written to (blocked the bot): the bot plays for him (the presenter's)
         self.unreachable = unreachable
         #: private hand messages of players who are not to act are edited at most once every
@@ -233,10 +236,10 @@ class Hands(HandEndings, HandHints):
         names = await self.people.names(loaded.seats, lang)
         if game.status != "active":
             # nothing to decide at a closed table: no prompt, nobody's turn
-            return header + shown(table).hand_text(lang, seat, names, closed=True), None
+            return header + self.games.shown(table).hand_text(lang, seat, names, closed=True), None
         ends = game.turn_deadline if table.to_act == seat else None
         deadline = Deadline.of(ends, self.tables.clock())
-        text = header + shown(table).hand_text(lang, seat, names, deadline=deadline)
+        text = header + self.games.shown(table).hand_text(lang, seat, names, deadline=deadline)
         text += await self.glossary.lines(user_id, lang, text, game.game_id, loaded.meta.deals)
         notices: list[str] = []
         if is_practice(game.chat_id):
@@ -249,7 +252,7 @@ class Hands(HandEndings, HandHints):
         page = self.launch.hand_row(lang, game.game_id)
         if user_id in loaded.meta.away:
             return text, [*keyboards.back_keyboard(lang, game.game_id), *([page] if page else [])]
-        rows = shown(table).keyboard(lang, seat, game.game_id, turn, mask)
+        rows = self.games.shown(table).keyboard(lang, seat, game.game_id, turn, mask)
         if rows and table.to_act == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
         if is_practice(game.chat_id) and await offers_play_on(self.tables.money, loaded):

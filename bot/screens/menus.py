@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from bot import callback as cb
-from bot.games import Plugin, chat_game, choice, game_for, games
+from bot.games import ChatGames, Plugin
 from bot.messenger import Messenger, Rows
 from bot.render import chat as chat_render
 from bot.render import menus as menu_render
@@ -36,6 +36,7 @@ class Menus:
         self,
         display: ChatDisplay,
         tables: TableService,
+        games: ChatGames,
         messenger: Messenger,
         people: People,
         refresh_chat: Callable[[int], Awaitable[None]],
@@ -43,6 +44,8 @@ class Menus:
         #: the chat's own display storage: which messages are its menus
         self.display = display
         self.tables = tables
+        #: the games the chat shows
+        self.games = games
         self.messenger = messenger
         self.people = people
         #: show a chat's open table again (its rank letters changed)
@@ -63,14 +66,14 @@ class Menus:
     async def _chosen_options(self, chat_id: int) -> list[tuple[Plugin, JsonObject]]:
         """Every game with the options this chat chose for it (its defaults elsewhere)."""
         return [
-            (game, await self.tables.settings.chat_options(chat_id, game.kind)) for game in games()
+            (game, await self.tables.settings.chat_options(chat_id, game.kind))
+            for game in self.games.games
         ]
 
-    @staticmethod
-    def _menu_game(kind: str) -> Plugin:
-        """The game of a settings press (the codec lets only registered games through)."""
+    def _menu_game(self, kind: str) -> Plugin:
+        """The game of a settings press (the codec lets only the games shown through)."""
         try:
-            return game_for(kind)
+            return self.games.games.of(kind)
         except ValueError:
             raise Refused("unknown_button") from None
 
@@ -100,7 +103,12 @@ class Menus:
             text += "\n" + t(lang, f"settings.hints.{'on' if hints else 'off'}")
         text += await self._settings_note(chat_id, lang)
         rows = menu_render.settings_root_keyboard(
-            lang, games(), ranks, away_play, None if practice else hints, evening=not practice
+            lang,
+            self.games.games,
+            ranks,
+            away_play,
+            None if practice else hints,
+            evening=not practice,
         )
         return text, rows
 
@@ -296,7 +304,7 @@ class Menus:
         await self.messenger.send(
             chat_id,
             menu_render.new_game_text(lang, practice=is_practice(chat_id)),
-            menu_render.new_game_keyboard(lang, games()),
+            menu_render.new_game_keyboard(lang, self.games.games),
             reply_to=reply_to,
         )
 
@@ -379,7 +387,9 @@ class Menus:
 
     async def send_help(self, chat_id: int, *, private: bool, reply_to: int | None = None) -> None:
         lang = await self.people.chat_language(chat_id)
-        await self.messenger.send(chat_id, menu_render.help_text(lang, games()), reply_to=reply_to)
+        await self.messenger.send(
+            chat_id, menu_render.help_text(lang, self.games.games), reply_to=reply_to
+        )
 
     async def press_rules(
         self, data: cb.RulesOf, chat_id: int | None, message_id: int | None
@@ -404,24 +414,24 @@ class Menus:
         then shows the rules)."""
         lang = await self.people.chat_language(chat_id)
         if kind is None and chat_id > 0:
-            rows = menu_render.rules_keyboard(lang, games())
+            rows = menu_render.rules_keyboard(lang, self.games.games)
             await self.messenger.send(chat_id, menu_render.rules_choose_text(lang), rows)
             return
         loaded = await self.tables.store.active(chat_id, thread) if chat_id < 0 else None
         if kind is None and loaded is not None:
             kind = loaded.plugin.choice_of(dict(loaded.game.options))
-        wanted = [kind] if kind else [c.name for game in games() for c in game.choices]
+        wanted = [kind] if kind else [c.name for game in self.games.games for c in game.choices]
         for name in wanted:
-            found = choice(name)
+            found = self.games.games.choice(name)
             if found is None:
                 continue
             game, item = found
             options = {**await self.tables.settings.chat_options(chat_id, game.kind), **item.preset}
             text = chat_render.rules_text(
-                lang, chat_game(game.kind), item.name, game.check_options(options)
+                lang, self.games.of(game.kind), item.name, game.check_options(options)
             )
             if edit is not None:
-                rows = menu_render.rules_keyboard(lang, games())
+                rows = menu_render.rules_keyboard(lang, self.games.games)
                 await self.messenger.show(chat_id, edit, text, rows, answer=True)
             else:
                 await self.messenger.send(chat_id, text, reply_to=reply_to)

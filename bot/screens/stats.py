@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot import callback as cb
+from bot.games import ChatGames
 from bot.messenger import Messenger
 from bot.render.common import esc, use_ranks
 from bot.render.stats import (
@@ -33,6 +34,7 @@ class StatsScreens:
 
     def __init__(
         self,
+        games: ChatGames,
         display: ChatDisplay,
         scores: Scores,
         names: Callable[[Sequence[int], str], Awaitable[list[str]]],
@@ -40,6 +42,8 @@ class StatsScreens:
         language: Callable[[int], Awaitable[str]],
         ranks: Callable[[int], Awaitable[str | None]],
     ) -> None:
+        #: the games the chat shows
+        self.games = games
         self.display = display
         self.scores = scores
         self.names = names
@@ -60,16 +64,18 @@ class StatsScreens:
         if chat_id < 0:  # a group
             stats = await self.scores.stats(user_id, chat_id)
             await self.messenger.send(
-                chat_id, stats_text(lang, shown, stats, private=False), reply_to=reply_to
+                chat_id,
+                stats_text(self.games, lang, shown, stats, private=False),
+                reply_to=reply_to,
             )
             return
         # in private: his groups together, and his practice table (his private chat) apart
         groups, practice = await self.scores.own_stats(user_id)
         parts = []
         if played(groups) or not played(practice):
-            parts.append(stats_text(lang, shown, groups, private=True))
+            parts.append(stats_text(self.games, lang, shown, groups, private=True))
         if played(practice):
-            parts.append(stats_text(lang, shown, practice, private=True, practice=True))
+            parts.append(stats_text(self.games, lang, shown, practice, private=True, practice=True))
         await self.messenger.send(chat_id, "\n\n".join(parts), reply_to=reply_to)
 
     async def send_top(self, chat_id: int, *, reply_to: int | None = None) -> None:
@@ -93,7 +99,7 @@ class StatsScreens:
         page = await self.scores.history(chat_id, before, HISTORY_PAGE)
         users = sorted({p.user_id for deal in page.deals for p in deal.players})
         names = await self._names(users, lang)
-        text = history_page_text(lang, page.deals, names, page.page, page.pages)
+        text = history_page_text(self.games, lang, page.deals, names, page.page, page.pages)
         rows = history_keyboard(lang, page.deals, before, page.newer, page.older)
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if edit is None and shown is not None:
@@ -114,7 +120,9 @@ class StatsScreens:
         deal, users = found
         names = await self._names(users, lang)
         use_ranks(lang, await self.ranks(chat_id))
-        await self.messenger.show(chat_id, edit, deal_text(lang, deal, names), back, answer=True)
+        await self.messenger.show(
+            chat_id, edit, deal_text(self.games, lang, deal, names), back, answer=True
+        )
 
     async def send_export(
         self, chat_id: int, title: str | None, *, reply_to: int | None = None

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import keyboards
-from bot.games import shown
+from bot.games import ChatGames
 from bot.launch import Launch
 from bot.messenger import Messenger, Rows, Undelivered
 from bot.pacing import Coalescer
@@ -64,6 +64,7 @@ class GroupTable:
         self,
         display: ChatDisplay,
         tables: TableService,
+        games: ChatGames,
         messenger: Messenger,
         coalescer: Coalescer,
         people: People,
@@ -73,6 +74,8 @@ class GroupTable:
     ) -> None:
         self.display = display
         self.tables = tables
+        #: the games the chat shows
+        self.games = games
         self.messenger = messenger
         self.coalescer = coalescer
         self.people = people
@@ -350,7 +353,7 @@ class GroupTable:
         ends = None if computer else game.turn_deadline
         deadline = Deadline.of(ends, self.tables.clock())
         closed = game.status != "active"  # nobody's turn at a closed table
-        text = shown(loaded.table).table_text(
+        text = self.games.shown(loaded.table).table_text(
             lang, names, deadline=deadline, away=away, closed=closed
         )
         stopping = await stop_line(self.tables.money, lang, loaded)
@@ -417,7 +420,7 @@ class GroupTable:
         names = await self.people.names(result.seats, lang)
         balances = {seat: result.balances.get(user, 0) for seat, user in enumerate(result.seats)}
         money = {seat: result.money.get(user, {}) for seat, user in enumerate(result.seats)}
-        text = shown(result.table).result_text(lang, names, balances, money)
+        text = self.games.shown(result.table).result_text(lang, names, balances, money)
         played, winners = result.summary.get("tricks"), result.summary.get("trick_winners")
         if tricks and isinstance(played, list) and isinstance(winners, list) and played:
             lines = trick_lines(lang, played, winners, lambda seat: esc(names[seat]))
@@ -440,7 +443,7 @@ class GroupTable:
             await self.tables.steps.results_posted(game.game_id, maybe)
             entries = [entry for entry in entries if not sent_maybe(entry)]
         for entry in entries:
-            result, closing = result_from_due(entry)
+            result, closing = result_from_due(entry, self.tables.games)
             footer = [await self.notice_text(lang, Notice(key), done=True) for key in closing]
             pending.append((result.deal, await self.result_text(game, lang, result, footer)))
         if entries and game.table_message_id is not None and game.table_deal is None:

@@ -1,107 +1,74 @@
-"""The registry of games: every game the tables offer, each a plugin (``tables.games.plugin``).
+"""The games the tables offer (``Catalogue``): one frozen catalogue of game plugins
+(``tables.games.plugin``), in menu order, that the composition root builds from its one list
+of the games (``server.games``) and hands to the table service and the front-ends.
 
-No list names the games: every module here that defines a ``PLUGIN`` is one, offered in the
-order of its ``PLACE`` (where it stands in menus and lists). A new game is one package for its
-rules (``game/``), one module for its table side (here: its choices, options menu and computer
-players) and one for each front-end's presentation (``bot.games``, ``web.games``) — or, for a
-test, one call of ``register`` in each.
+Nothing here finds a game by itself and nothing registers one later: a catalogue is built
+whole, checked whole (no two games share a kind, a /new word, a callback code or a menu code)
+and never changes. A test builds one of its own with its toy games.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from types import ModuleType
+from collections.abc import Iterable, Iterator
 
 import locales
-from game.plugins import modules_with
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, Plugin, StatField, Table
 
-__all__ = [
-    "Choice",
-    "GamePlugin",
-    "OptionsMenu",
-    "Plugin",
-    "StatField",
-    "Table",
-    "choice",
-    "game_for",
-    "games",
-    "register",
-    "unregister",
-]
-
-GAMES: dict[str, Plugin] = {}
+__all__ = ["Catalogue", "Choice", "GamePlugin", "OptionsMenu", "Plugin", "StatField", "Table"]
 
 
-def register(game: Plugin) -> None:
-    """Offer ``game``: its kind, its choices' names and aliases, and its callback codes must be
-    new (``ValueError`` otherwise)."""
-    if game.kind in GAMES:
-        raise ValueError(f"game {game.kind!r} is registered already")
-    names = {word for known in games() for c in known.choices for word in (c.name, *c.aliases)}
-    codes = {c.code for known in games() for c in known.choices}
-    menus = {known.menu.code for known in games()}
-    for item in game.choices:
-        if {item.name, *item.aliases} & names or item.code in codes:
-            raise ValueError(f"choice {item.name!r} clashes with a registered one")
-    if game.menu.code in menus:
-        raise ValueError(f"options menu code {game.menu.code!r} is taken")
-    added: list[str] = []
-    try:
-        for lang, entries in game.texts.items():
-            locales.add_entries(lang, entries)
-            added.append(lang)
-    except ValueError:
-        for lang in added:
-            locales.remove_entries(lang, game.texts[lang])
-        raise
-    GAMES[game.kind] = game
+class Catalogue:
+    """The games offered, in the order menus and lists show them: a game by its kind
+    (``of``), by the word /new or /rules takes (``choice``). Built once; the catalogue texts
+    its games bring join ``locales`` then (the same entries again are welcome, another text
+    under a known key is a ``ValueError``)."""
 
+    __slots__ = ("_by_kind",)
 
-def unregister(kind: str) -> None:
-    """Withdraw a game (tests that register one of their own), with the texts it brought."""
-    game = GAMES.pop(kind, None)
-    if game is not None:
-        for lang, entries in game.texts.items():
-            locales.remove_entries(lang, entries)
+    def __init__(self, games: Iterable[Plugin]) -> None:
+        by_kind: dict[str, Plugin] = {}
+        words: set[str] = set()
+        codes: set[str] = set()
+        menus: set[str] = set()
+        for game in games:
+            if game.kind in by_kind:
+                raise ValueError(f"game {game.kind!r} is in the list twice")
+            for item in game.choices:
+                if {item.name, *item.aliases} & words or item.code in codes:
+                    raise ValueError(f"choice {item.name!r} clashes with another game's")
+                words |= {item.name, *item.aliases}
+                codes.add(item.code)
+            if game.menu.code in menus:
+                raise ValueError(f"options menu code {game.menu.code!r} is taken")
+            menus.add(game.menu.code)
+            by_kind[game.kind] = game
+        for game in by_kind.values():
+            for lang, entries in game.texts.items():
+                locales.add_entries(lang, entries)
+        self._by_kind = by_kind
 
+    def __iter__(self) -> Iterator[Plugin]:
+        return iter(self._by_kind.values())
 
-def games() -> Iterator[Plugin]:
-    """Every registered game, in registration order."""
-    return iter(list(GAMES.values()))
+    def __len__(self) -> int:
+        return len(self._by_kind)
 
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._by_kind
 
-def game_for(kind: str) -> Plugin:
-    """The game of a stored table (``ValueError`` for a kind nobody registered)."""
-    try:
-        return GAMES[kind]
-    except KeyError:
-        raise ValueError(f"unknown game {kind!r}") from None
+    def of(self, kind: str) -> Plugin:
+        """The game of a stored table (``ValueError`` for a kind not offered)."""
+        try:
+            return self._by_kind[kind]
+        except KeyError:
+            raise ValueError(f"unknown game {kind!r}") from None
 
-
-def choice(word: str) -> tuple[Plugin, Choice] | None:
-    """The game and choice ``/new <word>`` or ``/rules <word>`` means (a name or an alias, any
-    case), or None."""
-    word = word.lower()
-    for game in games():
-        for item in game.choices:
-            if word == item.name or word in item.aliases:
-                return game, item
-    return None
-
-
-def _in_place_order(modules: list[ModuleType]) -> list[ModuleType]:
-    """The game modules by their ``PLACE``, each place taken once (``ValueError`` else)."""
-    places: dict[int, str] = {}
-    for module in modules:
-        place = getattr(module, "PLACE", None)
-        if not isinstance(place, int):
-            raise ValueError(f"{module.__name__} defines PLUGIN but no PLACE")
-        if place in places:
-            raise ValueError(f"{module.__name__} and {places[place]} both take PLACE {place}")
-        places[place] = module.__name__
-    return sorted(modules, key=lambda module: int(module.PLACE))
-
-
-for _module in _in_place_order(modules_with(__name__, "PLUGIN")):
-    register(_module.PLUGIN)
+    def choice(self, word: str) -> tuple[Plugin, Choice] | None:
+        """The game and choice ``/new <word>`` or ``/rules <word>`` means (a name or an
+        alias, any case), or None."""
+        word = word.lower()
+        for game in self:
+            for item in game.choices:
+                if word == item.name or word in item.aliases:
+                    return game, item
+        return None

@@ -20,9 +20,6 @@ def _preset_values() -> dict[str, JsonObject]:
     return {name: {key: data[key] for key in differing} for name, data in values.items()}
 
 
-#: where the game stands in menus and lists
-PLACE = 2
-
 PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
     RULES,
     StarshinaGame,

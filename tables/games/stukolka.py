@@ -22,8 +22,6 @@ SIMPLE_MOVES: dict[str, str] = {
     "no_razrez": "btn.no_razrez",
 }
 
-#: where the game stands in menus and lists
-PLACE = 1
 
 PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
     RULES,

@@ -32,9 +32,9 @@ from bot.callback import (
     mask_indices,
     mask_of,
 )
-from bot.games import games
 from bot.render.menus import option_token
 from game.cards import FULL_DECK, SUITS
+from tests.library import GAMES
 
 ids = st.integers(min_value=0, max_value=MAX_ID)
 masks = st.integers(min_value=0, max_value=MAX_MASK)
@@ -152,7 +152,7 @@ def test_largest_ids_fit() -> None:
 
 
 def test_every_settings_button_encodes() -> None:
-    for game in games():
+    for game in GAMES:
         for option, values in game.menu.values.items():
             for value in values:
                 callback = Settings(game.kind, option, option_token(value))

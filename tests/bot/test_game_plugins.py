@@ -1,22 +1,19 @@
 """A game is a plugin. Outside ``tables/games``, ``bot/games`` and ``web/games`` (the
-registries, which find the games without a list, and each game's module or package there),
-neither the tables, the bot, the Mini App
-nor the storage name a game, compare a game's kind with a name, or import a game's package;
-the registry refuses a game whose names or codes clash with one already offered."""
+catalogues, and each game's module or package there), neither the tables, the bot, the Mini
+App nor the storage name a game, compare a game's kind with a name, or import a game's
+package; a catalogue refuses games whose names or codes clash."""
 
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import pytest
 
-from bot import games
-from bot.games import Choice, GamePlugin, OptionsMenu
+from bot.games import Catalogue, Choice, GamePlugin, OptionsMenu
 from game.registry import rules_for
 from game.stukolka import StukolkaGame
-from tables import games as table_games
+from tests.library import GAMES, with_games
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
@@ -25,7 +22,7 @@ WEB = ROOT / "web"
 STORAGE = ROOT / "storage"
 #: the old data migrations rewrite rows stored by each game: the history of stored data
 HISTORY = {STORAGE / "migrations.py"}
-KINDS = [game.kind for game in table_games.games()]
+KINDS = [game.kind for game in GAMES]
 GAME_NAMES = {"stukolka", "starshina", "shleif"}
 #: the packages of the games' rules
 GAME_PACKAGES = {f"game.{kind}" for kind in KINDS}
@@ -90,11 +87,9 @@ def test_the_check_finds_a_name_test() -> None:
     assert _comparisons_with_a_game_name(tree) == [1, 1]
 
 
-def test_the_registry_refuses_a_clash_and_takes_its_texts_back() -> None:
+def test_a_catalogue_refuses_a_clash() -> None:
     with pytest.raises(ValueError):
-        games.register(games.chat_game("stukolka"))
-    with pytest.raises(ValueError):
-        table_games.register(games.game_for("stukolka"))
+        Catalogue([*GAMES, GAMES.of("stukolka")])
     twin = GamePlugin(
         rules_for("stukolka"),
         StukolkaGame,
@@ -103,42 +98,24 @@ def test_the_registry_refuses_a_clash_and_takes_its_texts_back() -> None:
     )
     twin.rules = type("Other", (), {"kind": "other"})()
     with pytest.raises(ValueError):
-        table_games.register(twin)  # «шлейф» already opens Стуколка со шлейфом
-    assert [game.kind for game in games.games()] == ["stukolka", "starshina"]
+        Catalogue([*GAMES, twin])  # «шлейф» already opens Стуколка со шлейфом
+    assert [game.kind for game in GAMES] == ["stukolka", "starshina"]
 
 
 def test_a_game_brings_its_buttons_verbs_and_takes_them_back() -> None:
-    """The callback codec knows the verbs of the registered games only: a game's own verbs
-    come with it and go with it; a verb that clashes with one registered is refused."""
+    """The callback codec knows the verbs of the games the chat shows only: a game's own
+    verbs come with its library and go with it; a verb that clashes with another is
+    refused."""
     from bot import callback as cb
     from tests.plugin import tricks
 
     assert "lead" not in cb.VERBS
-    games.register(tricks.PLUGIN)
-    try:
+    with with_games(tricks.OFFERED):
         act = cb.Act(7, 3, "lead", "TH")
         assert cb.decode(cb.encode(act)) == act
         assert cb.VERBS["follow"] == ("fw", cb.ArgKind.CARD)
-    finally:
-        games.unregister(tricks.KIND)
     assert "lead" not in cb.VERBS and "play" in cb.VERBS
     with pytest.raises(cb.BadCallback):
         cb.encode(cb.Act(7, 3, "lead", "TH"))
     with pytest.raises(ValueError):
         cb.merged_verbs({"play": ("c", cb.ArgKind.CARD)}, {"lead": ("c", cb.ArgKind.CARD)})
-
-
-def test_the_page_names_no_game() -> None:
-    """The Mini App's page (``web/static``) draws what the seat view says: it tests no game's
-    kind nor a game's text keys (a view says which seat's note counts its tricks, and what its
-    face-down cards are called)."""
-    names = "|".join(sorted(GAME_NAMES))
-    quoted = re.compile(rf"""["'`](?:{names})\b""")
-    found = [
-        f"{path.relative_to(ROOT)}:{number}"
-        for path in sorted((WEB / "static").rglob("*"))
-        if path.suffix in {".js", ".html"}
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if quoted.search(line)
-    ]
-    assert not found, found

@@ -22,7 +22,6 @@ from bot.callback import (
     encode,
     mask_indices,
 )
-from bot.games import game_for, games
 from bot.games.starshina import starshina_keyboard
 from bot.games.stukolka import stukolka_keyboard as keyboard
 from bot.keyboards import (
@@ -59,6 +58,7 @@ from tests.bot.states import (
     stukolka_deal,
     stukolka_options,
 )
+from tests.library import GAMES
 
 GAME, VERSION = 12345, 678
 
@@ -268,9 +268,9 @@ def test_lobby_keyboard() -> None:
 
 
 def test_small_keyboards() -> None:
-    kinds = [getattr(c, "kind", None) for c in _decoded(new_game_keyboard("ru", games()))]
+    kinds = [getattr(c, "kind", None) for c in _decoded(new_game_keyboard("ru", GAMES))]
     assert kinds == ["stukolka", "shleif", "starshina"]
-    assert "Стуколка со шлейфом" in _labels(new_game_keyboard("ru", games()))
+    assert "Стуколка со шлейфом" in _labels(new_game_keyboard("ru", GAMES))
     assert [getattr(c, "game_id", None) for c in _decoded(back_keyboard("ru", 5))] == [5]
     assert [getattr(c, "page", None) for c in _decoded(balance_keyboard("ru", "balance"))] == [
         "settle"
@@ -281,7 +281,7 @@ def test_small_keyboards() -> None:
 
 
 def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
-    root = _decoded(settings_root_keyboard("ru", games()))
+    root = _decoded(settings_root_keyboard("ru", GAMES))
     kinds = [c.game for c in root if isinstance(c, Settings)]
     assert kinds == ["stukolka", "starshina"]
     # the rank letters, Russian only, В Д К Т marked by default
@@ -289,23 +289,23 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
         CardRanks("russian"),
         CardRanks("latin"),
     ]
-    labels = [text for row in settings_root_keyboard("ru", games(), "latin") for text, _ in row]
+    labels = [text for row in settings_root_keyboard("ru", GAMES, "latin") for text, _ in row]
     assert "✓ J Q K A" in labels and "В Д К Т" in labels
     assert not [
-        c for c in _decoded(settings_root_keyboard("en", games())) if isinstance(c, CardRanks)
+        c for c in _decoded(settings_root_keyboard("en", GAMES)) if isinstance(c, CardRanks)
     ]
     defaults: dict[str, StukolkaOptions | StarshinaOptions] = {
         "stukolka": StukolkaOptions(),
         "starshina": StarshinaOptions(),
     }
     for game, options in defaults.items():
-        rows = settings_game_keyboard("ru", game_for(game), options.to_json())
+        rows = settings_game_keyboard("ru", GAMES.of(game), options.to_json())
         opened = [c for c in _decoded(rows) if isinstance(c, Settings) and c.option != PRESET]
         assert [c.option for c in opened[:-1]] == list(options.to_json())
         assert opened[-1] == Settings()
-        for option, choices in game_for(game).menu.values.items():
+        for option, choices in GAMES.of(game).menu.values.items():
             current = getattr(options, option)
-            rows = settings_option_keyboard("ru", game_for(game), option, current)
+            rows = settings_option_keyboard("ru", GAMES.of(game), option, current)
             buttons = [(text, decode(data)) for row in rows for text, data in row]
             values = buttons[:-1]
             assert buttons[-1][1] == Settings(game)
@@ -315,7 +315,7 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
             for value, (_, callback) in zip(choices, values, strict=True):
                 assert isinstance(callback, Settings)
                 assert callback.value == option_token(value)
-                assert setting_value(game_for(game), option, callback.value) == value
+                assert setting_value(GAMES.of(game), option, callback.value) == value
                 # every value the menu offers makes valid options
                 type(options).from_json({**options.to_json(), option: value})
 
@@ -323,13 +323,13 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
 def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -> None:
     """docs/rules.md §4 "Presets": «как в тексте» (ring, no trumps: the defaults) and «британские»
     (updown, the dealer names trump), atop Старшина's options; Стуколка has none."""
-    assert game_for("starshina").menu.presets == {
+    assert GAMES.of("starshina").menu.presets == {
         "as_written": {"exchange": "ring", "trumps": "none"},
         "british": {"exchange": "updown", "trumps": "dealer_names"},
     }
 
     def preset_row(options: StarshinaOptions) -> list[tuple[str, object]]:
-        rows = settings_game_keyboard("ru", game_for("starshina"), options.to_json())
+        rows = settings_game_keyboard("ru", GAMES.of("starshina"), options.to_json())
         return [(text, decode(data)) for text, data in rows[0]]
 
     row = preset_row(StarshinaOptions(stake=5))
@@ -343,7 +343,7 @@ def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -
     # a mix of the two is neither
     mixed = StarshinaOptions(exchange="updown")
     assert not any(text.startswith("✓") for text, _ in preset_row(mixed))
-    stukolka = settings_game_keyboard("ru", game_for("stukolka"), StukolkaOptions().to_json())
+    stukolka = settings_game_keyboard("ru", GAMES.of("stukolka"), StukolkaOptions().to_json())
     assert all(getattr(decode(d), "option", None) != PRESET for row in stukolka for _, d in row)
 
 
@@ -357,7 +357,7 @@ def test_setting_value_refuses_what_the_menu_does_not_offer() -> None:
         ("stukolka", "dark_in_classic", "true"),
     ]:
         try:
-            setting_value(game_for(game), option, token)
+            setting_value(GAMES.of(game), option, token)
         except BadCallback:
             continue
         raise AssertionError((game, option, token))
@@ -386,7 +386,7 @@ def test_starshina_card_buttons_are_in_rows_by_suit() -> None:
 
 
 def test_the_evenings_gap_opens_from_the_top_of_settings_and_marks_the_current_pause() -> None:
-    root = settings_root_keyboard("ru", games())
+    root = settings_root_keyboard("ru", GAMES)
     assert ("🌙 Итоги вечера", encode(EveningGap(0))) in [button for row in root for button in row]
     rows = evening_gap_keyboard("en", 6 * 3600.0)
     choices = [decode(data) for row in rows[:-1] for _, data in row]

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import locales
-from bot.games import game_for, games
 from bot.render.chat import ANSWERS, REFUSALS
 from bot.render.common import MONEY_REASONS, option_names, value_token
 from game.starshina.state import EndReason
@@ -27,6 +26,7 @@ from locales import (
     t,
     tn,
 )
+from tests.library import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 # t(lang, "key" ...) / tn(lang, "key", n ...), also called through a module (locales.t)
@@ -135,11 +135,11 @@ def test_dynamic_key_families_are_complete() -> None:
     expected |= {f"refuse.{reason}" for reason in REFUSALS}
     expected |= {f"answer.{key}" for key in ANSWERS}
     expected |= {f"game.{kind}" for kind in ("stukolka", "shleif", "starshina")}
-    for plugin in games():
+    for plugin in GAMES:
         game, choices = plugin.kind, plugin.menu.values
         # the game's own line in /help and its name in the /start welcome
         expected |= {f"about.{game}", f"welcome.{game}"}
-        assert set(choices) == set(option_names(game_for(game)))
+        assert set(choices) == set(option_names(GAMES.of(game)))
         for option, values in choices.items():
             expected.add(f"opt.{game}.{option}")
             expected.add(f"help.{game}.{option}")
@@ -271,7 +271,7 @@ def test_a_games_words_are_its_own() -> None:
     is in the shared catalogues too (registering the game would refuse it)."""
     import json
 
-    kinds = [game.kind for game in games()]
+    kinds = [game.kind for game in GAMES]
     for lang in LANGUAGES:
         shared = json.loads((ROOT / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
         naming = [key for key in shared if set(key.split(".")) & set(kinds)]

@@ -34,8 +34,8 @@ from game.core import Action
 from game.starshina import StarshinaOptions
 from game.stukolka import StukolkaOptions
 from locales import t
-from tables.games import games
 from tests.bot.texts import lobby_text, options_summary, rules_text, settings_text
+from tests.library import GAMES
 
 LANGS = ("ru", "en")
 
@@ -127,7 +127,7 @@ def test_rules_are_phone_sized_and_show_the_options(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_help_lists_every_command(lang: str) -> None:
-    text = help_text(lang, games())
+    text = help_text(lang, GAMES)
     for command in (
         "/new",
         "stukolka",
@@ -145,15 +145,15 @@ def test_help_lists_every_command(lang: str) -> None:
         "/lang",
     ):
         assert command in text
-    for game in games():
+    for game in GAMES:
         assert t(lang, f"about.{game.kind}") in text
 
 
 def test_start_and_small_texts() -> None:
-    text = start_text("ru", "card_bot", games())
+    text = start_text("ru", "card_bot", GAMES)
     assert 'href="https://t.me/card_bot?startgroup=true"' in text
     assert "для <b>Стуколки</b> (классика и со шлейфом) и <b>Старшины</b> — на" in text
-    text = start_text("en", "card_bot", games())
+    text = start_text("en", "card_bot", GAMES)
     assert "for <b>Stukolka</b> (classic and with the shleif) and <b>Starshina</b> — for" in text
     assert "English" in language_set_text("en") and "русский" in language_set_text("ru")
     assert new_game_text("ru") == "Во что играем?"

@@ -27,6 +27,7 @@ from bot.render.stats import (
 from storage.evenings import BiggestWin, Evening, EveningSummary
 from storage.records import POT, DealHistory, DealPlayer, LedgerEntry
 from storage.stats import Figures, PlayerStats, Standing
+from tests.library import CHAT
 
 CARD = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 NAMES = {1: "Аня", 2: "Борис", 3: "Вика"}
@@ -48,7 +49,7 @@ def _evening(nets: dict[int, int], pot_change: int, deals: int = 12) -> EveningS
 
 
 def test_evening_text_settles_the_evening_alone() -> None:
-    text = evening_text("ru", _evening({1: 30, 2: -12, 3: -24}, 6), NAMES)
+    text = evening_text(CHAT, "ru", _evening({1: 30, 2: -12, 3: -24}, 6), NAMES)
     assert "12 сдач · 2 ч 25 мин" in text
     assert "🏆 Аня: <b>+30</b>" in text
     assert "Борис — 3 ремиза на 27 фишек" in text
@@ -58,7 +59,7 @@ def test_evening_text_settles_the_evening_alone() -> None:
     assert "Ещё 6 фишек — в кону: ремизы и ставки, не отыгранные за вечер (Борис 6)." in text
     assert "кон переходит в следующую сдачу" in text
     # the winners took more than the losers paid: the rest came from an older pot
-    text = evening_text("en", _evening({1: 10, 2: 3, 3: -5}, -8), NAMES)
+    text = evening_text(CHAT, "en", _evening({1: 10, 2: 3, 3: -5}, -8), NAMES)
     payments = re.findall(r"(\w+) → (\w+): (\d+)", text.split("Who pays whom")[1])
     assert {payer for payer, _, _ in payments} == {"Вика"}
     assert sum(int(amount) for _, _, amount in payments) == 5
@@ -68,13 +69,13 @@ def test_evening_text_settles_the_evening_alone() -> None:
 
 def test_evening_title_gives_a_length_only_when_there_is_one() -> None:
     """A one-deal evening has no length: no «0 мин» in its title."""
-    assert evening_text("ru", _evening({1: 3, 2: -3}, 0), NAMES).startswith(
+    assert evening_text(CHAT, "ru", _evening({1: 3, 2: -3}, 0), NAMES).startswith(
         "🌙 <b>Итоги вечера</b> · 12 сдач · 2 ч 25 мин\n"
     )
-    assert evening_text("ru", _evening({1: 3, 2: -3}, 0, deals=1), NAMES).startswith(
+    assert evening_text(CHAT, "ru", _evening({1: 3, 2: -3}, 0, deals=1), NAMES).startswith(
         "🌙 <b>Итоги вечера</b> · 1 сдача\n"
     )
-    assert evening_text("en", _evening({1: 3, 2: -3}, 0, deals=1), NAMES).startswith(
+    assert evening_text(CHAT, "en", _evening({1: 3, 2: -3}, 0, deals=1), NAMES).startswith(
         "🌙 <b>The evening's summary</b> · 1 deal\n"
     )
 
@@ -86,23 +87,23 @@ def test_evening_settles_the_people_and_nobody_pays_a_computer() -> None:
     dropped."""
     names = {**NAMES, -1: "🤖 Компьютер 1", -11: "🤖 Новичок 1"}
     # the strong computer won 9, the easy one lost 3, the people lost 6 between them
-    text = evening_text("ru", _evening({1: 4, 2: -10, -1: 9, -11: -3}, 0), names)
+    text = evening_text(CHAT, "ru", _evening({1: 4, 2: -10, -1: 9, -11: -3}, 0), names)
     settle = text.split("Кто кому платит")[1]
     assert "🤖" not in settle.split("\n🤖")[0], settle  # no payment names a computer
     assert "Борис → Аня: 4" in settle
     assert "🤖 Компьютер 1 +9, 🤖 Новичок 1 −3" in settle
     assert "🏆 🤖 Компьютер 1: <b>+9</b>" in text
     # the people up in sum (the computers lost to them): every debtor pays in full
-    text = evening_text("en", _evening({1: 8, 2: -2, -1: -6}, 0), names)
+    text = evening_text(CHAT, "en", _evening({1: 8, 2: -2, -1: -6}, 0), names)
     settle = text.split("Who pays whom")[1]
     assert re.findall(r"(\w+) → (\w+): (\d+)", settle) == [("Борис", "Аня", "2")]
     assert "🤖 Компьютер 1 −6" in settle
     # the people lost only to a computer and the pot: nobody owes another player, and
     # nobody is «при своих» either
-    text = evening_text("ru", _evening({1: -3, 2: -6, -11: 3}, 6), names)
+    text = evening_text(CHAT, "ru", _evening({1: -3, 2: -6, -11: 3}, 6), names)
     settle = text.split("Кто кому платит")[1]
     assert "Друг другу никто ничего не должен." in settle and "при своих" not in settle
-    assert "Все при своих." in evening_text("ru", _evening({1: 0, 2: 0}, 0), names)
+    assert "Все при своих." in evening_text(CHAT, "ru", _evening({1: 0, 2: 0}, 0), names)
 
 
 @pytest.mark.parametrize(
@@ -114,11 +115,11 @@ def test_stats_text_counts_with_the_right_plural(deals: int, ru: str, en: str) -
         net=-5, games=1, deals=deals, tricks=2, best_deal=3, fields={"deals_active": 1}
     )
     stats = PlayerStats(1, "2026-12", {"stukolka": figures}, {"stukolka": figures}, 1)
-    assert ru in stats_text("ru", "Аня", stats, private=False)
-    assert en in stats_text("en", "Аня", stats, private=False)
-    assert "Итог: <b>−5</b>" in stats_text("ru", "Аня", stats, private=False)
+    assert ru in stats_text(CHAT, "ru", "Аня", stats, private=False)
+    assert en in stats_text(CHAT, "en", "Аня", stats, private=False)
+    assert "Итог: <b>−5</b>" in stats_text(CHAT, "ru", "Аня", stats, private=False)
     empty = PlayerStats(1, "2026-12", {}, {}, 0)
-    assert "Сыгранных сдач пока нет" in stats_text("ru", "Аня", empty, private=True)
+    assert "Сыгранных сдач пока нет" in stats_text(CHAT, "ru", "Аня", empty, private=True)
 
 
 def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
@@ -129,9 +130,9 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     shleif = Figures(net=-4, games=1, deals=3, tricks=2, fields=own)
     alone = PlayerStats(1, "2026-12", {"stukolka": shleif}, {"stukolka": shleif}, 1)
     for lang, absent in (("ru", ("Старшин", "партий", "Выиграно")), ("en", ("Starshina", "won"))):
-        text = stats_text(lang, "Аня", alone, private=False)
+        text = stats_text(CHAT, lang, "Аня", alone, private=False)
         assert not any(word in text for word in absent), text
-    text = stats_text("ru", "Аня", alone, private=False)
+    text = stats_text(CHAT, "ru", "Аня", alone, private=False)
     assert "🃏 <b>Стуколка</b>\nСыграно: 3 сдачи\nВ игре (стук, втёмную, разрез): 2 из 3" in text
     assert "Ремизы: 1 ремиз на 3 фишки" in text and "Итог: <b>−4</b>" in text
     assert "по всем играм" not in text
@@ -139,7 +140,7 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     won = {"games_won": 1, "pots_taken": 1, "pot_chips": 8}
     starshina = Figures(net=2, games=1, deals=4, tricks=30, fields=won)
     both = {"stukolka": shleif, "starshina": starshina}
-    text = stats_text("ru", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=False)
+    text = stats_text(CHAT, "ru", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=False)
     stukolka_part, starshina_part = (
         text.split("🃏 <b>Стуколка</b>")[1],
         text.split("🃏 <b>Старшина</b>")[1].split("🃏")[0],
@@ -149,7 +150,7 @@ def test_stats_shows_each_game_played_with_its_own_figures_only() -> None:
     assert "Взятые коны" not in starshina_part and "8 фиш" not in starshina_part
     assert "Выиграно" not in stukolka_part and "Итог: <b>−4</b>" in stukolka_part
     assert text.endswith("Итог по всем играм: <b>−2</b>")
-    text = stats_text("en", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=True)
+    text = stats_text(CHAT, "en", "Аня", PlayerStats(1, "2026-12", both, both, 1), private=True)
     assert "Games won: 1 of 1" in text and "Net over all games: <b>−2</b>" in text
 
 
@@ -157,9 +158,9 @@ def test_the_evenings_biggest_win_is_a_net_never_a_losing_take() -> None:
     """The biggest win names a player who came out of that deal ahead, with his net; an
     evening in which nobody did has no such line."""
     summary = _evening({1: 3, 2: -3}, 0)
-    assert "Biggest win in one deal: +21 — Аня, deal 5" in evening_text("en", summary, NAMES)
+    assert "Biggest win in one deal: +21 — Аня, deal 5" in evening_text(CHAT, "en", summary, NAMES)
     none = dataclasses.replace(summary, biggest_win=None)
-    assert "выигрыш за сдачу" not in evening_text("ru", none, NAMES)
+    assert "выигрыш за сдачу" not in evening_text(CHAT, "ru", none, NAMES)
 
 
 def test_an_evening_says_no_remizes_only_where_stukolka_was_played() -> None:
@@ -168,12 +169,12 @@ def test_an_evening_says_no_remizes_only_where_stukolka_was_played() -> None:
     base = _evening({1: 3, 2: -3}, 0)
     for lang, line in (("ru", "Ремизов не было."), ("en", "No remizes.")):
         stukolka = dataclasses.replace(base, figures={})
-        assert line in evening_text(lang, stukolka, NAMES)
+        assert line in evening_text(CHAT, lang, stukolka, NAMES)
         starshina = dataclasses.replace(base, figures={}, kinds={"starshina": 2})
-        assert line not in evening_text(lang, starshina, NAMES)
-        assert not re.search("емиз|emiz", evening_text(lang, starshina, NAMES))
+        assert line not in evening_text(CHAT, lang, starshina, NAMES)
+        assert not re.search("емиз|emiz", evening_text(CHAT, lang, starshina, NAMES))
         both = dataclasses.replace(base, figures={}, kinds={"starshina": 2, "stukolka": 3})
-        assert line in evening_text(lang, both, NAMES)
+        assert line in evening_text(CHAT, lang, both, NAMES)
 
 
 def test_top_text_puts_medals_on_winners_only() -> None:
@@ -198,17 +199,17 @@ def test_deal_text_shows_only_the_cards_the_table_saw() -> None:
     tricks = [[[1, "AH"], [0, "2H"]], [[1, "KH"], [0, "3C"]], [[1, "QS"], [0, "4S"]]]
     summary = {"trump": "H", "trump_card": "7H", "tricks": tricks, "trick_winners": [1, 1, 1]}
     with ranks_shown("ru", "latin"):
-        text = deal_text("ru", _deal(summary), NAMES)
+        text = deal_text(CHAT, "ru", _deal(summary), NAMES)
     shown = {rank + suit for rank, suit in CARD.findall(text)}
     allowed = {"A♥", "2♥", "K♥", "3♣", "Q♠", "4♠", "7♥"}
     assert shown == allowed
     assert "Взятка 1 → Борис: Борис A♥️ · Аня 2♥️" in text
     # as the chat shows cards: В Д К Т by default in Russian
     with ranks_shown("ru", None):
-        text = deal_text("ru", _deal(summary), NAMES)
+        text = deal_text(CHAT, "ru", _deal(summary), NAMES)
     assert "Взятка 1 → Борис: Борис Т♥️ · Аня 2♥️" in text and "Д♠️" in text
     assert "Аня: <b>−3</b> (ставка −3)" in text and "Вика: <b>−3</b> (ремиз −3)" in text
-    old = deal_text("en", _deal({"trump": "H"}), NAMES)
+    old = deal_text(CHAT, "en", _deal({"trump": "H"}), NAMES)
     assert "were not recorded" in old
 
 
@@ -346,7 +347,7 @@ def test_chart_draws_no_empty_boxes_for_emoji_in_names() -> None:
 
 def test_an_evening_summed_mid_deal_names_the_chips_it_leaves_to_the_next() -> None:
     summary = dataclasses.replace(_evening({1: 3, 2: -3}, 0), in_play={2: -3})
-    text = evening_text("en", summary, NAMES)
+    text = evening_text(CHAT, "en", summary, NAMES)
     assert "⏳ A deal is still in play: its antes are in /balance already" in text
     assert "— Борис −3. They count in the next evening's." in text
-    assert "⏳" not in evening_text("ru", _evening({1: 3, 2: -3}, 0), NAMES)
+    assert "⏳" not in evening_text(CHAT, "ru", _evening({1: 3, 2: -3}, 0), NAMES)

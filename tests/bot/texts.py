@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import chat_game, choice, game_for
 from bot.render import chat, common, menus
 from game.starshina.options import StarshinaOptions
 from game.stukolka.options import StukolkaOptions
+from tests.library import CHAT, GAMES
 
 Options = StukolkaOptions | StarshinaOptions
 
@@ -18,20 +18,20 @@ def _kind(options: Options) -> str:
 
 
 def rules_text(lang: str, word: str, options: Options) -> str:
-    found = choice(word)
+    found = GAMES.choice(word)
     assert found is not None
     game, item = found
     return chat.rules_text(
-        lang, chat_game(game.kind), item.name, {**options.to_json(), **item.preset}
+        lang, CHAT.of(game.kind), item.name, {**options.to_json(), **item.preset}
     )
 
 
 def options_summary(lang: str, options: Options) -> str:
-    return common.options_summary(lang, game_for(_kind(options)), options.to_json())
+    return common.options_summary(lang, GAMES.of(_kind(options)), options.to_json())
 
 
 def lobby_text(lang: str, word: str, options: Options, *rest: Any) -> str:
-    found = choice(word)
+    found = GAMES.choice(word)
     assert found is not None
     game, item = found
     return chat.lobby_text(lang, game, {**options.to_json(), **item.preset}, *rest)
@@ -46,8 +46,8 @@ def settings_text(
     **keywords: Any,
 ) -> str:
     chosen = [
-        (game_for("stukolka"), stukolka.to_json()),
-        (game_for("starshina"), starshina.to_json()),
+        (GAMES.of("stukolka"), stukolka.to_json()),
+        (GAMES.of("starshina"), starshina.to_json()),
     ]
-    plugin = None if game is None else game_for(game)
+    plugin = None if game is None else GAMES.of(game)
     return menus.settings_text(lang, chosen, plugin, option, **keywords)

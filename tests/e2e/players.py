@@ -31,6 +31,7 @@ from game.cards import FULL_DECK, label
 from game.core import Action
 from game.registry import rules_for
 from server import build_application
+from server.games import LIBRARY, Library
 from storage.database import Database
 
 from .fake_telegram import FakeTelegram, Message, RunningApplication, User, running
@@ -159,13 +160,13 @@ class Table:
 
 @contextlib.asynccontextmanager
 async def start_bot_for(
-    fake: FakeTelegram, path: Path, **overrides: Any
+    fake: FakeTelegram, path: Path, *, library: Library = LIBRARY, **overrides: Any
 ) -> AsyncIterator[RunningApplication]:
     """The real bot polling ``fake``, dealing from decks seeded by the test's name
     (``seed_decks``); PTB runs ``post_init``/``post_shutdown`` only from ``run_polling``, so
     they are called here around the test's own polling loop, in its order (``post_shutdown``
-    once the application has shut down)."""
-    application = build_application(settings_for(fake, path, **overrides))
+    once the application has shut down); offering the games of ``library``."""
+    application = build_application(settings_for(fake, path, **overrides), library=library)
     assert application.post_init is not None and application.post_shutdown is not None
     initialised = False
     try:

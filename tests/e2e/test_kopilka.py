@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot import callback as cb
-from bot import games
 from bot.keyboards import selection_order
+from server.games import Library
+from tests.library import with_games
 from tests.plugin import kopilka
 
 from .fake_telegram import FakeTelegram, Message, User
@@ -23,12 +24,9 @@ from .test_plugin_game import press_data, texts
 
 
 @pytest.fixture
-def kopilka_game() -> Iterator[None]:
-    games.register(kopilka.PLUGIN)
-    try:
-        yield
-    finally:
-        games.unregister(kopilka.KIND)
+def kopilka_game() -> Iterator[Library]:
+    with with_games(kopilka.OFFERED) as library:
+        yield library
 
 
 def chosen(hand: list[str]) -> list[str]:
@@ -58,9 +56,12 @@ async def lay(table: Table, user: User, message: Message, cards: list[str], hand
 
 
 async def test_a_third_game_with_a_two_card_move_and_a_pot_of_its_own_is_played_to_its_end(
-    tmp_path: Path, kopilka_game: None
+    tmp_path: Path, kopilka_game: Library
 ) -> None:
-    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", library=kopilka_game) as bot,
+    ):
         vera = fake.add_user("Вера")
         bob = fake.add_user("Bob", language_code="en")
         alice = fake.add_user("Алиса")

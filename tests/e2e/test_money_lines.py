@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 from bot import callback as cb
-from bot.games import game_for
 from tables.stopping import LARGE_POT_STAKES, large_pot
+from tests.library import GAMES
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -291,9 +291,9 @@ def test_a_large_pot_is_four_stakes_of_a_game_that_plays_for_the_chats_pot() -> 
     chat pot (Старшина) never has one."""
     assert LARGE_POT_STAKES == 4
     for stake in (3, 6, 30):
-        assert not large_pot(game_for("stukolka"), {"stake": stake}, 4 * stake - 1)
-        assert large_pot(game_for("stukolka"), {"stake": stake}, 4 * stake)
-    assert not large_pot(game_for("starshina"), {"stake": 1}, 100)
+        assert not large_pot(GAMES.of("stukolka"), {"stake": stake}, 4 * stake - 1)
+        assert large_pot(GAMES.of("stukolka"), {"stake": stake}, 4 * stake)
+    assert not large_pot(GAMES.of("starshina"), {"stake": 1}, 100)
 
 
 async def test_the_evenings_who_pays_whom_accounts_for_every_chip_a_loser_lost(

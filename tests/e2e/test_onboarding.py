@@ -13,7 +13,7 @@ from bot import callback as cb
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.render.menus import option_token
 from locales import LANGUAGES, listed, t
-from tables.games import games
+from tests.library import GAMES
 
 from .fake_telegram import FakeTelegram, Message, ServerError, User
 from .players import Table, start_bot_for
@@ -26,7 +26,7 @@ PHONE_LIMIT = 1600
 
 def expected_menu(names: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
     """The menu's commands in ``lang``: /new's description names each game by its title."""
-    titles = listed(lang, [t(lang, f"game.{game.choices[0].name}") for game in games()], "or")
+    titles = listed(lang, [t(lang, f"game.{game.choices[0].name}") for game in GAMES], "or")
     return [(name, t(lang, f"commands.{name}", games=titles)) for name in names]
 
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from bot import callback as cb
-from bot import games
+from server.games import Library
+from tests.library import with_games
 from tests.plugin import tricks
-from tests.plugin.highcard import KIND, PLUGIN, strength
+from tests.plugin.highcard import KIND, OFFERED, strength
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, start_bot_for
@@ -25,12 +26,9 @@ from .test_fuzz import forge_press
 
 
 @pytest.fixture
-def highcard() -> Iterator[None]:
-    games.register(PLUGIN)
-    try:
-        yield
-    finally:
-        games.unregister(KIND)
+def highcard() -> Iterator[Library]:
+    with with_games(OFFERED) as library:
+        yield library
 
 
 def texts(messages: list[Message]) -> list[str]:
@@ -49,9 +47,12 @@ def press_data(message: Message, kind: type, **fields: object) -> str:
 
 
 async def test_a_game_registered_by_the_tests_is_played_to_its_end(
-    tmp_path: Path, highcard: None
+    tmp_path: Path, highcard: Library
 ) -> None:
-    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", library=highcard) as bot,
+    ):
         vera = fake.add_user("Вера")
         bob = fake.add_user("Bob", language_code="en")
         alice = fake.add_user("Алиса")
@@ -147,13 +148,16 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
 
 
 async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_one(
-    tmp_path: Path, highcard: None
+    tmp_path: Path, highcard: Library
 ) -> None:
     """«Старшая карта» has no computer player: its lobby has no «🤖 Добавить компьютер» or
     «🤖 Добавить новичка», and a press forged with either is answered with a short refusal in
     the presser's language and changes nothing (before, it seated a computer that raised
     ValueError at its first turn)."""
-    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", library=highcard) as bot,
+    ):
         vera = fake.add_user("Вера")
         bob = fake.add_user("Bob", language_code="en")
         group = fake.add_group("Картёжники", [vera, bob])
@@ -194,14 +198,16 @@ async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_
 
 
 async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves(
-    tmp_path: Path, highcard: None
+    tmp_path: Path, highcard: Library
 ) -> None:
     """The chat's setting says the computer plays for an away player, but «Старшая карта» has
     no computer player: a player who blocked the bot is played by the default moves, and the
     group is told so (before, his turn raised ValueError and the table stood still)."""
     async with (
         FakeTelegram() as fake,
-        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=0.05) as bot,
+        start_bot_for(
+            fake, tmp_path / "bot.sqlite3", library=highcard, computer_pause_seconds=0.05
+        ) as bot,
     ):
         vera, bob, alice = (fake.add_user(name) for name in ("Вера", "Боря", "Алиса"))
         users = [vera, bob, alice]
@@ -236,23 +242,23 @@ async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves
 
 
 @pytest.fixture
-def tricks_game() -> Iterator[None]:
-    games.register(tricks.PLUGIN)
-    try:
-        yield
-    finally:
-        games.unregister(tricks.KIND)
+def tricks_game() -> Iterator[Library]:
+    with with_games(tricks.OFFERED) as library:
+        yield library
 
 
 async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
-    tmp_path: Path, tricks_game: None
+    tmp_path: Path, tricks_game: Library
 ) -> None:
     """«Взятки» (``tests/plugin/tricks.py``) leads and follows with verbs no other game has:
     its buttons carry the wire codes its chat side brought, a card off the led suit is
     refused with the engine's reason, each trick's money goes through the ledger, and the
     game ends with its one deal. Nothing outside ``tests/`` names it or its verbs."""
     assert {"lead", "follow"} <= set(cb.VERBS)
-    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", library=tricks_game) as bot,
+    ):
         vera = fake.add_user("Вера")
         bob = fake.add_user("Bob", language_code="en")
         alice = fake.add_user("Алиса")
@@ -321,7 +327,7 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
 
 
 async def test_computer_seats_play_the_trick_taking_game_with_its_own_computer(
-    tmp_path: Path, tricks_game: None
+    tmp_path: Path, tricks_game: Library
 ) -> None:
     """«Взятки» brings its own computer player (``tricks.COMPUTER``: at every level the lowest
     card it may play). A strong computer and a novice seated from its lobby play its deal with
@@ -329,7 +335,9 @@ async def test_computer_seats_play_the_trick_taking_game_with_its_own_computer(
     by its module name, the novice on the bot's thread. Nothing outside ``tests/`` names it."""
     async with (
         FakeTelegram() as fake,
-        start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
+        start_bot_for(
+            fake, tmp_path / "bot.sqlite3", library=tricks_game, computer_pause_seconds=PAUSE
+        ) as bot,
     ):
         table = await seat_table(fake, bot, 1, "взятки", ["computer", "novice"], seed=5)
         db = table.services.db
@@ -356,14 +364,17 @@ async def test_computer_seats_play_the_trick_taking_game_with_its_own_computer(
 
 
 async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
-    tmp_path: Path, tricks_game: None
+    tmp_path: Path, tricks_game: Library
 ) -> None:
     """«Взятки» declares two /stats figures of its own (``tests/plugin/tricks.py``): the chips
     its tricks won, counted off the ledger, and the tricks a player led, read off the deal's
     summary. After its one deal each player's /stats shows both, worded by its chat side, in
     the group's language and in private in his own, and the evening's summary its leads;
     storage and the bot's stats and evening code name neither."""
-    async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", library=tricks_game) as bot,
+    ):
         vera = fake.add_user("Вера")
         bob = fake.add_user("Bob", language_code="en")
         alice = fake.add_user("Алиса")

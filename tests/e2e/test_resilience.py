@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 from bot import callback as cb
 from tests.clock import ManualClock
@@ -25,7 +26,7 @@ from .resilience import (
 )
 from .test_games import deals_done, open_table
 
-FAST = {"turn_timeout_seconds": 0.6, "default_language": "en"}
+FAST: dict[str, Any] = {"turn_timeout_seconds": 0.6, "default_language": "en"}
 
 
 async def active_game_id(table: Table) -> int:

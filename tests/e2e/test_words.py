@@ -14,15 +14,15 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from bot.games import chat_game
 from locales import t
+from tests.library import CHAT
 
 from .fake_telegram import FakeTelegram
 from .players import start_bot_for
 from .test_games import open_table
 
 #: Стуколка's words, which the glossary explains
-TERMS = chat_game("stukolka").terms
+TERMS = CHAT.of("stukolka").terms
 
 DEAL = re.compile(r"· deal (\d+)")
 

@@ -22,9 +22,10 @@ from game.cards import FULL_DECK, shuffle
 from game.core import GAME_POT, POT, Transfer
 from game.randomplay import random_action
 from game.registry import GameState, Step
-from tables.games import Plugin, games
+from tables.games import Plugin
 from tests.depth import deep
 from tests.game.unseen import reshuffled
+from tests.library import GAMES
 from tests.plugin import highcard, kopilka, tricks
 
 #: deals played at a table that plays deal after deal
@@ -32,7 +33,7 @@ DEALS = 4
 
 
 def every_game() -> list[Plugin]:
-    return [*games(), tricks.GAME, highcard.GAME, kopilka.GAME]
+    return [*GAMES, tricks.GAME, highcard.GAME, kopilka.GAME]
 
 
 def random_options(plugin: Plugin, rng: random.Random) -> dict[str, object]:

@@ -20,6 +20,7 @@ from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
 from locales import t
+from server.games import Offered
 from web.games import GamePage
 from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text
 
@@ -360,3 +361,7 @@ def highcard_view(view: SeatView, info: TableInfo) -> Json:
 
 
 PAGE: GamePage[SeatView, PublicView] = GamePage(GAME, highcard_view, texts=("highcard.",))
+
+
+OFFERED = Offered(GAME, PLUGIN, PAGE)
+"""High card as a program offers it: its table side, its chat and its page."""

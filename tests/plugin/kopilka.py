@@ -31,6 +31,7 @@ from game.codec import Stored
 from game.core import GAME_POT, Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
 from locales import t
+from server.games import Offered
 from tables.scores import Figures
 from web.games import GamePage
 from web.view_parts import SCHEMA, Json, TableInfo, _hand, _pick, _seat, text
@@ -512,3 +513,6 @@ def kopilka_view(view: SeatView, info: TableInfo) -> Json:
 
 
 PAGE: GamePage[SeatView, PublicView] = GamePage(GAME, kopilka_view, texts=("kopilka.",))
+
+OFFERED = Offered(GAME, PLUGIN, PAGE)
+"""Копилка as a program offers it: its table side, its chat and its page."""

@@ -2,8 +2,9 @@
 imports one or spells a game's kind in its code (a docstring or comment may use one as an
 example). A game's titles count as its name too («Стуколка», "Starshina"). Nor does an entry of
 the shared catalogues (``locales/ru.json``, ``en.json``): what names a game there is composed
-from the game's own words (``locales/games/<kind>/``). The games are found by convention
-(``game.registry.kinds``, ``game.plugins``)."""
+from the game's own words (``locales/games/<kind>/``). One module more names every game:
+``server/games.py``, the composition root's list of the games, the one place they are
+registered (each game's definition with the chat's and the page's presentation)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from game.registry import kinds
 from locales import LANGUAGES, t
-from tables.games import game_for
+from tests.library import GAMES as OFFERED
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("game", "tables", "bot", "web", "server", "storage", "locales")
 #: each layer's home of a game: ``{kind}`` is the game's kind
 HOMES = ("game/{kind}/", "tables/games/{kind}.py", "bot/games/{kind}/", "web/games/{kind}.py")
-#: data migrations rewrite tables stored under a kind: they are about what is in the database
-ALLOWED = {"storage/migrations.py"}
+#: data migrations rewrite tables stored under a kind: they are about what is in the database;
+#: the composition root lists the games, the one place they are registered
+ALLOWED = {"storage/migrations.py", "server/games.py"}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -73,13 +74,13 @@ def _home(path: Path, kind: str) -> bool:
     return any(relative.startswith(home.format(kind=kind)) for home in HOMES)
 
 
-GAMES = [kind for kind in kinds() if (ROOT / "game" / kind).is_dir()]
+GAMES = [game.kind for game in OFFERED]
 
 
 def _titles(kind: str) -> tuple[str, ...]:
     """The game's names in every language: the titles of its /new choices (as a title
     reads; another case of the word is not looked for)."""
-    choices = game_for(kind).choices
+    choices = OFFERED.of(kind).choices
     return tuple(
         dict.fromkeys(t(lang, f"game.{choice.name}") for lang in LANGUAGES for choice in choices)
     )

@@ -1,7 +1,8 @@
 """«Взятки» (``tests/plugin/tricks.py``), a game that lives in the tests alone, registers its
-rules with ``game.registry`` and its page with ``web.games``: the tools that look a game's
-rules up by kind, the Mini App's seat view and its texts then know it, and forget it when it
-is withdrawn. Nothing outside ``tests/`` names it."""
+rules with ``game.registry``, and joins a library of games (``server.games.Library``) a test
+builds: the tools that look a game's rules up by kind, the Mini App's seat view and its texts,
+the chat's glossary then know it, and the next test does not. Nothing outside ``tests/`` names
+it."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import pytest
 from game import registry
 from game.cards import shuffled_deck
 from game.randomplay import random_action
-from tests.plugin import tricks
-from web import games as pages
+from server.games import OFFERED, Library, Offered
+from tests.library import CHAT, PAGES, with_games
+from tests.plugin import highcard, tricks
 from web.texts import page_texts
 from web.view_parts import TableInfo
-from web.views import lobby_view, seat_view
+from web.views import lobby_view
 
 NAMES = ("Вера", "Bob", "Алиса")
 
@@ -26,11 +28,9 @@ NAMES = ("Вера", "Bob", "Алиса")
 @pytest.fixture
 def toy() -> Iterator[None]:
     registry.register(tricks.RULES)
-    pages.register(tricks.PAGE)
     try:
         yield
     finally:
-        pages.unregister(tricks.KIND)
         registry.unregister(tricks.KIND)
 
 
@@ -75,41 +75,53 @@ def test_a_deal_of_the_toy_is_played_through_rules_for(toy: None) -> None:
     assert sum(t.amount for t in step.transfers) == 2 * 2 * tricks.CARDS
 
 
-def test_the_page_shows_a_toy_seat_through_the_generic_view(toy: None) -> None:
+def test_the_page_shows_a_toy_seat_through_the_generic_view() -> None:
     state, _ = tricks.RULES.start({"stake": 1}, 3, shuffled_deck(5), dealer=0, pot=0)
     assert isinstance(state, tricks.TricksState)
     info = TableInfo(names=NAMES, version=4)
-    view = seat_view(tricks.KIND, state, 1, info)
-    assert view["game"] == view["choice"] == tricks.KIND
-    assert view["to_act"] == 1 and view["you"] == 1 and view["version"] == 4
-    assert sorted(c["card"] for c in view["hand"]["cards"]) == sorted(state.hands[1])
-    assert all(c["verb"] == "lead" for c in view["hand"]["cards"])
-    assert view["prompt"]["key"] == "tricks.prompt"
-    other = seat_view(tricks.KIND, state, 2, info)
-    assert other["prompt"] is None and {c["verb"] for c in other["hand"]["cards"]} == {None}
-    assert lobby_view(tricks.KIND, {"stake": 1}, 0, info)["choice"] == tricks.KIND
+    with with_games(tricks.OFFERED) as library:
+        page = library.pages.of(tricks.KIND)
+        view = page.view(state, 1, info)
+        assert view["game"] == view["choice"] == tricks.KIND
+        assert view["to_act"] == 1 and view["you"] == 1 and view["version"] == 4
+        assert sorted(c["card"] for c in view["hand"]["cards"]) == sorted(state.hands[1])
+        assert all(c["verb"] == "lead" for c in view["hand"]["cards"])
+        assert view["prompt"]["key"] == "tricks.prompt"
+        other = page.view(state, 2, info)
+        assert other["prompt"] is None and {c["verb"] for c in other["hand"]["cards"]} == {None}
+        assert lobby_view(page, {"stake": 1}, 0, info)["choice"] == tricks.KIND
 
 
-def test_the_page_serves_a_shown_games_texts_only(toy: None) -> None:
-    from bot import games
-
-    games.register(tricks.PLUGIN)  # its table side brings its texts to the catalogue
-    try:
-        texts = page_texts("ru")["texts"]
+def test_the_page_serves_a_shown_games_texts_only() -> None:
+    with with_games(tricks.OFFERED) as library:
+        texts = page_texts("ru", library.pages)["texts"]
         assert texts["tricks.prompt"] == "Ваш ход: карта в взятку."
         assert "opt.tricks.stake" not in texts  # not a family the page names
-        pages.unregister(tricks.KIND)
-        assert not any(key.startswith("tricks.") for key in page_texts("ru")["texts"])
-    finally:
-        games.unregister(tricks.KIND)
+        assert not any(key.startswith("tricks.") for key in page_texts("ru", PAGES)["texts"])
+    # its texts left with it
+    assert "tricks.prompt" not in page_texts("ru", PAGES)["texts"]
 
 
-def test_a_game_the_page_does_not_show_has_no_seat_view() -> None:
-    state, _ = tricks.RULES.start({"stake": 1}, 2, shuffled_deck(5), dealer=0, pot=0)
-    with pytest.raises(ValueError):
-        seat_view(tricks.KIND, state, 0, TableInfo(names=NAMES[:2], version=1))
-    with pytest.raises(ValueError):
-        pages.register(pages.page_game("stukolka"))
+def test_a_game_the_page_does_not_show_has_no_page() -> None:
+    with with_games(Offered(highcard.GAME, highcard.PLUGIN)) as library:
+        assert highcard.KIND in library.games and highcard.KIND not in library.pages
+        with pytest.raises(ValueError):
+            library.pages.of(highcard.KIND)
+    assert tricks.KIND not in PAGES
+
+
+def test_a_library_refuses_games_that_clash() -> None:
+    """Each game once, its /new words and callback codes its own, each presentation of its own
+    entry's game."""
+    stukolka, starshina = OFFERED
+    for clashing in (
+        (stukolka, stukolka),
+        (stukolka, Offered(stukolka.game, starshina.chat)),
+        (stukolka, Offered(starshina.game, starshina.chat, stukolka.page)),
+        (stukolka, dataclasses.replace(tricks.OFFERED, game=highcard.GAME)),
+    ):
+        with pytest.raises(ValueError):
+            Library(clashing)
 
 
 class _Glossaries:
@@ -129,7 +141,6 @@ async def test_a_game_brings_the_words_the_glossary_explains() -> None:
     from typing import cast
 
     import locales
-    from bot import games
     from bot.games import GameScreens
     from bot.screens.glossary import Glossary
     from storage.chat_display import ChatDisplay
@@ -138,20 +149,15 @@ async def test_a_game_brings_the_words_the_glossary_explains() -> None:
     worded = GameScreens(
         tricks.GAME, tricks.TricksScreens(), verbs=tricks.PLUGIN.verbs, terms=("trick",)
     )
-    glossary = Glossary(cast(ChatDisplay, _Glossaries()))
-    before = games.terms()
+    before = CHAT.terms
     assert "trick" not in before and "shleif" in before
-    assert await glossary.lines(1, "en", "Your trick", 7, 0) == ""
-    games.register(worded)
     locales.add_entries("en", words)
-    try:
-        assert games.terms() == [*before, "trick"]
+    with with_games(Offered(tricks.GAME, worded)) as library:
+        assert library.chat.terms == (*before, "trick")
+        glossary = Glossary(cast(ChatDisplay, _Glossaries()), library.chat.terms)
         assert (
             await glossary.lines(1, "en", "Your <b>trick</b>", 7, 0)
             == "\n\n" + words["gloss.trick"]
         )
         assert await glossary.lines(1, "en", "Your trick", 8, 0) == ""  # explained once
-    finally:
-        locales.remove_entries("en", words)
-        games.unregister(tricks.KIND)
-    assert games.terms() == before
+    locales.remove_entries("en", words)

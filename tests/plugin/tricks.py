@@ -26,6 +26,7 @@ from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
 from locales import t
+from server.games import Offered
 from tables.scores import Figures
 from web.games import GamePage
 from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text
@@ -396,3 +397,6 @@ def tricks_view(view: SeatView, info: TableInfo) -> Json:
 
 
 PAGE: GamePage[SeatView, PublicView] = GamePage(GAME, tricks_view, texts=("tricks.",))
+
+OFFERED = Offered(GAME, PLUGIN, PAGE)
+"""Tricks as a program offers it: its table side, its chat and its page."""

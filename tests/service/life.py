@@ -19,6 +19,7 @@ from tables.listener import TableListener
 from tables.steps import deal_record, ledger_transfers
 from tests import moves
 from tests.clock import ManualClock
+from tests.library import GAMES
 
 #: the seconds a person has for a decision in these tests
 TURN = 30.0
@@ -31,6 +32,7 @@ def service_on(db: Database, clock: ManualClock) -> TableService:
     seeds = iter(range(10**6))
     return TableService(
         db,
+        games=GAMES,
         turn_timeout=TURN,
         clock=clock,
         seed=lambda: f"seed-{next(seeds)}",

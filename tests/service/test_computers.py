@@ -14,6 +14,7 @@ from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 from tables.computers import EASY_IDS, STRONG_IDS, Thinker, is_computer
 from tests.clock import ManualClock
+from tests.library import GAMES
 from tests.moves import press
 
 USERS = [101, 102, 103]
@@ -26,6 +27,7 @@ def service(db: Database) -> TableService:
     # and tests/bot/test_computers.py run the process pool)
     return TableService(
         db,
+        games=GAMES,
         turn_timeout=30,
         seed=lambda: f"seed-{next(seeds)}",
         clock=ManualClock(),

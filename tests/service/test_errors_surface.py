@@ -18,6 +18,7 @@ from bot.pacing import Coalescer
 from bot.presenter import Presenter
 from storage.database import Database
 from tables import TableService
+from tests.library import CHAT, GAMES
 
 
 class Sent:
@@ -67,7 +68,8 @@ async def test_start_with_a_link_to_a_gone_game_welcomes_and_a_failing_database_
         messenger: Any = sent
         presenter = Presenter(
             db=db,
-            tables=TableService(db, turn_timeout=60, default_language="en"),
+            tables=TableService(db, games=GAMES, turn_timeout=60, default_language="en"),
+            games=CHAT,
             messenger=messenger,
             coalescer=Coalescer(),
         )

@@ -10,6 +10,7 @@ from tables.figures import counted, deal_figures
 from tables.games import StatField
 from tables.games.starshina import PLUGIN as STARSHINA
 from tables.games.stukolka import PLUGIN as STUKOLKA
+from tests.library import GAMES
 
 A, B, C = 11, 12, 13
 
@@ -71,10 +72,10 @@ def test_stukolkas_remizes_and_pots_are_its_own_declared_fields() -> None:
         B: {"pots_taken": 1, "pot_chips": 9},
     }
     record = DealRecord(1, (DealPlayer(A, 0, 0), DealPlayer(B, 1, 0)))
-    assert deal_figures("stukolka", transfers, record) == counted(
+    assert deal_figures(GAMES, "stukolka", transfers, record) == counted(
         STUKOLKA.stat_fields, transfers, record
     )
-    assert deal_figures("no such game", transfers, record) == {}
+    assert deal_figures(GAMES, "no such game", transfers, record) == {}
 
 
 def test_each_game_declares_the_play_figures_it_has() -> None:

@@ -10,12 +10,13 @@ from storage.database import Database
 from tables import TableService
 from tables.computers import computer_name
 from tables.people import MAX_NAME
+from tests.library import GAMES
 
 
 async def test_unknown_languages_fall_back_to_the_configured_default(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
-        people = TableService(db, turn_timeout=60, default_language="en").people
+        people = TableService(db, games=GAMES, turn_timeout=60, default_language="en").people
         await db.chats.upsert_player(1, "Hans", language="de")
         await db.chats.upsert_player(2, "Иван", language="ru-RU")
         assert await people.user_language(1, "de") == "en"
@@ -30,7 +31,7 @@ async def test_unknown_languages_fall_back_to_the_configured_default(tmp_path: P
 async def test_a_groups_card_style_and_a_players_start_are_read_at_once(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
-        people = TableService(db, turn_timeout=60).people
+        people = TableService(db, games=GAMES, turn_timeout=60).people
         await db.chats.upsert_chat(-1, "group")
         assert await people.chat_ranks(-1) is None
         await people.set_chat_ranks(-1, "russian")

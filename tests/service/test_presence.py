@@ -8,6 +8,7 @@ from storage.database import Database
 from tables import TableService
 from tables.presence import LAPSE, Presence
 from tests.clock import ManualClock
+from tests.library import GAMES
 
 
 def presence_on(clock: ManualClock) -> tuple[Presence, list[tuple[int, int]]]:
@@ -65,7 +66,7 @@ async def test_the_service_halted_tells_no_lapse(db: Database) -> None:
     """The program stops: a page still on the screen is not told as gone afterwards (the
     chat would refresh a hand through a closed coalescer)."""
     clock = ManualClock()
-    service = TableService(db, turn_timeout=30, clock=clock)
+    service = TableService(db, games=GAMES, turn_timeout=30, clock=clock)
     presence = service.presence
     gone: list[tuple[int, int]] = []
     presence.looked_away.append(lambda game, user: gone.append((game, user)))

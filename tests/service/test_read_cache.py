@@ -13,6 +13,7 @@ import pytest
 from storage.database import Database
 from storage.errors import StaleVersion
 from tables import Refused, TableService
+from tests.library import GAMES
 from tests.service.conftest import group_database
 
 USERS = [101, 102, 103, 104]
@@ -28,7 +29,7 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 @pytest.fixture
 def service(db: Database) -> TableService:
     seeds = iter(range(10**6))
-    return TableService(db, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}")
+    return TableService(db, games=GAMES, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}")
 
 
 async def running(service: TableService) -> int:

@@ -19,6 +19,7 @@ from storage.database import Database
 from tables import Loaded, Refused, TableService
 from tables.commands import Look
 from tests.clock import ManualClock
+from tests.library import GAMES
 from tests.service.conftest import group_database
 from tests.service.life import freeze
 
@@ -40,7 +41,9 @@ def clock() -> ManualClock:
 @pytest.fixture
 def service(db: Database, clock: ManualClock) -> TableService:
     seeds = iter(range(10**6))
-    return TableService(db, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}", clock=clock)
+    return TableService(
+        db, games=GAMES, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}", clock=clock
+    )
 
 
 async def current(service: TableService) -> Loaded:

@@ -9,6 +9,7 @@ from storage.database import Database
 from storage.records import POT, DealPlayer, DealRecord, Transfer
 from tables.money import Money
 from tables.scores import Scores
+from tests.library import GAMES
 
 A, B, C = 101, 102, 103
 CHAT = -1
@@ -72,13 +73,15 @@ async def test_top_stats_and_export_read_the_services_month_and_day(db: Database
     assert groups.all_time and not practice.all_time
 
 
+def _money(db: Database) -> Money:
+    return Money(db.ledger, db.games, db.history, db.stats, db.chats, GAMES)
+
+
 async def test_a_groups_money_counts_the_seated_at_zero(db: Database) -> None:
     await _deals(db, 1)
     await db.chats.upsert_player(104, "user104", started=True)
-    money = await Money(db.ledger, db.games, db.history, db.stats, db.chats).group(CHAT)
+    money = await _money(db).group(CHAT)
     assert money.balances == {A: -3, B: 3, C: 0}
     assert (money.pot, money.game_pot, money.has_pot) == (0, 0, True)
-    assert await Money(db.ledger, db.games, db.history, db.stats, db.chats).chips(
-        CHAT, [C, B, 104]
-    ) == [0, 3, 0]
-    assert await Money(db.ledger, db.games, db.history, db.stats, db.chats).own(B) == [("group", 3)]
+    assert await _money(db).chips(CHAT, [C, B, 104]) == [0, 3, 0]
+    assert await _money(db).own(B) == [("group", 3)]

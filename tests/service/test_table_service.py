@@ -13,6 +13,7 @@ from storage.database import Database
 from tables import AWAY_AFTER_TIMEOUTS, Loaded, Refused, TableService
 from tables.commands import Card, Decide, Look
 from tables.events import EveningEnded
+from tests.library import GAMES
 from tests.moves import press
 from tests.service.life import Recorder
 
@@ -22,7 +23,7 @@ USERS = [101, 102, 103, 104]
 @pytest.fixture
 def service(db: Database) -> TableService:
     seeds = iter(range(10**6))
-    return TableService(db, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}")
+    return TableService(db, games=GAMES, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}")
 
 
 async def seated(service: TableService, users: list[int], choice: str = "stukolka") -> Loaded:

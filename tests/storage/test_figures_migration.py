@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from bot.render.chat import balance_text, settle_up_text
@@ -25,6 +26,7 @@ from storage.migrations import migrate
 from storage.sql import dumps
 from tables.figures import deal_figures
 from tables.money import Money
+from tests import library
 from tests.storage.storage_support import CHAT, USERS, raw, user_version
 from web.evening import evening_view
 
@@ -201,9 +203,13 @@ async def _shown(db: Database) -> dict[str, str]:
     for lang in ("ru", "en"):
         for user in USERS:
             stats = await db.stats.player_stats(user, MONTH, CHAT)
-            shown[f"stats {lang} {user}"] = stats_text(lang, NAMES[user], stats, private=False)
+            shown[f"stats {lang} {user}"] = stats_text(
+                library.CHAT, lang, NAMES[user], stats, private=False
+            )
             private = await db.stats.player_stats(user, MONTH, apart=user)
-            shown[f"private {lang} {user}"] = stats_text(lang, NAMES[user], private, private=True)
+            shown[f"private {lang} {user}"] = stats_text(
+                library.CHAT, lang, NAMES[user], private, private=True
+            )
     boards = [
         (
             kind,
@@ -219,17 +225,21 @@ async def _shown(db: Database) -> dict[str, str]:
         boards,
         NAMES,
     )
-    money = await Money(db.ledger, db.games, db.history, db.stats, db.chats).group(CHAT)
+    money = await Money(db.ledger, db.games, db.history, db.stats, db.chats, library.GAMES).group(
+        CHAT
+    )
     shown["balance"] = balance_text(
         "ru", money.balances, NAMES, money.pot, money.game_pot, has_pot=money.has_pot
     )
     shown["settle"] = settle_up_text("ru", money.balances, NAMES, money.pot)
-    chips = await Money(db.ledger, db.games, db.history, db.stats, db.chats).chips(CHAT, USERS)
+    chips = await Money(db.ledger, db.games, db.history, db.stats, db.chats, library.GAMES).chips(
+        CHAT, USERS
+    )
     shown["page chips"] = json.dumps(chips)
     evening = await db.evenings.open_evening(CHAT)
     assert evening is not None
-    summary = await db.evenings.evening_summary(evening, deal_figures)
-    shown["evening"] = evening_text("ru", summary, NAMES, so_far=True)
+    summary = await db.evenings.evening_summary(evening, partial(deal_figures, library.GAMES))
+    shown["evening"] = evening_text(library.CHAT, "ru", summary, NAMES, so_far=True)
     shown["page evening"] = json.dumps(await evening_view(summary, _names), ensure_ascii=False)
     return shown
 

@@ -17,7 +17,7 @@ from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, Party, Tran
 from storage.ledger import balances, balances_from_ledger, entry_from_row
 from storage.stats import month_of
 from tables.figures import counted
-from tables.games import game_for
+from tests.library import GAMES
 from tests.storage.storage_support import CHAT, USERS, raw
 
 SUPERGROUP = -1009999
@@ -78,12 +78,12 @@ def _check(path: Path, chats: list[int]) -> None:
                 )
             counts: Counter[tuple[str, int, str]] = Counter()
             for kind, transfers in by_kind.items():
-                for user, values in counted(game_for(kind).stat_fields, transfers, None).items():
+                for user, values in counted(GAMES.of(kind).stat_fields, transfers, None).items():
                     for name, value in values.items():
                         counts[(kind, user, name)] += value
             # …and what they count over its deal records (the deals played, the games won)
             for kind, record in _deal_records(conn, chat):
-                for user, values in counted(game_for(kind).stat_fields, [], record).items():
+                for user, values in counted(GAMES.of(kind).stat_fields, [], record).items():
                     for name, value in values.items():
                         counts[(kind, user, name)] += value
             fields: Counter[tuple[str, int, str]] = Counter()
@@ -138,7 +138,7 @@ async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> No
                 winner=rng.choice([None, *USERS]),
             )
             deal += 1
-        figures = counted(game_for(kind).stat_fields, transfers, record)
+        figures = counted(GAMES.of(kind).stat_fields, transfers, record)
         version = await db.games.commit_action(
             game.game_id,
             version,

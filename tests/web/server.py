@@ -25,6 +25,7 @@ from aiohttp import web
 
 from game.core import Action, IllegalAction
 from locales import language
+from tests import library
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.auth import InitDataError, validate
 from web.endings import replay, score_card
@@ -39,6 +40,10 @@ TURN_SECONDS = 45
 #: the user id of ``sign_init_data``: his page sits at the fixture's seat; the next ids sit at
 #: the seats after it, clockwise (a page that waits for its turn)
 FIRST_USER = 1001
+
+#: the games the preview shows: the program's, or a test's library with its toys beside them
+#: (``tests/web/test_page_moves.py`` sets it for its module)
+PAGES = library.PAGES
 
 
 def _phase(name: str) -> Callable[[Any], bool]:
@@ -372,7 +377,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         )
         # the creator's lobby: computers to seat, begin (two may play), leave and cancel
         actions = lobby_actions(["computer", "novice", "begin", "leave", "cancel"])
-        return lobby_view(table.kind, table.options, table.seat, info, actions)
+        return lobby_view(PAGES.of(table.kind), table.options, table.seat, info, actions)
     players: int = table.state.players
     info = TableInfo(
         names=NAMES[:players],
@@ -381,12 +386,12 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         chips=_balances(table.state, players),
         deadline=None if table.closed else table.deadline,
     )
-    view = seat_view(table.kind, table.state, seat, info)
+    view = seat_view(PAGES.of(table.kind), table.state, seat, info)
     view["score"] = None
     view["closed"] = None
     if table.finished:
         end = table.finished[-1]
-        view["score"] = score_card(table.kind, end, seat, info, _deal_money(end, players))
+        view["score"] = score_card(PAGES.of(table.kind), end, seat, info, _deal_money(end, players))
     if table.closed:
         view["closed"] = text("web.closed.game_over")
         view.update(actions=[action("again", text("btn.again"))])
@@ -414,7 +419,7 @@ async def texts(request: web.Request) -> web.Response:
     except web.HTTPUnauthorized:
         # as the bot's server: a page that cannot say who it is still learns why, in words
         lang = request.query.get("lang", "")[:16]
-    return web.json_response(page_texts(lang))
+    return web.json_response(page_texts(lang, PAGES))
 
 
 async def state(request: web.Request) -> web.Response:
@@ -459,7 +464,7 @@ async def replay_of(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(text="no such deal")
     players = table.state.players
     info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_for(language(lang), None))
-    return web.json_response(replay(table.kind, table.finished, info, table.seat))
+    return web.json_response(replay(PAGES.of(table.kind), table.finished, info, table.seat))
 
 
 async def ticket(request: web.Request) -> web.Response:

@@ -13,10 +13,10 @@ import pytest
 
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import t, tn
+from tests.library import seat_view
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
 from tests.web.server import DARK, LIGHT, load_table
 from web.view_parts import TableInfo
-from web.views import seat_view
 
 pytestmark = pytest.mark.browser
 

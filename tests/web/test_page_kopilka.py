@@ -13,12 +13,11 @@ import pytest
 
 from game import registry
 from locales import t
-from tables import games as table_games
+from tests.library import PAGES, with_games
 from tests.plugin import kopilka
 from tests.web import fixtures, server
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
 from tests.web.server import FIRST_USER
-from web import games as pages
 
 pytestmark = pytest.mark.browser
 
@@ -31,19 +30,18 @@ FIXTURE, PLAYERS = "kopilka-play", 3
 
 @pytest.fixture(scope="module")
 def kopilka_table() -> Iterator[None]:
-    """The game registered as a game is, and a table of it in the preview server."""
+    """The game offered as a game is, and a table of it in the preview server."""
     registry.register(kopilka.RULES)
-    table_games.register(kopilka.GAME)
-    pages.register(kopilka.PAGE)
     fixtures.GAMES[kopilka.KIND] = (kopilka.KIND, {"rounds": 2}, PLAYERS)
     server.FIXTURES[FIXTURE] = (kopilka.KIND, lambda state: True, "to_act")
     try:
-        yield
+        with with_games(kopilka.OFFERED) as library:
+            server.PAGES = library.pages
+            yield
     finally:
+        server.PAGES = PAGES
         server.FIXTURES.pop(FIXTURE)
         fixtures.GAMES.pop(kopilka.KIND)
-        pages.unregister(kopilka.KIND)
-        table_games.unregister(kopilka.KIND)
         registry.unregister(kopilka.KIND)
 
 

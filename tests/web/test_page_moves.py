@@ -14,12 +14,11 @@ import pytest
 
 from game import registry
 from locales import t
-from tables import games as table_games
+from tests.library import PAGES, with_games
 from tests.plugin import highcard, tricks
 from tests.web import fixtures, server
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
 from tests.web.server import FIRST_USER
-from web import games as pages
 from web.view_parts import action, text
 
 pytestmark = pytest.mark.browser
@@ -37,23 +36,22 @@ TOYS: dict[str, tuple[Any, dict[str, object], int]] = {
 
 @pytest.fixture(scope="module")
 def toys() -> Iterator[None]:
-    """The toy games registered as a game is, and a table of each in the preview server."""
+    """The toy games offered as a game is, and a table of each in the preview server."""
     for module, options, players in TOYS.values():
         registry.register(module.RULES)
-        table_games.register(module.GAME)
-        pages.register(module.PAGE)
         kind: str = module.KIND
         fixtures.GAMES[kind] = (kind, options, players)
     for name, (module, _, _) in TOYS.items():
         server.FIXTURES[name] = (module.KIND, lambda state: True, "to_act")
     try:
-        yield
+        with with_games(*(module.OFFERED for module, _, _ in TOYS.values())) as library:
+            server.PAGES = library.pages
+            yield
     finally:
+        server.PAGES = PAGES
         for name, (module, _, _) in TOYS.items():
             server.FIXTURES.pop(name)
             fixtures.GAMES.pop(module.KIND)
-            pages.unregister(module.KIND)
-            table_games.unregister(module.KIND)
             registry.unregister(module.KIND)
 
 

@@ -21,10 +21,11 @@ import pytest
 from game import registry
 from game.cards import shuffled_deck
 from game.randomplay import random_action
-from tables import games as table_games
+from server.games import Library
 from tables.games import Plugin
+from tests.library import with_games
 from tests.plugin import highcard, tricks
-from web import games as pages
+from web.games import PageGames
 from web.lobby import LABELS as LOBBY_LABELS
 from web.stopping import STOP_VERBS
 from web.tables import AGAIN, BACK, LOOK
@@ -45,21 +46,16 @@ NOT_A_MOVE = re.compile(
 
 
 @pytest.fixture(scope="module")
-def toys() -> Iterator[None]:
-    """The toy games registered as a game is: their rules, table side and page (the page of
+def toys() -> Iterator[Library]:
+    """The toy games offered as a game is: their rules, table side and page (the page of
     «Старшая карта» is its own module's, as «Взятки»'s is)."""
     for rules in (tricks.RULES, highcard.RULES):
         registry.register(rules)
-    for game in (tricks.GAME, highcard.GAME):
-        table_games.register(game)
-    for page in (tricks.PAGE, highcard.PAGE):
-        pages.register(page)
     try:
-        yield
+        with with_games(tricks.OFFERED, highcard.OFFERED) as library:
+            yield library
     finally:
         for kind in (tricks.KIND, highcard.KIND):
-            pages.unregister(kind)
-            table_games.unregister(kind)
             registry.unregister(kind)
 
 
@@ -75,11 +71,11 @@ def _options(game: Plugin, rng: random.Random) -> dict[str, object]:
     return dict(game.check_options(options))
 
 
-def game_verbs(game: Plugin, seeds: range = SEEDS, deals: int = 3) -> set[str]:
+def game_verbs(game: Plugin, pages: PageGames, seeds: range = SEEDS, deals: int = 3) -> set[str]:
     """Every verb random play of ``game`` meets: its legal moves', and those its page's view
     offers any seat (a seat may look at its cards at any time, for one)."""
     verbs: set[str] = set()
-    shown = pages.shown(game.kind)
+    page = pages.of(game.kind) if game.kind in pages else None
     for seed in seeds:
         rng = random.Random(seed)
         players = max(game.min_players, min(4, game.max_players))
@@ -87,9 +83,9 @@ def game_verbs(game: Plugin, seeds: range = SEEDS, deals: int = 3) -> set[str]:
         info = TableInfo(names=[f"p{seat}" for seat in range(players)], version=1)
         for deal in range(deals):
             while True:
-                if shown:
+                if page is not None:
                     for seat in range(players):
-                        verbs |= view_verbs(seat_view(game.kind, state, seat, info))
+                        verbs |= view_verbs(seat_view(page, state, seat, info))
                 seat_to_act = state.to_act
                 legal = state.legal()
                 verbs |= {entry.verb for entry in legal}
@@ -148,21 +144,21 @@ def named_verbs(source: str, verbs: set[str]) -> list[str]:
     return found
 
 
-def test_every_registered_game_is_played_for_its_verbs(toys: None) -> None:
+def test_every_registered_game_is_played_for_its_verbs(toys: Library) -> None:
     """The verbs the scan looks for: each game's play reaches every move a button of the chat
     offers (a game's ``SIMPLE_MOVES``, where it has them), and the toys' own."""
-    for game in table_games.games():
-        verbs = game_verbs(game)
+    for game in toys.games:
+        verbs = game_verbs(game, toys.pages)
         assert verbs, game.kind
         assert set(chat_buttons(game.kind)) <= verbs, (game.kind, chat_buttons(game.kind))
-    assert game_verbs(tricks.GAME) == {"lead", "follow"}
-    assert game_verbs(highcard.GAME) == {"play"}
+    assert game_verbs(tricks.GAME, toys.pages) == {"lead", "follow"}
+    assert game_verbs(highcard.GAME, toys.pages) == {"play"}
 
 
-def test_the_page_names_no_verb_of_any_game_nor_its_own(toys: None) -> None:
+def test_the_page_names_no_verb_of_any_game_nor_its_own(toys: Library) -> None:
     verbs = page_verbs()
-    for game in table_games.games():
-        verbs |= game_verbs(game)
+    for game in toys.games:
+        verbs |= game_verbs(game, toys.pages)
     assert {"look", "pass", "trump", "kitty", "lead", "void", "leave"} <= verbs
     named = {
         path.name: found

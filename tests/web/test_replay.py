@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.stukolka.state import Roles
+from tests.library import PAGES
 from tests.web.fixtures import GAMES, NAMES, states
 from web.endings import replay
 from web.view_parts import TableInfo, ranks_for
@@ -30,7 +31,7 @@ def test_a_razrez_player_is_shown_and_a_passer_only_to_himself() -> None:
     players = GAMES["shleif"][2]
     info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_for("ru", None))
     for you in range(players):
-        dealt = replay("stukolka", deal, info, you)["steps"][0]["seats"]
+        dealt = replay(PAGES.of("stukolka"), deal, info, you)["steps"][0]["seats"]
         assert not dealt[came_back]["dead"] and dealt[came_back]["hand"]
         if you == passer:
             assert not dealt[passer]["dead"] and dealt[passer]["hand"]

@@ -13,13 +13,13 @@ import pytest
 from game.cards import is_card
 from game.stukolka.rules import trick_share
 from locales import t
-from tables.games import game_for
 from tests.game.unseen import cards_in as every_card
 from tests.game.unseen import reshuffled as unseen_reshuffled
+from tests.library import GAMES as LIBRARY_GAMES
+from tests.library import PAGES, seat_view
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.texts import page_texts
 from web.view_parts import TableInfo, display_order, ranks_for
-from web.views import seat_view
 
 SEEDS = range(6)
 
@@ -41,7 +41,7 @@ def cards_in(value: object) -> set[str]:
 
 
 def reshuffled(kind: str, state: Any, seat: int, rng: random.Random) -> Any:
-    return unseen_reshuffled(game_for(kind), state, seat, rng)
+    return unseen_reshuffled(LIBRARY_GAMES.of(kind), state, seat, rng)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -283,7 +283,7 @@ def test_a_purchase_shows_how_many_cards_each_seat_bought_in_the_chats_words() -
             assert seat["note"] == {"key": "seat.kept", "params": {}}
             kept += 1
     assert kept
-    served = page_texts("ru")["texts"]
+    served = page_texts("ru", PAGES)["texts"]
     assert served["seat.kept"] == t("ru", "seat.kept") == "без покупки"
     assert "seat.bought" in served
 
@@ -440,7 +440,7 @@ def test_a_view_says_what_its_face_down_cards_are_and_whose_note_counts_tricks(g
     the same answers)."""
     from web.texts import page_texts
 
-    served = page_texts("ru")["texts"]
+    served = page_texts("ru", PAGES)["texts"]
     for kind, state, seat in every_view(game):
         view = seat_view(kind, state, seat, info(len(state.seat_view(seat).table.seats)))
         assert view["stock_label"] == ("web.kitty" if kind == "starshina" else "web.stock")

@@ -1,54 +1,43 @@
-"""The games as the Mini App shows them: each game's page (``web.games.plugin``) by kind.
+"""The games as the Mini App shows them (``PageGames``): each game's page
+(``web.games.plugin``), keyed to the table service's catalogue of games (``tables.games``).
 
-The games themselves are registered in ``tables.games``; this registry pairs each with its
-page view. No list names them: a new game's page is one module here that defines ``PAGE``,
-found without a list and shown in the tables' order — or, for a test, one call of
-``register``.
+The composition root (``server.games``) builds it from its one list of the games; nothing here
+finds a game by itself. A game of the catalogue without a page is not shown on the page.
 """
 
 from __future__ import annotations
 
-from game.plugins import in_order, modules_with
-from tables import games as table_games
+from collections.abc import Iterable, Iterator
+
+from tables.games import Catalogue
 from web.games.plugin import GamePage, PageGame
 
-__all__ = ["GamePage", "PageGame", "games", "page_game", "register", "shown", "unregister"]
-
-PAGES: dict[str, PageGame] = {}
+__all__ = ["GamePage", "PageGame", "PageGames"]
 
 
-def register(game: PageGame) -> None:
-    """Show ``game`` on the page (``ValueError`` for a kind shown already)."""
-    if game.kind in PAGES:
-        raise ValueError(f"game {game.kind!r} is registered already")
-    PAGES[game.kind] = game
+class PageGames:
+    """The games the page shows, in the catalogue's order, each by its kind (``of``)."""
 
+    __slots__ = ("_by_kind", "games")
 
-def unregister(kind: str) -> None:
-    """Withdraw a game's page (tests that register one of their own)."""
-    PAGES.pop(kind, None)
+    def __init__(self, games: Catalogue, pages: Iterable[PageGame]) -> None:
+        by_kind = {page.kind: page for page in pages}
+        for kind, page in by_kind.items():
+            if kind not in games or games.of(kind) is not page.game:
+                raise ValueError(f"the page shows {kind!r}, not a game of the catalogue")
+        #: the games themselves (the table service's catalogue)
+        self.games = games
+        self._by_kind = {game.kind: by_kind[game.kind] for game in games if game.kind in by_kind}
 
+    def __iter__(self) -> Iterator[PageGame]:
+        return iter(self._by_kind.values())
 
-def games() -> list[PageGame]:
-    """Every game the page shows, in registration order."""
-    return list(PAGES.values())
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._by_kind
 
-
-def shown(kind: str) -> bool:
-    """Whether the page shows tables of ``kind``."""
-    return kind in PAGES
-
-
-def page_game(kind: str) -> PageGame:
-    """The page of a registered game (``ValueError`` for a kind nobody registered)."""
-    try:
-        return PAGES[kind]
-    except KeyError:
-        raise ValueError(f"unknown game {kind!r}") from None
-
-
-for _module in sorted(
-    modules_with(__name__, "PAGE"),
-    key=lambda module: in_order(list(table_games.GAMES), module.PAGE.kind),
-):
-    register(_module.PAGE)
+    def of(self, kind: str) -> PageGame:
+        """The page of a game (``ValueError`` for a kind the page does not show)."""
+        try:
+            return self._by_kind[kind]
+        except KeyError:
+            raise ValueError(f"unknown game {kind!r}") from None
