@@ -84,6 +84,12 @@ async def test_a_third_game_with_a_two_card_move_and_a_pot_of_its_own_is_played_
         assert game is not None and game.kind == kopilka.KIND
         game_id, seats = game.game_id, list(game.seats)
 
+        # the копилка holds every seat's ante: /balance shows it as the game's own pot, in the
+        # name of no other game
+        await table.say(vera, "/balance")
+        shown = table.group_messages()[-1].text or ""
+        assert f"Банк текущей партии: {len(users)}" in shown, shown
+
         # every deal: each player in turn marks two cards and lays them with one move
         moves = 0
         for _ in range(3 * len(users) + 1):
