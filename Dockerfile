@@ -50,6 +50,6 @@ EXPOSE 8443
 EXPOSE 8080
 # Healthy while the bot's heartbeat (written every 30 s after a database read) is fresh.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
-    CMD ["python", "-P", "-m", "bot.health"]
+    CMD ["python", "-P", "-m", "server.health"]
 # -P: the installed bot, not the source files in /app
 CMD ["python", "-P", "-m", "server"]

@@ -18,7 +18,6 @@ from telegram.request import BaseRequest
 from bot.assembly import Host, Services
 from bot.context import BotContext
 from bot.handlers import register
-from bot.health import stop_heartbeat
 from bot.ratelimit import rate_limiter
 from bot.request import AiohttpRequest, UpdatesRequest
 from bot.settings import Settings
@@ -72,7 +71,6 @@ async def _post_stop(application: Application) -> None:  # type: ignore[type-arg
 
 
 async def _post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
-    stop_heartbeat(_bot(application).settings)
     # closed by PTB's shutdown after a start, but not when the start itself failed
     for request in _bot(application).requests:
         await request.shutdown()

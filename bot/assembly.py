@@ -22,7 +22,6 @@ from bot.chat_events import ChatEvents
 from bot.commands import publish_commands
 from bot.evenings import EveningPosts
 from bot.games import ChatGames
-from bot.health import Heartbeat, heartbeat_path
 from bot.launch import Launch
 from bot.messenger import Messenger
 from bot.pacing import Coalescer, Pacer
@@ -68,8 +67,6 @@ class Services:
     people: People
     menus: Menus
     bot_username: str
-    #: the file that says the bot is alive (``python -m bot.health``)
-    heartbeat: Heartbeat
     #: storage failures (a full disk, a read-only file): logged once a minute, not per press
     storage: StorageTrouble = field(default_factory=StorageTrouble)
 
@@ -85,7 +82,7 @@ class Services:
         chat presentation), for ``application`` (initialized: its bot knows its own
         username): its presenter shows every change the service publishes and the results
         still due after a restart, and its evening posts the evenings ended. ``db``: the
-        connection its own display storage (``storage.chat_display``) and heartbeat use."""
+        connection its own display storage (``storage.chat_display``) uses."""
         bot = application.bot
         bot_username = bot.username or ""
         limiter = bot.rate_limiter
@@ -136,28 +133,24 @@ class Services:
             people=people,
             menus=presenter.menus,
             bot_username=bot_username,
-            heartbeat=Heartbeat(tables.health.problem, heartbeat_path(settings)),
         )
 
     async def start(self) -> None:
-        """Publish the commands menu, then beat."""
+        """Publish the commands menu."""
         await publish_commands(
             self.messenger.bot,
             list(self.presenter.games.games),
             default_language=self.settings.default_language,
         )
-        await self.heartbeat.start()
 
     async def stop(self) -> None:
         """The bot stops (the table service halted first): no reminder any more, the
         messages still due are sent."""
-        await self.heartbeat.stop()
         await self.presenter.hands.reminders.stop()
         await self.presenter.coalescer.drain()
 
     async def close(self) -> None:
         """Before the database closes (the table service halted first): nothing left that
         could still send."""
-        await self.heartbeat.stop()
         await self.presenter.hands.reminders.stop()
         self.presenter.coalescer.cancel()

@@ -18,6 +18,7 @@ from telegram.ext import Application
 from bot.assembly import Services
 from bot.settings import Settings
 from server.games import LIBRARY, Library
+from server.health import Heartbeat, heartbeat_path, stop_heartbeat
 from storage.database import Database
 from tables import TableService
 from tables.computers import Thinker
@@ -36,6 +37,8 @@ class Program:
         self._parts: tuple[Database, TableService, Services] | None = None
         #: the Mini App's server, with WEBAPP_URL
         self.page: WebAppServer | None = None
+        #: the file that says the program is alive (``python -m server.health``), once open
+        self.heartbeat: Heartbeat | None = None
 
     @property
     def tables(self) -> TableService:
@@ -72,10 +75,12 @@ class Program:
                 from server.webapp import webapp
 
                 self.page = webapp(settings, tables, self.library.pages)
+            self.heartbeat = Heartbeat(tables.health.problem, heartbeat_path(settings))
         except BaseException:
             # closed here, as nothing else knows of it yet: aiosqlite's thread would keep the
-            # process from exiting
+            # process from exiting; a program that did not open is not alive
             await db.close()
+            stop_heartbeat(settings)
             raise
         self._parts = (db, tables, chat)
         return chat
@@ -91,14 +96,16 @@ class Program:
         if self.page is not None:
             await self.page.start()
         await chat.start()
+        if self.heartbeat is not None:
+            await self.heartbeat.start()
 
     async def _halt(self) -> None:
         """No beat, page's move, timer or evening's wait any more."""
-        _, tables, chat = self._opened
-        await chat.heartbeat.stop()
+        if self.heartbeat is not None:
+            await self.heartbeat.stop()
         if self.page is not None:
             await self.page.stop()
-        await tables.halt()
+        await self.tables.halt()
 
     async def stop(self) -> None:
         """The bot stops while it can still send: nothing moves any more, and the chat's
@@ -107,12 +114,14 @@ class Program:
         await self.chat.stop()
 
     async def close(self) -> None:
-        """Everything closed, the database last."""
+        """Everything closed, the database last; the heartbeat file goes (a program that
+        shut down cleanly is not running)."""
         await self._halt()
         db, tables, chat = self._opened
         await chat.close()
         tables.thinker.close()
         await db.close()
+        stop_heartbeat(self.settings)
 
 
 def webapp_of(application: Application) -> WebAppServer | None:  # type: ignore[type-arg]

@@ -3,7 +3,7 @@ the write lock too long): what the bot says, logs and reports while it lasts.
 
 Players get a short apology instead of a blank answer; the log says it once a minute with its
 cause instead of a traceback per press; the health check fails while writes fail (see
-``bot.health``). Nothing is lost: every change is one transaction, so a failed one changed
+``server.health``). Nothing is lost: every change is one transaction, so a failed one changed
 nothing, and play resumes by itself with the first write that works again (a press, or the
 turn timer's next try, or the heartbeat's probe).
 """
@@ -71,7 +71,7 @@ class StorageTrouble:
 
 
 class StorageHealth:
-    """The database as a health check sees it (``bot.health``'s heartbeat)."""
+    """The database as a health check sees it (``server.health``'s heartbeat)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db

@@ -383,7 +383,7 @@ def test_the_healthcheck_runs_the_projects_health_module() -> None:
     words = exec_form(command)
     assert words[:3] == ["python", "-P", "-m"]
     assert importlib.util.find_spec(words[3]) is not None, words[3]
-    assert words[3] == "bot.health"
+    assert words[3] == "server.health"
 
 
 def test_the_image_installs_the_dependencies_in_a_layer_before_the_code() -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.health import STALE_AFTER, heartbeat_path, problem
 from bot.settings import Settings
 from server.__main__ import webhook_path, webhook_secret
+from server.health import STALE_AFTER, heartbeat_path, problem
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
@@ -76,7 +76,7 @@ async def test_the_heartbeat_beats_on_its_own_timer_and_survives_a_failed_beat(
     next one comes all the same; after ``stop`` nothing beats."""
     import asyncio
 
-    from bot.health import Heartbeat
+    from server.health import Heartbeat
 
     config = settings(database_path=tmp_path / "bot.sqlite3")
     beats: list[int] = []

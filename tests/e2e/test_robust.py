@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from bot import callback as cb
-from bot import health
+from bot.app import host_of
 from game.randomplay import random_action
+from server import health
+from server.program import Program
 from storage.database import Database
 from tests.moves import press
 
@@ -219,10 +221,12 @@ async def test_a_read_only_database_pauses_the_table_politely_and_play_resumes(
         # the failures reached the application's error handler (and were answered there)
         assert all(isinstance(e, sqlite3.OperationalError) for e in bot.handler_errors)
         bot.handler_errors.clear()
-        await services.heartbeat.touch()
+        program = host_of(bot.app)
+        assert isinstance(program, Program) and program.heartbeat is not None
+        await program.heartbeat.touch()
         assert health.problem(services.settings) is not None
         await read_only(False)
-        await services.heartbeat.touch()
+        await program.heartbeat.touch()
         assert health.problem(services.settings) is None
         deals = len(await db.history.last_deals(group.id))
         for _ in range(300):

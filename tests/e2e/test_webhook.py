@@ -151,7 +151,7 @@ async def health(env: Mapping[str, str], cwd: Path) -> int:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot.health",
+        "server.health",
         cwd=cwd,
         env=dict(env),
         stdout=asyncio.subprocess.DEVNULL,

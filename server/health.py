@@ -1,4 +1,6 @@
-"""Liveness: the running bot touches a heartbeat file; ``python -m bot.health`` checks it.
+"""Liveness: the running program touches a heartbeat file; ``python -m server.health`` checks
+it. It is the whole process's (the event loop, the table service's timers, the database), not the
+chat's: the program (``server.program``) beats once everything has started.
 
 Every ``HEARTBEAT_INTERVAL`` seconds an asyncio timer (the mechanism of the turn timers,
 ``tables.timers``; no JobQueue) asks the table service how its database is
@@ -6,7 +8,7 @@ Every ``HEARTBEAT_INTERVAL`` seconds an asyncio timer (the mechanism of the turn
 and then touches ``<DATABASE_PATH>.heartbeat``. So a fresh file means the event loop is turning,
 its timers fire and the database answers; a bot that hangs, loses
 its database or dies leaves the file to go stale. Docker's ``HEALTHCHECK`` runs
-``python -m bot.health``, which exits 0 when the file is at most ``STALE_AFTER`` seconds old
+``python -m server.health``, which exits 0 when the file is at most ``STALE_AFTER`` seconds old
 and 1 (with the reason on stderr) otherwise.
 """
 
