@@ -10,10 +10,11 @@ import pytest
 
 from game.cards import FULL_DECK
 from game.core import Action
+from server.games import Library
 from storage.database import Database
 from tables import TableService
-from tables import games as table_games
 from tests.e2e.test_kopilka import chosen
+from tests.library import with_games
 from tests.moves import press
 from tests.plugin import kopilka
 
@@ -33,18 +34,15 @@ def rigged(hands: list[list[str]]) -> list[str]:
 
 
 @pytest.fixture
-def kopilka_game() -> Iterator[None]:
-    table_games.register(kopilka.GAME)
-    try:
-        yield
-    finally:
-        table_games.unregister(kopilka.KIND)
+def library() -> Iterator[Library]:
+    with with_games(kopilka.OFFERED) as games:
+        yield games
 
 
 async def test_a_stopped_table_gives_back_what_its_pot_holds_since_it_was_taken(
-    db: Database, kopilka_game: None
+    db: Database, library: Library
 ) -> None:
-    service = TableService(db, turn_timeout=30)
+    service = TableService(db, games=library.games, turn_timeout=30)
     decks = iter(rigged(hands) for hands in HANDS)
     service.steps.deck = lambda: next(decks)  # type: ignore[method-assign]
     await service.lobby.new_table(-1, USERS[0], kopilka.KIND)
