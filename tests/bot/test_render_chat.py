@@ -89,7 +89,7 @@ def test_balance_and_settle_up() -> None:
     lines = text.splitlines()
     assert lines[1] == "&lt;b&gt;Борис&lt;/b&gt;: +12"
     assert lines[2] == "Вика: −5" and lines[3] == "Аня: −10"
-    assert "Кон Стуколки на столе: 3" in text and "Банк текущей партии: 2" in text
+    assert "Кон на столе: 3" in text and "Банк текущей партии: 2" in text
     assert "Пока никто" in balance_text("ru", {}, {}, pot=0)
     text = settle_up_text("ru", balances, names, pot=3)
     assert "Аня → &lt;b&gt;Борис&lt;/b&gt;: 10" in text

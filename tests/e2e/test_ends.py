@@ -265,7 +265,7 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
 
         await table.say(table.users[1], "/balance")
         balance = table.group_messages()[-1].text or ""
-        assert "Кон Стуколки" not in balance, balance
+        assert "Кон на столе" not in balance, balance
 
         await table.press(table.users[1], summary, again)
         assert _again(fake.message(group, summary.message_id)) is None

@@ -9,6 +9,7 @@ registered (each game's definition with the chat's and the page's presentation).
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -121,6 +122,25 @@ def in_entries(
 def _texts(entry: object) -> list[str]:
     """The texts of a catalogue entry: itself, or each plural form."""
     return list(entry.values()) if isinstance(entry, dict) else [str(entry)]
+
+
+def _shared(lang: str) -> dict[str, object]:
+    """The shared catalogue of ``lang`` as its file holds it (the running one has the
+    registered games' own entries too)."""
+    data = json.loads((ROOT / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize("kind", GAMES)
+def test_no_shared_catalogue_entry_names_a_game(kind: str) -> None:
+    words = tuple(item.name for item in OFFERED.of(kind).choices)
+    places = [
+        f"locales/{lang}.json {key}"
+        for lang in LANGUAGES
+        for key in in_entries(_shared(lang), kind, words, _titles(kind))
+    ]
+    assert places == []
 
 
 def test_the_catalogue_check_sees_a_kind_a_choice_and_a_title_in_any_case() -> None:
