@@ -487,7 +487,8 @@ def kopilka_view(view: SeatView, info: TableInfo) -> Json:
     seats = []
     for seat in range(table.players):
         entry = _seat(seat, view.seat, table.dealer, table.to_act, info)
-        held = 1 if table.laid[seat] else CARDS
+        # once laid, the card kept face down is out of play: dead, never shown (a replay too)
+        held = 0 if table.laid[seat] else CARDS
         entry.update(cards=held, tricks=None, role=None, note=None)
         seats.append(entry)
     order = [(table.dealer + step) % table.players for step in range(1, table.players + 1)]
