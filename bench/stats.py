@@ -56,6 +56,7 @@ from storage.migrations import migrate
 from storage.sql import write_transaction
 from storage.stats import month_of
 from tables.figures import counted, deal_figures
+from tables.ledger_csv import ledger_csv
 
 CHAT = -1001234567890
 PLAYERS = {
@@ -359,7 +360,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
         )
 
         async def export() -> bytes:
-            return screens.export_csv(await db.history.export_rows(CHAT), "ru")
+            return ledger_csv(await db.history.export_rows(CHAT), "ru")
 
         milliseconds, data = await _timed(1, export)
         assert isinstance(data, bytes)

@@ -29,6 +29,7 @@ The units, each given the ones it uses (``service.py`` wires them into ``TableSe
 - ``evenings.py``: when a chat's run of play ends;
 - ``people.py``: names, languages, card style, places and seats, as both front-ends show them;
 - ``deals.py``: finished deals read back from the log (the page's score cards and replays);
+- ``ledger_csv.py``: a chat's ledger as a CSV file, for any front-end to hand out (/export);
 - ``runner.py``: the tables' own time: turn timers armed from the commits, the moves that
   come due (timeouts, computers, away players), every table resumed after a restart;
 - ``presence.py``: who looks at a table on the page now (the chat stands back for him);

@@ -16,7 +16,6 @@ from bot.render.common import esc, use_ranks
 from bot.render.stats import (
     HISTORY_PAGE,
     deal_text,
-    export_csv,
     history_keyboard,
     history_page_text,
     played,
@@ -25,6 +24,7 @@ from bot.render.stats import (
 )
 from locales import t, tn
 from storage.chat_display import ChatDisplay
+from tables.ledger_csv import ledger_csv
 from tables.people import short_name
 from tables.scores import Scores
 
@@ -132,7 +132,7 @@ class StatsScreens:
         if not export.rows:
             await self.messenger.send(chat_id, t(lang, "export.empty"), reply_to=reply_to)
             return
-        data = await asyncio.to_thread(export_csv, export.rows, lang)
+        data = await asyncio.to_thread(ledger_csv, export.rows, lang)
         caption = t(
             lang,
             "export.caption",

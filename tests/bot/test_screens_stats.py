@@ -19,7 +19,6 @@ from bot.render.common import ranks_shown
 from bot.render.evening import evening_text
 from bot.render.stats import (
     deal_text,
-    export_csv,
     history_keyboard,
     stats_text,
     top_text,
@@ -27,6 +26,7 @@ from bot.render.stats import (
 from storage.evenings import BiggestWin, Evening, EveningSummary
 from storage.records import POT, DealHistory, DealPlayer, LedgerEntry
 from storage.stats import Figures, PlayerStats, Standing
+from tables.ledger_csv import ledger_csv
 from tests.library import CHAT
 
 CARD = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
@@ -227,7 +227,7 @@ def test_export_is_csv_with_names_and_pots() -> None:
         (1, 1_764_600_000.0, 5, "stukolka", 0, "user", 1, 'Аня, "А"', "pot", None, None, 3, "ante"),
         (2, 1_764_600_060.0, 5, "stukolka", 0, "pot", None, None, "user", 2, "Борис", 3, "trick"),
     ]
-    data = export_csv(rows, "ru")
+    data = ledger_csv(rows, "ru")
     assert data.startswith("\ufeff".encode())
     parsed = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert parsed[0][:3] == ["entry_id", "time_utc", "game_id"]
@@ -253,7 +253,7 @@ def test_export_neutralises_names_a_spreadsheet_would_run_as_formulas() -> None:
         (i, 1_764_600_000.0 + i, 5, "stukolka", 0, "user", 10 + i, evil, "user", -1, "x", 3, "ante")
         for i, evil in enumerate(FORMULA_NAMES)
     ]
-    text = export_csv(rows, "en").decode("utf-8-sig")
+    text = ledger_csv(rows, "en").decode("utf-8-sig")
     lines = text.split("\r\n")
     parsed = list(csv.reader(io.StringIO(text, newline="")))
     for i, evil in enumerate(FORMULA_NAMES):
@@ -310,7 +310,7 @@ def test_export_names_the_computers_in_the_chats_language() -> None:
         ("ru", "🤖 Компьютер 1", "🤖 Новичок 1"),
         ("en", "🤖 Computer 1", "🤖 Rookie 1"),
     ):
-        parsed = list(csv.reader(io.StringIO(export_csv(rows, lang).decode("utf-8-sig"))))
+        parsed = list(csv.reader(io.StringIO(ledger_csv(rows, lang).decode("utf-8-sig"))))
         assert [parsed[1][5], parsed[1][6]] == [strong, "-1"]
         assert [parsed[2][5], parsed[2][7]] == [easy, "Борис"]
 
