@@ -19,6 +19,7 @@ import aiohttp
 import pytest
 
 from server.program import webapp_of
+from tests.clock import ManualClock
 from web.limits import RateLimit
 
 from .fake_telegram import FakeTelegram
@@ -74,11 +75,12 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
         answers: dict[int, list[Any]] = {user_id: [] for user_id in pages}
         played: set[tuple[str, str]] = set()
         # a user reading flat out meets his budget (a burst of 40); the others do not. The
-        # server's own budget, on a stopped clock: a slow machine refills nothing meanwhile
+        # server's own budget, on the suite's manual clock, never moved: a slow machine
+        # refills nothing meanwhile
         webapp = webapp_of(table.bot.app)
         assert webapp is not None
         shipped = webapp.server.rate
-        webapp.server.rate = RateLimit(burst=shipped.burst, rate=shipped.rate, clock=lambda: 0.0)
+        webapp.server.rate = RateLimit(burst=shipped.burst, rate=shipped.rate, clock=ManualClock())
         first = pages[table.users[0].id]
         statuses = [(await first.state())[0] for _ in range(45)]
         assert statuses[:40] == [200] * 40 and 429 in statuses[40:]

@@ -3,7 +3,6 @@ tests/cases/starshina, the random-play properties in test_starshina_properties.p
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any, Literal
 
@@ -24,6 +23,7 @@ from game.starshina import (
 from game.starshina.match import StarshinaMatch
 from game.starshina.rules import exchange_plan, game_winner, per_trick_transfers
 from game.starshina.simulate import run, simulate
+from tests.clock import ManualClock
 
 
 def default(state: StarshinaState) -> Action:
@@ -483,8 +483,14 @@ def test_simulate_counts_and_run_report() -> None:
     stats = simulate(StarshinaOptions(max_deals=2), seed=3, games=5)
     assert stats.games == 5 and 5 <= stats.deals <= 10
     assert sum(stats.ends.values()) == 5
-    ticks = itertools.count()
-    report = run({"exchange": "ring"}, 3, 20, None, 1, clock=lambda: float(next(ticks)))
+    clock = ManualClock(now=0.0)
+
+    def reading() -> float:
+        """The suite's manual clock, a second later at each reading: the run took a second."""
+        clock.advance(1.0)
+        return clock()
+
+    report = run({"exchange": "ring"}, 3, 20, None, 1, clock=reading)
     entry = report["by_exchange"]["ring"]
     assert entry["deals"] == 20 and entry["seconds"] == 1.0 and entry["deals_per_second"] == 20
     assert set(run({}, 3, 3, None, 1)["by_exchange"]) == {"updown", "ring"}
