@@ -3,6 +3,10 @@
 ``fake_telegram`` is a started :class:`FakeTelegram` on 127.0.0.1 (stopped after the test);
 ``start_application`` starts a real ``Application`` polling it and stops it after the test,
 before the fake goes down. Both live in the test's own event loop.
+
+Every test here gives a hint (💡) the least number of worlds and no more: what a hint says and
+where it goes is what these tests check, and the bot's own budget (seconds of search, on the
+wall's clock) only made them wait; the search and its budget are tests/game/test_ai.py's.
 """
 
 from __future__ import annotations
@@ -12,10 +16,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
+from tables import computers
+
 from .fake_telegram import FakeTelegram, RunningApplication, running
 from .fake_telegram.ptb import AnyApplication
 
 StartApplication = Callable[[AnyApplication], Awaitable[RunningApplication]]
+
+
+@pytest.fixture(autouse=True)
+def short_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint in the computers' worker searches its least number of worlds, then stops."""
+    monkeypatch.setattr(computers, "HINT_MILLISECONDS", 0.0)
 
 
 @pytest.fixture
