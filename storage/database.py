@@ -1,12 +1,12 @@
 """``Database``: the one object the bot opens at start-up and closes at shutdown.
 
-It owns one SQLite connection, aiosqlite's, on aiosqlite's thread. Each public method hands
-that thread one plain function that does the whole job — a complete transaction, or a read
-snapshot — so a transaction is never split across awaits: no other coroutine's statement can
-land inside it, no lock is needed, and one commit costs one thread hop instead of one per
-statement (thread hops dominate here: a prototype went from about 960 to 3,800 commits a
-second). ``storage.connection`` says how a whole function makes one hop through aiosqlite's
-public API.
+It owns one SQLite connection, aiosqlite's, on aiosqlite's thread, and gives its repositories
+(``db.games``, ``db.chats``…), all on that connection. Each of their methods hands that thread
+one plain function that does the whole job — a complete transaction, or a read snapshot — so
+a transaction is never split across awaits: no other coroutine's statement can land inside
+it, no lock is needed, and one commit costs one thread hop instead of one per statement
+(thread hops dominate here: a prototype went from about 960 to 3,800 commits a second).
+``storage.connection`` says how a whole function makes one hop through aiosqlite's public API.
 
 Durability. The file is in WAL mode with foreign keys on. ``synchronous`` defaults to
 ``FULL``: each commit is fsynced to the WAL, so an acknowledged commit survives a power cut or
