@@ -357,9 +357,3 @@ class Coalescer:
 
     def pending_keys(self) -> list[Hashable]:
         return list(self._tasks)
-
-
-async def cancel_quietly(task: asyncio.Task[None]) -> None:
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError, Exception):
-        await task

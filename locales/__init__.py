@@ -9,7 +9,8 @@ forms: ``one``/``few``/``many`` in Russian, ``one``/``other`` in English (CLDR c
 
 - ``t(lang, key, **params)`` formats a plain entry;
 - ``tn(lang, key, n, **params)`` picks the plural form for ``n`` and formats it with ``n`` set;
-- ``listed(lang, items, "or")`` joins a few words as a sentence does («a, b или c»).
+- ``listed(lang, items, "or")`` joins a few words as a sentence does («a, b или c»);
+- ``signed(amount)`` writes chips won or lost (``+8``, ``−12``).
 
 An unknown language falls back to ``DEFAULT_LANGUAGE``. A key missing from the catalogue is a
 programming error and raises ``KeyError`` (``tests/bot/test_locales.py`` checks that every key the
@@ -134,6 +135,16 @@ def tn(lang: str, key: str, n: int, **params: Any) -> str:
     return entry[plural_form(lang, n)].format(n=n, **params)
 
 
+def signed(amount: int) -> str:
+    """Chips as both front-ends write a change of them: ``+8``, ``−12`` (a true minus sign),
+    ``0``."""
+    if amount > 0:
+        return f"+{amount}"
+    if amount < 0:
+        return f"\u2212{-amount}"
+    return "0"
+
+
 def listed(lang: str, items: Sequence[str], conjunction: Literal["or", "and"]) -> str:
     """``items`` as a sentence lists them: «a, b или c», «a и b» (the ``list.or`` and
     ``list.and`` entries); one item alone, nothing for none."""
@@ -151,6 +162,7 @@ __all__ = [
     "language",
     "listed",
     "plural_form",
+    "signed",
     "t",
     "tn",
 ]

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from game.cards import RANK
 from game.core import Legal, Transfer
 from locales import MONEY_REASONS as MONEY_REASONS  # the same order as the chat
-from locales import catalogue
+from locales import catalogue, signed
 
 SCHEMA = 1
 #: suits in the order a hand shows them: colours alternate, black, red, black, red
@@ -128,15 +128,6 @@ def _nets(transfers: Sequence[Transfer], players: int) -> list[int]:
         if isinstance(item.dst, int):
             nets[item.dst] += item.amount
     return nets
-
-
-def signed(amount: int) -> str:
-    """``+8``, ``−12``, ``0`` (a true minus sign), as the chat writes money."""
-    if amount > 0:
-        return f"+{amount}"
-    if amount < 0:
-        return f"\u2212{-amount}"
-    return "0"
 
 
 def money_parts(sums: dict[str, int]) -> list[Json]:

@@ -16,12 +16,11 @@ from bot.render.common import (
     label,
     options_summary,
     short_answer,
-    signed,
     suit,
 )
 from game.cards import CARD_SET, SUITS
 from game.core import Action
-from locales import catalogue, listed, t, tn
+from locales import catalogue, listed, signed, t, tn
 from tables.events import TableEvent
 from tables.settle_up import settle
 

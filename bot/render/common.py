@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 import locales
 from game.cards import RANK, RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from locales import MONEY_REASONS as MONEY_REASONS  # listed here for the renderers
-from locales import t, tn
+from locales import signed, t, tn
 
 if TYPE_CHECKING:
     from game.registry import JsonObject
@@ -30,7 +30,6 @@ def short_answer(text: str) -> str:
     return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
 
 
-MINUS = "\u2212"
 #: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the
 #: same in texts and on buttons
 SUIT_SYMBOLS = SUIT_EMOJI
@@ -115,15 +114,6 @@ def mark_own_seat(lang: str, line: str, names: Sequence[str], seat: int, *, deal
 def plain_name(names: Sequence[str], seat: int) -> str:
     """The escaped display name of ``seat``, not bold."""
     return esc(names[seat])
-
-
-def signed(amount: int) -> str:
-    """``+8``, ``−12``, ``0`` (a true minus sign)."""
-    if amount > 0:
-        return f"+{amount}"
-    if amount < 0:
-        return f"{MINUS}{-amount}"
-    return "0"
 
 
 def suit(letter: str) -> str:

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 from bot.chart import Line, draw_evening_chart
 from bot.games import ChatGames
-from bot.render.common import esc, signed
-from locales import t, tn
+from bot.render.common import esc
+from locales import signed, t, tn
 from tables.evenings import EveningSummary
 from tables.settle_up import settle
 

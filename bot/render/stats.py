@@ -17,9 +17,10 @@ from bot import callback as cb
 from bot.games import ChatGames
 from bot.games.plugin import played_lines
 from bot.messenger import Rows
-from bot.render.common import esc, game_title, label, money_text, signed, suit
-from locales import t, tn
+from bot.render.common import esc, game_title, label, money_text, suit
+from locales import signed, t, tn
 from tables.scores import DealHistory, Figures, LedgerEntry, PlayerStats, Standing
+from tables.steps import add_money
 
 HISTORY_PAGE = 6
 TOP_LINES = 10
@@ -168,12 +169,9 @@ def top_text(
 
 def _nets(deal: DealHistory) -> dict[int, int]:
     """Each player's net of a deal."""
-    nets: dict[int, int] = {}
-    for entry in deal.transfers:
-        for party, sign in ((entry.src, -1), (entry.dst, 1)):
-            if isinstance(party, int):
-                nets[party] = nets.get(party, 0) + sign * entry.amount
-    return nets
+    money: dict[int, dict[str, int]] = {}
+    add_money(money, deal.transfers)
+    return {user: sum(parts.values()) for user, parts in money.items()}
 
 
 def history_page_text(
@@ -258,11 +256,7 @@ def _money_lines(
     on the table (``money_text``): the same figures and parts; the players in ``order`` (by
     seat) first."""
     money: dict[int, dict[str, int]] = {user: {} for user in order}
-    for entry in transfers:
-        for party, sign in ((entry.src, -1), (entry.dst, 1)):
-            if isinstance(party, int):
-                parts = money.setdefault(party, {})
-                parts[entry.reason] = parts.get(entry.reason, 0) + sign * entry.amount
+    add_money(money, transfers)
     return [
         t(lang, "balance.line", name=esc(names.get(user, "?")), amount=money_text(lang, parts))
         for user, parts in money.items()

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.render.common import money_text, signed
-from locales import t, tn
+from bot.render.common import money_text
+from locales import signed, t, tn
 
 #: a turn notifies (comes as a new hand message) when this many seconds or more have passed since
 #: the last message that notified the player, whatever it said («Ход: Алиса» included): within

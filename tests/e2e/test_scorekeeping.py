@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import callback as cb
-from bot.render.common import signed
-from locales import tn
+from locales import signed, tn
 from tests.clock import ManualClock
 
 from .fake_telegram import FakeTelegram

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 
 from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
-from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
+from bot.render.common import Deadline, label, seat_name, turn_deadline
 from game.cards import RANK
 from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
-from locales import t
+from locales import signed, t
 from server.games import Offered
 from web.games import GamePage
 from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text

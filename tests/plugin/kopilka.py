@@ -25,12 +25,12 @@ from bot.callback import ArgKind
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
 from bot.games.plugin import played_lines
 from bot.keyboards import selection_rows
-from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
+from bot.render.common import Deadline, label, seat_name, turn_deadline
 from game.cards import LOW_ORDER, RANK
 from game.codec import Stored
 from game.core import GAME_POT, Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
-from locales import t
+from locales import signed, t
 from server.games import Offered
 from tables.scores import Figures
 from web.games import GamePage

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from bot.callback import Act, ArgKind, encode
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
 from bot.games.plugin import played_lines
-from bot.render.common import Deadline, label, seat_name, signed, turn_deadline
+from bot.render.common import Deadline, label, seat_name, turn_deadline
 from game.ai import Advice, Budget, Computer
 from game.cards import RANK
 from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
-from locales import t
+from locales import signed, t
 from server.games import Offered
 from tables.scores import Figures
 from web.games import GamePage

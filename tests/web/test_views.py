@@ -422,11 +422,13 @@ def test_the_purchase_prompt_names_the_button_shown_with_nothing_marked() -> Non
 def test_the_money_reads_as_the_chats_breakdown() -> None:
     from bot.games.starshina.render import last_deal_transfers
     from bot.render import common
+    from locales import signed
     from web import view_parts
     from web.games import starshina as view_starshina
 
     assert view_parts.MONEY_REASONS == common.MONEY_REASONS
-    assert [view_parts.signed(n) for n in (3, -12, 0)] == [common.signed(n) for n in (3, -12, 0)]
+    # one way to write chips for both (locales.signed), with a true minus sign
+    assert [signed(n) for n in (3, -12, 0)] == ["+3", "\u221212", "0"]
     for state in states("starshina", 3, deals=3):
         if state.phase.value == "deal_over":
             table = state.seat_view(0).table

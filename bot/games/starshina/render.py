@@ -331,12 +331,6 @@ def last_deal_transfers(view: PublicView) -> list[Transfer]:
     return deal + final
 
 
-def _net(transfers: Sequence[Transfer], seat: int) -> int:
-    return sum(x.amount for x in transfers if x.dst == seat) - sum(
-        x.amount for x in transfers if x.src == seat
-    )
-
-
 def _diff_words(lang: str, diff: int) -> str:
     """A deal's tricks against the target in words: «не хватило 5», «12 сверх нормы»."""
     if diff < 0:
