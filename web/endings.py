@@ -69,11 +69,12 @@ def score_card(
 
 
 def replay(page: PageGame, tables: Sequence[Table], info: TableInfo, you: int | None) -> Json:
-    """A finished deal, step by step (``tables``: its states, ``deal_tables``), for the player
-    at seat ``you``: as dealt, as the play began (who bought, discarded, what the шлейф card
-    was), then each trick with every hand as it was before it, the cards played marked.
-    Everything here is every seat's, so only ever for a deal that is over — except dead cards
-    (a passer's, §1.3: never shown), which only their own seat sees again."""
+    """A finished deal, step by step (``tables``: its states, ``tables.deals.deal_tables``),
+    for the player at seat ``you``: as dealt, as the play began (who bought, discarded, what
+    the шлейф card was), then each trick with every hand as it was before it, the cards
+    played marked. Everything here is every seat's, so only ever for a deal that is over —
+    except dead cards (a passer's, §1.3: never shown), which only their own seat sees
+    again."""
     if not finished(tables):
         raise ValueError("a replay of a deal that is not over")
     dead = _dead(page, tables[-1], info) - {you}
