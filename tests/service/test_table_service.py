@@ -26,6 +26,12 @@ def service(db: Database) -> TableService:
     return TableService(db, games=GAMES, turn_timeout=30, seed=lambda: f"seed-{next(seeds)}")
 
 
+def test_the_service_keeps_no_database_to_hand_out(service: TableService) -> None:
+    """Its units hold the storage repositories they use; the service itself keeps no
+    ``Database`` through which a front-end could reach storage."""
+    assert not [name for name, value in vars(service).items() if isinstance(value, Database)]
+
+
 async def seated(service: TableService, users: list[int], choice: str = "stukolka") -> Loaded:
     await service.lobby.new_table(-1, users[0], choice)
     for user in users[1:]:
