@@ -4,9 +4,11 @@
 ``start_application`` starts a real ``Application`` polling it and stops it after the test,
 before the fake goes down. Both live in the test's own event loop.
 
-Every test here gives a hint (💡) the least number of worlds and no more: what a hint says and
-where it goes is what these tests check, and the bot's own budget (seconds of search, on the
-wall's clock) only made them wait; the search and its budget are tests/game/test_ai.py's.
+The strong computer's searches here, a hint (💡) and a move, play out their least number of
+worlds and no more: what a hint says, where it goes, that a computer moves through its worker,
+is what these tests check; the bot's own budgets (a hint's 1.5 s, a move's 30-100 ms, of the
+wall's clock: under load they always ran out) only made them wait. The search and its budget
+are tests/game/test_ai.py's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
+from game.ai import ComputerAt
 from tables import computers
 
 from .fake_telegram import FakeTelegram, RunningApplication, running
@@ -25,9 +28,10 @@ StartApplication = Callable[[AnyApplication], Awaitable[RunningApplication]]
 
 
 @pytest.fixture(autouse=True)
-def short_hints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A hint in the computers' worker searches its least number of worlds, then stops."""
+def short_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint and a strong computer's move search their least number of worlds, then stop."""
     monkeypatch.setattr(computers, "HINT_MILLISECONDS", 0.0)
+    monkeypatch.setattr(ComputerAt, "milliseconds", property(lambda _: 0.0))
 
 
 @pytest.fixture
