@@ -49,6 +49,12 @@ gives two sets: its figures over the deals (a Стуколка evening's remizes
 evening's biggest win, and its results (a Старшина evening's games won), shown after it."""
 
 
+DealLines = Callable[[str, JsonObject, Callable[[int], str]], list[str]]
+"""A finished deal's play as /history shows it, worded by its game from the deal's summary:
+the reader's language, the summary, and a seat's name (escaped). A game without them shows the
+deal as tricks (the summary's ``tricks`` and ``trick_winners``)."""
+
+
 class Screens(Protocol[SVc, PVc]):
     """How one game looks: pure functions of its seat view ``SV`` and public view ``PV``.
 
@@ -180,6 +186,13 @@ class ChatGame(Protocol):
         (``EveningLines``)."""
         ...
 
+    def deal_lines(
+        self, lang: str, summary: JsonObject, name: Callable[[int], str]
+    ) -> list[str] | None:
+        """/history: a finished deal's play as the game words it (``DealLines``), or None for
+        its tricks."""
+        ...
+
     def show(self, table: Table) -> Shown:
         """The presentation of one of the game's tables (``ValueError`` for another's)."""
         ...
@@ -197,6 +210,7 @@ class GameScreens(Generic[SV, PV]):
         stats: StatsLines | None = None,
         evening: EveningLines | None = None,
         results: EveningLines | None = None,
+        deal: DealLines | None = None,
         terms: Sequence[str] = (),
     ) -> None:
         self._game = game
@@ -206,6 +220,7 @@ class GameScreens(Generic[SV, PV]):
         self._stats = stats
         self._evening = evening
         self._results = results
+        self._deal = deal
 
     @property
     def kind(self) -> str:
@@ -238,6 +253,11 @@ class GameScreens(Generic[SV, PV]):
         self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
     ) -> list[str]:
         return [] if self._results is None else self._results(lang, figures, name)
+
+    def deal_lines(
+        self, lang: str, summary: JsonObject, name: Callable[[int], str]
+    ) -> list[str] | None:
+        return None if self._deal is None else self._deal(lang, summary, name)
 
     def show(self, table: Table) -> Shown:
         return ShownTable(self._game.state_of(table), self.screens)

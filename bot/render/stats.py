@@ -265,9 +265,10 @@ def _money_lines(
 
 
 def deal_text(games: ChatGames, lang: str, deal: DealHistory, names: Mapping[int, str]) -> str:
-    """A finished deal in full: its trump, each trick in the order played and who took it,
-    and each player's money by reason. Only what the table saw: played cards, never a passer's
-    dead cards, the discards or the talon."""
+    """A finished deal in full: its trump, each trick in the order played and who took it (or
+    its play as its game words it, ``ChatGame.deal_lines``), and each player's money by reason.
+    Only what the table saw: played cards, never a passer's dead cards, the discards or the
+    talon."""
     summary = deal.summary
     kind = _kind_of(games, deal.kind, summary)
     ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m.%Y %H:%M")
@@ -285,7 +286,10 @@ def deal_text(games: ChatGames, lang: str, deal: DealHistory, names: Mapping[int
         lines.append(t(lang, "deal.trump", trump=suit(trump)))
     tricks = summary.get("tricks")
     winners = summary.get("trick_winners")
-    if not isinstance(tricks, list) or not isinstance(winners, list):
+    own = games.of(deal.kind).deal_lines(lang, summary, name) if deal.kind in games.games else None
+    if own is not None:
+        lines += own  # a deal that is not tricks, as its game words it
+    elif not isinstance(tricks, list) or not isinstance(winners, list):
         lines.append(t(lang, "deal.not_recorded"))
     elif not tricks:
         lines.append(t(lang, "deal.no_play"))

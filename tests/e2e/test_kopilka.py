@@ -20,6 +20,7 @@ from tests.plugin import kopilka
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
+from .test_deal_view import _deal_views
 from .test_plugin_game import press_data, texts
 
 
@@ -149,6 +150,22 @@ async def test_a_third_game_with_a_two_card_move_and_a_pot_of_its_own_is_played_
         assert any("Копилку (" in text and "забирает" in text for text in group_texts)
         private = texts(fake.messages(fake.private_chat(bob), from_bot=True))
         assert any("Your cards" in text and "Your turn" in text for text in private)
+
+        # /history: each deal as the game words it, the копилка before and after it
+        views = await _deal_views(table)
+        assert len(views) == 3
+        for view, deal in zip(views, reversed(deals), strict=True):
+            summary = deal.summary
+            assert "не записаны" not in view and "Взятка" not in view, view
+            taker = next(user for user in users if user.id == seats[summary["taker"]])
+            assert f"Сдача досталась: {taker.first_name}" in view, view
+            for seat, cards in enumerate(summary["laid"]):
+                name = next(user.first_name for user in users if user.id == seats[seat])
+                assert any(
+                    line.startswith(f"{name}:") and len(line.split()) >= 3
+                    for line in view.splitlines()
+                ), (name, cards, view)
+            assert f"Банк партии: был {summary['pot_before']}, стал {summary['pot_after']}" in view
 
         # /stats: each player's копилки, the game's own figure, in the group's language and in
         # private in his own

@@ -383,6 +383,7 @@ TEXTS = {
         "kopilka.prompt": "Ваш ход: отметьте две карты и выложите их.",
         "kopilka.confirm": "Выложить две",
         "kopilka.wins": "Сдачу берёт: {name}",
+        "kopilka.taken_by": "Сдача досталась: {name}",
         "kopilka.pot_taken": "Копилку ({pot}) забирает: {name}",
         "kopilka.pot_carried": "Копилка ({pot}) переходит в следующую сдачу.",
         "kopilka.rules": (
@@ -415,6 +416,7 @@ TEXTS = {
         "kopilka.prompt": "Your turn: mark two cards and lay them.",
         "kopilka.confirm": "Lay the two",
         "kopilka.wins": "The deal goes to: {name}",
+        "kopilka.taken_by": "The deal went to: {name}",
         "kopilka.pot_taken": "The piggy bank ({pot}) goes to: {name}",
         "kopilka.pot_carried": "The piggy bank ({pot}) carries on to the next deal.",
         "kopilka.rules": (
@@ -469,6 +471,18 @@ def evening_lines(
     return [t(lang, "kopilka.evening", items=items)] if items else []
 
 
+def deal_lines(lang: str, summary: JsonObject, name: Callable[[int], str]) -> list[str]:
+    """/history: what each player laid (a pair marked), then who took the deal."""
+    laid, taker = summary.get("laid"), summary.get("taker")
+    if not isinstance(laid, list) or not isinstance(taker, int):
+        return []
+    lines = []
+    for seat, cards in enumerate(laid):
+        pair = " " + t(lang, "kopilka.pair") if is_pair(cards) else ""
+        lines.append(f"{name(seat)}: {_laid_text(cards)}{pair}")
+    return [*lines, t(lang, "kopilka.taken_by", name=name(taker))]
+
+
 PLUGIN: GameScreens[SeatView, PublicView]
 PLUGIN = GameScreens(
     GAME,
@@ -476,6 +490,7 @@ PLUGIN = GameScreens(
     verbs={"lay": ("ly", ArgKind.MASK)},
     stats=stats_lines,
     evening=evening_lines,
+    deal=deal_lines,
 )
 
 
