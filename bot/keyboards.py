@@ -32,8 +32,8 @@ from bot.callback import (
 )
 from bot.render.common import (
     label,
-    sort_cards,
 )
+from game.cards import sort_hand
 from game.core import Legal
 from locales import t
 
@@ -55,7 +55,7 @@ def selection_order(hand: Sequence[str], trump: str | None, *, looked: bool = Tr
     """The order the bits of a selection mask refer to: the hand as shown (trumps first,
     ``sort_hand``) once its owner has looked; the engine's own order (as dealt) before, so a
     blind discard takes cards the player cannot have chosen."""
-    return sort_cards(hand, trump) if looked else list(hand)
+    return sort_hand(hand, trump) if looked else list(hand)
 
 
 def selected_cards(

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
+#: the order a hand shows its suits in: colours alternate, black, red, black, red
+SUIT_ORDER = "SHCD"
 #: "Lowest" for the default moves of docs/rules.md §5: by rank, ties in the order ♣ ♦ ♥ ♠.
 TIE_ORDER = "CDHS"
 
@@ -60,11 +62,11 @@ def lowest(cards: Iterable[str]) -> str:
 
 
 def sort_hand(cards: Iterable[str], trump: str | None = None) -> list[str]:
-    """A hand in display order: trumps first, then by suit, high to low."""
-    suit_rank = {s: i for i, s in enumerate(SUITS)}
+    """A hand in display order, as every screen shows it (the chat, the page, the terminal):
+    trumps first, then the suits in ``SUIT_ORDER``, each high to low."""
 
     def key(card: str) -> tuple[int, int, int]:
-        return (0 if card[1] == trump else 1, suit_rank[card[1]], -RANK[card])
+        return (0 if card[1] == trump else 1, SUIT_ORDER.index(card[1]), -RANK[card])
 
     return sorted(cards, key=key)
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from game.cards import sort_hand
 from tables.deals import finished
 from tables.games import Table
 from web.games import PageGame
-from web.view_parts import Json, TableInfo, display_order, money_parts, text
+from web.view_parts import Json, TableInfo, money_parts, text
 from web.views import seat_view
 
 #: what a score card keeps of a deal's end view (all of it public: no hand, nothing private)
@@ -134,7 +135,7 @@ def _step(
         own = seat_view(page, table, number, info)
         held = () if number in dead else hands_at.holding(number).cards
         entry = {name: seat[name] for name in SEAT_FIELDS}
-        entry["hand"] = display_order(held, public["trump"])
+        entry["hand"] = sort_hand(held, public["trump"])
         entry["dead"] = number in dead
         entry["private"] = own["private"]
         seats.append(entry)

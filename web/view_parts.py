@@ -8,14 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from game.cards import RANK
+from game.cards import sort_hand
 from game.core import Legal, Transfer
 from locales import MONEY_REASONS as MONEY_REASONS  # the same order as the chat
 from locales import catalogue, signed
 
 SCHEMA = 1
-#: suits in the order a hand shows them: colours alternate, black, red, black, red
-SUIT_ORDER = "SHCD"
 
 Json = dict[str, Any]
 
@@ -109,13 +107,6 @@ def suit_ref(suit: str) -> Json:
     return {"suit": suit}
 
 
-def display_order(cards: Sequence[str], trump: str | None) -> list[str]:
-    """A hand as shown: trumps first, then the suits in ``SUIT_ORDER``, each high to low."""
-    return sorted(
-        cards, key=lambda card: (card[1] != trump, SUIT_ORDER.index(card[1]), -RANK[card])
-    )
-
-
 def _trick(trick: Sequence[tuple[int, str]]) -> list[Json]:
     return [{"seat": seat, "card": card} for seat, card in trick]
 
@@ -177,7 +168,7 @@ def _hand(
     cards: Sequence[str] | None, hidden: int, legal: Sequence[Legal], trump: str | None
 ) -> Json:
     verbs = {entry.arg: entry.verb for entry in legal if entry.arg and len(entry.arg) == 2}
-    shown = display_order(cards, trump) if cards is not None else []
+    shown = sort_hand(cards, trump) if cards is not None else []
     return {
         "cards": [{"card": card, "verb": verbs.get(card)} for card in shown],
         "hidden": hidden,

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
 import locales
-from game.cards import RANK, RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
+from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI, sort_hand
 from locales import MONEY_REASONS as MONEY_REASONS  # listed here for the renderers
 from locales import signed, t, tn
 
@@ -33,8 +33,6 @@ def short_answer(text: str) -> str:
 #: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the
 #: same in texts and on buttons
 SUIT_SYMBOLS = SUIT_EMOJI
-#: the order suits are shown in: colours alternate, black, red, black, red
-SUIT_ORDER = "SHCD"
 Ranks = Literal["latin", "russian"]
 #: how the court cards and the ace read: J Q K A, or В Д К Т (валет, дама, король, туз)
 RANK_LABELS: dict[str, dict[str, str]] = {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL}
@@ -80,16 +78,6 @@ def label(card: str) -> str:
     return rank_label(card[0]) + SUIT_SYMBOLS[card[1]]
 
 
-def sort_cards(items: Iterable[str], trump: str | None = None) -> list[str]:
-    """A hand in display order: trumps first, then the suits in ``SUIT_ORDER``, each high to
-    low."""
-
-    def key(card: str) -> tuple[int, int, int]:
-        return (0 if card[1] == trump else 1, SUIT_ORDER.index(card[1]), -RANK[card])
-
-    return sorted(items, key=key)
-
-
 def esc(text: str) -> str:
     """A user-provided string made safe for HTML parse mode."""
     return html.escape(text, quote=True)
@@ -122,7 +110,7 @@ def suit(letter: str) -> str:
 
 def cards(items: Iterable[str], trump: str | None = None, *, sort: bool = True) -> str:
     """Cards as people read them, trumps first: ``A♥ 10♥ 7♠``."""
-    ordered = sort_cards(items, trump) if sort else list(items)
+    ordered = sort_hand(items, trump) if sort else list(items)
     return " ".join(label(card) for card in ordered)
 
 

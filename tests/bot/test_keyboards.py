@@ -31,7 +31,6 @@ from bot.keyboards import (
     selected_cards,
     selection_order,
 )
-from bot.render.common import sort_cards
 from bot.render.menus import (
     PRESET,
     balance_keyboard,
@@ -43,7 +42,7 @@ from bot.render.menus import (
     settings_option_keyboard,
     settings_root_keyboard,
 )
-from game.cards import FULL_DECK, label
+from game.cards import FULL_DECK, label, sort_hand
 from game.core import Action, Legal
 from game.starshina import StarshinaOptions
 from game.starshina import apply as starshina_apply
@@ -152,7 +151,7 @@ def test_play_buttons_are_sorted_trumps_first() -> None:
                 continue
             rows = keyboard("ru", view, GAME, VERSION)
             cards = [c.arg for c in _decoded(rows) if isinstance(c, Act)]
-            assert cards == sort_cards([str(c) for c in cards], state.trump)
+            assert cards == sort_hand([str(c) for c in cards], state.trump)
             assert len(cards) == len(view.legal)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from game.cards import is_card
+from game.cards import is_card, sort_hand
 from game.stukolka.rules import trick_share
 from locales import t
 from tests.game.unseen import cards_in as every_card
@@ -19,7 +19,7 @@ from tests.library import GAMES as LIBRARY_GAMES
 from tests.library import PAGES, seat_view
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.texts import page_texts
-from web.view_parts import TableInfo, display_order, ranks_for
+from web.view_parts import TableInfo, ranks_for
 
 SEEDS = range(6)
 
@@ -58,7 +58,7 @@ def test_a_view_is_json_and_shows_the_seats_own_cards_and_moves(game: str) -> No
         if engine.hand is None:
             assert shown == [] and view["hand"]["hidden"] == engine.hand_count
         else:
-            assert shown == display_order(engine.hand, engine.table.trump)
+            assert shown == sort_hand(engine.hand, engine.table.trump)
             assert sorted(shown) == sorted(engine.hand)
         # every legal move is offered once, on a card, as a choice of cards, or as a control
         card_moves = {(item["verb"], item["card"]) for item in view["hand"]["cards"]}

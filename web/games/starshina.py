@@ -4,12 +4,12 @@ it names."""
 from __future__ import annotations
 
 from game import starshina
+from game.cards import SUIT_ORDER
 from game.core import Transfer
 from game.starshina.views import last_deal_money
 from tables.games import starshina as table_side
 from web.games.plugin import GamePage
 from web.view_parts import (
-    SUIT_ORDER,
     Json,
     TableInfo,
     _base,

@@ -11,7 +11,8 @@ from bot.callback import Act, ArgKind, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.starshina import render
 from bot.keyboards import pick_of, selection_rows, suit_rows
-from bot.render.common import SUIT_ORDER, SUIT_SYMBOLS, Deadline, label, sort_cards
+from bot.render.common import SUIT_SYMBOLS, Deadline, label
+from game.cards import SUIT_ORDER, sort_hand
 from game.registry import JsonObject
 from game.starshina import PublicView, SeatView, StarshinaOptions
 from locales import t, tn
@@ -120,7 +121,7 @@ def starshina_keyboard(
         )
     card_entries = [e for e in legal if e.verb in ("give", "return", "play") and e.arg]
     verb_of = {entry.arg: entry.verb for entry in card_entries}
-    ordered = sort_cards([entry.arg for entry in card_entries if entry.arg], trump)
+    ordered = sort_hand([entry.arg for entry in card_entries if entry.arg], trump)
     rows += suit_rows(ordered, lambda card: (label(card), act(verb_of[card], card)))
     return rows
 

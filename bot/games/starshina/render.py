@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.render.common import (
-    SUIT_ORDER,
     Deadline,
     balance_lines,
     cards,
@@ -18,11 +17,11 @@ from bot.render.common import (
     plain_name,
     rank_label,
     seat_name,
-    sort_cards,
     suit,
     tricks_count,
     turn_deadline,
 )
+from game.cards import SUIT_ORDER, sort_hand
 from game.core import Transfer
 from game.starshina.rules import TRICKS_PER_DEAL
 from game.starshina.state import EndReason, Phase
@@ -181,7 +180,7 @@ def table_text(
 
 def hand_by_suit(hand: Sequence[str], trump: str | None) -> list[str]:
     """Sixteen cards read best one suit a line, trumps first: ``♠ A K 10 7``."""
-    ordered = sort_cards(hand, trump)
+    ordered = sort_hand(hand, trump)
     suits = ([trump] if trump else []) + [s for s in SUIT_ORDER if s != trump]
     lines = []
     for letter in suits:

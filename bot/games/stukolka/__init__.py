@@ -11,7 +11,8 @@ from bot.callback import Act, ArgKind, Look, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.stukolka import render
 from bot.keyboards import pick_of, rows_of, selection_rows
-from bot.render.common import Deadline, label, sort_cards
+from bot.render.common import Deadline, label
+from game.cards import sort_hand
 from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions
 from locales import t, tn
@@ -135,7 +136,7 @@ def stukolka_keyboard(
             rows += rows_of(buttons, 2)
     if view.hand is not None:
         card_verbs = [entry for entry in legal if entry.verb in ("drop", "play") and entry.arg]
-        ordered = sort_cards([entry.arg for entry in card_verbs if entry.arg], trump)
+        ordered = sort_hand([entry.arg for entry in card_verbs if entry.arg], trump)
         verb_of = {entry.arg: entry.verb for entry in card_verbs}
         rows += rows_of([(label(card), act(verb_of[card], card)) for card in ordered])
     if view.may_look:
