@@ -6,6 +6,7 @@ deal, carried over when nobody takes it and taken by a pair, the ledger keeps ev
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from tests.plugin import kopilka
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
+from .test_computers import PAUSE, play, seat_table
 from .test_deal_view import _deal_views
 from .test_plugin_game import press_data, texts
 
@@ -180,4 +182,61 @@ async def test_a_third_game_with_a_two_card_move_and_a_pot_of_its_own_is_played_
         mine = fake.messages(fake.private_chat(taker), from_bot=True)[-1].text or ""
         words = "Piggy banks taken" if taker is bob else "Копилок взято"
         assert f"{words}: {kopilki[taker.id]}" in mine, mine
+
+        # the evening's summary has the game's own line: who took how many копилки
+        await table.say(vera, "/evening")
+        posted: list[str] = []
+        for _ in range(100):
+            posted = [
+                text for m in table.group_messages() if "Копилки за вечер" in (text := m.text or "")
+            ]
+            if posted:
+                break
+            await table.settle()
+            await asyncio.sleep(0.05)
+        assert posted, [m.text for m in table.group_messages()[-3:]]
+        for user in users:
+            if kopilki[user.id]:
+                assert f"{user.first_name} {kopilki[user.id]}" in posted[-1], posted[-1]
+        assert not fake.unanswered_callback_queries() and not bot.handler_errors
+
+
+async def test_computers_lay_two_cards_with_the_games_own_computer(
+    tmp_path: Path, kopilka_game: Library
+) -> None:
+    """«Копилка» brings its own computer (``kopilka.COMPUTER``: its best two cards at every
+    level). A strong computer and a novice seated from its lobby play a whole game with a
+    person: the strong one's two-card moves are thought out in the worker process, which imports
+    the game's computer by its module name, and come back as moves of two cards."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(
+            fake, tmp_path / "bot.sqlite3", library=kopilka_game, computer_pause_seconds=PAUSE
+        ) as bot,
+    ):
+        table = await seat_table(fake, bot, 1, "копилка", ["computer", "novice"], seed=5)
+        db = table.services.db
+        game = await db.games.active_game(table.group.id)
+        assert game is not None and game.kind == kopilka.KIND
+        computers = [user for user in game.seats if user < 0]
+        assert len(computers) == 2
+
+        async def over() -> bool:
+            return await db.games.active_game(table.group.id) is None
+
+        await play(table, over)
+        finished = await db.games.game(game.game_id)
+        assert finished.status == "finished"
+        deals = await db.history.last_deals(table.group.id, 10)
+        assert len(deals) == 3
+        seats = list(finished.seats)
+        for deal in deals:
+            for user in computers:
+                laid = deal.summary["laid"][seats.index(user)]
+                assert len(laid) == kopilka.LAID
+        # the strong computer's move of each deal was thought out in the worker
+        thinker = table.services.tables.thinker
+        assert thinker.decisions == len(deals) and thinker.fallbacks == 0
+        balances = await db.ledger.balances(table.group.id)
+        assert balances.total == 0 and not balances.game_pots
         assert not fake.unanswered_callback_queries() and not bot.handler_errors

@@ -12,20 +12,24 @@ carries on to the next deal, and the last deal's taker takes what is left, so th
 empty when the game ends. A game is ``rounds`` deals.
 
 Its figure of its own for /stats: how many копилки a player took (off the ledger's
-``kopilka`` transfers). Its rules, its chat side, its page and its texts are in this module;
-nothing in ``game/``, ``tables/``, ``bot/``, ``web/`` or ``locales/`` knows it.
+``kopilka`` transfers); its computer player (``COMPUTER``) lays its best two cards; /history
+shows what each player laid (``deal_lines``). Its rules, its chat side, its page and its texts
+are in this module; nothing in ``game/``, ``tables/``, ``bot/``, ``web/`` or ``locales/`` knows it.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from bot.callback import ArgKind
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
 from bot.games.plugin import played_lines
 from bot.keyboards import selection_rows
 from bot.render.common import Deadline, label, seat_name, turn_deadline
+from game.ai import Advice, Budget, Computer
 from game.cards import LOW_ORDER, RANK
 from game.codec import Stored
 from game.core import GAME_POT, Action, Event, IllegalAction, Legal, Transfer
@@ -439,6 +443,23 @@ TEXTS = {
     },
 }
 
+
+def best(view: SeatView, rng: random.Random) -> Action:
+    """Its computer player, at every level: its best two cards (a pair, if it holds one)."""
+    return Action(view.seat, "lay", max(combinations(view.hand, LAID), key=strength))
+
+
+def best_within(view: SeatView, rng: random.Random, budget: Budget | None) -> Action:
+    return best(view, rng)
+
+
+def best_advised(view: SeatView, rng: random.Random, budget: Budget | None) -> Advice:
+    return Advice(best(view, rng))
+
+
+#: its computer players: module-level functions, so that a worker process imports them by name
+COMPUTER = Computer(best, best, best_within, best_advised, 20.0, 1)
+
 GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
     RULES,
     KopilkaState,
@@ -450,6 +471,7 @@ GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
         always=("rounds",),
     ),
     texts=TEXTS,
+    computer=COMPUTER,
     # its figure of its own: the копилки a player took, counted off the ledger
     stat_fields=(StatField("kopilki", (POT_TAKEN,), "received", "count"),),
 )
