@@ -5,13 +5,23 @@
 Prints ``ready`` once the database is open, then ``committed GAME VERSION`` after every
 commit that returned, so the parent can check that each acknowledged commit survived.
 Resumes whatever games the previous child left open, from their stored state.
+
+    python crash_child.py --fork
+
+starts the children instead, one for each line ``DB_PATH SEED SYNCHRONOUS OUT ERR`` on its
+standard input: it forks, the child runs as above with its output in the files OUT and ERR,
+and it prints the child's pid, then, once the child is gone, ``exited CODE`` (``-9``: killed
+by SIGKILL). Python starts and imports the storage once for all the rounds of the test: a fresh
+interpreter for each round spent most of the test's time starting up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
+import traceback
 from typing import Any
 
 from storage import Database, Game
@@ -82,5 +92,39 @@ async def main(path: str, seed: int, synchronous: str) -> None:
     await asyncio.gather(*(play(db, chat, random.Random(rng.random())) for chat in CHATS))
 
 
+def child(path: str, seed: int, synchronous: str, out: str, err: str) -> None:
+    """In the forked child: the output to its files, then :func:`main` until it is killed."""
+    code = 1
+    try:
+        sys.stdin.close()
+        for name, fd in ((out, 1), (err, 2)):
+            target = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(target, fd)
+            os.close(target)
+        asyncio.run(main(path, seed, synchronous))
+        code = 0
+    except BaseException:
+        traceback.print_exc()
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
+def fork_children() -> None:
+    """A child for each request on standard input (see the module's docstring)."""
+    for line in sys.stdin:
+        path, seed, synchronous, out, err = line.split()
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            child(path, int(seed), synchronous, out, err)
+        print(pid, flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(f"exited {os.waitstatus_to_exitcode(status)}", flush=True)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
+    if sys.argv[1:] == ["--fork"]:
+        fork_children()
+    else:
+        asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -39,47 +40,66 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
     rng = random.Random(20261129)
     acknowledged: dict[int, int] = {}
     rounds_with_commits = 0
-    for number in range(ROUNDS):
-        synchronous = "FULL" if number % 4 == 3 else "NORMAL"
-        out = tmp_path / f"child-{number}.out"
-        commits = _run_and_kill(path, out, number, synchronous, rng.uniform(0, MAX_RUN_SECONDS))
-        for game_id, version in commits:
-            acknowledged[game_id] = max(version, acknowledged.get(game_id, 0))
-        rounds_with_commits += bool(commits)
-        asyncio.run(_check(path, acknowledged))
+    # the children are forked by one process that has imported the storage: each round's
+    # child is a process of its own, killed with SIGKILL, without starting Python again
+    forks = subprocess.Popen(
+        [sys.executable, str(CHILD), "--fork"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        bufsize=0,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        for number in range(ROUNDS):
+            synchronous = "FULL" if number % 4 == 3 else "NORMAL"
+            out = tmp_path / f"child-{number}.out"
+            run_seconds = rng.uniform(0, MAX_RUN_SECONDS)
+            commits = _run_and_kill(forks, path, out, number, synchronous, run_seconds)
+            for game_id, version in commits:
+                acknowledged[game_id] = max(version, acknowledged.get(game_id, 0))
+            rounds_with_commits += bool(commits)
+            asyncio.run(_check(path, acknowledged))
+    finally:
+        assert forks.stdin is not None
+        forks.stdin.close()
+        forks.wait(timeout=60)
     # The kills landed while the child was busy committing, not before it started.
     assert rounds_with_commits == ROUNDS
     assert sum(acknowledged.values()) > ROUNDS * 10
 
 
 def _run_and_kill(
-    path: Path, out: Path, seed: int, synchronous: str, run_seconds: float
+    forks: subprocess.Popen[bytes],
+    path: Path,
+    out: Path,
+    seed: int,
+    synchronous: str,
+    run_seconds: float,
 ) -> list[tuple[int, int]]:
-    """Start the child, let it commit for ``run_seconds``, SIGKILL it; its acknowledged commits."""
+    """Fork a child, let it commit for ``run_seconds``, SIGKILL it; its acknowledged commits."""
     errors = out.with_suffix(".err")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with out.open("w") as stdout, errors.open("w") as stderr:
-        child = subprocess.Popen(
-            [sys.executable, str(CHILD), str(path), str(seed), synchronous],
-            stdout=stdout,
-            stderr=stderr,
-            cwd=ROOT,
-            env=env,
-        )
+    assert forks.stdin is not None and forks.stdout is not None
+    forks.stdin.write(f"{path} {seed} {synchronous} {out} {errors}\n".encode())
+    pid = int(forks.stdout.readline())
+    gone = False
     try:
         started = time.monotonic()
         # ready and committing (its first commit acknowledged), then killed at a random moment
         # of its run: under any load the kill lands while it commits, not before it started
-        while "committed" not in out.read_text():
-            assert child.poll() is None, errors.read_text()
+        while not (out.exists() and "committed" in out.read_text()):
+            # the forking process says when its child is gone: it must not be, yet
+            gone = bool(select.select([forks.stdout], [], [], 0)[0])
+            assert not gone, errors.read_text() if errors.exists() else "no child"
             # a hang guard, not a timing: a loaded machine may take long to start a Python
             assert time.monotonic() - started < READY_TIMEOUT, "the child never got ready"
             time.sleep(0.002)
         time.sleep(run_seconds)
     finally:
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
-    assert child.returncode == -signal.SIGKILL, errors.read_text()
+        if not gone:
+            os.kill(pid, signal.SIGKILL)
+    exited = forks.stdout.readline().decode().split()
+    assert exited == ["exited", str(-signal.SIGKILL)], (exited, errors.read_text())
     commits = []
     for line in out.read_text().splitlines(keepends=True):
         # A line cut short by the kill has no newline yet; only whole lines count.
