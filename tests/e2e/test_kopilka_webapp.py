@@ -1,10 +1,11 @@
 """«Копилка» (``tests/plugin/kopilka.py``), the third toy game, played on the Mini App's pages
 alone against the real bot, its table service and its web server: every seat reads its state
 after every change as an open page does, the seat to act lays two cards with one move of the
-view's ``pick``, a move of one card or of three is refused, no answer to a seat holds a card
-kept face down by another, each finished deal's score card breaks the nets down by the game's
-own reasons, its replay is served, and the closed table shows its last result. Nothing of the
-game is in ``web/``, ``tables/`` or ``bot/``."""
+view's ``pick`` (💡 names it, on the page as in the chat), a move of one card or of three is
+refused, no answer to a seat holds a card kept face down by another, each finished deal's
+score card breaks the nets down by the game's own reasons, its replay is served, and the
+closed table shows its last result. Nothing of the game is in ``web/``, ``tables/`` or
+``bot/``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot import callback as cb
 from server.games import Library
 from tests.library import with_games
 from tests.plugin import kopilka
@@ -22,6 +24,7 @@ from tests.plugin import kopilka
 from .fake_telegram import FakeTelegram
 from .players import start_bot_for
 from .test_games import open_table
+from .test_practice import press_hint
 from .webapp_pages import CARD, PAGE, game_id_of, http, page_of, strings, unbudgeted
 
 __all__ = ["http"]  # the fixture, for pytest
@@ -56,6 +59,12 @@ async def test_kopilka_is_played_on_the_pages_to_its_end(
     ):
         table = await open_table(fake, bot, 3, "копилка", 7)
         unbudgeted(table)
+        # the creator allows 💡: the game has a computer to think out a hint
+        await table.say(table.users[0], "/settings")
+        menu = table.group_messages()[-1]
+        allow = next(d for d in menu.callback_data if cb.decode(d) == cb.Hints(True))
+        await table.press(table.users[0], menu, allow)
+        hinted = ""
         game_id = await game_id_of(table)
         db = table.services.db
         seats = list((await db.games.game(game_id)).seats)
@@ -90,6 +99,22 @@ async def test_kopilka_is_played_on_the_pages_to_its_end(
             cards = [item["card"] for item in view["hand"]["cards"]]
             assert len(cards) == kopilka.CARDS
             page = pages[acting[0]]
+            if not hinted:
+                # 💡 names the two-card move by the button that confirms it, with its cards
+                async with http.post(
+                    f"{page.base}api/hint",
+                    params={"t": page.game},
+                    headers=page.headers(),
+                    json={"version": view["version"]},
+                ) as response:
+                    assert response.status == 200, await response.text()
+                    hinted = (await response.json())["hint"]
+                assert hinted.startswith("💡") and "«Выложить две» (" in hinted, hinted
+                user = next(user for user in table.users if user.id == acting[0])
+                hand = table.hand_message(user)
+                assert hand is not None
+                said, _ = await press_hint(table, user, hand)
+                assert said == hinted  # the chat's 💡 at the same turn says the same
             if not refused:
                 for wrong in (cards[:1], cards):  # one card, three cards: not a move of two
                     move = {"version": view["version"], "verb": "lay", "arg": wrong}
