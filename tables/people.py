@@ -13,6 +13,7 @@ database stays the truth.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Literal
 
 from locales import LANGUAGES, language
 from storage.database_chats import Chats
@@ -21,6 +22,19 @@ from storage.records import Game, Player
 from tables.bounded import CHATS_KEPT, PLAYERS_KEPT, Recent
 from tables.computers import computer_name, is_computer
 from tables.records import Loaded
+
+Ranks = Literal["latin", "russian"]
+"""How the court cards and the ace read: J Q K A, or В Д К Т (валет, дама, король, туз)."""
+
+
+def ranks_style(lang: str, setting: str | None) -> Ranks:
+    """The rank letters the chat's texts and the page show in ``lang`` for a chat whose
+    setting is ``setting`` (None: never set): English always J Q K A; Russian the setting, by
+    default В Д К Т, the letters Russian players write (docs/playing.md)."""
+    if lang != "ru":
+        return "latin"
+    return "latin" if setting == "latin" else "russian"
+
 
 #: the open table of a chat's forum topic (None: no topic), if any (``TableStore.active``)
 Active = Callable[[int, int | None], Awaitable[Loaded | None]]

@@ -19,13 +19,14 @@ from tables import Loaded, Refused, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
 from tables.events import TableEvent
+from tables.people import ranks_style
 from web.evening import evening_view
 from web.finished import CLOSED_SHOWN, Endings, NoReplay
 from web.games import PageGames
 from web.hints import NoControl, page_hint
 from web.lobby import LOBBY_VERBS, is_open_lobby, lobby_controls, lobby_move
 from web.stopping import STOP_VERBS, stopping_move, stopping_view
-from web.view_parts import Json, TableInfo, action, ranks_for, text
+from web.view_parts import Json, TableInfo, action, text
 from web.views import lobby_view, seat_view
 
 log = logging.getLogger(__name__)
@@ -138,7 +139,7 @@ class WebTables:
         info = TableInfo(
             names=names,
             version=loaded.meta.turn,
-            ranks=ranks_for(lang, await self.tables.people.chat_ranks(game.chat_id)),
+            ranks=ranks_style(lang, await self.tables.people.chat_ranks(game.chat_id)),
             chips=await self.tables.money.chips(game.chat_id, loaded.seats),
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
@@ -207,7 +208,7 @@ class WebTables:
         info = TableInfo(
             names=await self.tables.people.names(seats, lang),
             version=0,
-            ranks=ranks_for(lang, await self.tables.people.chat_ranks(game.chat_id)),
+            ranks=ranks_style(lang, await self.tables.people.chat_ranks(game.chat_id)),
         )
         try:
             return await self.endings.replay(game, user_id, deal or 0, info)

@@ -12,12 +12,11 @@ from game.cards import sort_hand
 from game.core import Legal, Transfer
 from locales import MONEY_REASONS as MONEY_REASONS  # the same order as the chat
 from locales import catalogue, signed
+from tables.people import Ranks
 
 SCHEMA = 1
 
 Json = dict[str, Any]
-
-Ranks = Literal["russian", "latin"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,15 +30,6 @@ class TableInfo:
     chips: Sequence[int | None] = ()
     deadline: float | None = None
     away: frozenset[int] = frozenset()
-
-
-def ranks_for(lang: str, setting: str | None) -> Ranks:
-    """The card style a page in ``lang`` shows for a chat whose setting is ``setting`` (None:
-    never set), as the chat's own texts do: English J Q K A; Russian the setting, by default
-    В Д К Т."""
-    if lang != "ru":
-        return "latin"
-    return "latin" if setting == "latin" else "russian"
 
 
 def text(key: str, n: int | None = None, **params: object) -> Json:

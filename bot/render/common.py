@@ -10,12 +10,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import locales
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI, sort_hand
 from locales import MONEY_REASONS as MONEY_REASONS  # listed here for the renderers
 from locales import signed, t, tn
+from tables.people import Ranks, ranks_style
 
 if TYPE_CHECKING:
     from game.registry import JsonObject
@@ -33,22 +34,9 @@ def short_answer(text: str) -> str:
 #: suits in emoji presentation (U+FE0F), so hearts and diamonds show red on every client, the
 #: same in texts and on buttons
 SUIT_SYMBOLS = SUIT_EMOJI
-Ranks = Literal["latin", "russian"]
 #: how the court cards and the ace read: J Q K A, or В Д К Т (валет, дама, король, туз)
 RANK_LABELS: dict[str, dict[str, str]] = {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL}
-#: the chat setting's default for Russian: the letters Russian players write (docs/playing.md)
-DEFAULT_RUSSIAN_RANKS: Ranks = "russian"
 _RANKS: ContextVar[Ranks] = ContextVar("ranks", default="latin")
-
-
-def ranks_style(lang: str, ranks: str | None) -> Ranks:
-    """The ranks a text in ``lang`` shows for a chat whose setting is ``ranks`` (None: never
-    set): English always J Q K A; Russian the setting, by default В Д К Т."""
-    if lang != "ru":
-        return "latin"
-    return (
-        "latin" if ranks == "latin" else "russian" if ranks == "russian" else DEFAULT_RUSSIAN_RANKS
-    )
 
 
 def use_ranks(lang: str, ranks: str | None) -> None:

@@ -32,12 +32,12 @@ from bot.render.common import (
     option_label,
     option_names,
     options_summary,
-    ranks_style,
     short_answer,
     value_label,
     value_token,
 )
 from locales import t
+from tables.people import ranks_style
 
 if TYPE_CHECKING:
     from game.registry import JsonObject

@@ -25,13 +25,14 @@ from aiohttp import web
 
 from game.core import Action, IllegalAction
 from locales import language
+from tables.people import ranks_style
 from tests import library
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.auth import InitDataError, validate
 from web.endings import replay, score_card
 from web.lobby import lobby_actions
 from web.texts import page_texts
-from web.view_parts import TableInfo, action, ranks_for, text
+from web.view_parts import TableInfo, action, text
 from web.views import lobby_view, refusal, seat_view
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
@@ -372,7 +373,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         info = TableInfo(
             names=NAMES[: table.lobby],
             version=table.version,
-            ranks=ranks_for(language(lang), None),
+            ranks=ranks_style(language(lang), None),
             chips=tuple(40 - 7 * seat for seat in range(table.lobby)),
         )
         # the creator's lobby: computers to seat, begin (two may play), leave and cancel
@@ -382,7 +383,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
     info = TableInfo(
         names=NAMES[:players],
         version=table.version,
-        ranks=ranks_for(language(lang), None),
+        ranks=ranks_style(language(lang), None),
         chips=_balances(table.state, players),
         deadline=None if table.closed else table.deadline,
     )
@@ -463,7 +464,7 @@ async def replay_of(request: web.Request) -> web.Response:
     if not table.finished or deal != str(table.finished[-1].deal_no):
         raise web.HTTPNotFound(text="no such deal")
     players = table.state.players
-    info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_for(language(lang), None))
+    info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_style(language(lang), None))
     return web.json_response(replay(PAGES.of(table.kind), table.finished, info, table.seat))
 
 

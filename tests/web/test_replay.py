@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from game.stukolka.state import Roles
+from tables.people import ranks_style
 from tests.library import PAGES
 from tests.web.fixtures import GAMES, NAMES, states
 from web.endings import replay
-from web.view_parts import TableInfo, ranks_for
+from web.view_parts import TableInfo
 
 
 def _deal_with_a_razrez() -> list[Any]:
@@ -29,7 +30,7 @@ def test_a_razrez_player_is_shown_and_a_passer_only_to_himself() -> None:
     came_back = roles.index(Roles.RAZREZ)
     passer = roles.index(Roles.PASS)
     players = GAMES["shleif"][2]
-    info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_for("ru", None))
+    info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_style("ru", None))
     for you in range(players):
         dealt = replay(PAGES.of("stukolka"), deal, info, you)["steps"][0]["seats"]
         assert not dealt[came_back]["dead"] and dealt[came_back]["hand"]

@@ -13,13 +13,14 @@ import pytest
 from game.cards import is_card, sort_hand
 from game.stukolka.rules import trick_share
 from locales import t
+from tables.people import ranks_style
 from tests.game.unseen import cards_in as every_card
 from tests.game.unseen import reshuffled as unseen_reshuffled
 from tests.library import GAMES as LIBRARY_GAMES
 from tests.library import PAGES, seat_view
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.texts import page_texts
-from web.view_parts import TableInfo, ranks_for
+from web.view_parts import TableInfo
 
 SEEDS = range(6)
 
@@ -264,9 +265,9 @@ def test_a_finished_deal_shows_each_players_net() -> None:
 
 
 def test_cards_read_as_the_chat_writes_them() -> None:
-    assert ranks_for("en", "russian") == "latin"
-    assert ranks_for("ru", None) == "russian"
-    assert ranks_for("ru", "latin") == "latin"
+    assert ranks_style("en", "russian") == "latin"
+    assert ranks_style("ru", None) == "russian"
+    assert ranks_style("ru", "latin") == "latin"
 
 
 def test_a_purchase_shows_how_many_cards_each_seat_bought_in_the_chats_words() -> None:
