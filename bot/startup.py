@@ -1,16 +1,13 @@
 """Start-up as a newcomer meets it: one clear line when the Bot API cannot be reached (and PTB's
 bootstrap retries, with backoff, until it can), one clear line and exit code 2 when Telegram
-rejects the token, and no secret in any log line.
+rejects the token (no secret in any log line: ``server.logs``).
 """
 
 from __future__ import annotations
 
 import logging
-import sys
-import threading
-from collections.abc import Iterable
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application
@@ -23,8 +20,6 @@ log = logging.getLogger("bot")
 
 #: the exit code of a bot whose token Telegram rejected (retrying would not help)
 TOKEN_REJECTED = 2
-#: what stands in a log line for a secret
-REDACTED = "<secret>"
 
 
 class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
@@ -114,78 +109,3 @@ def unreachable_line(settings: Settings, error: Exception) -> str:
         f"Cannot reach the Telegram Bot API at {host} {route} ({error}); retrying with "
         f"backoff until it answers. {advice[0].upper()}{advice[1:]}."
     )
-
-
-class RedactSecrets(logging.Filter):
-    """Replaces every secret in a log record (its message, its arguments, its traceback) by
-    ``REDACTED``: a library that logs a URL with the token in it, ``setWebhook``'s parameters
-    with the secret token, or an error that quotes one, cannot leak it into the log. On the
-    root logger's handlers, so it sees every logger's records, python-telegram-bot's,
-    aiohttp's and asyncio's included."""
-
-    def __init__(self, secrets: list[str]) -> None:
-        super().__init__()
-        # the longest first: a secret that contains another is replaced whole
-        self.secrets = sorted({secret for secret in secrets if secret}, key=len, reverse=True)
-
-    def clean(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, REDACTED)
-        return text
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # arguments that do not fit the message: shown beside it
-            message = f"{record.msg} {record.args!r}"
-            record.msg, record.args = message, None
-        cleaned = self.clean(message)
-        if cleaned != message:
-            record.msg, record.args = cleaned, None
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        if record.exc_text:
-            record.exc_text = self.clean(record.exc_text)
-        if record.stack_info:
-            record.stack_info = self.clean(record.stack_info)
-        return True
-
-
-def secrets_of(settings: Settings, more: Iterable[str] = ()) -> list[str]:
-    """What must never be logged: the token (and its secret half, after the bot's id), the
-    proxy's password (as written in ``PROXY_URL`` and decoded), the webhook's secret token,
-    and ``more`` (the random webhook secret of a run without ``WEBHOOK_SECRET``)."""
-    token = settings.bot_token.get_secret_value()
-    found = [token, token.partition(":")[2]]
-    if settings.proxy_url is not None:
-        password = urlsplit(settings.proxy_url.get_secret_value()).password
-        if password:
-            found += [password, unquote(password)]
-    if settings.webhook_secret:
-        found.append(settings.webhook_secret)
-    found += more
-    return [secret for secret in found if secret]
-
-
-def keep_secrets_out_of_the_log(settings: Settings, more: Iterable[str] = ()) -> RedactSecrets:
-    """Put ``RedactSecrets`` on every handler of the root logger (call after it is set up), and
-    send what would reach stderr around the log (an uncaught exception's traceback, in the main
-    thread or another) through the log, so it is redacted too."""
-    redact = RedactSecrets(secrets_of(settings, more))
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(redact)
-
-    def uncaught(kind: type[BaseException], error: BaseException, trace: Any) -> None:
-        log.critical("uncaught exception", exc_info=(kind, error, trace))
-
-    def uncaught_in_thread(info: threading.ExceptHookArgs) -> None:
-        if info.exc_value is not None:
-            log.critical(
-                "uncaught exception in thread %s",
-                info.thread.name if info.thread else "?",
-                exc_info=(info.exc_type, info.exc_value, info.exc_traceback),
-            )
-
-    sys.excepthook = uncaught
-    threading.excepthook = uncaught_in_thread
-    return redact

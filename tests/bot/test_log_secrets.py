@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.settings import Settings
-from bot.startup import REDACTED, keep_secrets_out_of_the_log
+from server.logs import REDACTED, keep_secrets_out_of_the_log
 
 TOKEN = "123456:AAH-token_secret_half"
 PASSWORD = "p@ss:w/rd"
