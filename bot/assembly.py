@@ -30,6 +30,7 @@ from bot.ratelimit import ChatRateLimiter
 from bot.screens.menus import Menus
 from bot.screens.stats import StatsScreens
 from bot.settings import Settings
+from storage.chat_display import ChatDisplay
 from storage.database import Database
 from tables import TableService
 from tables.evenings import Evenings
@@ -90,7 +91,7 @@ class Services:
         events = ChatEvents()
         messenger = Messenger(bot, pacer, events)
         presenter = Presenter(
-            db=db,
+            display=ChatDisplay(db),
             tables=tables,
             games=games,
             messenger=messenger,

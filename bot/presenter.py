@@ -28,10 +28,8 @@ from bot.screens.lobby import Lobby
 from bot.screens.menus import Menus
 from bot.screens.table import GroupTable
 from storage.chat_display import ChatDisplay
-from storage.database import Database
 from storage.errors import GameNotFound
-from storage.records import Game
-from tables import Refused, TableService, is_practice, result_from_due
+from tables import Game, Refused, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 from tables.commands import Look
 from tables.events import Record, ResultsDue, TableEvent
@@ -46,7 +44,7 @@ class Presenter(TableListener):
     def __init__(
         self,
         *,
-        db: Database,
+        display: ChatDisplay,
         tables: TableService,
         games: ChatGames,
         messenger: Messenger,
@@ -54,7 +52,6 @@ class Presenter(TableListener):
         bot_username: str = "",
         launch: Launch | None = None,
     ) -> None:
-        self.db = db
         self.tables = tables
         #: the games the chat shows
         self.games = games
@@ -63,7 +60,8 @@ class Presenter(TableListener):
         #: the bot's @username, for the links that open its private chat
         self.bot_username = bot_username
         launch = launch or Launch()
-        self.display = ChatDisplay(db)
+        #: the chat's own display storage: the message ids it shows tables with
+        self.display = display
         people = tables.people
         self.menus = Menus(self.display, tables, games, messenger, people, self._refresh_chat)
         self.lobby = Lobby(tables, people, bot_username)
@@ -101,7 +99,7 @@ class Presenter(TableListener):
     async def _refresh_chat(self, chat_id: int) -> None:
         """Show a chat's open tables again, the group's messages and every hand (its display
         settings changed)."""
-        for game in await self.db.games.chat_open_games(chat_id):
+        for game in await self.tables.store.open_games(chat_id):
             if game.status == "active":
                 self.table.refresh(game.game_id)
                 for user in game.seats:
@@ -290,7 +288,7 @@ class Presenter(TableListener):
         """The bot left or was removed from the group: its tables close (settled as /stop
         now would), their timers stop, nothing more is sent there, and each player's hand
         message is closed with a note."""
-        for game in await self.db.games.chat_open_games(chat_id):
+        for game in await self.tables.store.open_games(chat_id):
             await self._table_lost(chat_id, game.thread_id, "bot_removed")
 
     async def topic_lost(self, chat_id: int, thread: int) -> None:
@@ -338,14 +336,13 @@ class Presenter(TableListener):
     async def chat_migrated(self, old: int, new: int) -> None:
         """A group became a supergroup: its games, balances and pot follow the new id."""
         try:
-            moved = await self.db.chats.migrate_chat(old, new)
+            moved = await self.tables.people.chat_moved(old, new)
         except Exception:
             log.exception("migration %s → %s failed", old, new)
             return
         self.messenger.forget(old)
         self.messenger.pacer.forget(old)
         self.tables.settings.forget_chat(old)
-        self.tables.people.forget_chat(old)
         if not moved:
             return
         loaded = await self.tables.store.active(new)
@@ -368,7 +365,7 @@ class Presenter(TableListener):
             results = [result_from_due(dict(entry), self.tables.games)[0] for entry in entries]
             await self.hands.retire_old(game.game_id, results)
         due, self._due = self._due, {}
-        for game in await self.db.games.open_games():
+        for game in await self.tables.store.open_games():
             if game.status == "active":
                 for user in game.seats:
                     self.hands.refresh(game.game_id, user)

@@ -64,10 +64,14 @@ class People:
         #: each user's name and language as last written, for the users seen last
         self._seen: Recent[int, tuple[str, str | None]] = Recent(PLAYERS_KEPT)
 
-    def forget_chat(self, chat_id: int) -> None:
-        """A chat moved (supergroup): nothing kept under its old id."""
+    async def chat_moved(self, old: int, new: int) -> bool:
+        """A group became a supergroup (Telegram gave it a new id): its games, balances, pot,
+        settings and evenings follow the new id, in one transaction, and nothing is kept
+        under the old one. False if the old id had nothing to move."""
+        moved = await self.chats.migrate_chat(old, new)
         for kept in (self._languages, self._ranks, self._titles, self._topics):
-            kept.pop(chat_id, None)
+            kept.pop(old, None)
+        return moved
 
     # ------------------------------------------------------------------ what a front-end saw
 

@@ -140,6 +140,13 @@ class TableStore:
         except GameNotFound:
             raise Refused("unknown_game") from None
 
+    async def open_games(self, chat_id: int | None = None) -> list[Game]:
+        """The open games (lobbies and games in play), oldest first: the chat's, over all its
+        forum topics, or with no ``chat_id`` every chat's (a restart shows them all again)."""
+        if chat_id is None:
+            return await self.games.open_games()
+        return await self.games.chat_open_games(chat_id)
+
     async def current(self, user_id: int) -> Game | None:
         """The table ``user_id`` is at now: the newest open game he sits at, a game in play
         before a lobby; None if he sits at none."""

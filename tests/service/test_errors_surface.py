@@ -16,6 +16,7 @@ from telegram import Update
 from bot.handlers import on_error
 from bot.pacing import Coalescer
 from bot.presenter import Presenter
+from storage.chat_display import ChatDisplay
 from storage.database import Database
 from tables import TableService
 from tests.library import CHAT, GAMES
@@ -67,7 +68,7 @@ async def test_start_with_a_link_to_a_gone_game_welcomes_and_a_failing_database_
         sent = Sent()
         messenger: Any = sent
         presenter = Presenter(
-            db=db,
+            display=ChatDisplay(db),
             tables=TableService(db, games=GAMES, turn_timeout=60, default_language="en"),
             games=CHAT,
             messenger=messenger,

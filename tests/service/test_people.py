@@ -47,3 +47,29 @@ async def test_a_groups_card_style_and_a_players_start_are_read_at_once(tmp_path
         assert await people.reachable_of([5, -11]) == {5: False, -11: True}
     finally:
         await db.close()
+
+
+async def test_a_moved_group_keeps_its_tables_and_nothing_under_its_old_id(
+    tmp_path: Path,
+) -> None:
+    """A group became a supergroup: its open table and its language follow the new id, and
+    what the service kept under the old id is forgotten (its language read afresh there)."""
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        service = TableService(db, games=GAMES, turn_timeout=60, default_language="en")
+        people = service.people
+        await people.saw_chat(-1, "group")
+        await people.saw(101, "Вера", "ru")
+        await people.choose_language(-1, "ru", private=False)
+        assert await people.chat_language(-1) == "ru"
+        await service.lobby.new_table(-1, 101, "stukolka")
+        (table,) = await service.store.open_games(-1)
+        assert await service.store.open_games() == [table]
+        assert await people.chat_moved(-1, -1001)
+        assert await service.store.open_games(-1) == []
+        assert [game.game_id for game in await service.store.open_games(-1001)] == [table.game_id]
+        assert await people.chat_language(-1001) == "ru"
+        assert await people.chat_language(-1) == "en"  # not the old id's cached «ru»
+        assert not await people.chat_moved(-1, -1001)  # nothing left to move
+    finally:
+        await db.close()
