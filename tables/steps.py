@@ -150,7 +150,7 @@ class DealSteps:
             closing.append("all_away")
         if ending and not step.game_over:
             closing.append("table_closed")
-            transfers = transfers + await self.store.game_pot_returned(loaded, transfers)
+            transfers = transfers + await self.store.game_pot_returned(loaded, transfers, deal_no)
         before = await self.store.ledger.balances(loaded.game.chat_id)
         balances, pot = balances_after(before.players, before.pot, transfers)
         money = await self.deal_money(loaded.game, deal_no)

@@ -325,13 +325,15 @@ class TableStore:
         )
 
     async def game_pot_returned(
-        self, loaded: Loaded, pending: list[LedgerTransfer]
+        self, loaded: Loaded, pending: list[LedgerTransfer], deal: int | None = None
     ) -> list[LedgerTransfer]:
         """A game that ends without a winner gives its own pot back (docs/rules.md §5 "Stopping"):
         each player gets the stakes he paid into it since it was last empty, so no chip stays
         in a closed game's pot and none is paid twice (a game may pay its pot out in the middle
         of the game and fill it again: what went in before that is paid out already).
-        ``pending`` are the transfers committed with the close."""
+        ``pending`` are the transfers committed with the close; ``deal`` the deal the return is
+        booked with (the deal whose end closes the table, so that its record, the evening's
+        summary among them, counts it; by default the deal in progress)."""
         paid: dict[int, int] = {}
         held = 0
         stored = await self.ledger.transfers(loaded.game.chat_id, game_id=loaded.game.game_id)
@@ -347,7 +349,7 @@ class TableStore:
                 paid.clear()  # taken whole: what went in so far has gone out
         if sum(paid.values()) <= 0:
             return []  # the pot is empty (a winner took it, or the game never had one)
-        deal = loaded.meta.deals
+        deal = loaded.meta.deals if deal is None else deal
         return [
             LedgerTransfer(GAME_POT, user, amount, "game_pot_return", deal)
             for user, amount in paid.items()

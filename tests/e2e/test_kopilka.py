@@ -240,3 +240,56 @@ async def test_computers_lay_two_cards_with_the_games_own_computer(
         balances = await db.ledger.balances(table.group.id)
         assert balances.total == 0 and not balances.game_pots
         assert not fake.unanswered_callback_queries() and not bot.handler_errors
+
+
+async def test_a_table_stopped_with_the_kopilka_full_gives_it_back_and_says_so(
+    tmp_path: Path, kopilka_game: Library
+) -> None:
+    """/stop in the first deal: the deal is played out, the table closes, and the копилка goes
+    back to who paid into it; the result says so, not that it carries on to a next deal."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", library=kopilka_game) as bot,
+    ):
+        vera, bob = fake.add_user("Вера"), fake.add_user("Боря")
+        group = fake.add_group("Картёжники", [vera, bob])
+        table = Table(fake, bot, group, [vera, bob], random.Random(4))
+        for user in (vera, bob):
+            fake.user_starts_bot(user)
+        await table.settle()
+        await table.say(vera, "/new копилка")
+        lobby = table.group_messages()[-1]
+        await table.press(bob, lobby, press_data(lobby, cb.Lobby, action="join"))
+        lobby = fake.message(group, lobby.message_id)
+        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        db = table.services.db
+        game = await db.games.active_game(group.id)
+        assert game is not None
+        seats = list(game.seats)
+        await table.say(vera, "/stop")
+        for _ in range(2):
+            user, message, _ = table.actionable()[0]
+            engine = (await db.games.game(game.game_id)).state["engine"]
+            hand = list(engine["hands"][seats.index(user.id)])
+            await lay(table, user, message, sorted(hand)[:2], hand)
+        finished = await db.games.game(game.game_id)
+        assert finished.status == "finished"
+        deal = (await db.history.last_deals(group.id, 1))[0]
+        balances = await db.ledger.balances(group.id)
+        assert balances.total == 0 and not balances.game_pots
+        shown = "\n".join(texts(table.group_messages()))
+        if deal.summary["pot_after"]:  # nobody took it: it went back
+            assert "Копилка (2) переходит" not in shown, shown
+            assert "Копилка (2) возвращается: каждому его взнос." in shown, shown
+        # the evening's summary counts the return with the deal that closed the table: its nets
+        # are the ledger's, and no chip is said to wait in a pot
+        summary = next(
+            m.text or "" for m in table.group_messages() if "Итоги вечера" in (m.text or "")
+        )
+        nets = {seats[0]: 0, seats[1]: 0, **dict(balances.players)}
+        for user in (vera, bob):
+            amount = nets[user.id]
+            said = f"+{amount}" if amount > 0 else f"−{-amount}" if amount else "0"
+            assert f"{user.first_name}: {said}" in summary, summary
+        assert "в кону" not in summary, summary
+        assert not bot.handler_errors

@@ -45,6 +45,8 @@ KIND = "kopilka"
 CARDS, LAID = 3, 2
 #: the ledger's reasons of its money: into the копилка, out of it, and the deal's stakes
 ANTE, POT_TAKEN, STAKE = "kopilka_ante", "kopilka", "kopilka_stake"
+#: the ledger's reason of a game's own pot given back as its table closes (``tables.store``)
+RETURNED = "game_pot_return"
 
 
 def strength(cards: Sequence[str]) -> tuple[int, int, int, int]:
@@ -363,6 +365,9 @@ class KopilkaScreens:
         if view.took_pot:
             won = money.get(view.winner, {}).get(POT_TAKEN, 0)
             lines.append(t(lang, "kopilka.pot_taken", name=taker, pot=won))
+        elif any(RETURNED in parts for parts in money.values()):
+            # the table closes: the копилка goes back (the ledger's return of a game's own pot)
+            lines.append(t(lang, "kopilka.pot_returned", pot=view.kopilka))
         elif view.kopilka:
             lines.append(t(lang, "kopilka.pot_carried", pot=view.kopilka))
         for seat in sorted(balances):
@@ -390,6 +395,7 @@ TEXTS = {
         "kopilka.taken_by": "Сдача досталась: {name}",
         "kopilka.pot_taken": "Копилку ({pot}) забирает: {name}",
         "kopilka.pot_carried": "Копилка ({pot}) переходит в следующую сдачу.",
+        "kopilka.pot_returned": "Копилка ({pot}) возвращается: каждому его взнос.",
         "kopilka.rules": (
             "Каждую сдачу все кладут по {ante} в копилку; у каждого три карты, две из них "
             "выкладывают разом. Лучшие две (пара, иначе большая сумма) берут по {stake} с "
@@ -423,6 +429,7 @@ TEXTS = {
         "kopilka.taken_by": "The deal went to: {name}",
         "kopilka.pot_taken": "The piggy bank ({pot}) goes to: {name}",
         "kopilka.pot_carried": "The piggy bank ({pot}) carries on to the next deal.",
+        "kopilka.pot_returned": "The piggy bank ({pot}) goes back: to each, their stakes.",
         "kopilka.rules": (
             "Each deal everyone drops {ante} into the piggy bank; three cards each, two of "
             "them laid at once. The best two (a pair, else the higher sum) take {stake} from "
