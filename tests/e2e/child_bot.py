@@ -5,9 +5,9 @@ the bot really sent them (the restart tests)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
-import resource
 import signal
 import sqlite3
 import sys
@@ -28,13 +28,20 @@ PHASE_VERBS = {
 
 
 class Bot:
-    """The bot as a child process: started, killed and started again on one database."""
+    """The bot as a child process: started, killed and started again on one database.
+
+    Each start is a fork of one process that imported the bot (tests/e2e/bot_forks.py),
+    started at the first: the bot's own process all the same, with its environment, working
+    directory, log and limits, killed or stopped by its pid."""
 
     def __init__(self, fake: FakeTelegram, tmp_path: Path, *, turn: float) -> None:
         self.fake = fake
         self.database = tmp_path / "data" / "bot.sqlite3"
         self.log = tmp_path / "bot.log"
-        self.process: asyncio.subprocess.Process | None = None
+        self.forks: asyncio.subprocess.Process | None = None
+        self.pid: int | None = None
+        self.returncode: int | None = None
+        self._exit: asyncio.Task[int] | None = None
         ours = {name.upper() for name in Settings.model_fields}
         self.env = {k: v for k, v in os.environ.items() if k.upper() not in ours}
         self.env.update(
@@ -50,45 +57,66 @@ class Bot:
         #: the open-file limit (soft and hard) to run it under, if not the machine's
         self.files: int | None = None
 
-    def _limits(self) -> None:
-        if self.files is not None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
+    async def _forked(self) -> int:
+        """A new bot process, forked; its pid."""
+        if self.forks is None:
+            self.forks = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(ROOT / "tests" / "e2e" / "bot_forks.py"),
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+            )
+        assert self.forks.stdin is not None and self.forks.stdout is not None
+        request = {"cwd": str(self.cwd), "env": self.env, "log": str(self.log)}
+        self.forks.stdin.write((json.dumps({**request, "files": self.files}) + "\n").encode())
+        await self.forks.stdin.drain()
+        return int(await self.forks.stdout.readline())
+
+    async def _exited(self) -> int:
+        assert self.forks is not None and self.forks.stdout is not None
+        line = (await self.forks.stdout.readline()).decode()
+        assert line.startswith("exited "), line
+        self.returncode = int(line.split()[1])
+        return self.returncode
 
     async def start(self) -> None:
         since = self.fake.now()
-        with self.log.open("ab") as sink:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "server",
-                cwd=self.cwd,
-                env=self.env,
-                stdout=sink,
-                stderr=sink,
-                preexec_fn=self._limits if self.files is not None else None,
-            )
+        self.pid, self.returncode = await self._forked(), None
+        self._exit = asyncio.get_running_loop().create_task(self._exited())
         # up: it polls (after post_init has re-armed the timers and refreshed the tables)
         await self.fake.wait_until(
             lambda: self.fake.requests("getUpdates", since=since), timeout=60, message="polling"
         )
         await self.fake.wait_idle(timeout=20, quiet=0.3, require_answers=False)
 
+    async def wait(self) -> int:
+        """The bot's exit code, once it has ended."""
+        assert self._exit is not None
+        return await asyncio.shield(self._exit)
+
     async def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
+        assert self.pid is not None
+        os.kill(self.pid, signal.SIGKILL)
+        await self.wait()
 
     async def stop(self) -> int:
-        assert self.process is not None
-        if self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
+        assert self.pid is not None
+        if self.returncode is None:
+            os.kill(self.pid, signal.SIGTERM)
             try:
-                await asyncio.wait_for(self.process.wait(), 20)
+                await asyncio.wait_for(self.wait(), 20)
             except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-        assert self.process.returncode is not None
-        return self.process.returncode
+                os.kill(self.pid, signal.SIGKILL)
+                await self.wait()
+        assert self.returncode is not None
+        if self.forks is not None:  # the last of this bot: the forking process goes too
+            assert self.forks.stdin is not None
+            self.forks.stdin.close()
+            await self.forks.wait()
+            self.forks = None
+        return self.returncode
 
     def output(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
