@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from bot import callback as cb
 from locales import t
@@ -34,7 +35,8 @@ from .resilience import eventually
 from .test_games import open_table
 from .webapp_pages import CARD, PAGE, strings
 
-pytestmark = pytest.mark.browser
+# the tests of a module share one event loop, the loop of their one Chromium
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
@@ -43,12 +45,22 @@ async_api = pytest.importorskip("playwright.async_api")
 WAIT_MS = 15_000
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
+    """Chromium, launched once for the tests of a module (on the module's event loop)."""
     async with async_api.async_playwright() as playwright:
         launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield launched
         await launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Any) -> AsyncIterator[Any]:
+    """The module's Chromium for one test: every page the test opened (each in a context of
+    its own) is closed after it, so none of them talks to the next test's server."""
+    yield chromium
+    for context in chromium.contexts:
+        await context.close()
 
 
 class Seat:

@@ -38,10 +38,12 @@ from .test_webapp_browser import (
     _tap,
     open_page,
 )
-from .test_webapp_browser import browser as browser  # the fixture
+from .test_webapp_browser import browser as browser  # the fixtures
+from .test_webapp_browser import chromium as chromium
 from .webapp_pages import PAGE
 
-pytestmark = pytest.mark.browser
+# the tests of a module share one event loop, the loop of their one Chromium
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
 
 def signed(amount: int) -> str:
