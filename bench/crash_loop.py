@@ -50,7 +50,8 @@ if str(ROOT) not in sys.path:
 from bot import callback as cb  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from game.core import Action  # noqa: E402
-from game.registry import rules_for  # noqa: E402
+from game.tools import tools_for  # noqa: E402
+from server.games import LIBRARY  # noqa: E402
 from storage.database import Database  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, NoSuchButton, User  # noqa: E402
 from tests.e2e.fake_telegram.model import CallbackQuery, Chat  # noqa: E402
@@ -386,7 +387,7 @@ class Loop:
         """The action log replays to the stored state, and each action's transfers, made
         again by the rules, are the ledger rows of its commit."""
         game = await db.games.game(game_id)
-        rules = rules_for(game.kind)
+        rules = tools_for(LIBRARY.tools, game.kind).rules
         log = await db.games.action_log(game_id)
         ledger: dict[int, Counter[Move]] = {}
         for row in await db.ledger.transfers(game.chat_id, game_id=game_id):

@@ -48,7 +48,8 @@ from game.cards import FULL_DECK
 from game.core import GAME_POT as ENGINE_GAME_POT
 from game.core import POT as ENGINE_POT
 from game.randomplay import random_action
-from game.registry import GameRules, rules_for
+from game.registry import GameRules
+from game.tools import tools_for
 from server.games import LIBRARY
 from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, Transfer
 from storage.ledger import balances_from_ledger
@@ -128,7 +129,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
         starshina = evening % 5 == 0
         kind = "starshina" if starshina else "stukolka"
         seats = rng.sample(sorted(PLAYERS), 3 if starshina else 4)
-        rules = rules_for(kind)
+        rules = tools_for(LIBRARY.tools, kind).rules
         game = storage.games.create_game(
             conn,
             CHAT,

@@ -1,10 +1,10 @@
-"""``python -m game.arena``: computer players against each other (figures: docs/performance.md).
+"""``python -m server.arena``: computer players against each other (figures: docs/performance.md).
 
-    python -m game.arena --game stukolka --players 4 --deals 20000 --seats strong,easy,easy,random
-    python -m game.arena --game stukolka --option variant='"shleif"' --deals 20000 ...
-    python -m game.arena --game starshina --players 3 --games 2000 --seats strong,easy,random
+    python -m server.arena --game stukolka --players 4 --deals 20000 --seats strong,easy,easy,random
+    python -m server.arena --game stukolka --option variant='"shleif"' --deals 20000 ...
+    python -m server.arena --game starshina --players 3 --games 2000 --seats strong,easy,random
 
-Any game with computer players (``game.<kind>.ai``). A game whose table plays deal after deal
+Any game with computer players (``GameTools.computer``). A game whose table plays deal after deal
 (Стуколка) is counted by deals, one that ends (Старшина) by whole games. Deals are dealt from
 ``--seed``; the players change chairs every round so that each sits in every seat and meets
 every dealer equally. Prints JSON: one entry per player of ``--seats``, in that order, with its
@@ -23,17 +23,16 @@ import json
 import math
 import random
 import statistics
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from game.ai import LEVELS, Budget, Computer, computer_for
+from game.ai import LEVELS, Budget, Computer
 from game.cards import FULL_DECK, shuffle
 from game.core import Action
-from game.registry import kinds, rules_for, table_size
 from game.replay import money
+from game.tools import GameTools, tools_for
 
 
 def _budget(milliseconds: float, samples: int, min_samples: int) -> Budget:
@@ -69,24 +68,23 @@ class Seats:
 
 
 def play(
-    kind: str,
+    game: GameTools,
     players: Sequence[str],
     options: dict[str, Any],
     count: int,
     seed: int,
     args: dict[str, Any],
 ) -> tuple[list[list[float]], list[list[float]]]:
-    """``count`` deals or games of ``kind`` (``by_deal``); per deal or game, each player's
+    """``count`` deals or games of ``game`` (``by_deal``); per deal or game, each player's
     chips. A game whose table plays deal after deal is counted by deals: the pot carries, the
     deal passes left, and the players change chairs every round of deals. Another is counted
     by whole games: each from a fresh deck, the players changing chairs every game and the
     first dealer every round of games."""
-    rules = rules_for(kind)
-    dealt = by_deal(kind)
+    rules = game.rules
+    dealt = by_deal(game)
     n = len(players)
-    seats = Seats(
-        players, computer_for(kind), args["budget_ms"], args["samples"], args["min_samples"]
-    )
+    assert game.computer is not None
+    seats = Seats(players, game.computer, args["budget_ms"], args["samples"], args["min_samples"])
     checked = rules.check_options(options)
     rng = random.Random(seed)
     deck = list(FULL_DECK)
@@ -128,19 +126,10 @@ def play(
     return chips, seats.times
 
 
-def _plays(kind: str) -> bool:
-    """Whether ``kind`` has computer players to put in the seats."""
-    try:
-        computer_for(kind)
-    except ValueError:
-        return False
-    return True
-
-
-def by_deal(kind: str) -> bool:
-    """Whether ``kind`` is counted by deals (its table plays deal after deal, the players
+def by_deal(game: GameTools) -> bool:
+    """Whether ``game`` is counted by deals (its table plays deal after deal, the players
     free to change between them) rather than by whole games."""
-    return rules_for(kind).seats_between_deals
+    return game.rules.seats_between_deals
 
 
 def _interval(values: Sequence[float]) -> tuple[float, list[float]]:
@@ -185,9 +174,11 @@ def report(
     return {"seats": entries, "comparisons": comparisons}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
+    """Play the computers of the game a command line names, one of ``games``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", choices=[kind for kind in kinds() if _plays(kind)], required=True)
+    playing = [game.kind for game in games if game.computer is not None]
+    parser.add_argument("--game", choices=playing, required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument(
         "--deals", type=int, default=1000, help="deals to play, for a game counted by deals"
@@ -215,9 +206,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="one of the game's table options, its value as JSON (a bare word is a string)",
     )
     args = parser.parse_args(argv)
-    computer = computer_for(args.game)
+    game = tools_for(games, args.game)
+    computer = game.computer
+    assert computer is not None
     try:
-        players_count = table_size(args.game, args.players)
+        players_count = game.table_size(args.players)
     except ValueError as error:
         parser.error(str(error))
     # the strong player, the easy one in every middle seat, the random one last
@@ -237,9 +230,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "samples": args.samples,
         "min_samples": args.min_samples or computer.min_samples,
     }
-    dealt = by_deal(args.game)
+    dealt = by_deal(game)
     count = args.deals if dealt else args.games
-    game = functools.partial(play, args.game)
+    playing_game = functools.partial(play, game)
     started = time.perf_counter()
     if args.merge:
         runs = []
@@ -250,12 +243,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         times = [[x for run in runs for x in run["times"][p]] for p in range(len(players))]
         count = len(chips[0])
     elif args.jobs == 1:
-        chips, times = game(players, options, count, args.seed, settings)
+        chips, times = playing_game(players, options, count, args.seed, settings)
     else:  # this process and one more, each half the deals from its own seed
         half = count // 2
         with ProcessPoolExecutor(max_workers=1) as pool:
-            other = pool.submit(game, players, options, count - half, args.seed + 1, settings)
-            chips, times = game(players, options, half, args.seed, settings)
+            other = pool.submit(
+                playing_game, players, options, count - half, args.seed + 1, settings
+            )
+            chips, times = playing_game(players, options, half, args.seed, settings)
             more_chips, more_times = other.result()
         for player in range(len(players)):
             chips[player] += more_chips[player]
@@ -277,7 +272,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,13 +1,13 @@
-"""``python -m game.play <game>``: play against computer players in a terminal.
+"""``python -m server.play <game>``: play against computer players in a terminal.
 
 No token, no network: you sit in seat 0 («Вы») and the computers («🤖 1», «🤖 2», …) take the
 other seats. The screen shows exactly what your seat may see — its own view of the deal
 (``seat_view``), the table's public events and the private ones meant for you — and nothing
 else: other hands stay hidden until the rules show them.
 
-    python -m game.play stukolka [--players 4] [--level strong|easy|random] [--seed N]
-    python -m game.play shleif
-    python -m game.play starshina
+    python -m server.play stukolka [--players 4] [--level strong|easy|random] [--seed N]
+    python -m server.play shleif
+    python -m server.play starshina
 
 At your turn the choices are numbered; type a number. Cards to choose (a purchase, the
 Старшина kitty) are typed as numbers of your hand, separated by spaces. ``q`` quits.
@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from game.ai import LEVELS, Budget, Computer, computer_for
+from game.ai import LEVELS, Budget, Computer
 from game.cards import FULL_DECK, shuffle
 from game.core import Action, Event, Legal
-from game.registry import GameRules, JsonObject, Step, rules_for, table_size
+from game.registry import GameRules, JsonObject, Step
 from game.replay import money
-from game.terminal import HUMAN, Terminal, offered, terminal_for
+from game.terminal import HUMAN, Terminal
+from game.tools import GameTools
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -40,24 +40,41 @@ class Quit(Exception):
     """The player typed q, or the input ended."""
 
 
-def _game(word: str) -> tuple[str, JsonObject]:
-    """The kind and options of a name the terminal offers (``ValueError`` for another)."""
-    try:
-        return offered()[word]
-    except KeyError:
-        raise ValueError(f"no game {word!r} in the terminal") from None
+def offered(games: Sequence[GameTools]) -> dict[str, tuple[GameTools, JsonObject]]:
+    """Every name the terminal offers of ``games`` (those with a screen there and computer
+    players), with its game and the options it means (``ValueError`` for a name two games
+    offer)."""
+    found: dict[str, tuple[GameTools, JsonObject]] = {}
+    for game in games:
+        if game.terminal is None or game.computer is None:
+            continue
+        for word, options in game.terminal.names.items():
+            if word in found:
+                raise ValueError(f"{game.kind} and {found[word][0].kind} both offer {word!r}")
+            found[word] = (game, options)
+    return found
 
 
 class Table:
     """One game at the terminal: the rules, the state, the money, the computers' level."""
 
-    def __init__(self, game: str, players: int, level: str, seed: int, budget_ms: float):
-        kind, options = _game(game)
-        self.rules: GameRules = rules_for(kind)
-        terminal = terminal_for(kind)
-        assert terminal is not None
-        self.terminal: Terminal[Any] = terminal
-        self.computer: Computer[Any] = computer_for(kind)
+    def __init__(
+        self,
+        games: Sequence[GameTools],
+        name: str,
+        players: int,
+        level: str,
+        seed: int,
+        budget_ms: float,
+    ):
+        try:
+            game, options = offered(games)[name]
+        except KeyError:
+            raise ValueError(f"no game {name!r} in the terminal") from None
+        assert game.terminal is not None and game.computer is not None
+        self.rules: GameRules = game.rules
+        self.terminal: Terminal[Any] = game.terminal
+        self.computer: Computer[Any] = game.computer
         self.options = self.rules.check_options(options)
         self.rng = random.Random(seed)
         self.level = level
@@ -210,10 +227,11 @@ def run(table: Table, read: Read, write: Write) -> int:
         return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
+    """Play the game a command line names, one of ``games``, in the terminal."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    games = {word: kind for word, (kind, _) in offered().items()}
-    parser.add_argument("game", choices=sorted(games))
+    names = offered(games)
+    parser.add_argument("game", choices=sorted(names))
     parser.add_argument(
         "--players", type=int, default=None, help="players at the table, you among them"
     )
@@ -222,16 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget-ms", type=float, default=300.0)
     args = parser.parse_args(argv)
     try:
-        computer_for(games[args.game])
-    except ValueError:
-        parser.error(f"{args.game} has no computer players")
-    try:
-        players = table_size(games[args.game], args.players)
+        players = names[args.game][0].table_size(args.players)
     except ValueError as error:
         parser.error(str(error))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    return run(Table(args.game, players, args.level, seed, args.budget_ms), input, print)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return run(Table(games, args.game, players, args.level, seed, args.budget_ms), input, print)

@@ -7,20 +7,16 @@ capabilities, a new game and a stored one read back (``game.<kind>.RULES``). The
 pairs each game's rules with its choices and menus (``tables.games``), each front-end with its
 presentation; the service never learns which game it runs.
 
-This module names no game. ``rules_for`` finds a game's rules by its kind: those
-``register``-ed (a game that lives outside ``game/``, such as the tests' own), else the
-``RULES`` of the package ``game.<kind>``, imported on first use.
+This module names no game, and finds none: the program lists its games once
+(``server.games``) and hands them to whoever needs them.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-import game
 from game.core import Action, Event, Legal, Transfer
 
 SV = TypeVar("SV", covariant=True)
@@ -182,71 +178,3 @@ def played_tricks(
         "tricks": [[[seat, card] for seat, card in trick] for trick in played],
         "trick_winners": list(winners),
     }
-
-
-#: Tools that read states of any game (log replays, benches, test helpers) look the rules up
-#: by kind here, with the state's type unknown to them; the table service holds each game's
-#: rules in its plugin (``tables.games``), where a state stays bound to its own rules and types.
-_RULES: dict[str, GameRules] = {}
-
-
-def register(rules: GameRules) -> None:
-    """Make ``rules`` what ``rules_for(rules.kind)`` finds: a game whose package is not
-    ``game.<kind>`` (``ValueError`` for a kind known already)."""
-    if rules.kind in _RULES or _convention(rules.kind) is not None:
-        raise ValueError(f"game {rules.kind!r} is registered already")
-    _RULES[rules.kind] = rules
-
-
-def unregister(kind: str) -> None:
-    """Withdraw a game ``register`` added (tests that register one of their own)."""
-    _RULES.pop(kind, None)
-
-
-def rules_for(kind: str) -> GameRules:
-    """The rules of the game ``kind`` (``ValueError`` for a kind no game has)."""
-    rules = _RULES.get(kind)
-    if rules is None:
-        rules = _convention(kind)
-        if rules is None:
-            raise ValueError(f"unknown game {kind!r}")
-        _RULES[kind] = rules
-    return rules
-
-
-def table_size(kind: str, asked: int | None) -> int:
-    """The players at a table of ``kind`` that a command line asked for, else four or as many
-    as the game allows (``ValueError``, saying what it takes, for a number it does not)."""
-    rules = rules_for(kind)
-    fewest, most = rules.min_players, rules.max_players
-    players = asked or max(fewest, min(4, most))
-    if not fewest <= players <= most:
-        takes = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
-        raise ValueError(f"{kind}: {takes} players")
-    return players
-
-
-def kinds() -> list[str]:
-    """Every game ``rules_for`` finds: the packages of ``game/`` that are games, and those
-    ``register``-ed, by kind."""
-    found = [
-        module.name
-        for module in pkgutil.iter_modules(game.__path__)
-        if module.ispkg and _convention(module.name) is not None
-    ]
-    return sorted({*found, *_RULES})
-
-
-def _convention(kind: str) -> GameRules | None:
-    """``game.<kind>.RULES``, if ``game.<kind>`` is a game's package."""
-    if not kind.isidentifier():
-        return None
-    name = f"game.{kind}"
-    try:
-        package = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name == name:
-            return None
-        raise
-    rules: GameRules | None = getattr(package, "RULES", None)
-    return rules if rules is not None and rules.kind == kind else None

@@ -1,4 +1,5 @@
-"""``python -m game.replay CASE.json``: play a conformance case and print the result as JSON.
+"""``python -m server.replay CASE.json``: play a conformance case and print the result as JSON
+(``main``, over the program's games).
 
 The format is ``docs/conformance.md``: a table, a stacked deck per deal and a list of
 actions; the output gives the status, each deal's summary, balances, the pot, whose turn it is
@@ -11,30 +12,10 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from game.core import Action, IllegalAction, Legal, Transfer
-from game.plugins import game_part
-from game.registry import rules_for
-
-
-class ReplayMatch(Protocol):
-    """A game played across the decks of one case (one adapter per game)."""
-
-    def apply(self, action: Action) -> None:
-        """Apply one action and any forced steps after it (the next deal when a deck is left)."""
-
-    @property
-    def finished(self) -> bool: ...
-
-    @property
-    def to_act(self) -> int | None: ...
-
-    def legal(self) -> list[Legal]: ...
-
-    def deals(self) -> list[dict[str, Any]]: ...
-
-    def transfers(self) -> list[Transfer]: ...
+from game.core import Action, IllegalAction, Transfer
+from game.tools import GameTools, ReplayMatch, tools_for
 
 
 def money(transfers: Sequence[Transfer], players: int, pot: int) -> tuple[list[int], int]:
@@ -54,23 +35,21 @@ def money(transfers: Sequence[Transfer], players: int, pot: int) -> tuple[list[i
     return balances, pot
 
 
-def start_match(case: dict[str, Any]) -> ReplayMatch:
-    """The case's game at its first deal: ``MATCH.from_case`` of ``game.<kind>.match`` (each
-    game replays its own cases)."""
+def start_match(case: dict[str, Any], games: Sequence[GameTools]) -> ReplayMatch:
+    """The case's game (one of ``games``) at its first deal: each game replays its own cases
+    (``GameTools.replay``)."""
     game = case.get("game")
     if not isinstance(game, str):
         raise ValueError(f"unknown game {game!r}")
-    rules_for(game)  # ValueError for a kind no game has
-    module = game_part(game, "match")
-    if module is None:
+    replay = tools_for(games, game).replay  # ValueError for a kind no game has
+    if replay is None:
         raise ValueError(f"no replay for game {game!r}")
-    match: ReplayMatch = module.MATCH.from_case(case)
-    return match
+    return replay(case)
 
 
-def run_case(case: dict[str, Any]) -> dict[str, Any]:
+def run_case(case: dict[str, Any], games: Sequence[GameTools]) -> dict[str, Any]:
     """Play ``case`` and return the output object of the conformance format."""
-    match = start_match(case)
+    match = start_match(case, games)
     rejected: dict[str, Any] | None = None
     for index, raw in enumerate(case.get("actions", [])):
         try:
@@ -92,15 +71,12 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
+    """Replay the case a command line names, a case of one of ``games``."""
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1:
-        print("usage: python -m game.replay CASE.json", file=sys.stderr)
+        print("usage: python -m server.replay CASE.json", file=sys.stderr)
         return 2
     case = json.loads(Path(args[0]).read_text(encoding="utf-8"))
-    print(json.dumps(run_case(case), ensure_ascii=False))
+    print(json.dumps(run_case(case, games), ensure_ascii=False))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

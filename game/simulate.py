@@ -1,26 +1,26 @@
-"""``python -m game.simulate``: random legal playouts, the engine benchmark.
+"""``python -m server.simulate`` (``main`` over the program's games): random legal playouts,
+the engine benchmark.
 
 Prints deals (and games) per second and a few statistics. Not a timed test: the machine is
-noisy, so compare figures measured in one run. Each game plays its own (``run`` of
-``game.<kind>.simulate``); this module names none.
+noisy, so compare figures measured in one run. Each game plays its own
+(``GameTools.simulation``); this module names none.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from game.plugins import game_part
-from game.registry import kinds, rules_for, table_size
+from game.tools import GameTools, tools_for
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
+    """Simulate the game a command line names, one of ``games``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", choices=kinds(), required=True)
+    parser.add_argument("--game", choices=[game.kind for game in games], required=True)
     parser.add_argument("--players", type=int, default=None, help="(the game's usual table)")
     parser.add_argument("--deals", type=int, default=20000)
     parser.add_argument(
@@ -42,22 +42,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raw_options[name] = json.loads(value)
         except json.JSONDecodeError:
             raw_options[name] = value
-    rules = rules_for(args.game)
+    game = tools_for(games, args.game)
     try:
-        players = table_size(args.game, args.players)
+        players = game.table_size(args.players)
     except ValueError as error:
         parser.error(str(error))
-    if args.games is not None and rules.seats_between_deals:
+    if args.games is not None and game.rules.seats_between_deals:
         parser.error(f"{args.game} plays deal after deal and never ends a game: use --deals")
-    simulation = game_part(args.game, "simulate")
-    if simulation is None:
+    if game.simulation is None:
         parser.error(f"{args.game} has no simulation")
-    result = simulation.run(
+    result = game.simulation(
         raw_options, players, args.deals, args.games, args.seed, clock=time.perf_counter
     )
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -16,8 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from game.cards import FULL_DECK, SUIT_EMOJI, sort_hand
 from game.cards import russian_label as label
 from game.core import Event, Legal, Transfer
-from game.plugins import game_part
-from game.registry import JsonObject, kinds
+from game.registry import JsonObject
 
 HUMAN = 0
 MINUS = "\u2212"
@@ -261,26 +260,3 @@ class Terminal(Generic[SV]):
             case "void":
                 return f"{verb(dst, 'получает', 'получаете')} обратно {chips(amount)}"
         return f"{verb(src, 'платит', 'платите')} {chips(amount)} {to(dst)}"
-
-
-def terminal_for(kind: str) -> Terminal[Any] | None:
-    """``game.<kind>.terminal.TERMINAL``, or None for a game the terminal does not offer."""
-    terminal = getattr(game_part(kind, "terminal"), "TERMINAL", None)
-    if terminal is not None and not isinstance(terminal, Terminal):
-        raise TypeError(f"game.{kind}.terminal.TERMINAL is not a Terminal")
-    return terminal
-
-
-def offered() -> dict[str, tuple[str, JsonObject]]:
-    """Every name the terminal offers, with its game's kind and the options it means
-    (``ValueError`` for a name two games offer)."""
-    found: dict[str, tuple[str, JsonObject]] = {}
-    for kind in kinds():
-        terminal = terminal_for(kind)
-        if terminal is None:
-            continue
-        for word, options in terminal.names.items():
-            if word in found:
-                raise ValueError(f"{kind} and {found[word][0]} both offer {word!r}")
-            found[word] = (kind, options)
-    return found

@@ -1,5 +1,6 @@
-"""The program's games for the tests (``server.games``): its catalogues, and a library with toy
-games of a test's own beside them (``with_games``)."""
+"""The program's games for the tests (``server.games``): its catalogues and its tools' games, a
+library with toy games of a test's own beside them (``with_games``), and any game's rules by
+its kind (``rules_for``)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,28 @@ from contextlib import contextmanager
 
 import locales
 from bot.games import ChatGames
+from game.registry import GameRules
 from server.games import LIBRARY, OFFERED, Library, Offered
+from tests.plugin import highcard, kopilka, tricks
 from web import views
 from web.view_parts import Json, TableInfo
 
 GAMES = LIBRARY.games
 CHAT = LIBRARY.chat
 PAGES = LIBRARY.pages
+TOOLS = LIBRARY.tools
+#: the toy games of ``tests/plugin``, which a test offers beside the program's (``with_games``)
+TOYS = (tricks.OFFERED, highcard.OFFERED, kopilka.OFFERED)
+
+
+def rules_for(kind: str) -> GameRules:
+    """The rules of the program's game or the toy game ``kind`` (``ValueError`` for another):
+    what a test that reads a stored state of any game asks."""
+    rules = [*(game.rules for game in TOOLS), *(toy.game.rules for toy in TOYS)]
+    for each in rules:
+        if each.kind == kind:
+            return each
+    raise ValueError(f"unknown game {kind!r}")
 
 
 def seat_view(kind: str, state: object, seat: int, info: TableInfo) -> Json:

@@ -28,15 +28,7 @@ from bot.screens.stopping import STOPPING_NOTICES, offers_play_on, stop_line
 from game.core import Action
 from locales import t
 from storage.chat_display import ChatDisplay
-from tables import (
-    DealResult,
-    Game,
-    Notice,
-    TableService,
-    is_practice,
-    result_from_due,
-    sent_maybe,
-)
+from tables import DealResult, Game, Notice, TableService, is_practice, result_from_due, sent_maybe
 from tables.bounded import Locks
 from tables.computers import is_computer
 from tables.events import TableEvent
@@ -74,7 +66,6 @@ class GroupTable:
     ) -> None:
         self.display = display
         self.tables = tables
-        #: the games the chat shows
         self.games = games
         self.messenger = messenger
         self.coalescer = coalescer
@@ -353,9 +344,8 @@ class GroupTable:
         ends = None if computer else game.turn_deadline
         deadline = Deadline.of(ends, self.tables.clock())
         closed = game.status != "active"  # nobody's turn at a closed table
-        text = self.games.shown(loaded.table).table_text(
-            lang, names, deadline=deadline, away=away, closed=closed
-        )
+        shown = self.games.shown(loaded.table)
+        text = shown.table_text(lang, names, deadline=deadline, away=away, closed=closed)
         stopping = await stop_line(self.tables.money, lang, loaded)
         notices = [*([stopping] if stopping else []), *self._notices.get(game.game_id, ())]
         if notices:

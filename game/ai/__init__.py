@@ -16,12 +16,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from game.ai.budget import Budget
 from game.ai.search import UNSEEN, Advice, Measure
 from game.core import Action, Legal
-from game.plugins import game_part
 
 LEVELS = ("random", "easy", "strong")
 
@@ -130,16 +129,6 @@ class ComputerAt(Generic[V]):
         return self.computer.advise(self.view, rng, budget)
 
 
-def computer_for(kind: str) -> Computer[Any]:
-    """The computer players of the game ``kind``: ``game.<kind>.ai.COMPUTER`` (``ValueError``
-    for a game without them). The table service takes them from the game's plugin instead."""
-    module = game_part(kind, "ai")
-    computer = getattr(module, "COMPUTER", None)
-    if not isinstance(computer, Computer):
-        raise ValueError(f"no computer players for {kind!r}")
-    return computer
-
-
 __all__ = [
     "LEVELS",
     "UNSEEN",
@@ -150,6 +139,5 @@ __all__ = [
     "Measure",
     "Seated",
     "View",
-    "computer_for",
     "never_looks",
 ]

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.games import Catalogue, Choice, GamePlugin, OptionsMenu
-from game.registry import rules_for
 from game.stukolka import StukolkaGame
-from tests.library import GAMES, with_games
+from tests.library import GAMES, rules_for, with_games
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"

@@ -29,10 +29,10 @@ from bot.assembly import Services
 from bot.settings import Settings
 from game.cards import FULL_DECK, label
 from game.core import Action
-from game.registry import rules_for
 from server import build_application
 from server.games import LIBRARY, Library
 from storage.database import Database
+from tests.library import rules_for
 
 from .fake_telegram import FakeTelegram, Message, RunningApplication, User, running
 

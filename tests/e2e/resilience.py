@@ -10,9 +10,9 @@ from typing import Any
 
 from bot import callback as cb
 from game.core import Action
-from game.registry import rules_for
 from storage.database import Database
 from storage.replay import replay
+from tests.library import rules_for
 
 from .fake_telegram import Chat, FakeTelegram, Message, RunningApplication, User
 from .players import Table

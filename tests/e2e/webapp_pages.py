@@ -10,8 +10,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from game.registry import rules_for
 from server.program import webapp_of
+from tests.library import rules_for
 from web.limits import RateLimit
 
 from .fake_telegram import User

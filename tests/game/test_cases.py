@@ -11,6 +11,7 @@ import pytest
 
 from game.replay import run_case
 from tests.game.matching import mismatches
+from tests.library import TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases"
@@ -25,7 +26,7 @@ def _id(path: Path) -> str:
 @pytest.mark.parametrize("path", OURS + CONFORMANCE, ids=_id)
 def test_case(path: Path) -> None:
     case = json.loads(path.read_text(encoding="utf-8"))
-    problems = mismatches(case["expect"], run_case(case))
+    problems = mismatches(case["expect"], run_case(case, TOOLS))
     assert not problems, "\n".join(problems)
 
 

@@ -1,4 +1,4 @@
-"""``python -m game.play``: a person plays the computers in a terminal, and the screen shows
+"""``python -m server.play``: a person plays the computers in a terminal, and the screen shows
 only what the person's seat may see."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from game.cards import FULL_DECK, russian_label
 from game.play import Table, run
 from game.terminal import HUMAN
+from tests.library import TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a card as the bot shows it in a Russian chat: В Д К Т, the suit in emoji presentation
@@ -50,7 +51,7 @@ def test_the_screen_shows_only_what_the_seat_may_see(game: str, players: int, pr
     """Every card on the screen is a card of the seat's own view at that moment (its hand,
     its discards, cards played, the face-up trump) or of an event it was shown (public, or
     private to it: ``run`` shows no other seat's private events)."""
-    table = Table(game, players, "easy", seed=11, budget_ms=5)
+    table = Table(TOOLS, game, players, "easy", seed=11, budget_ms=5)
     seen_in_events: set[str] = set()
     screens: list[str] = []
     read, asked = _reader(prompts)
@@ -74,7 +75,7 @@ def test_the_screen_shows_only_what_the_seat_may_see(game: str, players: int, pr
 
 
 def test_private_events_of_other_seats_never_reach_the_screen() -> None:
-    table = Table("shleif", 4, "easy", seed=5, budget_ms=5)
+    table = Table(TOOLS, "shleif", 4, "easy", seed=5, budget_ms=5)
     lines: list[str] = []
     answers = iter(["1", "", "1", "1", "1", "1", "", "1", "1", "1"] * 5)
 
@@ -91,7 +92,7 @@ def test_private_events_of_other_seats_never_reach_the_screen() -> None:
 def test_play_runs_from_the_command_line_through_stdin(game: str) -> None:
     answers = "1\n\n1 2 3 4\n" * 30 + "q\n"
     done = subprocess.run(
-        [sys.executable, "-m", "game.play", game, "--seed", "2", "--budget-ms", "5"],
+        [sys.executable, "-m", "server.play", game, "--seed", "2", "--budget-ms", "5"],
         cwd=ROOT,
         input=answers,
         capture_output=True,
@@ -107,7 +108,7 @@ def test_play_runs_from_the_command_line_through_stdin(game: str) -> None:
 def _screens(game: str, players: int, seed: int, prompts: int) -> str:
     screens: list[str] = []
     read, _ = _reader(prompts)
-    run(Table(game, players, "easy", seed=seed, budget_ms=5), read, screens.append)
+    run(Table(TOOLS, game, players, "easy", seed=seed, budget_ms=5), read, screens.append)
     return "\n".join(screens)
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from game.cards import FULL_DECK
 from game.randomplay import random_action
-from game.registry import rules_for
 from game.stukolka import StukolkaGame
+from tests.library import rules_for
 
 
 def _random_step(rules: Any, state: Any, rng: random.Random) -> Any:

@@ -1,22 +1,20 @@
-"""«Взятки» (``tests/plugin/tricks.py``), a game that lives in the tests alone, registers its
-rules with ``game.registry``, and joins a library of games (``server.games.Library``) a test
-builds: the tools that look a game's rules up by kind, the Mini App's seat view and its texts,
-the chat's glossary then know it, and the next test does not. Nothing outside ``tests/`` names
-it."""
+"""«Взятки» (``tests/plugin/tricks.py``), a game that lives in the tests alone, joins a library
+of games (``server.games.Library``) a test builds: the command-line tools, the Mini App's seat
+view and its texts, the chat's glossary then know it, and the next test does not. Nothing
+outside ``tests/`` names it."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 
 import pytest
 
-from game import registry
 from game.cards import shuffled_deck
 from game.randomplay import random_action
+from game.tools import tools_for
 from server.games import OFFERED, Library, Offered
-from tests.library import CHAT, PAGES, with_games
+from tests.library import CHAT, GAMES, PAGES, TOOLS, rules_for, with_games
 from tests.plugin import highcard, tricks
 from web.texts import page_texts
 from web.view_parts import TableInfo
@@ -25,43 +23,24 @@ from web.views import lobby_view
 NAMES = ("Вера", "Bob", "Алиса")
 
 
-@pytest.fixture
-def toy() -> Iterator[None]:
-    registry.register(tricks.RULES)
-    try:
-        yield
-    finally:
-        registry.unregister(tricks.KIND)
-
-
-def test_rules_for_finds_a_registered_game_and_forgets_it() -> None:
+def test_the_tools_find_a_game_of_the_list_they_are_handed_and_no_other() -> None:
+    """The command-line tools know the games they are given (``GameTools``), and only those:
+    the program's (``server.games``), or a library's with a toy among them."""
+    assert [game.kind for game in TOOLS] == [game.kind for game in GAMES]
     with pytest.raises(ValueError):
-        registry.rules_for(tricks.KIND)
-    registry.register(tricks.RULES)
-    try:
-        assert registry.rules_for(tricks.KIND) is tricks.RULES
-        with pytest.raises(ValueError):
-            registry.register(tricks.RULES)
-    finally:
-        registry.unregister(tricks.KIND)
-    with pytest.raises(ValueError):
-        registry.rules_for(tricks.KIND)
-
-
-def test_a_game_of_game_is_found_by_its_package_and_cannot_be_registered_over() -> None:
-    stukolka = registry.rules_for("stukolka")
-    assert stukolka.kind == "stukolka" and registry.rules_for("starshina").kind == "starshina"
-    twin = dataclasses.replace(stukolka)
-    with pytest.raises(ValueError):
-        registry.register(twin)
+        tools_for(TOOLS, tricks.KIND)
     for nothing in ("registry", "ai", "game.stukolka", "../stukolka", "", "nope"):
         with pytest.raises(ValueError):
-            registry.rules_for(nothing)
+            tools_for(TOOLS, nothing)
+    with with_games(tricks.OFFERED) as library:
+        found = tools_for(library.tools, tricks.KIND)
+        assert found.rules is tricks.RULES and found.computer is tricks.COMPUTER
+        assert found.terminal is None and found.simulation is None and found.replay is None
 
 
-def test_a_deal_of_the_toy_is_played_through_rules_for(toy: None) -> None:
-    """What a tool does with a stored game of any kind: every step through ``rules_for``."""
-    rules = registry.rules_for(tricks.KIND)
+def test_a_deal_of_the_toy_is_played_through_its_rules() -> None:
+    """What a tool does with a stored game of any kind: every step through its rules."""
+    rules = rules_for(tricks.KIND)
     rng = random.Random(3)
     state, _ = rules.start({"stake": 2}, 3, shuffled_deck(3), dealer=0, pot=0)
     moves = 0

@@ -9,7 +9,7 @@ from typing import Any
 
 from game.cards import shuffled_deck
 from game.randomplay import random_action
-from game.registry import rules_for
+from tests.library import rules_for
 
 GAMES: dict[str, tuple[str, dict[str, object], int]] = {
     "starshina": ("starshina", {}, 3),

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from game import registry
 from locales import t
 from tests.library import PAGES, with_games
 from tests.plugin import kopilka
@@ -31,7 +30,6 @@ FIXTURE, PLAYERS = "kopilka-play", 3
 @pytest.fixture(scope="module")
 def kopilka_table() -> Iterator[None]:
     """The game offered as a game is, and a table of it in the preview server."""
-    registry.register(kopilka.RULES)
     fixtures.GAMES[kopilka.KIND] = (kopilka.KIND, {"rounds": 2}, PLAYERS)
     server.FIXTURES[FIXTURE] = (kopilka.KIND, lambda state: True, "to_act")
     try:
@@ -42,7 +40,6 @@ def kopilka_table() -> Iterator[None]:
         server.PAGES = PAGES
         server.FIXTURES.pop(FIXTURE)
         fixtures.GAMES.pop(kopilka.KIND)
-        registry.unregister(kopilka.KIND)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from game import registry
 from locales import t
 from tests.library import PAGES, with_games
 from tests.plugin import highcard, tricks
@@ -38,7 +37,6 @@ TOYS: dict[str, tuple[Any, dict[str, object], int]] = {
 def toys() -> Iterator[None]:
     """The toy games offered as a game is, and a table of each in the preview server."""
     for module, options, players in TOYS.values():
-        registry.register(module.RULES)
         kind: str = module.KIND
         fixtures.GAMES[kind] = (kind, options, players)
     for name, (module, _, _) in TOYS.items():
@@ -52,7 +50,6 @@ def toys() -> Iterator[None]:
         for name, (module, _, _) in TOYS.items():
             server.FIXTURES.pop(name)
             fixtures.GAMES.pop(module.KIND)
-            registry.unregister(module.KIND)
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from game import registry
 from game.cards import shuffled_deck
 from game.randomplay import random_action
 from server.games import Library
@@ -49,14 +48,8 @@ NOT_A_MOVE = re.compile(
 def toys() -> Iterator[Library]:
     """The toy games offered as a game is: their rules, table side and page (the page of
     «Старшая карта» is its own module's, as «Взятки»'s is)."""
-    for rules in (tricks.RULES, highcard.RULES):
-        registry.register(rules)
-    try:
-        with with_games(tricks.OFFERED, highcard.OFFERED) as library:
-            yield library
-    finally:
-        for kind in (tricks.KIND, highcard.KIND):
-            registry.unregister(kind)
+    with with_games(tricks.OFFERED, highcard.OFFERED) as library:
+        yield library
 
 
 def _options(game: Plugin, rng: random.Random) -> dict[str, object]:
