@@ -11,6 +11,7 @@ only ever be handed its own game's view.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from tables.games.plugin import GamePlugin, Plugin
@@ -42,31 +43,17 @@ class PageGame(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
 class GamePage(Generic[SV, PV]):
     """A game's table side and its page over one state type: a ``PageGame``."""
 
-    def __init__(
-        self,
-        game: GamePlugin[SV, PV],
-        present: Callable[[SV, TableInfo], Json],
-        *,
-        texts: Sequence[str] = (),
-    ) -> None:
-        self._game = game
-        self._present = present
-        self._texts = tuple(texts)
+    game: GamePlugin[SV, PV]
+    present: Callable[[SV, TableInfo], Json]
+    texts: Sequence[str] = ()
 
     @property
     def kind(self) -> str:
-        return self._game.kind
-
-    @property
-    def game(self) -> Plugin:
-        return self._game
-
-    @property
-    def texts(self) -> Sequence[str]:
-        return self._texts
+        return self.game.kind
 
     def view(self, state: Any, seat: int, info: TableInfo) -> Json:
-        return self._present(self._game.state_of(state).seat_view(seat), info)
+        return self.present(self.game.state_of(state).seat_view(seat), info)
