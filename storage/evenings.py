@@ -221,8 +221,10 @@ class EveningSummary:
     counts them (none without one); ``biggest_win``: the largest net one
     player won in one deal (None when nobody came out of a deal ahead).
     ``pot_change``: how much the chat's pot and game pots grew over the evening's deals (so
-    ``sum(nets) == -pot_change``). ``thread_id``: the forum topic of the table whose deal
-    ended last (None: a chat without topics, or General), where the evening was played.
+    ``sum(nets) == -pot_change``); ``game_pot_change`` the part of it that went into games'
+    own pots (a game still going holds it, not the chat's pot). ``thread_id``: the forum
+    topic of the table whose deal ended last (None: a chat without topics, or General), where
+    the evening was played.
     ``in_play``: each player's chips in deals still being played in the chat when the summary
     was made (their antes): in the ledger, and so in /balance, but in no evening until their
     deal ends — then in the evening that deal ends in.
@@ -238,6 +240,7 @@ class EveningSummary:
     pot_change: int
     thread_id: int | None = None
     in_play: dict[int, int] = field(default_factory=dict)
+    game_pot_change: int = 0
 
 
 def evening_summary(
@@ -257,7 +260,7 @@ def evening_summary(
     figures: dict[str, dict[str, dict[int, int]]] = {}
     kinds: dict[str, int] = {}
     biggest: BiggestWin | None = None
-    pot_change = 0
+    pot_change = game_pot_change = 0
     # the topic of the table whose deal ended last: where the evening was played
     thread_id: int | None = deals[-1][5] if deals else None
     for index, (deal_id, game_id, number, winner, kind, _, summary) in enumerate(deals, start=1):
@@ -296,11 +299,13 @@ def evening_summary(
                 deal_nets[src] = deal_nets.get(src, 0) - amount
             else:
                 pot_change -= amount
+                game_pot_change -= amount if src_kind == "game_pot" else 0
             if dst_kind == "user":
                 nets[dst] = nets.get(dst, 0) + amount
                 deal_nets[dst] = deal_nets.get(dst, 0) + amount
             else:
                 pot_change += amount
+                game_pot_change += amount if dst_kind == "game_pot" else 0
         if count is not None:
             record = DealRecord(number, tuple(players), loads(summary), winner)
             of_kind = figures.setdefault(kind, {})
@@ -324,6 +329,7 @@ def evening_summary(
         pot_change=pot_change,
         thread_id=thread_id,
         in_play=in_play_nets(conn, evening.chat_id),
+        game_pot_change=game_pot_change,
     )
 
 

@@ -18,8 +18,9 @@ Names = Callable[[Sequence[int]], Awaitable[list[str]]]
 async def evening_view(summary: EveningSummary | None, names_of: Names) -> Json:
     """``{deals, minutes, nets: [{name, net}], in_play: [{name, net}], payments: [{payer,
     payee, amount}], square, computers: [{name, net}], pot, pot_share: [{name, amount}],
-    from_pot}`` — or ``{deals: 0}`` before the
-    evening's first deal (and at a practice table)."""
+    game_pot, from_pot}`` — or ``{deals: 0}`` before the evening's first deal (and at a
+    practice table); ``pot`` the chat's pot's gain, ``game_pot`` the own pots' of games still
+    going."""
     if summary is None:
         return {"deals": 0}
     users = sorted(set(summary.nets) | set(summary.in_play))
@@ -43,11 +44,15 @@ async def evening_view(summary: EveningSummary | None, names_of: Names) -> Json:
         # what the pot gained over the evening, and whose chips it holds once the payments
         # are made (when they account for all of it); what the winners took from a pot that
         # was there before the evening
-        "pot": summary.pot_change,
+        "pot": summary.pot_change - summary.game_pot_change,
         "pot_share": (
             [{"name": names[user], "amount": amount} for user, amount in left.items()]
-            if summary.pot_change > 0 and sum(left.values()) == summary.pot_change
+            if summary.pot_change > 0
+            and not summary.game_pot_change
+            and sum(left.values()) == summary.pot_change
             else []
         ),
+        # what the own pots of games still going gained: theirs, not the chat's pot
+        "game_pot": summary.game_pot_change,
         "from_pot": max(0, sum(summary.nets.values())),
     }

@@ -108,15 +108,18 @@ def evening_text(
         standing = ", ".join(f"{name(user)} {signed(net)}" for user, net in settled.computers)
         lines.append(t(lang, "settle.computers", computers=standing))
     left = settled.left_in_pot
-    if summary.pot_change > 0 and sum(left.values()) == summary.pot_change:
+    # the chat's pot («кон») and the own pots of games still going are not one pot
+    chat_pot = summary.pot_change - summary.game_pot_change
+    if chat_pot > 0 and not summary.game_pot_change and sum(left.values()) == chat_pot:
         # whose chips the pot holds: what each loser still owes once the payments are made
         items = ", ".join(f"{name(user)} {amount}" for user, amount in left.items())
-        pot = tn(lang, "count.chips", summary.pot_change)
+        pot = tn(lang, "count.chips", chat_pot)
         lines.append(t(lang, "evening.pot_share", pot=pot, items=items))
-    elif summary.pot_change > 0:
-        lines.append(
-            t(lang, "evening.left_in_pot", pot=tn(lang, "count.chips", summary.pot_change))
-        )
+    elif chat_pot > 0:
+        lines.append(t(lang, "evening.left_in_pot", pot=tn(lang, "count.chips", chat_pot)))
+    if summary.game_pot_change > 0:
+        pot = tn(lang, "count.chips", summary.game_pot_change)
+        lines.append(t(lang, "evening.game_pot_left", pot=pot))
     if from_pot:
         lines.append(t(lang, "evening.from_pot", pot=tn(lang, "count.chips", from_pot)))
     return "\n".join(lines)

@@ -67,6 +67,18 @@ def test_evening_text_settles_the_evening_alone() -> None:
     assert "1 remiz" not in text and "3 remizes (27 chips)" in text
 
 
+def test_an_evening_says_a_games_own_pot_apart_from_the_chats() -> None:
+    """Chips left in the own pot of a game still going (a Старшина game, or any game's own pot)
+    are its, for its next deals: not the chat's pot, nor «ремизы и ставки» in it."""
+    summary = dataclasses.replace(_evening({1: 3, 2: -7}, 4), game_pot_change=4)
+    text = evening_text(CHAT, "ru", summary, NAMES)
+    assert "Ещё 4 фишки — в банке партии, которая ещё идёт" in text, text
+    assert "в кону" not in text and "ремизы" not in text, text
+    both = dataclasses.replace(_evening({1: 3, 2: -10}, 7), game_pot_change=4)
+    text = evening_text(CHAT, "en", both, NAMES)
+    assert "The pot grew by 3 chips" in text and "4 chips more are in the pot of a game" in text
+
+
 def test_evening_title_gives_a_length_only_when_there_is_one() -> None:
     """A one-deal evening has no length: no «0 мин» in its title."""
     assert evening_text(CHAT, "ru", _evening({1: 3, 2: -3}, 0), NAMES).startswith(

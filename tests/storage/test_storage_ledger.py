@@ -236,3 +236,26 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
     assert summary.figures == {"stukolka": {"fines": {B: 5, C: 4}}}
     assert list(summary.figures["stukolka"]["fines"]) == [B, C]
     assert (await table.evenings.evening_summary(evening)).figures == {}
+
+
+async def test_an_evening_tells_the_games_own_pots_from_the_chats(table: Database) -> None:
+    """What the evening's deals put into the chat's pot and into their games' own pots grows
+    ``pot_change``; the own pots' part is ``game_pot_change`` (theirs, not the chat's)."""
+    game = await table.games.create_game(CHAT, "starshina", {}, seats=USERS)
+    deals = [
+        # antes into the game's pot, one taking them back out, a fine into the chat's pot
+        [Transfer(A, GAME_POT, 2, "ante", 0), Transfer(B, GAME_POT, 2, "ante", 0)],
+        [Transfer(GAME_POT, A, 4, "pot", 1), Transfer(C, GAME_POT, 3, "ante", 1)],
+        [Transfer(B, POT, 5, "fine", 2)],
+    ]
+    version = 0
+    for deal, transfers in enumerate(deals):
+        record = DealRecord(deal, (DealPlayer(A, 0, 0), DealPlayer(B, 1, 0), DealPlayer(C, 2, 0)))
+        version = await table.games.commit_action(
+            game.game_id, version, {}, ["end"], transfers=transfers, deal=record
+        )
+    evening = await table.evenings.open_evening(CHAT)
+    assert evening is not None
+    summary = await table.evenings.evening_summary(evening)
+    assert summary.pot_change == 3 + 5 == -sum(summary.nets.values())
+    assert summary.game_pot_change == 3

@@ -68,6 +68,7 @@ export function eveningBody(evening) {
   } else if (evening.pot > 0) {
     body.push(el("p", "note", t("evening.left_in_pot", { pot: chips(evening.pot) })));
   }
+  if (evening.game_pot > 0) body.push(el("p", "note", t("evening.game_pot_left", { pot: chips(evening.game_pot) })));
   if (evening.from_pot) body.push(el("p", "note", t("evening.from_pot", { pot: chips(evening.from_pot) })));
   if (evening.computers.length) {
     const computers = evening.computers.map((item) => `${item.name} ${signed(item.net)}`).join(", ");
