@@ -57,6 +57,7 @@ if str(ROOT) not in sys.path:
 # bench/ is the script's own folder, so load.py is importable as ``load``
 from load import percentile, start_bot, stop_bot  # noqa: E402
 
+import server.games  # noqa: E402,F401  (its catalogues teach the codec the games' buttons)
 from bot import callback as cb  # noqa: E402
 from bot.screens.hand import LOOKING  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402

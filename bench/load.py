@@ -146,6 +146,7 @@ if str(ROOT) not in sys.path:
 
 from capacity import capacity, message_kinds  # noqa: E402  (bench/, the script's own folder)
 
+import server.games  # noqa: E402,F401  (its catalogues teach the codec the games' buttons)
 from bot import callback as cb  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
 from tests.e2e.fake_telegram.model import CallbackQuery, Chat  # noqa: E402
