@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 from telegram import Update
 
 from bot.settings import Settings, load_settings
-from server import build_application
 from server.logs import keep_secrets_out_of_the_log
+from server.program import build_application
 from storage.database import check_file
 from storage.errors import DatabaseDamaged
 

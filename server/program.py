@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from telegram.ext import Application
 
+from bot.app import build_application as build_chat
 from bot.assembly import Services
 from bot.settings import Settings
 from server.games import LIBRARY, Library
@@ -125,9 +126,17 @@ class Program:
 
 
 def webapp_of(application: Application) -> WebAppServer | None:  # type: ignore[type-arg]
-    """The Mini App's server of a running program that ``server.build_application`` built, if
+    """The Mini App's server of a running program that ``build_application`` built, if
     it has one (tests, benches)."""
     from bot.app import host_of
 
     host = host_of(application)
     return host.page if isinstance(host, Program) else None
+
+
+def build_application(
+    settings: Settings, *, tune_gc: bool = False, library: Library = LIBRARY
+) -> Application:  # type: ignore[type-arg]
+    """The program as configured by ``settings``, offering the games of ``library`` (a test
+    offers its own), run by the chat's application (its start and stop); not yet running."""
+    return build_chat(settings, Program(settings, library), tune_gc=tune_gc)

@@ -29,8 +29,8 @@ from bot.assembly import Services
 from bot.settings import Settings
 from game.cards import FULL_DECK, label
 from game.core import Action
-from server import build_application
 from server.games import LIBRARY, Library
+from server.program import build_application
 from storage.database import Database
 from tests.library import rules_for
 
