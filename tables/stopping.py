@@ -193,10 +193,11 @@ class Stopping:
             timeout = await self.settings.turn_timeout_of(loaded.game.chat_id)
             game_over = table.game_over
             ending = table_ends(loaded, game_over)
+            ended = max(loaded.meta.deals - 1, 0)  # the deal whose end was committed
             reply = Reply(table_changed=True)
             transfers: list[LedgerTransfer] = []
             if ending and not game_over:
-                transfers = await store.game_pot_returned(loaded, [])
+                transfers = await store.game_pot_returned(loaded, [], ended)
                 reply.notices.append(Notice("table_closed"))
             before = await store.ledger.balances(loaded.game.chat_id)
             balances, pot = balances_after(before.players, before.pot, transfers)
@@ -208,7 +209,7 @@ class Stopping:
                 game_over,
                 {},
                 balances=balances,
-                deal=max(loaded.meta.deals - 1, 0),
+                deal=ended,
             )
             reply.results.append(result)
             closing = [] if game_over or not ending else ["table_closed"]

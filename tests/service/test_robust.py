@@ -190,6 +190,26 @@ async def test_a_starshina_game_stopped_without_a_winner_returns_its_pot(
     assert sorted(e.dst for e in returned) == sorted(USERS[:3])
 
 
+async def test_a_frozen_starshina_table_stopped_books_its_returned_pot_with_the_deal_that_ended(
+    service: TableService, db: Database
+) -> None:
+    """A table an older version left frozen after a deal, with a stop asked for, ends when
+    the bot starts again: its own pot goes back with the deal that ended, which the deal's
+    record and the evening read, not with a next deal that never comes."""
+    loaded = await seated(service, USERS[:3], "starshina")
+    game_id = loaded.game.game_id
+    await service.stopping.stop(-1, USERS[0], is_admin=False)
+    await freeze(service, -1, random.Random(9))
+    frozen = await current(service)
+    assert frozen.table is not None and not frozen.table.game_over, "a seed whose deal ends no game"
+    reply = await service.stopping.unfreeze(game_id)
+    assert reply is not None and reply.closed and [r.deal for r in reply.results] == [0]
+    returned = [e for e in await db.ledger.transfers(-1, game_id=game_id) if e.src == "game_pot"]
+    assert sorted(e.dst for e in returned) == sorted(USERS[:3])
+    assert {e.deal for e in returned} == {0}
+    assert (await db.ledger.balances(-1)).total == 0
+
+
 async def test_a_starshina_game_everyone_leaves_returns_its_pot(
     service: TableService, db: Database
 ) -> None:
