@@ -633,7 +633,11 @@ async def test_newer_get_updates_ends_the_pending_one(
     fake_telegram: FakeTelegram, bot: Bot
 ) -> None:
     first = asyncio.create_task(bot.get_updates(timeout=5))
-    await asyncio.sleep(0.05)
+    for _ in range(1000):  # until the first poll waits at the fake (a loaded machine is slow)
+        if fake_telegram.api.polling:
+            break
+        await asyncio.sleep(0.01)
+    assert fake_telegram.api.polling
     url = f"{fake_telegram.base_url}{fake_telegram.token}/getUpdates"
     async with aiohttp.ClientSession() as session, session.post(url) as response:
         assert (await response.json()) == {"ok": True, "result": []}

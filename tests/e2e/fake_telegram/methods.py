@@ -150,6 +150,11 @@ class BotApi:
 
     # --- connection and updates -----------------------------------------------------------
 
+    @property
+    def polling(self) -> bool:
+        """Whether a ``getUpdates`` long poll is waiting here now."""
+        return self._poll_interrupt is not None
+
     def get_me(self, params: Params) -> JSON:
         """``getMe``: the bot's own user."""
         return bot_user_json(self.world.bot, privacy_mode=self.settings.privacy_mode)
