@@ -76,7 +76,8 @@ def test_an_evening_says_a_games_own_pot_apart_from_the_chats() -> None:
     assert "в кону" not in text and "ремизы" not in text, text
     both = dataclasses.replace(_evening({1: 3, 2: -10}, 7), game_pot_change=4)
     text = evening_text(CHAT, "en", both, NAMES)
-    assert "The pot grew by 3 chips" in text and "The pot of a game still going holds another 4 chips" in text
+    assert "The pot grew by 3 chips" in text
+    assert "The pot of a game still going holds another 4 chips" in text
 
 
 def test_evening_title_gives_a_length_only_when_there_is_one() -> None:
