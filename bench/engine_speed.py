@@ -138,20 +138,12 @@ def _run(tree: Path, command: list[str], *, count_instructions: bool = False) ->
     return done.stdout, instructions
 
 
-def _simulate(tree: Path) -> str:
-    """The simulation's module in ``tree``: ``server.simulate`` (the program's games handed to
-    ``game.simulate``), or in a tree from before it, ``game.simulate`` itself. (The first also
-    imports the program's list of games, chat and page sides included: the CPU rate, start-up
-    included, counts that; the wall rate and the instructions per deal do not.)"""
-    return "server.simulate" if (tree / "server" / "simulate.py").exists() else "game.simulate"
-
-
 def rate(tree: Path, arguments: list[str]) -> tuple[float, float]:
     """Deals per second of ``python -m game.simulate`` run in ``tree``: per second of wall
     time (as it prints) and per second of the process's CPU time (from the kernel's account of
     the child, start-up included: on a shared machine the steadier of the two)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    output, _ = _run(tree, ["-m", _simulate(tree), *arguments])
+    output, _ = _run(tree, ["-m", "game.simulate", *arguments])
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     result: dict[str, Any] = json.loads(output)
@@ -170,7 +162,7 @@ def instructions_per_deal(tree: Path, case: str, deals: int, seed: int) -> float
     counts = []
     for number in (deals, 0):
         arguments = [*CASES[case], "--deals", str(number), "--seed", str(seed)]
-        command = ["-m", _simulate(tree), *arguments]
+        command = ["-m", "game.simulate", *arguments]
         counts.append(_run(tree, command, count_instructions=True)[1])
     return (counts[0] - counts[1]) / (deals * DEALS_PER_RUN[case])
 

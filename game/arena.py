@@ -1,8 +1,8 @@
-"""``python -m server.arena``: computer players against each other (figures: docs/performance.md).
+"""``python -m game.arena``: computer players against each other (figures: docs/performance.md).
 
-    python -m server.arena --game stukolka --players 4 --deals 20000 --seats strong,easy,easy,random
-    python -m server.arena --game stukolka --option variant='"shleif"' --deals 20000 ...
-    python -m server.arena --game starshina --players 3 --games 2000 --seats strong,easy,random
+    python -m game.arena --game stukolka --players 4 --deals 20000 --seats strong,easy,easy,random
+    python -m game.arena --game stukolka --option variant='"shleif"' --deals 20000 ...
+    python -m game.arena --game starshina --players 3 --games 2000 --seats strong,easy,random
 
 Any game with computer players (``GameTools.computer``). A game whose table plays deal after deal
 (Стуколка) is counted by deals, one that ends (Старшина) by whole games. Deals are dealt from
@@ -272,3 +272,11 @@ def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
     )
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    from game.games import TOOLS
+
+    sys.exit(main(TOOLS))

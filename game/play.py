@@ -1,13 +1,13 @@
-"""``python -m server.play <game>``: play against computer players in a terminal.
+"""``python -m game.play <game>``: play against computer players in a terminal.
 
 No token, no network: you sit in seat 0 («Вы») and the computers («🤖 1», «🤖 2», …) take the
 other seats. The screen shows exactly what your seat may see — its own view of the deal
 (``seat_view``), the table's public events and the private ones meant for you — and nothing
 else: other hands stay hidden until the rules show them.
 
-    python -m server.play stukolka [--players 4] [--level strong|easy|random] [--seed N]
-    python -m server.play shleif
-    python -m server.play starshina
+    python -m game.play stukolka [--players 4] [--level strong|easy|random] [--seed N]
+    python -m game.play shleif
+    python -m game.play starshina
 
 At your turn the choices are numbered; type a number. Cards to choose (a purchase, the
 Старшина kitty) are typed as numbers of your hand, separated by spaces. ``q`` quits.
@@ -245,3 +245,11 @@ def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
         parser.error(str(error))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     return run(Table(games, args.game, players, args.level, seed, args.budget_ms), input, print)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from game.games import TOOLS
+
+    sys.exit(main(TOOLS))

@@ -1,5 +1,5 @@
-"""``python -m server.replay CASE.json``: play a conformance case and print the result as JSON
-(``main``, over the program's games).
+"""``python -m game.replay CASE.json``: play a conformance case and print the result as JSON
+(``main``, over ``game.games``' list).
 
 The format is ``docs/conformance.md``: a table, a stacked deck per deal and a list of
 actions; the output gives the status, each deal's summary, balances, the pot, whose turn it is
@@ -75,8 +75,14 @@ def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
     """Replay the case a command line names, a case of one of ``games``."""
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1:
-        print("usage: python -m server.replay CASE.json", file=sys.stderr)
+        print("usage: python -m game.replay CASE.json", file=sys.stderr)
         return 2
     case = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     print(json.dumps(run_case(case, games), ensure_ascii=False))
     return 0
+
+
+if __name__ == "__main__":
+    from game.games import TOOLS
+
+    sys.exit(main(TOOLS))

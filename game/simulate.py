@@ -1,4 +1,4 @@
-"""``python -m server.simulate`` (``main`` over the program's games): random legal playouts,
+"""``python -m game.simulate`` (``main`` over ``game.games``' list): random legal playouts,
 the engine benchmark.
 
 Prints deals (and games) per second and a few statistics. Not a timed test: the machine is
@@ -56,3 +56,11 @@ def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
     )
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    from game.games import TOOLS
+
+    sys.exit(main(TOOLS))

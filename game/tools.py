@@ -1,7 +1,7 @@
 """A game as the command-line tools take it (``GameTools``): its rules with the parts only the
 tools use. The tools (``game.play``, ``game.simulate``, ``game.arena``, ``game.replay``) are
-handed the games in their ``main`` by the program's entry points (``python -m server.play``
-and the others, ``server.games``' list); nothing here finds a game by itself."""
+handed the games in their ``main``: run as modules, ``game.games``' list (the program's
+entry points take the same from ``server.games``); nothing here finds a game by itself."""
 
 from __future__ import annotations
 

@@ -11,21 +11,15 @@ server is not.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games import ChatGame, ChatGames
 from bot.games import starshina as starshina_chat
 from bot.games import stukolka as stukolka_chat
-from game.starshina import match as starshina_match
-from game.starshina import simulate as starshina_simulation
-from game.starshina import terminal as starshina_terminal
-from game.stukolka import match as stukolka_match
-from game.stukolka import simulate as stukolka_simulation
-from game.stukolka import terminal as stukolka_terminal
-from game.terminal import Terminal
-from game.tools import GameTools, ReplayMatch, Simulation
+from game import games as game_tools
+from game.tools import GameTools
 from tables.games import Catalogue, GamePlugin
 from tables.games import starshina as starshina_table
 from tables.games import stukolka as stukolka_table
@@ -38,15 +32,13 @@ from web.games import stukolka as stukolka_page
 class Offered:
     """One game as the program offers it: its definition, the chat's presentation and the
     page's (None: the page does not show its tables), and the parts of it only the
-    command-line tools use (``game.tools.GameTools``: its screen in the terminal game, its
-    simulation, its conformance replay)."""
+    command-line tools use (``game.tools.GameTools``, the game layer's own: ``game.games``;
+    None: its rules and computers alone)."""
 
     game: GamePlugin[Any, Any]
     chat: ChatGame
     page: PageGame | None = None
-    terminal: Terminal[Any] | None = None
-    simulation: Simulation | None = None
-    replay: Callable[[dict[str, Any]], ReplayMatch] | None = None
+    tools: GameTools | None = None
 
 
 class Library:
@@ -71,14 +63,7 @@ class Library:
         )
         #: the command-line tools'
         self.tools = tuple(
-            GameTools(
-                entry.game.rules,
-                entry.game.computer,
-                entry.terminal,
-                entry.simulation,
-                entry.replay,
-            )
-            for entry in entries
+            entry.tools or GameTools(entry.game.rules, entry.game.computer) for entry in entries
         )
 
 
@@ -88,17 +73,13 @@ OFFERED = (
         stukolka_table.PLUGIN,
         stukolka_chat.PLUGIN,
         stukolka_page.PAGE,
-        stukolka_terminal.TERMINAL,
-        stukolka_simulation.run,
-        stukolka_match.MATCH.from_case,
+        game_tools.STUKOLKA,
     ),
     Offered(
         starshina_table.PLUGIN,
         starshina_chat.PLUGIN,
         starshina_page.PAGE,
-        starshina_terminal.TERMINAL,
-        starshina_simulation.run,
-        starshina_match.MATCH.from_case,
+        game_tools.STARSHINA,
     ),
 )
 

@@ -5,6 +5,8 @@ hand (tests/cases/stukolka, tests/cases/starshina), and those that came with the
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,3 +48,20 @@ def test_cases_are_described() -> None:
     for path in OURS:
         case = json.loads(path.read_text(encoding="utf-8"))
         assert case.get("description"), f"{path.name} has no description"
+
+
+def test_the_command_the_conformance_format_names_replays_a_case() -> None:
+    """``python -m game.replay CASE.json`` (the command the shared conformance checker runs)
+    prints the case's result as one JSON object, with no program around it."""
+    path = CONFORMANCE[0]
+    case = json.loads(path.read_text(encoding="utf-8"))
+    done = subprocess.run(
+        [sys.executable, "-m", "game.replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    problems = mismatches(case["expect"], json.loads(done.stdout))
+    assert not problems, "\n".join(problems)

@@ -1,4 +1,4 @@
-"""``python -m server.play``: a person plays the computers in a terminal, and the screen shows
+"""``python -m game.play``: a person plays the computers in a terminal, and the screen shows
 only what the person's seat may see."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_private_events_of_other_seats_never_reach_the_screen() -> None:
 def test_play_runs_from_the_command_line_through_stdin(game: str) -> None:
     answers = "1\n\n1 2 3 4\n" * 30 + "q\n"
     done = subprocess.run(
-        [sys.executable, "-m", "server.play", game, "--seed", "2", "--budget-ms", "5"],
+        [sys.executable, "-m", "game.play", game, "--seed", "2", "--budget-ms", "5"],
         cwd=ROOT,
         input=answers,
         capture_output=True,
