@@ -143,6 +143,7 @@ class WebTables:
             chips=await self.tables.money.chips(game.chat_id, loaded.seats),
             deadline=game.turn_deadline if game.status == "active" else None,
             away=frozenset(loaded.seats.index(u) for u in loaded.meta.away if u in loaded.seats),
+            stamp=game.version,
         )
         if loaded.table is None or seat is None:
             # before the deal: who is at the table, its buttons, and what it waits for

@@ -30,6 +30,9 @@ class TableInfo:
     chips: Sequence[int | None] = ()
     deadline: float | None = None
     away: frozenset[int] = frozenset()
+    #: the stored table's version when the view was read: every change of the table moves
+    #: it, the lobby's and a deal's alike (``version`` is the turn an action names)
+    stamp: int = 0
 
 
 def text(key: str, n: int | None = None, **params: object) -> Json:
@@ -185,6 +188,7 @@ def _base(game: str, choice: str, view: Any, table: Any, info: TableInfo) -> Jso
         "game": game,
         "choice": choice,
         "version": info.version,
+        "stamp": info.stamp,
         "deal": table.deal_no,
         "phase": str(table.phase),
         "you": view.seat,

@@ -14,6 +14,9 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     choice      the game's /new choice ("stukolka", "shleif", "starshina", …): the title the
                 chat shows
     version     int: the state version an action must name
+    stamp       int: the stored table's version when the view was read; every change of the
+                table moves it, so a page draws no view older than the one it shows (a
+                move's answer can arrive after the live update of a later change)
     deal        int: the deal's number
     phase       the engine's phase name
     you         int: the viewer's seat
@@ -118,6 +121,7 @@ def lobby_view(
         "game": page.kind,
         "choice": choice,
         "version": info.version,
+        "stamp": info.stamp,
         "deal": 0,
         "phase": "lobby",
         "you": you,

@@ -375,6 +375,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
             version=table.version,
             ranks=ranks_style(language(lang), None),
             chips=tuple(40 - 7 * seat for seat in range(table.lobby)),
+            stamp=table.version,
         )
         # the creator's lobby: computers to seat, begin (two may play), leave and cancel
         actions = lobby_actions(["computer", "novice", "begin", "leave", "cancel"])
@@ -386,6 +387,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         ranks=ranks_style(language(lang), None),
         chips=_balances(table.state, players),
         deadline=None if table.closed else table.deadline,
+        stamp=table.version,
     )
     view = seat_view(PAGES.of(table.kind), table.state, seat, info)
     view["score"] = None

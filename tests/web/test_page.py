@@ -620,3 +620,33 @@ def test_a_page_the_server_cannot_sign_in_says_to_reopen_the_table(
     # no empty cloth beside it
     assert not page.locator("#table").is_visible()
     assert not page.locator("#hand").is_visible()
+
+
+def test_a_moves_answer_that_arrives_after_a_later_change_is_not_drawn_over_it(
+    browser: Any, address: str
+) -> None:
+    """A move's answer carries the view as it was when the server read it; the live update of
+    the next player's move can come first. The older view must not be drawn over the newer
+    one: the page would show a turn that has passed and no control for the one that came."""
+    waiter = open_table(browser, address, "shleif-knock", user_id=1002)
+    player = open_table(browser, address, "shleif-knock")
+    first = int(player.evaluate("document.querySelector('#app').dataset.version"))
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        held.append((route, route.fetch()))
+
+    player.route("**/api/action", hold)
+    player.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    player.wait_for_function(f"document.querySelector('#app').dataset.version === '{first + 1}'")
+    assert len(held) == 1
+    # the next player moves; the first page draws it from its live update alone
+    waiter.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    player.wait_for_function(f"document.querySelector('#app').dataset.version === '{first + 2}'")
+    route, answer = held[0]
+    assert answer.json()["view"]["version"] == first + 1
+    with player.expect_event("requestfinished", lambda request: "/api/action" in request.url):
+        route.fulfill(response=answer)
+    # the answer is read and handed to the page within a task or two of its arrival
+    player.evaluate("new Promise(done => setTimeout(done, 100))")
+    assert player.evaluate("document.querySelector('#app').dataset.version") == str(first + 2)

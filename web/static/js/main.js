@@ -114,6 +114,9 @@ const yourTurn = (shown) => shown != null && shown.to_act != null && shown.to_ac
 
 function onView(next, serverTime) {
   if (serverTime != null) setServerTime(serverTime);
+  // a move's answer is the view as the server read it, and the live update of a later change
+  // can come first: an older view is not drawn over a newer one
+  if (view != null && next.stamp < view.stamp) return;
   // the turn arriving is felt once, when a new view makes it yours (not on the page's first
   // view, not on every redraw of the same turn)
   const arrived = view != null && !yourTurn(view) && yourTurn(next);
