@@ -109,10 +109,10 @@ class Services:
             presenter.coalescer,
             people.chat_language,
         )
-        tables.listeners.append(posts)
+        tables.stream.listeners.append(posts)
         # every change shows as a press's, whoever made it (a press here, a move on the page,
         # a timeout, a computer's move)
-        tables.listeners.append(presenter)
+        tables.stream.listeners.append(presenter)
         return Services(
             settings=settings,
             db=db,

@@ -3,7 +3,7 @@
 The screens are by audience (``bot/screens``): the group's table and its results
 (``table``), the lobby (``lobby``), each player's hand message (``hand_messages``), the menus
 (``menus``) and people (``people``: languages, names, reachability). The presenter wires them:
-``took`` takes every record the table service publishes (``TableService.publish``: a change
+``took`` takes every record the table service publishes (``tables.events.Stream``: a change
 made by a press here, a move on the page, a timeout or a computer's move of the service's
 runner, to every screen it changes; a game's results still due after a restart), ``press``
 sends a decoded button to the screen it belongs to, and the lifecycle (a restart, a blocked
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 
 from bot import callback as cb
 from bot.games import ChatGames
@@ -36,6 +37,10 @@ from tables.events import Record, ResultsDue, TableEvent
 from tables.listener import TableListener
 
 log = logging.getLogger(__name__)
+
+#: the message a «▶️ Новая партия» press came from, while the press makes the new table: its
+#: button comes off before the new table shows (``_show``, in the press's own task)
+_again_from: ContextVar[tuple[int, int] | None] = ContextVar("again_from", default=None)
 
 
 class Presenter(TableListener):
@@ -83,7 +88,6 @@ class Presenter(TableListener):
             messenger,
             coalescer,
             people,
-            self._unreachable,
             self.table.recent_notices,
             launch,
         )
@@ -128,8 +132,21 @@ class Presenter(TableListener):
         any other group waits for a slow or throttled group.
         """
         if event.lost:
-            return  # the table's group is gone: ``_table_lost`` showed what is left to show
+            await self._lost(event, event.lost)  # the table's group is gone
+            return
         game = event.game
+        pressed = _again_from.get()
+        if pressed is not None:  # the «▶️ Новая партия» pressed comes off first
+            _again_from.set(None)
+            await self.messenger.drop_buttons(*pressed, answer=True)
+        if any(notice.key == "unreachable" for notice in event.notices):
+            # a player the bot cannot write to: the group hears what to do, then who plays
+            lang = await self.tables.people.chat_language(game.chat_id)
+            await self.messenger.send(
+                game.chat_id,
+                chat_render.private_hint_text(lang, self.bot_username),
+                thread=game.thread_id,
+            )
         # the presser's own hand first: its request goes out before the others'
         hands = event.hands
         # the commit that ended a deal made its hand messages old: each becomes its outcome
@@ -183,11 +200,10 @@ class Presenter(TableListener):
             await self.hands.bound(data.game_id, user_id, message_id)
         match data:
             case cb.Act():
-                await self.tables.publish(await self.hands.press_act(data, user_id))
+                await self.hands.press_act(data, user_id)
                 return None
             case cb.Look():
-                event = await self.tables.turns.act(data.game_id, user_id, data.version, Look())
-                await self.tables.publish(event)
+                await self.tables.turns.act(data.game_id, user_id, data.version, Look())
                 return None
             case cb.Select():
                 return await self.hands.press_select(data, user_id)
@@ -201,9 +217,7 @@ class Presenter(TableListener):
                 # a group's chooser, or a player's own in private (his practice table)
                 if chat_id is None or (chat_id > 0 and chat_id != user_id):
                     raise Refused("not_allowed")
-                await self.tables.publish(
-                    await self.tables.lobby.new_table(chat_id, user_id, data.kind, thread=thread)
-                )
+                await self.tables.lobby.new_table(chat_id, user_id, data.kind, thread=thread)
                 return None
             case cb.Again():
                 # a new game of an ended one, from the button under its last message
@@ -211,28 +225,24 @@ class Presenter(TableListener):
                     raise Refused("not_allowed")
                 ended = await self.tables.store.game(data.game_id)
                 reachable = await self.tables.people.reachable_of(list(ended.seats))
-                event = await self.tables.lobby.again(
-                    chat_id, user_id, data.game_id, lambda u: reachable.get(u, False)
-                )
-                if message_id is not None:
-                    await self.messenger.drop_buttons(chat_id, message_id, answer=True)
-                await self.tables.publish(event)
+                pressed = _again_from.set(None if message_id is None else (chat_id, message_id))
+                try:
+                    await self.tables.lobby.again(
+                        chat_id, user_id, data.game_id, lambda u: reachable.get(u, False)
+                    )
+                finally:
+                    _again_from.reset(pressed)
                 return None
             case cb.Back():
-                await self.tables.publish(await self.tables.turns.back(data.game_id, user_id))
+                await self.tables.turns.back(data.game_id, user_id)
                 return None
             case cb.Settings():
                 return await self.menus.press_settings(data, user_id, chat_id, admin, message_id)
             case cb.Void():
-                await self.tables.publish(
-                    await self.tables.stopping.vote_void(data.game_id, user_id, data.deal)
-                )
+                await self.tables.stopping.vote_void(data.game_id, user_id, data.deal)
                 return None
             case cb.PlayOn():
-                event = await self.tables.stopping.play_on(
-                    data.game_id, user_id, data.deal, await admin()
-                )
-                await self.tables.publish(event)
+                await self.tables.stopping.play_on(data.game_id, user_id, data.deal, await admin())
                 return None
             case cb.Page():
                 await self.menus.press_page(data, user_id, chat_id, message_id)
@@ -282,26 +292,26 @@ class Presenter(TableListener):
         await self.tables.people.blocked(user_id)
         for game in await self.tables.people.games_of(user_id):
             if game.status == "active":
-                await self._unreachable(game.game_id, user_id)
+                # (``_show`` tells the group what to do, once, as it shows who plays for him)
+                await self.tables.turns.mark_unreachable(game.game_id, user_id)
 
     async def group_lost(self, chat_id: int) -> None:
         """The bot left or was removed from the group: its tables close (settled as /stop
         now would), their timers stop, nothing more is sent there, and each player's hand
-        message is closed with a note."""
+        message is closed with a note (``_lost``, as the closing is published)."""
         for game in await self.tables.store.open_games(chat_id):
-            await self._table_lost(chat_id, game.thread_id, "bot_removed")
+            await self.tables.stopping.close_lost(chat_id, game.thread_id, "bot_removed")
 
     async def topic_lost(self, chat_id: int, thread: int) -> None:
         """The forum topic of a table was closed (Telegram's forum_topic_closed), or cannot be
         written to any more (closed, or deleted: a send is refused): its table closes as when
         the bot leaves the group — the deal is played out by the default moves and settled,
         nothing is lost, and each player's hand says why. The group's other tables play on."""
-        await self._table_lost(chat_id, thread, "topic_closed")
+        await self.tables.stopping.close_lost(chat_id, thread, "topic_closed")
 
-    async def _table_lost(self, chat_id: int, thread: int | None, reason: str) -> None:
-        event = await self.tables.stopping.close_lost(chat_id, thread, reason)
-        if event is None:
-            return
+    async def _lost(self, event: TableEvent, reason: str) -> None:
+        """A table whose group cannot be shown it any more: nothing more goes to the group,
+        its results count as posted, and each hand message says why it closed."""
         game = event.game
         self.table.lost(game.game_id)
         await self.tables.steps.results_posted(
@@ -319,19 +329,6 @@ class Presenter(TableListener):
                 self.hands.lost(game, old.user_id, old.message_id, reason),
                 no_wait,
             )
-        await self.tables.publish(event)  # the other front-ends (the page) hear of it
-
-    async def _unreachable(self, game_id: int, user_id: int) -> None:
-        event = await self.tables.turns.mark_unreachable(game_id, user_id)
-        if event is None:
-            return  # already played for
-        lang = await self.tables.people.chat_language(event.game.chat_id)
-        await self.messenger.send(
-            event.game.chat_id,
-            chat_render.private_hint_text(lang, self.bot_username),
-            thread=event.game.thread_id,
-        )
-        await self.tables.publish(event)
 
     async def chat_migrated(self, old: int, new: int) -> None:
         """A group became a supergroup: its games, balances and pot follow the new id."""

@@ -28,5 +28,5 @@ def webapp(settings: Settings, tables: TableService, pages: PageGames) -> WebApp
             per_address=settings.webapp_max_connections_per_address,
         ),
     )
-    tables.listeners.append(server.hub)
+    tables.stream.listeners.append(server.hub)
     return WebAppServer(server, settings.webapp_host, settings.webapp_port)

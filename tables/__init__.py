@@ -3,11 +3,11 @@
 It knows ``game/`` and ``storage/`` and nothing of Telegram, the chat (``bot/``) or the Mini
 App (``web/``). Every change of a game runs under
 the chat's lock, reloads the game, checks the turn number the button was made for, applies the
-rules and commits the new state, the action and the money in one transaction. It hands back
-the frozen record of what the change did (``events.TableEvent``), which every front-end is
-told of (``TableService.publish`` to each ``listener.TableListener``), with the evenings
-ended and the results due after a restart on the same stream; it never sends anything
-itself.
+rules and commits the new state, the action and the money in one transaction. It publishes
+the frozen record of what the change did (``events.TableEvent``) to every front-end
+(``events.Stream``, each a ``listener.TableListener``), and hands it back to the caller, with
+the evenings ended and the results due after a restart on the same stream; it never sends
+anything itself.
 
 The units, each given the ones it uses (``service.py`` wires them into ``TableService``):
 

@@ -54,7 +54,7 @@ class Evenings(TableListener):
         self.games = games
         #: a deal's figures of its game's own, as the evening's summary counts them
         self._count = functools.partial(deal_figures, catalogue)
-        #: the tables' stream (``TableService.publish``)
+        #: the tables' stream (``events.Stream.publish``)
         self.publish = publish
         self.timers = Timers(self._gap_passed, clock)
 

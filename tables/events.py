@@ -2,8 +2,8 @@
 
 A change of a table (a press in the chat, a move on the page, a timeout, a computer's move,
 a seat taken or left, a table stopped) is one or more commits; the operation that made it
-hands back one ``TableEvent`` (built from its own ``Reply`` by ``recorded``), and the table
-service publishes it to every listener (``TableService.publish``): the game as last committed
+publishes one ``TableEvent`` (built from its own ``Reply`` by ``recorded``) to every listener
+(``Stream``) and hands it back to its caller: the game as last committed
 and its version, the rules' events of every step in order — each seen by the whole table or
 addressed to the one player at its seat (his cards drawn, a card given him) —, the users whose
 own view of the table it changed, the announcements, the results of the deals it ended, and
@@ -13,20 +13,23 @@ words it for the group and each private chat, the page for each seat.
 The same stream carries what the tables' own time does besides the changes: a chat's evening
 ended (``EveningEnded``, from ``tables.evenings``) and, after a restart, a game whose results
 no front-end marked posted (``ResultsDue``, from ``tables.runner``). A ``Record`` is any of
-the three.
+the three. The front-ends only listen: none publishes, none calls another.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import ParamSpec, overload
+from typing import Concatenate, ParamSpec, Protocol, TypeVar, overload
 
 from game.core import Event
 from storage.records import Game
 from tables.records import DealResult, Notice, Reply
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +58,10 @@ class TableEvent:
     table_changed: bool
     new_deal: bool  # a new deal was dealt: new hands
     closed: bool  # the table ended (stopped, or its game is over)
-    #: it closed because its group cannot be shown it any more (the bot removed, its forum
-    #: topic closed): the chat shows it no more, no evening takes it; the page still hears it
-    lost: bool = False
+    #: it closed because its group cannot be shown it any more, and why: ``bot_removed``,
+    #: ``topic_closed`` (``Stopping.close_lost``): the chat shows it no more, no evening takes
+    #: it; the page still hears it
+    lost: str | None = None
 
     @property
     def version(self) -> int:
@@ -127,31 +131,96 @@ class ResultsDue:
 #: what the tables publish to their listeners
 Record = TableEvent | EveningEnded | ResultsDue
 
+
+class Listener(Protocol):
+    """A front-end, or any part that follows the tables (``listener.TableListener``)."""
+
+    async def took(self, record: Record) -> None: ...
+
+
+class Unshown(Exception):
+    """A listener failed to take ``record`` (the others took it): the change it tells of is
+    committed all the same."""
+
+    def __init__(self, record: Record) -> None:
+        super().__init__(f"a listener failed to take {type(record).__name__}")
+        self.record = record
+
+
+class Stream:
+    """Where every record of the tables goes out: each listener takes it in turn, in the
+    order they were added (the chat, then the page), then the ones that follow the
+    front-ends (``after``: the evenings, which a deal's end or a table's close concerns)."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Listener] = []
+        self.after: list[Listener] = []
+
+    async def publish(self, record: Record) -> None:
+        """Every listener takes ``record``, even if one before it failed; then ``Unshown``
+        (from the first failure) if any did."""
+        failed: list[Exception] = []
+        for listener in [*self.listeners, *self.after]:
+            try:
+                await listener.took(record)
+            except Exception as error:
+                if failed:
+                    log.exception("a listener failed to take a record too")
+                failed.append(error)
+        if failed:
+            raise Unshown(record) from failed[0]
+
+
+class Publishing(Protocol):
+    """A unit of the table service whose operations publish their records."""
+
+    stream: Stream
+
+
+U = TypeVar("U", bound=Publishing)
 P = ParamSpec("P")
 
 
 @overload
-def recorded(op: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[TableEvent]]: ...
+def recorded(
+    op: Callable[Concatenate[U, P], Awaitable[Reply]],
+) -> Callable[Concatenate[U, P], Awaitable[TableEvent]]: ...
 
 
 @overload
 def recorded(
-    op: Callable[P, Awaitable[Reply | None]],
-) -> Callable[P, Awaitable[TableEvent | None]]: ...
+    op: Callable[Concatenate[U, P], Awaitable[Reply | None]],
+) -> Callable[Concatenate[U, P], Awaitable[TableEvent | None]]: ...
 
 
 def recorded(
-    op: Callable[P, Awaitable[Reply | None]],
-) -> Callable[P, Awaitable[TableEvent | None]]:
-    """An operation of the tables as its callers see it: the frozen ``TableEvent`` of the
-    change it made (None where it made none), never the ``Reply`` it builds the change in."""
+    op: Callable[Concatenate[U, P], Awaitable[Reply | None]],
+) -> Callable[Concatenate[U, P], Awaitable[TableEvent | None]]:
+    """An operation of the tables as its callers see it: the change it made published to
+    every listener (its unit's ``stream``) and handed back as the frozen ``TableEvent``
+    (None where it made none), never the ``Reply`` it builds the change in. The operation's
+    locks are let go first: a listener may read the table, or make the next move."""
 
     @functools.wraps(op)
-    async def recording(*args: P.args, **kwargs: P.kwargs) -> TableEvent | None:
-        reply = await op(*args, **kwargs)
-        return None if reply is None else TableEvent.of(reply)
+    async def recording(unit: U, /, *args: P.args, **kwargs: P.kwargs) -> TableEvent | None:
+        reply = await op(unit, *args, **kwargs)
+        if reply is None:
+            return None
+        event = TableEvent.of(reply)
+        await unit.stream.publish(event)
+        return event
 
     return recording
 
 
-__all__ = ["EveningEnded", "Record", "ResultsDue", "Seen", "TableEvent", "recorded"]
+__all__ = [
+    "EveningEnded",
+    "Listener",
+    "Record",
+    "ResultsDue",
+    "Seen",
+    "Stream",
+    "TableEvent",
+    "Unshown",
+    "recorded",
+]

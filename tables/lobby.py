@@ -12,7 +12,7 @@ from storage.database_money import History
 from storage.errors import ActiveGameExists
 from tables.chat_settings import ChatSettings
 from tables.computers import EASY_IDS, STRONG_IDS, computer_name, is_computer
-from tables.events import TableEvent, recorded
+from tables.events import Stream, TableEvent, recorded
 from tables.games import Plugin
 from tables.records import Loaded, Notice, Refused, Reply, TableMeta, is_practice
 from tables.steps import DealSteps
@@ -39,8 +39,11 @@ class Lobby:
         settings: ChatSettings,
         chats: Chats,
         history: History,
+        stream: Stream,
     ) -> None:
         self.store = store
+        #: where its changes go out (``events.recorded``)
+        self.stream = stream
         self.steps = steps
         self.settings = settings
         self.chats = chats
@@ -126,7 +129,9 @@ class Lobby:
         try:
             return await self.begin(chat_id, user_id, reachable, thread=game.thread_id)
         except Refused:
-            return TableEvent.of(Reply(game=created, lobby_changed=True))
+            lobby = TableEvent.of(Reply(game=created, lobby_changed=True))
+            await self.stream.publish(lobby)
+            return lobby
 
     @recorded
     async def join(

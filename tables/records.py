@@ -153,7 +153,7 @@ class Reply:
     results: list[DealResult] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     closed: bool = False  # the table ended (stopped or the game is over)
-    lost: bool = False  # it closed because its group cannot be shown it (``close_lost``)
+    lost: str | None = None  # why it closed: its group cannot be shown it (``close_lost``)
     #: the rules' events of the change's steps, in order, each with the user it is addressed
     #: to (None: the whole table sees it)
     events: list[tuple[Event, int | None]] = field(default_factory=list)

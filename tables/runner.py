@@ -5,7 +5,7 @@ Every commit tells the runner (``TableStore.committed``) the game's turn and its
 deadline, and the runner arms that game's timer for it (``Timers``, on the service's clock); a
 game that closes loses its timer. When a timer fires, the runner makes the move that is due
 (``Turns.timeout``: the default move of a player out of time, or a computer's or an away
-player's move once its pause is over) and publishes its record (``TableService.publish``:
+player's move once its pause is over), whose operation publishes its record (``events.Stream``:
 every front-end shows it as a press's).
 
 After a restart every table resumes, front-end or none: ``recover`` deals on a table an older
@@ -26,7 +26,7 @@ from tables.events import Record, ResultsDue, TableEvent
 from tables.timers import Timers
 from tables.turns import Turns
 
-#: how a record made by the tables themselves reaches the front-ends (``TableService.publish``)
+#: how a record made by the tables themselves reaches the front-ends (``events.Stream``)
 Publish = Callable[[Record], Awaitable[None]]
 #: a frozen table dealt on (``Stopping.unfreeze``): its change, None if it was not frozen
 Unfreeze = Callable[[int], Awaitable[TableEvent | None]]
@@ -52,10 +52,11 @@ class Runner:
         publish: Publish,
     ) -> None:
         self.games = games
-        self.turns = turns
         self.unfreeze = unfreeze
         self.publish = publish
-        self.timers = Timers(self._due, clock)
+        #: each game's turn timer; when it fires, the move that is due (its record goes out
+        #: with it)
+        self.timers = Timers(turns.timeout, clock)
 
     # ------------------------------------------------------------------ the commits
 
@@ -65,13 +66,6 @@ class Runner:
             self.timers.arm(game.game_id, turn_of(game), game.turn_deadline)
         else:
             self.timers.cancel(game.game_id)
-
-    # ------------------------------------------------------------------ the moves due
-
-    async def _due(self, game_id: int, turn: int) -> None:
-        event = await self.turns.timeout(game_id, turn)
-        if event is not None:
-            await self.publish(event)
 
     # ------------------------------------------------------------------ life
 
@@ -83,10 +77,9 @@ class Runner:
             if game.status == "active" and game.turn_deadline is None:
                 # frozen by an older version between a deal's end and the next deal: its
                 # result is published with the next deal (or the table's end)
-                event = await self.unfreeze(game.game_id)
+                event = await self.unfreeze(game.game_id)  # (published with its result)
                 if event is not None and event.results:
                     unfrozen.add(game.game_id)
-                    await self.publish(event)
         for game in await self.games.games_with_results_due():
             if game.game_id not in unfrozen:  # its results went out with its change
                 await self.publish(ResultsDue(game))

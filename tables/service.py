@@ -26,11 +26,12 @@ back:
   and every table resumed after a restart (``start``);
 - ``StorageHealth`` (``storage_health.py``): how the database is, for a health check.
 
-The front-ends (``listeners``, each a ``listener.TableListener``) are told through
-``publish`` of every record the tables make (``events.Record``): each change of a table,
+The front-ends (``stream.listeners``, each a ``listener.TableListener``) are told of every
+record the tables make (``events.Record``) by the ``stream``: each change of a table,
 whoever made it (a press in the chat, a move on the page, the runner), as the frozen
-``TableEvent`` its operation handed back; an evening ended; a result due after a restart. The
-evenings take the stream last. A front-end never calls another.
+``TableEvent`` its operation publishes before it hands it back; an evening ended; a result
+due after a restart. The evenings take the stream last. A front-end sends commands and
+listens; it never publishes, and never calls another.
 """
 
 from __future__ import annotations
@@ -43,10 +44,9 @@ from tables.chat_settings import ChatSettings
 from tables.computers import Thinker
 from tables.deals import FinishedDeals
 from tables.evenings import Evenings
-from tables.events import Record
+from tables.events import Stream
 from tables.games import Catalogue
 from tables.hints import Hints
-from tables.listener import TableListener
 from tables.lobby import Lobby
 from tables.money import Money
 from tables.people import People
@@ -77,8 +77,9 @@ class TableService:
     ) -> None:
         #: the games the tables offer, in menu order
         self.games = games
-        #: the front-ends, told of every change and every evening ended
-        self.listeners: list[TableListener] = []
+        #: every record of the tables goes out here: the front-ends listen
+        #: (``stream.listeners``), then the evenings
+        self.stream = Stream()
         self.thinker = thinker or Thinker()
         self.settings = ChatSettings(db.chats, db.games, games, turn_timeout=turn_timeout)
         self.store = TableStore(
@@ -87,19 +88,24 @@ class TableService:
         #: names, languages, card style, places and seats, as every front-end shows them
         self.people = People(db.chats, db.games, default_language, self.store.active)
         self.steps = DealSteps(self.store, self.settings, seed=seed)
-        self.lobby = Lobby(self.store, self.steps, self.settings, db.chats, db.history)
-        self.turns = Turns(self.store, self.steps, self.thinker, self.settings.hints_of)
-        self.stopping = Stopping(self.store, self.steps, self.settings)
+        self.lobby = Lobby(self.store, self.steps, self.settings, db.chats, db.history, self.stream)
+        self.turns = Turns(
+            self.store, self.steps, self.thinker, self.settings.hints_of, self.stream
+        )
+        self.stopping = Stopping(self.store, self.steps, self.settings, self.stream)
         self.hints = Hints(self.store, self.turns, self.thinker, self.settings.hints_of)
         # on the service's clock, as every commit stamps its deals (an evening's) with it
         self.evenings = Evenings(
-            db.evenings, db.games, games, self.publish, lambda: self.store.clock()
+            db.evenings, db.games, games, self.stream.publish, lambda: self.store.clock()
         )
+        self.stream.after.append(self.evenings)
         self.money = Money(db.ledger, db.games, db.history, db.stats, db.chats, games)
         self.scores = Scores(db.history, db.stats, lambda: self.store.clock())
         #: finished deals read back (the page's score cards and replays)
         self.deals = FinishedDeals(db.games, db.history, games, lambda: self.store.clock())
-        self.runner = Runner(db.games, self.turns, self.stopping.unfreeze, clock, self.publish)
+        self.runner = Runner(
+            db.games, self.turns, self.stopping.unfreeze, clock, self.stream.publish
+        )
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)
         #: how the database is, for a health check
@@ -132,15 +138,6 @@ class TableService:
         self.presence.close()
         await self.runner.timers.stop()
         await self.evenings.timers.stop()
-
-    async def publish(self, record: Record) -> None:
-        """Every record of the tables, with or without a front-end attached: a change of a
-        table once it is committed (a press in the chat, a move on the page, a timeout, a
-        computer's move: the ``TableEvent`` its operation handed back), an evening ended, a
-        result due after a restart. Every listener takes it in turn, then the evenings (a
-        deal ended, the group's last table closed)."""
-        for listener in [*self.listeners, self.evenings]:
-            await listener.took(record)
 
     @property
     def turn_timeout(self) -> float:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from storage.records import Transfer as LedgerTransfer
 from tables.chat_settings import ChatSettings
 from tables.computers import is_computer
-from tables.events import recorded
+from tables.events import Stream, recorded
 from tables.games import Plugin
 from tables.records import DealResult, Loaded, Notice, NoticeParam, Refused, Reply, due_result
 from tables.steps import DealSteps, balances_after, table_ends
@@ -49,8 +49,12 @@ def void_tally(loaded: Loaded) -> tuple[int, int]:
 class Stopping:
     """/stop, a lost table, the vote to void a deal, and the frozen tables of old versions."""
 
-    def __init__(self, store: TableStore, steps: DealSteps, settings: ChatSettings) -> None:
+    def __init__(
+        self, store: TableStore, steps: DealSteps, settings: ChatSettings, stream: Stream
+    ) -> None:
         self.store = store
+        #: where its changes go out (``events.recorded``)
+        self.stream = stream
         self.steps = steps
         self.settings = settings
 
@@ -121,7 +125,8 @@ class Stopping:
         (``topic_closed``): it closes as ``/stop now`` would close it (a lobby is cancelled; a
         deal in progress is played out by the default moves and settled; a Старшина game gives
         its pot back). None if there is no open table there. Its reply says the table is
-        ``lost``: no front-end shows it in the group, and no evening takes it."""
+        ``lost``, and why (``reason``): no front-end shows it in the group, and no evening
+        takes it."""
         store = self.store
         async with store.lock(chat_id):
             loaded = await store.active(chat_id, thread)
@@ -129,7 +134,7 @@ class Stopping:
                 return None
             if loaded.game.status == "lobby" or loaded.table is None:
                 reply = await store.close(loaded, "stopped", Notice(reason))
-                reply.lost = True
+                reply.lost = reason
                 return reply
             loaded.meta.stop = True
             loaded.meta.autoplay = True
@@ -137,7 +142,7 @@ class Stopping:
             if not reply.closed:  # (the auto-play bound was reached: close it as it stands)
                 current = await store.load(await store.games.game(loaded.game.game_id))
                 reply = await store.close(current, "stopped", Notice(reason))
-            reply.lost = True
+            reply.lost = reason
             return reply
 
     @recorded

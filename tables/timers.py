@@ -36,7 +36,7 @@ class Timers:
 
     def __init__(
         self,
-        on_timeout: Callable[[int, int], Awaitable[None]],
+        on_timeout: Callable[[int, int], Awaitable[object]],
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.on_timeout = on_timeout

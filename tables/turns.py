@@ -17,7 +17,7 @@ from storage.errors import GameNotFound
 from tables.autoplay import away_notice, computer_plays
 from tables.commands import Look, Move, Unseen, action_of
 from tables.computers import Thinker, computer_level, is_computer
-from tables.events import recorded
+from tables.events import Stream, recorded
 from tables.games import Table
 from tables.records import Loaded, Notice, Refused, Reply, move_params
 from tables.steps import DealSteps
@@ -59,8 +59,11 @@ class Turns:
         steps: DealSteps,
         thinker: Thinker,
         hints_of: Callable[[int], Awaitable[bool]],
+        stream: Stream,
     ) -> None:
         self.store = store
+        #: where its changes go out (``events.recorded``)
+        self.stream = stream
         self.steps = steps
         self.thinker = thinker
         #: whether a chat's players may ask for hints (``ChatSettings.hints_of``)

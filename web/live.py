@@ -85,7 +85,7 @@ class Hub(TableListener):
         return len(self._pages.get(user_id, ()))
 
     async def took(self, record: Record) -> None:
-        """A change of a table (``TableService.publish``): the pages of its seats that show
+        """A change of a table (``tables.events.Stream``): the pages of its seats that show
         it are told, each with the events its user may see. (An evening ended, or a result
         due after a restart, is the chat's to post.)"""
         if not isinstance(record, TableEvent):

@@ -1,12 +1,12 @@
 """The page's side of the table service: which table a user's page shows, that seat's view,
 and a move made on the page.
 
-A move is the very call a chat button makes (``TableService.act``: the seat, the turn number
-and legality are checked there, under the chat's lock), and its reply is published by the
-table service (``TableService.publish``): the chat shows it exactly as a press's, the group's
-table and every private hand follow, and the page never calls the chat. Nothing here knows
-Telegram; names as shown, languages and a chat's card style are the table service's
-(``tables.people``), the same the chat reads.
+A move is the very call a chat button makes (``Turns.act``: the seat, the turn number and
+legality are checked there, under the chat's lock), and the table service publishes its
+record to every front-end (``tables.events.Stream``): the chat shows it exactly as a press's,
+the group's table and every private hand follow, and the page never calls the chat. Nothing
+here knows Telegram; names as shown, languages and a chat's card style are the table
+service's (``tables.people``), the same the chat reads.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import replace
 from tables import Loaded, Refused, TableService, is_practice
 from tables.arguments import GAME_LINK, MAX_GAME_ID, whole_number
 from tables.commands import SUITS, Blind, Card, Cards, Decide, Look, Move, Suit
-from tables.events import TableEvent
+from tables.events import TableEvent, Unshown
 from tables.people import ranks_style
 from web.evening import evening_view
 from web.finished import CLOSED_SHOWN, Endings, NoReplay
@@ -247,34 +247,33 @@ class WebTables:
     ) -> TableEvent:
         """A move made on the page: the service's call a button press makes, then the same
         screen updates. Refused (stale: ``outdated``), NotYours, NoTable or BadMove."""
+        try:
+            return await self._act(game_id, user_id, version, verb, arg)
+        except Unshown as unshown:
+            # the move is made and committed: the page is told so (a retry would be refused
+            # as stale); a front-end that failed to show it catches up with the next change
+            log.exception("showing a move made on the page failed")
+            assert isinstance(unshown.record, TableEvent)
+            return unshown.record
+
+    async def _act(
+        self, game_id: int, user_id: int, version: int, verb: str, arg: object
+    ) -> TableEvent:
         if verb in LOBBY_VERBS:
             loaded, _ = await self._loaded(game_id, user_id)
-            event = await lobby_move(self.tables, loaded, user_id, version, verb)
-            await self._publish(event)
-            return event
+            return await lobby_move(self.tables, loaded, user_id, version, verb)
         loaded, _ = await self._seated(game_id, user_id)
         if verb in STOP_VERBS:
-            event = await stopping_move(self.tables, loaded, user_id, version, verb)
-        elif verb == BACK:
-            event = await self.tables.turns.back(game_id, user_id)
-        elif verb == AGAIN:
+            return await stopping_move(self.tables, loaded, user_id, version, verb)
+        if verb == BACK:
+            return await self.tables.turns.back(game_id, user_id)
+        if verb == AGAIN:
             # the chat's «▶️ Новая партия»: the same game, players and place, begun at once
             reachable = await self.tables.people.reachable_of(list(loaded.seats))
-            event = await self.tables.lobby.again(
+            return await self.tables.lobby.again(
                 loaded.game.chat_id, user_id, game_id, lambda user: reachable.get(user, False)
             )
-        else:
-            event = await self.tables.turns.act(game_id, user_id, version, move_of(verb, arg))
-        await self._publish(event)
-        return event
-
-    async def _publish(self, event: TableEvent) -> None:
-        try:
-            await self.tables.publish(event)
-        except Exception:
-            # the move is made and committed: the page is told so (a retry would be refused
-            # as stale); the chat catches up with the next change
-            log.exception("showing a move made on the page failed")
+        return await self.tables.turns.act(game_id, user_id, version, move_of(verb, arg))
 
 
 def decide_nothing(view: Json) -> None:

@@ -147,10 +147,9 @@ async def refuse_in_chat(update: Update, context: BotContext, refusal: Refused |
 
 
 async def run_and_show(update: Update, context: BotContext, change: Awaitable[TableEvent]) -> None:
-    """Await a service call and publish the change it made, or say why it was refused."""
+    """Await a service call (the change it made goes out to every front-end, the chat's
+    presenter among them), or say why it was refused."""
     try:
-        event = await change
+        await change
     except Refused as refusal:
         await refuse_in_chat(update, context, refusal)
-        return
-    await context.services.tables.publish(event)

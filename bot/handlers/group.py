@@ -102,7 +102,6 @@ async def cmd_stop(update: Update, context: BotContext) -> None:
     except Refused as refusal:
         await refuse_in_chat(update, context, refusal)
         return
-    await services.tables.publish(event)
     if private:
         # the practice table is his hand message, above the command: a line below it says
         # what happens there (a group's table is its own answer, where everyone looks)

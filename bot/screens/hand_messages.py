@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from bot import callback as cb
 from bot import keyboards
@@ -77,7 +77,6 @@ class Hands(HandEndings, HandHints):
         messenger: Messenger,
         coalescer: Coalescer,
         people: People,
-        unreachable: Callable[[int, int], Awaitable[None]],
         table_notices: Callable[[int], Sequence[str]],
         launch: Launch,
         clock: Callable[[], float] = time.time,
@@ -92,8 +91,6 @@ class Hands(HandEndings, HandHints):
         self.people = people
         #: the words of the game explained under a player's hand the first deal he meets them
         self.glossary = Glossary(self.display, games.terms)
-        #: he cannot be written to (blocked the bot): the bot plays for him (the presenter's)
-        self.unreachable = unreachable
         #: private hand messages of players who are not to act are edited at most once every
         #: ``HAND_SPACING`` seconds each (the one to act gets his at once); off when the
         #: groups are not paced either (tests, a local Bot API server)
@@ -309,7 +306,9 @@ class Hands(HandEndings, HandHints):
         shown = await self.messenger.show(user_id, message_id, text, rows, strict=True)
         self.pacer.record(user_id)
         if shown is None:
-            await self.unreachable(game_id, user_id)
+            # he cannot be written to (he blocked the bot): the bot plays for him, and the
+            # group is told what to do as the table shows it (``Presenter._show``)
+            await self.tables.turns.mark_unreachable(game_id, user_id)
             return
         if shown != message_id:
             self._notified[key] = self.clock()  # a new message: it notified
@@ -357,7 +356,7 @@ class Hands(HandEndings, HandHints):
         raise Refused("outdated")
 
     async def press_act(self, data: cb.Act, user_id: int) -> TableEvent:
-        """A move pressed on his hand: the change it made, to be published."""
+        """A move pressed on his hand: the change it made (published as it is made)."""
         move = await self.move_of(data, user_id)
         return await self.tables.turns.act(data.game_id, user_id, data.version, move)
 

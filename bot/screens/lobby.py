@@ -97,37 +97,25 @@ class Lobby:
         chat, thread = game.chat_id, game.thread_id
         match data.action:
             case "join":
-                await self.tables.publish(
-                    await self.tables.lobby.join(chat, user_id, thread=thread)
-                )
+                await self.tables.lobby.join(chat, user_id, thread=thread)
                 return chat_render.answer_text(lang, "joined")
             case "leave":
-                await self.tables.publish(
-                    await self.tables.lobby.leave(chat, user_id, thread=thread)
-                )
+                await self.tables.lobby.leave(chat, user_id, thread=thread)
                 return chat_render.answer_text(lang, "left")
             case "begin":
                 reachable = await self.people.reachable_map(chat, thread)
-                await self.tables.publish(
-                    await self.tables.lobby.begin(
-                        chat, user_id, lambda u: reachable.get(u, False), thread=thread
-                    )
+                await self.tables.lobby.begin(
+                    chat, user_id, lambda u: reachable.get(u, False), thread=thread
                 )
                 return None
             case "cancel":
-                await self.tables.publish(
-                    await self.tables.stopping.stop(chat, user_id, await admin(), thread=thread)
-                )
+                await self.tables.stopping.stop(chat, user_id, await admin(), thread=thread)
                 return None
             case "uncomputer":
-                await self.tables.publish(
-                    await self.tables.lobby.remove_computer(chat, user_id, thread=thread)
-                )
+                await self.tables.lobby.remove_computer(chat, user_id, thread=thread)
                 return chat_render.answer_text(lang, "computer_removed")
             case "computer" | "novice":
                 level = "strong" if data.action == "computer" else "easy"
-                await self.tables.publish(
-                    await self.tables.lobby.add_computer(chat, user_id, level, thread=thread)
-                )
+                await self.tables.lobby.add_computer(chat, user_id, level, thread=thread)
                 return chat_render.answer_text(lang, "computer_seated")
         raise Refused("unknown_button")

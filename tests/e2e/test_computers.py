@@ -83,7 +83,7 @@ async def play(table: Table, done: Any, limit: int = 4000) -> None:
 
 async def run_out(table: Table, sleeper: User, done: Any, limit: int = 4000) -> None:
     """As ``play``, and each of ``sleeper``'s turns runs out at once: the move the runner makes
-    when his time is over, published as the runner publishes it (that the timer fires is the
+    when his time is over, published as it is made (that the timer fires is the
     service's test, on a clock the test moves)."""
     tables = table.services.tables
     for _ in range(limit):
@@ -95,7 +95,6 @@ async def run_out(table: Table, sleeper: User, done: Any, limit: int = 4000) -> 
         if seat is not None and loaded.seats[seat] == sleeper.id:
             reply = await tables.turns.timeout(loaded.game.game_id, loaded.meta.turn)
             assert reply is not None
-            await tables.publish(reply)
             await table.settle()
         elif not await table.step():
             await asyncio.sleep(PAUSE)

@@ -267,8 +267,18 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
         balance = table.group_messages()[-1].text or ""
         assert "Кон на столе" not in balance, balance
 
+        pressed = asyncio.get_running_loop().time()
         await table.press(table.users[1], summary, again)
         assert _again(fake.message(group, summary.message_id)) is None
+        # the button pressed comes off before the new table is posted
+        sent = fake.requests(chat=group, since=pressed, ok=True)
+        off = next(
+            i
+            for i, request in enumerate(sent)
+            if request.method == "editMessageReplyMarkup"
+            and int(request.params["message_id"]) == summary.message_id
+        )
+        assert off < next(i for i, r in enumerate(sent) if r.method == "sendMessage"), sent
         second = await db.games.active_game(group.id)
         assert second is not None and second.game_id != first.game_id
         assert second.status == "active" and second.kind == "starshina"

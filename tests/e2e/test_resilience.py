@@ -336,6 +336,11 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
         assert "Игрок1 cannot get cards in private — the 🤖 computer plays instead" in history
         hints = [m for m in table.group_messages() if "press “Start”" in (m.text or "")]
         assert len(hints) == 1, "told once"
+        # what to do comes first, then the table saying who plays for him
+        said = [str(r.params.get("text", "")) for r in fake.requests(chat=table.group, ok=True)]
+        hint = next(i for i, text in enumerate(said) if "press “Start”" in text)
+        away = next(i for i, text in enumerate(said) if "cannot get cards in private" in text)
+        assert hint < away, said[hint : away + 1]
         failed = fake.requests(chat=fake.private_chat(blocker).id, ok=False)
         assert len(failed) <= 3, "the bot stops writing to him"
         # he comes back: Start in private, then «I'm back»

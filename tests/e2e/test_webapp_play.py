@@ -192,7 +192,6 @@ async def test_an_away_players_page_offers_only_im_back_as_his_hand_does(
         user = table.users[1]
         reply = await table.services.tables.turns.mark_unreachable(game_id, user.id)
         assert reply is not None
-        await table.services.tables.publish(reply)
         await table.settle()
         page = page_of(table, http, user, game_id)
         status, view, _ = await page.state()

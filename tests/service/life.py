@@ -48,7 +48,7 @@ class Recorder(TableListener):
     def __init__(self, service: TableService) -> None:
         self.commits: list[Game] = []
         self.records: list[Record] = []  # the whole stream, as the listeners take it
-        service.listeners.append(self)
+        service.stream.listeners.append(self)
         service.store.committed.append(self.commits.append)
 
     async def took(self, record: Record) -> None:
@@ -112,9 +112,7 @@ async def play_until_deal_ends(
         if ends and not last:
             return loaded, action, seat
         game_id, user = loaded.game.game_id, loaded.seats[seat]
-        await service.publish(
-            await moves.press(service, game_id, user, loaded.meta.turn, action, loaded.table)
-        )
+        await moves.press(service, game_id, user, loaded.meta.turn, action, loaded.table)
         if ends:
             return loaded, action, seat
 

@@ -45,14 +45,13 @@ async def opened(service: TableService, chat: int, users: list[int]) -> Loaded:
 
 
 async def press(service: TableService, loaded: Loaded, seat: int, rng: random.Random) -> None:
-    """A random legal press of the seat to act, published as a front-end would."""
+    """A random legal press of the seat to act, as a front-end makes it."""
     assert loaded.table is not None
     state: Any = loaded.table
     action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
     user = loaded.seats[seat]
     game_id, turn = loaded.game.game_id, loaded.meta.turn
-    reply = await moves.press(service, game_id, user, turn, action, loaded.table)
-    await service.publish(reply)
+    await moves.press(service, game_id, user, turn, action, loaded.table)
 
 
 async def test_an_away_players_turns_come_after_a_computers_pause(db: Database) -> None:
@@ -98,7 +97,7 @@ async def test_stop_after_the_deal_closes_the_table_and_its_evening(db: Database
     service = service_on(db, clock)
     shown = Recorder(service)
     game_id = (await opened(service, -1, USERS)).game.game_id
-    await service.publish(await service.stopping.stop(-1, USERS[0], is_admin=False))
+    await service.stopping.stop(-1, USERS[0], is_admin=False)
     for _ in range(400):
         if (await db.games.game(game_id)).status != "active":
             break
@@ -131,7 +130,6 @@ async def test_an_evening_ends_by_its_gap_on_the_services_clock(db: Database) ->
     assert evening is not None and (evening.started_at, evening.last_at) == (last_deal, last_deal)
     lost = await service.stopping.close_lost(-1, None, "bot_removed")
     assert lost is not None and lost.closed
-    await service.publish(lost)  # (it plays out the next deal: at the same moment)
     gap = await service.evenings.gap(-1)
     await advance(service, clock, gap - 1)
     assert shown.evenings == [] and await db.evenings.open_evening(-1) is not None
@@ -151,10 +149,10 @@ async def test_a_voided_deal_closes_the_table_and_moves_no_chip(db: Database) ->
     shown = Recorder(service)
     loaded = await opened(service, -1, USERS)
     game_id = loaded.game.game_id
-    await service.publish(await service.stopping.stop(-1, USERS[0], is_admin=False))
+    await service.stopping.stop(-1, USERS[0], is_admin=False)
     await advance(service, clock, TURN)  # a turn runs out meanwhile
     for user in USERS:
-        await service.publish(await service.stopping.vote_void(game_id, user, 0))
+        await service.stopping.vote_void(game_id, user, 0)
     assert shown.events[-1].closed and shown.notices()[-1] == "deal_voided"
     assert (await db.games.game(game_id)).status == "stopped"
     balances = await db.ledger.balances(-1)

@@ -342,7 +342,6 @@ async def test_the_evening_ends_with_the_groups_last_stopped_table_and_is_claime
     assert await db.evenings.open_evening(-1) is not None
     reply = await service.stopping.stop(-1, USERS[0], True, now=True)
     assert reply.closed
-    await service.publish(reply)
     assert listener.evenings == [EveningEnded(-1, game_id)]
     assert await db.evenings.open_evening(-1) is None
     (evening,) = await service.evenings.unposted(-1)
