@@ -29,7 +29,6 @@ from bot.screens.lobby import Lobby
 from bot.screens.menus import Menus
 from bot.screens.table import GroupTable
 from storage.chat_display import ChatDisplay
-from storage.errors import GameNotFound
 from tables import Game, Refused, TableService, is_practice, result_from_due
 from tables.arguments import linked_game
 from tables.commands import Look
@@ -176,22 +175,8 @@ class Presenter(TableListener):
     ) -> str | None:
         """Handle a decoded button press on ``message_id`` (in the forum topic ``thread``, if
         any); the short answer text (or None). Menus (settings, balance pages) are edited in
-        place. Raises Refused."""
-        try:
-            return await self._press(data, user_id, chat_id, admin, message_id, thread)
-        except GameNotFound:
-            # well-formed data for a game that does not exist (forged, or a wiped database)
-            raise Refused("unknown_game") from None
-
-    async def _press(
-        self,
-        data: cb.Callback,
-        user_id: int,
-        chat_id: int | None,
-        admin: Callable[[], Awaitable[bool]],
-        message_id: int | None,
-        thread: int | None = None,
-    ) -> str | None:
+        place. Raises Refused (``unknown_game`` for well-formed data of a game that does not
+        exist: forged, or a wiped database)."""
         if chat_id == user_id and isinstance(
             data, cb.Act | cb.Select | cb.Look | cb.Hint | cb.Back
         ):

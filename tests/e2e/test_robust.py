@@ -5,6 +5,7 @@ names, a hand message sent twice). Each test failed before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from bot import callback as cb
 from bot.app import host_of
 from game.randomplay import random_action
+from locales import t
 from server import health
 from server.program import Program
 from storage.database import Database
@@ -24,6 +26,8 @@ from .fake_telegram import FakeTelegram
 from .fake_telegram.serialize import callback_query_json
 from .players import Table, start_bot_for
 from .resilience import check_books, seat_table, step_for
+from .test_fuzz import forge_press
+from .test_games import open_table
 from .test_resilience import active_game_id
 
 
@@ -354,4 +358,43 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
         assert len(messages) == before + 1, "the group sees the history"
         assert len(messages[-1].text or "") <= 4096
         assert "Щ" * 40 not in (messages[-1].text or ""), "names are cut for display"
+        assert not bot.handler_errors
+
+
+async def test_every_button_of_a_game_that_does_not_exist_is_refused_in_words(
+    tmp_path: Path,
+) -> None:
+    """Well-formed data for a game that is not there (a forged press, a wiped database): each
+    kind of game button is answered «no such game», and nothing fails."""
+    async with (
+        FakeTelegram() as fake,
+        start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
+    ):
+        table = await open_table(fake, bot, 3, "stukolka", seed=5)
+        game_id = await active_game_id(table)
+        missing = game_id + 1000
+        verb = next(iter(cb.VERBS))
+        forged = [
+            cb.Act(missing, 1, verb, None),
+            cb.Select(missing, 1, "discard", 1),
+            cb.Look(missing, 1),
+            cb.Hint(missing, 1),
+            cb.Lobby(missing, "join"),
+            cb.Back(missing),
+            cb.Void(missing, 0),
+            cb.PlayOn(missing, 0),
+            cb.Again(missing),
+        ]
+        user = table.users[1]
+        no_such_game = t("ru", "refuse.unknown_game", choices="|").split("|")[0]
+        for data in forged:
+            private = fake.messages(fake.private_chat(user), from_bot=True)
+            for message in (table.group_messages()[-1], private[-1]):
+                pressed = asyncio.get_running_loop().time()
+                forge_press(fake, user, message, cb.encode(data))
+                await table.settle()
+                (answer,) = fake.requests("answerCallbackQuery", since=pressed)
+                said = str(answer.params.get("text"))
+                assert said.startswith(no_such_game), (data, said)
+        assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors
