@@ -374,7 +374,7 @@ async def test_every_button_of_a_game_that_does_not_exist_is_refused_in_words(
         game_id = await active_game_id(table)
         missing = game_id + 1000
         verb = next(iter(cb.VERBS))
-        forged = [
+        forged: list[cb.Callback] = [
             cb.Act(missing, 1, verb, None),
             cb.Select(missing, 1, "discard", 1),
             cb.Look(missing, 1),
