@@ -45,6 +45,23 @@ MONEY_REASONS = (
     "void",
     "game_pot_return",
 )
+#: the reasons that need no naming when a player's money has no other (the tricks' money,
+#: which the net says as well)
+SELF_EVIDENT = frozenset({"trick", "diff"})
+
+
+def money_breakdown(parts: Mapping[str, int]) -> list[tuple[str, int]]:
+    """A player's money by reason as every front-end lists it: the reasons that moved a chip,
+    in ``MONEY_REASONS``' order (a reason it does not list last)."""
+    shown = [(reason, amount) for reason, amount in parts.items() if amount]
+    order = {reason: index for index, reason in enumerate(MONEY_REASONS)}
+    return sorted(shown, key=lambda item: order.get(item[0], len(order)))
+
+
+def breakdown_said(shown: Sequence[tuple[str, int]]) -> bool:
+    """Whether a player's ``money_breakdown`` is said beside his net: where it says more than
+    the net (several reasons, or a lone one that is not self-evident)."""
+    return len(shown) > 1 or (len(shown) == 1 and shown[0][0] not in SELF_EVIDENT)
 
 
 def catalogue(lang: str) -> Mapping[str, Entry]:

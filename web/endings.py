@@ -5,13 +5,14 @@ each version as the rules left it, never a deal in progress) and its ledger.
 ``score_card`` is the deal's end as the chat's result says it (each seat's tricks, role and
 purchase, its money by reason from the deal's ledger, the last trick, what follows); and
 ``replay`` steps through the deal: as dealt, before the first card, then trick by trick, every
-hand shown as it was. Pure functions: the caller checks that the deal is over and that the
-viewer played at the table (``web.tables``).
+hand as it was, each card face up only if the viewer saw it at the table. Pure functions: the
+caller checks that the deal is over and that the viewer played at the table (``web.tables``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from game.cards import sort_hand
 from tables.deals import finished
@@ -71,32 +72,37 @@ def score_card(
 
 def replay(page: PageGame, tables: Sequence[Table], info: TableInfo, you: int | None) -> Json:
     """A finished deal, step by step (``tables``: its states, ``tables.deals.deal_tables``),
-    for the player at seat ``you``: as dealt, as the play began (who bought, discarded, what
-    the шлейф card was), then each trick with every hand as it was before it, the cards
-    played marked. Everything here is every seat's, so only ever for a deal that is over —
-    except dead cards (a passer's, §1.3: never shown), which only their own seat sees
-    again."""
+    for the player at seat ``you`` (None: for no seat): as dealt, as the play began (who
+    bought, discarded, what the шлейф card was), then each trick with every hand as it was
+    before it, the cards played marked. Only ever for a deal that is over, and only the cards
+    the viewer saw at the table (``Seen``): every other card of a hand or of a seat's private
+    cards is only counted, face down, and dead cards (a passer's, §1.3) are not even
+    counted."""
     if not finished(tables):
         raise ValueError("a replay of a deal that is not over")
+    seen = Seen.of(page, tables, info, you)
     dead = _dead(page, tables[-1], info) - {you}
     # as dealt: the first state with cards in hand (шлейф's dealer chooses before the deal)
     first = next((n for n, table in enumerate(tables) if _dealt(table)), 0)
     steps: list[Json] = [
-        _step(page, tables[first], tables[first], info, dead, text("web.replay.dealt"))
+        _step(page, tables[first], tables[first], info, seen, dead, text("web.replay.dealt"))
     ]
     before = tables[first]
     taken = 0
-    play_begun = False
+    # a deal dealt into its play (nothing to choose first) has no step before the play
+    playing = seat_view(page, before, 0, info)["play_begun"]
     for table in tables[first + 1 :]:
         view = seat_view(page, table, 0, info)
-        if not play_begun and view["phase"] == "play":
-            play_begun = True
-            steps.append(_step(page, table, table, info, dead, text("web.replay.before_play")))
+        if not playing and view["play_begun"]:
+            playing = True
+            label = text("web.replay.before_play")
+            steps.append(_step(page, table, table, info, seen, dead, label))
             before = table
         count = sum(seat["tricks"] or 0 for seat in view["seats"])
         if count > taken:
             taken = count
-            step = _step(page, before, table, info, dead, text("web.replay.trick", n=count))
+            label = text("web.replay.trick", n=count)
+            step = _step(page, before, table, info, seen, dead, label)
             step["trick"] = view["last_trick"]
             step["winner"] = view["last_winner"]
             steps.append(step)
@@ -104,8 +110,43 @@ def replay(page: PageGame, tables: Sequence[Table], info: TableInfo, you: int | 
     end = tables[-1]
     if taken == 0:
         # a deal without play (a lone knocker, nobody knocked): how it ended
-        steps.append(_step(page, end, end, info, dead, text("web.replay.end")))
+        steps.append(_step(page, end, end, info, seen, dead, text("web.replay.end")))
     return {"deal": end.deal_no, "steps": steps}
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """The cards one seat was shown in a deal, by its own page's views of every state of it:
+    on the cloth (every card played), and beside it (its own hand once looked at, its private
+    cards, a face-up trump card, the шлейф card shown to all at the deal's end). A page of no
+    seat saw only what the table showed everyone."""
+
+    #: every card the seat saw, on the cloth or beside it: what a hand may show
+    cards: frozenset[str]
+    #: the cards it saw other than played: what another seat's private cards may show (a
+    #: card seen played says nothing of its passing, the kitty or a discard)
+    held: frozenset[str]
+
+    @staticmethod
+    def of(page: PageGame, tables: Sequence[Table], info: TableInfo, you: int | None) -> Seen:
+        played: set[str] = set()
+        held: set[str] = set()
+        for table in tables:
+            view = seat_view(page, table, 0 if you is None else you, info)
+            played |= {item["card"] for item in (*view["trick"], *view["last_trick"])}
+            if view["trump_card"]:
+                held.add(view["trump_card"])
+            if you is not None:
+                held |= {item["card"] for item in view["hand"]["cards"]}
+                held |= {card for group in view["private"] for card in group["cards"]}
+        return Seen(frozenset(played | held), frozenset(held))
+
+
+def _shown(cards: Sequence[str], seen: frozenset[str]) -> tuple[list[str], int]:
+    """``cards`` as a viewer who saw ``seen`` may read them: those he saw, and how many
+    others."""
+    shown = [card for card in cards if card in seen]
+    return shown, len(cards) - len(shown)
 
 
 def _dead(page: PageGame, end: Table, info: TableInfo) -> set[int]:
@@ -123,11 +164,19 @@ def _dealt(table: Table) -> bool:
 
 
 def _step(
-    page: PageGame, hands_at: Table, table: Table, info: TableInfo, dead: set[int], label: Json
+    page: PageGame,
+    hands_at: Table,
+    table: Table,
+    info: TableInfo,
+    seen: Seen,
+    dead: set[int],
+    label: Json,
 ) -> Json:
     """One step of a replay: the table as ``table`` shows it (roles, purchases, tricks, the
     trump), each seat's hand as ``hands_at`` holds it, and what only each seat saw (its
-    discards, the шлейф card, the kitty, its exchanges)."""
+    discards, the шлейф card, the kitty, its exchanges), each card only if the viewer saw it
+    (``seen``), else counted as ``hidden``; a dead hand (``dead``) neither shown nor
+    counted."""
     public = seat_view(page, table, 0, info)
     seats = []
     for seat in public["seats"]:
@@ -135,9 +184,15 @@ def _step(
         own = seat_view(page, table, number, info)
         held = () if number in dead else hands_at.holding(number).cards
         entry = {name: seat[name] for name in SEAT_FIELDS}
-        entry["hand"] = sort_hand(held, public["trump"])
+        cards, hidden = _shown(held, seen.cards)
+        entry["hand"] = sort_hand(cards, public["trump"])
+        entry["hidden"] = hidden
         entry["dead"] = number in dead
-        entry["private"] = own["private"]
+        private = []
+        for group in own["private"]:
+            shown, unseen = _shown(group["cards"], seen.held)
+            private.append({"label": group["label"], "cards": shown, "hidden": unseen})
+        entry["private"] = private
         seats.append(entry)
     return {
         "label": label,

@@ -4,14 +4,14 @@ has the schema)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from game.cards import sort_hand
 from game.core import Legal, Transfer
 from locales import MONEY_REASONS as MONEY_REASONS  # the same order as the chat
-from locales import catalogue, signed
+from locales import breakdown_said, catalogue, money_breakdown, signed
 from tables.people import Ranks
 
 SCHEMA = 1
@@ -65,6 +65,7 @@ def unshown() -> Json:
         "actions": [],
         "prompt": None,
         "private": [],
+        "play_begun": False,
         "result": None,
     }
 
@@ -114,15 +115,10 @@ def _nets(transfers: Sequence[Transfer], players: int) -> list[int]:
     return nets
 
 
-def money_parts(sums: dict[str, int]) -> list[Json]:
+def money_parts(sums: Mapping[str, int]) -> list[Json]:
     """A seat's money by reason (paid as negative) as the chat's breakdown names it («ставка
     −3 · ремиз −12»): one text a reason, in the chat's order, none for a zero."""
-    order = {reason: index for index, reason in enumerate(MONEY_REASONS)}
     known = catalogue("ru")
-    shown = sorted(
-        ((reason, amount) for reason, amount in sums.items() if amount),
-        key=lambda item: order.get(item[0], 99),
-    )
     return [
         text(
             f"money.{reason}_in"
@@ -130,18 +126,22 @@ def money_parts(sums: dict[str, int]) -> list[Json]:
             else f"money.{reason}",
             amount=signed(amount),
         )
-        for reason, amount in shown
+        for reason, amount in money_breakdown(sums)
     ]
 
 
 def _parts(transfers: Sequence[Transfer], players: int) -> list[list[Json]]:
-    """Each seat's ``money_parts`` of ``transfers``."""
+    """Each seat's ``money_parts`` of ``transfers`` where the chat's result says them beside
+    the net, else none: a lone part the net says already (the tricks') is not said again."""
     sums: list[dict[str, int]] = [{} for _ in range(players)]
     for item in transfers:
         for seat, amount in ((item.src, -item.amount), (item.dst, item.amount)):
             if isinstance(seat, int) and seat < players:
                 sums[seat][item.reason] = sums[seat].get(item.reason, 0) + amount
-    return [money_parts(seat_sums) for seat_sums in sums]
+    return [
+        money_parts(seat_sums) if breakdown_said(money_breakdown(seat_sums)) else []
+        for seat_sums in sums
+    ]
 
 
 def _seat(seat: int, you: int, dealer: int, to_act: int | None, info: TableInfo) -> Json:

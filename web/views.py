@@ -45,6 +45,10 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     prompt      {"key", "params", "n"?} | null: what the seat is asked to do now
     private     [{"label", "cards"}]: cards only this seat has seen (its discards, the шлейф
                 card, what the kitty gave, the cards of its exchanges)
+    play_begun  bool: the cards are being played, the deal's choices (purchases, exchanges,
+                the kitty) done: the private cards are past business then, which the page
+                folds into one line a tap opens where the hand leaves little room, and a
+                replay's step «before the play» is the first such state
     trump_card_on_stock  bool: the face-up trump card still lies on the stock (Стуколка)
     trump_line  {"key", "params"} | null: the trump as the chat's table message says it
     pot_gloss   {"key"} | null: what «ремиз» means, the chat's gloss
@@ -54,8 +58,9 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     still free.)
     result      null | {nets: [int per seat] | null, parts: [[text per reason] per seat] |
                 null, label: text, notes: [text]}: a finished deal or game, each seat's money
-                by reason as the chat's breakdown names it, and what follows (the pot carried
-                over, the game going on)
+                by reason as the chat's breakdown names it where the chat says it beside the
+                net (none where a lone reason says no more than the net: the tricks'), and
+                what follows (the pot carried over, the game going on)
     A game's page may leave out what it never shows (a trump, a pot, a stock, the last
     trick, private cards, moves but its cards', a result): ``web.view_parts.unshown``.
 

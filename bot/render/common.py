@@ -162,10 +162,6 @@ def tricks_count(lang: str, n: int) -> str:
     return tn(lang, "n.tricks", n)
 
 
-#: a part that needs no naming when it is the only one (the tricks of a trick line)
-_SELF_EVIDENT = frozenset({"trick", "diff"})
-
-
 def reason_key(lang: str, key: str, amount: int) -> str:
     """The catalogue key naming a part of a deal's money: ``key`` (``money.<reason>``), or
     for chips received ``key_in`` where the two sides have their own words (the penalty a
@@ -188,10 +184,9 @@ def money_text(lang: str, parts: Mapping[str, int]) -> str:
     differ from it, or when a lone part is not the tricks': ``+3 (ставка −1 · взятки +4)``,
     ``−3 (ставка −3)``; ``0`` when the deal moved nothing."""
     net = sum(parts.values())
-    shown = [(reason, amount) for reason, amount in parts.items() if amount]
-    shown.sort(key=lambda item: MONEY_REASONS.index(item[0]) if item[0] in MONEY_REASONS else 99)
+    shown = locales.money_breakdown(parts)
     text = t(lang, "money.net", amount=signed(net))
-    if len(shown) > 1 or (shown and shown[0][0] not in _SELF_EVIDENT):
+    if locales.breakdown_said(shown):
         details = " · ".join(_money_part(lang, reason, amount) for reason, amount in shown)
         text += " " + t(lang, "money.parts", parts=details)
     return text

@@ -1,7 +1,8 @@
 """End to end: the ends of deals and tables on the Mini App's pages, against the real bot and
 the fake Bot API.
 
-- a finished deal's replay: every hand as the action log has it, for the table's players
+- a finished deal's replay: every hand as the action log has it, each card face up only if
+  the player asking saw it at the table (no answer names another), for the table's players
   only, and never the deal in play (refused for every seat, its number or any later one);
 - a closed table: a page opened without naming it (the menu button) shows its last result,
   why it closed and the evening it closed in, not «you are not at a table», and «▶️ Новая
@@ -14,10 +15,22 @@ from pathlib import Path
 
 import aiohttp
 
+from tests.web.fixtures import seen_cards
+
 from .fake_telegram import FakeTelegram
 from .players import replay_states, sign, start_bot_for
 from .test_games import open_table
-from .webapp_pages import PAGE, Page, base_of, game_id_of, http, page_of, snapshot_of
+from .webapp_pages import (
+    CARD,
+    PAGE,
+    Page,
+    base_of,
+    game_id_of,
+    http,
+    page_of,
+    snapshot_of,
+    strings,
+)
 
 __all__ = ["http"]  # the fixture, for pytest
 
@@ -55,33 +68,43 @@ async def test_a_replay_is_of_a_finished_deal_only_and_for_its_players_only(
         fake.user_starts_bot(outsider)
         stranger = Page(http, base_of(table), sign(fake.token, outsider.id), f"g{game_id}")
         assert (await stranger.replay(0))[0] == 403
-        # the finished deal, for each of its players: every hand as the log has it, but a
-        # passer's dead cards (§1.3: never shown), which only the passer sees again
+        # the finished deal, for each of its players: every hand as the log has it, each card
+        # face up only where he saw it at the table (the rest counted), a passer's dead cards
+        # (§1.3: never shown) not even counted, but to the passer himself
         seats = (await table.services.tables.store.game(game_id)).seats
-        dealt = next(
+        deal = [
             state
             for _, state, _ in await replay_states(table.services.db, game_id)
-            if state.deal_no == 0 and all(state.hands)
-        )
+            if state.deal_no == 0
+        ]
+        dealt = next(state for state in deal if all(state.hands))
+        hidden = 0
         for user, page in zip(table.users, pages, strict=True):
             status, answer = await page.replay(0)
             assert status == 200 and answer["deal"] == 0
+            you = seats.index(user.id)
+            seen = set().union(*(seen_cards(state, you) for state in deal))
+            named = {text for text in strings(answer) if CARD.match(text)}
+            assert named <= seen, (you, named - seen)
             steps = answer["steps"]
             assert steps[0]["label"]["key"] == "web.replay.dealt"
-            you = seats.index(user.id)
             for number, (shown, held) in enumerate(
                 zip(steps[0]["seats"], dealt.hands, strict=True)
             ):
                 if shown["dead"] and number != you:
                     assert all(not step["seats"][number]["hand"] for step in steps)
+                    assert all(not step["seats"][number]["hidden"] for step in steps)
                 else:
-                    assert sorted(shown["hand"]) == sorted(held)
+                    assert sorted(shown["hand"]) == sorted(card for card in held if card in seen)
+                    assert len(shown["hand"]) + shown["hidden"] == len(held)
+                hidden += shown["hidden"]
             tricks = [step for step in steps if step["label"]["key"] == "web.replay.trick"]
             for number, step in enumerate(tricks, 1):
                 assert step["label"]["n"] == number and step["winner"] is not None
                 for played in step["trick"]:
                     # each card of the trick in its player's hand as it was before the trick
                     assert played["card"] in step["seats"][played["seat"]]["hand"]
+        assert hidden  # cards the players did not all see
         assert not bot.handler_errors
 
 

@@ -15,6 +15,7 @@ GAMES: dict[str, tuple[str, dict[str, object], int]] = {
     "starshina": ("starshina", {}, 3),
     "starshina_named": ("starshina", {"trumps": "dealer_names", "exchange": "updown"}, 3),
     "starshina_one": ("starshina", {"max_deals": 1}, 3),
+    "starshina_per_trick": ("starshina", {"scoring": "per_trick"}, 3),
     "shleif": ("stukolka", {"variant": "shleif", "dark_in_classic": True}, 4),
     "stukolka": ("stukolka", {"variant": "classic", "dark_in_classic": True}, 4),
 }
@@ -55,3 +56,30 @@ def first_state(game: str, where: Callable[[Any], bool], seeds: range = range(20
             if where(state):
                 return state
     raise LookupError(f"no {game} state found")
+
+
+def seen_cards(state: Any, seat: int) -> set[str]:
+    """The cards ``seat`` may have seen at the table by ``state``, as docs/rules.md lets him:
+    every card played; at Стуколка the trump card once face up (§2, an opened deal; the шлейф
+    card to its dealer, and to all once the deal is over, §3), his hand only once he has
+    looked at it (§1.2, never a passer's dead cards to another, §1.3) and the cards he put
+    away (the chat shows him them); at Старшина his hand, the exchanges he gave or received,
+    and to the dealer his discards and the kitty he took (§4.3)."""
+    seen = {card for trick in state.played for _, card in trick}
+    seen |= {card for _, card in state.trick}
+    if state.HEADER["game"] == "stukolka":
+        over = state.phase.value == "deal_over"
+        face_up = state.shleif is False or over or seat == state.dealer
+        if state.trump_card and face_up:
+            seen.add(state.trump_card)
+        if state.looked[seat]:
+            seen |= set(state.hands[seat])
+        seen |= set(state.discards[seat])
+        return seen
+    seen |= set(state.hands[seat])
+    if seat == state.dealer:
+        seen |= set(state.discards) | set(state.kitty_taken)
+    for item in state.exchanged:
+        if seat in (item.giver, item.receiver):
+            seen |= {item.card, *([item.returned] if item.returned else [])}
+    return seen

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from locales import t
+from locales import t, tn
 from tests.web.browser import CHROMIUM, open_table
 from tests.web.server import load_table
 from tests.web.test_page import address, browser, closed_after
@@ -92,11 +92,19 @@ def test_a_replay_steps_through_the_deal_trick_by_trick(
     seats = page.locator(".replay-seat").count()
     assert seats == 4
     names = page.eval_on_selector_all(
-        ".replay-hand .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+        ".replay-hand .card:not(.back)", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    )
+    # the cards the player did not see at the table lie face down, said by their count
+    backs = page.locator(".replay-hand .unseen .card.back").count()
+    unseen = page.eval_on_selector_all(
+        ".replay-hand .unseen", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
     )
     # a passer's cards are dead and never shown (§1.3): only to the passer himself
     dead = page.locator(".replay-hand .none", has_text=t(lang, "web.replay.dead")).count()
-    assert dead >= 1 and len(names) == 3 * (seats - dead) and all(names)
+    assert dead >= 1 and len(names) + backs == 3 * (seats - dead) and all(names)
+    assert backs and all(
+        label in [tn(lang, "web.face_down", n) for n in (1, 2, 3)] for label in unseen
+    )
     tricks = 0
     while not page.locator("#replay-next").is_disabled():
         page.click("#replay-next")

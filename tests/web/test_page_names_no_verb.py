@@ -1,11 +1,15 @@
-"""The page's JavaScript names no move: every game's verbs, and the page's own (the lobby's,
-a stopping table's, «I'm back», «▶️ Новая партия»), reach it only in the view, which describes
-each move (``web.views``, "Moves"). A verb spelled as a string in ``web/static/js`` would be a
-move the page knows by name — a branch a new game's move would need again — and fails here.
+"""The page's JavaScript names no game's word: no move, no phase, no money reason, no kind.
+Every game's verbs, and the page's own (the lobby's, a stopping table's, «I'm back», «▶️ Новая
+партия»), reach it only in the view, which describes each move (``web.views``, "Moves"); what a
+game's phase means for the page (the play begun) and which money is worth breaking down, the
+view says too. A game's word spelled as a string in ``web/static/js`` would be a branch a new
+game would need again, and fails here: a verb, a phase of a game (the lobby is the page's own,
+a table still gathering), a money reason or its text's key (``money.trick``), a kind or choice.
 
-The verbs come from the games themselves: random legal play of every registered game (the two
-toy games of ``tests/plugin`` among them), with options drawn from each game's menu, collecting
-the verbs of its legal moves and of every seat's page view along the way."""
+The words come from the games themselves: random legal play of every registered game (the
+toy games of ``tests/plugin`` among them), with options drawn from each game's menu,
+collecting the verbs of its legal moves and of every seat's page view, each view's phase, and
+the reasons of the money each move moved along the way."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import importlib.util
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -22,7 +27,7 @@ from game.cards import shuffled_deck
 from game.randomplay import random_action
 from server.games import Library
 from tables.games import Plugin
-from tests.library import with_games
+from tests.library import GAMES, PAGES, with_games
 from tests.plugin import highcard, tricks
 from web.games import PageGames
 from web.lobby import LABELS as LOBBY_LABELS
@@ -35,13 +40,14 @@ JS = Path(__file__).resolve().parents[2] / "web" / "static" / "js"
 SEEDS = range(12)
 #: a string literal of JavaScript: '…', "…" or a template's text between its ${…}
 LITERAL = re.compile(r"""(["'])((?:\\.|(?!\1).)*?)\1|`((?:\\.|[^`$]|\$(?!\{))*)""")
-#: where a literal that spells a verb is not about a move: an event's name, a CSS class of the
-#: page's own (the trump line's «trump», the dark theme's «dark»), Telegram's colour scheme, a
-#: phase's name
+#: where a literal that spells a game's word is not about the game: an event's name, a CSS
+#: class of the page's own (the trump line's «trump», the cloth's «trick», the dark theme's
+#: «dark»), Telegram's colour scheme
 NOT_A_MOVE = re.compile(
-    r"(addEventListener\(|classList\.\w+\(|className = |el\(\"\w+\", |colorScheme === "
-    r"|phase === )$"
+    r"(addEventListener\(|classList\.\w+\(|className = |el\(\"\w+\", |colorScheme === )$"
 )
+#: the page's own phase: a table still gathering (``web.views.lobby_view``), no game's
+LOBBY = "lobby"
 
 
 @pytest.fixture(scope="module")
@@ -64,37 +70,68 @@ def _options(game: Plugin, rng: random.Random) -> dict[str, object]:
     return dict(game.check_options(options))
 
 
-def game_verbs(game: Plugin, pages: PageGames, seeds: range = SEEDS, deals: int = 3) -> set[str]:
-    """Every verb random play of ``game`` meets: its legal moves', and those its page's view
-    offers any seat (a seat may look at its cards at any time, for one)."""
-    verbs: set[str] = set()
+@dataclass
+class Words:
+    """The words of a game that random play meets."""
+
+    verbs: set[str] = field(default_factory=set)
+    #: the phases its page's views name
+    phases: set[str] = field(default_factory=set)
+    #: the reasons of the money its moves moved
+    reasons: set[str] = field(default_factory=set)
+
+
+def game_words(game: Plugin, pages: PageGames, seeds: range = SEEDS, deals: int = 3) -> Words:
+    """Every verb random play of ``game`` meets, its legal moves' and those its page's view
+    offers any seat (a seat may look at its cards at any time, for one); every phase its
+    page's views name; every reason of the money its deals and moves move."""
+    words = Words()
     page = pages.of(game.kind) if game.kind in pages else None
     for seed in seeds:
         rng = random.Random(seed)
         players = max(game.min_players, min(4, game.max_players))
-        state, _ = game.start(_options(game, rng), players, shuffled_deck(seed), dealer=0, pot=9)
+        state, step = game.start(_options(game, rng), players, shuffled_deck(seed), dealer=0, pot=9)
+        words.reasons |= {item.reason for item in step.transfers}
         info = TableInfo(names=[f"p{seat}" for seat in range(players)], version=1)
         for deal in range(deals):
             while True:
                 if page is not None:
                     for seat in range(players):
-                        verbs |= view_verbs(seat_view(page, state, seat, info))
+                        view = seat_view(page, state, seat, info)
+                        words.verbs |= view_verbs(view)
+                        words.phases.add(str(view["phase"]))
                 seat_to_act = state.to_act
                 legal = state.legal()
-                verbs |= {entry.verb for entry in legal}
+                words.verbs |= {entry.verb for entry in legal}
                 if seat_to_act is None or not legal:
                     break
                 held = state.holding(seat_to_act).cards
-                state.apply(random_action(seat_to_act, legal, held, rng))
+                step = state.apply(random_action(seat_to_act, legal, held, rng))
+                words.reasons |= {item.reason for item in step.transfers}
             if state.game_over or deal == deals - 1:
                 break
-            state, _ = state.next_deal(
+            state, step = state.next_deal(
                 shuffled_deck(f"{seed}:{deal}"),
                 pot=9,
                 players=players,
                 dealer=(state.dealer + 1) % players,
             )
-    return verbs
+            words.reasons |= {item.reason for item in step.transfers}
+    return words
+
+
+def game_verbs(game: Plugin, pages: PageGames) -> set[str]:
+    return game_words(game, pages).verbs
+
+
+def named_words(game: Plugin, pages: PageGames) -> set[str]:
+    """Every word of ``game`` the page may not spell: its verbs, its phases, its money's
+    reasons and their texts' keys, its kind and its choices."""
+    words = game_words(game, pages)
+    named = {*words.verbs, *words.phases, *words.reasons, game.kind}
+    named |= {f"money.{reason}{end}" for reason in words.reasons for end in ("", "_in")}
+    named |= {name for choice in game.choices for name in (choice.name, *choice.aliases)}
+    return named
 
 
 def view_verbs(view: dict[str, object]) -> set[str]:
@@ -148,17 +185,30 @@ def test_every_registered_game_is_played_for_its_verbs(toys: Library) -> None:
     assert game_verbs(highcard.GAME, toys.pages) == {"play"}
 
 
-def test_the_page_names_no_verb_of_any_game_nor_its_own(toys: Library) -> None:
-    verbs = page_verbs()
+def test_the_page_names_no_word_of_any_game_nor_its_own_verbs(toys: Library) -> None:
+    words = page_verbs()
     for game in toys.games:
-        verbs |= game_verbs(game, toys.pages)
-    assert {"look", "pass", "trump", "kitty", "lead", "void", "leave"} <= verbs
+        words |= named_words(game, toys.pages)
+    assert {"look", "pass", "trump", "kitty", "lead", "void", "leave"} <= words
+    # the phases, the money and the names of the games, the toys' among them
+    assert {"play", "purchase", "deal_over", "over"} <= words
+    assert {"trick", "diff", "ante", "money.trick", "money.diff", "money.remiz"} <= words
+    assert {game.kind for game in toys.games} <= words
+    assert LOBBY not in words  # the page's own phase
     named = {
         path.name: found
         for path in sorted(JS.glob("*.js"))
-        if (found := named_verbs(path.read_text(encoding="utf-8"), verbs))
+        if (found := named_verbs(path.read_text(encoding="utf-8"), words))
     }
     assert named == {}
+
+
+def test_the_pages_own_phase_is_no_games() -> None:
+    """«lobby», which the page tests for, is the phase of a table still gathering, which the
+    service's lobby view names (``web.views``), and no game's."""
+    for game in GAMES:
+        assert LOBBY not in game_words(game, PAGES, seeds=range(4), deals=2).phases
+    assert re.search(rf"view\.phase [!=]== \"{LOBBY}\"", (JS / "table.js").read_text("utf-8"))
 
 
 @pytest.mark.parametrize(
@@ -168,10 +218,13 @@ def test_the_page_names_no_verb_of_any_game_nor_its_own(toys: Library) -> None:
         '    if (["pass", "no_razrez", "look"].includes(action.verb)) button.classList.add("x");',
         '  button.className = action.verb === \'void\' ? "action secondary" : "action";',
         "  const key = `lead`;",
+        '  if (many && view.phase === "play" && view.private.length) {',
+        '      if (!["money.trick", "money.diff"].includes(parts[0].key)) {',
+        '  if (view.game === "starshina") box.classList.add("wide");',
     ],
 )
 def test_the_scan_finds_a_verb_the_page_would_know_by_name(line: str) -> None:
-    assert named_verbs(line, {"trump", "pass", "void", "lead"})
+    assert named_verbs(line, {"trump", "pass", "void", "lead", "play", "money.diff", "starshina"})
 
 
 def test_the_scan_lets_the_pages_own_words_be() -> None:

@@ -453,3 +453,44 @@ def test_a_view_says_what_its_face_down_cards_are_and_whose_note_counts_tricks(g
             assert item["tricks_in_note"] == (
                 note is not None and note["key"].startswith("starshina.")
             )
+
+
+@pytest.mark.parametrize("game", ["stukolka", "shleif", "starshina_per_trick", "starshina_one"])
+def test_a_result_breaks_each_net_down_where_the_chat_does(game: str) -> None:
+    """A seat's parts are the chat's breakdown (``money_text``) where the chat says one beside
+    the net, and none where it says the net alone (a lone part the net says: the tricks')."""
+    from bot.render.common import money_text
+    from locales import signed
+    from web.games.starshina import _deal_diffs
+
+    kind, _, players = GAMES[game]
+    said = unsaid = 0
+    for seed in SEEDS:
+        for state in states(game, seed, deals=3):
+            view = seat_view(kind, state, 0, info(players))
+            result = view["result"]
+            if result is None or result["nets"] is None:
+                continue
+            table = state.seat_view(0).table
+            deal_only = kind == "starshina" and table.winner is None
+            transfers = _deal_diffs(table) if deal_only else table.transfers
+            for seat, parts in enumerate(result["parts"]):
+                sums: dict[str, int] = {}
+                for item in transfers:
+                    for who, amount in ((item.src, -item.amount), (item.dst, item.amount)):
+                        if who == seat:
+                            sums[item.reason] = sums.get(item.reason, 0) + amount
+                chat = money_text("ru", sums)
+                net = t("ru", "money.net", amount=signed(sum(sums.values())))
+                if parts:
+                    words = " · ".join(t("ru", part["key"], **part["params"]) for part in parts)
+                    assert chat == f"{net} {t('ru', 'money.parts', parts=words)}"
+                    said += 1
+                else:
+                    assert chat == net
+                    unsaid += 1
+    assert said or unsaid
+    if game == "starshina_per_trick":
+        assert unsaid  # a deal's money per trick alone: the net says it
+    else:
+        assert said

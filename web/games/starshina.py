@@ -91,6 +91,7 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
     if view.from_kitty:
         private.append({"label": text("web.private.from_kitty"), "cards": list(view.from_kitty)})
     data["private"] = private
+    data["play_begun"] = playing
     data["prompt"] = _starshina_prompt(view)
     data["result"] = _starshina_result(table) if over else None
     return data

@@ -101,6 +101,7 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
     if view.discards:
         private.append({"label": text("web.private.discards"), "cards": list(view.discards)})
     data["private"] = private
+    data["play_begun"] = table.phase is stukolka.Phase.PLAY
     data["result"] = None
     if over:
         notes = []

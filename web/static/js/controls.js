@@ -86,9 +86,10 @@ export function renderResult(view) {
     result.nets.forEach((net, seat) => {
       const name = document.createElement("span");
       name.textContent = view.seats[seat].name;
-      // the chat's breakdown: «ставка −3 · ремиз −12» where it says more than the net
+      // the chat's breakdown: «ставка −3 · ремиз −12», where the view gives one (it gives
+      // none where it would say no more than the net)
       const parts = result.parts?.[seat] ?? [];
-      if (parts.length > 1 || (parts.length === 1 && !["money.trick", "money.diff"].includes(parts[0].key))) {
+      if (parts.length) {
         const why = document.createElement("span");
         why.className = "parts";
         why.textContent = ` (${parts.map(tx).join(" \u00b7 ")})`;

@@ -29,15 +29,15 @@ function cardButton(item, view, selection, handlers, choosing) {
 // Many cards lie as fans by suit (fan.js); a few in one row of whole cards.
 export const layoutRows = layoutFans;
 
-// The cards only this seat has seen; once the play has begun with a hand of many cards (the
-// exchanges of Старшина done), folded into one line that a tap opens.
+// The cards only this seat has seen; once the view says they are past business (the play has
+// begun) and the hand is many cards (Старшина's sixteen), folded into one line that a tap opens.
 let privateOpen = false;
 
 function renderPrivate(view, many) {
   const privateBox = $("private");
   privateBox.replaceChildren();
   let box = privateBox;
-  if (many && view.phase === "play" && view.private.length) {
+  if (many && view.play_begun && view.private.length) {
     const fold = el("details", "fold");
     fold.open = privateOpen;
     fold.addEventListener("toggle", () => {

@@ -1,7 +1,8 @@
 // A finished deal replayed: as dealt, before the play, then trick by trick, every hand as it
 // was (what each held, bought, discarded; the шлейф card), the cards of each trick marked.
-// The server gives it only to the table's players and only for a deal that is over.
-import { shownCard } from "./cards.js";
+// The server gives it only to the table's players and only for a deal that is over, each card
+// face up only where the player saw it at the table: the others only counted, drawn face down.
+import { cardBack, shownCard } from "./cards.js";
 import { cardLabel, seatName, setContext, t, tx } from "./i18n.js";
 import { el } from "./dom.js";
 
@@ -49,16 +50,27 @@ function seatBlock(seat, current) {
     }
     hand.append(face);
   }
+  if (seat.hidden) hand.append(faceDown(seat.hidden));
   if (seat.dead) hand.append(el("span", "none", t("web.replay.dead")));
-  else if (!seat.hand.length) hand.append(el("span", "none", t("web.replay.no_cards")));
+  else if (!seat.hand.length && !seat.hidden) hand.append(el("span", "none", t("web.replay.no_cards")));
   box.append(hand);
   for (const group of seat.private) {
     const row = el("div", "replay-private");
     row.append(el("span", "", `${tx(group.label)}:`));
     for (const card of group.cards) row.append(shownCard(card, "tiny"));
+    if (group.hidden) row.append(faceDown(group.hidden));
     box.append(row);
   }
   return box;
+}
+
+// The cards a player did not see at the table: as many backs, named by their count.
+function faceDown(count) {
+  const backs = el("span", "unseen");
+  backs.setAttribute("role", "img");
+  backs.setAttribute("aria-label", t("web.face_down", {}, count));
+  for (let i = 0; i < count; i++) backs.append(cardBack("tiny"));
+  return backs;
 }
 
 function draw() {
