@@ -259,7 +259,7 @@ class Loop:
             if not messages or not messages[-1].callback_data:
                 continue
             for data in messages[-1].callback_data:
-                kind = cb.decode(data)
+                kind = LIBRARY.chat.codec.decode(data)  # the program's games, as the bot offers
                 if isinstance(kind, cb.Act | cb.Select):
                     moves.append((user, messages[-1], data))
                 elif isinstance(kind, cb.Look):

@@ -57,9 +57,9 @@ if str(ROOT) not in sys.path:
 # bench/ is the script's own folder, so load.py is importable as ``load``
 from load import percentile, start_bot, stop_bot  # noqa: E402
 
-import server.games  # noqa: E402,F401  (its catalogues teach the codec the games' buttons)
 from bot import callback as cb  # noqa: E402
 from bot.screens.hand import LOOKING  # noqa: E402
+from server.games import LIBRARY  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
 from tests.e2e.fake_telegram.model import Chat  # noqa: E402
 
@@ -113,8 +113,17 @@ class Group:
 class People:
     """Every simulated person, driven by the fake's own method calls."""
 
-    def __init__(self, fake: FakeTelegram, rng: random.Random, away: float, commands: float):
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        rng: random.Random,
+        away: float,
+        commands: float,
+        codec: cb.Codec,
+    ) -> None:
         self.fake = fake
+        #: what the bot's buttons carry: the codec of the games it offers (the program's)
+        self.codec = codec
         self.rng = rng
         self.away = away
         self.commands = commands
@@ -161,7 +170,7 @@ class People:
         if name == "answer":
             query = self.fake.world.callback_queries[params.required_str("callback_query_id")]
             text = query.answer.text if query.answer is not None else None
-            if text and isinstance(cb.decode(query.data or ""), cb.Lobby):
+            if text and isinstance(self.codec.decode(query.data or ""), cb.Lobby):
                 self.lobby_refusals += "игра" in text.lower()
             return
         chat_id = int(params.chat_id())
@@ -181,9 +190,9 @@ class People:
             person.looking_until = max(person.looking_until, now + self.rng.uniform(*LOOK))
             if person.turn is not None:
                 person.turn.notifications += 1
-        acts = [d for d in message.callback_data if isinstance(cb.decode(d), cb.Act)]
+        acts = [d for d in message.callback_data if isinstance(self.codec.decode(d), cb.Act)]
         if acts:
-            version = cb.decode(acts[0]).version  # type: ignore[union-attr]
+            version = self.codec.decode(acts[0]).version  # type: ignore[union-attr]
             if version != person.turn_version or person.turn is None:
                 # a new turn (a commit since the last one: his move, or the default move)
                 self._turn_ends(person, now)
@@ -224,7 +233,7 @@ class People:
         if (
             new
             and message.callback_data
-            and any(isinstance(cb.decode(d), cb.Lobby) for d in message.callback_data)
+            and any(isinstance(self.codec.decode(d), cb.Lobby) for d in message.callback_data)
         ):
             group.lobby, group.lobby_retired, group.first_table = message, None, None
             return
@@ -258,7 +267,7 @@ class People:
         if turn is None or person.hand is None or not self.playing:
             return
         message = self.fake.message(self.fake.private_chat(person.user), person.hand)
-        acts = [d for d in message.callback_data if isinstance(cb.decode(d), cb.Act)]
+        acts = [d for d in message.callback_data if isinstance(self.codec.decode(d), cb.Act)]
         if not acts:
             return
         turn.pressed = True
@@ -287,7 +296,7 @@ class People:
         assert group.lobby is not None
         lobby = self.fake.message(group.chat, group.lobby.message_id)
         for data in lobby.callback_data:
-            decoded = cb.decode(data)
+            decoded = self.codec.decode(data)
             if isinstance(decoded, cb.Lobby) and decoded.action == action:
                 return lobby, data
         return lobby, None
@@ -374,7 +383,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "away_share": args.away,
     }
     async with FakeTelegram() as fake:
-        people = People(fake, rng, args.away, args.commands)
+        people = People(fake, rng, args.away, args.commands, LIBRARY.chat.codec)
         people.install()
         groups = [people.add_group(index, args.players) for index in range(args.groups)]
         bot = start_bot(

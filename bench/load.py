@@ -29,7 +29,8 @@ The run
        computers' search must not delay the other groups), ``computer_moves`` counts them.
     3. When every table is dealt (plus ``--warmup`` seconds) the measured window of
        ``--duration`` seconds begins. A user presses a random button of his hand message (the
-       bot's latest private message with buttons, decoded with ``bot.callback.decode``):
+       bot's latest private message with buttons, decoded with the program's codec,
+       ``server.games.LIBRARY.chat.codec``):
        «look» with probability 0.3 when offered, a card toggle (``Select``) with probability
        0.4 when offered, else a random ``Act``. He presses as soon as
          - the bot has answered his previous press,
@@ -146,8 +147,8 @@ if str(ROOT) not in sys.path:
 
 from capacity import capacity, message_kinds  # noqa: E402  (bench/, the script's own folder)
 
-import server.games  # noqa: E402,F401  (its catalogues teach the codec the games' buttons)
 from bot import callback as cb  # noqa: E402
+from server.games import LIBRARY  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
 from tests.e2e.fake_telegram.model import CallbackQuery, Chat  # noqa: E402
 
@@ -392,13 +393,6 @@ class Group:
     computers_left: int = 0  # still to seat in this game's lobby
 
 
-def kind_of(data: str) -> type | None:
-    try:
-        return type(cb.decode(data))
-    except cb.BadCallback:
-        return None
-
-
 class Driver:
     """The simulated users of every group, driven by what the fake's Bot API methods do."""
 
@@ -408,9 +402,12 @@ class Driver:
         rng: random.Random,
         stall: float,
         wait_for_table: bool,
+        codec: cb.Codec,
         rate: float | None = None,
     ) -> None:
         self.fake = fake
+        #: what the bot's buttons carry: the codec of the games it offers (the program's)
+        self.codec = codec
         self.rng = rng
         self.stall = stall
         self.wait_for_table = wait_for_table
@@ -464,10 +461,16 @@ class Driver:
     def in_window(self, moment: float) -> bool:
         return self.window is not None and self.window[0] <= moment < self.window[1]
 
+    def _kind_of(self, data: str) -> type | None:
+        try:
+            return type(self.codec.decode(data))
+        except cb.BadCallback:
+            return None
+
     def decoded(self, data: str) -> type | None:
         found = self._kinds.get(data, ...)
         if found is ...:
-            found = self._kinds[data] = kind_of(data)
+            found = self._kinds[data] = self._kind_of(data)
         return found
 
     def describe(self) -> str:
@@ -565,7 +568,7 @@ class Driver:
         if group.state == "lobby_wait":
             group.state = "joining"
             group.computers_left = group.computers
-            join = next(d for d in lobby if cb.decode(d).action == "join")  # type: ignore[union-attr]
+            join = next(d for d in lobby if self.codec.decode(d).action == "join")  # type: ignore[union-attr]
             for player in group.players[1:]:
                 self._press(player, message, join, "lobby")
             group.joins_left = len(group.players) - 1
@@ -584,7 +587,7 @@ class Driver:
             seat = [
                 d
                 for d in message.callback_data
-                if self.decoded(d) is cb.Lobby and cb.decode(d).action == "computer"  # type: ignore[union-attr]
+                if self.decoded(d) is cb.Lobby and self.codec.decode(d).action == "computer"  # type: ignore[union-attr]
             ]
             if seat and creator.pending is None:
                 self._press(creator, message, seat[0], "lobby")
@@ -593,7 +596,7 @@ class Driver:
         begin = [
             d
             for d in message.callback_data
-            if self.decoded(d) is cb.Lobby and cb.decode(d).action == "begin"  # type: ignore[union-attr]
+            if self.decoded(d) is cb.Lobby and self.codec.decode(d).action == "begin"  # type: ignore[union-attr]
         ]
         if begin and creator.pending is None:
             self._press(creator, message, begin[0], "lobby")
@@ -699,7 +702,7 @@ class Driver:
                 overlapped=bool(group.unshown),
                 in_window=press.in_window,
                 query_id=press.query_id,
-                verb=getattr(cb.decode(choice), "verb", ""),
+                verb=getattr(self.codec.decode(choice), "verb", ""),
             )
             press.move = move
             group.unshown.append(move)
@@ -923,7 +926,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     async with FakeTelegram() as fake:
         driver = Driver(
-            fake, rng, args.stall, wait_for_table=args.rate_limiter == "off", rate=args.rate
+            fake,
+            rng,
+            args.stall,
+            wait_for_table=args.rate_limiter == "off",
+            codec=LIBRARY.chat.codec,  # the bot's process offers the program's games
+            rate=args.rate,
         )
         driver.install()
         starshina_groups = round(args.groups * args.starshina_share)

@@ -161,10 +161,17 @@ class Soak:
         self.fake.user_sends(slot.users[0], slot.group, f"/new {slot.choice}")
         slot.step = "lobby"
 
+    def _decode(self, data: str) -> cb.Callback | None:
+        """A button's press, read as the bot's own chat reads it (None: not one of its)."""
+        try:
+            return self.services.presenter.games.codec.decode(data)
+        except cb.BadCallback:
+            return None
+
     def _lobby(self, slot: Slot) -> Message | None:
         assert slot.group is not None
         for message in reversed(self.fake.messages(slot.group, from_bot=True)):
-            if any(isinstance(_decode(d), cb.Lobby) for d in message.callback_data):
+            if any(isinstance(self._decode(d), cb.Lobby) for d in message.callback_data):
                 return message
         return None
 
@@ -172,7 +179,7 @@ class Soak:
         lobby = self._lobby(slot)
         if lobby is None:
             return
-        actions = {d: _decode(d) for d in lobby.callback_data}
+        actions = {d: self._decode(d) for d in lobby.callback_data}
         join = next((d for d, c in actions.items() if getattr(c, "action", "") == "join"), None)
         begin = next((d for d, c in actions.items() if getattr(c, "action", "") == "begin"), None)
         text = lobby.text or ""
@@ -203,7 +210,7 @@ class Soak:
             message = self._hand(user)
             if message is None:
                 continue
-            decoded = {d: _decode(d) for d in message.callback_data}
+            decoded = {d: self._decode(d) for d in message.callback_data}
             acts = [d for d, c in decoded.items() if isinstance(c, cb.Act)]
             selects = [d for d, c in decoded.items() if isinstance(c, cb.Select)]
             looks = [d for d, c in decoded.items() if isinstance(c, cb.Look)]
@@ -253,13 +260,6 @@ class Soak:
         for key in answered:
             del world.callback_queries[key]
         self.fake.server.log.clear()
-
-
-def _decode(data: str) -> Any:
-    try:
-        return cb.decode(data)
-    except cb.BadCallback:
-        return None
 
 
 def map_sizes(

@@ -190,7 +190,7 @@ async def chat_presses(table: Table, presses: int, rng: random.Random) -> int:
         if not candidates:
             return moves
         user, message, data = rng.choice(candidates)
-        decoded = {d: cb.decode(d) for d in data}
+        decoded = {d: table.codec.decode(d) for d in data}
         acts = [d for d, c in decoded.items() if isinstance(c, cb.Act)]
         others = [d for d, c in decoded.items() if not isinstance(c, cb.Act)]
         choice = rng.choice(acts) if acts and (not others or rng.random() < 0.6) else None

@@ -39,25 +39,30 @@ cleanly. Selections are stateless: a toggle button carries the whole new mask, t
 button the final one, so a selection survives a restart. Bit ``i`` of a mask is the ``i``-th
 card of the hand in the order ``bot.keyboards.selection_order`` gives. The records themselves, and
 the checks they make, are in ``bot.callback_records``; this module re-exports them.
+
+The kinds marked with a game's vocabulary (``Act``, ``Select``: its verbs; ``NewGame``,
+``RulesOf``: its /new choices; ``Settings``: its options menu) are encoded and every kind is
+decoded by a ``Codec``, made from the games a chat shows (``bot.games.ChatGames.codec``); the
+other kinds (``Fixed``) carry no game and ``encode`` writes them without one. A codec is a
+value: two chats of different games each have their own, side by side.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final
 
 from bot.callback_records import (
     AWAY_PLAY_CODES,
     GAP_CHOICES,
     LOBBY_CODES,
-    MASK_VERBS,
     MAX_ID,
     MAX_MASK,
     PAGE_CODES,
     RANK_STYLE_CODES,
-    VERB_BY_CODE,
-    VERBS,
     Act,
     Again,
     ArgKind,
@@ -85,24 +90,18 @@ from bot.callback_records import (
     Settings,
     Verbs,
     Void,
-    merged_verbs,
-    new_game_codes,
-    settings_codes,
-    use_games,
+    check_arg,
 )
 
 __all__ = [
     "AWAY_PLAY_CODES",
     "GAP_CHOICES",
     "LOBBY_CODES",
-    "MASK_VERBS",
     "MAX_BYTES",
     "MAX_ID",
     "MAX_MASK",
     "PAGE_CODES",
     "RANK_STYLE_CODES",
-    "VERBS",
-    "VERB_BY_CODE",
     "Act",
     "Again",
     "ArgKind",
@@ -112,8 +111,10 @@ __all__ = [
     "BadCallback",
     "Callback",
     "CardRanks",
+    "Codec",
     "DealInfo",
     "EveningGap",
+    "Fixed",
     "Hint",
     "Hints",
     "History",
@@ -130,18 +131,32 @@ __all__ = [
     "Settings",
     "Verbs",
     "Void",
-    "decode",
     "encode",
     "mask_indices",
     "mask_of",
-    "merged_verbs",
-    "new_game_codes",
-    "settings_codes",
-    "use_games",
 ]
 
 MAX_BYTES: Final = 64
 _NUMBER = re.compile(r"0|[1-9a-z][0-9a-z]*")
+_WIRE_CODE = re.compile(r"[a-z]{1,3}")
+
+Fixed = (
+    Look
+    | Hint
+    | Hints
+    | Lobby
+    | Back
+    | Page
+    | CardRanks
+    | AwayPlay
+    | Void
+    | PlayOn
+    | History
+    | DealInfo
+    | EveningGap
+    | Again
+)
+"""The kinds that carry no game's vocabulary: ``encode`` writes them without a codec."""
 
 
 def _b36(value: int) -> str:
@@ -164,32 +179,17 @@ def _parse_b36(text: str, limit: int) -> int:
     return value
 
 
-def _encode_arg(verb: str, arg: str | int | None) -> str:
-    if arg is None:
-        return "-"
-    if isinstance(arg, int):
-        return _b36(arg)
-    return arg
+def _joined(fields: list[str]) -> str:
+    data = fields[0] + ":".join(fields[1:])
+    if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
+        raise BadCallback("callback data too long")
+    return data
 
 
-def _decode_arg(verb: str, text: str) -> str | int | None:
-    kind = VERBS[verb][1]
-    if kind is ArgKind.NONE:
-        if text != "-":
-            raise BadCallback("unexpected argument")
-        return None
-    if kind is ArgKind.MASK:
-        return _parse_b36(text, MAX_MASK)
-    return text  # checked by the dataclass
-
-
-def encode(callback: Callback) -> str:
-    """The callback_data of ``callback`` (ASCII, at most 64 bytes)."""
+def encode(callback: Fixed) -> str:
+    """The callback_data of ``callback``, a kind that carries no game (ASCII, at most 64
+    bytes); the others are a ``Codec``'s."""
     match callback:
-        case Act(game_id, version, verb, arg):
-            fields = ["a", _b36(game_id), _b36(version), VERBS[verb][0], _encode_arg(verb, arg)]
-        case Select(game_id, version, verb, mask):
-            fields = ["s", _b36(game_id), _b36(version), VERBS[verb][0], _b36(mask)]
         case Look(game_id, version):
             fields = ["l", _b36(game_id), _b36(version)]
         case Hint(game_id, version):
@@ -198,21 +198,10 @@ def encode(callback: Callback) -> str:
             fields = ["u", "y" if allowed else "n"]
         case Lobby(game_id, action):
             fields = ["j", _b36(game_id), LOBBY_CODES[action]]
-        case NewGame(kind):
-            fields = ["n", new_game_codes()[kind]]
-        case Settings(game, option, value):
-            fields = [
-                "o",
-                "-" if game is None else settings_codes()[game],
-                option or "-",
-                value or "-",
-            ]
         case Back(game_id):
             fields = ["b", _b36(game_id)]
         case Page(page):
             fields = ["p", PAGE_CODES[page]]
-        case RulesOf(kind):
-            fields = ["r", new_game_codes()[kind]]
         case CardRanks(ranks):
             fields = ["v", RANK_STYLE_CODES[ranks]]
         case AwayPlay(play):
@@ -229,10 +218,7 @@ def encode(callback: Callback) -> str:
             fields = ["e", _b36(hours)]
         case Again(game_id):
             fields = ["t", _b36(game_id)]
-    data = fields[0] + ":".join(fields[1:])
-    if len(data) > MAX_BYTES:  # cannot happen with the limits above; kept as a guard
-        raise BadCallback("callback data too long")
-    return data
+    return _joined(fields)
 
 
 def _reverse(table: Mapping[str, str], code: str) -> str:
@@ -242,39 +228,151 @@ def _reverse(table: Mapping[str, str], code: str) -> str:
     raise BadCallback("unknown code")
 
 
-def decode(data: str) -> Callback:
-    """Parse callback_data; ``BadCallback`` for anything ``encode`` would not have produced."""
-    if not isinstance(data, str) or not data or len(data) > MAX_BYTES or not data.isascii():
-        raise BadCallback("not callback data of this bot")
-    tag, fields = data[0], data[1:].split(":")
+def _code(table: Mapping[str, str], name: str) -> str:
     try:
-        callback = _decode(tag, fields)
-    except (ValueError, KeyError, TypeError) as error:
-        if isinstance(error, BadCallback):
-            raise
-        raise BadCallback(str(error)) from error
-    if encode(callback) != data:
-        raise BadCallback("not in canonical form")
-    return callback
+        return table[name]
+    except KeyError:
+        raise BadCallback("unknown game kind") from None
 
 
-def _decode(tag: str, fields: list[str]) -> Callback:
+def _distinct(what: str, codes: Mapping[str, str]) -> Mapping[str, str]:
+    if len(set(codes.values())) != len(codes):
+        raise ValueError(f"two {what} share a code: {dict(codes)!r}")
+    return MappingProxyType(dict(codes))
+
+
+@dataclass(frozen=True, slots=True)
+class Codec:
+    """The buttons of one list of games: each verb's wire code and kind of argument
+    (``verbs``), each /new choice's code (``choices``) and each game's options menu code
+    (``menus``). ``decode`` accepts exactly the strings ``encode`` produces and raises
+    ``BadCallback`` on anything else, a move of a game not in the list among them.
+    ``ValueError`` when a code is not one to three small letters or two share one."""
+
+    verbs: Mapping[str, tuple[str, ArgKind]]
+    choices: Mapping[str, str]
+    menus: Mapping[str, str]
+    _verb_by_code: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for verb, (code, _) in self.verbs.items():
+            if not _WIRE_CODE.fullmatch(code):
+                raise ValueError(f"bad wire code {code!r} for {verb!r}")
+        by_code = {code: verb for verb, (code, _) in self.verbs.items()}
+        if len(by_code) != len(self.verbs):
+            raise ValueError("two verbs share a wire code")
+        object.__setattr__(self, "verbs", MappingProxyType(dict(self.verbs)))
+        object.__setattr__(self, "choices", _distinct("/new choices", self.choices))
+        object.__setattr__(self, "menus", _distinct("options menus", self.menus))
+        object.__setattr__(self, "_verb_by_code", MappingProxyType(by_code))
+
+    @classmethod
+    def of(
+        cls, games: Iterable[Verbs], choices: Mapping[str, str], menus: Mapping[str, str]
+    ) -> Codec:
+        """The codec of games with these verbs (one ``Verbs`` a game; games may share a verb,
+        ``play``, with the same code and kind), /new choices and options menus;
+        ``ValueError`` when two give one verb different codes or kinds, or two verbs one
+        code."""
+        merged: dict[str, tuple[str, ArgKind]] = {}
+        codes: dict[str, str] = {}
+        for verbs in games:
+            for verb, (code, kind) in verbs.items():
+                if merged.get(verb, (code, kind)) != (code, kind) or codes.get(code, verb) != verb:
+                    raise ValueError(f"verb {verb!r} ({code!r}) clashes with another game's")
+                merged[verb] = (code, kind)
+                codes[code] = verb
+        return cls(merged, choices, menus)
+
+    def _verb(self, verb: str) -> tuple[str, ArgKind]:
+        try:
+            return self.verbs[verb]
+        except KeyError:
+            raise BadCallback("unknown verb") from None
+
+    def encode(self, callback: Callback) -> str:
+        """The callback_data of ``callback`` (ASCII, at most 64 bytes); ``BadCallback`` for a
+        verb, choice or game these games do not have, or an argument its verb does not take."""
+        match callback:
+            case Act(game_id, version, verb, arg):
+                code, kind = self._verb(verb)
+                check_arg(verb, kind, arg)
+                wire_arg = "-" if arg is None else _b36(arg) if isinstance(arg, int) else arg
+                fields = ["a", _b36(game_id), _b36(version), code, wire_arg]
+            case Select(game_id, version, verb, mask):
+                code, kind = self._verb(verb)
+                if kind is not ArgKind.MASK:
+                    raise BadCallback(f"{verb} is not a selection verb")
+                fields = ["s", _b36(game_id), _b36(version), code, _b36(mask)]
+            case NewGame(kind):
+                fields = ["n", _code(self.choices, kind)]
+            case RulesOf(kind):
+                fields = ["r", _code(self.choices, kind)]
+            case Settings(game, option, value):
+                menu = "-" if game is None else _code(self.menus, game)
+                fields = ["o", menu, option or "-", value or "-"]
+            case _:
+                return encode(callback)
+        return _joined(fields)
+
+    def decode(self, data: str) -> Callback:
+        """Parse callback_data; ``BadCallback`` for anything ``encode`` would not have
+        produced."""
+        if not isinstance(data, str) or not data or len(data) > MAX_BYTES or not data.isascii():
+            raise BadCallback("not callback data of this bot")
+        tag, fields = data[0], data[1:].split(":")
+        try:
+            callback = self._decode(tag, fields)
+        except (ValueError, KeyError, TypeError) as error:
+            if isinstance(error, BadCallback):
+                raise
+            raise BadCallback(str(error)) from error
+        if self.encode(callback) != data:
+            raise BadCallback("not in canonical form")
+        return callback
+
+    def _decode(self, tag: str, fields: list[str]) -> Callback:
+        match tag, fields:
+            case "a", [game, version, code, arg]:
+                verb = self._verb_by_code[code]
+                return Act(
+                    _parse_b36(game, MAX_ID),
+                    _parse_b36(version, MAX_ID),
+                    verb,
+                    self._decode_arg(verb, arg),
+                )
+            case "s", [game, version, code, mask]:
+                return Select(
+                    _parse_b36(game, MAX_ID),
+                    _parse_b36(version, MAX_ID),
+                    self._verb_by_code[code],
+                    _parse_b36(mask, MAX_MASK),
+                )
+            case "n", [kind]:
+                return NewGame(_reverse(self.choices, kind))
+            case "r", [kind]:
+                return RulesOf(_reverse(self.choices, kind))
+            case "o", [game, option, value]:
+                return Settings(
+                    None if game == "-" else _reverse(self.menus, game),
+                    None if option == "-" else option,
+                    None if value == "-" else value,
+                )
+        return _decode_fixed(tag, fields)
+
+    def _decode_arg(self, verb: str, text: str) -> str | int | None:
+        kind = self.verbs[verb][1]
+        if kind is ArgKind.NONE:
+            if text != "-":
+                raise BadCallback("unexpected argument")
+            return None
+        if kind is ArgKind.MASK:
+            return _parse_b36(text, MAX_MASK)
+        return text  # checked by ``check_arg`` as it is encoded again
+
+
+def _decode_fixed(tag: str, fields: list[str]) -> Fixed:
     match tag, fields:
-        case "a", [game, version, code, arg]:
-            verb = VERB_BY_CODE[code]
-            return Act(
-                _parse_b36(game, MAX_ID),
-                _parse_b36(version, MAX_ID),
-                verb,
-                _decode_arg(verb, arg),
-            )
-        case "s", [game, version, code, mask]:
-            return Select(
-                _parse_b36(game, MAX_ID),
-                _parse_b36(version, MAX_ID),
-                VERB_BY_CODE[code],
-                _parse_b36(mask, MAX_MASK),
-            )
         case "l", [game, version]:
             return Look(_parse_b36(game, MAX_ID), _parse_b36(version, MAX_ID))
         case "i", [game, version]:
@@ -283,20 +381,10 @@ def _decode(tag: str, fields: list[str]) -> Callback:
             return Hints(allowed == "y")
         case "j", [game, action]:
             return Lobby(_parse_b36(game, MAX_ID), _reverse(LOBBY_CODES, action))  # type: ignore[arg-type]
-        case "n", [kind]:
-            return NewGame(_reverse(new_game_codes(), kind))
-        case "o", [game, option, value]:
-            return Settings(
-                None if game == "-" else _reverse(settings_codes(), game),
-                None if option == "-" else option,
-                None if value == "-" else value,
-            )
         case "b", [game]:
             return Back(_parse_b36(game, MAX_ID))
         case "p", [name]:
             return Page(_reverse(PAGE_CODES, name))  # type: ignore[arg-type]
-        case "r", [kind]:
-            return RulesOf(_reverse(new_game_codes(), kind))
         case "v", [ranks]:
             return CardRanks(_reverse(RANK_STYLE_CODES, ranks))  # type: ignore[arg-type]
         case "w", [play]:

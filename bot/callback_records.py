@@ -1,6 +1,7 @@
 """The records a button press decodes to (``bot.callback`` is their wire format): one frozen
-dataclass a kind, each checking its fields on construction (``BadCallback`` otherwise), and
-the shown games' verbs and the codes of the other choices they may carry."""
+dataclass a kind, each checking the shape of its fields on construction (``BadCallback``
+otherwise). Whether a verb, a /new choice or an options menu is one of the shown games' is
+the codec's to check (``bot.callback.Codec``): a record knows no games."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from types import MappingProxyType
 from typing import Final, Literal
 
 MAX_ID: Final = 2**63 - 1
@@ -30,73 +32,22 @@ class ArgKind(Enum):
 Verbs = Mapping[str, tuple[str, ArgKind]]
 """A game's moves on the wire: engine verb → (wire code, kind of argument)."""
 
-#: what the buttons carry of the games the chat shows (``use_games``): each game's verbs
-#: (``bot.games.GameScreens.verbs``; games may share one, ``play``, with the same code), the
-#: codes of their /new choices and of their options menus
-VERBS: Final[dict[str, tuple[str, ArgKind]]] = {}
-VERB_BY_CODE: Final[dict[str, str]] = {}
-MASK_VERBS: Final[set[str]] = set()
-_CHOICE_CODES: Final[dict[str, str]] = {}
-_MENU_CODES: Final[dict[str, str]] = {}
-_WIRE_CODE = re.compile(r"[a-z]{1,3}")
-
-
-def merged_verbs(*games: Verbs) -> dict[str, tuple[str, ArgKind]]:
-    """The verbs of ``games`` together; ``ValueError`` when two give one verb different codes
-    or kinds, two verbs one code, or a code is not one to three small letters."""
-    merged: dict[str, tuple[str, ArgKind]] = {}
-    codes: dict[str, str] = {}
-    for verbs in games:
-        for verb, (code, kind) in verbs.items():
-            if not _WIRE_CODE.fullmatch(code):
-                raise ValueError(f"bad wire code {code!r} for {verb!r}")
-            if merged.get(verb, (code, kind)) != (code, kind) or codes.get(code, verb) != verb:
-                raise ValueError(f"verb {verb!r} ({code!r}) clashes with a registered one")
-            merged[verb] = (code, kind)
-            codes[code] = verb
-    return merged
-
-
-def use_games(verbs: Verbs, choices: Mapping[str, str], menus: Mapping[str, str]) -> None:
-    """Make the buttons carry the games the chat shows (``bot.games.ChatGames``, as it is
-    built): ``verbs`` (``merged_verbs`` of theirs), each /new choice's code and each game's
-    options menu code."""
-    VERBS.clear()
-    VERBS.update(verbs)
-    VERB_BY_CODE.clear()
-    VERB_BY_CODE.update({code: verb for verb, (code, _) in verbs.items()})
-    MASK_VERBS.clear()
-    MASK_VERBS.update(verb for verb, (_, kind) in verbs.items() if kind is ArgKind.MASK)
-    _CHOICE_CODES.clear()
-    _CHOICE_CODES.update(choices)
-    _MENU_CODES.clear()
-    _MENU_CODES.update(menus)
-
-
 LobbyAction = Literal["join", "leave", "begin", "cancel", "computer", "novice", "uncomputer"]
-LOBBY_CODES: Final[dict[str, str]] = {
-    "join": "j",
-    "leave": "l",
-    "begin": "b",
-    "cancel": "c",
-    "computer": "r",  # seat a strong computer
-    "novice": "n",  # seat an easy one
-    "uncomputer": "u",  # take the last computer seated off the table
-}
-
-
-def new_game_codes() -> Mapping[str, str]:
-    """Each /new choice of the games shown → its code."""
-    return _CHOICE_CODES
-
-
-def settings_codes() -> Mapping[str, str]:
-    """Each game's kind → the code of its options menu."""
-    return _MENU_CODES
+LOBBY_CODES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "join": "j",
+        "leave": "l",
+        "begin": "b",
+        "cancel": "c",
+        "computer": "r",  # seat a strong computer
+        "novice": "n",  # seat an easy one
+        "uncomputer": "u",  # take the last computer seated off the table
+    }
+)
 
 
 PageName = Literal["balance", "settle"]
-PAGE_CODES: Final[dict[str, str]] = {"balance": "b", "settle": "s"}
+PAGE_CODES: Final[Mapping[str, str]] = MappingProxyType({"balance": "b", "settle": "s"})
 
 _RANKS = "23456789TJQKA"
 _SUITS = "SHDC"
@@ -107,7 +58,7 @@ _TOKEN = re.compile(r"[a-z0-9_]{1,16}")
 class Act:
     """A game move: ``verb`` of the engine with its argument — a card (``"TH"``) for play,
     drop, give and return; a suit letter for trump; a selection mask (int) for discard and
-    kitty; ``None`` otherwise."""
+    kitty; ``None`` otherwise. Which of them the verb takes is the codec's to check."""
 
     game_id: int
     version: int
@@ -117,7 +68,9 @@ class Act:
     def __post_init__(self) -> None:
         _check_id(self.game_id)
         _check_id(self.version)
-        _check_arg(self.verb, self.arg)
+        _check_verb(self.verb)
+        if not (self.arg is None or _is_card(self.arg) or _is_suit(self.arg)):
+            _check_mask(self.arg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +86,7 @@ class Select:
     def __post_init__(self) -> None:
         _check_id(self.game_id)
         _check_id(self.version)
-        if self.verb not in MASK_VERBS:
-            raise BadCallback(f"{self.verb} is not a selection verb")
+        _check_verb(self.verb)
         _check_mask(self.mask)
 
 
@@ -190,28 +142,27 @@ class Lobby:
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """The /new chooser: which game to open a table for."""
+    """The /new chooser: which game to open a table for (a /new choice of a shown game)."""
 
     kind: str
 
     def __post_init__(self) -> None:
-        if self.kind not in new_game_codes():
-            raise BadCallback("unknown game kind")
+        _check_token(self.kind)
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     """The settings menu. ``game`` None: the top menu; ``option`` None: the game's options;
     ``value`` None: the values of ``option``; all three set: set the option to ``value``
-    (a token from ``bot.render.menus.option_token``)."""
+    (a token from ``bot.render.menus.option_token``). ``game`` is the kind of a shown game."""
 
     game: str | None = None
     option: str | None = None
     value: str | None = None
 
     def __post_init__(self) -> None:
-        if self.game is not None and self.game not in settings_codes():
-            raise BadCallback("unknown game kind")
+        if self.game is not None:
+            _check_token(self.game)
         if self.option is not None and (self.game is None or not _TOKEN.fullmatch(self.option)):
             raise BadCallback("bad option name")
         if self.value is not None and (self.option is None or not _TOKEN.fullmatch(self.value)):
@@ -276,17 +227,17 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class RulesOf:
-    """The private /rules chooser: show the rules of this game."""
+    """The private /rules chooser: show the rules of this game (a /new choice of a shown
+    game)."""
 
     kind: str
 
     def __post_init__(self) -> None:
-        if self.kind not in new_game_codes():
-            raise BadCallback("unknown game kind")
+        _check_token(self.kind)
 
 
 RanksName = Literal["latin", "russian"]
-RANK_STYLE_CODES: Final[dict[str, str]] = {"latin": "l", "russian": "r"}
+RANK_STYLE_CODES: Final[Mapping[str, str]] = MappingProxyType({"latin": "l", "russian": "r"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +267,7 @@ class EveningGap:
 
 
 AwayPlayName = Literal["computer", "default"]
-AWAY_PLAY_CODES: Final[dict[str, str]] = {"computer": "c", "default": "d"}
+AWAY_PLAY_CODES: Final[Mapping[str, str]] = MappingProxyType({"computer": "c", "default": "d"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,16 +341,28 @@ def _is_card(value: object) -> bool:
     return isinstance(value, str) and len(value) == 2 and value[0] in _RANKS and value[1] in _SUITS
 
 
-def _check_arg(verb: str, arg: object) -> None:
-    if verb not in VERBS:
-        raise BadCallback("unknown verb")
-    kind = VERBS[verb][1]
+def _is_suit(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 1 and value in _SUITS
+
+
+def _check_verb(value: object) -> None:
+    if not isinstance(value, str) or not _TOKEN.fullmatch(value):
+        raise BadCallback("a verb must be a word of the engine")
+
+
+def _check_token(value: object) -> None:
+    if not isinstance(value, str) or not _TOKEN.fullmatch(value):
+        raise BadCallback("unknown game kind")
+
+
+def check_arg(verb: str, kind: ArgKind, arg: object) -> None:
+    """``BadCallback`` unless ``arg`` is what ``verb``, whose argument is of ``kind``, takes."""
     if kind is ArgKind.NONE:
         ok = arg is None
     elif kind is ArgKind.CARD:
         ok = _is_card(arg)
     elif kind is ArgKind.SUIT:
-        ok = isinstance(arg, str) and len(arg) == 1 and arg in _SUITS
+        ok = _is_suit(arg)
     else:
         _check_mask(arg)
         ok = True

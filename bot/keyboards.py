@@ -22,6 +22,7 @@ from bot.callback import (
     Again,
     Back,
     BadCallback,
+    Codec,
     Hint,
     Lobby,
     PlayOn,
@@ -83,6 +84,7 @@ def pick_of(legal: Sequence[Legal], verb: str) -> tuple[int, int] | None:
 
 
 def selection_rows(
+    codec: Codec,
     hand: Sequence[str],
     trump: str | None,
     game_id: int,
@@ -99,9 +101,10 @@ def selection_rows(
     hands), then the confirm button, labelled ``confirm(count)``, when the selection is within
     ``pick``; while fewer cards are marked than ``pick`` needs, a button that says how many of
     how many are marked in its place (it carries the selection unchanged: pressed, it answers
-    how many more to mark). Bits beyond the hand are dropped. A toggle that would mark more
-    than ``pick`` allows is offered all the same and refused with a word when pressed
-    (``Hands.press_select``), rather than hidden: the hand's layout stays put."""
+    how many more to mark); all in ``codec``'s words. Bits beyond the hand are dropped. A
+    toggle that would mark more than ``pick`` allows is offered all the same and refused with
+    a word when pressed (``Hands.press_select``), rather than hidden: the hand's layout stays
+    put."""
     order = selection_order(hand, trump)
     mask &= (1 << len(order)) - 1
     index_of = {card: index for index, card in enumerate(order)}
@@ -109,16 +112,16 @@ def selection_rows(
     def toggle(card: str) -> Button:
         bit = 1 << index_of[card]
         text = f"{SELECTED_MARK} {label(card)}" if mask & bit else label(card)
-        return (text, encode(Select(game_id, version, verb, mask ^ bit)))
+        return (text, codec.encode(Select(game_id, version, verb, mask ^ bit)))
 
     rows = suit_rows(order, toggle) if by_suit else rows_of([toggle(c) for c in order])
     count = bin(mask).count("1")
     fewest, most = pick
     if fewest <= count <= most:
-        rows.append([(confirm(count), encode(Act(game_id, version, verb, mask)))])
+        rows.append([(confirm(count), codec.encode(Act(game_id, version, verb, mask)))])
     elif count < fewest:
         status = t(lang, "btn.marked", n=count, of=fewest)
-        rows.append([(status, encode(Select(game_id, version, verb, mask)))])
+        rows.append([(status, codec.encode(Select(game_id, version, verb, mask)))])
     return rows
 
 

@@ -134,8 +134,11 @@ class Director:
     """Presses, for each player in turn, the button his preferences pick among those the bot
     sent him; a multi-card choice toggles one card and confirms."""
 
-    def __init__(self, fake: FakeTelegram, users: list[User], scenario: Scenario) -> None:
+    def __init__(
+        self, fake: FakeTelegram, users: list[User], scenario: Scenario, codec: cb.Codec
+    ) -> None:
         self.fake = fake
+        self.codec = codec
         self.users = users
         self.scenario = scenario
         self.toggled: set[tuple[int, int]] = set()  # (user, message) where a card is selected
@@ -144,14 +147,14 @@ class Director:
         messages = self.fake.messages(self.fake.private_chat(user), from_bot=True)
         for message in reversed(messages):
             if any(
-                isinstance(cb.decode(d), cb.Act | cb.Select | cb.Look)
+                isinstance(self.codec.decode(d), cb.Act | cb.Select | cb.Look)
                 for d in message.callback_data
             ):
                 return message
         return None
 
     def choose(self, seat: int, message: Message) -> str | None:
-        decoded = [(data, cb.decode(data)) for data in message.callback_data]
+        decoded = [(data, self.codec.decode(data)) for data in message.callback_data]
         acts = [(d, c) for d, c in decoded if isinstance(c, cb.Act)]
         looks = [d for d, c in decoded if isinstance(c, cb.Look)]
         selects = [d for d, c in decoded if isinstance(c, cb.Select)]
@@ -242,6 +245,7 @@ def _press(fake: FakeTelegram, presses: Presses, user: User, message: Message, d
 async def _play(
     fake: FakeTelegram, bot: Any, services: Any, scenario: Scenario, lang: str, presses: Presses
 ) -> None:
+    codec: cb.Codec = services.presenter.games.codec
     users = [fake.add_user(name, language_code=lang) for name in NAMES[lang][: scenario.players]]
     # a practice table's "group" is its player's private chat
     group = fake.private_chat(users[0]) if scenario.practice else fake.add_group(TITLE[lang], users)
@@ -257,22 +261,22 @@ async def _play(
     await settle()
     lobby = fake.messages(group, from_bot=True)[-1]
     for user in users[1:]:
-        data = next(d for d in lobby.callback_data if _lobby(d) == "join")
+        data = next(d for d in lobby.callback_data if _lobby(codec, d) == "join")
         _press(fake, presses, user, lobby, data)
         await settle()
     for action in scenario.computers:
         lobby = fake.message(group, lobby.message_id)
-        data = next(d for d in lobby.callback_data if _lobby(d) == action)
+        data = next(d for d in lobby.callback_data if _lobby(codec, d) == action)
         _press(fake, presses, users[0], lobby, data)
         await settle()
     lobby = fake.message(group, lobby.message_id)
-    begin = next(d for d in lobby.callback_data if _lobby(d) == "begin")
+    begin = next(d for d in lobby.callback_data if _lobby(codec, d) == "begin")
     _press(fake, presses, users[0], lobby, begin)
     await settle()
     # one deal: the table closes when it ends
     fake.user_sends(users[0], group, "/stop")
     await settle()
-    director = Director(fake, users, scenario)
+    director = Director(fake, users, scenario, codec)
     for _ in range(500):
         game = await services.db.games.active_game(group.id)
         if game is None:
@@ -294,8 +298,8 @@ async def _play(
     raise RuntimeError(f"{scenario.name}: the deal did not end within 500 presses")
 
 
-def _lobby(data: str) -> str | None:
-    decoded = cb.decode(data)
+def _lobby(codec: cb.Codec, data: str) -> str | None:
+    decoded = codec.decode(data)
     return decoded.action if isinstance(decoded, cb.Lobby) else None
 
 

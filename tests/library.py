@@ -1,6 +1,6 @@
-"""The program's games for the tests (``server.games``): its catalogues and its tools' games, a
-library with toy games of a test's own beside them (``with_games``), and any game's rules by
-its kind (``rules_for``)."""
+"""The program's games for the tests (``server.games``): its catalogues, the codec of its
+buttons and its tools' games, a library with toy games of a test's own beside them
+(``with_games``), and any game's rules by its kind (``rules_for``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import locales
-from bot.games import ChatGames
 from game.registry import GameRules
 from server.games import LIBRARY, OFFERED, Library, Offered
 from tests.plugin import highcard, kopilka, tricks
@@ -17,6 +16,8 @@ from web.view_parts import Json, TableInfo
 
 GAMES = LIBRARY.games
 CHAT = LIBRARY.chat
+#: what the program's buttons carry (the chat's ``bot.callback.Codec``)
+CODEC = CHAT.codec
 PAGES = LIBRARY.pages
 TOOLS = LIBRARY.tools
 #: the toy games of ``tests/plugin``, which a test offers beside the program's (``with_games``)
@@ -40,8 +41,8 @@ def seat_view(kind: str, state: object, seat: int, info: TableInfo) -> Json:
 
 @contextmanager
 def with_games(*extra: Offered) -> Iterator[Library]:
-    """A library of the program's games and ``extra`` after them; once done, the texts the
-    extra games brought leave the catalogue and the buttons carry the program's games again,
+    """A library of the program's games and ``extra`` after them (its buttons are its chat's:
+    ``library.chat.codec``); once done, the texts the extra games brought leave the catalogue,
     so that no test sees another's toys."""
     library = Library((*OFFERED, *extra))
     try:
@@ -50,4 +51,3 @@ def with_games(*extra: Offered) -> Iterator[Library]:
         for entry in extra:
             for lang, entries in entry.game.texts.items():
                 locales.remove_entries(lang, entries)
-        ChatGames(GAMES, CHAT)

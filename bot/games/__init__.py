@@ -2,8 +2,8 @@
 (``bot.games.plugin``), keyed to the table service's catalogue of games (``tables.games``).
 
 The composition root (``server.games``) builds it from its one list of the games; nothing here
-finds a game by itself. Building it makes the buttons carry the games' moves and choices
-(``bot.callback.use_games``).
+finds a game by itself. It owns the codec of the games' buttons (``codec``): their moves, /new
+choices and options menus on the wire.
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ __all__ = [
 class ChatGames:
     """Every game of ``games`` with its chat presentation, in the catalogue's order: its
     screens by kind (``of``), a running table's (``shown``), the words the glossary explains
-    (``terms``). ``ValueError`` for a game without a presentation, one of another catalogue,
-    or moves that clash on the buttons."""
+    (``terms``), the codec of their buttons (``codec``). ``ValueError`` for a game without a
+    presentation, one of another catalogue, or moves or choices that clash on the buttons."""
 
-    __slots__ = ("_by_kind", "games", "terms")
+    __slots__ = ("_by_kind", "codec", "games", "terms")
 
     def __init__(self, games: Catalogue, shown: Iterable[ChatGame]) -> None:
         by_kind = {game.kind: game for game in shown}
@@ -62,8 +62,9 @@ class ChatGames:
         self.terms: tuple[str, ...] = tuple(
             dict.fromkeys(term for game in self._by_kind.values() for term in game.terms)
         )
-        callback.use_games(
-            callback.merged_verbs(*(game.verbs for game in self._by_kind.values())),
+        #: what the buttons of these games carry (``bot.callback.Codec``)
+        self.codec = callback.Codec.of(
+            (game.verbs for game in self._by_kind.values()),
             {item.name: item.code for game in games for item in game.choices},
             {game.kind: game.menu.code for game in games},
         )

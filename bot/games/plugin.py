@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Generic, Protocol, TypeVar
 
-from bot.callback import Verbs
+from bot.callback import Codec, Verbs
 from bot.render.common import Deadline
 from game.registry import JsonObject, ViewedState
 from locales import t, tn
@@ -84,8 +84,11 @@ class Screens(Protocol[SVc, PVc]):
         """A player's private message: the whole table as he sees it, his cards, his prompt."""
         ...
 
-    def keyboard(self, lang: str, view: SVc, game_id: int, turn: int, mask: int) -> Keyboard:
-        """His buttons: exactly the legal actions of ``view`` (``mask``: a selection so far)."""
+    def keyboard(
+        self, codec: Codec, lang: str, view: SVc, game_id: int, turn: int, mask: int
+    ) -> Keyboard:
+        """His buttons, in ``codec``'s words (the chat's: ``bot.games.ChatGames.codec``):
+        exactly the legal actions of ``view`` (``mask``: a selection so far)."""
         ...
 
     def outcome_text(self, lang: str, view: PVc, names: Sequence[str], seat: int) -> str:
@@ -131,7 +134,9 @@ class Shown(Protocol):
         closed: bool = False,
     ) -> str: ...
 
-    def keyboard(self, lang: str, seat: int, game_id: int, turn: int, mask: int) -> Keyboard: ...
+    def keyboard(
+        self, codec: Codec, lang: str, seat: int, game_id: int, turn: int, mask: int
+    ) -> Keyboard: ...
 
     def outcome_text(self, lang: str, names: Sequence[str], seat: int) -> str: ...
 
@@ -298,9 +303,11 @@ class ShownTable(Generic[SV, PV]):
         view = self._table.seat_view(seat)
         return self._screens.hand_text(lang, view, names, deadline=deadline, closed=closed)
 
-    def keyboard(self, lang: str, seat: int, game_id: int, turn: int, mask: int) -> Keyboard:
+    def keyboard(
+        self, codec: Codec, lang: str, seat: int, game_id: int, turn: int, mask: int
+    ) -> Keyboard:
         view = self._table.seat_view(seat)
-        return self._screens.keyboard(lang, view, game_id, turn, mask)
+        return self._screens.keyboard(codec, lang, view, game_id, turn, mask)
 
     def outcome_text(self, lang: str, names: Sequence[str], seat: int) -> str:
         view = self._table.public_view()

@@ -26,7 +26,7 @@ async def on_callback(update: Update, context: BotContext) -> None:
     chat = query.message.chat if query.message is not None else None
     lang = await context.services.people.user_language(user_id, query.from_user.language_code)
     try:
-        data = cb.decode(query.data or "")
+        data = presenter.games.codec.decode(query.data or "")
     except cb.BadCallback:
         await answer(query.answer, chat_render.refusal(lang, "unknown_button"))
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.callback import Act, BadCallback, Look, decode
+from bot.callback import Act, BadCallback, Codec, Look
 from bot.keyboards import Keyboard, selection_order
 from bot.render.common import label
 from game.ai import UNSEEN, Advice
@@ -23,18 +23,23 @@ class NoButton(LookupError):
 
 
 def keyboard_buttons(
-    lang: str, advice: Advice, keyboard: Callable[[int], Keyboard], holding: Holding
+    codec: Codec,
+    lang: str,
+    advice: Advice,
+    keyboard: Callable[[int], Keyboard],
+    holding: Holding,
 ) -> Buttons:
     """Each move of ``advice`` named by the button of the player's keyboard that makes it:
     ``keyboard(mask)`` is his keyboard with the cards of ``mask`` marked (a choice of several
-    cards has its confirm button only once they are), ``holding`` his hand, to mark them by.
+    cards has its confirm button only once they are), in ``codec``'s words, ``holding`` his
+    hand, to mark them by.
     ``NoButton`` if a move is on none of its buttons."""
-    plain = _presses(keyboard(0))
+    plain = _presses(codec, keyboard(0))
     names: dict[Action, str] = {}
     for action in advice.actions or (advice.choice,):
         if isinstance(action.arg, tuple):
             mask = _mask(action.arg, holding)
-            found = _presses(keyboard(mask)).get(("act", action.verb, mask))
+            found = _presses(codec, keyboard(mask)).get(("act", action.verb, mask))
             if found is None:
                 raise NoButton(f"{action.verb} of {len(action.arg)} cards")
             name = quoted(lang, found)
@@ -51,14 +56,14 @@ def keyboard_buttons(
     return Buttons(names, len(plain))
 
 
-def _presses(rows: Keyboard) -> dict[tuple[str, str | None, str | int | None], str]:
+def _presses(codec: Codec, rows: Keyboard) -> dict[tuple[str, str | None, str | int | None], str]:
     """The moves a keyboard makes, each with its button's label: ``("act", verb, arg)`` for a
     move, ``("look", None, None)`` for a look (not a move, but what a player may press)."""
     found: dict[tuple[str, str | None, str | int | None], str] = {}
     for row in rows:
         for text, data in row:
             try:
-                pressed = decode(data)
+                pressed = codec.decode(data)
             except BadCallback:
                 continue
             if isinstance(pressed, Act):

@@ -15,6 +15,7 @@ from bot.callback import (
     AwayPlayName,
     BadCallback,
     CardRanks,
+    Codec,
     EveningGap,
     Hints,
     NewGame,
@@ -181,19 +182,19 @@ def new_game_text(lang: str, *, practice: bool = False) -> str:
 # ---------------------------------------------------------------- buttons
 
 
-def new_game_keyboard(lang: str, games: Iterable[Plugin]) -> Keyboard:
-    """The /new chooser: one button per choice of each game."""
+def new_game_keyboard(codec: Codec, lang: str, games: Iterable[Plugin]) -> Keyboard:
+    """The /new chooser: one button per choice of each game (``codec``: theirs)."""
     return [
-        [(game_title(lang, item.name), encode(NewGame(item.name)))]
+        [(game_title(lang, item.name), codec.encode(NewGame(item.name)))]
         for game in games
         for item in game.choices
     ]
 
 
-def rules_keyboard(lang: str, games: Iterable[Plugin]) -> Keyboard:
-    """The private /rules chooser: one button per choice of each game."""
+def rules_keyboard(codec: Codec, lang: str, games: Iterable[Plugin]) -> Keyboard:
+    """The private /rules chooser: one button per choice of each game (``codec``: theirs)."""
     return [
-        [(game_title(lang, item.name), encode(RulesOf(item.name)))]
+        [(game_title(lang, item.name), codec.encode(RulesOf(item.name)))]
         for game in games
         for item in game.choices
     ]
@@ -232,6 +233,7 @@ def setting_value(game: Plugin, option: str, token: str) -> object:
 
 
 def settings_root_keyboard(
+    codec: Codec,
     lang: str,
     games: Iterable[Plugin],
     ranks: str | None = None,
@@ -240,12 +242,13 @@ def settings_root_keyboard(
     *,
     evening: bool = True,
 ) -> Keyboard:
-    """The top of /settings: one button per game; the evening's gap, which opens its choice
-    (not without an ``evening``: a practice table has none); who plays for an away player
-    and whether players may ask for hints (the current choices marked; none to make where
-    ``hints`` is None: a practice table always offers them); in Russian, the rank letters
-    (J Q K A or В Д К Т, the current one marked; ``ranks`` the chat's stored choice)."""
-    rows = [[(game_title(lang, game.kind), encode(Settings(game.kind)))] for game in games]
+    """The top of /settings: one button per game (``codec``: theirs); the evening's gap,
+    which opens its choice (not without an ``evening``: a practice table has none); who plays
+    for an away player and whether players may ask for hints (the current choices marked;
+    none to make where ``hints`` is None: a practice table always offers them); in Russian,
+    the rank letters (J Q K A or В Д К Т, the current one marked; ``ranks`` the chat's
+    stored choice)."""
+    rows = [[(game_title(lang, game.kind), codec.encode(Settings(game.kind)))] for game in games]
     if evening:
         rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
     plays: tuple[AwayPlayName, ...] = ("computer", "default")
@@ -285,9 +288,9 @@ def settings_root_keyboard(
     return rows
 
 
-def evening_gap_keyboard(lang: str, gap: float) -> Keyboard:
+def evening_gap_keyboard(codec: Codec, lang: str, gap: float) -> Keyboard:
     """The pauses that may end an evening, the chat's current one (``gap`` seconds) marked,
-    and a way back to the top of /settings."""
+    and a way back to the top of /settings (``codec``: the chat's)."""
     buttons = []
     for hours in GAP_CHOICES:
         text = t(lang, "btn.gap_hours", hours=hours)
@@ -295,12 +298,13 @@ def evening_gap_keyboard(lang: str, gap: float) -> Keyboard:
             text = f"{SELECTED_MARK} {text}"
         buttons.append((text, encode(EveningGap(hours))))
     rows = rows_of(buttons, 4)
-    rows.append([(t(lang, "btn.settings_back"), encode(Settings()))])
+    rows.append([(t(lang, "btn.settings_back"), codec.encode(Settings()))])
     return rows
 
 
-def settings_game_keyboard(lang: str, game: Plugin, options: JsonObject) -> Keyboard:
-    """A game's options, one button each showing the current value, and a way back."""
+def settings_game_keyboard(codec: Codec, lang: str, game: Plugin, options: JsonObject) -> Keyboard:
+    """A game's options, one button each showing the current value, and a way back
+    (``codec``: the chat's)."""
     rows: Keyboard = []
     kind = game.kind
     presets = game.menu.presets
@@ -311,7 +315,7 @@ def settings_game_keyboard(lang: str, game: Plugin, options: JsonObject) -> Keyb
             text = t(lang, f"preset.{kind}.{preset}")
             if preset == current:
                 text = f"{SELECTED_MARK} {text}"
-            buttons.append((text, encode(Settings(kind, PRESET, preset))))
+            buttons.append((text, codec.encode(Settings(kind, PRESET, preset))))
         rows.append(buttons)
     for name in option_names(game):
         value = options.get(name, game.menu.defaults[name])
@@ -321,13 +325,16 @@ def settings_game_keyboard(lang: str, game: Plugin, options: JsonObject) -> Keyb
             option=option_label(lang, kind, name),
             value=value_label(lang, kind, name, value),
         )
-        rows.append([(text, encode(Settings(kind, name)))])
-    rows.append([(t(lang, "btn.settings_back"), encode(Settings()))])
+        rows.append([(text, codec.encode(Settings(kind, name)))])
+    rows.append([(t(lang, "btn.settings_back"), codec.encode(Settings()))])
     return rows
 
 
-def settings_option_keyboard(lang: str, game: Plugin, option: str, current: object) -> Keyboard:
-    """The values of one option, the current one marked, and a way back."""
+def settings_option_keyboard(
+    codec: Codec, lang: str, game: Plugin, option: str, current: object
+) -> Keyboard:
+    """The values of one option, the current one marked, and a way back (``codec``: the
+    chat's)."""
     buttons = []
     kind = game.kind
     values = game.menu.values[option]
@@ -335,11 +342,11 @@ def settings_option_keyboard(lang: str, game: Plugin, option: str, current: obje
         text = value_label(lang, kind, option, value)
         if value == current and type(value) is type(current):
             text = f"{SELECTED_MARK} {text}"
-        buttons.append((text, encode(Settings(kind, option, option_token(value)))))
+        buttons.append((text, codec.encode(Settings(kind, option, option_token(value)))))
     numbers = all(
         value is None or (isinstance(value, int) and not isinstance(value, bool))
         for value in values
     )
     rows = rows_of(buttons, 3 if numbers else 1)
-    rows.append([(t(lang, "btn.settings_back"), encode(Settings(kind)))])
+    rows.append([(t(lang, "btn.settings_back"), codec.encode(Settings(kind)))])
     return rows

@@ -43,9 +43,12 @@ class HandHints:
         table = self.games.shown(loaded.table)
         try:
             buttons = keyboard_buttons(
+                self.games.codec,
                 lang,
                 advice,
-                lambda mask: table.keyboard(lang, seat, data.game_id, data.version, mask),
+                lambda mask: table.keyboard(
+                    self.games.codec, lang, seat, data.game_id, data.version, mask
+                ),
                 loaded.table.holding(seat),
             )
         except NoButton:

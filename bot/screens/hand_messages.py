@@ -249,7 +249,9 @@ class Hands(HandEndings, HandHints):
         page = self.launch.hand_row(lang, game.game_id)
         if user_id in loaded.meta.away:
             return text, [*keyboards.back_keyboard(lang, game.game_id), *([page] if page else [])]
-        rows = self.games.shown(table).keyboard(lang, seat, game.game_id, turn, mask)
+        rows = self.games.shown(table).keyboard(
+            self.games.codec, lang, seat, game.game_id, turn, mask
+        )
         if rows and table.to_act == seat and await self._offers_hints(loaded):
             rows = [*rows, keyboards.hint_row(lang, game.game_id, turn)]
         if is_practice(game.chat_id) and await offers_play_on(self.tables.money, loaded):
@@ -365,7 +367,7 @@ class Hands(HandEndings, HandHints):
         sorted once he has seen it, as dealt before) is read against the table as it is now:
         the cards of a hand he has seen, or a count of one he has not (``tables.commands``;
         the service checks again, under the lock, that he still sees it so)."""
-        kind = cb.VERBS[data.verb][1]
+        kind = self.games.codec.verbs[data.verb][1]
         arg = data.arg
         if kind is cb.ArgKind.NONE or arg is None:
             return Decide(data.verb)

@@ -103,6 +103,7 @@ class Menus:
             text += "\n" + t(lang, f"settings.hints.{'on' if hints else 'off'}")
         text += await self._settings_note(chat_id, lang)
         rows = menu_render.settings_root_keyboard(
+            self.games.codec,
             lang,
             self.games.games,
             ranks,
@@ -150,7 +151,11 @@ class Menus:
         gap = await self.tables.evenings.gap(chat_id)
         text = menu_render.evening_gap_text(lang, gap)
         await self.messenger.show(
-            chat_id, message_id, text, menu_render.evening_gap_keyboard(lang, gap), answer=True
+            chat_id,
+            message_id,
+            text,
+            menu_render.evening_gap_keyboard(self.games.codec, lang, gap),
+            answer=True,
         )
         return answer
 
@@ -235,14 +240,14 @@ class Menus:
         if data.option is None:
             text = menu_render.settings_text(lang, chosen, game)
             text += await self._settings_note(chat_id, lang)
-            rows = menu_render.settings_game_keyboard(lang, game, options)
+            rows = menu_render.settings_game_keyboard(self.games.codec, lang, game, options)
             await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
         if data.value is None:
             text = menu_render.settings_text(lang, chosen, game, data.option)
             text += await self._settings_note(chat_id, lang)
             rows = menu_render.settings_option_keyboard(
-                lang, game, data.option, options.get(data.option)
+                self.games.codec, lang, game, data.option, options.get(data.option)
             )
             await self.messenger.show(chat_id, message_id, text, rows, answer=True)
             return None
@@ -256,7 +261,7 @@ class Menus:
         text = menu_render.settings_text(lang, chosen, game, data.option)
         text += await self._settings_note(chat_id, lang)
         rows = menu_render.settings_option_keyboard(
-            lang, game, data.option, dict(chosen)[game].get(data.option)
+            self.games.codec, lang, game, data.option, dict(chosen)[game].get(data.option)
         )
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         return menu_render.setting_changed_text(lang, game.kind, data.option, value)
@@ -280,7 +285,7 @@ class Menus:
         lang = await self.people.chat_language(chat_id)
         chosen = await self._chosen_options(chat_id)
         text = menu_render.settings_text(lang, chosen, game)
-        rows = menu_render.settings_game_keyboard(lang, game, dict(chosen)[game])
+        rows = menu_render.settings_game_keyboard(self.games.codec, lang, game, dict(chosen)[game])
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
         return menu_render.preset_chosen_text(lang, game.kind, preset)
 
@@ -304,7 +309,7 @@ class Menus:
         await self.messenger.send(
             chat_id,
             menu_render.new_game_text(lang, practice=is_practice(chat_id)),
-            menu_render.new_game_keyboard(lang, self.games.games),
+            menu_render.new_game_keyboard(self.games.codec, lang, self.games.games),
             reply_to=reply_to,
         )
 
@@ -414,7 +419,7 @@ class Menus:
         then shows the rules)."""
         lang = await self.people.chat_language(chat_id)
         if kind is None and chat_id > 0:
-            rows = menu_render.rules_keyboard(lang, self.games.games)
+            rows = menu_render.rules_keyboard(self.games.codec, lang, self.games.games)
             await self.messenger.send(chat_id, menu_render.rules_choose_text(lang), rows)
             return
         loaded = await self.tables.store.active(chat_id, thread) if chat_id < 0 else None
@@ -431,7 +436,7 @@ class Menus:
                 lang, self.games.of(game.kind), item.name, game.check_options(options)
             )
             if edit is not None:
-                rows = menu_render.rules_keyboard(lang, self.games.games)
+                rows = menu_render.rules_keyboard(self.games.codec, lang, self.games.games)
                 await self.messenger.show(chat_id, edit, text, rows, answer=True)
             else:
                 await self.messenger.send(chat_id, text, reply_to=reply_to)

@@ -1,5 +1,6 @@
 """The callback_data codec: exact round trips, at most 64 ASCII bytes for the largest ids, and
-nothing but ``BadCallback`` for anything else (fuzzed)."""
+nothing but ``BadCallback`` for anything else (fuzzed); codecs of different games side by
+side."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ from bot.callback import (
     MAX_BYTES,
     MAX_ID,
     MAX_MASK,
-    VERBS,
     Act,
     ArgKind,
     Back,
     BadCallback,
     Callback,
     CardRanks,
+    Codec,
     EveningGap,
     Lobby,
     Look,
@@ -27,14 +28,13 @@ from bot.callback import (
     RulesOf,
     Select,
     Settings,
-    decode,
-    encode,
     mask_indices,
     mask_of,
 )
 from bot.render.menus import option_token
 from game.cards import FULL_DECK, SUITS
-from tests.library import GAMES
+from tests.library import CODEC, GAMES, with_games
+from tests.plugin import tricks
 
 ids = st.integers(min_value=0, max_value=MAX_ID)
 masks = st.integers(min_value=0, max_value=MAX_MASK)
@@ -43,8 +43,8 @@ tokens = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, m
 
 @st.composite
 def acts(draw: st.DrawFn) -> Act:
-    verb = draw(st.sampled_from(sorted(VERBS)))
-    kind = VERBS[verb][1]
+    verb = draw(st.sampled_from(sorted(CODEC.verbs)))
+    kind = CODEC.verbs[verb][1]
     arg: str | int | None
     if kind is ArgKind.CARD:
         arg = draw(st.sampled_from(FULL_DECK))
@@ -74,7 +74,7 @@ callbacks: st.SearchStrategy[Callback] = st.one_of(
         Select,
         ids,
         ids,
-        st.sampled_from(sorted(v for v, (_, k) in VERBS.items() if k is ArgKind.MASK)),
+        st.sampled_from(sorted(v for v, (_, k) in CODEC.verbs.items() if k is ArgKind.MASK)),
         masks,
     ),
     st.builds(Look, ids, ids),
@@ -91,21 +91,21 @@ callbacks: st.SearchStrategy[Callback] = st.one_of(
 
 @given(callbacks)
 def test_round_trip_is_exact(callback: Callback) -> None:
-    data = encode(callback)
+    data = CODEC.encode(callback)
     assert data.isascii()
     assert len(data.encode()) <= MAX_BYTES
-    assert decode(data) == callback
-    assert encode(decode(data)) == data
+    assert CODEC.decode(data) == callback
+    assert CODEC.encode(CODEC.decode(data)) == data
 
 
 @settings(max_examples=500)
 @given(st.text(max_size=80))
 def test_random_text_never_crashes(text: str) -> None:
     try:
-        callback = decode(text)
+        callback = CODEC.decode(text)
     except BadCallback:
         return
-    assert encode(callback) == text
+    assert CODEC.encode(callback) == text
 
 
 @settings(max_examples=500)
@@ -116,24 +116,24 @@ def test_random_text_never_crashes(text: str) -> None:
 def test_near_misses_never_crash(tag: str, rest: str) -> None:
     text = tag + rest
     try:
-        callback = decode(text)
+        callback = CODEC.decode(text)
     except BadCallback:
         return
-    assert encode(callback) == text
+    assert CODEC.encode(callback) == text
 
 
 @settings(max_examples=300)
 @given(callbacks, st.data())
 def test_mutated_data_decodes_to_itself_or_fails(callback: Callback, data: st.DataObject) -> None:
-    text = encode(callback)
+    text = CODEC.encode(callback)
     index = data.draw(st.integers(0, len(text) - 1))
     char = data.draw(st.characters(codec="ascii"))
     mutated = text[:index] + char + text[index + 1 :]
     try:
-        result = decode(mutated)
+        result = CODEC.decode(mutated)
     except BadCallback:
         return
-    assert encode(result) == mutated
+    assert CODEC.encode(result) == mutated
 
 
 def test_largest_ids_fit() -> None:
@@ -148,7 +148,7 @@ def test_largest_ids_fit() -> None:
         Settings("stukolka", "a" * 16, "b" * 16),
     ]
     for callback in longest:
-        assert len(encode(callback)) <= MAX_BYTES
+        assert len(CODEC.encode(callback)) <= MAX_BYTES
 
 
 def test_every_settings_button_encodes() -> None:
@@ -156,22 +156,22 @@ def test_every_settings_button_encodes() -> None:
         for option, values in game.menu.values.items():
             for value in values:
                 callback = Settings(game.kind, option, option_token(value))
-                assert decode(encode(callback)) == callback
+                assert CODEC.decode(CODEC.encode(callback)) == callback
 
 
 def test_examples() -> None:
-    assert encode(Act(1, 2, "play", "TH")) == "a1:2:c:TH"
-    assert encode(Act(35, 36, "knock")) == "az:10:k:-"
-    assert encode(Select(1, 2, "discard", 5)) == "s1:2:b:5"
-    assert encode(Look(1, 0)) == "l1:0"
-    assert encode(Lobby(7, "join")) == "j7:j"
-    assert encode(NewGame("shleif")) == "ns"
-    assert encode(Settings()) == "o-:-:-"
-    assert encode(Settings("starshina", "targets", "9_5_2")) == "ot:targets:9_5_2"
-    assert encode(Back(3)) == "b3"
-    assert encode(Page("settle")) == "ps"
-    assert encode(RulesOf("starshina")) == "rt"
-    assert encode(CardRanks("russian")) == "vr"
+    assert CODEC.encode(Act(1, 2, "play", "TH")) == "a1:2:c:TH"
+    assert CODEC.encode(Act(35, 36, "knock")) == "az:10:k:-"
+    assert CODEC.encode(Select(1, 2, "discard", 5)) == "s1:2:b:5"
+    assert CODEC.encode(Look(1, 0)) == "l1:0"
+    assert CODEC.encode(Lobby(7, "join")) == "j7:j"
+    assert CODEC.encode(NewGame("shleif")) == "ns"
+    assert CODEC.encode(Settings()) == "o-:-:-"
+    assert CODEC.encode(Settings("starshina", "targets", "9_5_2")) == "ot:targets:9_5_2"
+    assert CODEC.encode(Back(3)) == "b3"
+    assert CODEC.encode(Page("settle")) == "ps"
+    assert CODEC.encode(RulesOf("starshina")) == "rt"
+    assert CODEC.encode(CardRanks("russian")) == "vr"
 
 
 @pytest.mark.parametrize(
@@ -212,7 +212,7 @@ def test_examples() -> None:
 )
 def test_malformed_data_is_refused(text: str) -> None:
     with pytest.raises(BadCallback):
-        decode(text)
+        CODEC.decode(text)
 
 
 def test_constructors_validate() -> None:
@@ -225,11 +225,71 @@ def test_constructors_validate() -> None:
     with pytest.raises(BadCallback):
         Act(0, 0, "discard", MAX_MASK + 1)
     with pytest.raises(BadCallback):
-        Act(0, 0, "fly")
-    with pytest.raises(BadCallback):
-        Select(0, 0, "play", 1)
+        Act(0, 0, "Fly")
     with pytest.raises(BadCallback):
         Settings(None, "stake")
+    with pytest.raises(BadCallback):
+        NewGame("")
+
+
+def test_the_codec_refuses_what_its_games_do_not_have() -> None:
+    """A record knows no games: a verb, a choice or a menu its codec's games lack, or an
+    argument the verb does not take, is refused as it is encoded."""
+    for callback in (
+        Act(0, 0, "fly"),
+        Act(0, 0, "play"),
+        Act(0, 0, "play", "S"),
+        Act(0, 0, "knock", "TH"),
+        Act(0, 0, "trump", 3),
+        Select(0, 0, "play", 1),
+        NewGame("chess"),
+        RulesOf("chess"),
+        Settings("chess"),
+    ):
+        with pytest.raises(BadCallback):
+            CODEC.encode(callback)
+
+
+def test_codecs_refuse_clashing_codes() -> None:
+    card = ArgKind.CARD
+    with pytest.raises(ValueError, match="clashes"):
+        Codec.of([{"play": ("c", card)}, {"play": ("p", card)}], {}, {})
+    with pytest.raises(ValueError, match="clashes"):
+        Codec.of([{"play": ("c", card)}, {"lead": ("c", card)}], {}, {})
+    with pytest.raises(ValueError, match="bad wire code"):
+        Codec.of([{"play": ("C", card)}], {}, {})
+    with pytest.raises(ValueError, match="share a code"):
+        Codec.of([], {"one": "x", "two": "x"}, {})
+    with pytest.raises(ValueError, match="share a code"):
+        Codec.of([], {}, {"one": "x", "two": "x"})
+
+
+def test_codecs_of_different_games_live_side_by_side() -> None:
+    """Two chats of different games in one process each read their own buttons: one wire
+    code is a different verb to each, and building one changes nothing of the other."""
+    cards = Codec.of([{"play": ("c", ArgKind.CARD)}], {"cards": "c"}, {"cards": "c"})
+    tricks_only = Codec.of([{"lead": ("c", ArgKind.CARD)}], {"tricks": "c"}, {"tricks": "c"})
+    assert cards.decode("a1:2:c:TH") == Act(1, 2, "play", "TH")
+    assert tricks_only.decode("a1:2:c:TH") == Act(1, 2, "lead", "TH")
+    assert cards.decode("nc") == NewGame("cards") and tricks_only.decode("nc") == NewGame("tricks")
+    with pytest.raises(BadCallback):
+        cards.encode(Act(1, 2, "lead", "TH"))
+    with pytest.raises(BadCallback):
+        cards.decode("ot:-:-")
+    # the program's codec, and a library's with a toy game of its own built after it
+    program = CODEC.encode(Act(1, 2, "play", "TH"))
+    with with_games(tricks.OFFERED) as library:
+        toy = library.chat.codec
+        follow = toy.encode(Act(1, 2, "follow", "TH"))
+        assert toy.decode(follow) == Act(1, 2, "follow", "TH")
+        assert toy.decode(program) == CODEC.decode(program) == Act(1, 2, "play", "TH")
+        with pytest.raises(BadCallback):
+            CODEC.decode(follow)
+        with pytest.raises(BadCallback):
+            CODEC.encode(Act(1, 2, "follow", "TH"))
+    assert set(tricks.PLUGIN.verbs) <= set(toy.verbs) and not set(tricks.PLUGIN.verbs) & set(
+        CODEC.verbs
+    )
 
 
 @given(st.sets(st.integers(0, 31)))
@@ -238,10 +298,10 @@ def test_masks(indices: set[int]) -> None:
 
 
 def test_an_evening_gap_is_one_the_settings_offer() -> None:
-    assert encode(EveningGap(6)) == "e6" and encode(EveningGap(12)) == "ec"
-    assert decode("e0") == EveningGap(0)
+    assert CODEC.encode(EveningGap(6)) == "e6" and CODEC.encode(EveningGap(12)) == "ec"
+    assert CODEC.decode("e0") == EveningGap(0)
     for forged in ("e5", "ed", "e-1", "e", "e00", "e6:1"):
         with pytest.raises(BadCallback):
-            decode(forged)
+            CODEC.decode(forged)
     with pytest.raises(BadCallback):
         EveningGap(True)

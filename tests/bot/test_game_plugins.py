@@ -12,7 +12,7 @@ import pytest
 
 from bot.games import Catalogue, Choice, GamePlugin, OptionsMenu
 from game.stukolka import StukolkaGame
-from tests.library import GAMES, rules_for, with_games
+from tests.library import CHAT, GAMES, rules_for, with_games
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
@@ -101,20 +101,21 @@ def test_a_catalogue_refuses_a_clash() -> None:
     assert [game.kind for game in GAMES] == ["stukolka", "starshina"]
 
 
-def test_a_game_brings_its_buttons_verbs_and_takes_them_back() -> None:
-    """The callback codec knows the verbs of the games the chat shows only: a game's own
-    verbs come with its library and go with it; a verb that clashes with another is
-    refused."""
+def test_a_game_brings_its_buttons_verbs_to_its_library_only() -> None:
+    """The callback codec knows the verbs of the games its chat shows only: a game's own
+    verbs are on its library's buttons and on no other's; a verb that clashes with another
+    game's is refused."""
     from bot import callback as cb
     from tests.plugin import tricks
 
-    assert "lead" not in cb.VERBS
-    with with_games(tricks.OFFERED):
+    assert "lead" not in CHAT.codec.verbs
+    with with_games(tricks.OFFERED) as library:
+        codec = library.chat.codec
         act = cb.Act(7, 3, "lead", "TH")
-        assert cb.decode(cb.encode(act)) == act
-        assert cb.VERBS["follow"] == ("fw", cb.ArgKind.CARD)
-    assert "lead" not in cb.VERBS and "play" in cb.VERBS
-    with pytest.raises(cb.BadCallback):
-        cb.encode(cb.Act(7, 3, "lead", "TH"))
+        assert codec.decode(codec.encode(act)) == act
+        assert codec.verbs["follow"] == ("fw", cb.ArgKind.CARD)
+        assert "lead" not in CHAT.codec.verbs and "play" in CHAT.codec.verbs
+        with pytest.raises(cb.BadCallback):
+            CHAT.codec.encode(cb.Act(7, 3, "lead", "TH"))
     with pytest.raises(ValueError):
-        cb.merged_verbs({"play": ("c", cb.ArgKind.CARD)}, {"lead": ("c", cb.ArgKind.CARD)})
+        cb.Codec.of([{"play": ("c", cb.ArgKind.CARD)}, {"lead": ("c", cb.ArgKind.CARD)}], {}, {})

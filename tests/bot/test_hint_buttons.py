@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.callback import Act, Look, Select, decode
+from bot.callback import Act, Look, Select
 from bot.games.starshina import starshina_keyboard
 from bot.games.stukolka import stukolka_keyboard
 from bot.keyboards import Keyboard, selected_cards
@@ -28,6 +28,7 @@ from game.starshina import StarshinaOptions
 from game.starshina import ai as starshina_ai
 from game.stukolka import StukolkaOptions, StukolkaState, dark_blind
 from game.stukolka import ai as stukolka_ai
+from tests.library import CODEC
 
 P = stukolka.Phase
 S = starshina.Phase
@@ -148,7 +149,7 @@ def turns(name: str, count: int) -> Iterator[Turn]:
             advice = stukolka_ai.COMPUTER.advise(view, random.Random(seed), BUDGET)
 
             def keyboard(mask: int, lang: str = "ru", view: Any = view) -> Keyboard:
-                return stukolka_keyboard(lang, view, 1, 1, mask)
+                return stukolka_keyboard(CODEC, lang, view, 1, 1, mask)
 
             yield Turn(advice, keyboard, holding, view.hand is not None)
         else:
@@ -158,7 +159,7 @@ def turns(name: str, count: int) -> Iterator[Turn]:
             advice = starshina_ai.COMPUTER.advise(view, random.Random(seed), BUDGET)
 
             def keyboard(mask: int, lang: str = "ru", view: Any = view) -> Keyboard:
-                return starshina_keyboard(lang, view, 1, 1, mask)
+                return starshina_keyboard(CODEC, lang, view, 1, 1, mask)
 
             yield Turn(advice, keyboard, holding, True)
 
@@ -175,7 +176,7 @@ def pressed(lang: str, text: str, turn: Turn) -> tuple[Action | None, int]:
     marked the cards it lists with it): the engine action it makes (a blind discard: of as
     many ``UNSEEN`` cards; a look: ``look``); and how many moves his keyboard offers."""
     plain = turn.keyboard(0)
-    moves = {data for row in plain for _, data in row if isinstance(decode(data), Act | Look)}
+    moves = {data for row in plain for _, data in row if isinstance(CODEC.decode(data), Act | Look)}
     start = next(p for p in PREFIXES[lang] if text.startswith(p))
     named = text[len(start) :]
     opening, closing = QUOTES[lang]
@@ -186,19 +187,19 @@ def pressed(lang: str, text: str, turn: Turn) -> tuple[Action | None, int]:
         if rest.startswith(" ("):  # the cards to mark first, as his toggles show them
             for shown in rest[2 : rest.index(")")].split(" "):
                 toggles = [
-                    decode(data)
+                    CODEC.decode(data)
                     for text_, data in _buttons(turn.keyboard(marked))
                     if text_ == shown
                 ]
                 assert len(toggles) == 1 and isinstance(toggles[0], Select), shown
                 marked = toggles[0].mask
-        found = [decode(d) for text_, d in _buttons(turn.keyboard(marked)) if text_ == word]
+        found = [CODEC.decode(d) for text_, d in _buttons(turn.keyboard(marked)) if text_ == word]
         assert len(found) == 1, (word, turn.keyboard(marked))
         act = found[0]
     else:
         card = next((text_ for text_, _ in _buttons(plain) if named.startswith(text_)), None)
         assert card is not None, (text, plain)
-        act = next(decode(d) for text_, d in _buttons(plain) if text_ == card)
+        act = next(CODEC.decode(d) for text_, d in _buttons(plain) if text_ == card)
     return _action(act, turn), len(moves)
 
 
@@ -238,7 +239,7 @@ def test_a_hint_names_the_button_that_makes_its_move(name: str) -> None:
 
             turn_in_lang = Turn(turn.advice, in_lang, turn.holding, turn.looked)
             with ranks_shown(lang, None):
-                buttons = keyboard_buttons(lang, turn.advice, in_lang, turn.holding)
+                buttons = keyboard_buttons(CODEC, lang, turn.advice, in_lang, turn.holding)
                 text = hint_text(lang, turn.advice, buttons)
                 action, moves = pressed(lang, text, turn_in_lang)
                 hand_labels = [label(card) for card in turn.holding.cards]

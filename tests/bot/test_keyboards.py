@@ -18,7 +18,6 @@ from bot.callback import (
     Look,
     Select,
     Settings,
-    decode,
     encode,
     mask_indices,
 )
@@ -57,14 +56,14 @@ from tests.bot.states import (
     stukolka_deal,
     stukolka_options,
 )
-from tests.library import GAMES
+from tests.library import CODEC, GAMES
 
 GAME, VERSION = 12345, 678
 
 
 def _decoded(rows: Keyboard) -> list[object]:
     assert all(len(row) <= 6 for row in rows)  # phone-sized rows
-    return [decode(data) for row in rows for _, data in row]
+    return [CODEC.decode(data) for row in rows for _, data in row]
 
 
 def _labels(rows: Keyboard) -> str:
@@ -90,7 +89,7 @@ def test_stukolka_buttons_are_the_legal_actions(
         for seat in range(players):
             view = seat_view(state, seat)
             mask = data.draw(st.integers(0, 15), label="mask") if view.legal else 0
-            rows = keyboard("ru", view, GAME, VERSION, mask)
+            rows = keyboard(CODEC, "ru", view, GAME, VERSION, mask)
             callbacks = _decoded(rows)
             acts = [c for c in callbacks if isinstance(c, Act)]
             selects = [c for c in callbacks if isinstance(c, Select)]
@@ -149,7 +148,7 @@ def test_play_buttons_are_sorted_trumps_first() -> None:
             view = seat_view(state, state.to_act)
             if view.hand is None:
                 continue
-            rows = keyboard("ru", view, GAME, VERSION)
+            rows = keyboard(CODEC, "ru", view, GAME, VERSION)
             cards = [c.arg for c in _decoded(rows) if isinstance(c, Act)]
             assert cards == sort_hand([str(c) for c in cards], state.trump)
             assert len(cards) == len(view.legal)
@@ -163,7 +162,7 @@ def test_dark_candidate_sees_no_cards_and_is_asked_how_many_to_discard() -> None
             if seat is None:
                 continue
             view = seat_view(state, seat)
-            rows = keyboard("ru", view, GAME, VERSION)
+            rows = keyboard(CODEC, "ru", view, GAME, VERSION)
             labels = _labels(rows)
             if any(e.verb == "dark" for e in view.legal):
                 seen_dark_knock = True
@@ -186,10 +185,10 @@ def test_discard_confirm_labels() -> None:
             if state.phase is not Phase.PURCHASE or seat is None or not state.looked[seat]:
                 continue
             view = seat_view(state, seat)
-            assert "Оставить все" in _labels(keyboard("ru", view, GAME, VERSION, 0))
-            assert "Купить 2" in _labels(keyboard("ru", view, GAME, VERSION, 0b101))
-            assert "✓" in _labels(keyboard("ru", view, GAME, VERSION, 0b101))
-            assert "Keep all" in _labels(keyboard("en", view, GAME, VERSION, 0))
+            assert "Оставить все" in _labels(keyboard(CODEC, "ru", view, GAME, VERSION, 0))
+            assert "Купить 2" in _labels(keyboard(CODEC, "ru", view, GAME, VERSION, 0b101))
+            assert "✓" in _labels(keyboard(CODEC, "ru", view, GAME, VERSION, 0b101))
+            assert "Keep all" in _labels(keyboard(CODEC, "en", view, GAME, VERSION, 0))
             return
     raise AssertionError("no purchase met")
 
@@ -206,7 +205,7 @@ def test_starshina_buttons_are_the_legal_actions(
             continue
         view = starshina_seat_view(state, seat)
         mask = data.draw(st.sampled_from([0, 0b1111, 0b10110001, 0b111, 0xFFFF]), label="mask")
-        rows = starshina_keyboard("ru", view, GAME, VERSION, mask)
+        rows = starshina_keyboard(CODEC, "ru", view, GAME, VERSION, mask)
         callbacks = _decoded(rows)
         acts = [c for c in callbacks if isinstance(c, Act)]
         selects = [c for c in callbacks if isinstance(c, Select)]
@@ -228,7 +227,9 @@ def test_starshina_buttons_are_the_legal_actions(
             assert not kitty and not selects
         for other in range(3):
             if other != seat:
-                assert starshina_keyboard("ru", starshina_seat_view(state, other), 1, 1) == []
+                assert (
+                    starshina_keyboard(CODEC, "ru", starshina_seat_view(state, other), 1, 1) == []
+                )
         for act in acts:
             trial = copy_starshina(state)
             arg: str | tuple[str, ...] | None = act.arg if not isinstance(act.arg, int) else None
@@ -267,9 +268,9 @@ def test_lobby_keyboard() -> None:
 
 
 def test_small_keyboards() -> None:
-    kinds = [getattr(c, "kind", None) for c in _decoded(new_game_keyboard("ru", GAMES))]
+    kinds = [getattr(c, "kind", None) for c in _decoded(new_game_keyboard(CODEC, "ru", GAMES))]
     assert kinds == ["stukolka", "shleif", "starshina"]
-    assert "Стуколка со шлейфом" in _labels(new_game_keyboard("ru", GAMES))
+    assert "Стуколка со шлейфом" in _labels(new_game_keyboard(CODEC, "ru", GAMES))
     assert [getattr(c, "game_id", None) for c in _decoded(back_keyboard("ru", 5))] == [5]
     assert [getattr(c, "page", None) for c in _decoded(balance_keyboard("ru", "balance"))] == [
         "settle"
@@ -280,7 +281,7 @@ def test_small_keyboards() -> None:
 
 
 def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
-    root = _decoded(settings_root_keyboard("ru", GAMES))
+    root = _decoded(settings_root_keyboard(CODEC, "ru", GAMES))
     kinds = [c.game for c in root if isinstance(c, Settings)]
     assert kinds == ["stukolka", "starshina"]
     # the rank letters, Russian only, В Д К Т marked by default
@@ -288,24 +289,26 @@ def test_settings_menus_cover_every_option_and_mark_the_current_value() -> None:
         CardRanks("russian"),
         CardRanks("latin"),
     ]
-    labels = [text for row in settings_root_keyboard("ru", GAMES, "latin") for text, _ in row]
+    labels = [
+        text for row in settings_root_keyboard(CODEC, "ru", GAMES, "latin") for text, _ in row
+    ]
     assert "✓ J Q K A" in labels and "В Д К Т" in labels
     assert not [
-        c for c in _decoded(settings_root_keyboard("en", GAMES)) if isinstance(c, CardRanks)
+        c for c in _decoded(settings_root_keyboard(CODEC, "en", GAMES)) if isinstance(c, CardRanks)
     ]
     defaults: dict[str, StukolkaOptions | StarshinaOptions] = {
         "stukolka": StukolkaOptions(),
         "starshina": StarshinaOptions(),
     }
     for game, options in defaults.items():
-        rows = settings_game_keyboard("ru", GAMES.of(game), options.to_json())
+        rows = settings_game_keyboard(CODEC, "ru", GAMES.of(game), options.to_json())
         opened = [c for c in _decoded(rows) if isinstance(c, Settings) and c.option != PRESET]
         assert [c.option for c in opened[:-1]] == list(options.to_json())
         assert opened[-1] == Settings()
         for option, choices in GAMES.of(game).menu.values.items():
             current = getattr(options, option)
-            rows = settings_option_keyboard("ru", GAMES.of(game), option, current)
-            buttons = [(text, decode(data)) for row in rows for text, data in row]
+            rows = settings_option_keyboard(CODEC, "ru", GAMES.of(game), option, current)
+            buttons = [(text, CODEC.decode(data)) for row in rows for text, data in row]
             values = buttons[:-1]
             assert buttons[-1][1] == Settings(game)
             assert len(values) == len(choices)
@@ -328,8 +331,8 @@ def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -
     }
 
     def preset_row(options: StarshinaOptions) -> list[tuple[str, object]]:
-        rows = settings_game_keyboard("ru", GAMES.of("starshina"), options.to_json())
-        return [(text, decode(data)) for text, data in rows[0]]
+        rows = settings_game_keyboard(CODEC, "ru", GAMES.of("starshina"), options.to_json())
+        return [(text, CODEC.decode(data)) for text, data in rows[0]]
 
     row = preset_row(StarshinaOptions(stake=5))
     assert [c for _, c in row] == [
@@ -342,8 +345,12 @@ def test_starshina_settings_open_with_its_two_presets_the_current_one_marked() -
     # a mix of the two is neither
     mixed = StarshinaOptions(exchange="updown")
     assert not any(text.startswith("✓") for text, _ in preset_row(mixed))
-    stukolka = settings_game_keyboard("ru", GAMES.of("stukolka"), StukolkaOptions().to_json())
-    assert all(getattr(decode(d), "option", None) != PRESET for row in stukolka for _, d in row)
+    stukolka = settings_game_keyboard(
+        CODEC, "ru", GAMES.of("stukolka"), StukolkaOptions().to_json()
+    )
+    assert all(
+        getattr(CODEC.decode(d), "option", None) != PRESET for row in stukolka for _, d in row
+    )
 
 
 def test_setting_value_refuses_what_the_menu_does_not_offer() -> None:
@@ -370,9 +377,9 @@ def test_starshina_card_buttons_are_in_rows_by_suit() -> None:
             seat = state.to_act
             if seat is None:
                 continue
-            rows = starshina_keyboard("ru", starshina_seat_view(state, seat), GAME, VERSION)
+            rows = starshina_keyboard(CODEC, "ru", starshina_seat_view(state, seat), GAME, VERSION)
             for row in rows:
-                decoded = [decode(data) for _, data in row]
+                decoded = [CODEC.decode(data) for _, data in row]
                 if not all(
                     isinstance(c, (Act, Select)) and c.verb in ("play", "give", "return", "kitty")
                     for c in decoded
@@ -385,13 +392,15 @@ def test_starshina_card_buttons_are_in_rows_by_suit() -> None:
 
 
 def test_the_evenings_gap_opens_from_the_top_of_settings_and_marks_the_current_pause() -> None:
-    root = settings_root_keyboard("ru", GAMES)
+    root = settings_root_keyboard(CODEC, "ru", GAMES)
     assert ("🌙 Итоги вечера", encode(EveningGap(0))) in [button for row in root for button in row]
-    rows = evening_gap_keyboard("en", 6 * 3600.0)
-    choices = [decode(data) for row in rows[:-1] for _, data in row]
+    rows = evening_gap_keyboard(CODEC, "en", 6 * 3600.0)
+    choices = [CODEC.decode(data) for row in rows[:-1] for _, data in row]
     assert choices == [EveningGap(hours) for hours in GAP_CHOICES]
     marked = [text for row in rows for text, _ in row if text.startswith("✓")]
     assert marked == ["✓ 6 h"]
-    assert decode(rows[-1][0][1]) == Settings()
+    assert CODEC.decode(rows[-1][0][1]) == Settings()
     # a pause set by /evening gap that the menu does not offer: nothing marked
-    assert not [t for row in evening_gap_keyboard("en", 5 * 3600.0) for t, _ in row if "✓" in t]
+    assert not [
+        t for row in evening_gap_keyboard(CODEC, "en", 5 * 3600.0) for t, _ in row if "✓" in t
+    ]

@@ -27,7 +27,7 @@ from storage.evenings import BiggestWin, Evening, EveningSummary
 from storage.records import POT, DealHistory, DealPlayer, LedgerEntry
 from storage.stats import Figures, PlayerStats, Standing
 from tables.ledger_csv import ledger_csv
-from tests.library import CHAT
+from tests.library import CHAT, CODEC
 
 CARD = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
 NAMES = {1: "Аня", 2: "Борис", 3: "Вика"}
@@ -232,7 +232,7 @@ def test_history_buttons_fit_in_callback_data() -> None:
     for row in rows:
         for _, data in row:
             assert len(data.encode()) <= 64
-            assert isinstance(cb.decode(data), cb.History | cb.DealInfo)
+            assert isinstance(CODEC.decode(data), cb.History | cb.DealInfo)
 
 
 def test_export_is_csv_with_names_and_pots() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot import callback as cb
 from bot.settings import Settings
+from tests.library import CODEC
 
 from .fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, NoSuchButton, User
 
@@ -141,7 +142,7 @@ class Players:
         for user in self.users:
             message = self.hand(user)
             for data in message.callback_data if message else []:
-                decoded = cb.decode(data)
+                decoded = CODEC.decode(data)
                 if isinstance(decoded, (cb.Act, cb.Select, cb.Look)):
                     assert message is not None
                     found.append((user, message, data, decoded))
@@ -175,7 +176,7 @@ class Players:
         await fake.wait_until(lambda: fake.messages(group, from_bot=True), timeout=15)
         lobby = fake.messages(group, from_bot=True)[-1]
         game_id = next(
-            d.game_id for d in map(cb.decode, lobby.callback_data) if isinstance(d, cb.Lobby)
+            d.game_id for d in map(CODEC.decode, lobby.callback_data) if isinstance(d, cb.Lobby)
         )
         presses: list[tuple[User, cb.LobbyAction]] = [(user, "join") for user in users[1:]]
         if begin:

@@ -82,6 +82,11 @@ class Table:
         services: Services = services_of(self.bot.app)
         return services
 
+    @property
+    def codec(self) -> cb.Codec:
+        """What the bot's buttons carry: the codec of the games its chat shows."""
+        return self.services.presenter.games.codec
+
     async def settle(self) -> None:
         """Wait until the bot has handled everything and its coalesced refreshes are sent."""
         await self.bot.settle(timeout=20, quiet=0.0)
@@ -103,7 +108,7 @@ class Table:
         messages = self.fake.messages(self.fake.private_chat(user), from_bot=True)
         for message in reversed(messages):
             # a hand message's buttons; not a menu's (the private /rules chooser)
-            decoded = [cb.decode(d) for d in message.callback_data]
+            decoded = [self.codec.decode(d) for d in message.callback_data]
             if not decoded or any(isinstance(c, cb.RulesOf) for c in decoded):
                 continue
             games = {getattr(c, "game_id", None) for c in decoded}
@@ -120,7 +125,7 @@ class Table:
             message = self.hand_message(user)
             if message is None:
                 continue
-            if any(isinstance(cb.decode(d), kinds) for d in message.callback_data):
+            if any(isinstance(self.codec.decode(d), kinds) for d in message.callback_data):
                 found.append((user, message, list(message.callback_data)))
         return found
 
@@ -130,7 +135,7 @@ class Table:
         if not candidates:
             return False
         user, message, data = self.rng.choice(candidates)
-        decoded = {d: cb.decode(d) for d in data}
+        decoded = {d: self.codec.decode(d) for d in data}
         looks = [d for d, c in decoded.items() if isinstance(c, cb.Look)]
         selects = [d for d, c in decoded.items() if isinstance(c, cb.Select)]
         acts = [d for d, c in decoded.items() if isinstance(c, cb.Act)]

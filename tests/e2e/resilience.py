@@ -12,7 +12,7 @@ from bot import callback as cb
 from game.core import Action
 from storage.database import Database
 from storage.replay import replay
-from tests.library import rules_for
+from tests.library import CODEC, rules_for
 
 from .fake_telegram import Chat, FakeTelegram, Message, RunningApplication, User
 from .players import Table
@@ -61,7 +61,7 @@ async def step_for(table: Table, users: Iterable[User], look_chance: float = 0.0
     if not candidates:
         return False
     user, message, data = table.rng.choice(candidates)
-    decoded = {d: cb.decode(d) for d in data}
+    decoded = {d: table.codec.decode(d) for d in data}
     selects = [d for d, c in decoded.items() if isinstance(c, cb.Select)]
     acts = [d for d, c in decoded.items() if isinstance(c, cb.Act)]
     looks = [d for d, c in decoded.items() if isinstance(c, cb.Look)]
@@ -122,7 +122,7 @@ def buttons(message: Message | None) -> list[cb.Callback]:
     found = []
     for data in message.callback_data:
         try:
-            found.append(cb.decode(data))
+            found.append(CODEC.decode(data))
         except cb.BadCallback:
             continue
     return found

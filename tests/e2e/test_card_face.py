@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot import callback as cb
 from bot.render.common import label, ranks_shown
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -34,7 +35,7 @@ async def _open_deal(table: Table, deal_id: int) -> str:
         for row in page.buttons
         for _, data in row
         if data is not None
-        and isinstance(decoded := cb.decode(data), cb.DealInfo)
+        and isinstance(decoded := CODEC.decode(data), cb.DealInfo)
         and decoded.deal_id == deal_id
     )
     assert info is not None

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot import callback as cb
 from tables.computers import EASY_IDS, STRONG_IDS, is_computer
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
@@ -30,7 +31,7 @@ def lobby_button(message: Message, action: str) -> str:
     return next(
         d
         for d in message.callback_data
-        if isinstance(cb.decode(d), cb.Lobby) and cb.decode(d).action == action  # type: ignore[union-attr]
+        if isinstance(CODEC.decode(d), cb.Lobby) and CODEC.decode(d).action == action  # type: ignore[union-attr]
     )
 
 
@@ -254,7 +255,7 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
 
         # he is back: the button in his private chat gives him his seat again
         hand = fake.messages(fake.private_chat(sleeper), from_bot=True)[-1]
-        back = next(d for d in hand.callback_data if isinstance(cb.decode(d), cb.Back))
+        back = next(d for d in hand.callback_data if isinstance(CODEC.decode(d), cb.Back))
         await table.press(sleeper, hand, back)
         game = await db.games.active_game(table.group.id)
         assert game is not None and sleeper.id not in game.state["table"]["away"]
@@ -275,7 +276,7 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
             user, message, data = next(
                 (u, m, d) for u, m, d in table.actionable() if u.id != sleeper.id
             )
-            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            acts = [d for d in data if isinstance(CODEC.decode(d), cb.Act)]
             await table.press(user, message, table.rng.choice(acts or data))
         assert await his_turn()
         await check_books(db, table.group.id)
@@ -312,7 +313,7 @@ async def test_kick_a_computer_between_deals_and_the_away_setting(tmp_path: Path
         await table.say(table.users[0], "/settings")
         menu = table.group_messages()[-1]
         assert "🤖 Компьютер" in (menu.text or "")
-        choice = next(d for d in menu.callback_data if cb.decode(d) == cb.AwayPlay("default"))
+        choice = next(d for d in menu.callback_data if CODEC.decode(d) == cb.AwayPlay("default"))
         await table.press(table.users[0], menu, choice)
         menu = fake.message(table.group, menu.message_id)
         assert "Ходы по умолчанию" in (menu.text or "")
@@ -346,7 +347,7 @@ async def test_people_void_a_deal_at_a_table_with_a_computer(tmp_path: Path) -> 
                 (label, data)
                 for row in message.buttons
                 for label, data in row
-                if data is not None and isinstance(cb.decode(data), cb.Void)
+                if data is not None and isinstance(CODEC.decode(data), cb.Void)
             )
 
         for number, user in enumerate(table.users):

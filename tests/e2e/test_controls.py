@@ -21,6 +21,7 @@ from game.starshina import Phase as StarshinaPhase
 from game.stukolka.state import Phase, Role
 from locales import t, tn
 from tables.records import Loaded
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, start_bot_for
@@ -38,7 +39,7 @@ def _selects(message: Message) -> dict[str, str]:
     found = {}
     for row in message.buttons:
         for text, data in row:
-            if data and isinstance(cb.decode(data), cb.Select):
+            if data and isinstance(CODEC.decode(data), cb.Select):
                 found[text] = data
     return found
 
@@ -67,7 +68,9 @@ async def _starshina_kitty(table: Table) -> tuple[object, int]:
         if state.phase is StarshinaPhase.KITTY:
             return table.fake.world.users[loaded.seats[state.to_act]], game.game_id
         user, message, data = table.actionable((cb.Act,))[0]
-        await table.press(user, message, next(d for d in data if isinstance(cb.decode(d), cb.Act)))
+        await table.press(
+            user, message, next(d for d in data if isinstance(CODEC.decode(d), cb.Act))
+        )
     raise AssertionError("no kitty")
 
 
@@ -166,7 +169,7 @@ async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> Non
             ):
                 break
             user, message, data = table.rng.choice(table.actionable((cb.Act,)))
-            darks = [d for d in data if getattr(cb.decode(d), "verb", None) == "dark"]
+            darks = [d for d in data if getattr(CODEC.decode(d), "verb", None) == "dark"]
             await table.press(user, message, darks[0] if darks else table.rng.choice(data))
         else:
             raise AssertionError("nobody played dark")

@@ -38,12 +38,12 @@ async def _deal_views(table: Table) -> list[str]:
     await table.say(user, "/history")
     page = table.group_messages()[-1]
     views = []
-    opens = [d for d in page.callback_data if isinstance(cb.decode(d), cb.DealInfo)]
+    opens = [d for d in page.callback_data if isinstance(table.codec.decode(d), cb.DealInfo)]
     for data in opens:
         await table.press(user, page, data)
         page = table.fake.message(table.group, page.message_id)
         views.append(page.text or "")
-        back = next(d for d in page.callback_data if isinstance(cb.decode(d), cb.History))
+        back = next(d for d in page.callback_data if isinstance(table.codec.decode(d), cb.History))
         await table.press(user, page, back)
         page = table.fake.message(table.group, page.message_id)
     return views

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot import callback as cb
 from tables.computers import EASY_IDS, STRONG_IDS
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, User
 from .players import Table, start_bot_for
@@ -22,7 +23,7 @@ STOP_NOW = "⏹ Игра останавливается: бот доигрыва
 
 
 def _void(table: Table, data: list[str]) -> str:
-    return next(d for d in data if isinstance(cb.decode(d), cb.Void))
+    return next(d for d in data if isinstance(CODEC.decode(d), cb.Void))
 
 
 async def _board(table: Table) -> str:
@@ -92,11 +93,13 @@ async def test_the_lobby_says_the_game_began_and_loses_its_buttons_in_one_edit(
         lobby = table.group_messages()[-1]
         for user in users[1:]:
             join = next(
-                d for d in lobby.callback_data if getattr(cb.decode(d), "action", "") == "join"
+                d for d in lobby.callback_data if getattr(CODEC.decode(d), "action", "") == "join"
             )
             await table.press(user, lobby, join)
             lobby = fake.message(group, lobby.message_id)
-        join = next(d for d in lobby.callback_data if getattr(cb.decode(d), "action", "") == "join")
+        join = next(
+            d for d in lobby.callback_data if getattr(CODEC.decode(d), "action", "") == "join"
+        )
         since = fake.now()
         await table.say(users[0], "/begin")
         lobby = fake.message(group, lobby.message_id)
@@ -147,14 +150,14 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         menu = fake.messages(chat, from_bot=True)[-1]
         assert (menu.text or "").startswith("⚙️"), menu.text
         assert "Итоги вечера" not in (menu.text or "") and "Подсказки" not in (menu.text or "")
-        decoded = [cb.decode(d) for d in menu.callback_data]
+        decoded = [CODEC.decode(d) for d in menu.callback_data]
         assert cb.Settings("stukolka") in decoded
         assert not any(isinstance(c, cb.EveningGap | cb.Hints) for c in decoded)
         # a game's options may be changed there: the player is his chat's only admin
         await table.press(
             alice,
             menu,
-            next(d for d in menu.callback_data if cb.decode(d) == cb.Settings("stukolka")),
+            next(d for d in menu.callback_data if CODEC.decode(d) == cb.Settings("stukolka")),
         )
         menu = fake.message(chat, menu.message_id)
         assert "Стуколка" in (menu.text or "") and menu.callback_data
@@ -208,7 +211,7 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         again = _again(answers[0])
         assert again is not None
         # «▶️ Новая партия» there: the same practice table again, the computers seated
-        ended = await table.services.db.games.game(cb.decode(again).game_id)  # type: ignore[union-attr]
+        ended = await table.services.db.games.game(CODEC.decode(again).game_id)  # type: ignore[union-attr]
         await table.press(alice, answers[0], again)
         reopened = await table.services.db.games.active_game(alice.id)
         assert reopened is not None and reopened.status == "active"
@@ -219,7 +222,7 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
 
 def _again(message: object) -> str | None:
     data: list[str] = message.callback_data  # type: ignore[attr-defined]
-    return next((d for d in data if isinstance(cb.decode(d), cb.Again)), None)
+    return next((d for d in data if isinstance(CODEC.decode(d), cb.Again)), None)
 
 
 async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_table(

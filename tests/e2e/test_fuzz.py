@@ -12,6 +12,7 @@ from typing import Any
 
 from bot import callback as cb
 from tests.depth import deep
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, Message, User
 from .fake_telegram.serialize import callback_query_json
@@ -51,8 +52,8 @@ def random_callback(rng: random.Random, game_id: int, turn: int, real: list[str]
     """Random bytes, random text, and well-formed data for this game, others and old turns."""
     games = [game_id, game_id + 1, 0, 999, cb.MAX_ID]
     turns = [turn, turn - 1, turn + 1, 0, cb.MAX_ID]
-    verb = rng.choice(list(cb.VERBS))
-    kind = cb.VERBS[verb][1]
+    verb = rng.choice(list(CODEC.verbs))
+    kind = CODEC.verbs[verb][1]
     arg: Any = None
     if kind is cb.ArgKind.CARD:
         arg = rng.choice(["TH", "AS", "2C", "QD", "7S"])
@@ -63,13 +64,13 @@ def random_callback(rng: random.Random, game_id: int, turn: int, real: list[str]
     makers = [
         lambda: random_text(rng, rng.randint(1, 64)),
         lambda: "".join(rng.choice("asljnobp:0123456789az-") for _ in range(rng.randint(1, 30))),
-        lambda: cb.encode(cb.Act(rng.choice(games), rng.choice(turns), verb, arg)),
-        lambda: cb.encode(
+        lambda: CODEC.encode(cb.Act(rng.choice(games), rng.choice(turns), verb, arg)),
+        lambda: CODEC.encode(
             cb.Select(rng.choice(games), rng.choice(turns), "discard", rng.randrange(2**20))
         ),
         lambda: cb.encode(cb.Look(rng.choice(games), rng.choice(turns))),
         lambda: cb.encode(cb.Lobby(rng.choice(games), rng.choice(["begin", "cancel"]))),
-        lambda: cb.encode(cb.NewGame(rng.choice(["stukolka", "shleif", "starshina"]))),
+        lambda: CODEC.encode(cb.NewGame(rng.choice(["stukolka", "shleif", "starshina"]))),
         lambda: cb.encode(cb.Back(rng.choice(games))),
         lambda: cb.encode(cb.Page(rng.choice(["balance", "settle"]))),
         lambda: "o" + rng.choice(["k", "t", "-"]) + ":" + rng.choice(["stake", "x", "-"]) + ":"

@@ -13,6 +13,7 @@ import pytest
 
 from bot import callback as cb
 from storage.database import Database
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .players import Table, cards_in, known_cards, replay_states, start_bot_for
@@ -44,20 +45,24 @@ async def open_table(
     await table.say(users[0], f"/new {choice}")
     lobby = table.group_messages()[-1]
     for user in users[1:]:
-        join = next(d for d in lobby.callback_data if cb.decode(d) == cb.Lobby(_game(d), "join"))
+        join = next(
+            d
+            for d in lobby.callback_data
+            if table.codec.decode(d) == cb.Lobby(_game(table, d), "join")
+        )
         await table.press(user, lobby, join)
     lobby = table.fake.message(group, lobby.message_id)
     begin = next(
         d
         for d in lobby.callback_data
-        if isinstance(decoded := cb.decode(d), cb.Lobby) and decoded.action == "begin"
+        if isinstance(decoded := table.codec.decode(d), cb.Lobby) and decoded.action == "begin"
     )
     await table.press(users[0], lobby, begin)
     return table
 
 
-def _game(data: str) -> int:
-    decoded = cb.decode(data)
+def _game(table: Table, data: str) -> int:
+    decoded = table.codec.decode(data)
     assert isinstance(decoded, cb.Lobby)
     return decoded.game_id
 
@@ -117,7 +122,7 @@ def cb_card(data: str | None) -> str | None:
     if not data:
         return None
     try:
-        decoded = cb.decode(data)
+        decoded = CODEC.decode(data)
     except cb.BadCallback:
         return None
     if isinstance(decoded, cb.Act) and isinstance(decoded.arg, str) and len(decoded.arg) == 2:

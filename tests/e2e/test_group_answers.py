@@ -16,6 +16,7 @@ from typing import Any
 from bot import callback as cb
 from bot.render.common import use_ranks
 from tests.clock import ManualClock
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.formatting import parse_text
@@ -125,4 +126,4 @@ async def _quiet(table: Table) -> None:
 
 
 def _is_act(data: str) -> bool:
-    return isinstance(cb.decode(data), cb.Act)
+    return isinstance(CODEC.decode(data), cb.Act)

@@ -28,6 +28,7 @@ from bot.pacing import is_answer
 from game.stukolka.state import Phase, Role
 from storage.database import Database
 from tests.clock import ManualClock
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, cards_in, start_bot_for
@@ -44,7 +45,7 @@ def _number(text: str) -> int:
 
 def _live(message: Message) -> bool:
     """Whether a message offers a button that acts on a game (a callback, not a link)."""
-    return any(isinstance(cb.decode(data), GAME_BUTTONS) for data in message.callback_data)
+    return any(isinstance(CODEC.decode(data), GAME_BUTTONS) for data in message.callback_data)
 
 
 async def _current_hands(db: Database, chat_id: int) -> set[tuple[int, int]]:
@@ -156,7 +157,7 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
             before = dict(game.hand_messages)
             clock.advance(0.3)
             user, message, data = table.actionable()[0]
-            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            acts = [d for d in data if isinstance(CODEC.decode(d), cb.Act)]
             await table.press(user, message, acts[0])
             after = await db.games.active_game(chat_id)
             if after is None or after.state["table"]["deals"] != game.state["table"]["deals"]:
@@ -189,8 +190,8 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
             candidates = table.actionable() or table.actionable((cb.Look,))
             assert candidates
             user, message, data = rng.choice(candidates)
-            darks = [d for d in data if getattr(cb.decode(d), "verb", None) == "dark"]
-            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            darks = [d for d in data if getattr(CODEC.decode(d), "verb", None) == "dark"]
+            acts = [d for d in data if isinstance(CODEC.decode(d), cb.Act)]
             choice = darks[0] if darks and rng.random() < 0.8 else rng.choice(acts or data)
             await table.press(user, message, choice)
             game = await db.games.active_game(chat_id)
@@ -210,7 +211,7 @@ async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: P
                 revisions: list[Any] = [*hand.history, hand]
                 for revision in revisions:
                     assert not cards_in(revision.text or "") - public, revision.text
-                decoded = [cb.decode(d) for d in hand.callback_data]
+                decoded = [CODEC.decode(d) for d in hand.callback_data]
                 assert not any(isinstance(c, cb.Look | cb.Select) for c in decoded)
                 assert not any(isinstance(c, cb.Act) and c.verb == "play" for c in decoded)
                 blind_checks += 1
@@ -262,7 +263,7 @@ async def test_waiting_hands_are_paced_and_the_one_to_act_is_not(tmp_path: Path)
         for _ in range(10):
             # the one to act has his buttons at once: the clock has not moved
             user, message, data = await _to_act(table)
-            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            acts = [d for d in data if isinstance(CODEC.decode(d), cb.Act)]
             fake.user_presses(user, message, acts[0] if acts else data[0])
             await bot.settle(timeout=20, quiet=0.0)
         assert clock.now == 1000.0
@@ -299,7 +300,7 @@ async def test_a_waiting_hand_shows_moves_made_close_together_in_one_edit(
         pressed = set()
         for _ in range(2):
             user, message, data = await _to_act(table)  # the next to act has his at once
-            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            acts = [d for d in data if isinstance(CODEC.decode(d), cb.Act)]
             fake.user_presses(user, message, acts[0] if acts else data[0])
             pressed.add(user.id)
             await bot.settle(timeout=20, quiet=0.0)
@@ -330,7 +331,7 @@ async def test_the_pressers_own_hand_is_the_first_request_after_his_move(tmp_pat
             if not found:
                 break
             user, message, data = found[0]
-            acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+            acts = [d for d in data if isinstance(CODEC.decode(d), cb.Act)]
             since = fake.now()
             await table.press(user, message, acts[0])
             sent = [
@@ -372,7 +373,7 @@ async def test_with_the_limiter_the_pressers_hand_goes_first_and_waiting_hands_w
 
         limiter.process_request = recording
         user, message, data = table.actionable((cb.Act,))[0]
-        acts = [d for d in data if isinstance(cb.decode(d), cb.Act)]
+        acts = [d for d in data if isinstance(CODEC.decode(d), cb.Act)]
         fake.user_presses(user, message, acts[0])
         await bot.settle(timeout=20, quiet=0.0)
         await table.services.presenter.coalescer.drain()

@@ -49,12 +49,14 @@ async def lay(table: Table, user: User, message: Message, cards: list[str], hand
     order = selection_order(hand, None)
     mask = 0
     for card in cards:
-        acts = [cb.decode(d) for d in message.callback_data]
+        acts = [table.codec.decode(d) for d in message.callback_data]
         assert not any(isinstance(act, cb.Act) for act in acts), "confirmed before two marked"
         mask |= 1 << order.index(card)
-        await table.press(user, message, press_data(message, cb.Select, verb="lay", mask=mask))
+        await table.press(
+            user, message, press_data(table, message, cb.Select, verb="lay", mask=mask)
+        )
         message = table.fake.message(chat, message.message_id)
-    await table.press(user, message, press_data(message, cb.Act, verb="lay", arg=mask))
+    await table.press(user, message, press_data(table, message, cb.Act, verb="lay", arg=mask))
     return mask
 
 
@@ -79,9 +81,9 @@ async def test_a_third_game_with_a_two_card_move_and_a_pot_of_its_own_is_played_
         lobby = table.group_messages()[-1]
         assert "Копилка" in (lobby.text or "") and "Сдач: 3" in (lobby.text or "")
         for user in (bob, alice):
-            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+            await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
-        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
         db = table.services.db
         game = await db.games.active_game(group.id)
         assert game is not None and game.kind == kopilka.KIND
@@ -259,9 +261,9 @@ async def test_a_table_stopped_with_the_kopilka_full_gives_it_back_and_says_so(
         await table.settle()
         await table.say(vera, "/new копилка")
         lobby = table.group_messages()[-1]
-        await table.press(bob, lobby, press_data(lobby, cb.Lobby, action="join"))
+        await table.press(bob, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
-        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
         db = table.services.db
         game = await db.games.active_game(group.id)
         assert game is not None

@@ -62,7 +62,7 @@ async def test_kopilka_is_played_on_the_pages_to_its_end(
         # the creator allows 💡: the game has a computer to think out a hint
         await table.say(table.users[0], "/settings")
         menu = table.group_messages()[-1]
-        allow = next(d for d in menu.callback_data if cb.decode(d) == cb.Hints(True))
+        allow = next(d for d in menu.callback_data if table.codec.decode(d) == cb.Hints(True))
         await table.press(table.users[0], menu, allow)
         hinted = ""
         game_id = await game_id_of(table)

@@ -13,6 +13,7 @@ from typing import Any
 from bot import callback as cb
 from game.stukolka.state import Phase, Role
 from locales import t, tn
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, User
 from .players import Table, start_bot_for
@@ -42,7 +43,7 @@ async def _purchase(table: Table) -> tuple[User, int]:
             return user, game.game_id
         candidates = table.actionable((cb.Act,)) or table.actionable((cb.Look,))
         who, message, data = table.rng.choice(candidates)
-        verbs = {getattr(cb.decode(d), "verb", None): d for d in data}
+        verbs = {getattr(CODEC.decode(d), "verb", None): d for d in data}
         choice = verbs.get("knock") or next(
             (d for v, d in verbs.items() if v not in ("dark", "pass")), None
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot import callback as cb
 from tables.stopping import LARGE_POT_STAKES, large_pot
-from tests.library import GAMES
+from tests.library import CODEC, GAMES
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -52,7 +52,7 @@ async def _press_verb(table: Table, wanted: dict[int, str]) -> bool:
         acts = [
             (data, decoded)
             for data in message.callback_data
-            if isinstance(decoded := cb.decode(data), cb.Act)
+            if isinstance(decoded := CODEC.decode(data), cb.Act)
         ]
         if not acts:
             continue

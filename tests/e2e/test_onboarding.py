@@ -47,7 +47,7 @@ async def set_option(table: Table, user: User, game: str, option: str, value: ob
     await table.say(user, "/settings")
     for step in path:
         message = table.fake.last_message(table.group)
-        query = table.fake.user_presses(user, message, cb.encode(step))
+        query = table.fake.user_presses(user, message, table.codec.encode(step))
         await table.settle()
     assert query.answer is not None and query.answer.text, "the option was not set"
 

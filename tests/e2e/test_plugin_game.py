@@ -38,9 +38,9 @@ def texts(messages: list[Message]) -> list[str]:
     ]
 
 
-def press_data(message: Message, kind: type, **fields: object) -> str:
+def press_data(table: Table, message: Message, kind: type, **fields: object) -> str:
     for data in message.callback_data:
-        decoded = cb.decode(data)
+        decoded = table.codec.decode(data)
         if isinstance(decoded, kind) and all(getattr(decoded, k) == v for k, v in fields.items()):
             return data
     raise AssertionError(f"no {kind.__name__} {fields} button in {message.text!r}")
@@ -69,9 +69,9 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
         assert "Старшая карта" in (lobby.text or "")
         assert "Сдач: 2" in (lobby.text or "") and "Ставка: 1" in (lobby.text or "")
         for user in (bob, alice):
-            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+            await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
-        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
 
         db = table.services.db
         game = await db.games.active_game(group.id)
@@ -132,14 +132,16 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
         await table.say(vera, "/settings")
         settings = table.group_messages()[-1]
         assert "Старшая карта" in (settings.text or "")
-        await table.press(vera, settings, press_data(settings, cb.Settings, game=KIND))
+        await table.press(vera, settings, press_data(table, settings, cb.Settings, game=KIND))
         settings = fake.message(group, settings.message_id)
         await table.press(
-            vera, settings, press_data(settings, cb.Settings, game=KIND, option="rounds")
+            vera, settings, press_data(table, settings, cb.Settings, game=KIND, option="rounds")
         )
         settings = fake.message(group, settings.message_id)
         await table.press(
-            vera, settings, press_data(settings, cb.Settings, game=KIND, option="rounds", value="3")
+            vera,
+            settings,
+            press_data(table, settings, cb.Settings, game=KIND, option="rounds", value="3"),
         )
         assert (await db.chats.chat_options(group.id, KIND)) == {"rounds": 3}
         await table.say(vera, "/new highcard")
@@ -167,9 +169,9 @@ async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_
         await table.settle()
         await table.say(vera, "/new старшая")
         lobby = table.group_messages()[-1]
-        await table.press(bob, lobby, press_data(lobby, cb.Lobby, action="join"))
+        await table.press(bob, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
-        offered = {cb.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
+        offered = {table.codec.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
         assert offered == {"join", "leave", "begin", "cancel"}
         assert "🤖" not in str(lobby.inline_keyboard)
         db = table.services.db
@@ -190,10 +192,10 @@ async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_
         assert not fake.unanswered_callback_queries() and not bot.handler_errors
 
         # a game that has computers still offers them
-        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="cancel"))
+        await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="cancel"))
         await table.say(vera, "/new stukolka")
         lobby = table.group_messages()[-1]
-        offered = {cb.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
+        offered = {table.codec.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
         assert {"computer", "novice"} <= offered
 
 
@@ -219,9 +221,9 @@ async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves
         await table.say(vera, "/new старшая")
         lobby = table.group_messages()[-1]
         for user in (bob, alice):
-            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+            await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
-        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
         fake.user_blocks_bot(bob)
         db = table.services.db
         game = await db.games.active_game(group.id)
@@ -254,7 +256,7 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
     its buttons carry the wire codes its chat side brought, a card off the led suit is
     refused with the engine's reason, each trick's money goes through the ledger, and the
     game ends with its one deal. Nothing outside ``tests/`` names it or its verbs."""
-    assert {"lead", "follow"} <= set(cb.VERBS)
+    assert {"lead", "follow"} <= set(tricks_game.chat.codec.verbs)
     async with (
         FakeTelegram() as fake,
         start_bot_for(fake, tmp_path / "bot.sqlite3", library=tricks_game) as bot,
@@ -272,9 +274,9 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
         lobby = table.group_messages()[-1]
         assert "Взятки" in (lobby.text or "")
         for user in (bob, alice):
-            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+            await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
-        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
         db = table.services.db
         game = await db.games.active_game(group.id)
         assert game is not None and game.kind == tricks.KIND
@@ -288,7 +290,7 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
                 break
             assert len(ready) == 1, "only the player to act has buttons"
             user, message, data = ready[0]
-            acts = [cb.decode(d) for d in data]
+            acts = [table.codec.decode(d) for d in data]
             assert all(isinstance(act, cb.Act) for act in acts)
             verbs += [act.verb for act in acts if isinstance(act, cb.Act)]
             state = (await db.games.game(game_id)).state["engine"]
@@ -299,7 +301,7 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
                 other = [card for card in state["hands"][seat] if card not in offered]
                 if other:
                     turn = acts[0].version  # type: ignore[union-attr]
-                    forged = cb.encode(cb.Act(game_id, turn, "follow", other[0]))
+                    forged = table.codec.encode(cb.Act(game_id, turn, "follow", other[0]))
                     forge_press(fake, user, message, forged)
                     await table.settle()
                     answer = list(fake.world.callback_queries.values())[-1].answer
@@ -387,9 +389,9 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
         await table.say(vera, "/new взятки")
         lobby = table.group_messages()[-1]
         for user in (bob, alice):
-            await table.press(user, lobby, press_data(lobby, cb.Lobby, action="join"))
+            await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
-        await table.press(vera, lobby, press_data(lobby, cb.Lobby, action="begin"))
+        await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
         db = table.services.db
         game = await db.games.active_game(group.id)
         assert game is not None

@@ -22,6 +22,7 @@ from bot.render.common import label, ranks_shown
 from storage import POT, Transfer
 from tables import Refused
 from tables.computers import EASY_IDS, STRONG_IDS
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
@@ -185,7 +186,8 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
         assert not lobby.callback_data  # retired when the game began
         # a private chat has nobody to join: no «Сесть за стол» / «Встать» ever
         assert all(
-            not isinstance(cb.decode(d), cb.Lobby) or cb.decode(d).action not in ("join", "leave")  # type: ignore[union-attr]
+            not isinstance(CODEC.decode(d), cb.Lobby)
+            or CODEC.decode(d).action not in ("join", "leave")  # type: ignore[union-attr]
             for revision in lobby.history
             for d in _callback_data(revision.reply_markup)
         )
@@ -250,13 +252,13 @@ async def test_the_private_chooser_opens_a_practice_table(tmp_path: Path) -> Non
         chooser = fake.messages(chat, from_bot=True)[-1]
         assert chooser.text == WORDS["ru"]["chooser"]
         starshina = next(
-            d for d in chooser.callback_data if cb.decode(d) == cb.NewGame("starshina")
+            d for d in chooser.callback_data if CODEC.decode(d) == cb.NewGame("starshina")
         )
         await table.press(alice, chooser, starshina)
         lobby = fake.messages(chat, from_bot=True)[-1]
         assert (lobby.text or "").startswith("🎯 Тренировка: Старшина — собираем стол")
         # alone, the table cannot begin (Старшина needs three); nobody else can join
-        actions = [cb.decode(d) for d in lobby.callback_data]
+        actions = [CODEC.decode(d) for d in lobby.callback_data]
         assert {a.action for a in actions if isinstance(a, cb.Lobby)} == {
             "computer",
             "novice",
@@ -300,11 +302,13 @@ HINT_WAYS: dict[str, dict[str, Any]] = {
 }
 
 
-def hint_data(message: Message | None) -> str | None:
-    """The 💡 button's data on a message, if it has one."""
+def hint_data(table: Table, message: Message | None) -> str | None:
+    """The 💡 button's data on a message of ``table``'s bot, if it has one."""
     if message is None:
         return None
-    return next((d for d in message.callback_data if isinstance(cb.decode(d), cb.Hint)), None)
+    return next(
+        (d for d in message.callback_data if isinstance(table.codec.decode(d), cb.Hint)), None
+    )
 
 
 async def until_turn(table: Table, user: User) -> Message:
@@ -319,7 +323,7 @@ async def until_turn(table: Table, user: User) -> Message:
 
 
 async def press_hint(table: Table, user: User, hand: Message) -> tuple[str, bool]:
-    data = hint_data(hand)
+    data = hint_data(table, hand)
     assert data is not None, hand.buttons
     query = table.fake.user_presses(user, hand, data)
     await table.settle()
@@ -367,8 +371,10 @@ async def test_a_hint_at_the_practice_table(tmp_path: Path, lang: str) -> None:
             await table.step()
         # a hand message that is not at its turn offers no 💡
         for message in fake.messages(table.group, from_bot=True):
-            if not any(isinstance(cb.decode(d), cb.Act | cb.Select) for d in message.callback_data):
-                assert hint_data(message) is None, message.buttons
+            if not any(
+                isinstance(CODEC.decode(d), cb.Act | cb.Select) for d in message.callback_data
+            ):
+                assert hint_data(table, message) is None, message.buttons
 
 
 async def until_hint(table: Table, user: User) -> Message:
@@ -376,7 +382,7 @@ async def until_hint(table: Table, user: User) -> Message:
     he has seen his cards; his hand message."""
     for _ in range(400):
         hand = table.hand_message(user)
-        if hand is not None and hint_data(hand) is not None:
+        if hand is not None and hint_data(table, hand) is not None:
             return hand
         await asyncio.sleep(PAUSE)
         await table.settle()
@@ -428,7 +434,7 @@ async def test_a_hint_for_a_player_who_has_not_looked_at_his_cards(tmp_path: Pat
             labels = {label_ for row in hand.buttons for label_, _ in row}
             moves = {}
             for data in hand.callback_data:
-                decoded = cb.decode(data)
+                decoded = CODEC.decode(data)
                 if isinstance(decoded, cb.Act):
                     moves[decoded.verb] = data
             if not holding.looked and state.phase.value in ("knock", "purchase"):
@@ -454,7 +460,7 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         table = await open_group(fake, bot, "ru", seed=41)
         users, group = table.users, table.group
         user, hand, _ = table.actionable()[0]
-        assert hint_data(hand) is None  # off by default: a group plays its own game
+        assert hint_data(table, hand) is None  # off by default: a group plays its own game
         game = await table.services.db.games.active_game(group.id)
         assert game is not None
         turn = game.state["table"]["turn"]
@@ -465,7 +471,7 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         await table.say(users[0], "/settings")
         menu = table.group_messages()[-1]
         assert "💡 Подсказки компьютера на ходу: выключены" in (menu.text or "")
-        allow = next(d for d in menu.callback_data if cb.decode(d) == cb.Hints(True))
+        allow = next(d for d in menu.callback_data if CODEC.decode(d) == cb.Hints(True))
         await table.press(users[0], menu, allow)
         menu = fake.message(group, menu.message_id)
         assert "💡 Подсказки компьютера на ходу: включены" in (menu.text or "")
@@ -473,10 +479,10 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         text, alert = await press_hint(table, user, hand)
         assert alert and text.startswith("💡"), text
         # and takes them back: the 💡 goes
-        forbid = next(d for d in menu.callback_data if cb.decode(d) == cb.Hints(False))
+        forbid = next(d for d in menu.callback_data if CODEC.decode(d) == cb.Hints(False))
         await table.press(users[0], menu, forbid)
         hand = fake.message(fake.private_chat(user), hand.message_id)
-        assert hint_data(hand) is None
+        assert hint_data(table, hand) is None
         with pytest.raises(Refused):
             await table.services.tables.turns.hint_view(game.game_id, user.id, turn)
 
@@ -513,7 +519,9 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         await play(table, large_pot)
         await table.say(alice, "/stop")
         hand = await until_turn(table, alice)
-        play_on = next((d for d in hand.callback_data if isinstance(cb.decode(d), cb.PlayOn)), None)
+        play_on = next(
+            (d for d in hand.callback_data if isinstance(CODEC.decode(d), cb.PlayOn)), None
+        )
         assert play_on is not None, hand.buttons
         assert "Сыграть дальше?" in (hand.text or "")
         await table.press(alice, hand, play_on)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from telegram.error import NetworkError
 
-from bot import callback as cb
 from bot.request import AiohttpRequest
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.proxy import Kind, tiny_proxy
@@ -52,7 +52,9 @@ async def test_a_game_through_a_proxy_with_credentials(tmp_path: Path, kind: Kin
         hands = [table.hand_message(user) for user in table.users]
         assert any(hand is not None and hand.callback_data for hand in hands)
         # the buttons came through the proxy too (the lobby's went when the game began)
-        assert any(cb.decode(d) is not None for hand in hands if hand for d in hand.callback_data)
+        assert any(
+            CODEC.decode(d) is not None for hand in hands if hand for d in hand.callback_data
+        )
 
 
 @pytest.mark.parametrize("kind", ["http", "socks5"])

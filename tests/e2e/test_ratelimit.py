@@ -27,6 +27,7 @@ from bot import callback as cb
 from bot.pacing import Pacer
 from bot.ratelimit import ChatRateLimiter
 from tests.clock import ManualClock
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, NoSuchButton, RetryAfter, application_builder
 from .players import Table, start_bot_for
@@ -278,7 +279,7 @@ class Player:
             self.next_press = now + self.think  # between deals: look again in a moment
             return
         user, message, data = table.rng.choice(candidates)
-        acts = [d for d in data if isinstance(cb.decode(d), (cb.Act, cb.Select))]
+        acts = [d for d in data if isinstance(CODEC.decode(d), (cb.Act, cb.Select))]
         with contextlib.suppress(NoSuchButton):
             self.waiting = table.fake.user_presses(user, message, table.rng.choice(acts or data))
 

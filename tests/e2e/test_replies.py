@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot import callback as cb
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.model import Message
@@ -19,7 +20,7 @@ from .test_games import open_table
 
 def _data(message: Message, wanted: object) -> str:
     for data in message.callback_data:
-        if cb.decode(data) == wanted:
+        if CODEC.decode(data) == wanted:
             return data
     raise AssertionError(f"no button {wanted} on the message")
 
@@ -70,7 +71,7 @@ async def test_commands_are_answered_as_replies_and_start_bot_first_names_who(
         lobby = fake.message(group, lobby.message_id)
         assert all(
             not (isinstance(d, cb.Lobby) and d.action == "begin")
-            for d in map(cb.decode, lobby.callback_data)
+            for d in map(CODEC.decode, lobby.callback_data)
         )
 
         # every command that answers in the group answers as a reply

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import callback as cb
 from tests.clock import ManualClock
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, User
 from .fake_telegram.model import Membership, MemberStatus
@@ -296,7 +297,7 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
         for number, user in enumerate(users, 1):
             message = await current_table(table, third)
             assert message is not None
-            votes = [d for d in message.callback_data if isinstance(cb.decode(d), cb.Void)]
+            votes = [d for d in message.callback_data if isinstance(CODEC.decode(d), cb.Void)]
             assert votes, "the table message offers the vote"
             await table.press(user, message, votes[0])
             assert (await db.games.game(third)).status == ("stopped" if number == 3 else "active")

@@ -18,6 +18,7 @@ import pytest
 from bot import callback as cb
 from storage.database import Database
 from tables.computers import STRONG_IDS
+from tests.library import CODEC
 
 from .child_bot import Bot, Players, read
 from .fake_telegram import FakeTelegram
@@ -68,7 +69,7 @@ async def test_sigkill_while_a_computer_is_to_move_and_it_moves_after_the_restar
             await fake.wait_until(lambda: fake.messages(group, from_bot=True), timeout=15)
             lobby = fake.messages(group, from_bot=True)[-1]
             game_id = next(
-                d.game_id for d in map(cb.decode, lobby.callback_data) if isinstance(d, cb.Lobby)
+                d.game_id for d in map(CODEC.decode, lobby.callback_data) if isinstance(d, cb.Lobby)
             )
             for action in ("computer", "begin"):
                 query = fake.user_presses(user, lobby, cb.encode(cb.Lobby(game_id, action)))

@@ -20,6 +20,7 @@ from locales import t
 from server import health
 from server.program import Program
 from storage.database import Database
+from tests.library import CODEC
 from tests.moves import press
 
 from .fake_telegram import FakeTelegram
@@ -76,7 +77,7 @@ async def test_settings_during_a_game_say_the_change_waits_for_the_next_game(
         await table.say(users[0], "/settings")
         menu = table.group_messages()[-1]
         assert "applies from the next game" in (menu.text or "")
-        assert any(isinstance(cb.decode(d), cb.Settings) for d in menu.callback_data)
+        assert any(isinstance(CODEC.decode(d), cb.Settings) for d in menu.callback_data)
 
 
 async def test_an_unreachable_member_can_be_removed_from_the_lobby_and_not_join_mid_game(
@@ -266,7 +267,7 @@ async def test_a_menu_press_acts_only_on_a_menu_of_its_kind(tmp_path: Path) -> N
         await table.say(users[1], "/settings")
         menu = table.group_messages()[-1]
         lobby_text = lobby.text
-        settings = cb.encode(cb.Settings("stukolka", None, None))
+        settings = CODEC.encode(cb.Settings("stukolka", None, None))
         page = cb.encode(cb.Page("settle"))
         for data in (settings, page):
             query = forge(fake, users[1], lobby, data)

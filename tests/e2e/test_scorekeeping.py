@@ -16,6 +16,7 @@ from pathlib import Path
 from bot import callback as cb
 from locales import signed, tn
 from tests.clock import ManualClock
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.model import Message, User
@@ -190,12 +191,12 @@ async def _walk_history(table: Table, user: User, words: HistoryWords) -> tuple[
     await table.say(user, "/history")
     page = table.group_messages()[-1]
     assert words.first in (page.text or "")
-    older = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
+    older = next(d for label, d in buttons(page) if isinstance(CODEC.decode(d), cb.History))
     await table.press(user, page, older)
     page = fake.message(table.group, page.message_id)
     assert words.second in (page.text or "")
-    newer = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.History))
-    details = next(d for label, d in buttons(page) if isinstance(cb.decode(d), cb.DealInfo))
+    newer = next(d for label, d in buttons(page) if isinstance(CODEC.decode(d), cb.History))
+    details = next(d for label, d in buttons(page) if isinstance(CODEC.decode(d), cb.DealInfo))
     await table.press(user, page, details)
     shown = fake.message(table.group, page.message_id).text or ""
     assert words.deal in shown and words.money in shown, shown
@@ -203,7 +204,7 @@ async def _walk_history(table: Table, user: User, words: HistoryWords) -> tuple[
     back = next(
         d
         for label, d in buttons(fake.message(table.group, page.message_id))
-        if isinstance(cb.decode(d), cb.History)
+        if isinstance(CODEC.decode(d), cb.History)
     )
     await table.press(user, fake.message(table.group, page.message_id), back)
     page = fake.message(table.group, page.message_id)
@@ -295,7 +296,7 @@ async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Pa
 
 def _button(message: object, wanted: object) -> str:
     for _, data in buttons(message):
-        if cb.decode(data) == wanted:
+        if CODEC.decode(data) == wanted:
             return data
     raise AssertionError(f"no button {wanted} on the message")
 

@@ -18,6 +18,7 @@ from typing import Any
 from bot import callback as cb
 from bot.app import services_of
 from bot.screens.hand import LOOKING
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, User
 from .players import Table, start_bot_for
@@ -82,7 +83,7 @@ async def play_at_a_human_pace(table: Table, clock: Clock, seed: int, deals: int
         found = table.actionable()
         assert found, "nobody has a move"
         user, message, data = found[0]
-        decoded = {d: cb.decode(d) for d in data}
+        decoded = {d: CODEC.decode(d) for d in data}
         selects = [d for d, c in decoded.items() if isinstance(c, cb.Select)]
         acts = [d for d, c in decoded.items() if isinstance(c, cb.Act)]
         marked = sum(1 for row in message.buttons for text, _ in row if text.startswith("✓"))

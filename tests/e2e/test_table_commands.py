@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 from bot import callback as cb
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -19,7 +20,7 @@ def buttons(message: object) -> list[tuple[str, str]]:
 
 def press_data(table: Table, message: object, wanted: object) -> str:
     for _, data in buttons(message):
-        if data and cb.decode(data) == wanted:
+        if data and CODEC.decode(data) == wanted:
             return data
     raise AssertionError(f"no button {wanted} on the message")
 
@@ -33,12 +34,12 @@ async def test_lobby_marks_who_cannot_get_cards_and_refuses_to_begin(tmp_path: P
         await table.settle()
         await table.say(alice, "/new@stukolka_test_bot starshina")
         lobby = table.group_messages()[-1]
-        game_id = cb.decode(buttons(lobby)[0][1]).game_id  # type: ignore[union-attr]
+        game_id = CODEC.decode(buttons(lobby)[0][1]).game_id  # type: ignore[union-attr]
         await table.press(bob, lobby, press_data(table, lobby, cb.Lobby(game_id, "join")))
         await table.press(carol, lobby, press_data(table, lobby, cb.Lobby(game_id, "join")))
         lobby = fake.message(group, lobby.message_id)
         assert "start=g" in (lobby.source or "")  # a deep link for those who did not start
-        assert all(cb.decode(d) != cb.Lobby(game_id, "begin") for _, d in buttons(lobby))
+        assert all(CODEC.decode(d) != cb.Lobby(game_id, "begin") for _, d in buttons(lobby))
         await table.say(alice, "/begin")
         assert fake.last_message(group).text != lobby.text  # a refusal was said
         # a fourth player cannot join a Старшина table, a second table cannot be opened
@@ -73,7 +74,7 @@ async def test_presses_out_of_turn_on_old_messages_and_by_strangers_are_refused(
         # a double press (the second before the keyboard is gone): the second is refused
         actionable = table.actionable()
         user, message, data = actionable[0]
-        act = next(d for d in data if isinstance(cb.decode(d), cb.Act))
+        act = next(d for d in data if isinstance(CODEC.decode(d), cb.Act))
         first = fake.user_presses(user, message, act)
         second = fake.user_presses(user, message, act)
         await table.settle()
@@ -142,7 +143,7 @@ async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
         balance = table.group_messages()[-1]
         text = balance.text or ""
         assert "Balances" in text or "balance" in text.lower()
-        settle = next(d for _, d in buttons(balance) if isinstance(cb.decode(d), cb.Page))
+        settle = next(d for _, d in buttons(balance) if isinstance(CODEC.decode(d), cb.Page))
         await table.press(creator, balance, settle)
         await table.say(creator, "/history")
         history = table.group_messages()[-1].text

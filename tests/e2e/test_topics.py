@@ -13,6 +13,7 @@ from pathlib import Path
 from bot import callback as cb
 from storage import POT
 from storage.database import Database
+from tests.library import CODEC
 
 from .fake_telegram import Chat, FakeTelegram, Message, RunningApplication, Topic, User
 from .fake_telegram.model import MemberStatus
@@ -57,7 +58,9 @@ async def _open(table: TopicTable, choice: str) -> int:
     first, *others = table.users
     await table.say(first, f"/new {choice}")
     lobby = table.group_messages()[-1]
-    game_ids = {c.game_id for c in map(cb.decode, lobby.callback_data) if isinstance(c, cb.Lobby)}
+    game_ids = {
+        c.game_id for c in map(CODEC.decode, lobby.callback_data) if isinstance(c, cb.Lobby)
+    }
     assert len(game_ids) == 1, f"the lobby is in the topic: {lobby!r}"
     [game_id] = game_ids
     for user in others:
@@ -329,13 +332,15 @@ async def test_new_without_a_game_in_a_topic_opens_the_chosen_table_there(tmp_pa
         group, window, _ = await _world(fake, bot)
         await window.say(window.users[0], "/new")
         chooser = window.group_messages()[-1]
-        choice = next(d for d in chooser.callback_data if cb.decode(d) == cb.NewGame("starshina"))
+        choice = next(
+            d for d in chooser.callback_data if CODEC.decode(d) == cb.NewGame("starshina")
+        )
         await window.press(window.users[1], chooser, choice)
         game = await window.services.db.games.active_game(group.id, window.topic.thread_id)
         assert game is not None and game.kind == "starshina"
         assert await window.services.db.games.active_game(group.id) is None, "not in General"
         lobby = window.group_messages()[-1]
-        assert any(isinstance(cb.decode(d), cb.Lobby) for d in lobby.callback_data)
+        assert any(isinstance(CODEC.decode(d), cb.Lobby) for d in lobby.callback_data)
         assert fake.topic_messages(group, None) == []
         assert not bot.handler_errors
 

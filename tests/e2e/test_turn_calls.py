@@ -20,6 +20,7 @@ from typing import Any
 from bot import callback as cb
 from bot.app import services_of
 from tests.clock import ManualClock
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram, Message, User
 from .players import Table, start_bot_for
@@ -52,7 +53,7 @@ class Clock:
 
 
 def _acts(message: Message) -> list[str]:
-    return [d for d in message.callback_data if isinstance(cb.decode(d), cb.Act)]
+    return [d for d in message.callback_data if isinstance(CODEC.decode(d), cb.Act)]
 
 
 def _to_act(table: Table) -> tuple[User, Message]:

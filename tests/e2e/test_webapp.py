@@ -24,6 +24,7 @@ import aiohttp
 
 from bot import callback as cb
 from server.program import webapp_of
+from tests.library import CODEC
 from web.server import CSP
 
 from .fake_telegram import FakeTelegram
@@ -109,11 +110,11 @@ async def test_a_move_on_the_page_shows_in_the_group_and_the_hands(
         assert card in held_before
         hand = fake.messages(fake.private_chat(user), from_bot=True)[-1]
         assert card not in held(hand) and held(hand)
-        assert not any(isinstance(cb.decode(d), cb.Act) for d in hand.callback_data)
+        assert not any(isinstance(CODEC.decode(d), cb.Act) for d in hand.callback_data)
         next_user = fake.world.users[game.seats[after.to_act]]
         next_hand = table.hand_message(next_user)
         assert next_hand is not None
-        assert any(isinstance(cb.decode(d), cb.Act) for d in next_hand.callback_data)
+        assert any(isinstance(CODEC.decode(d), cb.Act) for d in next_hand.callback_data)
         assert not bot.handler_errors
 
 
@@ -143,7 +144,7 @@ async def test_a_chat_button_move_reaches_an_open_page_live(
                 if user != watcher
             ] or table.actionable((cb.Act,))
             user, message, data = others[0]
-            act = next(d for d in data if isinstance(cb.decode(d), cb.Act))
+            act = next(d for d in data if isinstance(CODEC.decode(d), cb.Act))
             await table.press(user, message, act)
             event = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 10)
             assert event.startswith(b"event: changed\ndata: {")
@@ -400,7 +401,7 @@ async def test_a_seated_player_sees_the_lobby_until_the_game_begins(
         join = next(
             d
             for d in lobby.callback_data
-            if isinstance(cb.decode(d), cb.Lobby) and cb.decode(d).action == "join"  # type: ignore[union-attr]
+            if isinstance(CODEC.decode(d), cb.Lobby) and CODEC.decode(d).action == "join"  # type: ignore[union-attr]
         )
         await table.press(users[1], lobby, join)
         game_id = await game_id_of(table)

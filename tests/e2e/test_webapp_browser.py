@@ -26,6 +26,7 @@ import pytest_asyncio
 from bot import callback as cb
 from locales import t
 from server.program import webapp_of
+from tests.library import CODEC
 from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
 from tests.web.server import telegram_stub
 
@@ -165,7 +166,7 @@ async def _press_chat(table: Table, user: User, rng: random.Random) -> None:
     """One decision by the chat's buttons on his hand message."""
     message = table.hand_message(user)
     assert message is not None
-    decoded = {data: cb.decode(data) for data in message.callback_data}
+    decoded = {data: CODEC.decode(data) for data in message.callback_data}
     acts = [d for d, c in decoded.items() if isinstance(c, cb.Act)]
     looks = [d for d, c in decoded.items() if isinstance(c, cb.Look)]
     selects = [d for d, c in decoded.items() if isinstance(c, cb.Select)]
@@ -246,7 +247,7 @@ async def _caught_up(table: Table, user: User, turn: int) -> None:
         await table.settle()
         message = table.hand_message(user)
         return message is not None and any(
-            getattr(cb.decode(data), "version", None) == turn for data in message.callback_data
+            getattr(CODEC.decode(data), "version", None) == turn for data in message.callback_data
         )
 
     await eventually(current, WAIT_MS / 1000, "the hand message catching up")

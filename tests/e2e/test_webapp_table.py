@@ -19,6 +19,7 @@ from server.program import webapp_of
 from storage import POT, Transfer
 from tables.computers import EASY_IDS, is_computer
 from tables.settle_up import settle
+from tests.library import CODEC
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -122,7 +123,7 @@ async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_t
         await table.settle()
         lobby = table.fake.message(group, lobby.message_id)
         join = next(
-            d for d in lobby.callback_data if getattr(cb.decode(d), "action", None) == "join"
+            d for d in lobby.callback_data if getattr(CODEC.decode(d), "action", None) == "join"
         )
         await table.press(users[2], lobby, join)
         await _seated(table, game_id, 3)
@@ -317,9 +318,9 @@ async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
         message = next(
             m
             for m in reversed(table.group_messages())
-            if any(isinstance(cb.decode(d), cb.Void) for d in m.callback_data)
+            if any(isinstance(CODEC.decode(d), cb.Void) for d in m.callback_data)
         )
-        void = next(d for d in message.callback_data if isinstance(cb.decode(d), cb.Void))
+        void = next(d for d in message.callback_data if isinstance(CODEC.decode(d), cb.Void))
         await table.press(third, message, void)
         game = await db.games.game(game_id)
         assert game.status == "stopped"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.callback import Act, ArgKind, encode
+from bot.callback import Act, ArgKind, Codec
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu
 from bot.render.common import Deadline, label, seat_name, turn_deadline
 from game.cards import RANK
@@ -241,9 +241,11 @@ class HighCardScreens:
             lines.append(t(lang, "highcard.prompt") + turn_deadline(lang, deadline))
         return "\n".join(lines)
 
-    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
+    def keyboard(
+        self, codec: Codec, lang: str, view: SeatView, game_id: int, turn: int, mask: int
+    ) -> Keyboard:
         return [
-            [(label(entry.arg or ""), encode(Act(game_id, turn, entry.verb, entry.arg)))]
+            [(label(entry.arg or ""), codec.encode(Act(game_id, turn, entry.verb, entry.arg)))]
             for entry in view.legal
         ]
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from bot.callback import ArgKind
+from bot.callback import ArgKind, Codec
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
 from bot.games.plugin import played_lines
 from bot.keyboards import selection_rows
@@ -332,10 +332,13 @@ class KopilkaScreens:
             lines.append(t(lang, "kopilka.prompt") + turn_deadline(lang, deadline))
         return "\n".join(lines)
 
-    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
+    def keyboard(
+        self, codec: Codec, lang: str, view: SeatView, game_id: int, turn: int, mask: int
+    ) -> Keyboard:
         if not view.legal:
             return []
         return selection_rows(
+            codec,
             view.hand,
             None,
             game_id,

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.callback import Act, ArgKind, encode
+from bot.callback import Act, ArgKind, Codec
 from bot.games import Choice, GamePlugin, GameScreens, Keyboard, OptionsMenu, StatField
 from bot.games.plugin import played_lines
 from bot.render.common import Deadline, label, seat_name, turn_deadline
@@ -244,9 +244,11 @@ class TricksScreens:
             lines.append(t(lang, "tricks.prompt") + turn_deadline(lang, deadline))
         return "\n".join(lines)
 
-    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
+    def keyboard(
+        self, codec: Codec, lang: str, view: SeatView, game_id: int, turn: int, mask: int
+    ) -> Keyboard:
         return [
-            [(label(entry.arg or ""), encode(Act(game_id, turn, entry.verb, entry.arg)))]
+            [(label(entry.arg or ""), codec.encode(Act(game_id, turn, entry.verb, entry.arg)))]
             for entry in view.legal
         ]
 

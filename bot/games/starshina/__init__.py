@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from bot.callback import Act, ArgKind, encode
+from bot.callback import Act, ArgKind, Codec
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.starshina import render
 from bot.keyboards import pick_of, selection_rows, suit_rows
@@ -53,8 +53,10 @@ class StarshinaScreens:
             return render.hand_text(lang, view, names)
         return render.hand_text(lang, view, names, deadline=deadline)
 
-    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
-        return starshina_keyboard(lang, view, game_id, turn, mask)
+    def keyboard(
+        self, codec: Codec, lang: str, view: SeatView, game_id: int, turn: int, mask: int
+    ) -> Keyboard:
+        return starshina_keyboard(codec, lang, view, game_id, turn, mask)
 
     def outcome_text(self, lang: str, view: PublicView, names: Sequence[str], seat: int) -> str:
         return render.outcome_text(lang, view, names, seat, "starshina")
@@ -83,7 +85,7 @@ class StarshinaScreens:
 
 
 def starshina_keyboard(
-    lang: str, view: SeatView, game_id: int, version: int, mask: int = 0
+    codec: Codec, lang: str, view: SeatView, game_id: int, version: int, mask: int = 0
 ) -> Keyboard:
     """The buttons of a Старшина hand message: exactly ``view.legal`` — a card to give or to
     return, one of the four suits to name trump, the kitty discard (toggle four cards of the
@@ -93,7 +95,7 @@ def starshina_keyboard(
     rows: Keyboard = []
 
     def act(verb: str, arg: str | int | None = None) -> str:
-        return encode(Act(game_id, version, verb, arg))
+        return codec.encode(Act(game_id, version, verb, arg))
 
     suits = [entry.arg for entry in legal if entry.verb == "trump" and entry.arg]
     if suits:
@@ -108,6 +110,7 @@ def starshina_keyboard(
     if pick is not None:
         # sixteen and more cards: one suit a row, like the play buttons
         rows += selection_rows(
+            codec,
             view.hand,
             trump,
             game_id,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from bot.callback import Act, ArgKind, Look, encode
+from bot.callback import Act, ArgKind, Codec, Look, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.stukolka import render
 from bot.keyboards import pick_of, rows_of, selection_rows
@@ -56,8 +56,10 @@ class StukolkaScreens:
             return render.hand_text(lang, view, names, kind=kind)
         return render.hand_text(lang, view, names, kind=kind, deadline=deadline)
 
-    def keyboard(self, lang: str, view: SeatView, game_id: int, turn: int, mask: int) -> Keyboard:
-        return stukolka_keyboard(lang, view, game_id, turn, mask)
+    def keyboard(
+        self, codec: Codec, lang: str, view: SeatView, game_id: int, turn: int, mask: int
+    ) -> Keyboard:
+        return stukolka_keyboard(codec, lang, view, game_id, turn, mask)
 
     def outcome_text(self, lang: str, view: PublicView, names: Sequence[str], seat: int) -> str:
         return render.outcome_text(lang, view, names, seat, self.choice(view))
@@ -92,7 +94,7 @@ class StukolkaScreens:
 
 
 def stukolka_keyboard(
-    lang: str, view: SeatView, game_id: int, version: int, mask: int = 0
+    codec: Codec, lang: str, view: SeatView, game_id: int, version: int, mask: int = 0
 ) -> Keyboard:
     """The buttons of a player's private hand message: exactly ``view.legal`` (``mask`` is the
     current discard selection) and «look» while ``view.may_look``."""
@@ -102,7 +104,7 @@ def stukolka_keyboard(
     rows: Keyboard = []
 
     def act(verb: str, arg: str | int | None = None) -> str:
-        return encode(Act(game_id, version, verb, arg))
+        return codec.encode(Act(game_id, version, verb, arg))
 
     simple = [verb for verb in verbs if verb in table_side.SIMPLE_MOVES]
     if simple:
@@ -112,6 +114,7 @@ def stukolka_keyboard(
     if pick is not None:
         if view.hand is not None:
             rows += selection_rows(
+                codec,
                 view.hand,
                 trump,
                 game_id,
