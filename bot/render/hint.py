@@ -31,9 +31,8 @@ def keyboard_buttons(
 ) -> Buttons:
     """Each move of ``advice`` named by the button of the player's keyboard that makes it:
     ``keyboard(mask)`` is his keyboard with the cards of ``mask`` marked (a choice of several
-    cards has its confirm button only once they are), in ``codec``'s words, ``holding`` his
-    hand, to mark them by.
-    ``NoButton`` if a move is on none of its buttons."""
+    cards has its confirm button only once they are), read with ``codec``; ``holding`` his
+    hand, to mark them by. ``NoButton`` if a move is on none of its buttons."""
     plain = _presses(codec, keyboard(0))
     names: dict[Action, str] = {}
     for action in advice.actions or (advice.choice,):

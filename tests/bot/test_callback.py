@@ -264,6 +264,21 @@ def test_codecs_refuse_clashing_codes() -> None:
         Codec.of([], {}, {"one": "x", "two": "x"})
 
 
+def test_a_codec_is_a_value() -> None:
+    """What a codec was made of may change afterwards: the codec does not, nor can it be
+    changed through its own mappings."""
+    verbs = {"play": ("c", ArgKind.CARD)}
+    choices = {"cards": "c"}
+    codec = Codec.of([verbs], choices, {})
+    verbs["lead"] = ("l", ArgKind.CARD)
+    choices["more"] = "m"
+    assert set(codec.verbs) == {"play"} and set(codec.choices) == {"cards"}
+    with pytest.raises(TypeError):
+        codec.verbs["lead"] = ("l", ArgKind.CARD)  # type: ignore[index]
+    with pytest.raises(BadCallback):
+        codec.encode(Act(1, 2, "lead", "TH"))
+
+
 def test_codecs_of_different_games_live_side_by_side() -> None:
     """Two chats of different games in one process each read their own buttons: one wire
     code is a different verb to each, and building one changes nothing of the other."""
