@@ -374,7 +374,7 @@ async def test_every_button_of_a_game_that_does_not_exist_is_refused_in_words(
         table = await open_table(fake, bot, 3, "stukolka", seed=5)
         game_id = await active_game_id(table)
         missing = game_id + 1000
-        verb = next(iter(cb.VERBS))
+        verb = next(iter(table.codec.verbs))
         forged: list[cb.Callback] = [
             cb.Act(missing, 1, verb, None),
             cb.Select(missing, 1, "discard", 1),
@@ -392,7 +392,7 @@ async def test_every_button_of_a_game_that_does_not_exist_is_refused_in_words(
             private = fake.messages(fake.private_chat(user), from_bot=True)
             for message in (table.group_messages()[-1], private[-1]):
                 pressed = asyncio.get_running_loop().time()
-                forge_press(fake, user, message, cb.encode(data))
+                forge_press(fake, user, message, table.codec.encode(data))
                 await table.settle()
                 (answer,) = fake.requests("answerCallbackQuery", since=pressed)
                 said = str(answer.params.get("text"))
