@@ -75,9 +75,10 @@ def replay(page: PageGame, tables: Sequence[Table], info: TableInfo, you: int | 
     for the player at seat ``you`` (None: for no seat): as dealt, as the play began (who
     bought, discarded, what the шлейф card was), then each trick with every hand as it was
     before it, the cards played marked. Only ever for a deal that is over, and only the cards
-    the viewer saw at the table (``Seen``): every other card of a hand or of a seat's private
-    cards is only counted, face down, and dead cards (a passer's, §1.3) are not even
-    counted."""
+    the viewer saw at the table (``Seen``), and where he saw them: another seat's hand before
+    the play, another seat's private cards but those the viewer passed or received, are only
+    counted, face down, as is every card he did not see; dead cards (a passer's, §1.3) are not
+    even counted."""
     if not finished(tables):
         raise ValueError("a replay of a deal that is not over")
     seen = Seen.of(page, tables, info, you)
@@ -126,6 +127,8 @@ class Seen:
     #: the cards it saw other than played: what another seat's private cards may show (a
     #: card seen played says nothing of its passing, the kitty or a discard)
     held: frozenset[str]
+    #: the seat (None: no seat's)
+    seat: int | None
 
     @staticmethod
     def of(page: PageGame, tables: Sequence[Table], info: TableInfo, you: int | None) -> Seen:
@@ -139,7 +142,10 @@ class Seen:
             if you is not None:
                 held |= {item["card"] for item in view["hand"]["cards"]}
                 held |= {card for group in view["private"] for card in group["cards"]}
-        return Seen(frozenset(played | held), frozenset(held))
+        return Seen(frozenset(played | held), frozenset(held), you)
+
+
+NONE: frozenset[str] = frozenset()
 
 
 def _shown(cards: Sequence[str], seen: frozenset[str]) -> tuple[list[str], int]:
@@ -176,15 +182,18 @@ def _step(
     trump), each seat's hand as ``hands_at`` holds it, and what only each seat saw (its
     discards, the шлейф card, the kitty, its exchanges), each card only if the viewer saw it
     (``seen``), else counted as ``hidden``; a dead hand (``dead``) neither shown nor
-    counted."""
+    counted. Another seat's hand shows a card only once the play has begun (``play_begun``):
+    before it, hands change by what the table does not see (purchases, exchanges, the kitty),
+    and a card seen played later would tell where it came from."""
     public = seat_view(page, table, 0, info)
+    playing = seat_view(page, hands_at, 0, info)["play_begun"]
     seats = []
     for seat in public["seats"]:
         number = seat["seat"]
         own = seat_view(page, table, number, info)
         held = () if number in dead else hands_at.holding(number).cards
         entry = {name: seat[name] for name in SEAT_FIELDS}
-        cards, hidden = _shown(held, seen.cards)
+        cards, hidden = _shown(held, seen.cards if playing or number == seen.seat else NONE)
         entry["hand"] = sort_hand(cards, public["trump"])
         entry["hidden"] = hidden
         entry["dead"] = number in dead

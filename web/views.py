@@ -46,9 +46,10 @@ letter of ``SHDC``; the page draws them in the chat's style (``ranks``). Texts a
     private     [{"label", "cards"}]: cards only this seat has seen (its discards, the шлейф
                 card, what the kitty gave, the cards of its exchanges)
     play_begun  bool: the cards are being played, the deal's choices (purchases, exchanges,
-                the kitty) done: the private cards are past business then, which the page
-                folds into one line a tap opens where the hand leaves little room, and a
-                replay's step «before the play» is the first such state
+                the kitty) done, so that a hand changes by the cards played from it alone: the
+                private cards are past business then, which the page folds into one line a
+                tap opens where the hand leaves little room; a replay's step «before the play»
+                is the first such state, and from it on shows the cards another seat will play
     trump_card_on_stock  bool: the face-up trump card still lies on the stock (Стуколка)
     trump_line  {"key", "params"} | null: the trump as the chat's table message says it
     pot_gloss   {"key"} | null: what «ремиз» means, the chat's gloss

@@ -69,8 +69,9 @@ async def test_a_replay_is_of_a_finished_deal_only_and_for_its_players_only(
         stranger = Page(http, base_of(table), sign(fake.token, outsider.id), f"g{game_id}")
         assert (await stranger.replay(0))[0] == 403
         # the finished deal, for each of its players: every hand as the log has it, each card
-        # face up only where he saw it at the table (the rest counted), a passer's dead cards
-        # (§1.3: never shown) not even counted, but to the passer himself
+        # face up only where he saw it at the table (the rest counted: as dealt, all of the
+        # others'), a passer's dead cards (§1.3: never shown) not even counted, but to the
+        # passer himself
         seats = (await table.services.tables.store.game(game_id)).seats
         deal = [
             state
@@ -95,7 +96,8 @@ async def test_a_replay_is_of_a_finished_deal_only_and_for_its_players_only(
                     assert all(not step["seats"][number]["hand"] for step in steps)
                     assert all(not step["seats"][number]["hidden"] for step in steps)
                 else:
-                    assert sorted(shown["hand"]) == sorted(card for card in held if card in seen)
+                    mine = [card for card in held if card in seen] if number == you else []
+                    assert sorted(shown["hand"]) == sorted(mine)
                     assert len(shown["hand"]) + shown["hidden"] == len(held)
                 hidden += shown["hidden"]
             tricks = [step for step in steps if step["label"]["key"] == "web.replay.trick"]

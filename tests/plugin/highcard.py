@@ -346,6 +346,8 @@ def highcard_view(view: SeatView, info: TableInfo) -> Json:
         "version": info.version,
         "deal": table.deal_no,
         "phase": "over" if table.to_act is None else "play",
+        # played from the deal on: a hand changes by the cards played from it alone
+        "play_begun": table.to_act is not None,
         "you": view.seat,
         "dealer": table.dealer,
         "to_act": table.to_act,

@@ -80,26 +80,42 @@ def _face_up(deal: list[Any]) -> set[str]:
 
 
 @pytest.mark.parametrize("game", ["stukolka", "shleif", "starshina"])
-def test_each_hand_shows_the_cards_seen_and_counts_the_rest(game: str) -> None:
+def test_each_hand_shows_the_cards_seen_where_they_were_and_counts_the_rest(game: str) -> None:
     """A hand at a step: the cards the viewer saw face up, the others as many backs, so that
-    every live hand holds as many cards as it did; a dead hand, to another, nothing."""
+    every live hand holds as many cards as it did; a dead hand, to another, nothing. Another
+    seat's hand shows only cards that seat played, and only from the play on: as dealt, it is
+    all backs (what it bought, passed or took from the kitty the table did not see)."""
     players = GAMES[game][2]
     for deal in _deals(game, range(6)):
         if not deal[-1].deal_over:
             continue
+        played: dict[int, set[str]] = {seat: set() for seat in range(players)}
+        for trick in deal[-1].played:
+            for seat, card in trick:
+                played[seat].add(card)
         for you in range(players):
             seen = set().union(*(seen_cards(state, you) for state in deal))
-            first = _replay(game, deal, you)["steps"][0]["seats"]
+            steps = _replay(game, deal, you)["steps"]
             dealt = next(
                 state for state in deal if any(state.holding(s).cards for s in range(players))
             )
-            for seat, shown in enumerate(first):
+            for seat, shown in enumerate(steps[0]["seats"]):
                 held = dealt.holding(seat).cards
                 if shown["dead"]:
                     assert seat != you and shown["hand"] == [] and shown["hidden"] == 0
                     continue
-                assert sorted(shown["hand"]) == sorted(c for c in held if c in seen)
-                assert shown["hidden"] == sum(1 for c in held if c not in seen)
+                mine = [card for card in held if card in seen] if seat == you else []
+                assert sorted(shown["hand"]) == sorted(mine)
+                assert shown["hidden"] == len(held) - len(mine)
+            for step in steps:
+                for seat, shown in enumerate(step["seats"]):
+                    if seat != you:
+                        assert set(shown["hand"]) <= played[seat], (step["label"], seat)
+            playing = [s for s in steps if s["label"]["key"] == "web.replay.before_play"]
+            for step in playing:
+                for seat, shown in enumerate(step["seats"]):
+                    if not shown["dead"] and seat != you:
+                        assert shown["hidden"] == 0 and set(shown["hand"]) == played[seat]
 
 
 def test_a_razrez_player_is_shown_and_a_passer_only_to_himself() -> None:
