@@ -13,16 +13,18 @@ the two, so there are at most ``n - 1`` payments for ``n`` players with a non-ze
 (Finding the true minimum is NP-hard; the greedy list is minimal in the common cases.)
 
 ``settle`` is what a front-end shows: the people's payments, whose chips the pot holds, and
-where the computers stand (nobody pays or is paid by one).
+where the computers stand (nobody pays or is paid by one); ``evening_money`` the same for one
+evening's nets, with its pots.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
+from storage.evenings import EveningSummary
 from tables.computers import is_computer
 
 K = TypeVar("K", bound=Hashable)
@@ -105,6 +107,45 @@ class Settlement:
     def square(self) -> bool:
         """Every person at zero: nobody owes, nothing of theirs lies in the pot."""
         return not any(self.people.values())
+
+    def pot_share(self, pot: int) -> dict[int, int]:
+        """Whose chips a pot of ``pot`` holds: what each debtor still owes once the payments
+        are made, when that is the whole pot (else nothing: computers, or chips that were
+        there before, hold some of it)."""
+        left = self.left_in_pot
+        return dict(left) if pot > 0 and sum(left.values()) == pot else {}
+
+
+@dataclass(frozen=True, slots=True)
+class EveningMoney:
+    """What an evening comes to in money, as every front-end says it.
+
+    ``settled``: the people's payments for the evening alone (the pot stays on the table,
+    the computers apart); ``chat_pot``: what the chat's pot gained over it, and ``game_pot``
+    what the own pots of games still going gained (theirs, not the chat's); ``pot_share``:
+    whose chips the chat's pot holds (``Settlement.pot_share``; nothing while a game's own
+    pot holds some of the evening's chips); ``from_pot``: what the winners took from a pot
+    that was there before the evening (nobody owes those)."""
+
+    settled: Settlement
+    chat_pot: int
+    game_pot: int
+    pot_share: dict[int, int]
+    from_pot: int
+
+
+def evening_money(summary: EveningSummary, name: Callable[[int], str]) -> EveningMoney:
+    """``summary``'s money, the people taken in the order of their ``name`` (which breaks the
+    ties among the payments: the chat and the page name the same ones)."""
+    settled = settle(dict(sorted(summary.nets.items(), key=lambda item: name(item[0]))))
+    chat_pot = summary.pot_change - summary.game_pot_change
+    return EveningMoney(
+        settled,
+        chat_pot,
+        summary.game_pot_change,
+        {} if summary.game_pot_change else settled.pot_share(chat_pot),
+        max(0, sum(summary.nets.values())),
+    )
 
 
 def settle(balances: Mapping[int, int]) -> Settlement:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 
 from tables.evenings import EveningSummary
-from tables.settle_up import settle
+from tables.settle_up import evening_money
 from web.view_parts import Json
 
 Names = Callable[[Sequence[int]], Awaitable[list[str]]]
@@ -26,8 +26,8 @@ async def evening_view(summary: EveningSummary | None, names_of: Names) -> Json:
     users = sorted(set(summary.nets) | set(summary.in_play))
     names = dict(zip(users, await names_of(users), strict=True))
     order = sorted(summary.nets, key=lambda user: (-summary.nets[user], names[user]))
-    settled = settle({user: summary.nets[user] for user in sorted(order, key=names.__getitem__)})
-    evening, left = summary.evening, settled.left_in_pot
+    money = evening_money(summary, names.__getitem__)
+    evening, settled = summary.evening, money.settled
     return {
         "deals": summary.deals,
         "minutes": max(0, round((evening.last_at - evening.started_at) / 60)),
@@ -41,18 +41,10 @@ async def evening_view(summary: EveningSummary | None, names_of: Names) -> Json:
         ],
         "square": settled.square,
         "computers": [{"name": names[user], "net": net} for user, net in settled.computers],
-        # what the pot gained over the evening, and whose chips it holds once the payments
-        # are made (when they account for all of it); what the winners took from a pot that
-        # was there before the evening
-        "pot": summary.pot_change - summary.game_pot_change,
-        "pot_share": (
-            [{"name": names[user], "amount": amount} for user, amount in left.items()]
-            if summary.pot_change > 0
-            and not summary.game_pot_change
-            and sum(left.values()) == summary.pot_change
-            else []
-        ),
-        # what the own pots of games still going gained: theirs, not the chat's pot
-        "game_pot": summary.game_pot_change,
-        "from_pot": max(0, sum(summary.nets.values())),
+        "pot": money.chat_pot,
+        "pot_share": [
+            {"name": names[user], "amount": amount} for user, amount in money.pot_share.items()
+        ],
+        "game_pot": money.game_pot,
+        "from_pot": money.from_pot,
     }

@@ -165,10 +165,9 @@ def settle_up_text(
         lines.append(
             t(lang, "settle.line", payer=esc(names[payer]), payee=esc(names[payee]), amount=amount)
         )
-    left = settled.left_in_pot
-    if pot and sum(left.values()) == pot:
+    if share := settled.pot_share(pot):
         # whose chips the pot holds: what each loser still owes once the payments are made
-        items = ", ".join(f"{esc(names[key])} {amount}" for key, amount in left.items())
+        items = ", ".join(f"{esc(names[key])} {amount}" for key, amount in share.items())
         lines += ["", t(lang, "settle.pot_share", pot=pot, items=items)]
     elif pot:
         lines.append("")

@@ -12,7 +12,7 @@ from bot.games import ChatGames
 from bot.render.common import esc
 from locales import signed, t, tn
 from tables.evenings import EveningSummary
-from tables.settle_up import settle
+from tables.settle_up import evening_money
 
 
 def _duration(lang: str, seconds: float) -> str:
@@ -94,11 +94,10 @@ def evening_text(
     if so_far:
         return "\n".join([*lines, "", t(lang, "evening.settle_later")])
     lines += ["", t(lang, "evening.settle")]
-    # the winners may have taken chips a pot held before the evening: nobody owes those
-    from_pot = max(0, sum(summary.nets.values()))
     # nobody pays or is paid by a computer (as in /balance): the people settle among
     # themselves, short of what came from the pot or went to the computers
-    settled = settle(dict(sorted(summary.nets.items(), key=lambda item: name(item[0]))))
+    money = evening_money(summary, lambda user: names.get(user, str(user)))
+    settled = money.settled
     for payer, payee, amount in settled.payments:
         lines.append(t(lang, "evening.pay", payer=name(payer), payee=name(payee), amount=amount))
     if not settled.payments:
@@ -107,21 +106,19 @@ def evening_text(
     if settled.computers:
         standing = ", ".join(f"{name(user)} {signed(net)}" for user, net in settled.computers)
         lines.append(t(lang, "settle.computers", computers=standing))
-    left = settled.left_in_pot
     # the chat's pot («кон») and the own pots of games still going are not one pot
-    chat_pot = summary.pot_change - summary.game_pot_change
-    if chat_pot > 0 and not summary.game_pot_change and sum(left.values()) == chat_pot:
+    chat_pot = tn(lang, "count.chips", money.chat_pot)
+    if money.pot_share:
         # whose chips the pot holds: what each loser still owes once the payments are made
-        items = ", ".join(f"{name(user)} {amount}" for user, amount in left.items())
-        pot = tn(lang, "count.chips", chat_pot)
-        lines.append(t(lang, "evening.pot_share", pot=pot, items=items))
-    elif chat_pot > 0:
-        lines.append(t(lang, "evening.left_in_pot", pot=tn(lang, "count.chips", chat_pot)))
-    if summary.game_pot_change > 0:
-        pot = tn(lang, "count.chips", summary.game_pot_change)
-        lines.append(t(lang, "evening.game_pot_left", pot=pot))
-    if from_pot:
-        lines.append(t(lang, "evening.from_pot", pot=tn(lang, "count.chips", from_pot)))
+        items = ", ".join(f"{name(user)} {amount}" for user, amount in money.pot_share.items())
+        lines.append(t(lang, "evening.pot_share", pot=chat_pot, items=items))
+    elif money.chat_pot > 0:
+        lines.append(t(lang, "evening.left_in_pot", pot=chat_pot))
+    if money.game_pot > 0:
+        lines.append(t(lang, "evening.game_pot_left", pot=tn(lang, "count.chips", money.game_pot)))
+    if money.from_pot:
+        # the winners took chips a pot held before the evening: nobody owes those
+        lines.append(t(lang, "evening.from_pot", pot=tn(lang, "count.chips", money.from_pot)))
     return "\n".join(lines)
 
 

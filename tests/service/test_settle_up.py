@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.settle_up import Payment, after, settle, settle_people, settle_up
+from storage.evenings import Evening, EveningSummary
+from tables.settle_up import Payment, after, evening_money, settle, settle_people, settle_up
 
 
 @st.composite
@@ -100,3 +101,38 @@ def test_settle_leaves_the_computers_out_and_says_whose_chips_the_pot_holds() ->
     assert not settled.square
     assert settle({1: 0, 2: 0, -1: 0}).square
     assert settle({1: 0, 2: 0, -1: 0}).computers == []
+
+
+def _summary(nets: dict[int, int], pot_change: int, game_pot_change: int = 0) -> EveningSummary:
+    evening = Evening(1, -100, 1_000.0, 4_000.0, 5, None, False, 3_600)
+    return EveningSummary(
+        evening=evening,
+        deals=5,
+        kinds={},
+        nets=nets,
+        running={},
+        figures={},
+        biggest_win=None,
+        pot_change=pot_change,
+        game_pot_change=game_pot_change,
+    )
+
+
+def test_an_evenings_money_is_reckoned_once_for_the_chat_and_the_page() -> None:
+    names = {1: "Вика", 2: "Аня", 3: "Борис", 4: "Гена"}
+    # Аня and Борис down 5 each, Вика up 4, Гена up 4: the chat's pot gained 2, owed by the
+    # two in name order once the ties are broken so
+    money = evening_money(_summary({1: 4, 2: -5, 3: -5, 4: 4}, 2), names.__getitem__)
+    assert money.settled.payments == [Payment(2, 1, 4), Payment(3, 4, 4)]
+    assert (money.chat_pot, money.game_pot, money.from_pot) == (2, 0, 0)
+    assert money.pot_share == {2: 1, 3: 1}
+    # the same whatever order the nets come in: the names break the ties
+    shuffled = evening_money(_summary({4: 4, 3: -5, 2: -5, 1: 4}, 2), names.__getitem__)
+    assert shuffled == money
+    # a game still going holds part of the evening's chips in its own pot: nobody's share is
+    # said, and the chat's pot is what is left of the gain
+    held = evening_money(_summary({1: 4, 2: -5, 3: -5, 4: 4}, 2, 2), names.__getitem__)
+    assert (held.chat_pot, held.game_pot, held.pot_share) == (0, 2, {})
+    # the winners took chips the pot held before the evening: nobody owes those
+    took = evening_money(_summary({1: 6, 2: -2}, -4), names.__getitem__)
+    assert (took.from_pot, took.pot_share, took.settled.payments) == (4, {}, [Payment(2, 1, 2)])
