@@ -96,6 +96,32 @@ def suit(letter: str) -> str:
     return SUIT_SYMBOLS[letter]
 
 
+def trick_lines(
+    lang: str,
+    trick: Sequence[tuple[int, str]],
+    last_trick: Sequence[tuple[int, str]],
+    winners: Sequence[int],
+    names: Sequence[str],
+) -> list[str]:
+    """The trick on the cloth (its number, who played what) and the last one taken, with who
+    took it, of any trick-taking game."""
+
+    def played(cards: Sequence[tuple[int, str]]) -> str:
+        return " · ".join(
+            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
+            for seat, card in cards
+        )
+
+    lines = []
+    if trick:
+        lines.append(t(lang, "trick.current", number=len(winners) + 1, cards=played(trick)))
+    if last_trick:
+        winner = plain_name(names, winners[-1])
+        number = len(winners)
+        lines.append(t(lang, "trick.last", number=number, cards=played(last_trick), winner=winner))
+    return lines
+
+
 def cards(items: Iterable[str], trump: str | None = None, *, sort: bool = True) -> str:
     """Cards as people read them, trumps first: ``A♥ 10♥ 7♠``."""
     ordered = sort_hand(items, trump) if sort else list(items)

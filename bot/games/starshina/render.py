@@ -18,6 +18,7 @@ from bot.render.common import (
     rank_label,
     seat_name,
     suit,
+    trick_lines,
     tricks_count,
     turn_deadline,
 )
@@ -91,31 +92,6 @@ def _exchange_lines(lang: str, view: PublicView, names: Sequence[str]) -> list[s
     return lines
 
 
-def _tricks(lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
-    lines = []
-    if view.trick:
-        played = " · ".join(
-            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
-            for seat, card in view.trick
-        )
-        lines.append(t(lang, "trick.current", number=len(view.trick_winners) + 1, cards=played))
-    if view.last_trick:
-        played = " · ".join(
-            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
-            for seat, card in view.last_trick
-        )
-        lines.append(
-            t(
-                lang,
-                "trick.last",
-                number=len(view.trick_winners),
-                cards=played,
-                winner=plain_name(names, view.trick_winners[-1]),
-            )
-        )
-    return lines
-
-
 def phase_line(lang: str, view: PublicView, names: Sequence[str]) -> str:
     """What the table is doing now."""
     match view.phase:
@@ -166,7 +142,7 @@ def table_text(
         view.passed and view.phase in (Phase.NAME_TRUMP, Phase.KITTY)
     ):
         lines += _exchange_lines(lang, view, names)
-    lines += _tricks(lang, view, names)
+    lines += trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     if view.to_act is not None:
         lines.append(
             t(lang, "turn.whose", name=seat_name(names, view.to_act))
@@ -263,7 +239,7 @@ def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | N
         lines.append(line)
     if view.phase in (Phase.EXCHANGE_GIVE, Phase.RING_RETURN):
         lines += _exchange_lines(lang, view, names)
-    tricks = _tricks(lang, view, names)
+    tricks = trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     if tricks:
         lines.append("")
         lines += tricks
@@ -381,7 +357,7 @@ def result_text(
             diff=_diff_words(lang, diff),
         )
         lines.append(t(lang, "result.seat", name=seat_name(names, seat_no), details=details))
-    final = _tricks(lang, view, names)
+    final = trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     if final:
         lines.append("")
         lines += final

@@ -17,6 +17,7 @@ from bot.render.common import (
     plain_name,
     seat_name,
     suit,
+    trick_lines,
     tricks_count,
     turn_deadline,
 )
@@ -96,32 +97,6 @@ def _seat_line(
     return head + (" — " + " · ".join(details) if details else "")
 
 
-def _trick(lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
-    lines = []
-    if view.trick:
-        played = " · ".join(
-            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
-            for seat, card in view.trick
-        )
-        lines.append(t(lang, "trick.current", number=len(view.trick_winners) + 1, cards=played))
-    if view.last_trick:
-        played = " · ".join(
-            t(lang, "trick.card", name=plain_name(names, seat), card=label(card))
-            for seat, card in view.last_trick
-        )
-        winner = view.trick_winners[-1]
-        lines.append(
-            t(
-                lang,
-                "trick.last",
-                number=len(view.trick_winners),
-                cards=played,
-                winner=plain_name(names, winner),
-            )
-        )
-    return lines
-
-
 def phase_line(lang: str, view: PublicView, names: Sequence[str]) -> str:
     """What the table is doing now."""
     if view.phase is Phase.PLAY:
@@ -161,7 +136,7 @@ def table_text(
     ]
     lines.append("")
     lines.append(phase_line(lang, view, names))
-    lines += _trick(lang, view, names)
+    lines += trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     turn = _turn(lang, view, names, deadline)
     if turn:
         lines.append(turn)
@@ -214,7 +189,7 @@ def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | N
         if seat == me:
             line = mark_own_seat(lang, line, names, seat, dealer=seat == view.dealer)
         lines.append(line)
-    trick = _trick(lang, view, names)
+    trick = trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     if trick:
         lines.append("")
         lines += trick
@@ -327,7 +302,7 @@ def result_text(
             if seat_no == view.dealer:
                 name += " " + t(lang, "seat.dealer_mark")
             lines.append(t(lang, "result.seat", name=name, details=" · ".join(parts)))
-    final = _trick(lang, view, names)
+    final = trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     if final:
         lines.append("")
         lines += final
