@@ -38,10 +38,6 @@ class DeckError(ValueError):
     """A deck that is not the 52 distinct cards."""
 
 
-def suit_of(card: str) -> str:
-    return card[1]
-
-
 def is_card(text: object) -> bool:
     return isinstance(text, str) and text in CARD_SET
 

@@ -121,17 +121,6 @@ class Advice:
         return tuple(self.measures[index] for edge, index in edges[:1] if edge > 0)
 
 
-def choose_by_samples(
-    actions: Sequence[Action],
-    default: Action,
-    values_in_a_world: Callable[[], Sequence[Sequence[float]]],
-    budget: Budget,
-) -> Action:
-    """``values_in_a_world()`` samples one world and returns each action's value in it (and
-    its figures, as ``advise_by_samples`` reads them)."""
-    return advise_by_samples(actions, default, values_in_a_world, budget).choice
-
-
 def advise_by_samples(
     actions: Sequence[Action],
     default: Action,
@@ -140,10 +129,11 @@ def advise_by_samples(
     shown: Sequence[tuple[str, int]] = (),
     unit: str = "chips",
 ) -> Advice:
-    """The choice of ``choose_by_samples`` with every candidate's figures in the same worlds:
-    the rules-of-thumb ``default`` unless another action beats it, paired world by world, by
-    more than ``CONFIDENCE`` standard errors. ``values_in_a_world()`` gives, per candidate,
-    its value to the search, then the figures named by ``shown`` (name, better)."""
+    """The choice among ``actions``, with every candidate's figures in the same worlds: the
+    rules-of-thumb ``default`` unless another action beats it, paired world by world, by
+    more than ``CONFIDENCE`` standard errors. ``values_in_a_world()`` samples one world and
+    gives, per candidate, its value to the search, then the figures named by ``shown`` (name,
+    better)."""
     if len(actions) == 1:
         return Advice(actions[0], tuple(actions), unit=unit)
     worlds: list[Sequence[Sequence[float]]] = []

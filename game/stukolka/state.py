@@ -139,7 +139,3 @@ class StukolkaState(Stored):
     def active(self) -> list[int]:
         """Seats that play this deal, in seat order."""
         return [seat for seat in range(self.players) if self.roles[seat] in ACTIVE_ROLES]
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phases.DEAL_OVER
