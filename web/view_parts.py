@@ -12,6 +12,7 @@ from game.cards import sort_hand
 from game.core import Legal, Transfer
 from locales import MONEY_REASONS as MONEY_REASONS  # the same order as the chat
 from locales import breakdown_said, catalogue, money_breakdown, signed
+from tables.games.words import Card, Phrase, Seat
 from tables.people import Ranks
 
 SCHEMA = 1
@@ -87,6 +88,23 @@ def action(
     (``input``) and whether it is a secondary choice (drawn quieter: passing, looking,
     leaving, voiding)."""
     return {"verb": verb, "arg": arg, "label": label, "input": input, "secondary": secondary}
+
+
+def phrase_text(words: Phrase) -> Json:
+    """A game's ``Phrase`` as a text of the view: seats and cards as references the page
+    names in the chat's style, a phrase within it as a text."""
+
+    def value(param: object) -> object:
+        match param:
+            case Seat(seat):
+                return seat_ref(seat)
+            case Card(card):
+                return card_ref(card)
+            case Phrase():
+                return phrase_text(param)
+        return param
+
+    return text(words.key, words.n, **{name: value(p) for name, p in words.params.items()})
 
 
 def seat_ref(seat: int) -> Json:

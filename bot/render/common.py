@@ -16,6 +16,7 @@ import locales
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI, sort_hand
 from locales import MONEY_REASONS as MONEY_REASONS  # listed here for the renderers
 from locales import signed, t, tn
+from tables.games.words import Card, Phrase, Seat
 from tables.people import Ranks, ranks_style
 
 if TYPE_CHECKING:
@@ -94,6 +95,26 @@ def plain_name(names: Sequence[str], seat: int) -> str:
 
 def suit(letter: str) -> str:
     return SUIT_SYMBOLS[letter]
+
+
+def said(lang: str, words: Phrase, names: Sequence[str]) -> str:
+    """A game's ``Phrase`` as the chat says it: seats by their escaped names, cards by their
+    labels in the chat's style."""
+
+    def value(param: object) -> object:
+        match param:
+            case Seat(seat):
+                return plain_name(names, seat)
+            case Card(card):
+                return label(card)
+            case Phrase():
+                return said(lang, param, names)
+        return param
+
+    params = {name: value(param) for name, param in words.params.items()}
+    if words.n is None:
+        return t(lang, words.key, **params)
+    return tn(lang, words.key, words.n, **params)
 
 
 def trick_lines(

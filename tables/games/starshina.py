@@ -5,10 +5,19 @@ player won, and the game pots he won (kept, not shown)."""
 from __future__ import annotations
 
 from game.registry import JsonObject
-from game.starshina import PRESETS, RULES, PublicView, SeatView, StarshinaGame, StarshinaOptions
+from game.starshina import (
+    PRESETS,
+    RULES,
+    Phase,
+    PublicView,
+    SeatView,
+    StarshinaGame,
+    StarshinaOptions,
+)
 from game.starshina.ai import COMPUTER
 from locales import game_entries
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
+from tables.games.words import Card, Phrase, Seat
 
 
 def _preset_values() -> dict[str, JsonObject]:
@@ -48,3 +57,29 @@ PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
         StatField("pot_chips", ("game_pot",), "received", "sum"),
     ),
 )
+
+
+def prompt(view: SeatView) -> Phrase | None:
+    """What the seat is asked to do now, the chat and the page alike (None: nothing)."""
+    table = view.table
+    if not view.legal:
+        return None
+    match table.phase:
+        case Phase.EXCHANGE_GIVE:
+            receiver = table.exchange_left[0][1] if table.exchange_left else view.seat
+            mine = sum(1 for giver, _ in table.exchange_left if giver == view.seat)
+            return Phrase("starshina.prompt.give", mine, {"name": Seat(receiver)})
+        case Phase.RING_RETURN:
+            pending = [item for item in view.exchanged if item.returned is None]
+            if pending:
+                item = pending[-1]
+                named: dict[str, Seat | Card] = {"name": Seat(item.giver), "card": Card(item.card)}
+                return Phrase("starshina.prompt.return", params=named)
+            return Phrase("starshina.prompt.return_any")
+        case Phase.NAME_TRUMP:
+            return Phrase("starshina.prompt.trump")
+        case Phase.KITTY:
+            return Phrase("starshina.prompt.kitty")
+        case Phase.PLAY:
+            return Phrase("prompt.play")
+    return None

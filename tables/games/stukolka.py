@@ -5,10 +5,19 @@ play."""
 
 from __future__ import annotations
 
-from game.stukolka import RULES, PublicView, SeatView, StukolkaGame, StukolkaOptions
+from game.stukolka import (
+    RULES,
+    Phase,
+    PublicView,
+    Role,
+    SeatView,
+    StukolkaGame,
+    StukolkaOptions,
+)
 from game.stukolka.ai import COMPUTER
 from locales import game_entries
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
+from tables.games.words import Phrase
 
 #: the moves that take no argument, each with its button's catalogue key: the chat's buttons
 #: and the Mini App's alike
@@ -57,3 +66,37 @@ PLUGIN: GamePlugin[SeatView, PublicView] = GamePlugin(
         StatField("pot_chips", ("pot_taken",), "received", "sum"),
     ),
 )
+
+
+def prompt(view: SeatView) -> Phrase | None:
+    """What the seat is asked to do now, the chat and the page alike (None: nothing)."""
+    table = view.table
+    verbs = {entry.verb for entry in view.legal}
+    role = table.seats[view.seat].role
+    seen = view.hand is not None
+    if not verbs:
+        return Phrase("prompt.deal_over") if table.phase is Phase.DEAL_OVER else None
+    match table.phase:
+        case Phase.CHOOSE:
+            return Phrase("prompt.choose", params={"pot": table.pot})
+        case Phase.KNOCK:
+            return Phrase("prompt.knock_dark" if "dark" in verbs else "prompt.knock")
+        case Phase.PURCHASE:
+            most = max((entry.pick or (0, 0))[1] for entry in view.legal)
+            if role is Role.DARK:
+                return Phrase("prompt.purchase_dark", params={"most": most})
+            if not seen:
+                return Phrase("prompt.purchase_unseen", params={"most": most})
+            # the confirmation reads «Оставить все» until a card is marked
+            keep = Phrase("btn.keep")
+            purchase = Phrase("prompt.purchase", params={"most": most, "keep": keep})
+            if role is Role.SHLEIF_DEALER:  # then the шлейф card joins his hand
+                return Phrase("prompt.purchase_shleif", params={"prompt": purchase})
+            return purchase
+        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
+            return Phrase("prompt.drop" if seen else "prompt.look_first")
+        case Phase.RAZREZ:
+            return Phrase("prompt.razrez")
+        case Phase.PLAY:
+            return Phrase("prompt.play" if seen else "prompt.look_first")
+    return None

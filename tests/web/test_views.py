@@ -12,7 +12,7 @@ import pytest
 
 from game.cards import is_card, sort_hand
 from game.stukolka.rules import trick_share
-from locales import t
+from locales import t, tn
 from tables.people import ranks_style
 from tests.game.unseen import cards_in as every_card
 from tests.game.unseen import reshuffled as unseen_reshuffled
@@ -414,10 +414,55 @@ def test_the_purchase_prompt_names_the_button_shown_with_nothing_marked() -> Non
         "shleif",
         lambda s: s.phase.value == "purchase" and s.to_act is not None and s.looked[s.to_act],
     )
-    view = seat_view("stukolka", state, state.to_act, info(4))
+    seat = state.to_act
+    view = seat_view("stukolka", state, seat, info(4))
     assert view["pick"]["none"] == {"key": "btn.keep", "params": {}}
-    assert view["prompt"]["key"] == "web.prompt.purchase"
-    assert view["prompt"]["params"]["keep"] == view["pick"]["none"]
+    prompt = view["prompt"]
+    if prompt["key"] == "prompt.purchase_shleif":  # the шлейф dealer's says what comes next
+        prompt = prompt["params"]["prompt"]
+    assert prompt["key"] == "prompt.purchase"
+    assert prompt["params"]["keep"] == view["pick"]["none"]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_page_asks_each_seat_in_the_chats_words(lang: str) -> None:
+    """Every seat's prompt on the page, said in full as the page says a text, is the chat's
+    own line for it (the page once left out what the шлейф dealer does after buying)."""
+    from bot.render.common import label, said
+    from tables.games import starshina, stukolka
+
+    def page_said(text: dict[str, Any]) -> str:
+        def value(param: Any) -> Any:
+            if isinstance(param, dict):
+                if "seat" in param:
+                    return NAMES[param["seat"]]
+                return label(param["card"]) if "card" in param else page_said(param)
+            return param
+
+        params = {name: value(param) for name, param in text["params"].items()}
+        if "n" in text:
+            return tn(lang, text["key"], text["n"], **params)
+        return t(lang, text["key"], **params)
+
+    told, shleif_dealer = 0, 0
+    for game in ("shleif", "stukolka", "starshina"):
+        kind = GAMES[game][0]
+        table_side: Any = stukolka if kind == "stukolka" else starshina
+        for state in states(game, 11):
+            seat = state.to_act
+            if seat is None:
+                continue
+            view = seat_view(kind, state, seat, info(state.players))
+            words = table_side.prompt(state.seat_view(seat))
+            assert (view["prompt"] is None) == (words is None)
+            if words is None:
+                continue
+            assert page_said(view["prompt"]) == said(lang, words, NAMES), view["prompt"]
+            told += 1
+            if words.key == "prompt.purchase_shleif":
+                shleif_dealer += 1
+                assert t(lang, "prompt.purchase_shleif", prompt="") in page_said(view["prompt"])
+    assert told > 60 and shleif_dealer
 
 
 def test_the_money_reads_as_the_chats_breakdown() -> None:

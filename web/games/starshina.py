@@ -19,7 +19,7 @@ from web.view_parts import (
     _pick,
     _seat,
     action,
-    card_ref,
+    phrase_text,
     seat_ref,
     text,
 )
@@ -92,7 +92,8 @@ def starshina_view(view: starshina.SeatView, info: TableInfo) -> Json:
         private.append({"label": text("web.private.from_kitty"), "cards": list(view.from_kitty)})
     data["private"] = private
     data["play_begun"] = playing
-    data["prompt"] = _starshina_prompt(view)
+    words = table_side.prompt(view)
+    data["prompt"] = None if words is None else phrase_text(words)
     data["result"] = _starshina_result(table) if over else None
     return data
 
@@ -138,33 +139,6 @@ def _starshina_result(table: starshina.PublicView) -> Json:
         "label": text("web.deal_over"),
         "notes": notes,
     }
-
-
-def _starshina_prompt(view: starshina.SeatView) -> Json | None:
-    table = view.table
-    if not view.legal:
-        return None
-    Phase = starshina.Phase
-    match table.phase:
-        case Phase.EXCHANGE_GIVE:
-            receiver = table.exchange_left[0][1] if table.exchange_left else view.seat
-            mine = sum(1 for giver, _ in table.exchange_left if giver == view.seat)
-            return text("starshina.prompt.give", mine, name=seat_ref(receiver))
-        case Phase.RING_RETURN:
-            pending = [item for item in view.exchanged if item.returned is None]
-            if pending:
-                item = pending[-1]
-                return text(
-                    "starshina.prompt.return", name=seat_ref(item.giver), card=card_ref(item.card)
-                )
-            return text("starshina.prompt.return_any")
-        case Phase.NAME_TRUMP:
-            return text("starshina.prompt.trump")
-        case Phase.KITTY:
-            return text("starshina.prompt.kitty")
-        case Phase.PLAY:
-            return text("prompt.play")
-    return None
 
 
 PAGE: GamePage[starshina.SeatView, starshina.PublicView] = GamePage(

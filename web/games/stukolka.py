@@ -20,6 +20,7 @@ from web.view_parts import (
     _seat,
     action,
     card_ref,
+    phrase_text,
     suit_ref,
     text,
 )
@@ -94,7 +95,8 @@ def stukolka_view(view: stukolka.SeatView, info: TableInfo) -> Json:
         actions.append(action("look", text("btn.look"), secondary=True))
     data["pick"] = pick
     data["actions"] = actions
-    data["prompt"] = _stukolka_prompt(view)
+    words = table_side.prompt(view)
+    data["prompt"] = None if words is None else phrase_text(words)
     private: list[Json] = []
     if view.shleif_card is not None:
         private.append({"label": text("web.private.shleif_card"), "cards": [view.shleif_card]})
@@ -152,36 +154,6 @@ def _stukolka_trump_line(table: stukolka.PublicView) -> Json:
         return text("stukolka.trump.suit", suit=suit_ref(table.trump))
     key = "stukolka.trump.on_stock" if table.trump_card_on_stock else "stukolka.trump.card"
     return text(key, card=card_ref(table.trump_card))
-
-
-def _stukolka_prompt(view: stukolka.SeatView) -> Json | None:
-    table = view.table
-    verbs = {entry.verb for entry in view.legal}
-    role = table.seats[view.seat].role
-    Phase = stukolka.Phase
-    if not verbs:
-        return text("prompt.deal_over") if table.phase is Phase.DEAL_OVER else None
-    seen = view.hand is not None
-    match table.phase:
-        case Phase.CHOOSE:
-            return text("prompt.choose", pot=table.pot)
-        case Phase.KNOCK:
-            return text("prompt.knock_dark" if "dark" in verbs else "prompt.knock")
-        case Phase.PURCHASE:
-            most = max((entry.pick or (0, 0))[1] for entry in view.legal)
-            if role is stukolka.Role.DARK:
-                return text("prompt.purchase_dark", most=most)
-            if not seen:
-                return text("prompt.purchase_unseen", most=most)
-            # the page's confirmation reads «Оставить все» until a card is marked
-            return text("web.prompt.purchase", most=most, keep=text("btn.keep"))
-        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
-            return text("prompt.drop" if seen else "prompt.look_first")
-        case Phase.RAZREZ:
-            return text("prompt.razrez")
-        case Phase.PLAY:
-            return text("prompt.play" if seen else "prompt.look_first")
-    return None
 
 
 PAGE: GamePage[stukolka.SeatView, stukolka.PublicView] = GamePage(

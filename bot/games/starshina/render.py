@@ -16,6 +16,7 @@ from bot.render.common import (
     money_text,
     plain_name,
     rank_label,
+    said,
     seat_name,
     suit,
     trick_lines,
@@ -27,7 +28,8 @@ from game.core import Transfer
 from game.starshina.rules import TRICKS_PER_DEAL
 from game.starshina.state import EndReason, Phase
 from game.starshina.views import PublicView, SeatSummary, SeatView, last_deal_money
-from locales import t, tn
+from locales import t
+from tables.games import starshina as table_side
 
 PLAYERS = 3
 _DEAL_ENDED = (Phase.DEAL_OVER, Phase.GAME_OVER)
@@ -194,36 +196,6 @@ def _exchange_private(lang: str, view: SeatView, names: Sequence[str]) -> list[s
     return lines
 
 
-def _prompt(lang: str, view: SeatView, names: Sequence[str]) -> str:
-    table = view.table
-    if not view.legal:
-        return ""
-    match table.phase:
-        case Phase.EXCHANGE_GIVE:
-            receiver = table.exchange_left[0][1] if table.exchange_left else view.seat
-            mine = sum(1 for giver, _ in table.exchange_left if giver == view.seat)
-            return tn(lang, "starshina.prompt.give", mine, name=plain_name(names, receiver))
-        case Phase.RING_RETURN:
-            pending = [item for item in view.exchanged if item.returned is None]
-            if pending:
-                item = pending[-1]
-                return t(
-                    lang,
-                    "starshina.prompt.return",
-                    name=plain_name(names, item.giver),
-                    card=label(item.card),
-                )
-            return t(lang, "starshina.prompt.return_any")
-        case Phase.NAME_TRUMP:
-            return t(lang, "starshina.prompt.trump")
-        case Phase.KITTY:
-            return t(lang, "starshina.prompt.kitty")
-        case Phase.PLAY:
-            return t(lang, "prompt.play")
-        case _:
-            return ""
-
-
 def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | None) -> list[str]:
     """What a private message shows of the table: the game pot, each player's tricks against
     his target, the exchange as counts, the trick on the table and the last trick; ``me`` is
@@ -271,7 +243,8 @@ def hand_text(
         lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
     if view.from_kitty:
         lines.append(t(lang, "hand.from_kitty", cards=cards(view.from_kitty, table.trump)))
-    prompt = _prompt(lang, view, names)
+    words = table_side.prompt(view)
+    prompt = "" if words is None else said(lang, words, names)
     if prompt:
         lines.append("")
         lines.append(t(lang, "hand.your_turn", prompt=prompt) + turn_deadline(lang, deadline))

@@ -15,6 +15,7 @@ from bot.render.common import (
     mark_own_seat,
     money_text,
     plain_name,
+    said,
     seat_name,
     suit,
     trick_lines,
@@ -25,6 +26,7 @@ from game.stukolka.rules import TRICKS_PER_DEAL, trick_share
 from game.stukolka.state import Outcome, Phase, Role
 from game.stukolka.views import PublicView, SeatSummary, SeatView
 from locales import t, tn
+from tables.games import stukolka as table_side
 
 _ACTIVE = frozenset({Role.KNOCK, Role.DARK, Role.SHLEIF_DEALER, Role.RAZREZ, Role.DEFENDER})
 _PLAYING = (Phase.PLAY, Phase.DEAL_OVER)
@@ -146,36 +148,6 @@ def table_text(
 # ---------------------------------------------------------------- the private hand message
 
 
-def _prompt(lang: str, view: SeatView) -> str:
-    table = view.table
-    verbs = {entry.verb for entry in view.legal}
-    seat = view.table.seats[view.seat]
-    if not verbs:
-        return t(lang, "prompt.deal_over") if table.phase is Phase.DEAL_OVER else ""
-    match table.phase:
-        case Phase.CHOOSE:
-            return t(lang, "prompt.choose", pot=table.pot)
-        case Phase.KNOCK:
-            return t(lang, "prompt.knock_dark" if "dark" in verbs else "prompt.knock")
-        case Phase.PURCHASE:
-            most = max((entry.pick or (0, 0))[1] for entry in view.legal)
-            if seat.role is Role.DARK:
-                return t(lang, "prompt.purchase_dark", most=most)
-            key = "prompt.purchase" if view.hand is not None else "prompt.purchase_unseen"
-            text = t(lang, key, most=most)
-            if seat.role is Role.SHLEIF_DEALER:
-                text += " " + t(lang, "prompt.purchase_shleif")
-            return text
-        case Phase.PURCHASE_DROP | Phase.RAZREZ_DROP:
-            return t(lang, "prompt.drop" if view.hand is not None else "prompt.look_first")
-        case Phase.RAZREZ:
-            return t(lang, "prompt.razrez")
-        case Phase.PLAY:
-            return t(lang, "prompt.play" if view.hand is not None else "prompt.look_first")
-        case Phase.DEAL_OVER:
-            return t(lang, "prompt.deal_over")
-
-
 def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | None) -> list[str]:
     """What a private message shows of the table: the pot and what a trick pays, the ремиз at
     stake, every seat (who knocked, passed or bought how many, each one's tricks), the trick on
@@ -226,7 +198,8 @@ def hand_text(
         lines.append(t(lang, "hand.shleif_card", card=label(view.shleif_card)))
     if view.discards:
         lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
-    prompt = _prompt(lang, view)
+    words = table_side.prompt(view)
+    prompt = "" if words is None else said(lang, words, names)
     if prompt:
         lines.append("")
         lines.append(t(lang, "hand.your_turn", prompt=prompt) + turn_deadline(lang, deadline))
