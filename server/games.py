@@ -52,7 +52,9 @@ class Library:
         for entry in entries:
             for shown in (entry.chat, entry.page):
                 if shown is not None and shown.game is not entry.game:
-                    raise ValueError(f"{entry.game.kind!r} is shown with another game's screens")
+                    raise ValueError(
+                        f"{entry.game.rules.kind!r} is shown with another game's screens"
+                    )
         #: the table service's
         self.games = Catalogue(entry.game for entry in entries)
         #: the chat's

@@ -39,9 +39,9 @@ class ChatSettings:
     async def chat_options(self, chat_id: int, kind: str) -> JsonObject:
         stored = await self.chats.chat_options(chat_id, kind) or {}
         try:
-            return self.catalogue.of(kind).check_options(stored)
+            return self.catalogue.of(kind).rules.check_options(stored)
         except ValueError:
-            return self.catalogue.of(kind).check_options({})
+            return self.catalogue.of(kind).rules.check_options({})
 
     async def choose_options(self, chat_id: int, kind: str, chosen: JsonObject) -> None:
         """The chat chose these options (the settings menu, a preset, /new shleif): they are
@@ -50,7 +50,7 @@ class ChatSettings:
         stored = dict(await self.chats.chat_options(chat_id, kind) or {})
         stored.update(chosen)
         try:
-            self.catalogue.of(kind).check_options(stored)
+            self.catalogue.of(kind).rules.check_options(stored)
         except ValueError:
             raise Refused("not_allowed") from None
         await self.chats.set_chat_options(chat_id, kind, stored)

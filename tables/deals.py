@@ -39,10 +39,10 @@ def deal_tables(plugin: Plugin, log: Sequence[LogEntry], deal: int) -> list[Tabl
         if entry.kind == "action" and entry.action is not None:
             if table is None:
                 continue
-            table = plugin.load(table.to_json())  # a copy: the state kept stays as it was
+            table = plugin.rules.load(table.to_json())  # a copy: the state kept stays as it was
             table.apply(Action.from_json(entry.action))
         elif entry.state is not None and entry.state.get("engine") is not None:
-            table = plugin.load(entry.state["engine"])
+            table = plugin.rules.load(entry.state["engine"])
         else:
             continue
         if table.deal_no == deal:

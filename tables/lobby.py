@@ -61,13 +61,13 @@ class Lobby:
         if chosen is None:
             raise Refused("unknown_game")
         plugin, item = chosen
-        kind, preset = plugin.kind, item.preset
+        kind, preset = plugin.rules.kind, item.preset
         if is_practice(chat_id) and not plugin.has_computers:
             raise Refused("no_computers")  # nobody to practise against
         async with self.store.lock(chat_id):
             options = await self.settings.chat_options(chat_id, kind)
             options.update(preset)
-            options = plugin.check_options(options)
+            options = plugin.rules.check_options(options)
             if is_practice(chat_id):
                 await self.chats.upsert_chat(chat_id)
             meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
@@ -152,7 +152,7 @@ class Lobby:
                     )
                 raise Refused("already_seated")
             if loaded.game.status == "lobby":
-                if len(seats) < plugin.max_players:
+                if len(seats) < plugin.rules.max_players:
                     return await store.commit_meta(loaded, [*seats, user_id])
                 # a full lobby: a person takes the seat of the last computer, if any sits
                 computers = [user for user in seats if is_computer(user)]
@@ -163,13 +163,13 @@ class Lobby:
                     [user_id if user == computers[-1] else user for user in seats],
                     Notice("takes_computer_seat", {"user": user_id, "computer": computers[-1]}),
                 )
-            if not plugin.seats_between_deals:
+            if not plugin.rules.seats_between_deals:
                 raise Refused("game_running")
             if not reachable:
                 raise Refused("start_bot_first")
             if user_id in loaded.meta.joining:
                 raise Refused("already_seated")
-            if len(seats) + len(loaded.meta.joining) >= plugin.max_players:
+            if len(seats) + len(loaded.meta.joining) >= plugin.rules.max_players:
                 raise Refused("table_full")
             loaded.meta.joining.append(user_id)
             return await store.commit_meta(
@@ -206,7 +206,7 @@ class Lobby:
             if not loaded.plugin.has_computers:
                 raise Refused("no_computers")  # the lobby offers none: a forged press
             seats = loaded.seats
-            if len(seats) >= loaded.plugin.max_players:
+            if len(seats) >= loaded.plugin.rules.max_players:
                 raise Refused("table_full")
             ids = STRONG_IDS if level == "strong" else EASY_IDS
             computer = next(user for user in ids if user not in seats)
@@ -249,17 +249,17 @@ class Lobby:
             if user_id not in loaded.game.seats:
                 raise Refused("not_at_table")
             seats = loaded.seats
-            if not plugin.min_players <= len(seats) <= plugin.max_players:
+            if not plugin.rules.min_players <= len(seats) <= plugin.rules.max_players:
                 raise Refused("not_enough_players")
             unreached = [seat for seat in seats if not is_computer(seat) and not reachable(seat)]
             if unreached:
                 raise Refused("start_bot_first", unreached)
             pot = 0
-            if plugin.chat_pot:
+            if plugin.rules.chat_pot:
                 chat_pot = (await self.store.ledger.balances(chat_id)).pot
                 pot = await self.store.free_pot(loaded, chat_pot)
             dealer = await self.first_dealer(chat_id, plugin, seats)
-            loaded.table, step = plugin.start(
+            loaded.table, step = plugin.rules.start(
                 dict(loaded.game.options), len(seats), self.steps.deck(), dealer=dealer, pot=pot
             )
             reply = Reply(new_deal=True, table_changed=True, hands=set(seats))
@@ -270,7 +270,7 @@ class Lobby:
         previous game of it (Старшина's ``next_dealer``: its winner or loser), and he sits at
         the new table."""
         last = await self.history.last_deals(chat_id, 1)
-        if last and last[0].kind == plugin.kind:
+        if last and last[0].kind == plugin.rules.kind:
             previous = await self.store.load(await self.store.games.game(last[0].game_id))
             if previous.table is not None and previous.table.game_over:
                 seat = previous.table.next_game_dealer()

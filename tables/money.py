@@ -68,7 +68,7 @@ class Money:
             balances.setdefault(user, 0)
         kinds = {*await self._stats.kinds_played(chat_id), *(game.kind for game in open_games)}
         has_pot = bool(money.pot) or any(
-            kind in self._catalogue and self._catalogue.of(kind).chat_pot for kind in kinds
+            kind in self._catalogue and self._catalogue.of(kind).rules.chat_pot for kind in kinds
         )
         return GroupMoney(balances, money.pot, sum(money.game_pots.values()), has_pot)
 

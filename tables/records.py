@@ -222,8 +222,8 @@ def result_from_due(data: Mapping[str, object], games: Catalogue) -> tuple[DealR
     stored: Any = data  # as ``due_result`` wrote it
     plugin = games.of(str(stored["kind"]))
     result = DealResult(
-        plugin.kind,
-        plugin.load(stored["engine"]),
+        plugin.rules.kind,
+        plugin.rules.load(stored["engine"]),
         [int(user) for user in stored["seats"]],
         bool(stored["game_over"]),
         dict(stored["summary"]),

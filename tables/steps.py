@@ -157,8 +157,8 @@ class DealSteps:
         add_money(money, transfers)
         engine = loaded.table.to_json()
         result = DealResult(
-            loaded.plugin.kind,
-            loaded.plugin.load(engine),  # the next deal may go on in the same state object
+            loaded.plugin.rules.kind,
+            loaded.plugin.rules.load(engine),  # the next deal may go on in the same state object
             seats,
             step.game_over,
             step.summary,
@@ -221,7 +221,7 @@ class DealSteps:
             old_seats[(old_dealer + k) % len(old_seats)] for k in range(1, 1 + len(old_seats))
         ]
         dealer_user = next((user for user in after_dealer if user in seats), seats[0])
-        if loaded.plugin.chat_pot:
+        if loaded.plugin.rules.chat_pot:
             pot = await self.store.free_pot(loaded, pot)
         loaded.table, step = loaded.table.next_deal(
             self.deck(), pot=pot, players=len(seats), dealer=seats.index(dealer_user)
@@ -295,10 +295,10 @@ def deserted(loaded: Loaded) -> bool:
 def seats_after_deal(loaded: Loaded) -> bool:
     """Whether enough players remain for another deal once leavers go and joiners sit (a game
     whose seats never change goes on only if nobody leaves)."""
-    if not loaded.plugin.seats_between_deals:
+    if not loaded.plugin.rules.seats_between_deals:
         return not loaded.meta.leaving
     remaining = [u for u in loaded.seats if u not in loaded.meta.leaving]
-    return len(remaining) + len(loaded.meta.joining) >= loaded.plugin.min_players
+    return len(remaining) + len(loaded.meta.joining) >= loaded.plugin.rules.min_players
 
 
 def ledger_transfers(step: Step, seats: list[int], deal: int) -> list[LedgerTransfer]:

@@ -27,7 +27,7 @@ def large_pot(plugin: Plugin, options: Mapping[str, object], pot: int) -> bool:
     """Whether the chat's ``pot`` is large for a table of ``plugin`` at ``options``' stake
     (only a game that plays for the chat's pot has one)."""
     stake = options.get("stake")
-    if not plugin.chat_pot or not isinstance(stake, int) or stake <= 0:
+    if not plugin.rules.chat_pot or not isinstance(stake, int) or stake <= 0:
         return False
     return pot >= LARGE_POT_STAKES * stake
 
@@ -208,8 +208,8 @@ class Stopping:
             balances, pot = balances_after(before.players, before.pot, transfers)
             engine = table.to_json()
             result = DealResult(
-                loaded.plugin.kind,
-                loaded.plugin.load(engine),
+                loaded.plugin.rules.kind,
+                loaded.plugin.rules.load(engine),
                 loaded.seats,
                 game_over,
                 {},

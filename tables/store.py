@@ -104,7 +104,7 @@ class TableStore:
         """The game with its state decoded: objects of the caller's own, to change."""
         plugin = self.settings.catalogue.of(game.kind)
         data = game.state.get("engine")
-        table = None if data is None else plugin.load(data)
+        table = None if data is None else plugin.rules.load(data)
         return Loaded(game, plugin, table, TableMeta.from_json(game.state.get("table")))
 
     async def snapshot(self, game: Game) -> Loaded:

@@ -55,7 +55,7 @@ async def lobby_controls(
     practice = is_practice(game.chat_id)
     verbs: list[str] = []
     computers = [user for user in seats if is_computer(user)]
-    room = len(seats) < plugin.max_players
+    room = len(seats) < plugin.rules.max_players
     if user_id not in seats:
         if not practice and (room or computers):
             verbs.append("join")
@@ -64,7 +64,9 @@ async def lobby_controls(
             verbs += ["computer", "novice"]
         if computers:
             verbs.append("uncomputer")
-        if plugin.min_players <= len(seats) <= plugin.max_players and all(reachable.values()):
+        if plugin.rules.min_players <= len(seats) <= plugin.rules.max_players and all(
+            reachable.values()
+        ):
             verbs.append("begin")
         if not practice:
             verbs.append("leave")
@@ -75,8 +77,8 @@ async def lobby_controls(
     if waiting:
         who = ", ".join(names[index] for index in waiting)
         prompt = text("web.lobby.start_bot", names=who)
-    elif len(seats) < plugin.min_players:
-        prompt = text("web.lobby.more", plugin.min_players - len(seats))
+    elif len(seats) < plugin.rules.min_players:
+        prompt = text("web.lobby.more", plugin.rules.min_players - len(seats))
     else:
         prompt = text("web.lobby.waiting", len(seats))
     return actions, prompt

@@ -139,7 +139,7 @@ def lobby_view(
         "hand": {"cards": [], "hidden": 0, "look": False},
         "actions": list(actions),
         "prompt": prompt or text("web.lobby.waiting", len(seats)),
-        "free": max(0, page.game.max_players - len(seats)),
+        "free": max(0, page.game.rules.max_players - len(seats)),
     }
 
 

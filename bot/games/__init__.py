@@ -52,12 +52,12 @@ class ChatGames:
         for kind, game in by_kind.items():
             if kind not in games or games.of(kind) is not game.game:
                 raise ValueError(f"the chat shows {kind!r}, not a game of the catalogue")
-        missing = [game.kind for game in games if game.kind not in by_kind]
+        missing = [game.rules.kind for game in games if game.rules.kind not in by_kind]
         if missing:
             raise ValueError(f"no chat presentation for {', '.join(missing)}")
         #: the games themselves (the table service's catalogue)
         self.games = games
-        self._by_kind = {game.kind: by_kind[game.kind] for game in games}
+        self._by_kind = {game.rules.kind: by_kind[game.rules.kind] for game in games}
         #: the words of every game the glossary explains (``ChatGame.terms``), each once
         self.terms: tuple[str, ...] = tuple(
             dict.fromkeys(term for game in self._by_kind.values() for term in game.terms)
@@ -66,7 +66,7 @@ class ChatGames:
         self.codec = callback.Codec.of(
             (game.verbs for game in self._by_kind.values()),
             {item.name: item.code for game in games for item in game.choices},
-            {game.kind: game.menu.code for game in games},
+            {game.rules.kind: game.menu.code for game in games},
         )
 
     def __iter__(self) -> Iterator[ChatGame]:

@@ -229,7 +229,7 @@ class GameScreens(Generic[SV, PV]):
 
     @property
     def kind(self) -> str:
-        return self._game.kind
+        return self._game.rules.kind
 
     @property
     def game(self) -> Plugin:

@@ -64,7 +64,7 @@ def lobby_text(
     private or given a link to start the bot. A ``practice`` table (a player's own, in his
     private chat) names no opener and says how to seat the computers. Once the game has
     ``started``: that it has, that its table is below, and who plays."""
-    fewest, most = game.min_players, game.max_players
+    fewest, most = game.rules.min_players, game.rules.max_players
     kind = game.choice_of(options)
     needed = (
         tn(lang, "lobby.needed_exactly", fewest)
@@ -202,7 +202,7 @@ def start_text(lang: str, bot_username: str, games: Iterable[Plugin]) -> str:
     """The first /start in private: what the bot is (the games, each as its own words name it
     there), and a link to add it to a group."""
     link = html.escape(f"https://t.me/{bot_username}?startgroup=true", quote=True)
-    named = listed(lang, [t(lang, f"welcome.{game.kind}") for game in games], "and")
+    named = listed(lang, [t(lang, f"welcome.{game.rules.kind}") for game in games], "and")
     return t(lang, "start.text", link=link, games=named)
 
 

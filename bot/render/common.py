@@ -198,8 +198,8 @@ def options_summary(lang: str, game: Plugin, options: JsonObject) -> str:
                 t(
                     lang,
                     "options.item",
-                    option=option_label(lang, game.kind, name),
-                    value=value_label(lang, game.kind, name, value),
+                    option=option_label(lang, game.rules.kind, name),
+                    value=value_label(lang, game.rules.kind, name, value),
                 )
             )
     return " · ".join(parts)

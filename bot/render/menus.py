@@ -65,7 +65,7 @@ def settings_text(
             t(
                 lang,
                 "settings.game",
-                game=game_title(lang, each.kind),
+                game=game_title(lang, each.rules.kind),
                 summary=options_summary(lang, each, options),
             )
             for each, options in chosen
@@ -82,7 +82,7 @@ def settings_text(
             ]
         )
     if option is None:
-        return t(lang, "settings.choose_option", game=game_title(lang, game.kind))
+        return t(lang, "settings.choose_option", game=game_title(lang, game.rules.kind))
     options = dict(chosen).get(game, game.menu.defaults)
     value = options.get(option, game.menu.defaults.get(option))
     return "\n".join(
@@ -90,10 +90,10 @@ def settings_text(
             t(
                 lang,
                 "settings.option",
-                option=option_label(lang, game.kind, option),
-                value=value_label(lang, game.kind, option, value),
+                option=option_label(lang, game.rules.kind, option),
+                value=value_label(lang, game.rules.kind, option, value),
             ),
-            t(lang, f"help.{game.kind}.{option}"),
+            t(lang, f"help.{game.rules.kind}.{option}"),
         ]
     )
 
@@ -158,7 +158,7 @@ def help_text(lang: str, games: Iterable[Plugin]) -> str:
             lang,
             "help.game",
             commands="/new " + " | ".join(item.name for item in game.choices),
-            about=t(lang, f"about.{game.kind}"),
+            about=t(lang, f"about.{game.rules.kind}"),
         )
         for game in games
     ]
@@ -248,7 +248,10 @@ def settings_root_keyboard(
     none to make where ``hints`` is None: a practice table always offers them); in Russian,
     the rank letters (J Q K A or В Д К Т, the current one marked; ``ranks`` the chat's
     stored choice)."""
-    rows = [[(game_title(lang, game.kind), codec.encode(Settings(game.kind)))] for game in games]
+    rows = [
+        [(game_title(lang, game.rules.kind), codec.encode(Settings(game.rules.kind)))]
+        for game in games
+    ]
     if evening:
         rows.append([(t(lang, "btn.evening_gap"), encode(EveningGap(0)))])
     plays: tuple[AwayPlayName, ...] = ("computer", "default")
@@ -306,7 +309,7 @@ def settings_game_keyboard(codec: Codec, lang: str, game: Plugin, options: JsonO
     """A game's options, one button each showing the current value, and a way back
     (``codec``: the chat's)."""
     rows: Keyboard = []
-    kind = game.kind
+    kind = game.rules.kind
     presets = game.menu.presets
     if presets:
         current = current_preset(game, options)
@@ -336,7 +339,7 @@ def settings_option_keyboard(
     """The values of one option, the current one marked, and a way back (``codec``: the
     chat's)."""
     buttons = []
-    kind = game.kind
+    kind = game.rules.kind
     values = game.menu.values[option]
     for value in values:
         text = value_label(lang, kind, option, value)

@@ -309,7 +309,7 @@ def deal_text(games: ChatGames, lang: str, deal: DealHistory, names: Mapping[int
     if isinstance(before, int) and isinstance(after, int):
         # the chat's pot («кон»), or a game's own («банк партии»); a game no longer offered's,
         # as the chat's
-        chat_pot = deal.kind not in games.games or games.games.of(deal.kind).chat_pot
+        chat_pot = deal.kind not in games.games or games.games.of(deal.kind).rules.chat_pot
         key = "deal.pot" if chat_pot else "deal.game_pot"
         lines.append(t(lang, key, before=before, after=after))
     if deal.game_transfers:

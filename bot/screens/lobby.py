@@ -63,10 +63,10 @@ class Lobby:
             return text, None
         if game.status != "lobby":
             return t(lang, "announce.table_cancelled") + "\n\n" + text, None
-        can_begin = plugin.min_players <= len(loaded.seats) <= plugin.max_players and all(
-            lobby_player.reachable for lobby_player in lobby
-        )
-        room = len(loaded.seats) < plugin.max_players
+        can_begin = plugin.rules.min_players <= len(
+            loaded.seats
+        ) <= plugin.rules.max_players and all(lobby_player.reachable for lobby_player in lobby)
+        room = len(loaded.seats) < plugin.rules.max_players
         return text, keyboards.lobby_keyboard(
             lang,
             game.game_id,

@@ -66,7 +66,7 @@ class Menus:
     async def _chosen_options(self, chat_id: int) -> list[tuple[Plugin, JsonObject]]:
         """Every game with the options this chat chose for it (its defaults elsewhere)."""
         return [
-            (game, await self.tables.settings.chat_options(chat_id, game.kind))
+            (game, await self.tables.settings.chat_options(chat_id, game.rules.kind))
             for game in self.games.games
         ]
 
@@ -256,7 +256,7 @@ class Menus:
             value = menu_render.setting_value(game, data.option, data.value)
         except cb.BadCallback:
             raise Refused("unknown_button") from None
-        await self.tables.settings.choose_options(chat_id, game.kind, {data.option: value})
+        await self.tables.settings.choose_options(chat_id, game.rules.kind, {data.option: value})
         chosen = await self._chosen_options(chat_id)
         text = menu_render.settings_text(lang, chosen, game, data.option)
         text += await self._settings_note(chat_id, lang)
@@ -264,7 +264,7 @@ class Menus:
             self.games.codec, lang, game, data.option, dict(chosen)[game].get(data.option)
         )
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
-        return menu_render.setting_changed_text(lang, game.kind, data.option, value)
+        return menu_render.setting_changed_text(lang, game.rules.kind, data.option, value)
 
     async def _press_preset(
         self,
@@ -281,13 +281,13 @@ class Menus:
         if values is None:
             raise Refused("unknown_button")
         await self._may_change_settings(chat_id, user_id, admin)
-        await self.tables.settings.choose_options(chat_id, game.kind, values)
+        await self.tables.settings.choose_options(chat_id, game.rules.kind, values)
         lang = await self.people.chat_language(chat_id)
         chosen = await self._chosen_options(chat_id)
         text = menu_render.settings_text(lang, chosen, game)
         rows = menu_render.settings_game_keyboard(self.games.codec, lang, game, dict(chosen)[game])
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
-        return menu_render.preset_chosen_text(lang, game.kind, preset)
+        return menu_render.preset_chosen_text(lang, game.rules.kind, preset)
 
     # ------------------------------------------------------------------ other menus
 
@@ -431,9 +431,12 @@ class Menus:
             if found is None:
                 continue
             game, item = found
-            options = {**await self.tables.settings.chat_options(chat_id, game.kind), **item.preset}
+            options = {
+                **await self.tables.settings.chat_options(chat_id, game.rules.kind),
+                **item.preset,
+            }
             text = chat_render.rules_text(
-                lang, self.games.of(game.kind), item.name, game.check_options(options)
+                lang, self.games.of(game.rules.kind), item.name, game.rules.check_options(options)
             )
             if edit is not None:
                 rows = menu_render.rules_keyboard(self.games.codec, lang, self.games.games)

@@ -31,8 +31,8 @@ class Catalogue:
         codes: set[str] = set()
         menus: set[str] = set()
         for game in games:
-            if game.kind in by_kind:
-                raise ValueError(f"game {game.kind!r} is in the list twice")
+            if game.rules.kind in by_kind:
+                raise ValueError(f"game {game.rules.kind!r} is in the list twice")
             for item in game.choices:
                 if {item.name, *item.aliases} & words or item.code in codes:
                     raise ValueError(f"choice {item.name!r} clashes with another game's")
@@ -41,7 +41,7 @@ class Catalogue:
             if game.menu.code in menus:
                 raise ValueError(f"options menu code {game.menu.code!r} is taken")
             menus.add(game.menu.code)
-            by_kind[game.kind] = game
+            by_kind[game.rules.kind] = game
         for game in by_kind.values():
             for lang, entries in game.texts.items():
                 locales.add_entries(lang, entries)

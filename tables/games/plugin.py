@@ -13,12 +13,12 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar
 
 from game.ai import Computer, Seated
-from game.registry import GameRules, GameState, JsonObject, Start, Step, ViewedState
+from game.registry import GameRules, GameState, JsonObject, ViewedState
 from locales import Entry
 
 SV = TypeVar("SV")
@@ -100,19 +100,10 @@ class Plugin(Protocol):
     """One game as the bot knows it, its types hidden (see ``GamePlugin``)."""
 
     @property
-    def kind(self) -> str: ...
-
-    @property
-    def min_players(self) -> int: ...
-
-    @property
-    def max_players(self) -> int: ...
-
-    @property
-    def seats_between_deals(self) -> bool: ...
-
-    @property
-    def chat_pot(self) -> bool: ...
+    def rules(self) -> GameRules:
+        """The game's definition (``game.registry.GameRules``): its kind, how many play, what
+        it does, its options checked, a new game and a stored one read back."""
+        ...
 
     @property
     def has_computers(self) -> bool:
@@ -137,22 +128,7 @@ class Plugin(Protocol):
         ``locales/*.json`` brings none)."""
         ...
 
-    def check_options(self, data: JsonObject) -> JsonObject: ...
-
     def choice_of(self, options: JsonObject) -> str: ...
-
-    def start(
-        self,
-        options: JsonObject,
-        players: int,
-        deck: Sequence[str],
-        *,
-        dealer: int,
-        pot: int,
-        deal_no: int = 0,
-    ) -> tuple[Table, Step]: ...
-
-    def load(self, data: JsonObject) -> Table: ...
 
     def computer_at(self, table: Table, seat: int) -> Seated:
         """The game's computer in ``seat`` of ``table``, with the seat's view it decides from
@@ -161,100 +137,48 @@ class Plugin(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class GamePlugin(Generic[SV, PV]):
-    """A game's definition with its state class (whose views are ``SV`` and ``PV``), its
-    choices and menu: a ``Plugin``."""
+    """A game's definition (``rules``) with its state class (whose views are ``SV`` and
+    ``PV``), its choices for /new (at least one), its options menu, the catalogue texts it
+    brings, its computer players (None: none) and its own /stats figures (each name once): a
+    ``Plugin``. Each fact is here once: the rules' own are read as ``plugin.rules.kind``. A
+    game is itself alone (equal and hashed as the one object, a key of menus and tables)."""
 
-    def __init__(
-        self,
-        rules: GameRules,
-        state: type[ViewedState[SV, PV]],
-        *,
-        choices: Sequence[Choice],
-        menu: OptionsMenu,
-        texts: Mapping[str, Mapping[str, Entry]] | None = None,
-        computer: Computer[SV] | None = None,
-        stat_fields: Sequence[StatField] = (),
-    ) -> None:
-        if not choices:
+    rules: GameRules
+    state: type[ViewedState[SV, PV]]
+    _: KW_ONLY
+    choices: tuple[Choice, ...]
+    menu: OptionsMenu
+    texts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
+    computer: Computer[SV] | None = None
+    stat_fields: tuple[StatField, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.choices:
             raise ValueError("a game needs at least one choice for /new")
-        if len({item.name for item in stat_fields}) != len(stat_fields):
+        if len({item.name for item in self.stat_fields}) != len(self.stat_fields):
             raise ValueError("two /stats figures of one game share a name")
-        self._stat_fields = tuple(stat_fields)
-        self.rules = rules
-        self.state = state
-        self._choices = tuple(choices)
-        self._menu = menu
-        self._texts = dict(texts or {})
-        self.computer = computer
-
-    @property
-    def kind(self) -> str:
-        return self.rules.kind
-
-    @property
-    def min_players(self) -> int:
-        return self.rules.min_players
-
-    @property
-    def max_players(self) -> int:
-        return self.rules.max_players
-
-    @property
-    def seats_between_deals(self) -> bool:
-        return self.rules.seats_between_deals
 
     @property
     def has_computers(self) -> bool:
         return self.computer is not None
 
-    @property
-    def chat_pot(self) -> bool:
-        return self.rules.chat_pot
-
-    @property
-    def choices(self) -> Sequence[Choice]:
-        return self._choices
-
-    @property
-    def stat_fields(self) -> Sequence[StatField]:
-        return self._stat_fields
-
-    @property
-    def menu(self) -> OptionsMenu:
-        return self._menu
-
-    @property
-    def texts(self) -> Mapping[str, Mapping[str, Entry]]:
-        return self._texts
-
-    @property
-    def check_options(self) -> Callable[[JsonObject], JsonObject]:
-        return self.rules.check_options
-
-    @property
-    def start(self) -> Start:
-        return self.rules.start
-
-    @property
-    def load(self) -> Callable[[JsonObject], Table]:
-        return self.rules.load
-
     def choice_of(self, options: JsonObject) -> str:
         """The choice whose preset ``options`` match (the first choice when none does)."""
-        for choice in self._choices:
+        for choice in self.choices:
             if choice.preset and all(options.get(k) == v for k, v in choice.preset.items()):
                 return choice.name
-        return self._choices[0].name
+        return self.choices[0].name
 
     def state_of(self, table: Table) -> ViewedState[SV, PV]:
         """The state of one of this game's tables, with its views' types (``ValueError`` for
         another game's)."""
         if isinstance(table, self.state):
             return table
-        raise ValueError(f"not a table of {self.kind}")
+        raise ValueError(f"not a table of {self.rules.kind}")
 
     def computer_at(self, table: Table, seat: int) -> Seated:
         if self.computer is None:
-            raise ValueError(f"{self.kind} has no computer players")
+            raise ValueError(f"{self.rules.kind} has no computer players")
         return self.computer.at(self.state_of(table).seat_view(seat))

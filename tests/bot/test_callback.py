@@ -155,7 +155,7 @@ def test_every_settings_button_encodes() -> None:
     for game in GAMES:
         for option, values in game.menu.values.items():
             for value in values:
-                callback = Settings(game.kind, option, option_token(value))
+                callback = Settings(game.rules.kind, option, option_token(value))
                 assert CODEC.decode(CODEC.encode(callback)) == callback
 
 

@@ -6,6 +6,7 @@ package; a catalogue refuses games whose names or codes clash."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ WEB = ROOT / "web"
 STORAGE = ROOT / "storage"
 #: the old data migrations rewrite rows stored by each game: the history of stored data
 HISTORY = {STORAGE / "migrations.py"}
-KINDS = [game.kind for game in GAMES]
+KINDS = [game.rules.kind for game in GAMES]
 GAME_NAMES = {"stukolka", "starshina", "shleif"}
 #: the packages of the games' rules
 GAME_PACKAGES = {f"game.{kind}" for kind in KINDS}
@@ -90,15 +91,14 @@ def test_a_catalogue_refuses_a_clash() -> None:
     with pytest.raises(ValueError):
         Catalogue([*GAMES, GAMES.of("stukolka")])
     twin = GamePlugin(
-        rules_for("stukolka"),
+        dataclasses.replace(rules_for("stukolka"), kind="other"),
         StukolkaGame,
         choices=(Choice("other", "z", aliases=("шлейф",)),),
         menu=OptionsMenu(code="z", values={}, defaults={}),
     )
-    twin.rules = type("Other", (), {"kind": "other"})()
     with pytest.raises(ValueError):
         Catalogue([*GAMES, twin])  # «шлейф» already opens Стуколка со шлейфом
-    assert [game.kind for game in GAMES] == ["stukolka", "starshina"]
+    assert [game.rules.kind for game in GAMES] == ["stukolka", "starshina"]
 
 
 def test_a_game_brings_its_buttons_verbs_to_its_library_only() -> None:

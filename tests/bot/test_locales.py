@@ -136,7 +136,7 @@ def test_dynamic_key_families_are_complete() -> None:
     expected |= {f"answer.{key}" for key in ANSWERS}
     expected |= {f"game.{kind}" for kind in ("stukolka", "shleif", "starshina")}
     for plugin in GAMES:
-        game, choices = plugin.kind, plugin.menu.values
+        game, choices = plugin.rules.kind, plugin.menu.values
         # the game's own line in /help and its name in the /start welcome
         expected |= {f"about.{game}", f"welcome.{game}"}
         assert set(choices) == set(option_names(GAMES.of(game)))
@@ -271,7 +271,7 @@ def test_a_games_words_are_its_own() -> None:
     is in the shared catalogues too (registering the game would refuse it)."""
     import json
 
-    kinds = [game.kind for game in GAMES]
+    kinds = [game.rules.kind for game in GAMES]
     for lang in LANGUAGES:
         shared = json.loads((ROOT / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
         naming = [key for key in shared if set(key.split(".")) & set(kinds)]

@@ -146,7 +146,7 @@ def test_help_lists_every_command(lang: str) -> None:
     ):
         assert command in text
     for game in GAMES:
-        assert t(lang, f"about.{game.kind}") in text
+        assert t(lang, f"about.{game.rules.kind}") in text
 
 
 def test_start_and_small_texts() -> None:

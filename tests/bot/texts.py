@@ -22,7 +22,7 @@ def rules_text(lang: str, word: str, options: Options) -> str:
     assert found is not None
     game, item = found
     return chat.rules_text(
-        lang, CHAT.of(game.kind), item.name, {**options.to_json(), **item.preset}
+        lang, CHAT.of(game.rules.kind), item.name, {**options.to_json(), **item.preset}
     )
 
 

@@ -41,9 +41,9 @@ def random_options(plugin: Plugin, rng: random.Random) -> dict[str, object]:
     refuse together falls back to the defaults)."""
     chosen = {name: rng.choice(values) for name, values in plugin.menu.values.items()}
     try:
-        return plugin.check_options({**plugin.menu.defaults, **chosen})
+        return plugin.rules.check_options({**plugin.menu.defaults, **chosen})
     except ValueError:
-        return plugin.check_options(dict(plugin.menu.defaults))
+        return plugin.rules.check_options(dict(plugin.menu.defaults))
 
 
 class Money:
@@ -67,27 +67,27 @@ class Money:
 
 def check(plugin: Plugin, state: GameState, rng: random.Random) -> None:
     data = state.to_json()
-    again = plugin.load(data)
+    again = plugin.rules.load(data)
     assert again == state and again.to_json() == data, "the JSON round trip is not exact"
     seat, legal = state.to_act, state.legal()
     assert (seat is None) == (not legal), (seat, legal)
     for looker in range(state.players):
         view = state.seat_view(looker)
         assert reshuffled(plugin, state, looker, rng).seat_view(looker) == view, looker
-    assert plugin.load(data).to_json() == data, "a view changed the state"
+    assert plugin.rules.load(data).to_json() == data, "a view changed the state"
 
 
 def play(plugin: Plugin, seed: int) -> int:
     """A game played at random to its end (``DEALS`` deals of one that never ends), checked
     at every step; the steps it took."""
     rng = random.Random(seed)
-    players = rng.randint(plugin.min_players, plugin.max_players)
-    pot = rng.choice([0, 0, 7, 30]) if plugin.chat_pot else 0
+    players = rng.randint(plugin.rules.min_players, plugin.rules.max_players)
+    pot = rng.choice([0, 0, 7, 30]) if plugin.rules.chat_pot else 0
     deck = list(FULL_DECK)
     shuffle(deck, rng)
     options = random_options(plugin, rng)
     step: Step
-    state, step = plugin.start(options, players, deck, dealer=rng.randrange(players), pot=pot)
+    state, step = plugin.rules.start(options, players, deck, dealer=rng.randrange(players), pot=pot)
     money = Money(players, pot)
     money.count(step.transfers)
     deals, steps = 1, 0
@@ -115,6 +115,6 @@ def play(plugin: Plugin, seed: int) -> int:
     return steps
 
 
-@pytest.mark.parametrize("plugin", every_game(), ids=lambda plugin: plugin.kind)
+@pytest.mark.parametrize("plugin", every_game(), ids=lambda plugin: plugin.rules.kind)
 def test_random_play_keeps_what_every_game_promises(plugin: Plugin) -> None:
     assert sum(play(plugin, seed) for seed in range(deep(6))) > 0

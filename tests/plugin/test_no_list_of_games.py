@@ -77,7 +77,7 @@ def _home(path: Path, kind: str) -> bool:
     return any(relative.startswith(home.format(kind=kind)) for home in HOMES)
 
 
-GAMES = [game.kind for game in OFFERED]
+GAMES = [game.rules.kind for game in OFFERED]
 
 
 def _titles(kind: str) -> tuple[str, ...]:

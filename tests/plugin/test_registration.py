@@ -26,7 +26,7 @@ NAMES = ("Вера", "Bob", "Алиса")
 def test_the_tools_find_a_game_of_the_list_they_are_handed_and_no_other() -> None:
     """The command-line tools know the games they are given (``GameTools``), and only those:
     the program's (``server.games``), or a library's with a toy among them."""
-    assert [game.kind for game in TOOLS] == [game.kind for game in GAMES]
+    assert [game.kind for game in TOOLS] == [game.rules.kind for game in GAMES]
     with pytest.raises(ValueError):
         tools_for(TOOLS, tricks.KIND)
     for nothing in ("registry", "ai", "game.stukolka", "../stukolka", "", "nope"):

@@ -108,7 +108,7 @@ async def play_until_deal_ends(
         assert seat is not None
         state: Any = loaded.table
         action = random_action(seat, loaded.table.legal(), state.hands[seat], rng)
-        ends = loaded.plugin.load(loaded.table.to_json()).apply(action).deal_over
+        ends = loaded.plugin.rules.load(loaded.table.to_json()).apply(action).deal_over
         if ends and not last:
             return loaded, action, seat
         game_id, user = loaded.game.game_id, loaded.seats[seat]

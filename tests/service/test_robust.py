@@ -235,7 +235,7 @@ async def test_settings_during_a_game_wait_for_the_next_game(
     while (await current(service)).meta.deals == 0:
         await play_random(service, rng, 1)
     loaded = await current(service)
-    assert loaded.table.options.to_json() == loaded.plugin.check_options(options)  # type: ignore[union-attr]
+    assert loaded.table.options.to_json() == loaded.plugin.rules.check_options(options)  # type: ignore[union-attr]
 
 
 # ------------------------------------------------------ /stop now plays the deal out, settled

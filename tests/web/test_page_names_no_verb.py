@@ -67,7 +67,7 @@ def _options(game: Plugin, rng: random.Random) -> dict[str, object]:
             options[name] = values[int(rng.random() * len(values))]
     choice = game.choices[int(rng.random() * len(game.choices))]
     options.update(choice.preset)
-    return dict(game.check_options(options))
+    return dict(game.rules.check_options(options))
 
 
 @dataclass
@@ -86,11 +86,13 @@ def game_words(game: Plugin, pages: PageGames, seeds: range = SEEDS, deals: int 
     offers any seat (a seat may look at its cards at any time, for one); every phase its
     page's views name; every reason of the money its deals and moves move."""
     words = Words()
-    page = pages.of(game.kind) if game.kind in pages else None
+    page = pages.of(game.rules.kind) if game.rules.kind in pages else None
     for seed in seeds:
         rng = random.Random(seed)
-        players = max(game.min_players, min(4, game.max_players))
-        state, step = game.start(_options(game, rng), players, shuffled_deck(seed), dealer=0, pot=9)
+        players = max(game.rules.min_players, min(4, game.rules.max_players))
+        state, step = game.rules.start(
+            _options(game, rng), players, shuffled_deck(seed), dealer=0, pot=9
+        )
         words.reasons |= {item.reason for item in step.transfers}
         info = TableInfo(names=[f"p{seat}" for seat in range(players)], version=1)
         for deal in range(deals):
@@ -128,7 +130,7 @@ def named_words(game: Plugin, pages: PageGames) -> set[str]:
     """Every word of ``game`` the page may not spell: its verbs, its phases, its money's
     reasons and their texts' keys, its kind and its choices."""
     words = game_words(game, pages)
-    named = {*words.verbs, *words.phases, *words.reasons, game.kind}
+    named = {*words.verbs, *words.phases, *words.reasons, game.rules.kind}
     named |= {f"money.{reason}{end}" for reason in words.reasons for end in ("", "_in")}
     named |= {name for choice in game.choices for name in (choice.name, *choice.aliases)}
     return named
@@ -179,8 +181,11 @@ def test_every_registered_game_is_played_for_its_verbs(toys: Library) -> None:
     offers (a game's ``SIMPLE_MOVES``, where it has them), and the toys' own."""
     for game in toys.games:
         verbs = game_verbs(game, toys.pages)
-        assert verbs, game.kind
-        assert set(chat_buttons(game.kind)) <= verbs, (game.kind, chat_buttons(game.kind))
+        assert verbs, game.rules.kind
+        assert set(chat_buttons(game.rules.kind)) <= verbs, (
+            game.rules.kind,
+            chat_buttons(game.rules.kind),
+        )
     assert game_verbs(tricks.GAME, toys.pages) == {"lead", "follow"}
     assert game_verbs(highcard.GAME, toys.pages) == {"play"}
 
@@ -193,7 +198,7 @@ def test_the_page_names_no_word_of_any_game_nor_its_own_verbs(toys: Library) -> 
     # the phases, the money and the names of the games, the toys' among them
     assert {"play", "purchase", "deal_over", "over"} <= words
     assert {"trick", "diff", "ante", "money.trick", "money.diff", "money.remiz"} <= words
-    assert {game.kind for game in toys.games} <= words
+    assert {game.rules.kind for game in toys.games} <= words
     assert LOBBY not in words  # the page's own phase
     named = {
         path.name: found

@@ -27,7 +27,11 @@ class PageGames:
                 raise ValueError(f"the page shows {kind!r}, not a game of the catalogue")
         #: the games themselves (the table service's catalogue)
         self.games = games
-        self._by_kind = {game.kind: by_kind[game.kind] for game in games if game.kind in by_kind}
+        self._by_kind = {
+            game.rules.kind: by_kind[game.rules.kind]
+            for game in games
+            if game.rules.kind in by_kind
+        }
 
     def __iter__(self) -> Iterator[PageGame]:
         return iter(self._by_kind.values())

@@ -53,7 +53,7 @@ class GamePage(Generic[SV, PV]):
 
     @property
     def kind(self) -> str:
-        return self.game.kind
+        return self.game.rules.kind
 
     def view(self, state: Any, seat: int, info: TableInfo) -> Json:
         return self.present(self.game.state_of(state).seat_view(seat), info)
