@@ -177,7 +177,7 @@ def report(
 def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
     """Play the computers of the game a command line names, one of ``games``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    playing = [game.kind for game in games if game.computer is not None]
+    playing = [game.rules.kind for game in games if game.computer is not None]
     parser.add_argument("--game", choices=playing, required=True)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument(

@@ -50,7 +50,9 @@ def offered(games: Sequence[GameTools]) -> dict[str, tuple[GameTools, JsonObject
             continue
         for word, options in game.terminal.names.items():
             if word in found:
-                raise ValueError(f"{game.kind} and {found[word][0].kind} both offer {word!r}")
+                raise ValueError(
+                    f"{game.rules.kind} and {found[word][0].rules.kind} both offer {word!r}"
+                )
             found[word] = (game, options)
     return found
 

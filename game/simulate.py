@@ -20,7 +20,7 @@ from game.tools import GameTools, tools_for
 def main(games: Sequence[GameTools], argv: Sequence[str] | None = None) -> int:
     """Simulate the game a command line names, one of ``games``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", choices=[game.kind for game in games], required=True)
+    parser.add_argument("--game", choices=[game.rules.kind for game in games], required=True)
     parser.add_argument("--players", type=int, default=None, help="(the game's usual table)")
     parser.add_argument("--deals", type=int, default=20000)
     parser.add_argument(

@@ -50,10 +50,6 @@ class GameTools:
     simulation: Simulation | None = None
     replay: Callable[[dict[str, Any]], ReplayMatch] | None = None
 
-    @property
-    def kind(self) -> str:
-        return self.rules.kind
-
     def table_size(self, asked: int | None) -> int:
         """The players at a table that a command line asked for, else four or as many as the
         game allows (``ValueError``, saying what it takes, for a number it does not)."""
@@ -61,13 +57,13 @@ class GameTools:
         players = asked or max(fewest, min(4, most))
         if not fewest <= players <= most:
             takes = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
-            raise ValueError(f"{self.kind}: {takes} players")
+            raise ValueError(f"{self.rules.kind}: {takes} players")
         return players
 
 
 def tools_for(games: Sequence[GameTools], kind: str) -> GameTools:
     """The game ``kind`` of ``games`` (``ValueError`` for another)."""
     for game in games:
-        if game.kind == kind:
+        if game.rules.kind == kind:
             return game
     raise ValueError(f"unknown game {kind!r}")

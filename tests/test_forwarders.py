@@ -10,7 +10,7 @@ from pathlib import Path
 from scripts.forwarders import forwarders, found
 
 #: the most there may be: lower it as forwarders go, never raise it
-MOST = 19
+MOST = 17
 
 
 def test_forwarders_do_not_grow() -> None:

@@ -37,7 +37,7 @@ def page_texts(lang: str | None, pages: PageGames) -> dict[str, Any]:
         "texts": texts,
         "ranks": {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL},
         "suits": SUIT_EMOJI,
-        "glossary": {game.kind: glossary(game.kind) for game in pages},
+        "glossary": {page.game.rules.kind: glossary(page.game.rules.kind) for page in pages},
     }
 
 

@@ -124,7 +124,7 @@ def lobby_view(
     return {
         **unshown(),
         "schema": SCHEMA,
-        "game": page.kind,
+        "game": page.game.rules.kind,
         "choice": choice,
         "version": info.version,
         "stamp": info.stamp,

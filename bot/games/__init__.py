@@ -48,7 +48,7 @@ class ChatGames:
     __slots__ = ("_by_kind", "codec", "games", "terms")
 
     def __init__(self, games: Catalogue, shown: Iterable[ChatGame]) -> None:
-        by_kind = {game.kind: game for game in shown}
+        by_kind = {game.game.rules.kind: game for game in shown}
         for kind, game in by_kind.items():
             if kind not in games or games.of(kind) is not game.game:
                 raise ValueError(f"the chat shows {kind!r}, not a game of the catalogue")

@@ -2,8 +2,9 @@
 
 The table side of a game (``tables.games``: its rules, choices, options menu, computers) is
 paired here with its presentation (``Screens``, typed over the same views): the table, hand,
-outcome and result texts, the hand's keyboard, the rules text, and the lines of the game's own
-figures in /stats and in an evening's summary (``StatsLines``, ``EveningLines``).
+outcome and result texts and the hand's keyboard; beside them its rules text (``RulesText``) and
+the lines of the game's own figures in /stats and in an evening's summary (``StatsLines``,
+``EveningLines``).
 ``GameScreens.show`` gives one running table's presentation (``Shown``), so the screens never
 test which game they show.
 """
@@ -11,6 +12,7 @@ test which game they show.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Generic, Protocol, TypeVar
 
 from bot.callback import Codec, Verbs
@@ -49,10 +51,22 @@ gives two sets: its figures over the deals (a Стуколка evening's remizes
 evening's biggest win, and its results (a Старшина evening's games won), shown after it."""
 
 
+def no_lines(
+    lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
+) -> list[str]:
+    """An evening's summary of a game that words nothing of its own there."""
+    return []
+
+
 DealLines = Callable[[str, JsonObject, Callable[[int], str]], list[str]]
 """A finished deal's play as /history shows it, worded by its game from the deal's summary:
 the reader's language, the summary, and a seat's name (escaped). A game without them shows the
 deal as tricks (the summary's ``tricks`` and ``trick_winners``)."""
+
+
+RulesText = Callable[[str, str, JsonObject], str]
+"""/rules: a game's rules as options make them: the reader's language, the /new choice and the
+options."""
 
 
 class Screens(Protocol[SVc, PVc]):
@@ -106,10 +120,6 @@ class Screens(Protocol[SVc, PVc]):
         """The group's result of a finished deal (``balances`` and ``money`` by seat)."""
         ...
 
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
-        """/rules: the game's rules as ``options`` make them."""
-        ...
-
 
 class Shown(Protocol):
     """One running table as the chat shows it, whichever game it is."""
@@ -153,11 +163,8 @@ class ChatGame(Protocol):
     """One game as the chat shows it, its types hidden (see ``GameScreens``)."""
 
     @property
-    def kind(self) -> str: ...
-
-    @property
     def game(self) -> Plugin:
-        """The game's table side (``tables.games``)."""
+        """The game's table side (``tables.games``); its kind is ``game.rules.kind``."""
         ...
 
     @property
@@ -171,30 +178,31 @@ class ChatGame(Protocol):
         (``bot.screens.glossary``): locale keys ``gloss.<term>`` and ``gloss.word.<term>``."""
         ...
 
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str: ...
+    @property
+    def rules_text(self) -> RulesText:
+        """/rules: the game's rules as the chat's options make them (``RulesText``)."""
+        ...
 
-    def stats_lines(self, lang: str, figures: Figures) -> list[str]:
+    @property
+    def stats_lines(self) -> StatsLines:
         """/stats: what a player played of the game, its own figures among them
         (``StatsLines``)."""
         ...
 
-    def evening_lines(
-        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
-    ) -> list[str]:
+    @property
+    def evening_lines(self) -> EveningLines:
         """An evening's summary: the game's own figures over its deals (``EveningLines``)."""
         ...
 
-    def evening_results(
-        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
-    ) -> list[str]:
+    @property
+    def evening_results(self) -> EveningLines:
         """An evening's summary: the game's results over the evening, after its biggest win
         (``EveningLines``)."""
         ...
 
-    def deal_lines(
-        self, lang: str, summary: JsonObject, name: Callable[[int], str]
-    ) -> list[str] | None:
-        """/history: a finished deal's play as the game words it (``DealLines``), or None for
+    @property
+    def deal_lines(self) -> DealLines | None:
+        """/history: a finished deal's play as the game words it (``DealLines``); None: as
         its tricks."""
         ...
 
@@ -203,69 +211,26 @@ class ChatGame(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class GameScreens(Generic[SV, PV]):
-    """A game's table side and its screens over one state type: a ``ChatGame``."""
+    """A game's table side and its screens over one state type, with its rules text, its
+    moves' verbs and the lines of its own figures (a game that words none of its own has the
+    deals played and the tricks in /stats, nothing in an evening's summary and its tricks in
+    /history): a ``ChatGame``, equal and hashed as the one object, like its game."""
 
-    def __init__(
-        self,
-        game: GamePlugin[SV, PV],
-        screens: Screens[SV, PV],
-        *,
-        verbs: Verbs,
-        stats: StatsLines | None = None,
-        evening: EveningLines | None = None,
-        results: EveningLines | None = None,
-        deal: DealLines | None = None,
-        terms: Sequence[str] = (),
-    ) -> None:
-        self._game = game
-        self.screens = screens
-        self._verbs = dict(verbs)
-        self._terms = tuple(terms)
-        self._stats = stats
-        self._evening = evening
-        self._results = results
-        self._deal = deal
-
-    @property
-    def kind(self) -> str:
-        return self._game.rules.kind
-
-    @property
-    def game(self) -> Plugin:
-        return self._game
-
-    @property
-    def verbs(self) -> Verbs:
-        return self._verbs
-
-    @property
-    def terms(self) -> Sequence[str]:
-        return self._terms
-
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
-        return self.screens.rules_text(lang, choice, options)
-
-    def stats_lines(self, lang: str, figures: Figures) -> list[str]:
-        return played_lines(lang, figures) if self._stats is None else self._stats(lang, figures)
-
-    def evening_lines(
-        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
-    ) -> list[str]:
-        return [] if self._evening is None else self._evening(lang, figures, name)
-
-    def evening_results(
-        self, lang: str, figures: Mapping[str, Mapping[int, int]], name: Callable[[int], str]
-    ) -> list[str]:
-        return [] if self._results is None else self._results(lang, figures, name)
-
-    def deal_lines(
-        self, lang: str, summary: JsonObject, name: Callable[[int], str]
-    ) -> list[str] | None:
-        return None if self._deal is None else self._deal(lang, summary, name)
+    game: GamePlugin[SV, PV]
+    screens: Screens[SV, PV]
+    _: KW_ONLY
+    rules_text: RulesText
+    verbs: Verbs
+    stats_lines: StatsLines = played_lines
+    evening_lines: EveningLines = no_lines
+    evening_results: EveningLines = no_lines
+    deal_lines: DealLines | None = None
+    terms: tuple[str, ...] = ()
 
     def show(self, table: Table) -> Shown:
-        return ShownTable(self._game.state_of(table), self.screens)
+        return ShownTable(self.game.state_of(table), self.screens)
 
 
 class ShownTable(Generic[SV, PV]):

@@ -286,7 +286,8 @@ def deal_text(games: ChatGames, lang: str, deal: DealHistory, names: Mapping[int
         lines.append(t(lang, "deal.trump", trump=suit(trump)))
     tricks = summary.get("tricks")
     winners = summary.get("trick_winners")
-    own = games.of(deal.kind).deal_lines(lang, summary, name) if deal.kind in games.games else None
+    worded = games.of(deal.kind).deal_lines if deal.kind in games.games else None
+    own = None if worded is None else worded(lang, summary, name)
     if own is not None:
         lines += own  # a deal that is not tricks, as its game words it
     elif not isinstance(tricks, list) or not isinstance(winners, list):

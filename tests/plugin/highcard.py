@@ -268,8 +268,9 @@ class HighCardScreens:
             lines.append(f"{seat_name(names, seat)}: {signed(amount)} ({signed(balances[seat])})")
         return "\n".join(lines)
 
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
-        return t(lang, "highcard.rules", rounds=options["rounds"], stake=options["stake"])
+
+def rules_text(lang: str, choice: str, options: JsonObject) -> str:
+    return t(lang, "highcard.rules", rounds=options["rounds"], stake=options["stake"])
 
 
 TEXTS = {
@@ -323,7 +324,9 @@ GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
 )
 
 PLUGIN: GameScreens[SeatView, PublicView]
-PLUGIN = GameScreens(GAME, HighCardScreens(), verbs={"play": ("c", ArgKind.CARD)})
+PLUGIN = GameScreens(
+    GAME, HighCardScreens(), rules_text=rules_text, verbs={"play": ("c", ArgKind.CARD)}
+)
 
 
 def highcard_view(view: SeatView, info: TableInfo) -> Json:

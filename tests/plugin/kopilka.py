@@ -378,8 +378,9 @@ class KopilkaScreens:
             lines.append(f"{seat_name(names, seat)}: {signed(amount)} ({signed(balances[seat])})")
         return "\n".join(lines)
 
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
-        return t(lang, "kopilka.rules", **options)
+
+def rules_text(lang: str, choice: str, options: JsonObject) -> str:
+    return t(lang, "kopilka.rules", **options)
 
 
 TEXTS = {
@@ -519,10 +520,11 @@ PLUGIN: GameScreens[SeatView, PublicView]
 PLUGIN = GameScreens(
     GAME,
     KopilkaScreens(),
+    rules_text=rules_text,
     verbs={"lay": ("ly", ArgKind.MASK)},
-    stats=stats_lines,
-    evening=evening_lines,
-    deal=deal_lines,
+    stats_lines=stats_lines,
+    evening_lines=evening_lines,
+    deal_lines=deal_lines,
 )
 
 

@@ -26,7 +26,7 @@ NAMES = ("Вера", "Bob", "Алиса")
 def test_the_tools_find_a_game_of_the_list_they_are_handed_and_no_other() -> None:
     """The command-line tools know the games they are given (``GameTools``), and only those:
     the program's (``server.games``), or a library's with a toy among them."""
-    assert [game.kind for game in TOOLS] == [game.rules.kind for game in GAMES]
+    assert [game.rules.kind for game in TOOLS] == [game.rules.kind for game in GAMES]
     with pytest.raises(ValueError):
         tools_for(TOOLS, tricks.KIND)
     for nothing in ("registry", "ai", "game.stukolka", "../stukolka", "", "nope"):
@@ -120,14 +120,11 @@ async def test_a_game_brings_the_words_the_glossary_explains() -> None:
     from typing import cast
 
     import locales
-    from bot.games import GameScreens
     from bot.screens.glossary import Glossary
     from storage.chat_display import ChatDisplay
 
     words = {"gloss.trick": "ℹ️ A trick: one card from each.", "gloss.word.trick": "trick"}
-    worded = GameScreens(
-        tricks.GAME, tricks.TricksScreens(), verbs=tricks.PLUGIN.verbs, terms=("trick",)
-    )
+    worded = dataclasses.replace(tricks.PLUGIN, terms=("trick",))
     before = CHAT.terms
     assert "trick" not in before and "shleif" in before
     locales.add_entries("en", words)

@@ -269,8 +269,9 @@ class TricksScreens:
             lines.append(f"{seat_name(names, seat)}: {signed(amount)} ({signed(balances[seat])})")
         return "\n".join(lines)
 
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
-        return t(lang, "tricks.rules", stake=options["stake"])
+
+def rules_text(lang: str, choice: str, options: JsonObject) -> str:
+    return t(lang, "tricks.rules", stake=options["stake"])
 
 
 TEXTS = {
@@ -363,9 +364,10 @@ PLUGIN: GameScreens[SeatView, PublicView]
 PLUGIN = GameScreens(
     GAME,
     TricksScreens(),
+    rules_text=rules_text,
     verbs={"lead": ("ld", ArgKind.CARD), "follow": ("fw", ArgKind.CARD)},
-    stats=stats_lines,
-    evening=evening_lines,
+    stats_lines=stats_lines,
+    evening_lines=evening_lines,
 )
 
 

@@ -21,7 +21,7 @@ class PageGames:
     __slots__ = ("_by_kind", "games")
 
     def __init__(self, games: Catalogue, pages: Iterable[PageGame]) -> None:
-        by_kind = {page.kind: page for page in pages}
+        by_kind = {page.game.rules.kind: page for page in pages}
         for kind, page in by_kind.items():
             if kind not in games or games.of(kind) is not page.game:
                 raise ValueError(f"the page shows {kind!r}, not a game of the catalogue")

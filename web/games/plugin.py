@@ -25,11 +25,8 @@ class PageGame(Protocol):
     """One game as the Mini App shows it, its types hidden (see ``GamePage``)."""
 
     @property
-    def kind(self) -> str: ...
-
-    @property
     def game(self) -> Plugin:
-        """The game's table side (``tables.games``)."""
+        """The game's table side (``tables.games``); its kind is ``game.rules.kind``."""
         ...
 
     @property
@@ -50,10 +47,6 @@ class GamePage(Generic[SV, PV]):
     game: GamePlugin[SV, PV]
     present: Callable[[SV, TableInfo], Json]
     texts: Sequence[str] = ()
-
-    @property
-    def kind(self) -> str:
-        return self.game.rules.kind
 
     def view(self, state: Any, seat: int, info: TableInfo) -> Json:
         return self.present(self.game.state_of(state).seat_view(seat), info)

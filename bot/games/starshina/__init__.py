@@ -71,17 +71,20 @@ class StarshinaScreens:
     ) -> str:
         return render.result_text(lang, view, names, balances, money=money)
 
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
-        parsed = StarshinaOptions.from_json(options)
-        body = [
-            t(lang, "rules.starshina.body", targets=parsed.targets),
-            t(lang, f"rules.exchange.{parsed.exchange}"),
-            t(lang, f"rules.trumps.{parsed.trumps}"),
-            t(lang, f"rules.scoring.{parsed.scoring}", stake=parsed.stake),
-            tn(lang, "rules.max_deals", parsed.max_deals),
-            t(lang, f"rules.next_dealer.{parsed.next_dealer}"),
-        ]
-        return " ".join(body)
+
+def rules_text(lang: str, choice: str, options: JsonObject) -> str:
+    """/rules of Старшина as ``options`` make them: the targets, the exchange, the trumps, the
+    scoring, how many deals and who deals next."""
+    parsed = StarshinaOptions.from_json(options)
+    body = [
+        t(lang, "rules.starshina.body", targets=parsed.targets),
+        t(lang, f"rules.exchange.{parsed.exchange}"),
+        t(lang, f"rules.trumps.{parsed.trumps}"),
+        t(lang, f"rules.scoring.{parsed.scoring}", stake=parsed.stake),
+        tn(lang, "rules.max_deals", parsed.max_deals),
+        t(lang, f"rules.next_dealer.{parsed.next_dealer}"),
+    ]
+    return " ".join(body)
 
 
 def starshina_keyboard(
@@ -156,6 +159,7 @@ def evening_results(
 PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StarshinaScreens(),
+    rules_text=rules_text,
     verbs={
         "give": ("g", ArgKind.CARD),
         "return": ("rt", ArgKind.CARD),
@@ -163,6 +167,6 @@ PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
         "kitty": ("kt", ArgKind.MASK),
         "play": ("c", ArgKind.CARD),
     },
-    stats=stats_lines,
-    results=evening_results,
+    stats_lines=stats_lines,
+    evening_results=evening_results,
 )

@@ -74,23 +74,26 @@ class StukolkaScreens:
     ) -> str:
         return render.result_text(lang, view, names, balances, kind=self.choice(view), money=money)
 
-    def rules_text(self, lang: str, choice: str, options: JsonObject) -> str:
-        parsed = StukolkaOptions.from_json(options)
-        shleif = parsed.shleif
-        body = [
-            t(lang, "rules.stukolka.body"),
-            t(lang, f"rules.ante.{parsed.ante_mode}", stake=parsed.stake),
-            t(lang, f"rules.void.{parsed.void_rule}"),
-            t(lang, f"rules.lead.{parsed.compulsory_lead}"),
-            t(lang, "rules.remiz")
-            if parsed.remiz_cap is None
-            else t(lang, "rules.remiz_capped", cap=parsed.remiz_cap),
-            t(lang, "rules.lone.shleif" if shleif else f"rules.lone.{parsed.lone_player}"),
-        ]
-        lines = [" ".join(body), t(lang, "rules.shleif.body" if shleif else "rules.classic.body")]
-        if not shleif and parsed.dark_in_classic:
-            lines.append(t(lang, "rules.classic.dark"))
-        return "\n".join(lines)
+
+def rules_text(lang: str, choice: str, options: JsonObject) -> str:
+    """/rules of Стуколка as ``options`` make them: the ante, the void rule, the lead, the
+    remiz, a lone player, and the game of the choice (шлейф or classic)."""
+    parsed = StukolkaOptions.from_json(options)
+    shleif = parsed.shleif
+    body = [
+        t(lang, "rules.stukolka.body"),
+        t(lang, f"rules.ante.{parsed.ante_mode}", stake=parsed.stake),
+        t(lang, f"rules.void.{parsed.void_rule}"),
+        t(lang, f"rules.lead.{parsed.compulsory_lead}"),
+        t(lang, "rules.remiz")
+        if parsed.remiz_cap is None
+        else t(lang, "rules.remiz_capped", cap=parsed.remiz_cap),
+        t(lang, "rules.lone.shleif" if shleif else f"rules.lone.{parsed.lone_player}"),
+    ]
+    lines = [" ".join(body), t(lang, "rules.shleif.body" if shleif else "rules.classic.body")]
+    if not shleif and parsed.dark_in_classic:
+        lines.append(t(lang, "rules.classic.dark"))
+    return "\n".join(lines)
 
 
 def stukolka_keyboard(
@@ -199,6 +202,7 @@ def evening_lines(
 PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
     table_side.PLUGIN,
     StukolkaScreens(),
+    rules_text=rules_text,
     verbs={
         "shleif": ("sh", ArgKind.NONE),
         "open": ("o", ArgKind.NONE),
@@ -211,7 +215,7 @@ PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
         "no_razrez": ("nr", ArgKind.NONE),
         "play": ("c", ArgKind.CARD),
     },
-    stats=stats_lines,
-    evening=evening_lines,
+    stats_lines=stats_lines,
+    evening_lines=evening_lines,
     terms=("shleif", "razrez", "remiz"),
 )
