@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import Catalogue, Choice, GamePlugin, OptionsMenu
+from bot.games import Catalogue, Choice, GamePlugin, OptionsMenu, StatField
 from game.stukolka import StukolkaGame
 from tests.library import CHAT, GAMES, rules_for, with_games
 
@@ -99,6 +99,18 @@ def test_a_catalogue_refuses_a_clash() -> None:
     with pytest.raises(ValueError):
         Catalogue([*GAMES, twin])  # «шлейф» already opens Стуколка со шлейфом
     assert [game.rules.kind for game in GAMES] == ["stukolka", "starshina"]
+
+
+def test_a_game_definition_refuses_no_choice_and_a_figure_named_twice() -> None:
+    """A game is offered by a choice at least, and a /stats figure is kept by its name."""
+    game = GAMES.of("stukolka")
+    assert isinstance(game, GamePlugin)
+    with pytest.raises(ValueError, match="at least one choice"):
+        dataclasses.replace(game, choices=())
+    won = StatField("won", deal="won")
+    with pytest.raises(ValueError, match="share a name"):
+        dataclasses.replace(game, stat_fields=(won, dataclasses.replace(won, deal="played")))
+    assert dataclasses.replace(game, stat_fields=(won,)).stat_fields == (won,)
 
 
 def test_a_game_brings_its_buttons_verbs_to_its_library_only() -> None:
