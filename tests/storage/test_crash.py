@@ -61,9 +61,10 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
             rounds_with_commits += bool(commits)
             asyncio.run(_check(path, acknowledged))
     finally:
-        assert forks.stdin is not None
+        assert forks.stdin is not None and forks.stdout is not None
         forks.stdin.close()
         forks.wait(timeout=60)
+        forks.stdout.close()
     # The kills landed while the child was busy committing, not before it started.
     assert rounds_with_commits == ROUNDS
     assert sum(acknowledged.values()) > ROUNDS * 10

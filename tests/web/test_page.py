@@ -235,6 +235,7 @@ def test_a_forged_init_data_gets_no_table(browser: Any, address: str) -> None:
     )
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
+    caught.value.close()  # the refusal holds the answer's connection open
     assert caught.value.code == 401
 
 
