@@ -179,6 +179,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
                 seats=None,
                 turn_deadline=None,
                 figures=counted(LIBRARY.games.of(kind).stat_fields, transfers, record),
+                now=time.time(),
             )
             deal_no += 1
             done += 1
@@ -209,6 +210,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
                         status="finished",
                         seats=None,
                         turn_deadline=None,
+                        now=time.time(),
                     )
                     game = storage.games.create_game(
                         conn,
@@ -237,6 +239,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
             status="finished",
             seats=None,
             turn_deadline=None,
+            now=time.time(),
         )
     with write_transaction(conn):
         conn.execute("UPDATE evenings SET posted = 1 WHERE ended_at IS NOT NULL")

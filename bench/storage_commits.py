@@ -107,6 +107,7 @@ async def play(db: Database, chat: int, commits: int, rng: random.Random) -> Non
             transfers=random_transfers(rng, deal),
             deal=record,
             turn_deadline=time.time() + 60,
+            now=time.time(),
         )
 
 

@@ -72,7 +72,7 @@ class Games(Repository):
         seats: Sequence[int] | None = None,
         turn_deadline: float | None = None,
         figures: Mapping[int, Mapping[str, int]] | None = None,
-        now: float | None = None,
+        now: float,
     ) -> int:
         """Commit one state change in one transaction and return the new version.
 
@@ -84,9 +84,9 @@ class Games(Repository):
         always (None: no timer), and adds ``figures`` (user → the game's own /stats figures
         counted from this commit, by name) to the kept ones. Everything it writes is stamped
         ``now``: the table service's clock, which its evenings (a deal's end extends the
-        chat's evening) and deadlines run on (None: the wall clock). Raises ``GameNotFound``,
-        ``GameClosed`` (finished or stopped) and ``UnknownPlayer``; on any error nothing is
-        written.
+        chat's evening) and deadlines run on (storage reads no clock of its own). Raises
+        ``GameNotFound``, ``GameClosed`` (finished or stopped) and ``UnknownPlayer``; on any
+        error nothing is written.
         """
         return await self._db._write_game(
             game_id,

@@ -152,7 +152,7 @@ def commit_action(
     seats: Sequence[int] | None,
     turn_deadline: float | None,
     figures: Mapping[int, Mapping[str, int]] | None = None,
-    now: float | None = None,
+    now: float,
 ) -> int:
     """Commit one state change; return the new version. See ``Database.games.commit_action``."""
     if status is not None and status not in GAME_STATUSES:
@@ -165,7 +165,6 @@ def commit_action(
     state_text = dumps(new_state)
     action_text = None if action is None else dumps(action)
     seats_text = None if seats is None else dumps(list(seats))
-    now = time.time() if now is None else now
     version = expected_version + 1
     with write_transaction(conn):
         # The compare-and-set itself; the write lock is held, so nothing can slip in between.

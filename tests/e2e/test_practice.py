@@ -510,6 +510,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
             None,
             transfers=[Transfer(alice.id, POT, 4 * 3, "remiz", 0)],
             status="finished",
+            now=services.tables.store.clock(),
         )
         table = await open_practice(fake, bot, alice, seed=51)
 

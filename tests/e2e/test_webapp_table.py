@@ -282,7 +282,13 @@ async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
         )
         transfers = [Transfer(creator.id, POT, 4 * 3, "remiz", 0)]
         await db.games.commit_action(
-            earlier.game_id, 0, {}, None, transfers=transfers, status="finished"
+            earlier.game_id,
+            0,
+            {},
+            None,
+            transfers=transfers,
+            status="finished",
+            now=table.services.tables.store.clock(),
         )
         pages = [
             await open_page(browser, webapp.address, fake.token, user, game_id)

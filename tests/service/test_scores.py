@@ -9,11 +9,14 @@ from storage.database import Database
 from storage.records import POT, DealPlayer, DealRecord, Transfer
 from tables.money import Money
 from tables.scores import Scores
+from tests.clock import ManualClock
 from tests.library import GAMES
 
 A, B, C = 101, 102, 103
 CHAT = -1
 MAY = 1_780_000_000.0  # 2026-05-28, UTC
+#: the clock the deals are committed on: not the month the service reads (``MAY``)
+CLOCK = ManualClock()
 
 
 async def _deals(db: Database, count: int) -> list[int]:
@@ -29,6 +32,7 @@ async def _deals(db: Database, count: int) -> list[int]:
             ["end"],
             transfers=[Transfer(A, POT, 3, "ante", deal), Transfer(POT, B, 3, "trick", deal)],
             deal=DealRecord(deal, (DealPlayer(A, 0, 0), DealPlayer(B, 1, 1))),
+            now=CLOCK(),
         )
     return [deal.deal_id for deal in reversed(await db.history.last_deals(CHAT, count))]
 
@@ -66,7 +70,7 @@ async def test_top_stats_and_export_read_the_services_month_and_day(db: Database
     export = await scores.export(CHAT)
     assert len(export.rows) == 4
     stats = await scores.stats(B, CHAT)
-    # the month is the service clock's (the deals were committed at the real time)
+    # the month is the service clock's (the deals were committed in another: ``CLOCK``'s)
     assert stats.month == "2026-05" and stats.all_time
     assert export.day == "2026-05-28"
     groups, practice = await scores.own_stats(B)

@@ -26,6 +26,7 @@ from typing import Any
 
 from storage import Database, Game
 from tests.storage import toy_counter_game as toy
+from tests.storage.storage_support import CLOCK
 
 CHATS = (-1, -2, -3)
 USERS = (11, 12, 13, 14, 15, 16)
@@ -53,7 +54,7 @@ async def play_game(db: Database, game: Game, rng: random.Random) -> None:
         if state["moves"] == toy.MOVES_PER_DEAL:
             state = toy.next_deal(state)
             version = await db.games.commit_action(
-                game.game_id, version, state, None, transfers=toy.deal_antes(state)
+                game.game_id, version, state, None, transfers=toy.deal_antes(state), now=CLOCK()
             )
             report(game.game_id, version)
             continue
@@ -74,6 +75,7 @@ async def play_game(db: Database, game: Game, rng: random.Random) -> None:
             deal=toy.deal_record(state) if toy.deal_ends(state) else None,
             status="finished" if finish else None,
             turn_deadline=None if finish else 1_000_000.0 + version,
+            now=CLOCK(),
         )
         report(game.game_id, version)
         if finish:

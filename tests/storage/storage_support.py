@@ -5,8 +5,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from tests.clock import ManualClock
+
 CHAT = -1001
 USERS = (11, 12, 13)
+#: the clock the storage tests' commits are stamped with (``commit_action``'s ``now``); no
+#: test moves it: one that needs time to pass between commits has a clock of its own
+CLOCK = ManualClock()
 
 
 def raw(path: Path) -> sqlite3.Connection:

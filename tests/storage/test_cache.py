@@ -14,7 +14,7 @@ from storage import Database, GameStatus, StaleVersion
 from storage.cache import ReadCache
 from storage.chat_display import ChatDisplay
 from storage.records import Game, Player
-from tests.storage.storage_support import CHAT, USERS
+from tests.storage.storage_support import CHAT, CLOCK, USERS
 
 A, B, C = USERS
 SUPERGROUP = -1009999
@@ -37,7 +37,9 @@ async def fresh_look(path: Path) -> Database:
 async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: Path) -> None:
     game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
     assert (await cached.games.game(game.game_id)).state == {"n": 0}
-    await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["knock"], turn_deadline=50.0)
+    await cached.games.commit_action(
+        game.game_id, 0, {"n": 1}, ["knock"], turn_deadline=50.0, now=CLOCK()
+    )
     await ChatDisplay(cached).set_table_message(game.game_id, 42)
     await ChatDisplay(cached).set_hand_message(game.game_id, A, 43)
     await ChatDisplay(cached).set_hand_message(game.game_id, B, 44)
@@ -74,9 +76,9 @@ async def test_readers_share_one_read_only_game_until_it_changes(cached: Databas
 
 async def test_a_refused_commit_leaves_the_stored_game(cached: Database) -> None:
     game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
-    await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["a"])
+    await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["a"], now=CLOCK())
     with pytest.raises(StaleVersion):
-        await cached.games.commit_action(game.game_id, 0, {"n": 99}, ["b"])
+        await cached.games.commit_action(game.game_id, 0, {"n": 99}, ["b"], now=CLOCK())
     assert (await cached.games.game(game.game_id)).state == {"n": 1}
 
 
@@ -87,7 +89,9 @@ async def test_a_read_under_way_does_not_put_back_the_older_row(cached: Database
         # the read is queued before the write, so it returns the older row after the write began
         read, _ = await asyncio.gather(
             cached.games.game(game.game_id),
-            cached.games.commit_action(game.game_id, version, {"n": version + 1}, ["a"]),
+            cached.games.commit_action(
+                game.game_id, version, {"n": version + 1}, ["a"], now=CLOCK()
+            ),
         )
         assert read.version == version
         assert (await cached.games.game(game.game_id)).version == version + 1
@@ -118,7 +122,7 @@ async def test_another_connection_is_seen_from_the_next_trip_on(
     game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
     assert (await cached.games.game(game.game_id)).version == 0
     async with await fresh_look(db_path) as other:
-        await other.games.commit_action(game.game_id, 0, {"n": 1}, ["other"])
+        await other.games.commit_action(game.game_id, 0, {"n": 1}, ["other"], now=CLOCK())
         await other.chats.upsert_player(B, "renamed elsewhere")
     await cached.chats.chat(CHAT)  # any trip to the file notices the other connection's commits
     assert (await cached.games.game(game.game_id)).state == {"n": 1}
@@ -130,7 +134,7 @@ async def test_without_cache_reads_every_read_sees_other_connections(db_path: Pa
         await first.chats.upsert_chat(CHAT, "race")
         game = await first.games.create_game(CHAT, "stukolka", {"n": 0})
         assert (await first.games.game(game.game_id)).version == 0
-        await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"])
+        await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"], now=CLOCK())
         assert (await first.games.game(game.game_id)).state == {"n": 1}
 
 
@@ -144,7 +148,9 @@ async def test_a_closed_game_is_read_from_the_file_not_kept(cached: Database) ->
     game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
     first = await cached.games.game(game.game_id)
     assert await cached.games.game(game.game_id) is first
-    await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["last"], status="finished")
+    await cached.games.commit_action(
+        game.game_id, 0, {"n": 1}, ["last"], status="finished", now=CLOCK()
+    )
     closed = await cached.games.game(game.game_id)
     again = await cached.games.game(game.game_id)
     assert (closed.status, closed.state) == ("finished", {"n": 1})

@@ -17,7 +17,7 @@ from storage import (
     Transfer,
 )
 from storage.chat_display import ChatDisplay
-from tests.storage.storage_support import CHAT, USERS, count, raw
+from tests.storage.storage_support import CHAT, CLOCK, USERS, count, raw
 
 A, B, C = USERS
 SUPERGROUP = -1009999
@@ -39,10 +39,16 @@ async def _played_chat(db: Database) -> int:
             Transfer(GAME_POT, B, 1, "game_win", 1),
         ],
         deal=DealRecord(1, (DealPlayer(A, 0, 3), DealPlayer(B, 1, 13))),
+        now=CLOCK(),
     )
     game = await db.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
     await db.games.commit_action(
-        game.game_id, 0, {"n": 1}, ["knock"], transfers=[Transfer(C, POT, 3, "ante", 1)]
+        game.game_id,
+        0,
+        {"n": 1},
+        ["knock"],
+        transfers=[Transfer(C, POT, 3, "ante", 1)],
+        now=CLOCK(),
     )
     await ChatDisplay(db).set_table_message(game.game_id, 42)
     await ChatDisplay(db).set_hand_message(game.game_id, A, 43)
@@ -75,7 +81,7 @@ async def test_everything_moves_to_the_new_id(table: Database, db_path: Path) ->
     assert game is not None and game.game_id == game_id
     assert (game.table_message_id, dict(game.hand_messages)) == (42, {A: 43})
     assert await table.games.active_game(CHAT) is None
-    assert await table.games.commit_action(game_id, 1, {"n": 2}, ["play"]) == 2
+    assert await table.games.commit_action(game_id, 1, {"n": 2}, ["play"], now=CLOCK()) == 2
     conn = raw(db_path)
     for name in ("games", "ledger", "deals", "chat_options"):
         left = conn.execute(f"SELECT COUNT(*) FROM {name} WHERE chat_id = ?", (CHAT,))

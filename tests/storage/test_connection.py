@@ -17,7 +17,7 @@ import pytest
 
 import storage.connection as connection_module
 from storage import Database, StaleVersion
-from tests.storage.storage_support import CHAT, USERS, raw
+from tests.storage.storage_support import CHAT, CLOCK, USERS, raw
 
 STORAGE = Path(__file__).resolve().parents[2] / "storage"
 
@@ -135,7 +135,7 @@ async def test_a_move_is_one_trip_to_the_thread(
 
     monkeypatch.setattr(aiosqlite.Connection, "execute_fetchall", counting)
     monkeypatch.setattr(aiosqlite.Connection, "execute", None)  # no statement-by-statement
-    await table.games.commit_action(game.game_id, 0, {"n": 1}, ["move"])
+    await table.games.commit_action(game.game_id, 0, {"n": 1}, ["move"], now=CLOCK())
     assert trips == ["SELECT storage_job(?)"]
 
 

@@ -12,7 +12,7 @@ import pytest
 import storage.database_core as database_module
 from storage import POT, Database, StaleVersion, Transfer, UnknownPlayer
 from storage.chat_display import ChatDisplay
-from tests.storage.storage_support import CHAT, USERS, count
+from tests.storage.storage_support import CHAT, CLOCK, USERS, count
 
 A, B, C = USERS
 GAMES = 12
@@ -50,7 +50,12 @@ async def test_concurrent_commits_share_transactions_and_all_land(
     versions = await asyncio.gather(
         *(
             table.games.commit_action(
-                game_id, 0, {"n": 1}, ["move"], transfers=[Transfer(A, POT, 1, "ante", 0)]
+                game_id,
+                0,
+                {"n": 1},
+                ["move"],
+                transfers=[Transfer(A, POT, 1, "ante", 0)],
+                now=CLOCK(),
             )
             for game_id in ids
         )
@@ -73,19 +78,19 @@ async def test_a_failing_write_is_undone_alone(
     batches.clear()
     results = await asyncio.gather(
         table.games.commit_action(
-            ids[0], 0, {"n": 1}, ["ok"], transfers=[Transfer(A, POT, 1, "a", 0)]
+            ids[0], 0, {"n": 1}, ["ok"], transfers=[Transfer(A, POT, 1, "a", 0)], now=CLOCK()
         ),
         # a stale version: compare-and-set refuses it
         table.games.commit_action(
-            ids[1], 5, {"n": 9}, ["stale"], transfers=[Transfer(B, POT, 1, "a", 5)]
+            ids[1], 5, {"n": 9}, ["stale"], transfers=[Transfer(B, POT, 1, "a", 5)], now=CLOCK()
         ),
         # money for somebody unknown: refused after the state was already written in its
         # transaction, so its savepoint must undo that state too
         table.games.commit_action(
-            ids[2], 0, {"n": 9}, ["bad"], transfers=[Transfer(999, POT, 1, "a", 0)]
+            ids[2], 0, {"n": 9}, ["bad"], transfers=[Transfer(999, POT, 1, "a", 0)], now=CLOCK()
         ),
         table.games.commit_action(
-            ids[2], 0, {"n": 2}, ["ok"], transfers=[Transfer(C, POT, 2, "a", 0)]
+            ids[2], 0, {"n": 2}, ["ok"], transfers=[Transfer(C, POT, 2, "a", 0)], now=CLOCK()
         ),
         return_exceptions=True,
     )
@@ -107,7 +112,7 @@ async def test_the_repositories_share_one_connection_and_its_batches(
     display = ChatDisplay(table)
     batches.clear()
     await asyncio.gather(
-        table.games.commit_action(game_id, 0, {"n": 1}, ["move"]),
+        table.games.commit_action(game_id, 0, {"n": 1}, ["move"], now=CLOCK()),
         table.chats.upsert_player(A, "renamed"),
         table.chats.set_chat_options(CHAT, "stukolka", {"stake": 2}),
         table.evenings.set_evening_gap(CHAT, 7200.0),

@@ -18,7 +18,7 @@ from storage.ledger import balances, balances_from_ledger, entry_from_row
 from storage.stats import month_of
 from tables.figures import counted
 from tests.library import GAMES
-from tests.storage.storage_support import CHAT, USERS, raw
+from tests.storage.storage_support import CHAT, CLOCK, USERS, raw
 
 SUPERGROUP = -1009999
 PARTIES: list[Party] = [*USERS, POT, GAME_POT]
@@ -147,8 +147,9 @@ async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> No
             transfers=transfers,
             deal=record,
             figures=figures,
+            now=CLOCK(),
         )
-    await db.games.commit_action(game.game_id, version, {}, None, status="finished")
+    await db.games.commit_action(game.game_id, version, {}, None, status="finished", now=CLOCK())
 
 
 @settings(
@@ -194,7 +195,7 @@ async def test_integrity_check_finds_kept_balances_that_drifted(
 ) -> None:
     game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
     await table.games.commit_action(
-        game.game_id, 0, {}, None, transfers=[Transfer(USERS[0], POT, 3, "ante", 0)]
+        game.game_id, 0, {}, None, transfers=[Transfer(USERS[0], POT, 3, "ante", 0)], now=CLOCK()
     )
     assert await table.check_integrity() == []
     conn = raw(db_path)

@@ -25,7 +25,7 @@ from storage.chat_display import ChatDisplay
 from storage.migrations import MIGRATIONS, Migration, migrate
 from storage.sql import dumps
 from tests.storage import toy_counter_game as toy
-from tests.storage.storage_support import CHAT, USERS, raw, user_version
+from tests.storage.storage_support import CHAT, CLOCK, USERS, raw, user_version
 
 A, B, C = USERS
 NOW = 1_700_000_000.0
@@ -302,6 +302,7 @@ async def test_from_every_earlier_version_with_data(tmp_path: Path, version: int
             {"seat": 1, "add": 4},
             transfers=toy.action_transfers(game.state, {"seat": 1, "add": 4}),
             deal=toy.deal_record(state),
+            now=CLOCK(),
         )
         deal = (await db.history.last_deals(CHAT, 5))[0]
         assert [(t.src, t.dst) for t in deal.transfers] == [(A, POT), (POT, B)]

@@ -20,7 +20,7 @@ from storage import (
     ledger,
     stats,
 )
-from tests.storage.storage_support import CHAT, USERS
+from tests.storage.storage_support import CHAT, CLOCK, USERS
 
 A, B, C = USERS
 #: a plan step that reads a whole table: "SCAN games" (a scan of an index, of a subquery's
@@ -51,8 +51,11 @@ async def _filled(path: Path) -> None:
                     deal=DealRecord(
                         deal, tuple(DealPlayer(u, s, s) for s, u in enumerate(USERS)), winner=A
                     ),
+                    now=CLOCK(),
                 )
-            await db.games.commit_action(game.game_id, version, {}, None, status="finished")
+            await db.games.commit_action(
+                game.game_id, version, {}, None, status="finished", now=CLOCK()
+            )
 
 
 def _plans(path: Path, run: object) -> dict[str, list[str]]:

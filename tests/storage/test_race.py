@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from storage import POT, Database, StaleVersion, Transfer
-from tests.storage.storage_support import CHAT, USERS
+from tests.storage.storage_support import CHAT, CLOCK, USERS
 
 A, B, C = USERS
 ROUNDS = 25
@@ -36,6 +36,7 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
                     {"winner": "first"},
                     ["first"],
                     transfers=[Transfer(A, POT, 1, "ante", version)],
+                    now=CLOCK(),
                 ),
                 second.games.commit_action(
                     game.game_id,
@@ -43,6 +44,7 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
                     {"winner": "second"},
                     ["second"],
                     transfers=[Transfer(B, POT, 2, "ante", version)],
+                    now=CLOCK(),
                 ),
             ]
             # each is started first every other round, so that neither can win every round
@@ -83,10 +85,13 @@ async def test_the_loser_reloads_and_commits_next(db_path: Path) -> None:
     async with await Database.open(db_path) as first, await Database.open(db_path) as second:
         await first.chats.upsert_chat(CHAT, "race")
         game = await first.games.create_game(CHAT, "stukolka", {"n": 0})
-        await first.games.commit_action(game.game_id, 0, {"n": 1}, ["first"])
+        await first.games.commit_action(game.game_id, 0, {"n": 1}, ["first"], now=CLOCK())
         with pytest.raises(StaleVersion) as stale:
-            await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"])
+            await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"], now=CLOCK())
         reloaded = await second.games.game(game.game_id)
         assert reloaded.version == stale.value.actual == 1
-        assert await second.games.commit_action(game.game_id, 1, {"n": 2}, ["second"]) == 2
+        assert (
+            await second.games.commit_action(game.game_id, 1, {"n": 2}, ["second"], now=CLOCK())
+            == 2
+        )
         assert (await first.games.game(game.game_id)).state == {"n": 2}

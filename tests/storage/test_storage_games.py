@@ -30,7 +30,7 @@ from storage import (
 )
 from storage.chat_display import ChatDisplay
 from tests.storage import toy_counter_game as toy
-from tests.storage.storage_support import CHAT, USERS, count, raw
+from tests.storage.storage_support import CHAT, CLOCK, USERS, count, raw
 
 A, B, C = USERS
 
@@ -68,7 +68,7 @@ async def test_one_open_game_per_chat(table: Database) -> None:
     with pytest.raises(ActiveGameExists) as error:
         await table.games.create_game(CHAT, "starshina", {}, created_by=B)
     assert error.value.game_id == first.game_id
-    await table.games.commit_action(first.game_id, 0, {}, ["stop"], status="stopped")
+    await table.games.commit_action(first.game_id, 0, {}, ["stop"], status="stopped", now=CLOCK())
     second = await table.games.create_game(CHAT, "starshina", {}, created_by=B)
     assert (await table.games.active_game(CHAT)) == second
 
@@ -89,11 +89,15 @@ async def test_one_open_game_per_forum_topic(table: Database) -> None:
     assert await table.games.active_game(CHAT, 8) is None
     assert await table.games.chat_open_games(CHAT) == [general, first, second]
     transfer = Transfer(A, POT, 3, "ante", deal=0)
-    await table.games.commit_action(first.game_id, 0, {}, ["ante"], transfers=[transfer])
-    await table.games.commit_action(second.game_id, 0, {}, ["ante"], transfers=[transfer])
+    await table.games.commit_action(
+        first.game_id, 0, {}, ["ante"], transfers=[transfer], now=CLOCK()
+    )
+    await table.games.commit_action(
+        second.game_id, 0, {}, ["ante"], transfers=[transfer], now=CLOCK()
+    )
     balances = await table.ledger.balances(CHAT)
     assert (balances.players[A], balances.pot) == (-6, 6)
-    await table.games.commit_action(first.game_id, 1, {}, ["stop"], status="stopped")
+    await table.games.commit_action(first.game_id, 1, {}, ["stop"], status="stopped", now=CLOCK())
     assert await table.games.chat_open_games(CHAT) == [
         general,
         await table.games.game(second.game_id),
@@ -121,6 +125,7 @@ async def test_commit_writes_state_log_and_transfers(table: Database, db_path: P
         user_id=B,
         transfers=[Transfer(A, POT, 3, "ante", 1), Transfer(POT, B, 1, "trick", 1)],
         turn_deadline=123.5,
+        now=CLOCK(),
     )
     assert version == 1
     stored = await table.games.game(game.game_id)
@@ -140,10 +145,15 @@ async def test_commit_writes_state_log_and_transfers(table: Database, db_path: P
 
 async def test_stale_commit_raises_and_writes_nothing(table: Database, db_path: Path) -> None:
     game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
-    await table.games.commit_action(game.game_id, 0, {"n": 1}, ["a"])
+    await table.games.commit_action(game.game_id, 0, {"n": 1}, ["a"], now=CLOCK())
     with pytest.raises(StaleVersion) as error:
         await table.games.commit_action(
-            game.game_id, 0, {"n": 99}, ["b"], transfers=[Transfer(A, POT, 3, "ante", 1)]
+            game.game_id,
+            0,
+            {"n": 99},
+            ["b"],
+            transfers=[Transfer(A, POT, 3, "ante", 1)],
+            now=CLOCK(),
         )
     assert (error.value.expected, error.value.actual) == (0, 1)
     assert (await table.games.game(game.game_id)).state == {"n": 1}
@@ -153,11 +163,13 @@ async def test_stale_commit_raises_and_writes_nothing(table: Database, db_path: 
 
 async def test_commit_to_a_missing_or_closed_game(table: Database) -> None:
     with pytest.raises(GameNotFound):
-        await table.games.commit_action(404, 0, {}, ["a"])
+        await table.games.commit_action(404, 0, {}, ["a"], now=CLOCK())
     game = await table.games.create_game(CHAT, "stukolka", {})
-    await table.games.commit_action(game.game_id, 0, {"over": True}, ["last"], status="finished")
+    await table.games.commit_action(
+        game.game_id, 0, {"over": True}, ["last"], status="finished", now=CLOCK()
+    )
     with pytest.raises(GameClosed) as error:
-        await table.games.commit_action(game.game_id, 1, {}, ["late"])
+        await table.games.commit_action(game.game_id, 1, {}, ["late"], now=CLOCK())
     assert error.value.status == "finished"
     assert await table.games.active_game(CHAT) is None
 
@@ -166,13 +178,18 @@ async def test_a_seat_number_for_a_user_id_is_caught(table: Database, db_path: P
     game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
     with pytest.raises(UnknownPlayer) as error:
         await table.games.commit_action(
-            game.game_id, 0, {"n": 1}, ["a"], transfers=[Transfer(1, POT, 3, "ante", 1)]
+            game.game_id,
+            0,
+            {"n": 1},
+            ["a"],
+            transfers=[Transfer(1, POT, 3, "ante", 1)],
+            now=CLOCK(),
         )
     assert error.value.user_ids == [1]
     with pytest.raises(UnknownPlayer):
-        await table.games.commit_action(game.game_id, 0, {"n": 1}, ["a"], user_id=2)
+        await table.games.commit_action(game.game_id, 0, {"n": 1}, ["a"], user_id=2, now=CLOCK())
     with pytest.raises(UnknownPlayer):
-        await table.games.commit_action(game.game_id, 0, {"n": 1}, None, seats=[A, 0])
+        await table.games.commit_action(game.game_id, 0, {"n": 1}, None, seats=[A, 0], now=CLOCK())
     assert (await table.games.game(game.game_id)).version == 0
     assert count(db_path, "actions") == 1
 
@@ -190,16 +207,17 @@ async def test_a_failure_late_in_the_commit_rolls_back_all_of_it(
             ["a"],
             transfers=[Transfer(A, POT, 3, "ante", 1)],
             deal=broken,
+            now=CLOCK(),
         )
     assert (await table.games.game(game.game_id)).state == {"n": 0}
     assert [count(db_path, name) for name in ("actions", "ledger", "deals")] == [1, 0, 0]
-    assert await table.games.commit_action(game.game_id, 0, {"n": 1}, ["a"]) == 1
+    assert await table.games.commit_action(game.game_id, 0, {"n": 1}, ["a"], now=CLOCK()) == 1
 
 
 async def test_state_that_is_not_json_is_refused(table: Database) -> None:
     game = await table.games.create_game(CHAT, "stukolka", {})
     with pytest.raises(ValueError):
-        await table.games.commit_action(game.game_id, 0, {"x": float("nan")}, ["a"])
+        await table.games.commit_action(game.game_id, 0, {"x": float("nan")}, ["a"], now=CLOCK())
     assert (await table.games.game(game.game_id)).version == 0
 
 
@@ -234,11 +252,11 @@ async def test_system_commits_keep_the_log_replayable(table: Database) -> None:
         state = toy.apply(state, action)
         deal = toy.deal_record(state) if toy.deal_ends(state) else None
         version = await table.games.commit_action(
-            game.game_id, version, state, action, transfers=transfers, deal=deal
+            game.game_id, version, state, action, transfers=transfers, deal=deal, now=CLOCK()
         )
     state = toy.next_deal(state)
     version = await table.games.commit_action(
-        game.game_id, version, state, None, transfers=toy.deal_antes(state)
+        game.game_id, version, state, None, transfers=toy.deal_antes(state), now=CLOCK()
     )
     log = await table.games.action_log(game.game_id)
     assert [entry.kind for entry in log] == ["init"] + ["action"] * 5 + ["system"]
@@ -259,6 +277,7 @@ async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Pa
         ["a"],
         transfers=[Transfer(A, GAME_POT, 1, "game_ante", 1)],
         deal=DealRecord(1, (DealPlayer(A, 0, 1),)),
+        now=CLOCK(),
     )
     conn = raw(db_path)
     for statement in (
@@ -279,7 +298,8 @@ async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Pa
 async def test_the_display_state_is_one_stored_record_per_game(table: Database) -> None:
     game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
     await ChatDisplay(table).set_table_message(game.game_id, 70)  # the lobby
-    await table.games.commit_action(game.game_id, 0, {}, None, status="active")  # the game began
+    # the game began
+    await table.games.commit_action(game.game_id, 0, {}, None, status="active", now=CLOCK())
     shown = (await table.games.game(game.game_id)).display
     assert (shown.table_message_id, shown.lobby_message_id, shown.table_deal) == (None, 70, None)
 
@@ -298,7 +318,9 @@ async def test_the_display_state_is_one_stored_record_per_game(table: Database) 
 
     # deal 0 ended: its result is due (written by the deal's last commit), then it is posted
     # in the table message, which is forgotten in the same write
-    await table.games.commit_action(game.game_id, 1, {"table": {"due": [{"deal": 0}]}}, ["end"])
+    await table.games.commit_action(
+        game.game_id, 1, {"table": {"due": [{"deal": 0}]}}, ["end"], now=CLOCK()
+    )
     assert (await table.games.game(game.game_id)).display.results_due == (0,)
     await table.games.set_results_due(game.game_id, [], forget_table_message=True)
     shown = (await table.games.game(game.game_id)).display
@@ -312,23 +334,26 @@ async def test_the_display_state_is_one_stored_record_per_game(table: Database) 
 async def test_the_commit_that_begins_a_game_retires_its_lobby_message(table: Database) -> None:
     game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
     await ChatDisplay(table).set_table_message(game.game_id, 70)  # the lobby shows the table so far
-    await table.games.commit_action(game.game_id, 0, {"n": 1}, None)  # someone joined: no begin
+    # someone joined: no begin
+    await table.games.commit_action(game.game_id, 0, {"n": 1}, None, now=CLOCK())
     lobby = (await table.games.game(game.game_id)).display
     assert (lobby.table_message_id, lobby.lobby_message_id) == (70, None)
 
     # refused (an old version) and failed (an unknown player) begins change nothing
     with pytest.raises(StaleVersion):
-        await table.games.commit_action(game.game_id, 0, {}, None, status="active")
+        await table.games.commit_action(game.game_id, 0, {}, None, status="active", now=CLOCK())
     with pytest.raises(UnknownPlayer):
-        await table.games.commit_action(game.game_id, 1, {}, None, status="active", seats=[A, 404])
+        await table.games.commit_action(
+            game.game_id, 1, {}, None, status="active", seats=[A, 404], now=CLOCK()
+        )
     assert (await table.games.game(game.game_id)).display == lobby
 
-    await table.games.commit_action(game.game_id, 1, {}, None, status="active")
+    await table.games.commit_action(game.game_id, 1, {}, None, status="active", now=CLOCK())
     began = (await table.games.game(game.game_id)).display
     assert (began.table_message_id, began.table_deal, began.lobby_message_id) == (None, None, 70)
     # the first deal's table is a message of its own; later commits leave the lobby message
     await ChatDisplay(table).set_table_message(game.game_id, 71, deal=0)
-    await table.games.commit_action(game.game_id, 2, {}, ["knock"], status="active")
+    await table.games.commit_action(game.game_id, 2, {}, ["knock"], status="active", now=CLOCK())
     shown = (await table.games.game(game.game_id)).display
     assert (shown.table_message_id, shown.lobby_message_id) == (71, 70)
 
@@ -342,7 +367,7 @@ def _commit(state: dict[str, Any], action: object, **given: object) -> dict[str,
         "deal": None,
         "status": None,
     }
-    defaults.update(seats=None, turn_deadline=None)
+    defaults.update(seats=None, turn_deadline=None, now=CLOCK())
     return {"new_state": state, "action": action, **defaults, **given}
 
 
@@ -358,9 +383,11 @@ async def test_the_commit_that_ends_a_deal_makes_its_hand_messages_old(table: Da
     # refused and failed commits of the next deal leave the hands as they were
     next_deal = {"table": {"deals": 1}}
     with pytest.raises(StaleVersion):
-        await table.games.commit_action(game.game_id, 5, next_deal, None)
+        await table.games.commit_action(game.game_id, 5, next_deal, None, now=CLOCK())
     with pytest.raises(UnknownPlayer):
-        await table.games.commit_action(game.game_id, 0, next_deal, None, seats=[A, B, 404])
+        await table.games.commit_action(
+            game.game_id, 0, next_deal, None, seats=[A, B, 404], now=CLOCK()
+        )
     with pytest.raises(UnknownPlayer):
         await table.games.commit_actions(
             game.game_id,
@@ -421,14 +448,14 @@ async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
 
     assert [g.game_id for g in await table.games.games_with_deadline_before(60.0)] == [game.game_id]
     assert await table.games.games_with_deadline_before(50.0) == []
-    await table.games.commit_action(game.game_id, 0, {}, ["a"], turn_deadline=90.0)
+    await table.games.commit_action(game.game_id, 0, {}, ["a"], turn_deadline=90.0, now=CLOCK())
     assert await table.games.games_with_deadline_before(60.0) == []
     await table.games.set_turn_deadline(game.game_id, 10.0)
     assert [g.game_id for g in await table.games.games_with_deadline_before(60.0)] == [game.game_id]
     assert [g.game_id for g in await table.games.open_games()] == [game.game_id]
 
     await table.games.commit_action(
-        game.game_id, 1, {}, ["end"], status="finished", turn_deadline=5.0
+        game.game_id, 1, {}, ["end"], status="finished", turn_deadline=5.0, now=CLOCK()
     )
     assert await table.games.games_with_deadline_before(60.0) == []
     assert await table.games.open_games() == []
@@ -437,7 +464,10 @@ async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
 async def test_concurrent_commits_on_one_database(table: Database) -> None:
     game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
     results = await asyncio.gather(
-        *(table.games.commit_action(game.game_id, 0, {"by": n}, [n]) for n in range(5)),
+        *(
+            table.games.commit_action(game.game_id, 0, {"by": n}, [n], now=CLOCK())
+            for n in range(5)
+        ),
         return_exceptions=True,
     )
     assert results.count(1) == 1

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage import GAME_POT, POT, Database, DealPlayer, DealRecord, LedgerEntry, Party, Transfer
-from tests.storage.storage_support import CHAT, USERS
+from tests.storage.storage_support import CHAT, CLOCK, USERS
 
 A, B, C = USERS
 OTHER_CHAT = -2002
@@ -46,7 +46,7 @@ async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_
                 await db.chats.upsert_player(user, str(user))
             noise = await db.games.create_game(OTHER_CHAT, "stukolka", {})
             await db.games.commit_action(
-                noise.game_id, 0, {}, ["x"], transfers=[Transfer(A, POT, 7, "ante", 1)]
+                noise.game_id, 0, {}, ["x"], transfers=[Transfer(A, POT, 7, "ante", 1)], now=CLOCK()
             )
 
             expected_players: Counter[int] = Counter()
@@ -56,12 +56,17 @@ async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_
             for number, commit in enumerate(commits):
                 if second_game and number == len(commits) // 2:
                     await db.games.commit_action(
-                        game.game_id, game.version, {}, None, status="finished"
+                        game.game_id, game.version, {}, None, status="finished", now=CLOCK()
                     )
                     game = await db.games.create_game(CHAT, "starshina", {})
                 transfers = [Transfer(src, dst, amount, "diff", 1) for src, dst, amount in commit]
                 version = await db.games.commit_action(
-                    game.game_id, game.version, {"n": number}, None, transfers=transfers
+                    game.game_id,
+                    game.version,
+                    {"n": number},
+                    None,
+                    transfers=transfers,
+                    now=CLOCK(),
                 )
                 game = await db.games.game(game.game_id)
                 assert game.version == version
@@ -104,6 +109,7 @@ async def test_last_deals_with_their_transfers(table: Database) -> None:
             {"deal": deal},
             None,
             transfers=[Transfer(A, POT, 3, "ante", deal)],
+            now=CLOCK(),
         )
         version = await table.games.commit_action(
             game.game_id,
@@ -116,6 +122,7 @@ async def test_last_deals_with_their_transfers(table: Database) -> None:
                 (DealPlayer(A, 0, 0, active=False), DealPlayer(B, 1, 1), DealPlayer(C, 2, 0)),
                 {"trump": "H", "deal": deal},
             ),
+            now=CLOCK(),
         )
     history = await table.history.last_deals(CHAT, 2)
     assert [(h.deal, h.kind, h.game_id, h.summary["deal"]) for h in history] == [
@@ -157,6 +164,7 @@ async def test_player_totals(table: Database) -> None:
             deal=DealRecord(
                 deal, (DealPlayer(B, 1, tricks_b), DealPlayer(C, 2, 0, active=deal != 3))
             ),
+            now=CLOCK(),
         )
     totals_b = await table.stats.player_totals(CHAT, B)
     assert (totals_b.deals, totals_b.deals_active, totals_b.tricks) == (3, 3, 5)
@@ -174,14 +182,20 @@ async def test_player_totals(table: Database) -> None:
 async def test_transfers_of_a_game_or_a_deal(table: Database) -> None:
     first = await table.games.create_game(CHAT, "stukolka", {})
     await table.games.commit_action(
-        first.game_id, 0, {}, ["a"], transfers=[Transfer(A, POT, 1, "ante", 1)]
+        first.game_id, 0, {}, ["a"], transfers=[Transfer(A, POT, 1, "ante", 1)], now=CLOCK()
     )
     await table.games.commit_action(
-        first.game_id, 1, {}, ["b"], status="finished", transfers=[Transfer(A, POT, 2, "ante", 2)]
+        first.game_id,
+        1,
+        {},
+        ["b"],
+        status="finished",
+        transfers=[Transfer(A, POT, 2, "ante", 2)],
+        now=CLOCK(),
     )
     second = await table.games.create_game(CHAT, "stukolka", {})
     await table.games.commit_action(
-        second.game_id, 0, {}, ["a"], transfers=[Transfer(B, POT, 3, "ante", 1)]
+        second.game_id, 0, {}, ["a"], transfers=[Transfer(B, POT, 3, "ante", 1)], now=CLOCK()
     )
 
     def amounts(entries: list[LedgerEntry]) -> list[int]:
@@ -210,7 +224,7 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
     for deal, transfers in enumerate(deals):
         record = DealRecord(deal, (DealPlayer(B, 0, 0), DealPlayer(C, 1, deal)), {"n": deal})
         version = await table.games.commit_action(
-            game.game_id, version, {}, ["end"], transfers=transfers, deal=record
+            game.game_id, version, {}, ["end"], transfers=transfers, deal=record, now=CLOCK()
         )
     seen: list[tuple[str, list[Transfer], DealRecord]] = []
 
@@ -252,7 +266,7 @@ async def test_an_evening_tells_the_games_own_pots_from_the_chats(table: Databas
     for deal, transfers in enumerate(deals):
         record = DealRecord(deal, (DealPlayer(A, 0, 0), DealPlayer(B, 1, 0), DealPlayer(C, 2, 0)))
         version = await table.games.commit_action(
-            game.game_id, version, {}, ["end"], transfers=transfers, deal=record
+            game.game_id, version, {}, ["end"], transfers=transfers, deal=record, now=CLOCK()
         )
     evening = await table.evenings.open_evening(CHAT)
     assert evening is not None
