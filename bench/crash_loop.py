@@ -4,7 +4,8 @@ SQLite's write lock (``BEGIN IMMEDIATE``) at random moments; then the checks.
 
     .venv/bin/python bench/crash_loop.py [--kills 100] [--seed 1] [--turn 2] [--lock-chance 0.3]
 
-The bot is ``python -m server`` in a subprocess polling the fake Bot API on 127.0.0.1 (as in
+The bot is ``python -m server`` in a subprocess polling the fake Bot API on 127.0.0.1, each
+start a fork of one process that imported the bot (tests/e2e/child_bot.py's, as in
 tests/e2e/test_restart.py). Each round: the tables that ended are opened again (``/new``, the
 lobby's Join, Begin), a few random presses are played (each waiting for its answer), then one
 more press and SIGKILL 0–60 ms after it (before, during or after its commit), then a restart.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -48,11 +50,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import callback as cb  # noqa: E402
-from bot.settings import Settings  # noqa: E402
 from game.core import Action  # noqa: E402
 from game.tools import tools_for  # noqa: E402
 from server.games import LIBRARY  # noqa: E402
 from storage.database import Database  # noqa: E402
+from tests.e2e.child_bot import Bot, EndedBeforePolling  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, NoSuchButton, User  # noqa: E402
 from tests.e2e.fake_telegram.model import CallbackQuery, Chat  # noqa: E402
 
@@ -111,71 +113,37 @@ def read(database: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
         return conn.execute(sql, args).fetchall()
 
 
-class BotProcess:
-    """``python -m server`` polling the fake, killed and started again on one database. A
+class BotProcess(Bot):
+    """The bot of tests/e2e/child_bot.py (each start a fork of one process that imported the
+    bot, as the restart tests start theirs), killed and started again on one database. A
     start-up that fails (the lock held while the bot opens its database) is tried again."""
 
     def __init__(self, fake: FakeTelegram, tmp: Path, turn: float) -> None:
-        self.fake = fake
-        self.database = tmp / "data" / "bot.sqlite3"
-        self.log = tmp / "bot.log"
-        self.process: asyncio.subprocess.Process | None = None
+        super().__init__(fake, tmp, turn=turn)
+        self.env["LOG_LEVEL"] = "WARNING"
         self.failed_starts = 0
-        ours = {name.upper() for name in Settings.model_fields}
-        self.env = {k: v for k, v in os.environ.items() if k.upper() not in ours}
-        self.env.update(
-            BOT_TOKEN=fake.token,
-            TELEGRAM_API_BASE_URL=fake.base_url,
-            DATABASE_PATH=str(self.database),
-            RATE_LIMITER="false",
-            TURN_TIMEOUT_SECONDS=str(turn),
-            DEFAULT_LANGUAGE="en",
-            LOG_LEVEL="WARNING",
-            PYTHONPATH=str(ROOT),
-        )
-        self.cwd = tmp
 
     async def start(self) -> None:
         for _ in range(10):
-            since = self.fake.now()
-            with self.log.open("ab") as sink:
-                process = self.process = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "server",
-                    cwd=self.cwd,
-                    env=self.env,
-                    stdout=sink,
-                    stderr=sink,
-                )
-            for _ in range(600):
-                if self.fake.requests("getUpdates", since=since):
-                    await self.fake.wait_idle(timeout=20, quiet=0.2, require_answers=False)
-                    return
-                if process.returncode is not None:
-                    break
-                await asyncio.sleep(0.1)
-            self.failed_starts += 1
-            if process.returncode is None:
+            try:
+                await super().start()
+                return
+            except (EndedBeforePolling, TimeoutError):
+                self.failed_starts += 1
                 await self.kill()
         raise RuntimeError("the bot does not start:\n" + self.output()[-3000:])
 
     async def kill(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.send_signal(signal.SIGKILL)
-            await self.process.wait()
+        if self.pid is not None and self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):  # it has just ended by itself
+                os.kill(self.pid, signal.SIGKILL)
+            await self.wait()
 
-    async def stop(self) -> None:
-        if self.process is None or self.process.returncode is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(self.process.wait(), 30)
-        except TimeoutError:
-            await self.kill()
-
-    def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
+    async def close(self) -> None:
+        """The bot killed if it runs, and the process that forks it gone."""
+        await self.kill()
+        if self.pid is not None:
+            await self.stop()
 
 
 class Loop:
@@ -340,19 +308,33 @@ class Loop:
                 self.database, "SELECT game_id, version FROM games WHERE status = 'active'"
             )
         }
-        await asyncio.sleep(2 * self.args.turn + 2)
-        for game_id, version in before.items():
-            status, now, deadline = read(
-                self.database,
-                "SELECT status, version, turn_deadline FROM games WHERE game_id = ?",
-                game_id,
-            )[0]
+
+        def rows() -> dict[int, tuple[str, int, float | None]]:
+            return {
+                game_id: read(
+                    self.database,
+                    "SELECT status, version, turn_deadline FROM games WHERE game_id = ?",
+                    game_id,
+                )[0]
+                for game_id in before
+            }
+
+        def settled(game_id: int, status: str, version: int, deadline: float | None) -> bool:
+            return status != "active" or (version > before[game_id] and deadline is not None)
+
+        # two turn times and a little more for the timers to fire, as long as one has not
+        end = time.monotonic() + 2 * self.args.turn + 2
+        games = rows()
+        while time.monotonic() < end and not all(settled(g, *row) for g, row in games.items()):
+            await asyncio.sleep(0.1)
+            games = rows()
+        for game_id, (status, version, deadline) in games.items():
             if status != "active":
                 self.report.finished_at_end += 1
-            elif int(now) > version and deadline is not None:
+            elif settled(game_id, status, version, deadline):
                 self.report.moved_on_by_itself += 1
             else:
-                self.report.frozen.append(f"game {game_id} at version {now}")
+                self.report.frozen.append(f"game {game_id} at version {version}")
 
     async def check(self) -> None:
         report = self.report
@@ -432,7 +414,7 @@ async def crash_loop(args: argparse.Namespace, tmp: Path) -> Report:
         try:
             return await loop.run()
         finally:
-            await loop.bot.kill()
+            await loop.bot.close()
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:

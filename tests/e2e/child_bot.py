@@ -28,6 +28,10 @@ PHASE_VERBS = {
 }
 
 
+class EndedBeforePolling(Exception):
+    """The bot's process ended before it polled (``Bot.start``)."""
+
+
 class Bot:
     """The bot as a child process: started, killed and started again on one database.
 
@@ -83,13 +87,24 @@ class Bot:
         return self.returncode
 
     async def start(self) -> None:
+        """A new bot process, once it polls and has gone quiet. Raises ``EndedBeforePolling``
+        if it ends first (its exit code in ``returncode``)."""
         since = self.fake.now()
         self.pid, self.returncode = await self._forked(), None
-        self._exit = asyncio.get_running_loop().create_task(self._exited())
+        ended = self._exit = asyncio.get_running_loop().create_task(self._exited())
         # up: it polls (after post_init has re-armed the timers and refreshed the tables)
-        await self.fake.wait_until(
-            lambda: self.fake.requests("getUpdates", since=since), timeout=60, message="polling"
+        polling = asyncio.ensure_future(
+            self.fake.wait_until(
+                lambda: self.fake.requests("getUpdates", since=since),
+                timeout=60,
+                message="polling",
+            )
         )
+        await asyncio.wait((polling, ended), return_when=asyncio.FIRST_COMPLETED)
+        if not polling.done():
+            polling.cancel()
+            raise EndedBeforePolling(f"the bot ended with {ended.result()} before it polled")
+        await polling
         await self.fake.wait_idle(timeout=20, quiet=0.3, require_answers=False)
 
     async def wait(self) -> int:
