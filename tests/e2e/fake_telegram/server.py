@@ -10,7 +10,6 @@ give ``ApplicationBuilder().base_url(...)`` and ``.base_file_url(...)``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
 from collections.abc import Callable
@@ -189,14 +188,27 @@ class FakeBotApiServer:
         if isinstance(fault, DropConnection):
             return self._drop(request, entry)
         if isinstance(fault, Delay) and fault.after_processing:
-            await self._wait(fault.seconds)
+            await self._wait(fault.seconds, request)
         entry.status, entry.result = 200, result
         return web.json_response({"ok": True, "result": result})
 
-    async def _wait(self, seconds: float) -> None:
-        """A delay's pause (cut short when the server closes)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.api.closing.wait(), seconds)
+    async def _wait(self, seconds: float, answer_to: web.Request | None = None) -> None:
+        """A delay's pause, cut short when the server closes; and, the request performed and
+        only its answer held (``answer_to``), when the client has gone: nobody is left to
+        answer (a bot killed meanwhile), and nothing is left in flight."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        closing = asyncio.ensure_future(self.api.closing.wait())
+        try:
+            while not closing.done():
+                left = end - loop.time()
+                if left <= 0 or (answer_to is not None and answer_to.transport is None):
+                    return
+                # the client's going has no event of its own: looked at every 50 ms
+                poll = left if answer_to is None else min(left, 0.05)
+                await asyncio.wait({closing}, timeout=poll)
+        finally:
+            closing.cancel()
 
     def _error(self, entry: ApiRequest, error: ApiError) -> web.Response:
         entry.status, entry.error = error.error_code, error.description
