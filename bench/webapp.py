@@ -223,7 +223,7 @@ async def run(tables_count: int, moves: int, seed: int, think: float) -> dict[st
             base = webapp.address
             clients: list[list[Client]] = []
             for table in tables:
-                game = await table.services.db.games.active_game(table.group.id)
+                game = await table.db.games.active_game(table.group.id)
                 assert game is not None
                 clients.append(
                     [

@@ -31,7 +31,6 @@ from bot.screens.menus import Menus
 from bot.screens.stats import StatsScreens
 from bot.settings import Settings
 from storage.chat_display import ChatDisplay
-from storage.database import Database
 from tables import TableService
 from tables.evenings import Evenings
 from tables.people import People
@@ -57,7 +56,6 @@ class Host(Protocol):
 @dataclass
 class Services:
     settings: Settings
-    db: Database
     tables: TableService
     messenger: Messenger
     presenter: Presenter
@@ -76,14 +74,14 @@ class Services:
         application: Application,  # type: ignore[type-arg]
         settings: Settings,
         tables: TableService,
-        db: Database,
+        display: ChatDisplay,
         games: ChatGames,
     ) -> Services:
         """The chat over ``tables``, showing ``games`` (the service's games, each with its
         chat presentation), for ``application`` (initialized: its bot knows its own
         username): its presenter shows every change the service publishes and the results
-        still due after a restart, and its evening posts the evenings ended. ``db``: the
-        connection its own display storage (``storage.chat_display``) uses."""
+        still due after a restart, and its evening posts the evenings ended. ``display``: its own
+        display storage (``storage.chat_display``), on the service's connection."""
         bot = application.bot
         bot_username = bot.username or ""
         limiter = bot.rate_limiter
@@ -91,7 +89,7 @@ class Services:
         events = ChatEvents()
         messenger = Messenger(bot, pacer, events)
         presenter = Presenter(
-            display=ChatDisplay(db),
+            display=display,
             tables=tables,
             games=games,
             messenger=messenger,
@@ -115,7 +113,6 @@ class Services:
         tables.stream.listeners.append(presenter)
         return Services(
             settings=settings,
-            db=db,
             tables=tables,
             messenger=messenger,
             presenter=presenter,

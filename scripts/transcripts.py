@@ -25,6 +25,7 @@ from typing import Any
 
 from bot import callback as cb
 from bot.app import services_of
+from server.program import database_of
 from tables.computers import Thinker
 from tests.e2e.fake_telegram import FakeTelegram, Message, User
 from tests.e2e.players import start_bot_for
@@ -278,7 +279,7 @@ async def _play(
     await settle()
     director = Director(fake, users, scenario, codec)
     for _ in range(500):
-        game = await services.db.games.active_game(group.id)
+        game = await database_of(bot.app).games.active_game(group.id)
         if game is None:
             return
         press = director.next_press()

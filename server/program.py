@@ -20,6 +20,7 @@ from bot.assembly import Services
 from bot.settings import Settings
 from server.games import LIBRARY, Library
 from server.health import Heartbeat, heartbeat_path, stop_heartbeat
+from storage.chat_display import ChatDisplay
 from storage.database import Database
 from tables import TableService
 from tables.computers import Thinker
@@ -44,6 +45,10 @@ class Program:
     @property
     def tables(self) -> TableService:
         return self._opened[1]
+
+    @property
+    def db(self) -> Database:
+        return self._opened[0]
 
     @property
     def chat(self) -> Services:
@@ -71,7 +76,8 @@ class Program:
                 thinker=Thinker(settings.computer_workers),
                 default_language=settings.default_language,
             )
-            chat = Services.create(application, settings, tables, db, self.library.chat)
+            display = ChatDisplay(db)  # the chat's own: its messages, on the same connection
+            chat = Services.create(application, settings, tables, display, self.library.chat)
             if settings.webapp_url:
                 from server.webapp import webapp
 
@@ -132,6 +138,17 @@ def webapp_of(application: Application) -> WebAppServer | None:  # type: ignore[
 
     host = host_of(application)
     return host.page if isinstance(host, Program) else None
+
+
+def database_of(application: Application) -> Database:  # type: ignore[type-arg]
+    """The database of a running program that ``build_application`` built (tests,
+    benches)."""
+    from bot.app import host_of
+
+    host = host_of(application)
+    if not isinstance(host, Program):
+        raise TypeError("not a program's application")
+    return host.db
 
 
 def build_application(

@@ -55,12 +55,6 @@ def test_a_layer_imports_no_layer_above_it(package: str) -> None:
 #: service (``tables/``)
 OWN_STORAGE = {"bot": {"storage.chat_display"}, "web": set[str]()}
 
-#: front-end modules that still reach storage past the service, and what they import: each
-#: entry may shrink, never grow (take a module off once it goes through the service)
-STILL_REACHING = {
-    "bot/assembly.py": {"storage.database"},
-}
-
 
 def storage_modules(path: Path) -> set[str]:
     """The modules of ``storage`` that ``path`` imports, anywhere in it."""
@@ -81,20 +75,9 @@ def test_a_front_end_reaches_storage_only_through_the_service(package: str) -> N
     found = {}
     for path in sorted((ROOT / package).rglob("*.py")):
         name = str(path.relative_to(ROOT))
-        allowed = OWN_STORAGE[package] | STILL_REACHING.get(name, set())
-        if bad := storage_modules(path) - allowed:
+        if bad := storage_modules(path) - OWN_STORAGE[package]:
             found[name] = sorted(bad)
     assert not found, found
-
-
-def test_the_modules_still_reaching_storage_are_listed_as_they_are() -> None:
-    """An entry goes once its module stops importing what it lists (so the list only shrinks)."""
-    stale = {
-        name: sorted(modules - storage_modules(ROOT / name))
-        for name, modules in STILL_REACHING.items()
-        if not (ROOT / name).exists() or modules - storage_modules(ROOT / name)
-    }
-    assert not stale, stale
 
 
 def test_the_storage_check_sees_every_form(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from bot.settings import Settings
 from game.cards import FULL_DECK, label
 from game.core import Action
 from server.games import LIBRARY, Library
-from server.program import build_application
+from server.program import build_application, database_of
 from storage.database import Database
 from tests.library import rules_for
 
@@ -81,6 +81,11 @@ class Table:
     def services(self) -> Services:
         services: Services = services_of(self.bot.app)
         return services
+
+    @property
+    def db(self) -> Database:
+        """The bot's database, to read what it stored."""
+        return database_of(self.bot.app)
 
     @property
     def codec(self) -> cb.Codec:

@@ -44,7 +44,7 @@ async def seat_table(
 
 
 async def current_table(table: Table, game_id: int) -> Message | None:
-    game = await table.services.db.games.game(game_id)
+    game = await table.db.games.game(game_id)
     if game.table_message_id is None:
         return None
     chat = table.fake.chat(game.chat_id)

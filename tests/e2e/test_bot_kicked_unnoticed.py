@@ -24,7 +24,7 @@ async def test_a_group_refusing_the_bot_with_403_kicked_closes_its_table(tmp_pat
         users = [fake.add_user(f"Игрок{i}") for i in range(3)]
         group = fake.add_group("Картёжники", users, admins=[users[0]])
         table = await seat_table(fake, bot, group, users, "stukolka", seed=43)
-        db: Database = table.services.db
+        db: Database = table.db
         game_id = await active_game_id(table)
         for _ in range(3):
             await step_for(table, users)

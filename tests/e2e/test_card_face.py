@@ -46,7 +46,7 @@ async def _open_deal(table: Table, deal_id: int) -> str:
 async def test_history_shows_the_chats_card_face(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 41)
-        db = table.services.db
+        db = table.db
         played = None
         for _ in range(600):
             deals = await db.history.last_deals(table.group.id, 6)

@@ -54,7 +54,7 @@ async def seat_table(
         fake.user_starts_bot(user)
     await table.settle()
     if options:
-        db = table.services.db
+        db = table.db
         await db.chats.upsert_chat(group.id, group.title)
         await db.chats.set_chat_options(group.id, choice, options)
     await table.say(users[0], "/new " + choice)
@@ -117,7 +117,7 @@ async def test_starshina_two_people_and_a_computer_to_the_end(tmp_path: Path) ->
         # of three deals is the service's test)
         options = {"max_deals": 1}
         table = await seat_table(fake, bot, 2, "starshina", ["computer"], 11, options)
-        db = table.services.db
+        db = table.db
         computer = STRONG_IDS[0]
         game = await db.games.active_game(table.group.id)
         assert game is not None and computer in game.seats
@@ -152,7 +152,7 @@ async def test_stukolka_with_a_computer_over_several_deals(tmp_path: Path) -> No
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
         table = await seat_table(fake, bot, 2, "stukolka", ["novice", "computer"], seed=12)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(table.group.id)
         assert game is not None
         assert [u for u in game.seats if is_computer(u)] == [EASY_IDS[0], STRONG_IDS[0]]
@@ -211,7 +211,7 @@ async def test_away_player_is_played_by_the_computer_and_comes_back(tmp_path: Pa
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
         table = await seat_table(fake, bot, 3, "stukolka", [], seed=13)
-        db = table.services.db
+        db = table.db
         sleeper: User = table.users[2]
         awake = table.users[:2]
         table.users = awake  # only these two press; the third lets his turns run out
@@ -288,7 +288,7 @@ async def test_kick_a_computer_between_deals_and_the_away_setting(tmp_path: Path
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
         table = await seat_table(fake, bot, 2, "stukolka", ["novice"], seed=14)
-        db = table.services.db
+        db = table.db
         computer = EASY_IDS[0]
         game = await db.games.active_game(table.group.id)
         assert game is not None and game.seats[2] == computer
@@ -331,7 +331,7 @@ async def test_people_void_a_deal_at_a_table_with_a_computer(tmp_path: Path) -> 
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
         table = await seat_table(fake, bot, 2, "stukolka", ["computer"], seed=17)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(table.group.id)
         assert game is not None and STRONG_IDS[0] in game.seats
         game_id = game.game_id

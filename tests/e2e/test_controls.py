@@ -59,7 +59,7 @@ async def _press(table: Table, user: object, message: Message, data: str) -> str
 async def _starshina_kitty(table: Table) -> tuple[object, int]:
     """Play the exchange out (the first offered card each time) up to the dealer's kitty:
     the dealer, and the game's id."""
-    db = table.services.db
+    db = table.db
     for _ in range(40):
         game = await db.games.active_game(table.group.id)
         assert game is not None
@@ -123,7 +123,7 @@ async def test_a_kitty_timeout_discards_the_marked_cards(tmp_path: Path) -> None
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "starshina", 32)
         dealer, game_id = await _starshina_kitty(table)
-        db = table.services.db
+        db = table.db
         game = await db.games.game(game_id)
         loaded = await table.services.tables.store.snapshot(game)
         state = engine_state(loaded)
@@ -154,7 +154,7 @@ async def test_a_kitty_timeout_discards_the_marked_cards(tmp_path: Path) -> None
 async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "shleif", 23)
-        db = table.services.db
+        db = table.db
         chat_id = table.group.id
         for _ in range(400):
             game = await db.games.active_game(chat_id)

@@ -56,7 +56,7 @@ def _results(table: Table) -> list[Message]:
 async def test_a_starshina_deal_view_says_what_the_table_said(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "starshina", 5, options={"max_deals": 2})
-        db = table.services.db
+        db = table.db
         while await db.history.deal_count(table.group.id) < 2:
             assert await table.step()
         results = _results(table)

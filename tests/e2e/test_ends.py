@@ -27,7 +27,7 @@ def _void(table: Table, data: list[str]) -> str:
 
 
 async def _board(table: Table) -> str:
-    game = await table.services.db.games.active_game(table.group.id)
+    game = await table.db.games.active_game(table.group.id)
     assert game is not None and game.table_message_id is not None
     return table.fake.message(table.group, game.table_message_id).text or ""
 
@@ -44,7 +44,7 @@ async def test_the_stop_notice_stays_above_the_votes_and_a_second_stop_is_answer
         await table.say(alice, "/stop")
         board = await _board(table)
         assert board.count(STOP) == 1, board
-        game = await table.services.db.games.active_game(table.group.id)
+        game = await table.db.games.active_game(table.group.id)
         assert game is not None and game.table_message_id is not None
         for user in table.users[:3]:
             message = fake.message(table.group, game.table_message_id)
@@ -67,7 +67,7 @@ async def test_the_stop_notice_stays_above_the_votes_and_a_second_stop_is_answer
         assert not any(text.count(STOP_NOW) > 1 for text in shown)
         result = fake.message(table.group, game.table_message_id).text or ""
         assert result.count("бот доиграл сдачу") == 1 and STOP not in result, result
-        assert await table.services.db.games.active_game(table.group.id) is None
+        assert await table.db.games.active_game(table.group.id) is None
         assert not bot.handler_errors
 
 
@@ -120,7 +120,7 @@ async def test_the_lobby_says_the_game_began_and_loses_its_buttons_in_one_edit(
         assert late.data == join
         assert late.answer is not None
         assert late.answer.text == "Игра уже началась — стол ниже.", late.answer.text
-        game = await table.services.db.games.active_game(group.id)
+        game = await table.db.games.active_game(group.id)
         assert game is not None and game.status == "active"
         assert game.table_message_id not in (None, lobby.message_id)
         assert not bot.handler_errors
@@ -167,11 +167,11 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         for action in ("computer", "novice", "novice"):
             await table.press(alice, lobby, lobby_button(lobby, action))
             lobby = fake.message(chat, lobby.message_id)
-        game = await table.services.db.games.active_game(alice.id)
+        game = await table.db.games.active_game(alice.id)
         assert game is not None and len(game.seats) == 4
         await table.press(alice, lobby, lobby_button(lobby, "uncomputer"))
         lobby = fake.message(chat, lobby.message_id)
-        game = await table.services.db.games.active_game(alice.id)
+        game = await table.db.games.active_game(alice.id)
         assert game is not None and list(game.seats) == [alice.id, STRONG_IDS[0], EASY_IDS[0]]
         assert "🚪 🤖 Новичок 2 встаёт из-за стола." in (lobby.text or "")
         assert "4. " not in (lobby.text or "")
@@ -196,11 +196,11 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         assert all((text or "").count(STOP) <= 1 for text in _revisions(hand)), hand.text
         await table.say(alice, "/stop now")
         for _ in range(200):
-            if await table.services.db.games.active_game(alice.id) is None:
+            if await table.db.games.active_game(alice.id) is None:
                 break
             await asyncio.sleep(PAUSE)
             await table.settle()
-        assert await table.services.db.games.active_game(alice.id) is None
+        assert await table.db.games.active_game(alice.id) is None
         await table.settle()
         answers = [
             m
@@ -211,9 +211,9 @@ async def test_the_practice_table_answers_stop_new_settings_and_lets_a_computer_
         again = _again(answers[0])
         assert again is not None
         # «▶️ Новая партия» there: the same practice table again, the computers seated
-        ended = await table.services.db.games.game(CODEC.decode(again).game_id)  # type: ignore[union-attr]
+        ended = await table.db.games.game(CODEC.decode(again).game_id)  # type: ignore[union-attr]
         await table.press(alice, answers[0], again)
-        reopened = await table.services.db.games.active_game(alice.id)
+        reopened = await table.db.games.active_game(alice.id)
         assert reopened is not None and reopened.status == "active"
         assert list(reopened.seats) == list(ended.seats)
         assert not fake.unanswered_callback_queries()
@@ -237,7 +237,7 @@ async def test_a_won_game_ends_with_its_summary_and_a_new_game_for_the_same_tabl
         start_bot_for(fake, tmp_path / "bot.sqlite3", computer_pause_seconds=PAUSE) as bot,
     ):
         table = await seat_table(fake, bot, 2, "starshina", ["computer"], 5, {"max_deals": 1})
-        db = table.services.db
+        db = table.db
         group = table.group
         first = await db.games.active_game(group.id)
         assert first is not None
@@ -308,7 +308,7 @@ async def test_a_stopped_table_offers_its_game_again_where_another_table_plays_o
     table's own last message offers «▶️ Новая партия»."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 9)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(table.group.id)
         assert game is not None
         # another table of the group, in a topic of its own: a lobby still gathering

@@ -45,7 +45,7 @@ async def test_games_finish_through_random_faults_and_nothing_reaches_a_group_tw
             fake, tmp_path / "bot.sqlite3", default_language="en", turn_timeout_seconds=3
         ) as bot:
             table = await open_table(fake, bot, 3, "stukolka", seed=61)
-            db = table.services.db
+            db = table.db
             chat_id = table.group.id
             game = await db.games.active_game(chat_id)
             assert game is not None

@@ -102,7 +102,7 @@ async def test_random_and_malformed_input_changes_nothing_and_the_game_finishes(
         table: Table = await seat_table(fake, bot, group, players, "stukolka", seed=81)
         for user in (onlooker, stranger):
             fake.user_starts_bot(user)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None
         game_id = game.game_id

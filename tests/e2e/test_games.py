@@ -38,7 +38,7 @@ async def open_table(
         fake.user_starts_bot(user)
     await table.settle()
     if options:
-        db = table.services.db
+        db = table.db
         await db.chats.upsert_chat(group.id, group.title)
         kind = "starshina" if choice == "starshina" else "stukolka"
         await db.chats.set_chat_options(group.id, kind, options)
@@ -150,7 +150,7 @@ async def test_stukolka_tables_play_deal_after_deal(
 ) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, players, choice, seed)
-        db = table.services.db
+        db = table.db
         chat_id = table.group.id
 
         async def count() -> int:
@@ -186,7 +186,7 @@ async def test_starshina_game_from_new_to_the_winner(
     ``max_deals`` keeps it short (a 12-trick end is in the engine's worked cases)."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "starshina", seed, options=options)
-        db = table.services.db
+        db = table.db
         chat_id = table.group.id
         game = await db.games.active_game(chat_id)
         assert game is not None

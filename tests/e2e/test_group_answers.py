@@ -108,7 +108,8 @@ async def test_a_reply_goes_before_the_table_edits_queued_in_a_paced_group(
             await _quiet(table)
             assert edits() == shown + 1
             # the edit that went shows the table as it is now, both moves in it
-            game = await services.db.games.active_game(table.group.id)
+            game = await table.db.games.active_game(table.group.id)
+            assert game is not None and game.table_message_id is not None
             use_ranks("ru", await services.people.chat_ranks(game.chat_id))
             text, _ = await services.presenter.table.content(game)
             shown_text = fake.message(group, game.table_message_id).text

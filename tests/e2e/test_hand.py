@@ -56,7 +56,7 @@ async def _current_hands(db: Database, chat_id: int) -> set[tuple[int, int]]:
 
 
 async def _check_only_current_hands_live(table: Table) -> None:
-    current = await _current_hands(table.services.db, table.group.id)
+    current = await _current_hands(table.db, table.group.id)
     for user in table.users:
         for message in table.fake.messages(table.fake.private_chat(user), from_bot=True):
             if _live(message):
@@ -87,7 +87,7 @@ async def _to_act(table: Table) -> tuple[Any, Message, list[str]]:
 async def test_every_deal_ends_in_every_chat_and_the_money_adds_up(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "shleif", 17)
-        db = table.services.db
+        db = table.db
         chat_id = table.group.id
         game = await db.games.active_game(chat_id)
         assert game is not None
@@ -137,7 +137,7 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
         services_of(bot.app).presenter.hands.clock = clock
         table = await open_table(fake, bot, 3, "stukolka", 4)
         presenter = table.services.presenter
-        db = table.services.db
+        db = table.db
         chat_id = table.group.id
         # quick turns: nobody waited long, every hand stays one message
         presenter.hands.ping_after = 3600
@@ -180,7 +180,7 @@ async def test_a_turn_after_a_wait_comes_as_a_new_message(tmp_path: Path) -> Non
 async def test_a_dark_player_sees_no_card_until_his_purchase_is_done(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "shleif", 23)
-        db = table.services.db
+        db = table.db
         chat_id = table.group.id
         rng = random.Random(5)
         blind_checks = 0

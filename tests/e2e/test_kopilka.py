@@ -84,7 +84,7 @@ async def test_a_third_game_with_a_two_card_move_and_a_pot_of_its_own_is_played_
             await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None and game.kind == kopilka.KIND
         game_id, seats = game.game_id, list(game.seats)
@@ -217,7 +217,7 @@ async def test_computers_lay_two_cards_with_the_games_own_computer(
         ) as bot,
     ):
         table = await seat_table(fake, bot, 1, "копилка", ["computer", "novice"], seed=5)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(table.group.id)
         assert game is not None and game.kind == kopilka.KIND
         computers = [user for user in game.seats if user < 0]
@@ -264,7 +264,7 @@ async def test_a_table_stopped_with_the_kopilka_full_gives_it_back_and_says_so(
         await table.press(bob, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None
         seats = list(game.seats)

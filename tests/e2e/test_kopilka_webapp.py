@@ -66,7 +66,7 @@ async def test_kopilka_is_played_on_the_pages_to_its_end(
         await table.press(table.users[0], menu, allow)
         hinted = ""
         game_id = await game_id_of(table)
-        db = table.services.db
+        db = table.db
         seats = list((await db.games.game(game_id)).seats)
         pages = {user.id: page_of(table, http, user, game_id) for user in table.users}
         #: every answer each user's page got, and each deal's hands as dealt

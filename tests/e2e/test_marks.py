@@ -24,7 +24,7 @@ from .test_games import open_table
 async def _purchase(table: Table) -> tuple[User, int]:
     """Knock up to a purchase of a player who has looked at his cards: that player and the
     game's id."""
-    db = table.services.db
+    db = table.db
     for _ in range(400):
         game = await db.games.active_game(table.group.id)
         assert game is not None
@@ -59,7 +59,7 @@ async def _mark_one(table: Table, user: User) -> tuple[str, str]:
     assert await _press(table, user, hand, data) is None
     marked = table.hand_message(user)
     assert marked is not None and f"✓ {text}" in _selects(marked)
-    game = await table.services.db.games.active_game(table.group.id)
+    game = await table.db.games.active_game(table.group.id)
     assert game is not None
     loaded = await table.services.tables.store.snapshot(game)
     cards = loaded.meta.marked(user.id)
@@ -69,7 +69,7 @@ async def _mark_one(table: Table, user: User) -> tuple[str, str]:
 
 async def _time_out(table: Table, game_id: int) -> Any:
     """The turn runs out; the rules' state after it."""
-    db = table.services.db
+    db = table.db
     loaded = await table.services.tables.store.snapshot(await db.games.game(game_id))
     table.services.timers.arm(game_id, loaded.meta.turn, time.time())
     for _ in range(200):
@@ -89,9 +89,7 @@ async def test_a_purchase_timeout_changes_the_marked_card(tmp_path: Path) -> Non
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 41)
         user, game_id = await _purchase(table)
-        loaded = await table.services.tables.store.snapshot(
-            await table.services.db.games.game(game_id)
-        )
+        loaded = await table.services.tables.store.snapshot(await table.db.games.game(game_id))
         seat = loaded.seats.index(user.id)
         _, card = await _mark_one(table, user)
         state = await _time_out(table, game_id)
@@ -119,9 +117,7 @@ async def test_marks_survive_a_restart(tmp_path: Path) -> None:
             hand = again.hand_message(user)
             assert hand is not None
             assert f"✓ {text}" in _selects(hand), hand.buttons
-            loaded = await again.services.tables.store.snapshot(
-                await again.services.db.games.game(game_id)
-            )
+            loaded = await again.services.tables.store.snapshot(await again.db.games.game(game_id))
             seat = loaded.seats.index(user.id)
             state = await _time_out(again, game_id)
             assert state.discards[seat] == [card]

@@ -18,7 +18,7 @@ from .test_games import open_table
 
 async def _play_deals(table: Table, count: int) -> None:
     """Random presses until ``count`` more deals have ended."""
-    db = table.services.db
+    db = table.db
     target = await db.history.deal_count(table.group.id) + count
     while await db.history.deal_count(table.group.id) < target:
         assert await table.step()
@@ -27,7 +27,7 @@ async def _play_deals(table: Table, count: int) -> None:
 async def _deal_nets(table: Table) -> list[dict[str, int]]:
     """Each finished deal of the group, oldest first: each player's net in it, summed here
     from the ledger's rows."""
-    db = table.services.db
+    db = table.db
     deals = await db.history.last_deals(table.group.id, 1000)
     players = await db.chats.players([user.id for user in table.users])
     result = []
@@ -115,7 +115,7 @@ async def test_a_lone_knocker_reads_in_private_that_he_takes_the_pot_without_pla
     private result — no «0 взяток» of a deal nobody played."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 1)
-        db = table.services.db
+        db = table.db
         # whoever speaks: the second player knocks, the others pass
         while await db.history.deal_count(table.group.id) < 1:
             assert await _press_verb(table, {0: "pass", 1: "knock", 2: "pass"})
@@ -148,7 +148,7 @@ async def test_a_starshina_result_says_shortfalls_in_words_and_each_players_chip
     ledger's figure for the game."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "starshina", 2, options={"max_deals": 1})
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(table.group.id)
         assert game is not None
         while (await db.games.game(game.game_id)).status == "active":
@@ -251,7 +251,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on(tmp_path: Path) -> None
     player's is refused."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 11)
-        db = table.services.db
+        db = table.db
         group = table.group.id
         game = await db.games.active_game(group)
         assert game is not None
@@ -306,7 +306,7 @@ async def test_the_evenings_who_pays_whom_accounts_for_every_chip_a_loser_lost(
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 4)
         names = [user.first_name for user in table.users]
-        db = table.services.db
+        db = table.db
         while True:
             await _play_deals(table, 1)
             evening = await db.evenings.open_evening(table.group.id)

@@ -73,7 +73,7 @@ async def test_a_game_registered_by_the_tests_is_played_to_its_end(
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
 
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None and game.kind == KIND
         game_id = game.game_id
@@ -174,7 +174,7 @@ async def test_a_game_without_computer_players_offers_none_and_refuses_a_forged_
         offered = {table.codec.decode(d).action for d in lobby.callback_data}  # type: ignore[union-attr]
         assert offered == {"join", "leave", "begin", "cancel"}
         assert "🤖" not in str(lobby.inline_keyboard)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None
         before = (lobby.text, len(lobby.history), game.seats)
@@ -225,7 +225,7 @@ async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
         fake.user_blocks_bot(bob)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None
         table.users = [vera, alice]  # bob never presses: he blocked the bot
@@ -277,7 +277,7 @@ async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(
             await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None and game.kind == tricks.KIND
         game_id = game.game_id
@@ -342,7 +342,7 @@ async def test_computer_seats_play_the_trick_taking_game_with_its_own_computer(
         ) as bot,
     ):
         table = await seat_table(fake, bot, 1, "взятки", ["computer", "novice"], seed=5)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(table.group.id)
         assert game is not None and game.kind == tricks.KIND
         computers = [user for user in game.seats if user < 0]
@@ -392,7 +392,7 @@ async def test_a_game_registered_by_the_tests_brings_stats_figures_of_its_own(
             await table.press(user, lobby, press_data(table, lobby, cb.Lobby, action="join"))
         lobby = fake.message(group, lobby.message_id)
         await table.press(vera, lobby, press_data(table, lobby, cb.Lobby, action="begin"))
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None
         for _ in range(20):

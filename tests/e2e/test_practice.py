@@ -19,6 +19,7 @@ from bot import callback as cb
 from bot.app import services_of
 from bot.assembly import Services
 from bot.render.common import label, ranks_shown
+from server.program import database_of
 from storage import POT, Transfer
 from tables import Refused
 from tables.computers import EASY_IDS, STRONG_IDS
@@ -122,7 +123,7 @@ async def test_a_practice_evening_in_private_apart_from_the_group(
         # first a group's evening: two people, one deal, stopped
         group_table = await open_group(fake, bot, lang, seed=21)
         alice, group = group_table.users[0], group_table.group
-        db = group_table.services.db
+        db = group_table.db
 
         async def one_deal() -> bool:
             return len(await db.history.last_deals(group.id, 10)) >= 1
@@ -268,17 +269,17 @@ async def test_the_private_chooser_opens_a_practice_table(tmp_path: Path) -> Non
             await table.press(alice, lobby, lobby_button(lobby, "novice"))
             lobby = fake.message(chat, lobby.message_id)
         await table.press(alice, lobby, lobby_button(lobby, "begin"))
-        game = await table.services.db.games.active_game(alice.id)
+        game = await table.db.games.active_game(alice.id)
         assert game is not None and game.status == "active" and game.kind == "starshina"
         # /stop now in private: the player opened it, so he may close it; the deal is
         # played out at once and the table closes
         await table.say(alice, "/stop now")
         for _ in range(200):
-            if await table.services.db.games.active_game(alice.id) is None:
+            if await table.db.games.active_game(alice.id) is None:
                 break
             await asyncio.sleep(PAUSE)
             await table.settle()
-        assert await table.services.db.games.active_game(alice.id) is None
+        assert await table.db.games.active_game(alice.id) is None
         *_, hand, answer = fake.messages(chat, from_bot=True)
         assert (hand.text or "").endswith(WORDS["ru"]["closed"])
         assert (answer.text or "").startswith("⏹ Бот доиграл сдачу за всех")
@@ -408,7 +409,7 @@ async def test_a_hint_for_a_player_who_has_not_looked_at_his_cards(tmp_path: Pat
             if {"knock", "purchase", "dark purchase", "play"} <= seen:
                 break
             hand = await until_hint(table, alice)
-            game = await services.db.games.active_game(alice.id)
+            game = await table.db.games.active_game(alice.id)
             assert game is not None
             loaded = await services.tables.store.snapshot(game)
             assert loaded.table is not None
@@ -461,7 +462,7 @@ async def test_hints_in_a_group_only_when_its_settings_allow_them(tmp_path: Path
         users, group = table.users, table.group
         user, hand, _ = table.actionable()[0]
         assert hint_data(table, hand) is None  # off by default: a group plays its own game
-        game = await table.services.db.games.active_game(group.id)
+        game = await table.db.games.active_game(group.id)
         assert game is not None
         turn = game.state["table"]["turn"]
         with pytest.raises(Refused) as refused:  # a forged 💡 is refused
@@ -499,7 +500,7 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         fake.user_starts_bot(alice)
         await bot.settle(timeout=20, quiet=0.0)
         services: Services = services_of(bot.app)
-        db = services.db
+        db = database_of(bot.app)
         # an earlier practice game in this chat left its pot: four stakes
         await db.chats.upsert_chat(alice.id, None)
         earlier = await db.games.create_game(alice.id, "stukolka", {}, seats=[alice.id])

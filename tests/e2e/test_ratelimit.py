@@ -112,7 +112,7 @@ class Watch:
 
     def install(self, table: Table) -> None:
         services = table.services
-        db, presenter, messenger = services.db, services.presenter, services.messenger
+        db, presenter, messenger = table.db, services.presenter, services.messenger
         commit = db.games.commit_action
         rendering: dict[int, tuple[int, int]] = {}
 
@@ -337,7 +337,7 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         # the players here wait for every hand refresh of their game before the next press:
         # waiting players' hands (paced, tests/e2e/test_hand.py) would make them slow
         services.presenter.hands.pacer.spacing = 0.0
-        game_ids = [(await services.db.games.active_game(t.group.id)).game_id for t in tables]  # type: ignore[union-attr]
+        game_ids = [(await tables[0].db.games.active_game(t.group.id)).game_id for t in tables]  # type: ignore[union-attr]
         watch = Watch(clock)
         watch.install(tables[0])
         started = clock()
@@ -374,7 +374,7 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         times = [paced_times(fake, clock, t.group.id, since) for t in tables]
         busiest = [busiest_window(t) for t in times]
         ends = [
-            [d.version for d in await services.db.history.last_deals(t.group.id, 100)]
+            [d.version for d in await tables[0].db.history.last_deals(t.group.id, 100)]
             for t in tables
         ]
         throttled_within, throttled_boundary = watch.lags(game_ids[0], throttled, ends[0])
@@ -382,14 +382,14 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         result_lags: list[list[float]] = []
         for game_id, table in zip(game_ids, tables, strict=True):
             lags = []
-            for deal in await services.db.history.last_deals(table.group.id, 100):
+            for deal in await tables[0].db.history.last_deals(table.group.id, 100):
                 ended = watch.commits[game_id][deal.version]
                 done = next((t for t in watch.results[table.group.id] if t >= ended), None)
                 if done is not None:
                     lags.append(done - ended)
             result_lags.append(lags)
         gaps = [b - a for a, b in itertools.pairwise(times[1])]
-        deals_played = [await deals_done(services.db, t.group.id) for t in tables]
+        deals_played = [await deals_done(tables[0].db, t.group.id) for t in tables]
         held = [r for r in fake.requests(chat=throttled, since=since) if r.status == 429]
         print(
             f"\npresses {presses}, deals {deals_played}, busiest 60 s per group {busiest}"
@@ -412,6 +412,6 @@ async def test_two_fast_tables_keep_the_group_limits_and_a_throttled_one_holds_u
         assert max(result_lags[1], default=0) <= 6.0, "a deal's result within about a slot"
         assert max(gaps, default=0) <= 6.0, "group B kept its pace while A was held"
         for table in tables:
-            await check_books(services.db, table.group.id, game_ids)
+            await check_books(tables[0].db, table.group.id, game_ids)
         assert not fake.unanswered_callback_queries()
         assert not bot.handler_errors

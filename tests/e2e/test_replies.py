@@ -107,7 +107,7 @@ async def test_commands_are_answered_as_replies_and_start_bot_first_names_who(
 async def test_private_balance_and_rules(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 4)
-        db = table.services.db
+        db = table.db
         while len(await db.history.last_deals(table.group.id, 10)) < 2:
             assert await table.step()
         player = table.users[1]
@@ -167,7 +167,7 @@ async def test_russian_rank_letters_by_default_latin_by_setting_and_emoji_suits(
 ) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "starshina", 8)
-        db = table.services.db
+        db = table.db
         for _ in range(60):
             assert await table.step()
         texts = _all_texts(table)

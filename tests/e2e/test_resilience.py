@@ -31,7 +31,7 @@ FAST: dict[str, Any] = {"turn_timeout_seconds": 0.6, "default_language": "en"}
 
 
 async def active_game_id(table: Table) -> int:
-    game = await table.services.db.games.active_game(table.group.id)
+    game = await table.db.games.active_game(table.group.id)
     assert game is not None
     return game.game_id
 
@@ -41,7 +41,7 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
 ) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3", **FAST) as bot:
         table = await open_table(fake, bot, 3, "stukolka", seed=11)
-        db = table.services.db
+        db = table.db
         game_id = await active_game_id(table)
         sleeper, others = table.users[1], [table.users[0], table.users[2]]
         shown = await current_table(table, game_id)
@@ -132,7 +132,7 @@ async def test_a_table_where_nobody_presses_ends_instead_of_playing_itself_forev
         start_bot_for(fake, tmp_path / "bot.sqlite3", **settings) as bot,
     ):
         table = await open_table(fake, bot, 3, "stukolka", seed=12)
-        db = table.services.db
+        db = table.db
         game_id = await active_game_id(table)
 
         async def closed() -> bool:
@@ -150,7 +150,7 @@ async def play_deals(table: Table, count: int, users: list[User] | None = None) 
     none of them may press (an away player's turn: the computer moves after its pause), wait;
     a stale hand of someone else (a player who blocked the bot keeps his last buttons) does not
     count. Fails after 3,000 presses or 240 s of real time."""
-    db = table.services.db
+    db = table.db
     target = await deals_done(db, table.group.id) + count
     players = {user.id for user in users or table.users}
     deadline = asyncio.get_running_loop().time() + 240
@@ -179,7 +179,7 @@ async def test_a_player_who_leaves_mid_deal_is_played_to_its_end_then_removed(
         start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
     ):
         table = await open_table(fake, bot, 3, "stukolka", seed=21)
-        db = table.services.db
+        db = table.db
         game_id = await active_game_id(table)
         leaver = table.users[2]
         for _ in range(2):
@@ -214,7 +214,7 @@ async def test_the_creator_or_an_admin_removes_an_away_player_between_deals(
         start_bot_for(fake, tmp_path / "bot.sqlite3", **settings) as bot,
     ):
         table = await open_table(fake, bot, 3, "stukolka", seed=22)
-        db = table.services.db
+        db = table.db
         game_id = await active_game_id(table)
         sleeper, others = table.users[2], table.users[:2]
 
@@ -251,7 +251,7 @@ async def test_stop_after_the_deal_stop_now_plays_it_out_and_a_vote_voids_it(
         boss = fake.add_user("Boss")
         group = fake.add_group("Картёжники", [*users, boss], anonymous_admins=[boss])
         table = await seat_table(fake, bot, group, users, "stukolka", seed=23)
-        db = table.services.db
+        db = table.db
         chat_id = group.id
         first = await active_game_id(table)
         await step_for(table, table.users)
@@ -324,7 +324,7 @@ async def test_a_player_who_blocks_the_bot_is_played_for_and_the_group_is_told(
         ) as bot,
     ):
         table = await open_table(fake, bot, 3, "stukolka", seed=31)
-        db = table.services.db
+        db = table.db
         game_id = await active_game_id(table)
         blocker, others = table.users[1], [table.users[0], table.users[2]]
         await step_for(table, table.users)
@@ -365,7 +365,7 @@ async def test_the_game_and_its_money_follow_the_group_into_a_supergroup(
         start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
     ):
         table = await open_table(fake, bot, 3, "stukolka", seed=41)
-        db = table.services.db
+        db = table.db
         old_chat = table.group.id
         game_id = await active_game_id(table)
         await play_deals(table, 1)
@@ -401,7 +401,7 @@ async def test_a_chat_sets_its_own_turn_time(tmp_path: Path) -> None:
         start_bot_for(fake, tmp_path / "bot.sqlite3", default_language="en") as bot,
     ):
         table = await open_table(fake, bot, 3, "stukolka", seed=91)
-        db = table.services.db
+        db = table.db
         game_id = await active_game_id(table)
         await table.say(table.users[0], "/timeout")
         assert "a turn lasts 600 s" in (table.group_messages()[-1].text or "")

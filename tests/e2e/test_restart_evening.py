@@ -99,7 +99,7 @@ async def test_a_summary_whose_send_surely_failed_is_posted_once_after_all(
 ) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 31)
-        db = table.services.db
+        db = table.db
         group = table.group
         await table.say(table.users[0], "/lang en")
         await table.say(table.users[0], "/stop")  # one deal: the evening ends with it
@@ -133,7 +133,7 @@ async def test_a_summary_whose_group_became_a_supergroup_as_it_went_out_is_poste
 ) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 37)
-        db = table.services.db
+        db = table.db
         group = table.group
         await table.say(table.users[0], "/lang en")
         await table.play_until(

@@ -40,7 +40,7 @@ async def test_the_bot_removed_from_the_group_closes_its_table(tmp_path: Path) -
         users = [fake.add_user(f"Игрок{i}") for i in range(3)]
         group = fake.add_group("Картёжники", users, admins=[users[0]])
         table = await seat_table(fake, bot, group, users, "starshina", seed=41)
-        db: Database = table.services.db
+        db: Database = table.db
         game_id = await active_game_id(table)
         for _ in range(5):
             await step_for(table, users)
@@ -96,7 +96,7 @@ async def test_an_unreachable_member_can_be_removed_from_the_lobby_and_not_join_
         await table.say(users[0], "/new stukolka")
         await table.say(users[1], "/join")
         await table.say(users[2], "/join")  # never started the bot
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(group.id)
         assert game is not None and users[2].id in game.seats
         await table.say(users[0], "/begin")
@@ -133,7 +133,7 @@ async def test_an_edited_message_runs_no_command(tmp_path: Path) -> None:
         await table.settle()
         fake.user_edits(users[1], old, "/join")
         await table.settle()
-        game = await table.services.db.games.active_game(group.id)
+        game = await table.db.games.active_game(group.id)
         assert game is not None and list(game.seats) == [users[0].id]
         assert not bot.handler_errors
 
@@ -175,7 +175,7 @@ async def test_an_empty_first_name_falls_back_to_the_username_or_a_number(
         ]
         group = fake.add_group("Картёжники", users)
         table = await seat_table(fake, bot, group, users, "stukolka", seed=46)
-        game = await table.services.db.games.active_game(group.id)
+        game = await table.db.games.active_game(group.id)
         assert game is not None and game.status == "active"
         names = await table.services.people.names([u.id for u in users], "ru")
         assert names[0] == "ghost"
@@ -197,7 +197,7 @@ async def test_a_read_only_database_pauses_the_table_politely_and_play_resumes(
         group = fake.add_group("Картёжники", users)
         table = await seat_table(fake, bot, group, users, "stukolka", seed=47)
         services = table.services
-        db = services.db
+        db = table.db
 
         def read_only(on: bool) -> Any:
             def run(conn: sqlite3.Connection) -> None:
@@ -303,7 +303,7 @@ async def test_a_hand_sent_twice_answers_only_on_its_own_message(tmp_path: Path)
         copy_id = await messenger.send(user.id, hand.text or "", rows)
         assert copy_id is not None
         copy = fake.message(fake.private_chat(user), copy_id)
-        db = table.services.db
+        db = table.db
         version = (await active(db, group.id)).version
         query = fake.user_presses(user, copy, data[0])
         await table.settle()
@@ -336,7 +336,7 @@ async def test_long_names_and_a_long_history_fit_telegrams_limits(tmp_path: Path
         rng = random.Random(50)
         # eight deals, played straight through the service (what the group sees is /history)
         for _ in range(5000):
-            if len(await table.services.db.history.last_deals(group.id, 8)) >= 8:
+            if len(await table.db.history.last_deals(group.id, 8)) >= 8:
                 break
             loaded = await tables.store.active(group.id)
             assert loaded is not None and loaded.table is not None

@@ -33,7 +33,7 @@ def buttons(message: object) -> list[tuple[str, str]]:
 
 async def _play_deals(table: Table, count: int) -> None:
     """Press until ``count`` more deals have ended."""
-    db = table.services.db
+    db = table.db
     target = await db.history.deal_count(table.group.id) + count
     while await db.history.deal_count(table.group.id) < target:
         assert await table.step()
@@ -46,7 +46,7 @@ def _photos(table: Table) -> list[Message]:
 async def _ledger_nets(table: Table, evening_id: int, *, posted: bool = True) -> dict[str, int]:
     """Each player's net over the evening's deals (so far, unless ``posted``), summed here
     from the ledger's rows."""
-    db = table.services.db
+    db = table.db
     if posted:
         assert not [e for e in await db.evenings.unposted_evenings() if e.evening_id == evening_id]
     conn = sqlite3.connect(db.path)  # the file itself, behind the API's back
@@ -89,7 +89,7 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         services.evenings.timers.clock = clock
         await _play_deals(table, 4)
         await table.settle()
-        evening = await services.db.evenings.open_evening(table.group.id)
+        evening = await table.db.evenings.open_evening(table.group.id)
         assert evening is not None and evening.deals >= 4
         assert not _photos(table)
         # the gap passes with nobody playing: the summary and the chart come by themselves
@@ -114,7 +114,7 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert media is not None
         assert media.data.startswith(PNG) and 20_000 < len(media.data) < 1_000_000
         assert (media.width, media.height) == (1200, 800)
-        assert (await services.db.evenings.unposted_evenings()) == []
+        assert (await table.db.evenings.unposted_evenings()) == []
         # a new evening with the next deals (a clock at now again); /evening during play
         # shows it so far, as a reply, and ends nothing: the closing summary, at /stop now,
         # covers the whole evening, once
@@ -122,7 +122,7 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         await table.say(table.users[0], "/lang en")
         await _play_deals(table, 3)
         await table.settle()
-        second = await services.db.evenings.open_evening(table.group.id)
+        second = await table.db.evenings.open_evening(table.group.id)
         assert second is not None and second.evening_id != evening.evening_id
         await table.say(table.users[1], "/evening")
         so_far = table.group_messages()[-1]
@@ -132,9 +132,9 @@ async def test_an_evening_ends_by_the_gap_and_by_evening_with_the_ledgers_figure
         assert _summary_nets(so_far.text or "", names) == await _ledger_nets(
             table, second.evening_id, posted=False
         )
-        going_on = await services.db.evenings.open_evening(table.group.id)
+        going_on = await table.db.evenings.open_evening(table.group.id)
         assert going_on is not None and going_on.evening_id == second.evening_id
-        assert await services.db.evenings.unposted_evenings() == [] and len(_photos(table)) == 1
+        assert await table.db.evenings.unposted_evenings() == [] and len(_photos(table)) == 1
         await _play_deals(table, 1)
         await table.say(table.users[0], "/stop now")
         for _ in range(200):
@@ -217,7 +217,7 @@ async def _walk_history(table: Table, user: User, words: HistoryWords) -> tuple[
 async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 23)
-        db = table.services.db
+        db = table.db
         chat = table.group.id
         await _play_deals(table, 8)
         await table.settle()
@@ -324,16 +324,16 @@ async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
         refused = fake.user_presses(carol, menu, _button(menu, cb.EveningGap(6)))
         await table.settle()
         assert refused.answer is not None and "тот, кто открыл стол" in (refused.answer.text or "")
-        assert await services.db.evenings.evening_gap(chat) == 3 * 3600
+        assert await table.db.evenings.evening_gap(chat) == 3 * 3600
         # a press forged onto another message of the group is outdated, and changes nothing
         forge_press(fake, alice, table.group_messages()[0], cb.encode(cb.EveningGap(8)))
         await table.settle()
-        assert await services.db.evenings.evening_gap(chat) == 3 * 3600
+        assert await table.db.evenings.evening_gap(chat) == 3 * 3600
         chosen = fake.user_presses(alice, menu, _button(menu, cb.EveningGap(6)))
         await table.settle()
         assert chosen.answer is not None
         assert chosen.answer.text == "Готово: вечер заканчивается после 6 ч без игры."
-        assert await services.db.evenings.evening_gap(chat) == 6 * 3600
+        assert await table.db.evenings.evening_gap(chat) == 6 * 3600
         menu = fake.message(table.group, menu.message_id)
         labels = [label for label, _ in buttons(menu)]
         assert "✓ 6 ч" in labels and "3 ч" in labels
@@ -344,13 +344,13 @@ async def test_the_evenings_gap_is_a_settings_choice_that_ends_the_evening(
         # the evening then ends after six hours without play, not after the old three
         await _play_deals(table, 2)
         await table.settle()
-        evening = await services.db.evenings.open_evening(chat)
+        evening = await table.db.evenings.open_evening(chat)
         assert evening is not None and evening.gap == 6 * 3600
         clock.advance_to(evening.last_at + 3 * 3600 + 60)
         services.evenings.timers.clock_moved()
         await asyncio.sleep(0.3)
         await table.settle()
-        assert not _photos(table) and await services.db.evenings.open_evening(chat) is not None
+        assert not _photos(table) and await table.db.evenings.open_evening(chat) is not None
         clock.advance_to(evening.last_at + 6 * 3600 + 60)
         services.evenings.timers.clock_moved()
         for _ in range(200):
@@ -378,7 +378,7 @@ async def test_a_one_deal_evening_is_summed_up_without_a_chart(tmp_path: Path) -
     reply to nothing: the table's end posted it) and no photo."""
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 41)
-        db = table.services.db
+        db = table.db
         await table.say(table.users[0], "/stop")
         for _ in range(500):
             if await db.games.active_game(table.group.id) is None:

@@ -70,7 +70,7 @@ async def play_at_a_human_pace(table: Table, clock: Clock, seed: int, deals: int
     presses one of them (his marks one by one, then the confirm); every new hand message is
     noted with the time since its reader's own last press."""
     rng = random.Random(seed)
-    db = table.services.db
+    db = table.db
     measured = Measured(deals, len(table.users))
     pressed: dict[int, float] = {}
     seen = {u.id: _sends(table, u) for u in table.users}

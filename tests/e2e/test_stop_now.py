@@ -36,7 +36,7 @@ async def test_stop_now_shows_the_tricks_the_bot_played_and_ends_in_the_past(
         for _ in range(4):  # the knocking, and no card played yet
             assert await table.step()
         await table.say(table.users[0], "/stop now")
-        deals = await table.services.db.history.last_deals(table.group.id, 10)
+        deals = await table.db.history.last_deals(table.group.id, 10)
         assert len(deals) == 1
         tricks = deals[0].summary["tricks"]
         assert tricks, "the deal was played out"

@@ -51,7 +51,7 @@ async def test_lobby_marks_who_cannot_get_cards_and_refuses_to_begin(tmp_path: P
         lobby = fake.message(group, lobby.message_id)
         begin = press_data(table, lobby, cb.Lobby(game_id, "begin"))
         await table.press(alice, lobby, begin)
-        game = await table.services.db.games.game(game_id)
+        game = await table.db.games.game(game_id)
         assert game.status == "active"
         assert not bot.handler_errors
 
@@ -61,7 +61,7 @@ async def test_presses_out_of_turn_on_old_messages_and_by_strangers_are_refused(
 ) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 5)
-        db = table.services.db
+        db = table.db
         game = await db.games.active_game(table.group.id)
         assert game is not None
         stranger = fake.add_user("Чужой")
@@ -89,7 +89,7 @@ async def test_presses_out_of_turn_on_old_messages_and_by_strangers_are_refused(
 async def test_settings_language_balance_and_history(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 3, "stukolka", 9)
-        db = table.services.db
+        db = table.db
         chat_id = table.group.id
         creator, other = table.users[0], table.users[1]
         while len(await db.history.last_deals(chat_id, 10)) < 2:

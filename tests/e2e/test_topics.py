@@ -139,7 +139,7 @@ async def test_two_tables_in_two_topics_play_at_once_each_in_its_own_topic(
         start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
     ):
         group, window, door = await _world(fake, bot)
-        db: Database = window.services.db
+        db: Database = window.db
         game_a, game_b = await _open(window, "stukolka"), await _open(door, "shleif")
         assert (await db.games.game(game_a)).thread_id == window.topic.thread_id
         assert (await db.games.game(game_b)).thread_id == door.topic.thread_id
@@ -209,7 +209,7 @@ async def test_a_closed_topic_and_a_deleted_one_each_close_their_table_cleanly(
         start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
     ):
         group, window, door = await _world(fake, bot)
-        db: Database = window.services.db
+        db: Database = window.db
         game_a, game_b = await _open(window, "stukolka"), await _open(door, "stukolka")
         for _ in range(6):
             await window.step(look_chance=0.0)
@@ -280,7 +280,7 @@ async def test_after_a_restart_each_table_goes_on_in_its_topic_and_removal_close
         # the bot restarts: each table's next messages still go to its own topic
         async with start_bot_for(fake, path) as bot:
             window.bot = door.bot = bot
-            db: Database = window.services.db
+            db: Database = window.db
             await window.settle()
             assert (await db.games.game(game_a)).thread_id == window.topic.thread_id
             await _one_more_deal(window, db, game_a)
@@ -321,7 +321,7 @@ async def test_a_reply_in_a_supergroup_without_topics_is_no_topic(tmp_path: Path
         lobby = table.group_messages()[-1]
         fake.user_sends(users[1], group, "/join", reply_to=lobby)
         await table.settle()
-        game = await table.services.db.games.active_game(group.id)
+        game = await table.db.games.active_game(group.id)
         assert game is not None and game.thread_id is None
         assert game.seats == (users[0].id, users[1].id)
         assert not bot.handler_errors
@@ -336,9 +336,9 @@ async def test_new_without_a_game_in_a_topic_opens_the_chosen_table_there(tmp_pa
             d for d in chooser.callback_data if CODEC.decode(d) == cb.NewGame("starshina")
         )
         await window.press(window.users[1], chooser, choice)
-        game = await window.services.db.games.active_game(group.id, window.topic.thread_id)
+        game = await window.db.games.active_game(group.id, window.topic.thread_id)
         assert game is not None and game.kind == "starshina"
-        assert await window.services.db.games.active_game(group.id) is None, "not in General"
+        assert await window.db.games.active_game(group.id) is None, "not in General"
         lobby = window.group_messages()[-1]
         assert any(isinstance(CODEC.decode(d), cb.Lobby) for d in lobby.callback_data)
         assert fake.topic_messages(group, None) == []
@@ -363,7 +363,7 @@ async def test_the_evening_summary_goes_to_the_topic_where_the_evening_was_playe
         start_bot_for(fake, tmp_path / "bot.sqlite3") as bot,
     ):
         group, window, door = await _world(fake, bot)
-        db: Database = window.services.db
+        db: Database = window.db
         title = "🌙 Итоги вечера"
         game_a = await _open(window, "stukolka")
         await _one_more_deal(window, db, game_a)
@@ -434,7 +434,7 @@ async def test_a_player_at_several_tables_reads_in_each_hand_which_table_it_is(
         await window.settle()
         games = [await _open(window, "stukolka"), await _open(door, "stukolka")]
         games.append(await _open(home, "stukolka"))  # type: ignore[arg-type]
-        db: Database = window.services.db
+        db: Database = window.db
         for game_id in games:
             assert vera.id in (await db.games.game(game_id)).seats
 

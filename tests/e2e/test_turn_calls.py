@@ -64,7 +64,7 @@ def _to_act(table: Table) -> tuple[User, Message]:
 
 async def _hands(table: Table) -> dict[int, int]:
     """Each player's hand message of the deal, as stored."""
-    game = await table.services.db.games.active_game(table.group.id)
+    game = await table.db.games.active_game(table.group.id)
     assert game is not None
     return dict(game.hand_messages)
 
@@ -154,7 +154,7 @@ async def test_the_turn_shows_the_time_left_and_when_it_ends(tmp_path: Path) -> 
     ):
         table, clock = await _opened(fake, bot)
         user, hand = _to_act(table)
-        game = await table.services.db.games.active_game(table.group.id)
+        game = await table.db.games.active_game(table.group.id)
         assert game is not None and game.turn_deadline is not None
         ends = int(game.turn_deadline)
         assert ends == int(clock.now + TIMEOUT)

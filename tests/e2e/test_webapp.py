@@ -165,7 +165,7 @@ async def _unchanged(table: Table, game_id: int) -> tuple[int, int, int]:
     """What a refused request must leave as it was: the game's version, the group's messages
     and the bot's sends."""
     await table.settle()
-    game = await table.services.db.games.game(game_id)
+    game = await table.db.games.game(game_id)
     return game.version, len(table.group_messages()), len(table.fake.requests())
 
 
@@ -374,10 +374,10 @@ async def test_a_move_whose_showing_fails_is_still_answered_as_made(
         move = {"version": view["version"], "verb": action["verb"], "arg": action["arg"]}
         status, answer = await page.act({**move, "key": "shown-or-not"})
         assert status == 200 and answer["view"]["version"] > view["version"]
-        version = (await table.services.db.games.game(game_id)).version
+        version = (await table.db.games.game(game_id)).version
         status, again = await page.act({**move, "key": "shown-or-not"})
         assert status == 200 and again["view"]["version"] == answer["view"]["version"]
-        assert (await table.services.db.games.game(game_id)).version == version
+        assert (await table.db.games.game(game_id)).version == version
         assert not bot.handler_errors
 
 

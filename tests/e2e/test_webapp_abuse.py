@@ -52,7 +52,7 @@ __all__ = ["http"]  # the fixture, for pytest
 
 async def _version(table: Table, game_id: int) -> int:
     await table.settle()
-    return (await table.services.db.games.game(game_id)).version
+    return (await table.db.games.game(game_id)).version
 
 
 async def _to_a_blind_purchase(

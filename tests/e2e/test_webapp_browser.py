@@ -113,7 +113,7 @@ async def open_page(browser: Any, address: str, token: str, user: User, game_id:
 
 
 async def _loaded(table: Table, game_id: int) -> tuple[Any, Any, int]:
-    game = await table.services.db.games.game(game_id)
+    game = await table.db.games.game(game_id)
     loaded = await table.services.tables.store.load(game)
     return game, loaded, loaded.meta.turn
 
@@ -176,7 +176,7 @@ async def _press_chat(table: Table, user: User, rng: random.Random) -> None:
 
 async def _moved(table: Table, game_id: int, version: int) -> None:
     for _ in range(400):
-        game = await table.services.db.games.game(game_id)
+        game = await table.db.games.game(game_id)
         if game.version != version:
             return
         await asyncio.sleep(0.025)
@@ -188,7 +188,7 @@ async def play_a_deal(
 ) -> tuple[Table, list[Seat], int]:
     table = await open_table(fake, bot, 3, choice, seed)
     rng = random.Random(seed)
-    game = await table.services.db.games.active_game(table.group.id)
+    game = await table.db.games.active_game(table.group.id)
     assert game is not None
     game_id = game.game_id
     webapp = webapp_of(table.bot.app)
@@ -256,7 +256,7 @@ async def _caught_up(table: Table, user: User, turn: int) -> None:
 async def _check_the_views_leak_nothing(table: Table, seats: list[Seat], game_id: int) -> None:
     for seat in seats:
         await asyncio.gather(*seat.reads)
-    db = table.services.db
+    db = table.db
     game = await db.games.game(game_id)
     by_deal: dict[int, list[Any]] = {}
     for _, state, _ in await replay_states(db, game_id):
@@ -318,7 +318,7 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
     ):
         table = await open_table(fake, bot, 3, "shleif", 41)
-        game = await table.services.db.games.active_game(table.group.id)
+        game = await table.db.games.active_game(table.group.id)
         webapp = webapp_of(table.bot.app)
         assert game is not None and webapp is not None
         address = webapp.address

@@ -74,9 +74,7 @@ async def test_a_replay_is_of_a_finished_deal_only_and_for_its_players_only(
         # passer himself
         seats = (await table.services.tables.store.game(game_id)).seats
         deal = [
-            state
-            for _, state, _ in await replay_states(table.services.db, game_id)
-            if state.deal_no == 0
+            state for _, state, _ in await replay_states(table.db, game_id) if state.deal_no == 0
         ]
         dealt = next(state for state in deal if all(state.hands))
         hidden = 0
@@ -146,7 +144,7 @@ async def test_a_closed_table_shows_its_last_result_and_plays_again_from_the_pag
         new_id = await game_id_of(table)
         assert new_id != game_id and answer["table"] == f"g{new_id}"
         assert answer["view"]["closed"] is None and answer["view"]["score"] is None
-        new = await table.services.db.games.game(new_id)
+        new = await table.db.games.game(new_id)
         assert new.status == "active" and list(new.seats) == list(game.seats)
         # a second press of the same button is the same move: one new table
         again = await page.act(
@@ -173,7 +171,7 @@ async def test_a_won_game_shows_the_games_money_over_all_its_deals(
         game, loaded = await snapshot_of(table, game_id)
         assert game.status == "finished" and loaded.meta.deals == 2
         money = {user: 0 for user in game.seats}
-        for entry in await table.services.db.ledger.transfers(table.group.id, game_id=game_id):
+        for entry in await table.db.ledger.transfers(table.group.id, game_id=game_id):
             for party, sign_of in ((entry.src, -1), (entry.dst, 1)):
                 if isinstance(party, int):
                     money[party] += sign_of * entry.amount

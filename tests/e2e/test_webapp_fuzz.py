@@ -183,7 +183,7 @@ async def test_any_request_to_the_pages_api_is_answered_without_a_server_error(
     headers = {**_authorization(world, authorization), "Content-Type": "application/json"}
     caplog.set_level(logging.INFO)
     caplog.clear()
-    before = (await world.table.services.db.games.game(world.game_id)).version
+    before = (await world.table.db.games.game(world.game_id)).version
     async with world.http.request(
         method, f"{world.base}{path}", params=params, headers=headers, data=body
     ) as response:
@@ -195,7 +195,7 @@ async def test_any_request_to_the_pages_api_is_answered_without_a_server_error(
     assert status < 500, (endpoint, params, headers, body[:100], status)
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not errors, [r.getMessage() for r in errors]
-    after = (await world.table.services.db.games.game(world.game_id)).version
+    after = (await world.table.db.games.game(world.game_id)).version
     if after != before:
         assert (method, path, status) == ("POST", "api/action", 200)
     assert not world.bot.handler_errors

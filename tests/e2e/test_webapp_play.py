@@ -110,7 +110,7 @@ async def test_no_answer_to_a_seat_holds_a_card_it_may_not_see(
             status, answer = await pages[acting[0]].act(move)
             assert status == 200, answer
             answers[acting[0]].append(answer["view"])
-        db = table.services.db
+        db = table.db
         game = await db.games.game(game_id)
         by_deal: dict[int, list[Any]] = {}
         for _deal, state, _seats in await replay_states(db, game_id):

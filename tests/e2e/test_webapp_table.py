@@ -73,7 +73,7 @@ async def _a_lobby(fake: FakeTelegram, bot: Any, players: int, seed: int) -> tup
         fake.user_starts_bot(user)
     await table.settle()
     await table.say(users[0], "/new shleif")
-    game = await table.services.db.games.active_game(table.group.id)
+    game = await table.db.games.active_game(table.group.id)
     webapp = webapp_of(table.bot.app)
     assert game is not None and webapp is not None
     return table, game.game_id, webapp.address
@@ -88,7 +88,7 @@ async def _shown(table: Table, game_id: int) -> int:
 
 async def _seated(table: Table, game_id: int, count: int) -> list[int]:
     for _ in range(400):
-        game = await table.services.db.games.game(game_id)
+        game = await table.db.games.game(game_id)
         if len(game.seats) == count:
             return list(game.seats)
         await asyncio.sleep(0.025)
@@ -129,7 +129,7 @@ async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_t
         await _seated(table, game_id, 3)
         await _button(table, game_id, first, t("ru", "btn.begin"))
         for _ in range(400):
-            game = await table.services.db.games.game(game_id)
+            game = await table.db.games.game(game_id)
             if game.status == "active":
                 break
             await asyncio.sleep(0.025)
@@ -227,7 +227,7 @@ async def test_a_hint_on_the_page_says_what_the_chats_hint_says(
         alice = fake.add_user("Алиса" if lang == "ru" else "Alice", language_code=lang)
         fake.user_starts_bot(alice)
         table = await open_practice(fake, bot, alice, seed=31)
-        game = await table.services.db.games.active_game(alice.id)
+        game = await table.db.games.active_game(alice.id)
         webapp = webapp_of(table.bot.app)
         assert game is not None and webapp is not None
         page = await open_page(browser, webapp.address, fake.token, alice, game.game_id)
@@ -270,7 +270,7 @@ async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
         start_bot_for(fake, tmp_path / "bot.sqlite3", webapp_url=PAGE, webapp_port=0) as bot,
     ):
         table = await open_table(fake, bot, 3, "shleif", 11)
-        db = table.services.db
+        db = table.db
         creator, second, third = table.users
         game = await db.games.active_game(table.group.id)
         webapp = webapp_of(table.bot.app)
@@ -382,7 +382,7 @@ async def test_a_rookie_seated_a_player_standing_up_and_the_lobby_cancelled_on_t
         )
         await _button(table, game_id, first, t("ru", "btn.cancel"))
         for _ in range(400):
-            game = await table.services.db.games.game(game_id)
+            game = await table.db.games.game(game_id)
             if game.status != "lobby":
                 break
             await asyncio.sleep(0.025)

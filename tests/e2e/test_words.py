@@ -34,7 +34,7 @@ def _plain(html: str) -> str:
 async def test_a_word_is_explained_the_first_deal_a_player_meets_it(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, start_bot_for(fake, tmp_path / "bot.sqlite3") as bot:
         table = await open_table(fake, bot, 4, "shleif", 5, language_code="en")
-        db = table.services.db
+        db = table.db
         while await db.history.deal_count(table.group.id) < 4:
             assert await table.step(look_chance=0.6)
         await table.settle()

@@ -105,7 +105,7 @@ def base_of(table: Table) -> str:
 
 
 async def game_id_of(table: Table) -> int:
-    game = await table.services.db.games.active_game(table.group.id)
+    game = await table.db.games.active_game(table.group.id)
     assert game is not None
     return game.game_id
 
@@ -122,7 +122,7 @@ def page_of(table: Table, http: aiohttp.ClientSession, user: User, game_id: int)
 
 
 async def engine_of(table: Table, game_id: int) -> Any:
-    game = await table.services.db.games.game(game_id)
+    game = await table.db.games.game(game_id)
     return rules_for(game.kind).load(game.state["engine"]), game
 
 
@@ -155,5 +155,5 @@ def strings(value: Any) -> list[str]:
 
 
 async def snapshot_of(table: Table, game_id: int) -> tuple[Any, Any]:
-    game = await table.services.db.games.game(game_id)
+    game = await table.db.games.game(game_id)
     return game, await table.services.tables.store.load(game)
