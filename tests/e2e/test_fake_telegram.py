@@ -581,9 +581,14 @@ async def test_unknown_method_and_wrong_token(fake_telegram: FakeTelegram, bot: 
     with pytest.raises(EndPointNotFound):
         await bot.do_api_request("sendTarotCard", api_kwargs={"chat_id": 1})
     assert fake_telegram.requests("sendTarotCard")[0].status == 404
-    stranger = Bot("1:wrong", base_url=fake_telegram.base_url)
-    with pytest.raises(InvalidToken):
-        await stranger.initialize()
+    request = HTTPXRequest()
+    stranger = Bot("1:wrong", base_url=fake_telegram.base_url, request=request)
+    try:
+        with pytest.raises(InvalidToken):
+            await stranger.initialize()
+    finally:
+        # a bot that failed to initialize does not shut down: its connection is closed here
+        await request.shutdown()
 
 
 async def test_json_form_and_query_string_bodies(fake_telegram: FakeTelegram) -> None:
