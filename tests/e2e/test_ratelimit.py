@@ -68,6 +68,9 @@ async def other_group_while_one_is_held(limiter: Any, *, waits: bool) -> None:
                     await task
 
 
+# PTB's own limiter reads the 429's retry_after, which PTB itself marks deprecated (an int
+# now, a timedelta in its next major version): that warning is PTB's, not ours to fail on
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_a_429_in_one_group_holds_every_group_with_aioratelimiter_but_not_ours() -> None:
     """python-telegram-bot's AIORateLimiter halts all requests after a RetryAfter (as its
     documentation says); ChatRateLimiter holds only the chat that was told to wait."""
