@@ -74,6 +74,7 @@ from bot.callback_records import (
     CardRanks,
     DealInfo,
     EveningGap,
+    Fixed,
     Hint,
     Hints,
     History,
@@ -139,24 +140,6 @@ __all__ = [
 MAX_BYTES: Final = 64
 _NUMBER = re.compile(r"0|[1-9a-z][0-9a-z]*")
 _WIRE_CODE = re.compile(r"[a-z]{1,3}")
-
-Fixed = (
-    Look
-    | Hint
-    | Hints
-    | Lobby
-    | Back
-    | Page
-    | CardRanks
-    | AwayPlay
-    | Void
-    | PlayOn
-    | History
-    | DealInfo
-    | EveningGap
-    | Again
-)
-"""The kinds that carry no game's vocabulary: ``encode`` writes them without a codec."""
 
 
 def _b36(value: int) -> str:

@@ -304,18 +304,13 @@ class DealInfo:
         _check_id(self.page)
 
 
-Callback = (
-    Act
-    | Select
-    | Look
+Fixed = (
+    Look
     | Hint
     | Hints
     | Lobby
-    | NewGame
-    | Settings
     | Back
     | Page
-    | RulesOf
     | CardRanks
     | AwayPlay
     | Void
@@ -325,6 +320,9 @@ Callback = (
     | EveningGap
     | Again
 )
+"""The kinds that carry no game's vocabulary: ``encode`` writes them without a codec."""
+
+Callback = Act | Select | NewGame | Settings | RulesOf | Fixed
 
 
 def _check_id(value: object) -> None:
