@@ -12,7 +12,7 @@ from game.cards import sort_hand
 from game.core import Legal, Transfer
 from locales import MONEY_REASONS as MONEY_REASONS  # the same order as the chat
 from locales import breakdown_said, catalogue, money_breakdown, signed
-from tables.games.words import Card, Phrase, Seat
+from tables.games.words import CardName, Phrase, SeatName
 from tables.people import Ranks
 
 SCHEMA = 1
@@ -96,9 +96,9 @@ def phrase_text(words: Phrase) -> Json:
 
     def value(param: object) -> object:
         match param:
-            case Seat(seat):
+            case SeatName(seat):
                 return seat_ref(seat)
-            case Card(card):
+            case CardName(card):
                 return card_ref(card)
             case Phrase():
                 return phrase_text(param)

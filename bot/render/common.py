@@ -16,7 +16,7 @@ import locales
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI, sort_hand
 from locales import MONEY_REASONS as MONEY_REASONS  # listed here for the renderers
 from locales import signed, t, tn
-from tables.games.words import Card, Phrase, Seat
+from tables.games.words import CardName, Phrase, SeatName
 from tables.people import Ranks, ranks_style
 
 if TYPE_CHECKING:
@@ -103,9 +103,9 @@ def said(lang: str, words: Phrase, names: Sequence[str]) -> str:
 
     def value(param: object) -> object:
         match param:
-            case Seat(seat):
+            case SeatName(seat):
                 return plain_name(names, seat)
-            case Card(card):
+            case CardName(card):
                 return label(card)
             case Phrase():
                 return said(lang, param, names)

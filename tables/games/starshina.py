@@ -17,7 +17,7 @@ from game.starshina import (
 from game.starshina.ai import COMPUTER
 from locales import game_entries
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, StatField
-from tables.games.words import Card, Phrase, Seat
+from tables.games.words import CardName, Phrase, SeatName
 
 
 def _preset_values() -> dict[str, JsonObject]:
@@ -68,12 +68,15 @@ def prompt(view: SeatView) -> Phrase | None:
         case Phase.EXCHANGE_GIVE:
             receiver = table.exchange_left[0][1] if table.exchange_left else view.seat
             mine = sum(1 for giver, _ in table.exchange_left if giver == view.seat)
-            return Phrase("starshina.prompt.give", mine, {"name": Seat(receiver)})
+            return Phrase("starshina.prompt.give", mine, {"name": SeatName(receiver)})
         case Phase.RING_RETURN:
             pending = [item for item in view.exchanged if item.returned is None]
             if pending:
                 item = pending[-1]
-                named: dict[str, Seat | Card] = {"name": Seat(item.giver), "card": Card(item.card)}
+                named: dict[str, SeatName | CardName] = {
+                    "name": SeatName(item.giver),
+                    "card": CardName(item.card),
+                }
                 return Phrase("starshina.prompt.return", params=named)
             return Phrase("starshina.prompt.return_any")
         case Phase.NAME_TRUMP:

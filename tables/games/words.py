@@ -2,8 +2,8 @@
 game's ``prompt``), as a ``Phrase`` each front-end words in its own way — the chat as text with
 names and card labels in the chat's style, the page as a text object of its view.
 
-A phrase is a catalogue key, its plural count, and its parameters: numbers, a seat (``Seat``:
-its player's name), a card (``Card``: its label), or another phrase (its words).
+A phrase is a catalogue key, its plural count, and its parameters: numbers, a seat (``SeatName``:
+its player's name), a card (``CardName``: its label), or another phrase (its words).
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class SeatName:
     """The player at a seat, named."""
 
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class CardName:
     """A card, labelled in the chat's style."""
 
     card: str
@@ -33,4 +33,4 @@ class Phrase:
 
     key: str
     n: int | None = None
-    params: Mapping[str, int | str | Seat | Card | Phrase] = field(default_factory=dict)
+    params: Mapping[str, int | str | SeatName | CardName | Phrase] = field(default_factory=dict)
