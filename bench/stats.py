@@ -36,7 +36,6 @@ import sqlite3
 import statistics
 import tempfile
 import time
-import types
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -73,13 +72,11 @@ DEALS_PER_TRANSACTION = 500
 
 
 class Clock:
-    """The time the bench's commits are stamped with (``storage.games`` reads it)."""
+    """The time the bench's commits are stamped with (each passes ``now``), moved on deal by
+    deal and evening by evening so the file holds months of play."""
 
     def __init__(self, start: float) -> None:
         self.now = start
-
-    def time(self) -> float:
-        return self.now
 
 
 def _party(value: Any, seats: list[int]) -> Any:
@@ -104,7 +101,6 @@ def fill(path: Path, deals: int, seed: int) -> None:
     """Write ``deals`` finished deals of the chat into a fresh file at ``path``."""
     rng = random.Random(seed)
     clock = Clock(time.time() - (deals / DEALS_PER_EVENING + 1) * 86400)
-    storage.games.time = types.SimpleNamespace(time=clock.time)  # type: ignore[attr-defined,assignment]
     conn = sqlite3.connect(path, isolation_level=None)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode = WAL")
@@ -140,6 +136,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
             options={},
             status="active",
             turn_deadline=None,
+            now=clock.now,
         )
         version, deal_no, state, pot = 0, 0, None, _pot(conn)
         evening_deals = min(deals - done, rng.randint(40, 2 * DEALS_PER_EVENING - 40))
@@ -179,7 +176,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
                 seats=None,
                 turn_deadline=None,
                 figures=counted(LIBRARY.games.of(kind).stat_fields, transfers, record),
-                now=time.time(),
+                now=clock.now,
             )
             deal_no += 1
             done += 1
@@ -210,7 +207,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
                         status="finished",
                         seats=None,
                         turn_deadline=None,
-                        now=time.time(),
+                        now=clock.now,
                     )
                     game = storage.games.create_game(
                         conn,
@@ -222,6 +219,7 @@ def fill(path: Path, deals: int, seed: int) -> None:
                         options={},
                         status="active",
                         turn_deadline=None,
+                        now=clock.now,
                     )
                     conn.execute("BEGIN IMMEDIATE")
                     version, deal_no, evening_deals = 0, 0, evening_deals - deal_no
@@ -239,14 +237,13 @@ def fill(path: Path, deals: int, seed: int) -> None:
             status="finished",
             seats=None,
             turn_deadline=None,
-            now=time.time(),
+            now=clock.now,
         )
     with write_transaction(conn):
         conn.execute("UPDATE evenings SET posted = 1 WHERE ended_at IS NOT NULL")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.execute("ANALYZE")
     conn.close()
-    storage.games.time = time  # type: ignore[attr-defined]
 
 
 def _evening_start(moment: float) -> float:
