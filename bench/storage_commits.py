@@ -82,9 +82,11 @@ def random_transfers(rng: random.Random, deal: int) -> list[Transfer]:
 
 async def play(db: Database, chat: int, commits: int, rng: random.Random) -> None:
     """One game in ``chat``: ``commits`` commits, each awaited before the next."""
-    await db.chats.upsert_chat(chat, "bench")
+    await db.chats.upsert_chat(chat, "bench", now=time.time())
     state = initial_state(rng)
-    game = await db.games.create_game(chat, "stukolka", state, created_by=USERS[0], seats=USERS)
+    game = await db.games.create_game(
+        chat, "stukolka", state, created_by=USERS[0], seats=USERS, now=time.time()
+    )
     version = game.version
     for number in range(commits):
         state["to_act"] = (state["to_act"] + 1) % 6
@@ -119,7 +121,7 @@ async def run(
     rng = random.Random(4)
     async with await Database.open(path, synchronous=synchronous) as db:
         for user in USERS:
-            await db.chats.upsert_player(user, f"player {user}")
+            await db.chats.upsert_player(user, f"player {user}", now=time.time())
         started, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(
             *(

@@ -125,6 +125,7 @@ class Services:
                 messenger,
                 people.chat_language,
                 people.chat_ranks,
+                lambda: tables.clock(),  # read at each call: a test moves the service's clock
             ),
             evenings=tables.evenings,
             posts=posts,

@@ -329,7 +329,7 @@ class Presenter(TableListener):
             return
         loaded = await self.tables.store.active(new)
         if loaded is not None:
-            await self.display.set_table_message(loaded.game.game_id, None)
+            await self.display.set_table_message(loaded.game.game_id, None, now=self.tables.clock())
             self.table.refresh(loaded.game.game_id)
 
     # ------------------------------------------------------------------ after a restart

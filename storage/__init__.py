@@ -3,7 +3,9 @@
 One SQLite file holds chats, players, games (state JSON with a compare-and-set ``version``),
 each game's append-only action log and the chat's append-only ledger of transfers; balances
 and pots are sums over the ledger. Storage knows rows and JSON, not Telegram and not the
-rules: states and actions are opaque JSON, and ``replay`` takes the rules as a function.
+rules: states and actions are opaque JSON, and ``replay`` takes the rules as a function. Nor
+does it read the clock: every write that stamps a row is given its ``now`` by its caller (the
+table service's clock, on which its deadlines and evenings run).
 
 Open one ``Database`` at start-up (``await Database.open(path)``) and close it at shutdown.
 """

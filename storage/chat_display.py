@@ -16,7 +16,6 @@ once Telegram returns it, an old message once it is retired."""
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Sequence
 
 from storage import chats, games
@@ -40,18 +39,18 @@ class ChatDisplay(Repository):
     the same group commit as the service's)."""
 
     async def set_table_message(
-        self, game_id: int, message_id: int | None, *, deal: int | None = None
+        self, game_id: int, message_id: int | None, *, deal: int | None = None, now: float
     ) -> None:
         """Remember the group message that shows the table of ``deal`` (None forgets it)."""
-        await self._db._write_game(game_id, set_table_message, game_id, message_id, deal)
+        await self._db._write_game(game_id, set_table_message, game_id, message_id, deal, now=now)
 
-    async def set_table_unknown(self, game_id: int) -> None:
+    async def set_table_unknown(self, game_id: int, *, now: float) -> None:
         """A table message may have been delivered though its send failed (see ``Display``)."""
-        await self._db._write_game(game_id, set_table_unknown, game_id)
+        await self._db._write_game(game_id, set_table_unknown, game_id, now=now)
 
-    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+    async def set_lobby_message(self, game_id: int, message_id: int | None, *, now: float) -> None:
         """Remember (None: forget) a started game's lobby message whose buttons are still on."""
-        await self._db._write_game(game_id, set_lobby_message, game_id, message_id)
+        await self._db._write_game(game_id, set_lobby_message, game_id, message_id, now=now)
 
     async def set_hand_message(
         self, game_id: int, user_id: int, message_id: int, *, deal: int | None = None
@@ -70,18 +69,20 @@ class ChatDisplay(Repository):
         retires them: see ``Display.old_hands``)."""
         return self._db._games_from(*await self._db._trip(old_hands_rows))
 
-    async def remember_history_message(self, chat_id: int, message_id: int) -> None:
-        """Record a /history message the bot sent (its buttons may edit it)."""
-        await self._db._write(remember_history_message, chat_id, message_id, time.time())
+    async def remember_history_message(self, chat_id: int, message_id: int, *, now: float) -> None:
+        """Record a /history message the bot sent at ``now`` (its buttons may edit it)."""
+        await self._db._write(remember_history_message, chat_id, message_id, now=now)
 
     async def is_history_message(self, chat_id: int, message_id: int) -> bool:
         """Whether ``message_id`` of ``chat_id`` is a /history message of the bot."""
         return await self._db._run(is_history_message, chat_id, message_id)
 
-    async def remember_menu(self, chat_id: int, kind: str, message_id: int, keep: int) -> None:
+    async def remember_menu(
+        self, chat_id: int, kind: str, message_id: int, keep: int, *, now: float
+    ) -> None:
         """``message_id`` is now a menu of ``kind`` in the chat; only the newest ``keep`` of
         that kind are kept (an older one's buttons are refused as outdated)."""
-        await self._db._write(remember_menu, chat_id, kind, message_id, keep)
+        await self._db._write(remember_menu, chat_id, kind, message_id, keep, now=now)
 
     async def is_menu(self, chat_id: int, kind: str, message_id: int) -> bool:
         """Whether ``message_id`` is one of the chat's kept menus of ``kind``."""
@@ -97,13 +98,19 @@ class ChatDisplay(Repository):
             if isinstance(where, list) and len(where) == 2
         }
 
-    async def set_glossary(self, user_id: int, met: dict[str, list[int]]) -> None:
+    async def set_glossary(self, user_id: int, met: dict[str, list[int]], *, now: float) -> None:
         """Store the words ``user_id`` has had explained (``glossary``)."""
-        await self._db._write(set_glossary, user_id, {term: list(w) for term, w in met.items()})
+        met_lists: JSONObject = {term: list(w) for term, w in met.items()}
+        await self._db._write(set_glossary, user_id, met_lists, now=now)
 
 
 def set_table_message(
-    conn: sqlite3.Connection, game_id: int, message_id: int | None, deal: int | None = None
+    conn: sqlite3.Connection,
+    game_id: int,
+    message_id: int | None,
+    deal: int | None = None,
+    *,
+    now: float,
 ) -> None:
     """Record (or clear, with None) the group message that shows the table, and the deal it
     shows (None: the current one); a table message known is no longer unknown."""
@@ -112,18 +119,21 @@ def set_table_message(
         game_id,
         "table_message_id = ?, table_deal = ?, table_unknown = 0",
         (message_id, deal),
+        now=now,
     )
 
 
-def set_table_unknown(conn: sqlite3.Connection, game_id: int) -> None:
+def set_table_unknown(conn: sqlite3.Connection, game_id: int, *, now: float) -> None:
     """A table message may have been delivered though its send failed: none other is sent
     until the next deal (``set_table_message`` or the deal's result clears the mark)."""
-    games.update_game(conn, game_id, "table_unknown = 1", ())
+    games.update_game(conn, game_id, "table_unknown = 1", (), now=now)
 
 
-def set_lobby_message(conn: sqlite3.Connection, game_id: int, message_id: int | None) -> None:
+def set_lobby_message(
+    conn: sqlite3.Connection, game_id: int, message_id: int | None, *, now: float
+) -> None:
     """Record (or clear, with None: its buttons are off) the started game's lobby message."""
-    games.update_game(conn, game_id, "lobby_message_id = ?", (message_id,))
+    games.update_game(conn, game_id, "lobby_message_id = ?", (message_id,), now=now)
 
 
 def set_hand_message(
@@ -173,7 +183,7 @@ def old_hands_rows(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 
 def remember_history_message(
-    conn: sqlite3.Connection, chat_id: int, message_id: int, now: float
+    conn: sqlite3.Connection, chat_id: int, message_id: int, *, now: float
 ) -> None:
     """Record a /history message the bot sent, whose buttons may edit it."""
     with write_transaction(conn):
@@ -194,7 +204,7 @@ def is_history_message(conn: sqlite3.Connection, chat_id: int, message_id: int) 
 
 
 def remember_menu(
-    conn: sqlite3.Connection, chat_id: int, kind: str, message_id: int, keep: int
+    conn: sqlite3.Connection, chat_id: int, kind: str, message_id: int, keep: int, *, now: float
 ) -> None:
     """Add ``message_id`` to the chat's menus of ``kind``, keeping the newest ``keep``; read
     and written in one transaction, so two menus sent at once are both kept."""
@@ -203,12 +213,12 @@ def remember_menu(
         ids: Sequence[object] = stored.get(kind, [])
         kept = [i for i in ids if isinstance(i, int) and i != message_id]
         stored[kind] = [*kept, message_id][-keep:]
-        chats.set_chat_options(conn, chat_id, MENUS, stored)
+        chats.set_chat_options(conn, chat_id, MENUS, stored, now=now)
 
 
-def set_glossary(conn: sqlite3.Connection, user_id: int, met: JSONObject) -> None:
+def set_glossary(conn: sqlite3.Connection, user_id: int, met: JSONObject, *, now: float) -> None:
     """Store a player's glossary with his private chat's options (the chat's row is made
     first: it exists once something of its own is stored)."""
     with write_transaction(conn):
-        chats.upsert_chat(conn, user_id, None)
-        chats.set_chat_options(conn, user_id, GLOSSARY, met)
+        chats.upsert_chat(conn, user_id, None, now=now)
+        chats.set_chat_options(conn, user_id, GLOSSARY, met, now=now)

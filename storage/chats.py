@@ -7,7 +7,6 @@ settings, games, ledger, deal history and kept figures over in one transaction.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Iterable
 
 from storage import evenings, stats
@@ -16,9 +15,9 @@ from storage.records import Chat, JSONObject, Player
 from storage.sql import OPEN_GAME, dumps, loads, write_transaction
 
 
-def upsert_chat(conn: sqlite3.Connection, chat_id: int, title: str | None) -> Chat:
-    """Create the chat or refresh it; a ``title`` of None keeps the stored one."""
-    now = time.time()
+def upsert_chat(conn: sqlite3.Connection, chat_id: int, title: str | None, *, now: float) -> Chat:
+    """Create the chat or refresh it, stamped ``now``; a ``title`` of None keeps the stored
+    one."""
     with write_transaction(conn):
         conn.execute(
             "INSERT INTO chats (chat_id, title, language, created_at, updated_at)"
@@ -49,12 +48,14 @@ def get_chat(conn: sqlite3.Connection, chat_id: int) -> Chat | None:
     )
 
 
-def set_chat_language(conn: sqlite3.Connection, chat_id: int, language: str | None) -> None:
-    """Set the chat's language; None returns it to the bot's default."""
+def set_chat_language(
+    conn: sqlite3.Connection, chat_id: int, language: str | None, *, now: float
+) -> None:
+    """Set the chat's language (None returns it to the bot's default), stamped ``now``."""
     with write_transaction(conn):
         cursor = conn.execute(
             "UPDATE chats SET language = ?, updated_at = ? WHERE chat_id = ?",
-            (language, time.time(), chat_id),
+            (language, now, chat_id),
         )
         if cursor.rowcount == 0:
             raise UnknownChat(chat_id)
@@ -72,9 +73,9 @@ def get_chat_options(conn: sqlite3.Connection, chat_id: int, kind: str) -> JSONO
 
 
 def set_chat_options(
-    conn: sqlite3.Connection, chat_id: int, kind: str, options: JSONObject
+    conn: sqlite3.Connection, chat_id: int, kind: str, options: JSONObject, *, now: float
 ) -> None:
-    """Replace the chat's table options for game ``kind``."""
+    """Replace the chat's table options for game ``kind``, stamped ``now``."""
     text = dumps(options)
     with write_transaction(conn):
         if get_chat(conn, chat_id) is None:
@@ -83,7 +84,7 @@ def set_chat_options(
             "INSERT INTO chat_options (chat_id, kind, options, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (chat_id, kind) DO UPDATE SET"
             " options = excluded.options, updated_at = excluded.updated_at",
-            (chat_id, kind, text, time.time()),
+            (chat_id, kind, text, now),
         )
 
 
@@ -93,9 +94,11 @@ def upsert_player(
     name: str,
     language: str | None,
     started: bool | None,
+    *,
+    now: float,
 ) -> Player:
-    """Create the player or refresh his name; ``language``/``started`` None keep stored values."""
-    now = time.time()
+    """Create the player or refresh his name, stamped ``now``; ``language``/``started`` None
+    keep stored values."""
     with write_transaction(conn):
         conn.execute(
             "INSERT INTO players (user_id, name, language, started, created_at, updated_at)"
@@ -148,8 +151,11 @@ def unknown_players(conn: sqlite3.Connection, user_ids: Iterable[int]) -> list[i
     return sorted(ids - known)
 
 
-def migrate_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -> bool:
-    """Move everything of ``old_chat_id`` to ``new_chat_id`` in one transaction.
+def migrate_chat(
+    conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int, *, now: float
+) -> bool:
+    """Move everything of ``old_chat_id`` to ``new_chat_id`` in one transaction (the new chat's
+    row stamped ``now``).
 
     Returns False (and changes nothing) when the old chat is unknown. If the new chat already
     has a row (the bot saw a message there first), settings it already has win — they can
@@ -158,7 +164,6 @@ def migrate_chat(conn: sqlite3.Connection, old_chat_id: int, new_chat_id: int) -
     """
     if old_chat_id == new_chat_id:
         raise ValueError("a chat cannot migrate to itself")
-    now = time.time()
     with write_transaction(conn):
         old = get_chat(conn, old_chat_id)
         if old is None:

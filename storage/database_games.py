@@ -33,11 +33,11 @@ class Games(Repository):
         status: GameStatus = "lobby",
         turn_deadline: float | None = None,
         thread_id: int | None = None,
-        now: float | None = None,
+        now: float,
     ) -> Game:
         """Create a game at version 0 in ``chat_id`` (in its forum topic ``thread_id``, if
         given), logging ``state`` as its initial state, stamped ``now`` (the table service's
-        clock; None: the wall clock).
+        clock).
 
         Raises ``ActiveGameExists`` (that topic has an open game), ``UnknownChat``,
         ``UnknownPlayer``.
@@ -117,18 +117,26 @@ class Games(Repository):
         )
 
     async def set_results_due(
-        self, game_id: int, due: Sequence[object], *, forget_table_message: bool = False
+        self,
+        game_id: int,
+        due: Sequence[object],
+        *,
+        forget_table_message: bool = False,
+        now: float,
     ) -> None:
         """Replace the deal results the game still has to post (no new version); with
-        ``forget_table_message``, forget its table message in the same write."""
+        ``forget_table_message``, forget its table message in the same write. Stamped
+        ``now``."""
         await self._db._write_game(
-            game_id, games.set_results_due, game_id, due, forget_table_message
+            game_id, games.set_results_due, game_id, due, forget_table_message, now=now
         )
 
-    async def mark_results_sending(self, game_id: int, due: Sequence[object]) -> None:
+    async def mark_results_sending(
+        self, game_id: int, due: Sequence[object], *, now: float
+    ) -> None:
         """Replace the deal results the game still has to post, and nothing else (no new
-        version): some are marked as going out as a new message."""
-        await self._db._write_game(game_id, games.mark_results_sending, game_id, due)
+        version): some are marked as going out as a new message. Stamped ``now``."""
+        await self._db._write_game(game_id, games.mark_results_sending, game_id, due, now=now)
 
     async def game(self, game_id: int) -> Game:
         """The game with ``game_id``. Raises ``GameNotFound``."""
@@ -169,9 +177,10 @@ class Games(Repository):
         """Open games whose turn deadline (unix seconds) is before ``moment``, soonest first."""
         return self._db._games_from(*await self._db._trip(games.deadline_rows_before, moment))
 
-    async def set_turn_deadline(self, game_id: int, deadline: float | None) -> None:
-        """Set when the current turn times out, in unix seconds (None: no timer)."""
-        await self._db._write_game(game_id, games.set_turn_deadline, game_id, deadline)
+    async def set_turn_deadline(self, game_id: int, deadline: float | None, *, now: float) -> None:
+        """Set when the current turn times out, in unix seconds (None: no timer), stamped
+        ``now``."""
+        await self._db._write_game(game_id, games.set_turn_deadline, game_id, deadline, now=now)
 
     async def action_log(self, game_id: int) -> list[LogEntry]:
         """The game's action log from version 0; ``storage.replay`` rebuilds the state."""

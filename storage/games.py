@@ -9,7 +9,6 @@ appends its transfers and deal record, all in one transaction.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import astuple
 from types import MappingProxyType
@@ -72,10 +71,10 @@ def create_game(
     status: GameStatus,
     turn_deadline: float | None,
     thread_id: int | None = None,
-    now: float | None = None,
+    now: float,
 ) -> Game:
     """Insert a game at version 0 in the chat's topic ``thread_id`` (None: no topic) and log
-    its initial state, both stamped ``now`` (None: the wall clock).
+    its initial state, both stamped ``now``.
 
     Raises ``ActiveGameExists`` if that topic already has an open game, ``UnknownChat`` and
     ``UnknownPlayer`` for ids the bot has not recorded yet.
@@ -84,7 +83,6 @@ def create_game(
         raise ValueError(f"a new game must be open, not {status!r}")
     state_text, options_text, seats_text = dumps(state), dumps(options), dumps(list(seats))
     users = set(seats) | ({created_by} if created_by is not None else set())
-    now = time.time() if now is None else now
     with write_transaction(conn):
         if get_chat(conn, chat_id) is None:
             raise UnknownChat(chat_id)
@@ -298,9 +296,11 @@ def deadline_rows_before(conn: sqlite3.Connection, moment: float) -> list[sqlite
     )
 
 
-def set_turn_deadline(conn: sqlite3.Connection, game_id: int, deadline: float | None) -> None:
+def set_turn_deadline(
+    conn: sqlite3.Connection, game_id: int, deadline: float | None, *, now: float
+) -> None:
     """Record (or clear, with None) when the current turn times out, in unix seconds."""
-    update_game(conn, game_id, "turn_deadline = ?", (deadline,))
+    update_game(conn, game_id, "turn_deadline = ?", (deadline,), now=now)
 
 
 def action_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
@@ -328,12 +328,19 @@ def action_log(conn: sqlite3.Connection, game_id: int) -> list[LogEntry]:
 
 
 def update_game(
-    conn: sqlite3.Connection, game_id: int, assignment: str, params: tuple[Any, ...]
+    conn: sqlite3.Connection,
+    game_id: int,
+    assignment: str,
+    params: tuple[Any, ...],
+    *,
+    now: float,
 ) -> None:
+    """Set ``assignment`` (with ``params``) on the game's row, stamped ``now``; raises
+    ``GameNotFound``."""
     with write_transaction(conn):
         cursor = conn.execute(
             f"UPDATE games SET {assignment}, updated_at = ? WHERE game_id = ?",
-            (*params, time.time(), game_id),
+            (*params, now, game_id),
         )
         if cursor.rowcount == 0:
             raise GameNotFound(game_id)
@@ -398,7 +405,12 @@ def commit_actions(
 
 
 def set_results_due(
-    conn: sqlite3.Connection, game_id: int, due: Sequence[Any], forget_table_message: bool = False
+    conn: sqlite3.Connection,
+    game_id: int,
+    due: Sequence[Any],
+    forget_table_message: bool = False,
+    *,
+    now: float,
 ) -> None:
     """Replace the deal results a game still has to post (kept in its state's table part,
     written without a new version: posting a result changes nothing of the game). The table
@@ -408,14 +420,16 @@ def set_results_due(
     assignment += ", table_unknown = 0"
     if forget_table_message:
         assignment += ", table_message_id = NULL"
-    update_game(conn, game_id, assignment, (dumps(list(due)),))
+    update_game(conn, game_id, assignment, (dumps(list(due)),), now=now)
 
 
-def mark_results_sending(conn: sqlite3.Connection, game_id: int, due: Sequence[Any]) -> None:
+def mark_results_sending(
+    conn: sqlite3.Connection, game_id: int, due: Sequence[Any], *, now: float
+) -> None:
     """Replace the deal results a game still has to post, and nothing else (no new version):
     to mark those about to go out as a new message (see ``DealSteps.results_sending``)."""
     assignment = "state = json_set(state, '$.table.due', json(?))"
-    update_game(conn, game_id, assignment, (dumps(list(due)),))
+    update_game(conn, game_id, assignment, (dumps(list(due)),), now=now)
 
 
 def results_due_rows(conn: sqlite3.Connection, since: float) -> list[sqlite3.Row]:

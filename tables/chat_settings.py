@@ -5,6 +5,8 @@ starts; the turn time is cached per chat."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from game.registry import JsonObject
 from storage.database_chats import Chats
 from storage.database_games import Games
@@ -26,9 +28,17 @@ class ChatSettings:
     none."""
 
     def __init__(
-        self, chats: Chats, games: Games, catalogue: Catalogue, *, turn_timeout: float
+        self,
+        chats: Chats,
+        games: Games,
+        catalogue: Catalogue,
+        *,
+        turn_timeout: float,
+        clock: Callable[[], float],
     ) -> None:
         self.chats = chats
+        #: the service's clock, that the settings written are stamped with
+        self.clock = clock
         #: the games the tables offer
         self.catalogue = catalogue
         self.games = games
@@ -53,7 +63,7 @@ class ChatSettings:
             self.catalogue.of(kind).rules.check_options(stored)
         except ValueError:
             raise Refused("not_allowed") from None
-        await self.chats.set_chat_options(chat_id, kind, stored)
+        await self.chats.set_chat_options(chat_id, kind, stored, now=self.clock())
 
     async def turn_timeout_of(self, chat_id: int) -> float:
         """Seconds a decision may take in this chat: its own setting, else TURN_TIMEOUT."""
@@ -86,7 +96,7 @@ class ChatSettings:
             raise Refused("bad_timeout")
         stored = dict(await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
         stored["turn_timeout"] = value
-        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored, now=self.clock())
         self._turn_timeouts.pop(chat_id, None)
         return value
 
@@ -103,7 +113,7 @@ class ChatSettings:
             raise Refused("not_allowed")
         stored = dict(await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
         stored["away_play"] = value
-        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored, now=self.clock())
 
     async def hints_of(self, chat_id: int) -> bool:
         """Whether a player at this chat's tables may ask for the strong computer's advice at
@@ -123,7 +133,7 @@ class ChatSettings:
         """The /settings choice whether hints are allowed at the chat's tables."""
         stored = dict(await self.chats.chat_options(chat_id, TABLE_OPTIONS) or {})
         stored["hints"] = allowed
-        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored)
+        await self.chats.set_chat_options(chat_id, TABLE_OPTIONS, stored, now=self.clock())
         self._hints[chat_id] = allowed
 
     def forget_chat(self, chat_id: int) -> None:

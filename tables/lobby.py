@@ -69,7 +69,7 @@ class Lobby:
             options.update(preset)
             options = plugin.rules.check_options(options)
             if is_practice(chat_id):
-                await self.chats.upsert_chat(chat_id)
+                await self.chats.upsert_chat(chat_id, now=self.store.clock())
             meta = TableMeta(away_play=await self.settings.away_play_of(chat_id))
             try:
                 game = await self.store.games.create_game(
@@ -210,7 +210,9 @@ class Lobby:
                 raise Refused("table_full")
             ids = STRONG_IDS if level == "strong" else EASY_IDS
             computer = next(user for user in ids if user not in seats)
-            await self.chats.upsert_player(computer, computer_name(computer))
+            await self.chats.upsert_player(
+                computer, computer_name(computer), now=self.store.clock()
+            )
             return await self.store.commit_meta(
                 loaded, [*seats, computer], Notice("computer_joins", {"user": computer})
             )

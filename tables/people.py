@@ -52,8 +52,17 @@ class People:
     """Names, languages, rank letters, places, seats and reachability, read from storage and
     kept a while."""
 
-    def __init__(self, chats: Chats, games: Games, default_language: str, active: Active) -> None:
+    def __init__(
+        self,
+        chats: Chats,
+        games: Games,
+        default_language: str,
+        active: Active,
+        clock: Callable[[], float],
+    ) -> None:
         self.chats = chats
+        #: the service's clock, that what is written of people and chats is stamped with
+        self.clock = clock
         self.games = games
         self.default_language = default_language
         self._active = active
@@ -68,7 +77,7 @@ class People:
         """A group became a supergroup (Telegram gave it a new id): its games, balances, pot,
         settings and evenings follow the new id, in one transaction, and nothing is kept
         under the old one. False if the old id had nothing to move."""
-        moved = await self.chats.migrate_chat(old, new)
+        moved = await self.chats.migrate_chat(old, new, now=self.clock())
         for kept in (self._languages, self._ranks, self._titles, self._topics):
             kept.pop(old, None)
         return moved
@@ -80,24 +89,26 @@ class People:
         once per change (every update would be a write otherwise)."""
         if self._seen.get(user_id) == (name, code):
             return
-        await self.chats.upsert_player(user_id, name, language=code)
+        await self.chats.upsert_player(user_id, name, language=code, now=self.clock())
         self._seen[user_id] = (name, code)
 
     async def started(self, user_id: int, name: str) -> None:
         """He pressed Start: the bot may write to him."""
-        await self.chats.upsert_player(user_id, name, started=True)
+        await self.chats.upsert_player(user_id, name, started=True, now=self.clock())
 
     async def blocked(self, user_id: int) -> None:
         """He blocked the bot: it may not write to him any more (until he starts it again)."""
         players = await self.chats.players([user_id])
         if user_id in players:
-            await self.chats.upsert_player(user_id, players[user_id].name, started=False)
+            await self.chats.upsert_player(
+                user_id, players[user_id].name, started=False, now=self.clock()
+            )
 
     async def saw_chat(self, chat_id: int, title: str | None) -> None:
         """A group's update came in: its row exists, with its title as it is now."""
         if chat_id in self._titles and self._titles.get(chat_id) == title:
             return
-        await self.chats.upsert_chat(chat_id, title)
+        await self.chats.upsert_chat(chat_id, title, now=self.clock())
         self._titles[chat_id] = title
 
     async def saw_topic(
@@ -110,7 +121,8 @@ class People:
         if names.get(thread) == name or (first_sight and thread in names):
             return
         names = {**names, thread: name}
-        await self.chats.set_chat_options(chat_id, TOPICS, {str(k): v for k, v in names.items()})
+        topics = {str(k): v for k, v in names.items()}
+        await self.chats.set_chat_options(chat_id, TOPICS, topics, now=self.clock())
         self._topics[chat_id] = names
 
     async def _topic_names(self, chat_id: int) -> dict[int, str]:
@@ -178,9 +190,9 @@ class People:
         if private:
             players = await self.chats.players([chat_id])
             name = players[chat_id].name if chat_id in players else str(chat_id)
-            await self.chats.upsert_player(chat_id, name, language=choice)
+            await self.chats.upsert_player(chat_id, name, language=choice, now=self.clock())
         else:
-            await self.chats.set_chat_language(chat_id, choice)
+            await self.chats.set_chat_language(chat_id, choice, now=self.clock())
         self._languages[chat_id] = choice
 
     # ------------------------------------------------------------------ card style
@@ -197,7 +209,7 @@ class People:
         return ranks
 
     async def set_chat_ranks(self, chat_id: int, ranks: str) -> None:
-        await self.chats.set_chat_options(chat_id, DISPLAY, {"ranks": ranks})
+        await self.chats.set_chat_options(chat_id, DISPLAY, {"ranks": ranks}, now=self.clock())
         self._ranks[chat_id] = ranks
 
     # ------------------------------------------------------------------ players

@@ -81,12 +81,18 @@ class TableService:
         #: (``stream.listeners``), then the evenings
         self.stream = Stream()
         self.thinker = thinker or Thinker()
-        self.settings = ChatSettings(db.chats, db.games, games, turn_timeout=turn_timeout)
+        # every write is stamped on the store's clock, read at each call (a test sets the
+        # store's clock to move the service's time)
+        self.settings = ChatSettings(
+            db.chats, db.games, games, turn_timeout=turn_timeout, clock=lambda: self.store.clock()
+        )
         self.store = TableStore(
             db.games, db.ledger, self.settings, clock=clock, computer_pause=computer_pause
         )
         #: names, languages, card style, places and seats, as every front-end shows them
-        self.people = People(db.chats, db.games, default_language, self.store.active)
+        self.people = People(
+            db.chats, db.games, default_language, self.store.active, lambda: self.store.clock()
+        )
         self.steps = DealSteps(self.store, self.settings, seed=seed)
         self.lobby = Lobby(self.store, self.steps, self.settings, db.chats, db.history, self.stream)
         self.turns = Turns(

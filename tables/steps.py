@@ -248,7 +248,9 @@ class DealSteps:
             due = list(TableMeta.from_json(game.state.get("table")).due)
             left = [entry for entry in due if entry.get("deal") not in deals]
             if len(left) != len(due) or table_message_used:
-                await games.set_results_due(game_id, left, forget_table_message=table_message_used)
+                await games.set_results_due(
+                    game_id, left, forget_table_message=table_message_used, now=self.store.clock()
+                )
 
     async def results_sending(self, game_id: int, deals: list[int], sending: bool = True) -> None:
         """The results of ``deals`` go out as a new message now (``sending``), or did not go
@@ -267,7 +269,7 @@ class DealSteps:
                         entry["sending"] = True
                     else:
                         entry.pop("sending", None)
-            await games.mark_results_sending(game_id, due)
+            await games.mark_results_sending(game_id, due, now=self.store.clock())
 
 
 def forced_move(table: Table, seats: list[int], auto: Action, reply: Reply) -> Step:

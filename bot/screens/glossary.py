@@ -12,7 +12,7 @@ the hand's rendered text, so whichever game or screen brings a word up, the glos
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from locales import t
@@ -26,8 +26,12 @@ _TAG = re.compile(r"<[^>]+>")
 class Glossary:
     """Which words each player has met, and the lines that explain the new ones."""
 
-    def __init__(self, display: ChatDisplay, terms: Sequence[str]) -> None:
+    def __init__(
+        self, display: ChatDisplay, terms: Sequence[str], clock: Callable[[], float]
+    ) -> None:
         self.display = display
+        #: the table service's clock, that what is stored is stamped with
+        self.clock = clock
         #: the words the games name (``ChatGame.terms``)
         self.terms = tuple(terms)
         self._met: Recent[int, dict[str, list[int]]] = Recent(KEPT)
@@ -63,5 +67,5 @@ class Glossary:
         return met
 
     async def _write(self, user_id: int, met: dict[str, list[int]]) -> None:
-        await self.display.set_glossary(user_id, met)
+        await self.display.set_glossary(user_id, met, now=self.clock())
         self._met[user_id] = met

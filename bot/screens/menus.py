@@ -55,7 +55,9 @@ class Menus:
         """``message_id`` is now a menu of ``kind`` in the chat (the oldest beyond ``KEEP`` are
         forgotten: their buttons are refused as outdated)."""
         if message_id is not None:
-            await self.display.remember_menu(chat_id, kind, message_id, KEEP)
+            await self.display.remember_menu(
+                chat_id, kind, message_id, KEEP, now=self.tables.clock()
+            )
 
     async def _is_menu(self, chat_id: int, kind: MenuKind, message_id: int | None) -> bool:
         """Whether ``message_id`` is a menu of ``kind`` in the chat."""

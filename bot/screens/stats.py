@@ -41,6 +41,7 @@ class StatsScreens:
         messenger: Messenger,
         language: Callable[[int], Awaitable[str]],
         ranks: Callable[[int], Awaitable[str | None]],
+        clock: Callable[[], float],
     ) -> None:
         #: the games the chat shows
         self.games = games
@@ -51,6 +52,8 @@ class StatsScreens:
         self.language = language
         #: a chat's choice of rank letters (В Д К Т or J Q K A), as its tables show cards
         self.ranks = ranks
+        #: the table service's clock, that a /history message kept is stamped with
+        self.clock = clock
 
     async def _names(self, users: Sequence[int], lang: str) -> dict[int, str]:
         return dict(zip(users, await self.names(users, lang), strict=True))
@@ -103,7 +106,7 @@ class StatsScreens:
         rows = history_keyboard(lang, page.deals, before, page.newer, page.older)
         shown = await self.messenger.show(chat_id, edit, text, rows, reply_to=reply_to, answer=True)
         if edit is None and shown is not None:
-            await self.display.remember_history_message(chat_id, shown)
+            await self.display.remember_history_message(chat_id, shown, now=self.clock())
 
     async def is_history_message(self, chat_id: int, message_id: int) -> bool:
         """Whether the paging and 🔎 buttons may edit this message: only a /history message

@@ -300,7 +300,7 @@ class GroupTable:
         text, _ = await self.lobby.content(game, loaded, lang, names, started=True)
         await self.messenger.edit(game.chat_id, lobby, text, None, answer=True)
         self.messenger.done_with(game.chat_id, lobby)  # never edited again
-        await self.display.set_lobby_message(game.game_id, None)
+        await self.display.set_lobby_message(game.game_id, None, now=self.tables.clock())
 
     async def again_rows(self, game: Game) -> Rows | None:
         """«▶️ Новая партия» under a closed table's last message, when no evening's summary
@@ -389,11 +389,13 @@ class GroupTable:
             )
         except Undelivered as error:
             if game.table_message_id is None and error.maybe_done:
-                await self.display.set_table_unknown(game_id)
+                await self.display.set_table_unknown(game_id, now=self.tables.clock())
                 return
             raise
         if message_id is not None and message_id != game.table_message_id:
-            await self.display.set_table_message(game_id, message_id, deal=deal)
+            await self.display.set_table_message(
+                game_id, message_id, deal=deal, now=self.tables.clock()
+            )
 
     async def result_text(
         self,
@@ -439,5 +441,8 @@ class GroupTable:
         if entries and game.table_message_id is not None and game.table_deal is None:
             # stored before the display state knew its deal: it is the first result's table
             await self.display.set_table_message(
-                game.game_id, game.table_message_id, deal=int(entries[0]["deal"])
+                game.game_id,
+                game.table_message_id,
+                deal=int(entries[0]["deal"]),
+                now=self.tables.clock(),
             )

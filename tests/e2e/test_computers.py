@@ -55,8 +55,10 @@ async def seat_table(
     await table.settle()
     if options:
         db = table.db
-        await db.chats.upsert_chat(group.id, group.title)
-        await db.chats.set_chat_options(group.id, choice, options)
+        await db.chats.upsert_chat(group.id, group.title, now=table.services.tables.clock())
+        await db.chats.set_chat_options(
+            group.id, choice, options, now=table.services.tables.clock()
+        )
     await table.say(users[0], "/new " + choice)
     lobby = table.group_messages()[-1]
     for user in users[1:]:

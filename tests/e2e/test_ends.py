@@ -321,6 +321,7 @@ async def test_a_stopped_table_offers_its_game_again_where_another_table_plays_o
             options={},
             status="lobby",
             thread_id=77,
+            now=table.services.tables.clock(),
         )
         await table.say(table.users[0], "/stop now")
         await table.settle()

@@ -39,9 +39,9 @@ async def open_table(
     await table.settle()
     if options:
         db = table.db
-        await db.chats.upsert_chat(group.id, group.title)
+        await db.chats.upsert_chat(group.id, group.title, now=table.services.tables.clock())
         kind = "starshina" if choice == "starshina" else "stukolka"
-        await db.chats.set_chat_options(group.id, kind, options)
+        await db.chats.set_chat_options(group.id, kind, options, now=table.services.tables.clock())
     await table.say(users[0], f"/new {choice}")
     lobby = table.group_messages()[-1]
     for user in users[1:]:

@@ -502,8 +502,10 @@ async def test_a_stop_with_a_large_pot_offers_to_play_on_in_the_hand(tmp_path: P
         services: Services = services_of(bot.app)
         db = database_of(bot.app)
         # an earlier practice game in this chat left its pot: four stakes
-        await db.chats.upsert_chat(alice.id, None)
-        earlier = await db.games.create_game(alice.id, "stukolka", {}, seats=[alice.id])
+        await db.chats.upsert_chat(alice.id, None, now=services.tables.clock())
+        earlier = await db.games.create_game(
+            alice.id, "stukolka", {}, seats=[alice.id], now=services.tables.clock()
+        )
         await db.games.commit_action(
             earlier.game_id,
             0,

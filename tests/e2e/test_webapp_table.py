@@ -278,7 +278,12 @@ async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
         game_id = game.game_id
         # a pot of four stakes waits in the group (a game of another of its topics left it)
         earlier = await db.games.create_game(
-            table.group.id, "stukolka", {}, seats=[creator.id], thread_id=1
+            table.group.id,
+            "stukolka",
+            {},
+            seats=[creator.id],
+            thread_id=1,
+            now=table.services.tables.clock(),
         )
         transfers = [Transfer(creator.id, POT, 4 * 3, "remiz", 0)]
         await db.games.commit_action(

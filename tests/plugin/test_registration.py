@@ -112,7 +112,7 @@ class _Glossaries:
     async def glossary(self, user_id: int) -> dict[str, list[int]]:
         return dict(self.stored.get(user_id, {}))
 
-    async def set_glossary(self, user_id: int, met: dict[str, list[int]]) -> None:
+    async def set_glossary(self, user_id: int, met: dict[str, list[int]], *, now: float) -> None:
         self.stored[user_id] = dict(met)
 
 
@@ -130,7 +130,7 @@ async def test_a_game_brings_the_words_the_glossary_explains() -> None:
     locales.add_entries("en", words)
     with with_games(Offered(tricks.GAME, worded)) as library:
         assert library.chat.terms == (*before, "trick")
-        glossary = Glossary(cast(ChatDisplay, _Glossaries()), library.chat.terms)
+        glossary = Glossary(cast(ChatDisplay, _Glossaries()), library.chat.terms, lambda: 0.0)
         assert (
             await glossary.lines(1, "en", "Your <b>trick</b>", 7, 0)
             == "\n\n" + words["gloss.trick"]

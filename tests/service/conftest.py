@@ -13,14 +13,16 @@ from storage.database import Database
 
 #: the players every service test's database knows
 PLAYERS = (101, 102, 103, 104)
+#: when the group and the players were recorded: before any test's clock begins
+SEEN = 0.0
 
 
 async def group_database(path: Path, **options: Any) -> Database:
     """A database at ``path`` (``Database.open``'s ``options``) with the group and players."""
     database = await Database.open(path, **options)
-    await database.chats.upsert_chat(-1, "group")
+    await database.chats.upsert_chat(-1, "group", now=SEEN)
     for user in PLAYERS:
-        await database.chats.upsert_player(user, f"user{user}", started=True)
+        await database.chats.upsert_player(user, f"user{user}", started=True, now=SEEN)
     return database
 
 

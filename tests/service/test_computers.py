@@ -107,8 +107,8 @@ async def test_starshina_two_people_and_a_computer_to_the_end(
 ) -> None:
     rng = random.Random(3)
     # three deals end the game (twenty by default): the computer's part is the same
-    await db.chats.upsert_chat(-1, "Group")
-    await db.chats.set_chat_options(-1, "starshina", {"max_deals": 3})
+    await db.chats.upsert_chat(-1, "Group", now=service.clock())
+    await db.chats.set_chat_options(-1, "starshina", {"max_deals": 3}, now=service.clock())
     await service.lobby.new_table(-1, 101, "starshina")
     await service.lobby.join(-1, 102)
     await service.lobby.add_computer(-1, 101, "strong")

@@ -17,8 +17,8 @@ async def test_unknown_languages_fall_back_to_the_configured_default(tmp_path: P
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
         people = TableService(db, games=GAMES, turn_timeout=60, default_language="en").people
-        await db.chats.upsert_player(1, "Hans", language="de")
-        await db.chats.upsert_player(2, "Иван", language="ru-RU")
+        await db.chats.upsert_player(1, "Hans", language="de", now=people.clock())
+        await db.chats.upsert_player(2, "Иван", language="ru-RU", now=people.clock())
         assert await people.user_language(1, "de") == "en"
         assert await people.user_language(2, "de") == "ru"
         assert await people.user_language(3, None) == "en"
@@ -32,7 +32,7 @@ async def test_a_groups_card_style_and_a_players_start_are_read_at_once(tmp_path
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
         people = TableService(db, games=GAMES, turn_timeout=60).people
-        await db.chats.upsert_chat(-1, "group")
+        await db.chats.upsert_chat(-1, "group", now=people.clock())
         assert await people.chat_ranks(-1) is None
         await people.set_chat_ranks(-1, "russian")
         assert await people.chat_ranks(-1) == "russian"

@@ -122,7 +122,7 @@ async def test_the_result_to_post_is_stored_with_the_move_that_ends_the_deal(
     due = game.state["table"]["due"]
     assert [d["deal"] for d in due] == [0]
     assert [g.game_id for g in await db.games.games_with_results_due()] == [game_id]
-    await ChatDisplay(db).set_table_message(game_id, 77)
+    await ChatDisplay(db).set_table_message(game_id, 77, now=service.clock())
     await service.steps.results_posted(game_id, [0], table_message_used=True)
     game = await db.games.game(game_id)
     assert game.state["table"]["due"] == []
@@ -230,7 +230,7 @@ async def test_settings_during_a_game_wait_for_the_next_game(
     loaded = await seated(service, USERS[:3], "stukolka")
     options = dict(loaded.game.options)
     changed = dict(options, variant="shleif", stake=150)
-    await db.chats.set_chat_options(-1, "stukolka", changed)
+    await db.chats.set_chat_options(-1, "stukolka", changed, now=service.clock())
     rng = random.Random(6)
     while (await current(service)).meta.deals == 0:
         await play_random(service, rng, 1)

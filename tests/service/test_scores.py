@@ -22,7 +22,9 @@ CLOCK = ManualClock()
 async def _deals(db: Database, count: int) -> list[int]:
     """``count`` finished Стуколка deals in the chat, each won by B from A (C sits out), and
     their ``deal_id``s, oldest first."""
-    game = await db.games.create_game(CHAT, "stukolka", {}, seats=[A, B, C], status="active")
+    game = await db.games.create_game(
+        CHAT, "stukolka", {}, seats=[A, B, C], status="active", now=CLOCK()
+    )
     version = 0
     for deal in range(1, count + 1):
         version = await db.games.commit_action(
@@ -83,7 +85,7 @@ def _money(db: Database) -> Money:
 
 async def test_a_groups_money_counts_the_seated_at_zero(db: Database) -> None:
     await _deals(db, 1)
-    await db.chats.upsert_player(104, "user104", started=True)
+    await db.chats.upsert_player(104, "user104", started=True, now=CLOCK())
     money = await _money(db).group(CHAT)
     assert money.balances == {A: -3, B: 3, C: 0}
     assert (money.pot, money.game_pot, money.has_pot) == (0, 0, True)

@@ -172,7 +172,7 @@ async def test_a_restart_resumes_every_table_with_no_front_end(
     unfrozen one's: its reply carries it); the turns run for the time that was left."""
     clock = ManualClock(now=START)
     service = service_on(db, clock)
-    await db.chats.upsert_chat(OTHER, "other group")
+    await db.chats.upsert_chat(OTHER, "other group", now=clock())
     rng = random.Random(5)
     due_id = (await opened(service, -1, USERS)).game.game_id
     await play_until_deal_ends(service, -1, rng)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from storage import Database
-from tests.storage.storage_support import CHAT, USERS
+from tests.storage.storage_support import CHAT, CLOCK, USERS
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ async def db(db_path: Path) -> AsyncIterator[Database]:
 @pytest.fixture
 async def table(db: Database) -> Database:
     """The database with chat ``CHAT`` and players ``USERS`` recorded."""
-    await db.chats.upsert_chat(CHAT, "friends")
+    await db.chats.upsert_chat(CHAT, "friends", now=CLOCK())
     for user in USERS:
-        await db.chats.upsert_player(user, f"player {user}")
+        await db.chats.upsert_player(user, f"player {user}", now=CLOCK())
     return db

@@ -43,7 +43,13 @@ async def play(db: Database, chat: int, rng: random.Random) -> None:
         if game is None:
             seats = rng.sample(USERS, 3)
             game = await db.games.create_game(
-                chat, "toy", toy.new_state(seats), seats=seats, created_by=seats[0], status="active"
+                chat,
+                "toy",
+                toy.new_state(seats),
+                seats=seats,
+                created_by=seats[0],
+                status="active",
+                now=CLOCK(),
             )
         await play_game(db, game, rng)
 
@@ -86,9 +92,9 @@ async def main(path: str, seed: int, synchronous: str) -> None:
     assert synchronous in ("NORMAL", "FULL")
     db = await Database.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
     for chat in CHATS:
-        await db.chats.upsert_chat(chat, f"chat {chat}")
+        await db.chats.upsert_chat(chat, f"chat {chat}", now=CLOCK())
     for user in USERS:
-        await db.chats.upsert_player(user, f"player {user}")
+        await db.chats.upsert_player(user, f"player {user}", now=CLOCK())
     print("ready", flush=True)
     rng = random.Random(seed)
     await asyncio.gather(*(play(db, chat, random.Random(rng.random())) for chat in CHATS))

@@ -13,14 +13,15 @@ import pytest
 
 from storage import Database
 from storage.backup import BackupError, backup
+from tests.storage.storage_support import CLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def fill(db: Database, players: range) -> None:
-    await db.chats.upsert_chat(-100, "friends")
+    await db.chats.upsert_chat(-100, "friends", now=CLOCK())
     for user in players:
-        await db.chats.upsert_player(user, f"player {user}")
+        await db.chats.upsert_player(user, f"player {user}", now=CLOCK())
 
 
 def player_names(path: Path) -> list[str]:
@@ -36,7 +37,7 @@ async def test_a_copy_of_an_open_database_has_every_commit(tmp_path: Path) -> No
         # the commits are still in the -wal file: a plain file copy would miss them
         assert source.with_name("bot.sqlite3-wal").stat().st_size > 0
         backup(source, destination)
-        await db.chats.upsert_player(6, "player 6")
+        await db.chats.upsert_player(6, "player 6", now=CLOCK())
     assert player_names(destination) == [f"player {n}" for n in range(1, 6)]
     with closing(sqlite3.connect(destination)) as copy:
         assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
@@ -57,7 +58,7 @@ async def test_backup_while_the_bot_keeps_writing(tmp_path: Path) -> None:
             written = 0
             while not stop.is_set():
                 written += 1
-                await db.chats.upsert_player(1000 + written, f"writer {written}")
+                await db.chats.upsert_player(1000 + written, f"writer {written}", now=CLOCK())
             return written
 
         task = asyncio.create_task(writer())

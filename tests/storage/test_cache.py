@@ -23,9 +23,9 @@ SUPERGROUP = -1009999
 @pytest.fixture
 async def cached(db_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(db_path, cache_reads=True)
-    await database.chats.upsert_chat(CHAT, "friends")
+    await database.chats.upsert_chat(CHAT, "friends", now=CLOCK())
     for user in USERS:
-        await database.chats.upsert_player(user, f"player {user}")
+        await database.chats.upsert_player(user, f"player {user}", now=CLOCK())
     yield database
     await database.close()
 
@@ -35,16 +35,18 @@ async def fresh_look(path: Path) -> Database:
 
 
 async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: Path) -> None:
-    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    game = await cached.games.create_game(
+        CHAT, "stukolka", {"n": 0}, seats=USERS, status="active", now=CLOCK()
+    )
     assert (await cached.games.game(game.game_id)).state == {"n": 0}
     await cached.games.commit_action(
         game.game_id, 0, {"n": 1}, ["knock"], turn_deadline=50.0, now=CLOCK()
     )
-    await ChatDisplay(cached).set_table_message(game.game_id, 42)
+    await ChatDisplay(cached).set_table_message(game.game_id, 42, now=CLOCK())
     await ChatDisplay(cached).set_hand_message(game.game_id, A, 43)
     await ChatDisplay(cached).set_hand_message(game.game_id, B, 44)
     await ChatDisplay(cached).forget_hand_message(game.game_id, B, 44)
-    await cached.games.set_turn_deadline(game.game_id, 60.0)
+    await cached.games.set_turn_deadline(game.game_id, 60.0, now=CLOCK())
     seen = await cached.games.game(game.game_id)
     assert (seen.version, seen.state, seen.table_message_id) == (1, {"n": 1}, 42)
     assert (seen.hand_messages, seen.turn_deadline) == ({A: 43}, 60.0)
@@ -57,7 +59,7 @@ async def test_reads_follow_every_write_of_the_game(cached: Database, db_path: P
 
 async def test_readers_share_one_read_only_game_until_it_changes(cached: Database) -> None:
     game = await cached.games.create_game(
-        CHAT, "stukolka", {"hands": [["AS"]]}, seats=USERS, options={"stake": 1}
+        CHAT, "stukolka", {"hands": [["AS"]]}, seats=USERS, options={"stake": 1}, now=CLOCK()
     )
     first = await cached.games.game(game.game_id)
     assert await cached.games.game(game.game_id) is first
@@ -75,7 +77,7 @@ async def test_readers_share_one_read_only_game_until_it_changes(cached: Databas
 
 
 async def test_a_refused_commit_leaves_the_stored_game(cached: Database) -> None:
-    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, now=CLOCK())
     await cached.games.commit_action(game.game_id, 0, {"n": 1}, ["a"], now=CLOCK())
     with pytest.raises(StaleVersion):
         await cached.games.commit_action(game.game_id, 0, {"n": 99}, ["b"], now=CLOCK())
@@ -83,7 +85,7 @@ async def test_a_refused_commit_leaves_the_stored_game(cached: Database) -> None
 
 
 async def test_a_read_under_way_does_not_put_back_the_older_row(cached: Database) -> None:
-    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, now=CLOCK())
     for version in range(20):
         cached._cache.clear()  # white box: make the read go to the file
         # the read is queued before the write, so it returns the older row after the write began
@@ -99,19 +101,21 @@ async def test_a_read_under_way_does_not_put_back_the_older_row(cached: Database
 
 async def test_players_follow_upserts(cached: Database) -> None:
     assert (await cached.chats.players([A, B]))[A].name == f"player {A}"
-    await cached.chats.upsert_player(A, "Alice", language="en", started=True)
+    await cached.chats.upsert_player(A, "Alice", language="en", started=True, now=CLOCK())
     players = await cached.chats.players([A, B, 999])
     assert set(players) == {A, B}
     assert (players[A].name, players[A].language, players[A].started) == ("Alice", "en", True)
-    await cached.chats.upsert_player(A, "Alice B.")
+    await cached.chats.upsert_player(A, "Alice B.", now=CLOCK())
     assert (await cached.chats.players([A]))[A].language == "en"
     assert (await cached.chats.players([A]))[A].name == "Alice B."
 
 
 async def test_a_chat_migration_moves_the_remembered_games(cached: Database) -> None:
-    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    game = await cached.games.create_game(
+        CHAT, "stukolka", {"n": 0}, seats=USERS, status="active", now=CLOCK()
+    )
     assert (await cached.games.game(game.game_id)).chat_id == CHAT
-    assert await cached.chats.migrate_chat(CHAT, SUPERGROUP) is True
+    assert await cached.chats.migrate_chat(CHAT, SUPERGROUP, now=CLOCK()) is True
     assert (await cached.games.game(game.game_id)).chat_id == SUPERGROUP
     assert await cached.games.active_game(CHAT) is None
 
@@ -119,11 +123,11 @@ async def test_a_chat_migration_moves_the_remembered_games(cached: Database) -> 
 async def test_another_connection_is_seen_from_the_next_trip_on(
     cached: Database, db_path: Path
 ) -> None:
-    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, now=CLOCK())
     assert (await cached.games.game(game.game_id)).version == 0
     async with await fresh_look(db_path) as other:
         await other.games.commit_action(game.game_id, 0, {"n": 1}, ["other"], now=CLOCK())
-        await other.chats.upsert_player(B, "renamed elsewhere")
+        await other.chats.upsert_player(B, "renamed elsewhere", now=CLOCK())
     await cached.chats.chat(CHAT)  # any trip to the file notices the other connection's commits
     assert (await cached.games.game(game.game_id)).state == {"n": 1}
     assert (await cached.chats.players([B]))[B].name == "renamed elsewhere"
@@ -131,8 +135,8 @@ async def test_another_connection_is_seen_from_the_next_trip_on(
 
 async def test_without_cache_reads_every_read_sees_other_connections(db_path: Path) -> None:
     async with await Database.open(db_path) as first, await Database.open(db_path) as second:
-        await first.chats.upsert_chat(CHAT, "race")
-        game = await first.games.create_game(CHAT, "stukolka", {"n": 0})
+        await first.chats.upsert_chat(CHAT, "race", now=CLOCK())
+        game = await first.games.create_game(CHAT, "stukolka", {"n": 0}, now=CLOCK())
         assert (await first.games.game(game.game_id)).version == 0
         await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"], now=CLOCK())
         assert (await first.games.game(game.game_id)).state == {"n": 1}
@@ -145,7 +149,9 @@ def _game(game_id: int, status: GameStatus = "lobby") -> Game:
 async def test_a_closed_game_is_read_from_the_file_not_kept(cached: Database) -> None:
     """The cache holds open games only: one closed by a write goes, and reading it again
     does not bring it back (a bot that has played many games keeps none of the old ones)."""
-    game = await cached.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    game = await cached.games.create_game(
+        CHAT, "stukolka", {"n": 0}, seats=USERS, status="active", now=CLOCK()
+    )
     first = await cached.games.game(game.game_id)
     assert await cached.games.game(game.game_id) is first
     await cached.games.commit_action(

@@ -25,9 +25,9 @@ SUPERGROUP = -1009999
 
 async def _played_chat(db: Database) -> int:
     """A finished game with a deal and money, a game in play, settings: return the open id."""
-    await db.chats.set_chat_language(CHAT, "en")
-    await db.chats.set_chat_options(CHAT, "stukolka", {"stake": 6})
-    old = await db.games.create_game(CHAT, "starshina", {}, seats=USERS)
+    await db.chats.set_chat_language(CHAT, "en", now=CLOCK())
+    await db.chats.set_chat_options(CHAT, "stukolka", {"stake": 6}, now=CLOCK())
+    old = await db.games.create_game(CHAT, "starshina", {}, seats=USERS, now=CLOCK())
     await db.games.commit_action(
         old.game_id,
         0,
@@ -41,7 +41,9 @@ async def _played_chat(db: Database) -> int:
         deal=DealRecord(1, (DealPlayer(A, 0, 3), DealPlayer(B, 1, 13))),
         now=CLOCK(),
     )
-    game = await db.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    game = await db.games.create_game(
+        CHAT, "stukolka", {"n": 0}, seats=USERS, status="active", now=CLOCK()
+    )
     await db.games.commit_action(
         game.game_id,
         0,
@@ -50,7 +52,7 @@ async def _played_chat(db: Database) -> int:
         transfers=[Transfer(C, POT, 3, "ante", 1)],
         now=CLOCK(),
     )
-    await ChatDisplay(db).set_table_message(game.game_id, 42)
+    await ChatDisplay(db).set_table_message(game.game_id, 42, now=CLOCK())
     await ChatDisplay(db).set_hand_message(game.game_id, A, 43)
     return game.game_id
 
@@ -61,7 +63,7 @@ async def test_everything_moves_to_the_new_id(table: Database, db_path: Path) ->
     deals_before = await table.history.last_deals(CHAT, 10)
     totals_before = await table.stats.player_totals(CHAT, B)
 
-    assert await table.chats.migrate_chat(CHAT, SUPERGROUP) is True
+    assert await table.chats.migrate_chat(CHAT, SUPERGROUP, now=CLOCK()) is True
 
     assert await table.chats.chat(CHAT) is None
     chat = await table.chats.chat(SUPERGROUP)
@@ -92,12 +94,12 @@ async def test_everything_moves_to_the_new_id(table: Database, db_path: Path) ->
 
 async def test_the_new_chat_seen_first_keeps_its_own_settings(table: Database) -> None:
     await _played_chat(table)
-    await table.chats.upsert_chat(SUPERGROUP, "friends (super)")
-    await table.chats.set_chat_options(SUPERGROUP, "starshina", {"targets": "9-5-2"})
-    await table.chats.set_chat_options(SUPERGROUP, "stukolka", {"stake": 9})
-    await table.chats.set_chat_language(SUPERGROUP, "ru")
+    await table.chats.upsert_chat(SUPERGROUP, "friends (super)", now=CLOCK())
+    await table.chats.set_chat_options(SUPERGROUP, "starshina", {"targets": "9-5-2"}, now=CLOCK())
+    await table.chats.set_chat_options(SUPERGROUP, "stukolka", {"stake": 9}, now=CLOCK())
+    await table.chats.set_chat_language(SUPERGROUP, "ru", now=CLOCK())
 
-    assert await table.chats.migrate_chat(CHAT, SUPERGROUP)
+    assert await table.chats.migrate_chat(CHAT, SUPERGROUP, now=CLOCK())
 
     chat = await table.chats.chat(SUPERGROUP)
     assert chat is not None and (chat.title, chat.language) == ("friends (super)", "ru")
@@ -108,8 +110,8 @@ async def test_the_new_chat_seen_first_keeps_its_own_settings(table: Database) -
 
 async def test_the_old_chat_fills_gaps_in_the_new_one(table: Database) -> None:
     await _played_chat(table)
-    await table.chats.upsert_chat(SUPERGROUP, None)
-    assert await table.chats.migrate_chat(CHAT, SUPERGROUP)
+    await table.chats.upsert_chat(SUPERGROUP, None, now=CLOCK())
+    assert await table.chats.migrate_chat(CHAT, SUPERGROUP, now=CLOCK())
     chat = await table.chats.chat(SUPERGROUP)
     assert chat is not None and (chat.title, chat.language) == ("friends", "en")
     assert await table.chats.chat_options(SUPERGROUP, "stukolka") == {"stake": 6}
@@ -117,11 +119,11 @@ async def test_the_old_chat_fills_gaps_in_the_new_one(table: Database) -> None:
 
 async def test_two_open_games_refuse_to_merge(table: Database, db_path: Path) -> None:
     await _played_chat(table)
-    await table.chats.upsert_chat(SUPERGROUP, None)
-    await table.games.create_game(SUPERGROUP, "stukolka", {})
+    await table.chats.upsert_chat(SUPERGROUP, None, now=CLOCK())
+    await table.games.create_game(SUPERGROUP, "stukolka", {}, now=CLOCK())
     ledger_rows = count(db_path, "ledger")
     with pytest.raises(ChatMigrationConflict):
-        await table.chats.migrate_chat(CHAT, SUPERGROUP)
+        await table.chats.migrate_chat(CHAT, SUPERGROUP, now=CLOCK())
     assert await table.chats.chat(CHAT) is not None
     assert (await table.ledger.balances(CHAT)).pot == 3
     assert await table.games.active_game(CHAT) is not None
@@ -129,7 +131,7 @@ async def test_two_open_games_refuse_to_merge(table: Database, db_path: Path) ->
 
 
 async def test_unknown_or_same_chat(table: Database) -> None:
-    assert await table.chats.migrate_chat(-5, SUPERGROUP) is False
+    assert await table.chats.migrate_chat(-5, SUPERGROUP, now=CLOCK()) is False
     assert await table.chats.chat(SUPERGROUP) is None
     with pytest.raises(ValueError):
-        await table.chats.migrate_chat(CHAT, CHAT)
+        await table.chats.migrate_chat(CHAT, CHAT, now=CLOCK())

@@ -45,7 +45,7 @@ async def test_the_database_opens_an_aiosqlite_connection_and_closes_it(
     threads = set(threading.enumerate())
     db = await Database.open(db_path)
     assert len(opened) == 1
-    await db.chats.upsert_chat(CHAT, "friends")
+    await db.chats.upsert_chat(CHAT, "friends", now=CLOCK())
     started = set(threading.enumerate()) - threads
     assert len(started) == 1  # aiosqlite's thread, and no other
     await db.close()
@@ -125,7 +125,7 @@ async def test_a_job_cancelled_before_it_starts_does_not_run(link: aiosqlite.Con
 async def test_a_move_is_one_trip_to_the_thread(
     table: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, now=CLOCK())
     trips: list[str] = []
     real = aiosqlite.Connection.execute_fetchall
 

@@ -36,8 +36,8 @@ async def _games(db: Database, chats: int) -> list[int]:
     ids = []
     for n in range(chats):
         chat = CHAT - n
-        await db.chats.upsert_chat(chat, f"chat {n}")
-        game = await db.games.create_game(chat, "stukolka", {"n": 0}, seats=USERS)
+        await db.chats.upsert_chat(chat, f"chat {n}", now=CLOCK())
+        game = await db.games.create_game(chat, "stukolka", {"n": 0}, seats=USERS, now=CLOCK())
         ids.append(game.game_id)
     return ids
 
@@ -113,10 +113,10 @@ async def test_the_repositories_share_one_connection_and_its_batches(
     batches.clear()
     await asyncio.gather(
         table.games.commit_action(game_id, 0, {"n": 1}, ["move"], now=CLOCK()),
-        table.chats.upsert_player(A, "renamed"),
-        table.chats.set_chat_options(CHAT, "stukolka", {"stake": 2}),
+        table.chats.upsert_player(A, "renamed", now=CLOCK()),
+        table.chats.set_chat_options(CHAT, "stukolka", {"stake": 2}, now=CLOCK()),
         table.evenings.set_evening_gap(CHAT, 7200.0),
-        display.set_table_message(game_id, 77),
+        display.set_table_message(game_id, 77, now=CLOCK()),
     )
     assert sum(batches) == 5 and len(batches) < 5
     game = await table.games.game(game_id)
@@ -129,11 +129,11 @@ async def test_the_repositories_share_one_connection_and_its_batches(
 async def test_acknowledged_writes_are_in_the_file(db_path: Path) -> None:
     """What a caller was told is committed is there for a connection opened afterwards."""
     db = await Database.open(db_path)
-    await db.chats.upsert_chat(CHAT, "friends")
-    await asyncio.gather(*(db.chats.upsert_player(u, f"player {u}") for u in USERS))
+    await db.chats.upsert_chat(CHAT, "friends", now=CLOCK())
+    await asyncio.gather(*(db.chats.upsert_player(u, f"player {u}", now=CLOCK()) for u in USERS))
     ids = await _games(db, 4)
     await asyncio.gather(
-        *(ChatDisplay(db).set_table_message(game_id, 100 + game_id) for game_id in ids)
+        *(ChatDisplay(db).set_table_message(game_id, 100 + game_id, now=CLOCK()) for game_id in ids)
     )
     await db.close()
     reopened = await Database.open(db_path)
@@ -147,8 +147,10 @@ async def test_acknowledged_writes_are_in_the_file(db_path: Path) -> None:
 
 async def test_close_waits_for_writes_in_flight(db_path: Path) -> None:
     db = await Database.open(db_path)
-    await db.chats.upsert_chat(CHAT, "friends")
-    writes = [asyncio.create_task(db.chats.upsert_player(u, f"p{u}")) for u in range(1, 40)]
+    await db.chats.upsert_chat(CHAT, "friends", now=CLOCK())
+    writes = [
+        asyncio.create_task(db.chats.upsert_player(u, f"p{u}", now=CLOCK())) for u in range(1, 40)
+    ]
     await asyncio.sleep(0)  # they are queued
     await db.close()
     assert all(task.done() and task.exception() is None for task in writes)

@@ -119,7 +119,7 @@ def _deal_records(conn: sqlite3.Connection, chat: int) -> list[tuple[str, DealRe
 
 async def _play(db: Database, chat: int, rng: random.Random, commits: int) -> None:
     kind = rng.choice(["stukolka", "starshina"])
-    game = await db.games.create_game(chat, kind, {}, seats=USERS)
+    game = await db.games.create_game(chat, kind, {}, seats=USERS, now=CLOCK())
     version, deal = 0, 0
     for _ in range(commits):
         transfers = []
@@ -163,9 +163,9 @@ async def test_kept_figures_equal_the_ledger_after_play_and_a_supergroup_move(
     rng = random.Random(seed)
     async with await Database.open(path) as db:
         for chat in (CHAT, SUPERGROUP):
-            await db.chats.upsert_chat(chat, None)
+            await db.chats.upsert_chat(chat, None, now=CLOCK())
         for user in USERS:
-            await db.chats.upsert_player(user, f"p{user}")
+            await db.chats.upsert_player(user, f"p{user}", now=CLOCK())
         await _play(db, CHAT, rng, commits)
         await _play(db, CHAT, rng, commits)
         # the supergroup saw a game of its own before the move (the bot met it first)
@@ -173,7 +173,7 @@ async def test_kept_figures_equal_the_ledger_after_play_and_a_supergroup_move(
         _check(path, [CHAT, SUPERGROUP])
         before = await db.ledger.balances(CHAT)
         also = await db.ledger.balances(SUPERGROUP)
-        assert await db.chats.migrate_chat(CHAT, SUPERGROUP)
+        assert await db.chats.migrate_chat(CHAT, SUPERGROUP, now=CLOCK())
         _check(path, [CHAT, SUPERGROUP])
         after = await db.ledger.balances(SUPERGROUP)
         assert after.pot == before.pot + also.pot
@@ -193,7 +193,7 @@ async def test_kept_figures_equal_the_ledger_after_play_and_a_supergroup_move(
 async def test_integrity_check_finds_kept_balances_that_drifted(
     table: Database, db_path: Path
 ) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, now=CLOCK())
     await table.games.commit_action(
         game.game_id, 0, {}, None, transfers=[Transfer(USERS[0], POT, 3, "ante", 0)], now=CLOCK()
     )

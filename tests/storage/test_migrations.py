@@ -388,7 +388,7 @@ async def test_several_processes_starting_at_once_on_a_fresh_file(tmp_path: Path
         path = tmp_path / f"together-{attempt}.sqlite3"
         openers = await asyncio.gather(*(Database.open(path) for _ in range(3)))
         try:
-            await openers[0].chats.upsert_chat(CHAT, None)
+            await openers[0].chats.upsert_chat(CHAT, None, now=CLOCK())
             assert all([await db.chats.chat(CHAT) is not None for db in openers])
         finally:
             for db in openers:

@@ -30,11 +30,11 @@ FULL_SCAN = re.compile(r"^SCAN (\w+)(?: AS \w+)?$")
 
 async def _filled(path: Path) -> None:
     async with await Database.open(path) as db:
-        await db.chats.upsert_chat(CHAT, "friends")
+        await db.chats.upsert_chat(CHAT, "friends", now=CLOCK())
         for user in USERS:
-            await db.chats.upsert_player(user, f"p{user}")
+            await db.chats.upsert_player(user, f"p{user}", now=CLOCK())
         for kind in ("stukolka", "starshina"):
-            game = await db.games.create_game(CHAT, kind, {}, seats=USERS)
+            game = await db.games.create_game(CHAT, kind, {}, seats=USERS, now=CLOCK())
             version = 0
             for deal in range(4):
                 version = await db.games.commit_action(

@@ -12,6 +12,7 @@ import pytest
 
 from storage.database import Database, check_file
 from storage.errors import DatabaseDamaged
+from tests.storage.storage_support import CLOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 async def _damaged(tmp_path: Path) -> Path:
     path = tmp_path / "bot.sqlite3"
     db = await Database.open(path)
-    await db.chats.upsert_chat(-1, "group")
+    await db.chats.upsert_chat(-1, "group", now=CLOCK())
     for user in range(300):
-        await db.chats.upsert_player(user + 1, "x" * 200)
+        await db.chats.upsert_player(user + 1, "x" * 200, now=CLOCK())
     await db.close()
     with path.open("r+b") as file:
         file.seek(4096 * 3)

@@ -18,10 +18,12 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
     first = await Database.open(db_path)
     second = await Database.open(db_path)
     try:
-        await first.chats.upsert_chat(CHAT, "race")
+        await first.chats.upsert_chat(CHAT, "race", now=CLOCK())
         for user in USERS:
-            await second.chats.upsert_player(user, f"player {user}")
-        game = await first.games.create_game(CHAT, "stukolka", {"winner": None}, seats=USERS)
+            await second.chats.upsert_player(user, f"player {user}", now=CLOCK())
+        game = await first.games.create_game(
+            CHAT, "stukolka", {"winner": None}, seats=USERS, now=CLOCK()
+        )
         wins = {"first": 0, "second": 0}
         for _ in range(ROUNDS):
             # Both read the same version, as two button presses handled at once would.
@@ -83,8 +85,8 @@ async def test_two_connections_racing_on_one_version(db_path: Path) -> None:
 
 async def test_the_loser_reloads_and_commits_next(db_path: Path) -> None:
     async with await Database.open(db_path) as first, await Database.open(db_path) as second:
-        await first.chats.upsert_chat(CHAT, "race")
-        game = await first.games.create_game(CHAT, "stukolka", {"n": 0})
+        await first.chats.upsert_chat(CHAT, "race", now=CLOCK())
+        game = await first.games.create_game(CHAT, "stukolka", {"n": 0}, now=CLOCK())
         await first.games.commit_action(game.game_id, 0, {"n": 1}, ["first"], now=CLOCK())
         with pytest.raises(StaleVersion) as stale:
             await second.games.commit_action(game.game_id, 0, {"n": 1}, ["second"], now=CLOCK())

@@ -55,7 +55,13 @@ async def test_a_closed_database_refuses_work(db_path: Path) -> None:
 
 async def test_create_game_logs_the_initial_state(table: Database) -> None:
     game = await table.games.create_game(
-        CHAT, "stukolka", {"phase": "lobby"}, created_by=A, seats=[A], options={"stake": 3}
+        CHAT,
+        "stukolka",
+        {"phase": "lobby"},
+        created_by=A,
+        seats=[A],
+        options={"stake": 3},
+        now=CLOCK(),
     )
     assert (game.version, game.status, game.seats, game.options) == (0, "lobby", (A,), {"stake": 3})
     assert await table.games.active_game(CHAT) == game
@@ -64,23 +70,27 @@ async def test_create_game_logs_the_initial_state(table: Database) -> None:
 
 
 async def test_one_open_game_per_chat(table: Database) -> None:
-    first = await table.games.create_game(CHAT, "stukolka", {}, created_by=A)
+    first = await table.games.create_game(CHAT, "stukolka", {}, created_by=A, now=CLOCK())
     with pytest.raises(ActiveGameExists) as error:
-        await table.games.create_game(CHAT, "starshina", {}, created_by=B)
+        await table.games.create_game(CHAT, "starshina", {}, created_by=B, now=CLOCK())
     assert error.value.game_id == first.game_id
     await table.games.commit_action(first.game_id, 0, {}, ["stop"], status="stopped", now=CLOCK())
-    second = await table.games.create_game(CHAT, "starshina", {}, created_by=B)
+    second = await table.games.create_game(CHAT, "starshina", {}, created_by=B, now=CLOCK())
     assert (await table.games.active_game(CHAT)) == second
 
 
 async def test_one_open_game_per_forum_topic(table: Database) -> None:
     """A supergroup with topics holds a table per topic (thread id), and its General topic
     (no thread id) one more; the money stays the chat's."""
-    general = await table.games.create_game(CHAT, "stukolka", {}, created_by=A)
-    first = await table.games.create_game(CHAT, "stukolka", {}, created_by=A, thread_id=7)
-    second = await table.games.create_game(CHAT, "starshina", {}, created_by=B, thread_id=9)
+    general = await table.games.create_game(CHAT, "stukolka", {}, created_by=A, now=CLOCK())
+    first = await table.games.create_game(
+        CHAT, "stukolka", {}, created_by=A, thread_id=7, now=CLOCK()
+    )
+    second = await table.games.create_game(
+        CHAT, "starshina", {}, created_by=B, thread_id=9, now=CLOCK()
+    )
     with pytest.raises(ActiveGameExists) as error:
-        await table.games.create_game(CHAT, "starshina", {}, created_by=C, thread_id=7)
+        await table.games.create_game(CHAT, "starshina", {}, created_by=C, thread_id=7, now=CLOCK())
     assert error.value.game_id == first.game_id
     assert (first.thread_id, second.thread_id, general.thread_id) == (7, 9, None)
     assert await table.games.active_game(CHAT, 7) == first
@@ -102,20 +112,24 @@ async def test_one_open_game_per_forum_topic(table: Database) -> None:
         general,
         await table.games.game(second.game_id),
     ]
-    again = await table.games.create_game(CHAT, "stukolka", {}, created_by=C, thread_id=7)
+    again = await table.games.create_game(
+        CHAT, "stukolka", {}, created_by=C, thread_id=7, now=CLOCK()
+    )
     assert await table.games.active_game(CHAT, 7) == again
 
 
 async def test_unknown_chat_and_players_are_refused(table: Database) -> None:
     with pytest.raises(UnknownChat):
-        await table.games.create_game(-5, "stukolka", {})
+        await table.games.create_game(-5, "stukolka", {}, now=CLOCK())
     with pytest.raises(UnknownPlayer) as error:
-        await table.games.create_game(CHAT, "stukolka", {}, seats=[A, 2])
+        await table.games.create_game(CHAT, "stukolka", {}, seats=[A, 2], now=CLOCK())
     assert error.value.user_ids == [2]
 
 
 async def test_commit_writes_state_log_and_transfers(table: Database, db_path: Path) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, status="active")
+    game = await table.games.create_game(
+        CHAT, "stukolka", {"n": 0}, seats=USERS, status="active", now=CLOCK()
+    )
     version = await table.games.commit_action(
         game.game_id,
         0,
@@ -144,7 +158,7 @@ async def test_commit_writes_state_log_and_transfers(table: Database, db_path: P
 
 
 async def test_stale_commit_raises_and_writes_nothing(table: Database, db_path: Path) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, now=CLOCK())
     await table.games.commit_action(game.game_id, 0, {"n": 1}, ["a"], now=CLOCK())
     with pytest.raises(StaleVersion) as error:
         await table.games.commit_action(
@@ -164,7 +178,7 @@ async def test_stale_commit_raises_and_writes_nothing(table: Database, db_path: 
 async def test_commit_to_a_missing_or_closed_game(table: Database) -> None:
     with pytest.raises(GameNotFound):
         await table.games.commit_action(404, 0, {}, ["a"], now=CLOCK())
-    game = await table.games.create_game(CHAT, "stukolka", {})
+    game = await table.games.create_game(CHAT, "stukolka", {}, now=CLOCK())
     await table.games.commit_action(
         game.game_id, 0, {"over": True}, ["last"], status="finished", now=CLOCK()
     )
@@ -175,7 +189,7 @@ async def test_commit_to_a_missing_or_closed_game(table: Database) -> None:
 
 
 async def test_a_seat_number_for_a_user_id_is_caught(table: Database, db_path: Path) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, now=CLOCK())
     with pytest.raises(UnknownPlayer) as error:
         await table.games.commit_action(
             game.game_id,
@@ -197,7 +211,7 @@ async def test_a_seat_number_for_a_user_id_is_caught(table: Database, db_path: P
 async def test_a_failure_late_in_the_commit_rolls_back_all_of_it(
     table: Database, db_path: Path
 ) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {"n": 0}, seats=USERS, now=CLOCK())
     broken = DealRecord(1, (DealPlayer(A, 0, tricks=-1),))
     with pytest.raises(sqlite3.IntegrityError):
         await table.games.commit_action(
@@ -215,7 +229,7 @@ async def test_a_failure_late_in_the_commit_rolls_back_all_of_it(
 
 
 async def test_state_that_is_not_json_is_refused(table: Database) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {})
+    game = await table.games.create_game(CHAT, "stukolka", {}, now=CLOCK())
     with pytest.raises(ValueError):
         await table.games.commit_action(game.game_id, 0, {"x": float("nan")}, ["a"], now=CLOCK())
     assert (await table.games.game(game.game_id)).version == 0
@@ -244,7 +258,9 @@ def test_malformed_transfers_are_refused(
 
 async def test_system_commits_keep_the_log_replayable(table: Database) -> None:
     state = toy.new_state(list(USERS))
-    game = await table.games.create_game(CHAT, "toy", state, seats=USERS, status="active")
+    game = await table.games.create_game(
+        CHAT, "toy", state, seats=USERS, status="active", now=CLOCK()
+    )
     version = 0
     for add in (1, 4, 7, 9, 6):
         action = {"seat": state["turn"], "add": add}
@@ -269,7 +285,7 @@ async def test_system_commits_keep_the_log_replayable(table: Database) -> None:
 
 
 async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Path) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, now=CLOCK())
     await table.games.commit_action(
         game.game_id,
         0,
@@ -296,17 +312,23 @@ async def test_log_ledger_and_deals_are_append_only(table: Database, db_path: Pa
 
 
 async def test_the_display_state_is_one_stored_record_per_game(table: Database) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
-    await ChatDisplay(table).set_table_message(game.game_id, 70)  # the lobby
+    game = await table.games.create_game(
+        CHAT, "stukolka", {}, seats=USERS, status="lobby", now=CLOCK()
+    )
+    await ChatDisplay(table).set_table_message(game.game_id, 70, now=CLOCK())  # the lobby
     # the game began
     await table.games.commit_action(game.game_id, 0, {}, None, status="active", now=CLOCK())
     shown = (await table.games.game(game.game_id)).display
     assert (shown.table_message_id, shown.lobby_message_id, shown.table_deal) == (None, 70, None)
 
-    await ChatDisplay(table).set_table_unknown(game.game_id)  # the first table's send timed out
+    await ChatDisplay(table).set_table_unknown(
+        game.game_id, now=CLOCK()
+    )  # the first table's send timed out
     assert (await table.games.game(game.game_id)).display.table_unknown
-    await ChatDisplay(table).set_table_message(game.game_id, 71, deal=0)
-    await ChatDisplay(table).set_lobby_message(game.game_id, None)  # the lobby's buttons are off
+    await ChatDisplay(table).set_table_message(game.game_id, 71, deal=0, now=CLOCK())
+    await ChatDisplay(table).set_lobby_message(
+        game.game_id, None, now=CLOCK()
+    )  # the lobby's buttons are off
     await ChatDisplay(table).set_hand_message(game.game_id, A, 72)
     shown = (await table.games.game(game.game_id)).display
     assert (shown.table_message_id, shown.table_deal, shown.table_unknown) == (71, 0, False)
@@ -322,7 +344,7 @@ async def test_the_display_state_is_one_stored_record_per_game(table: Database) 
         game.game_id, 1, {"table": {"due": [{"deal": 0}]}}, ["end"], now=CLOCK()
     )
     assert (await table.games.game(game.game_id)).display.results_due == (0,)
-    await table.games.set_results_due(game.game_id, [], forget_table_message=True)
+    await table.games.set_results_due(game.game_id, [], forget_table_message=True, now=CLOCK())
     shown = (await table.games.game(game.game_id)).display
     assert (shown.table_message_id, shown.table_deal, shown.results_due) == (None, None, ())
 
@@ -332,8 +354,12 @@ async def test_the_display_state_is_one_stored_record_per_game(table: Database) 
 
 
 async def test_the_commit_that_begins_a_game_retires_its_lobby_message(table: Database) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, status="lobby")
-    await ChatDisplay(table).set_table_message(game.game_id, 70)  # the lobby shows the table so far
+    game = await table.games.create_game(
+        CHAT, "stukolka", {}, seats=USERS, status="lobby", now=CLOCK()
+    )
+    await ChatDisplay(table).set_table_message(
+        game.game_id, 70, now=CLOCK()
+    )  # the lobby shows the table so far
     # someone joined: no begin
     await table.games.commit_action(game.game_id, 0, {"n": 1}, None, now=CLOCK())
     lobby = (await table.games.game(game.game_id)).display
@@ -352,7 +378,7 @@ async def test_the_commit_that_begins_a_game_retires_its_lobby_message(table: Da
     began = (await table.games.game(game.game_id)).display
     assert (began.table_message_id, began.table_deal, began.lobby_message_id) == (None, None, 70)
     # the first deal's table is a message of its own; later commits leave the lobby message
-    await ChatDisplay(table).set_table_message(game.game_id, 71, deal=0)
+    await ChatDisplay(table).set_table_message(game.game_id, 71, deal=0, now=CLOCK())
     await table.games.commit_action(game.game_id, 2, {}, ["knock"], status="active", now=CLOCK())
     shown = (await table.games.game(game.game_id)).display
     assert (shown.table_message_id, shown.lobby_message_id) == (71, 70)
@@ -373,7 +399,7 @@ def _commit(state: dict[str, Any], action: object, **given: object) -> dict[str,
 
 async def test_the_commit_that_ends_a_deal_makes_its_hand_messages_old(table: Database) -> None:
     game = await table.games.create_game(
-        CHAT, "stukolka", {"table": {"deals": 0}}, seats=USERS, status="active"
+        CHAT, "stukolka", {"table": {"deals": 0}}, seats=USERS, status="active", now=CLOCK()
     )
     await ChatDisplay(table).set_hand_message(game.game_id, A, 72)
     await ChatDisplay(table).set_hand_message(game.game_id, B, 73)
@@ -433,8 +459,10 @@ async def test_the_commit_that_ends_a_deal_makes_its_hand_messages_old(table: Da
 
 
 async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, turn_deadline=50.0)
-    await ChatDisplay(table).set_table_message(game.game_id, 77)
+    game = await table.games.create_game(
+        CHAT, "stukolka", {}, seats=USERS, turn_deadline=50.0, now=CLOCK()
+    )
+    await ChatDisplay(table).set_table_message(game.game_id, 77, now=CLOCK())
     await ChatDisplay(table).set_hand_message(game.game_id, A, 5)
     await ChatDisplay(table).set_hand_message(game.game_id, B, 6)
     await ChatDisplay(table).set_hand_message(game.game_id, A, 8)
@@ -444,13 +472,13 @@ async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
     with pytest.raises(UnknownPlayer):
         await ChatDisplay(table).set_hand_message(game.game_id, 3, 9)
     with pytest.raises(GameNotFound):
-        await ChatDisplay(table).set_table_message(404, 1)
+        await ChatDisplay(table).set_table_message(404, 1, now=CLOCK())
 
     assert [g.game_id for g in await table.games.games_with_deadline_before(60.0)] == [game.game_id]
     assert await table.games.games_with_deadline_before(50.0) == []
     await table.games.commit_action(game.game_id, 0, {}, ["a"], turn_deadline=90.0, now=CLOCK())
     assert await table.games.games_with_deadline_before(60.0) == []
-    await table.games.set_turn_deadline(game.game_id, 10.0)
+    await table.games.set_turn_deadline(game.game_id, 10.0, now=CLOCK())
     assert [g.game_id for g in await table.games.games_with_deadline_before(60.0)] == [game.game_id]
     assert [g.game_id for g in await table.games.open_games()] == [game.game_id]
 
@@ -462,7 +490,7 @@ async def test_messages_and_deadlines_for_resuming(table: Database) -> None:
 
 
 async def test_concurrent_commits_on_one_database(table: Database) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, now=CLOCK())
     results = await asyncio.gather(
         *(
             table.games.commit_action(game.game_id, 0, {"by": n}, [n], now=CLOCK())
@@ -476,26 +504,30 @@ async def test_concurrent_commits_on_one_database(table: Database) -> None:
 
 
 async def test_chats_and_players_are_upserted(table: Database) -> None:
-    chat = await table.chats.upsert_chat(CHAT, None)
+    chat = await table.chats.upsert_chat(CHAT, None, now=CLOCK())
     assert (chat.title, chat.language) == ("friends", None)
-    await table.chats.set_chat_language(CHAT, "en")
-    assert (await table.chats.upsert_chat(CHAT, "renamed")).language == "en"
+    await table.chats.set_chat_language(CHAT, "en", now=CLOCK())
+    assert (await table.chats.upsert_chat(CHAT, "renamed", now=CLOCK())).language == "en"
     assert (await table.chats.chat(CHAT)).title == "renamed"  # type: ignore[union-attr]
     assert await table.chats.chat(-5) is None
     with pytest.raises(UnknownChat):
-        await table.chats.set_chat_language(-5, "ru")
+        await table.chats.set_chat_language(-5, "ru", now=CLOCK())
 
     assert await table.chats.chat_options(CHAT, "stukolka") is None
-    await table.chats.set_chat_options(CHAT, "stukolka", {"variant": "shleif", "stake": 6})
-    await table.chats.set_chat_options(CHAT, "starshina", {"targets": "9-5-2"})
+    await table.chats.set_chat_options(
+        CHAT, "stukolka", {"variant": "shleif", "stake": 6}, now=CLOCK()
+    )
+    await table.chats.set_chat_options(CHAT, "starshina", {"targets": "9-5-2"}, now=CLOCK())
     assert await table.chats.chat_options(CHAT, "stukolka") == {"variant": "shleif", "stake": 6}
     with pytest.raises(UnknownChat):
-        await table.chats.set_chat_options(-5, "stukolka", {})
+        await table.chats.set_chat_options(-5, "stukolka", {}, now=CLOCK())
 
-    player = await table.chats.upsert_player(A, "Вася", language="ru", started=True)
+    player = await table.chats.upsert_player(A, "Вася", language="ru", started=True, now=CLOCK())
     assert (player.name, player.language, player.started) == ("Вася", "ru", True)
-    player = await table.chats.upsert_player(A, "Василий")
+    player = await table.chats.upsert_player(A, "Василий", now=CLOCK())
     assert (player.name, player.language, player.started) == ("Василий", "ru", True)
-    assert (await table.chats.upsert_player(A, "Василий", started=False)).started is False
+    assert (
+        await table.chats.upsert_player(A, "Василий", started=False, now=CLOCK())
+    ).started is False
     players = await table.chats.players([A, B, 999])
     assert sorted(players) == [A, B]

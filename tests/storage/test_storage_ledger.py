@@ -41,10 +41,10 @@ async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_
     with tempfile.TemporaryDirectory() as folder:
         async with await Database.open(Path(folder) / "ledger.sqlite3") as db:
             for chat in (CHAT, OTHER_CHAT):
-                await db.chats.upsert_chat(chat, None)
+                await db.chats.upsert_chat(chat, None, now=CLOCK())
             for user in USERS:
-                await db.chats.upsert_player(user, str(user))
-            noise = await db.games.create_game(OTHER_CHAT, "stukolka", {})
+                await db.chats.upsert_player(user, str(user), now=CLOCK())
+            noise = await db.games.create_game(OTHER_CHAT, "stukolka", {}, now=CLOCK())
             await db.games.commit_action(
                 noise.game_id, 0, {}, ["x"], transfers=[Transfer(A, POT, 7, "ante", 1)], now=CLOCK()
             )
@@ -52,13 +52,13 @@ async def _check_balances(commits: list[list[tuple[Party, Party, int]]], second_
             expected_players: Counter[int] = Counter()
             expected_pot = 0
             expected_game_pots: Counter[int] = Counter()
-            game = await db.games.create_game(CHAT, "starshina", {})
+            game = await db.games.create_game(CHAT, "starshina", {}, now=CLOCK())
             for number, commit in enumerate(commits):
                 if second_game and number == len(commits) // 2:
                     await db.games.commit_action(
                         game.game_id, game.version, {}, None, status="finished", now=CLOCK()
                     )
-                    game = await db.games.create_game(CHAT, "starshina", {})
+                    game = await db.games.create_game(CHAT, "starshina", {}, now=CLOCK())
                 transfers = [Transfer(src, dst, amount, "diff", 1) for src, dst, amount in commit]
                 version = await db.games.commit_action(
                     game.game_id,
@@ -99,7 +99,9 @@ async def test_an_unknown_chat_has_no_money(db: Database) -> None:
 
 
 async def test_last_deals_with_their_transfers(table: Database) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, status="active")
+    game = await table.games.create_game(
+        CHAT, "stukolka", {}, seats=USERS, status="active", now=CLOCK()
+    )
     version = 0
     for deal in (1, 2, 3):
         # Antes at the start of the deal, money at its end: both belong to the deal.
@@ -146,7 +148,7 @@ async def test_last_deals_with_their_transfers(table: Database) -> None:
 
 
 async def test_player_totals(table: Database) -> None:
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, now=CLOCK())
     version = 0
     for deal, (tricks_b, remiz_c) in enumerate([(3, 3), (2, 6), (0, 0)], start=1):
         transfers = [
@@ -180,7 +182,7 @@ async def test_player_totals(table: Database) -> None:
 
 
 async def test_transfers_of_a_game_or_a_deal(table: Database) -> None:
-    first = await table.games.create_game(CHAT, "stukolka", {})
+    first = await table.games.create_game(CHAT, "stukolka", {}, now=CLOCK())
     await table.games.commit_action(
         first.game_id, 0, {}, ["a"], transfers=[Transfer(A, POT, 1, "ante", 1)], now=CLOCK()
     )
@@ -193,7 +195,7 @@ async def test_transfers_of_a_game_or_a_deal(table: Database) -> None:
         transfers=[Transfer(A, POT, 2, "ante", 2)],
         now=CLOCK(),
     )
-    second = await table.games.create_game(CHAT, "stukolka", {})
+    second = await table.games.create_game(CHAT, "stukolka", {}, now=CLOCK())
     await table.games.commit_action(
         second.game_id, 0, {}, ["a"], transfers=[Transfer(B, POT, 3, "ante", 1)], now=CLOCK()
     )
@@ -215,7 +217,7 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
     """Storage counts no figure of a game's own: the evening's summary hands each deal's
     transfers and record to the caller's count, as committed, and adds up what it says by
     game, figure and player, players in the order each first had the figure."""
-    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "stukolka", {}, seats=USERS, now=CLOCK())
     deals = [
         [Transfer(B, POT, 2, "fine", 0), Transfer(POT, C, 1, "trick", 0)],
         [Transfer(C, POT, 4, "fine", 1), Transfer(B, POT, 3, "fine", 1)],
@@ -255,7 +257,7 @@ async def test_an_evenings_own_figures_are_what_the_callers_count_makes_of_each_
 async def test_an_evening_tells_the_games_own_pots_from_the_chats(table: Database) -> None:
     """What the evening's deals put into the chat's pot and into their games' own pots grows
     ``pot_change``; the own pots' part is ``game_pot_change`` (theirs, not the chat's)."""
-    game = await table.games.create_game(CHAT, "starshina", {}, seats=USERS)
+    game = await table.games.create_game(CHAT, "starshina", {}, seats=USERS, now=CLOCK())
     deals = [
         # antes into the game's pot, one taking them back out, a fine into the chat's pot
         [Transfer(A, GAME_POT, 2, "ante", 0), Transfer(B, GAME_POT, 2, "ante", 0)],
