@@ -39,3 +39,25 @@ def user_version(path: Path) -> int:
         return version
     finally:
         conn.close()
+
+
+def stamps(path: Path) -> dict[str, set[float]]:
+    """Every moment stamped in the file: the values of each ``…_at`` column of every table
+    (NULLs left out), by ``table.column``."""
+    conn = raw(path)
+    try:
+        found: dict[str, set[float]] = {}
+        tables = [
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        for table_name in tables:
+            for column in conn.execute(f"PRAGMA table_info({table_name})"):
+                name = column[1]
+                if name.endswith("_at"):
+                    values = conn.execute(
+                        f"SELECT DISTINCT {name} FROM {table_name} WHERE {name} IS NOT NULL"
+                    )
+                    found[f"{table_name}.{name}"] = {value for (value,) in values}
+        return found
+    finally:
+        conn.close()
