@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 from bot import callback as cb
 from bot import keyboards
-from bot.games import ChatGames, Table
+from bot.games import ChatGames
 from bot.launch import Launch
 from bot.messenger import Messenger, Rows
 from bot.pacing import Coalescer, Pacer, answering, no_wait
@@ -48,8 +48,9 @@ from bot.screens.hand import (
 )
 from bot.screens.hand_endings import HandEndings
 from bot.screens.hand_hints import HandHints
+from bot.screens.hand_marks import HandMarks, marked_mask, shown_by_press
 from bot.screens.stopping import offers_play_on, stop_line
-from locales import t, tn
+from locales import t
 from storage.chat_display import ChatDisplay
 from tables import (
     Loaded,
@@ -66,7 +67,7 @@ from tables.timers import Timers
 log = logging.getLogger(__name__)
 
 
-class Hands(HandEndings, HandHints):
+class Hands(HandEndings, HandHints, HandMarks):
     """Every player's hand message, and the presses on it."""
 
     def __init__(
@@ -169,6 +170,8 @@ class Hands(HandEndings, HandHints):
         sent so it shows the latest state. A computer has none."""
         if is_computer(user_id):
             return
+        if shown_by_press(game_id, user_id):
+            return  # the press that made this change shows his hand itself, at once
         if self.tables.presence.watching(game_id, user_id):
             # he is looking at this table on the page, which shows it all: no edit, no call
             # for his turn; one edit brings the message up to date when he looks away
@@ -392,45 +395,3 @@ class Hands(HandEndings, HandHints):
         if arg != (1 << len(cards)) - 1:
             raise Refused("unknown_button")  # a blind choice is a count: the first cards
         return Blind(data.verb, len(cards))
-
-    async def press_select(self, data: cb.Select, user_id: int) -> str | None:
-        """A card marked (or unmarked) for a discard: his hand shows it at once. A mark beyond
-        what the move takes changes nothing and is answered with why; a press on the «marked:
-        2 of 4» button (the selection unchanged) with how many more to mark."""
-        game = await self.tables.store.game(data.game_id)
-        loaded = await self.tables.store.snapshot(game)
-        seat = loaded.seat_of(user_id)
-        if seat is None:
-            raise Refused("not_at_table")
-        if loaded.meta.turn != data.version or game.status != "active" or loaded.table is None:
-            raise Refused("outdated")
-        pick = keyboards.pick_of(loaded.table.legal(), data.verb)
-        if pick is None or loaded.table.to_act != seat:
-            raise Refused("outdated")
-        held = loaded.table.holding(seat)
-        shown = marked_mask(loaded.table, seat, loaded.meta.marked(user_id))
-        count = bin(data.mask).count("1")
-        fewest, most = pick
-        lang = await self.people.chat_language(user_id)
-        if count > most:
-            return tn(lang, "answer.marked_enough", most)
-        if data.mask == shown and count < fewest:
-            return tn(lang, "answer.mark_more", fewest - count)
-        try:
-            cards = keyboards.selected_cards(held.cards, held.trump, data.mask, looked=held.looked)
-        except cb.BadCallback:
-            raise Refused("unknown_button") from None
-        await self.tables.turns.mark(data.game_id, user_id, data.version, data.verb, cards)
-        with answering():  # his own press's effect: before the waiting players' edits
-            await self.show_now(data.game_id, user_id)
-        return None
-
-
-def marked_mask(table: Table, seat: int, cards: tuple[str, ...]) -> int:
-    """The selection mask of the cards a player has marked (``TableMeta.marked``), in his
-    hand's order as its buttons show it (``keyboards.selection_order``)."""
-    if not cards:
-        return 0
-    held = table.holding(seat)
-    order = keyboards.selection_order(held.cards, held.trump, looked=held.looked)
-    return sum(1 << order.index(card) for card in cards if card in order)
