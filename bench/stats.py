@@ -295,7 +295,7 @@ async def measure(path: Path, repeat: int, chart: Path | None) -> list[tuple[str
                 )
                 for kind in await db.stats.kinds_played(CHAT)
             ]
-            return screens.top_text("ru", all_time, this_month, by_kind, names)
+            return screens.top_text(LIBRARY.chat, "ru", all_time, this_month, by_kind, names)
 
         async def history(before: int | None) -> str:
             deals = await db.history.last_deals(CHAT, screens.HISTORY_PAGE + 1, before)

@@ -57,7 +57,9 @@ PRIVATE_COMMANDS: tuple[str, ...] = (
 
 def bot_commands(names: tuple[str, ...], lang: str, games: Iterable[Plugin]) -> list[BotCommand]:
     """``names`` with their short descriptions in ``lang`` (/new's lists ``games``)."""
-    titles = listed(lang, [game_title(lang, game.choices[0].name) for game in games], "or")
+    titles = listed(
+        lang, [game_title(game.words, lang, game.choices[0].name) for game in games], "or"
+    )
     return [BotCommand(name, t(lang, f"commands.{name}", games=titles)) for name in names]
 
 

@@ -1,14 +1,18 @@
-"""Message catalogues (Russian and English) and the two functions that read them.
+"""Message catalogues (Russian and English) and the functions that read them.
 
 Every word a user sees comes from ``ru.json`` / ``en.json`` beside this file (the words every
 game shares) and from a game's own ``games/<kind>/ru.json`` / ``en.json`` (the words of that game
-alone: its moves, options, prompts, refusals, rules), which join the catalogue when the game is
-registered (``game_entries``, handed to its plugin as ``texts``). An entry is a
-``str.format`` template with named placeholders, or, for a counted phrase, an object of plural
-forms: ``one``/``few``/``many`` in Russian, ``one``/``other`` in English (CLDR categories).
+alone: its moves, options, prompts, refusals, rules: ``game_entries``, which its definition
+holds as ``texts``). An entry is a ``str.format`` template with named placeholders, or, for a
+counted phrase, an object of plural forms: ``one``/``few``/``many`` in Russian,
+``one``/``other`` in English (CLDR categories).
 
-- ``t(lang, key, **params)`` formats a plain entry;
+- ``t(lang, key, **params)`` formats a shared entry;
 - ``tn(lang, key, n, **params)`` picks the plural form for ``n`` and formats it with ``n`` set;
+- ``Words`` reads a game's words too: a value built from the shared entries and some games'
+  own (a game's definition has its own, ``plugin.words``; the catalogue of the games offered,
+  all of theirs). Nothing joins the shared catalogue at run time: a key a game brings is read
+  through the ``Words`` that hold it;
 - ``listed(lang, items, "or")`` joins a few words as a sentence does («a, b или c»);
 - ``signed(amount)`` writes chips won or lost (``+8``, ``−12``).
 
@@ -21,9 +25,10 @@ given, so the caller escapes anything a user typed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any, Literal
 
 DEFAULT_LANGUAGE = "ru"
@@ -65,17 +70,18 @@ def breakdown_said(shown: Sequence[tuple[str, int]]) -> bool:
 
 
 def catalogue(lang: str) -> Mapping[str, Entry]:
-    """The whole catalogue of a language (an unknown one gives the default's)."""
+    """The shared catalogue of a language (an unknown one gives the default's): the words
+    every game shares, none of a game's own (``Words`` reads those)."""
     return _catalogue(language(lang))
 
 
 @cache
-def _catalogue(lang: str) -> dict[str, Entry]:
+def _catalogue(lang: str) -> Mapping[str, Entry]:
     text = resources.files(__name__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError(f"{lang}.json must hold one JSON object")
-    return data
+    return MappingProxyType(data)
 
 
 def game_entries(kind: str) -> dict[str, dict[str, Entry]]:
@@ -93,23 +99,55 @@ def game_entries(kind: str) -> dict[str, dict[str, Entry]]:
     return entries
 
 
-def add_entries(lang: str, entries: Mapping[str, Entry]) -> None:
-    """Entries a game brings along join ``lang``'s catalogue when a catalogue of games is built
-    (``tables.games.Catalogue``; each one built adds them again, which changes nothing); another
-    text under a key the catalogue already has is refused (``ValueError``), so no text is
-    replaced."""
-    known = _catalogue(language(lang))
-    clash = {key for key, entry in entries.items() if known.get(key, entry) != entry}
-    if clash:
-        raise ValueError(f"keys already in the {lang} catalogue: {', '.join(sorted(clash))}")
-    known.update(entries)
+class Words:
+    """A catalogue to read, a value: the shared entries with the entries of some games over
+    them (a game's definition holds its own; the catalogue of games offered, all of theirs).
+    Nothing is added later. Another text under a key already there, the shared catalogue's or
+    another game's, is a ``ValueError``: no text replaces another."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, *games: Mapping[str, Mapping[str, Entry]]) -> None:
+        merged: dict[str, dict[str, Entry]] = {lang: dict(_catalogue(lang)) for lang in LANGUAGES}
+        for entries in games:
+            for lang, own in entries.items():
+                known = merged[language(lang)]
+                clash = {key for key, entry in own.items() if known.get(key, entry) != entry}
+                if clash:
+                    raise ValueError(
+                        f"keys already in the {lang} catalogue: {', '.join(sorted(clash))}"
+                    )
+                known.update(own)
+        self._entries = {lang: MappingProxyType(entries) for lang, entries in merged.items()}
+
+    def catalogue(self, lang: str) -> Mapping[str, Entry]:
+        """Every entry of a language (an unknown one gives the default's)."""
+        return self._entries[language(lang)]
+
+    def t(self, lang: str, key: str, **params: Any) -> str:
+        """The entry ``key`` in ``lang``, formatted with ``params``."""
+        return _plain(self.catalogue(lang), key, params)
+
+    def tn(self, lang: str, key: str, n: int, **params: Any) -> str:
+        """The plural entry ``key`` in the form for ``n``, formatted with ``n`` and
+        ``params``."""
+        return _counted(self.catalogue(lang), lang, key, n, params)
 
 
-def remove_entries(lang: str, keys: Iterable[str]) -> None:
-    """Entries a toy game of a test brought leave the catalogue again."""
-    known = _catalogue(language(lang))
-    for key in keys:
-        known.pop(key, None)
+def _plain(entries: Mapping[str, Entry], key: str, params: Mapping[str, Any]) -> str:
+    entry = entries[key]
+    if not isinstance(entry, str):
+        raise KeyError(f"{key} is a plural entry: use tn()")
+    return entry.format(**params) if params else entry.format()
+
+
+def _counted(
+    entries: Mapping[str, Entry], lang: str, key: str, n: int, params: Mapping[str, Any]
+) -> str:
+    entry = entries[key]
+    if not isinstance(entry, dict):
+        raise KeyError(f"{key} is not a plural entry: use t()")
+    return entry[plural_form(lang, n)].format(n=n, **params)
 
 
 @lru_cache(maxsize=64)
@@ -137,19 +175,14 @@ def plural_form(lang: str, n: int) -> str:
 
 
 def t(lang: str, key: str, **params: Any) -> str:
-    """The entry ``key`` in ``lang``, formatted with ``params``."""
-    entry = catalogue(lang)[key]
-    if not isinstance(entry, str):
-        raise KeyError(f"{key} is a plural entry: use tn()")
-    return entry.format(**params) if params else entry.format()
+    """The shared entry ``key`` in ``lang``, formatted with ``params``."""
+    return _plain(catalogue(lang), key, params)
 
 
 def tn(lang: str, key: str, n: int, **params: Any) -> str:
-    """The plural entry ``key`` in the form for ``n``, formatted with ``n`` and ``params``."""
-    entry = catalogue(lang)[key]
-    if not isinstance(entry, dict):
-        raise KeyError(f"{key} is not a plural entry: use t()")
-    return entry[plural_form(lang, n)].format(n=n, **params)
+    """The shared plural entry ``key`` in the form for ``n``, formatted with ``n`` and
+    ``params``."""
+    return _counted(catalogue(lang), lang, key, n, params)
 
 
 def signed(amount: int) -> str:
@@ -174,6 +207,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "PLURAL_FORMS",
+    "Words",
     "catalogue",
     "game_entries",
     "language",

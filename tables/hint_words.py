@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from game.ai import Advice, Measure
 from game.core import Action
-from locales import catalogue, listed, plural_form, t, tn
+from locales import Words, catalogue, listed, plural_form, t, tn
 
 #: callback answers hold at most 200 characters
 MAX_HINT = 200
@@ -39,11 +39,12 @@ def quoted(lang: str, text: str) -> str:
     return t(lang, "hint.quoted", move=text)
 
 
-def hint_text(lang: str, advice: Advice, buttons: Buttons) -> str:
-    """The hint's one line: the choice by its button, then why — the figure of the playouts
-    that sets it apart from the next best move, or that they are equal as far as the playouts
-    tell —, or that it is the only move (to look at one's cards first, for a player who has
-    not), or the rule of thumb the computer follows here."""
+def hint_text(words: Words, lang: str, advice: Advice, buttons: Buttons) -> str:
+    """The hint's one line, in the ``words`` of its game: the choice by its button, then why
+    — the figure of the playouts that sets it apart from the next best move, or that they
+    are equal as far as the playouts tell —, or that it is the only move (to look at one's
+    cards first, for a player who has not), or the rule of thumb the computer follows
+    here."""
     names = buttons.names
     choice = names[advice.choice]
     if len(advice.actions) == 1:
@@ -53,7 +54,7 @@ def hint_text(lang: str, advice: Advice, buttons: Buttons) -> str:
     other = advice.runner_up()
     if other is None or not advice.samples:
         key = f"hint.rule.{advice.rule}" if advice.rule else "hint.rules"
-        return _cut(t(lang, key, move=choice))
+        return _cut(words.t(lang, key, move=choice))
     samples = tn(lang, "hint.samples", advice.samples)
     equal = advice.equal_moves()
     if not equal:
@@ -67,10 +68,10 @@ def hint_text(lang: str, advice: Advice, buttons: Buttons) -> str:
             )
             why = [m for m in reasons if m is not primary]
             if why:
-                text += "; " + _why(lang, advice, why[0], other)
+                text += "; " + _why(words, lang, advice, why[0], other)
             return _cut(t(lang, "hint.played", text=text, samples=samples))
         if reasons:
-            why_text = _why(lang, advice, reasons[0], other)
+            why_text = _why(words, lang, advice, reasons[0], other)
             text = t(lang, "hint.rather", move=choice, other=names[other], why=why_text)
             return _cut(t(lang, "hint.played", text=text, samples=samples))
         equal = (other,)
@@ -93,11 +94,13 @@ def _differs(lang: str, advice: Advice, measure: Measure, other: Action) -> bool
     return _figure(lang, name, means[mine]) != _figure(lang, name, means[theirs])
 
 
-def _why(lang: str, advice: Advice, measure: Measure, other: Action) -> str:
+def _why(words: Words, lang: str, advice: Advice, measure: Measure, other: Action) -> str:
     mine, theirs = advice.actions.index(advice.choice), advice.actions.index(other)
     name = measure.name
     mean = _figure(lang, name, measure.means[mine])
-    return t(lang, f"hint.why.{name}", mean=mean, value=_figure(lang, name, measure.means[theirs]))
+    return words.t(
+        lang, f"hint.why.{name}", mean=mean, value=_figure(lang, name, measure.means[theirs])
+    )
 
 
 def _figure(lang: str, name: str, mean: float) -> str:

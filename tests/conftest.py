@@ -6,7 +6,7 @@ Slow properties are kept in check by their example counts instead.
 
 Every test runs beside the program's library of games (``tests.library``), as the program
 does: its games' texts are in the catalogue and its buttons carry their moves, whichever test
-module runs alone. A test with toy games builds a library of its own (``with_games``).
+module runs alone. A test with toy games builds a library of its own (``library_with``).
 """
 
 from hypothesis import settings

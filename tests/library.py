@@ -1,13 +1,9 @@
 """The program's games for the tests (``server.games``): its catalogues, the codec of its
 buttons and its tools' games, a library with toy games of a test's own beside them
-(``with_games``), and any game's rules by its kind (``rules_for``)."""
+(``library_with``), and any game's rules by its kind (``rules_for``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-import locales
 from game.registry import GameRules
 from server.games import LIBRARY, OFFERED, Library, Offered
 from tests.plugin import highcard, kopilka, tricks
@@ -19,8 +15,10 @@ CHAT = LIBRARY.chat
 #: what the program's buttons carry (the chat's ``bot.callback.Codec``)
 CODEC = CHAT.codec
 PAGES = LIBRARY.pages
+#: every word of the program's games: the shared catalogue with each game's own
+WORDS = GAMES.words
 TOOLS = LIBRARY.tools
-#: the toy games of ``tests/plugin``, which a test offers beside the program's (``with_games``)
+#: the toy games of ``tests/plugin``, which a test offers beside the program's (``library_with``)
 TOYS = (tricks.OFFERED, highcard.OFFERED, kopilka.OFFERED)
 
 
@@ -39,15 +37,7 @@ def seat_view(kind: str, state: object, seat: int, info: TableInfo) -> Json:
     return views.seat_view(PAGES.of(kind), state, seat, info)
 
 
-@contextmanager
-def with_games(*extra: Offered) -> Iterator[Library]:
+def library_with(*extra: Offered) -> Library:
     """A library of the program's games and ``extra`` after them (its buttons are its chat's:
-    ``library.chat.codec``); once done, the texts the extra games brought leave the catalogue,
-    so that no test sees another's toys."""
-    library = Library((*OFFERED, *extra))
-    try:
-        yield library
-    finally:
-        for entry in extra:
-            for lang, entries in entry.game.texts.items():
-                locales.remove_entries(lang, entries)
+    ``library.chat.codec``; its words, ``library.words``)."""
+    return Library((*OFFERED, *extra))

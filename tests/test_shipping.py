@@ -533,8 +533,8 @@ def test_every_relative_link_in_the_documents_resolves() -> None:
 def test_the_readme_transcript_is_rendered_by_the_locales() -> None:
     """The transcript's fixed phrases still exist in the Russian catalogue (so it cannot drift
     silently from what the bot says)."""
-    from locales import catalogue
+    from tests.library import GAMES
 
-    texts = json.dumps(catalogue("ru"), ensure_ascii=False)
+    texts = json.dumps(dict(GAMES.words.catalogue("ru")), ensure_ascii=False)
     for phrase in ("собираем стол", "Сесть за стол", "открыт на колоде", "за взятку", "ремиз"):
         assert phrase in texts, phrase

@@ -237,7 +237,7 @@ class WebTables:
             raise Refused("outdated")
         lang = await self.tables.people.user_language(user_id, code)
         try:
-            return page_hint(lang, advised.advice, view)
+            return page_hint(self.pages.games.words, lang, advised.advice, view)
         except NoControl:
             log.exception("a hint names no control: game %s, user %s", game_id, user_id)
             raise Refused("hint_failed") from None

@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
-from locales import PLURAL_FORMS, catalogue, game_entries, language
+from locales import PLURAL_FORMS, language
+from tables.games import Plugin
 from web.games import PageGames
 
 #: the families of keys the page itself or any seat view (``web.views``) names; each game's
@@ -30,19 +31,20 @@ def page_texts(lang: str | None, pages: PageGames) -> dict[str, Any]:
     writes them, and each game's glossary (its entries' keys)."""
     code = language(lang)
     prefixes = PREFIXES + tuple(prefix for game in pages for prefix in game.texts)
-    texts = {key: entry for key, entry in catalogue(code).items() if key.startswith(prefixes)}
+    words = pages.games.words.catalogue(code)
+    texts = {key: entry for key, entry in words.items() if key.startswith(prefixes)}
     return {
         "lang": code,
         "plurals": list(PLURAL_FORMS[code]),
         "texts": texts,
         "ranks": {"latin": RANK_LABEL, "russian": RUSSIAN_RANK_LABEL},
         "suits": SUIT_EMOJI,
-        "glossary": {page.game.rules.kind: glossary(page.game.rules.kind) for page in pages},
+        "glossary": {page.game.rules.kind: glossary(page.game) for page in pages},
     }
 
 
-def glossary(kind: str) -> list[str]:
-    """The glossary entries of the game ``kind``: the words of the game a newcomer cannot know
-    (шлейф, ремиз; норма, прикуп), as the chat explains them."""
-    own = game_entries(kind).get("ru", {})
+def glossary(game: Plugin) -> list[str]:
+    """The glossary entries of ``game``: the words of the game a newcomer cannot know (шлейф,
+    ремиз; норма, прикуп), as the chat explains them."""
+    own = game.texts.get("ru", {})
     return [key for key in own if GLOSS.fullmatch(key)]

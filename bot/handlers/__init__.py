@@ -151,7 +151,7 @@ async def _storage_failed(update: object, context: BotContext) -> None:
         return
     user = update.effective_user
     lang = language(user.language_code if user else None)
-    text = chat_render.refusal(lang, "storage")
+    text = chat_render.refusal(services.tables.games.words, lang, "storage")
     if update.callback_query is not None:
         await answer(update.callback_query.answer, text)
         return

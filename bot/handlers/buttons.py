@@ -28,7 +28,9 @@ async def on_callback(update: Update, context: BotContext) -> None:
     try:
         data = presenter.games.codec.decode(query.data or "")
     except cb.BadCallback:
-        await answer(query.answer, chat_render.refusal(lang, "unknown_button"))
+        await answer(
+            query.answer, chat_render.refusal(presenter.games.games.words, lang, "unknown_button")
+        )
         return
     if isinstance(data, cb.History | cb.DealInfo):
         message = query.message
@@ -36,7 +38,10 @@ async def on_callback(update: Update, context: BotContext) -> None:
         if message is None or not await screens.is_history_message(
             message.chat.id, message.message_id
         ):
-            await answer(query.answer, chat_render.refusal(lang, "unknown_button"))
+            await answer(
+                query.answer,
+                chat_render.refusal(presenter.games.games.words, lang, "unknown_button"),
+            )
             return
         if isinstance(data, cb.History):
             await screens.send_history(message.chat.id, data.before, message.message_id)

@@ -129,11 +129,12 @@ def command_message(update: Update) -> int | None:
 async def refusal_text(
     context: BotContext, lang: str, refusal: Refused | str, *, html: bool
 ) -> str:
-    choices = [item.name for game in context.services.tables.games for item in game.choices]
+    games = context.services.tables.games
+    choices = [item.name for game in games for item in game.choices]
     if isinstance(refusal, str):
-        return chat_render.refusal(lang, refusal, choices=choices)
+        return chat_render.refusal(games.words, lang, refusal, choices=choices)
     names = await context.services.people.names(refusal.users, lang) if refusal.users else []
-    return chat_render.refusal(lang, refusal.reason, names, html=html, choices=choices)
+    return chat_render.refusal(games.words, lang, refusal.reason, names, html=html, choices=choices)
 
 
 async def refuse_in_chat(update: Update, context: BotContext, refusal: Refused | str) -> None:

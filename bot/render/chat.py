@@ -20,7 +20,7 @@ from bot.render.common import (
 )
 from game.cards import CARD_SET, SUITS
 from game.core import Action
-from locales import catalogue, listed, signed, t, tn
+from locales import Words, listed, signed, t, tn
 from tables.events import TableEvent
 from tables.settle_up import settle
 
@@ -75,7 +75,7 @@ def lobby_text(
     if started:
         title = "lobby.practice_started" if practice else "lobby.started"
     lines = [
-        t(lang, title, game=game_title(lang, kind)),
+        t(lang, title, game=game_title(game.words, lang, kind)),
         t(lang, "lobby.options", summary=options_summary(lang, game, options)),
     ]
     if started:
@@ -191,7 +191,7 @@ def rules_text(lang: str, game: ChatGame, choice: str, options: JsonObject) -> s
     """/rules: a phone-sized summary of a game's rules as this chat's options make them (every
     option shows in the rules it changes: the game's own ``rules_text``), and where the
     options themselves are: /settings lists the settings, /rules the rules."""
-    lines = [t(lang, "rules.title", game=game_title(lang, choice)), ""]
+    lines = [t(lang, "rules.title", game=game_title(game.game.words, lang, choice)), ""]
     lines.append(game.rules_text(lang, choice, options))
     lines.append("")
     lines.append(t(lang, "rules.settings_hint"))
@@ -202,7 +202,9 @@ def start_text(lang: str, bot_username: str, games: Iterable[Plugin]) -> str:
     """The first /start in private: what the bot is (the games, each as its own words name it
     there), and a link to add it to a group."""
     link = html.escape(f"https://t.me/{bot_username}?startgroup=true", quote=True)
-    named = listed(lang, [t(lang, f"welcome.{game.rules.kind}") for game in games], "and")
+    named = listed(
+        lang, [game.words.t(lang, f"welcome.{game.rules.kind}") for game in games], "and"
+    )
     return t(lang, "start.text", link=link, games=named)
 
 
@@ -226,9 +228,10 @@ def group_only_text(lang: str, command: str) -> str:
 # ---------------------------------------------------------------- announcements
 
 
-def move_text(lang: str, action: Action) -> str:
-    """A move as the whole table may hear of it: cards only where the move shows them
-    (a played card, a named trump); a discarded, dropped or exchanged card never."""
+def move_text(words: Words, lang: str, action: Action) -> str:
+    """A move as the whole table may hear of it, in the ``words`` of its game: cards only
+    where the move shows them (a played card, a named trump); a discarded, dropped or
+    exchanged card never."""
     verb = action.verb
     arg = action.arg
     if verb == "play" and isinstance(arg, str) and arg in CARD_SET:
@@ -241,14 +244,14 @@ def move_text(lang: str, action: Action) -> str:
         count = len(arg) if isinstance(arg, tuple) else 0
         return tn(lang, "move.discard", count) if count else t(lang, "move.keep")
     # a move without an argument worth telling: its own words if its game has any
-    # (``move.<verb>``, in the catalogue or the texts the game brought), else «move made»
+    # (``move.<verb>``), else «move made»
     plain = f"move.{verb}"
-    return t(lang, plain if plain in catalogue(lang) else "move.made")
+    return words.t(lang, plain if plain in words.catalogue(lang) else "move.made")
 
 
-def timeout_text(lang: str, name: str, action: Action) -> str:
+def timeout_text(words: Words, lang: str, name: str, action: Action) -> str:
     """«Time is up for X: made the default move (which)»."""
-    return t(lang, "announce.timeout", name=esc(name), move=move_text(lang, action))
+    return t(lang, "announce.timeout", name=esc(name), move=move_text(words, lang, action))
 
 
 def away_text(lang: str, name: str) -> str:
@@ -353,6 +356,7 @@ REFUSALS = (
 
 
 def refusal(
+    words: Words,
     lang: str,
     reason: str,
     names: Sequence[str] = (),
@@ -369,12 +373,11 @@ def refusal(
         named = ", ".join(esc(name) if html else name for name in names)
         return short_answer(t(lang, "refuse.start_bot_first_named", names=named))
     if reason == "unknown_game":
-        words = listed(lang, choices, "or")
-        return short_answer(t(lang, "refuse.unknown_game", choices=words))
+        return short_answer(t(lang, "refuse.unknown_game", choices=listed(lang, choices, "or")))
     # a game's own reasons (``refuse.<reason>``: a card that must follow, a look refused…)
-    # are in the catalogue or the texts the game brought
-    known = reason in REFUSALS or f"refuse.{reason}" in catalogue(lang)
-    return short_answer(t(lang, f"refuse.{reason if known else 'not_allowed'}"))
+    # are in its ``words``
+    known = reason in REFUSALS or f"refuse.{reason}" in words.catalogue(lang)
+    return short_answer(words.t(lang, f"refuse.{reason if known else 'not_allowed'}"))
 
 
 def answer_text(lang: str, key: str) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import locales
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI, sort_hand
 from locales import MONEY_REASONS as MONEY_REASONS  # listed here for the renderers
-from locales import signed, t, tn
+from locales import Words, signed, t, tn
 from tables.games.words import CardName, Phrase, SeatName
 from tables.people import Ranks, ranks_style
 
@@ -97,9 +97,9 @@ def suit(letter: str) -> str:
     return SUIT_SYMBOLS[letter]
 
 
-def said(lang: str, words: Phrase, names: Sequence[str]) -> str:
-    """A game's ``Phrase`` as the chat says it: seats by their escaped names, cards by their
-    labels in the chat's style."""
+def said(words: Words, lang: str, phrase: Phrase, names: Sequence[str]) -> str:
+    """A game's ``Phrase`` in its ``words``, as the chat says it: seats by their escaped
+    names, cards by their labels in the chat's style."""
 
     def value(param: object) -> object:
         match param:
@@ -108,13 +108,13 @@ def said(lang: str, words: Phrase, names: Sequence[str]) -> str:
             case CardName(card):
                 return label(card)
             case Phrase():
-                return said(lang, param, names)
+                return said(words, lang, param, names)
         return param
 
-    params = {name: value(param) for name, param in words.params.items()}
-    if words.n is None:
-        return t(lang, words.key, **params)
-    return tn(lang, words.key, words.n, **params)
+    params = {name: value(param) for name, param in phrase.params.items()}
+    if phrase.n is None:
+        return words.t(lang, phrase.key, **params)
+    return words.tn(lang, phrase.key, phrase.n, **params)
 
 
 def trick_lines(
@@ -149,9 +149,10 @@ def cards(items: Iterable[str], trump: str | None = None, *, sort: bool = True) 
     return " ".join(label(card) for card in ordered)
 
 
-def game_title(lang: str, kind: str) -> str:
-    """«Стуколка», «Стуколка со шлейфом», «Старшина»."""
-    return t(lang, f"game.{kind}")
+def game_title(words: Words, lang: str, choice: str) -> str:
+    """A game by its choice's name, in the words of that game: «Стуколка», «Стуколка со
+    шлейфом», «Старшина»."""
+    return words.t(lang, f"game.{choice}")
 
 
 def value_token(value: object) -> str:
@@ -166,15 +167,16 @@ def value_token(value: object) -> str:
     return str(value).replace("-", "_")
 
 
-def option_label(lang: str, game: str, option: str) -> str:
-    return t(lang, f"opt.{game}.{option}")
+def option_label(lang: str, game: Plugin, option: str) -> str:
+    return game.words.t(lang, f"opt.{game.rules.kind}.{option}")
 
 
-def value_label(lang: str, game: str, option: str, value: object) -> str:
-    """How a value of an option reads: a number as a number, anything else from the catalogue."""
+def value_label(lang: str, game: Plugin, option: str, value: object) -> str:
+    """How a value of an option reads: a number as a number, anything else from the game's
+    words."""
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    return t(lang, f"val.{game}.{option}.{value_token(value)}")
+    return game.words.t(lang, f"val.{game.rules.kind}.{option}.{value_token(value)}")
 
 
 def option_names(game: Plugin) -> tuple[str, ...]:
@@ -198,8 +200,8 @@ def options_summary(lang: str, game: Plugin, options: JsonObject) -> str:
                 t(
                     lang,
                     "options.item",
-                    option=option_label(lang, game.rules.kind, name),
-                    value=value_label(lang, game.rules.kind, name, value),
+                    option=option_label(lang, game, name),
+                    value=value_label(lang, game, name, value),
                 )
             )
     return " · ".join(parts)

@@ -65,7 +65,7 @@ def settings_text(
             t(
                 lang,
                 "settings.game",
-                game=game_title(lang, each.rules.kind),
+                game=game_title(each.words, lang, each.rules.kind),
                 summary=options_summary(lang, each, options),
             )
             for each, options in chosen
@@ -82,7 +82,7 @@ def settings_text(
             ]
         )
     if option is None:
-        return t(lang, "settings.choose_option", game=game_title(lang, game.rules.kind))
+        return t(lang, "settings.choose_option", game=game_title(game.words, lang, game.rules.kind))
     options = dict(chosen).get(game, game.menu.defaults)
     value = options.get(option, game.menu.defaults.get(option))
     return "\n".join(
@@ -90,10 +90,10 @@ def settings_text(
             t(
                 lang,
                 "settings.option",
-                option=option_label(lang, game.rules.kind, option),
-                value=value_label(lang, game.rules.kind, option, value),
+                option=option_label(lang, game, option),
+                value=value_label(lang, game, option, value),
             ),
-            t(lang, f"help.{game.rules.kind}.{option}"),
+            game.words.t(lang, f"help.{game.rules.kind}.{option}"),
         ]
     )
 
@@ -113,14 +113,14 @@ def evening_gap_set_text(lang: str, hours: int) -> str:
     return short_answer(t(lang, "evening.gap_set", hours=hours))
 
 
-def preset_chosen_text(lang: str, game: str, preset: str) -> str:
+def preset_chosen_text(lang: str, game: Plugin, preset: str) -> str:
     """The callback answer after a preset was chosen."""
     return short_answer(
         t(
             lang,
             "settings.preset_chosen",
-            game=game_title(lang, game),
-            preset=t(lang, f"preset.{game}.{preset}"),
+            game=game_title(game.words, lang, game.rules.kind),
+            preset=game.words.t(lang, f"preset.{game.rules.kind}.{preset}"),
         )
     )
 
@@ -130,7 +130,7 @@ def ranks_changed_text(lang: str, ranks: str) -> str:
     return short_answer(t(lang, "settings.ranks", value=t(lang, f"btn.ranks.{ranks}")))
 
 
-def setting_changed_text(lang: str, game: str, option: str, value: object) -> str:
+def setting_changed_text(lang: str, game: Plugin, option: str, value: object) -> str:
     """The callback answer after an option was set."""
     return short_answer(
         t(
@@ -158,7 +158,7 @@ def help_text(lang: str, games: Iterable[Plugin]) -> str:
             lang,
             "help.game",
             commands="/new " + " | ".join(item.name for item in game.choices),
-            about=t(lang, f"about.{game.rules.kind}"),
+            about=game.words.t(lang, f"about.{game.rules.kind}"),
         )
         for game in games
     ]
@@ -185,7 +185,7 @@ def new_game_text(lang: str, *, practice: bool = False) -> str:
 def new_game_keyboard(codec: Codec, lang: str, games: Iterable[Plugin]) -> Keyboard:
     """The /new chooser: one button per choice of each game (``codec``: theirs)."""
     return [
-        [(game_title(lang, item.name), codec.encode(NewGame(item.name)))]
+        [(game_title(game.words, lang, item.name), codec.encode(NewGame(item.name)))]
         for game in games
         for item in game.choices
     ]
@@ -194,7 +194,7 @@ def new_game_keyboard(codec: Codec, lang: str, games: Iterable[Plugin]) -> Keybo
 def rules_keyboard(codec: Codec, lang: str, games: Iterable[Plugin]) -> Keyboard:
     """The private /rules chooser: one button per choice of each game (``codec``: theirs)."""
     return [
-        [(game_title(lang, item.name), codec.encode(RulesOf(item.name)))]
+        [(game_title(game.words, lang, item.name), codec.encode(RulesOf(item.name)))]
         for game in games
         for item in game.choices
     ]
@@ -249,7 +249,7 @@ def settings_root_keyboard(
     the rank letters (J Q K A or В Д К Т, the current one marked; ``ranks`` the chat's
     stored choice)."""
     rows = [
-        [(game_title(lang, game.rules.kind), codec.encode(Settings(game.rules.kind)))]
+        [(game_title(game.words, lang, game.rules.kind), codec.encode(Settings(game.rules.kind)))]
         for game in games
     ]
     if evening:
@@ -315,7 +315,7 @@ def settings_game_keyboard(codec: Codec, lang: str, game: Plugin, options: JsonO
         current = current_preset(game, options)
         buttons = []
         for preset in presets:
-            text = t(lang, f"preset.{kind}.{preset}")
+            text = game.words.t(lang, f"preset.{kind}.{preset}")
             if preset == current:
                 text = f"{SELECTED_MARK} {text}"
             buttons.append((text, codec.encode(Settings(kind, PRESET, preset))))
@@ -325,8 +325,8 @@ def settings_game_keyboard(codec: Codec, lang: str, game: Plugin, options: JsonO
         text = t(
             lang,
             "btn.option",
-            option=option_label(lang, kind, name),
-            value=value_label(lang, kind, name, value),
+            option=option_label(lang, game, name),
+            value=value_label(lang, game, name, value),
         )
         rows.append([(text, codec.encode(Settings(kind, name)))])
     rows.append([(t(lang, "btn.settings_back"), codec.encode(Settings()))])
@@ -342,7 +342,7 @@ def settings_option_keyboard(
     kind = game.rules.kind
     values = game.menu.values[option]
     for value in values:
-        text = value_label(lang, kind, option, value)
+        text = value_label(lang, game, option, value)
         if value == current and type(value) is type(current):
             text = f"{SELECTED_MARK} {text}"
         buttons.append((text, codec.encode(Settings(kind, option, option_token(value)))))

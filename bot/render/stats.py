@@ -33,6 +33,15 @@ def _kind_of(games: ChatGames, kind: str, summary: Mapping[str, object]) -> str:
     return games.games.of(kind).choice_of(dict(summary)) if kind in games.games else kind
 
 
+def _title(games: ChatGames, lang: str, choice: str) -> str:
+    """A game's title by its choice's name, in the words of the games offered (a game no
+    longer offered by its stored name)."""
+    words = games.games.words
+    if f"game.{choice}" in words.catalogue(lang):
+        return game_title(words, lang, choice)
+    return esc(choice)
+
+
 # ------------------------------------------------------------------------------ /stats
 
 
@@ -63,7 +72,7 @@ def _figures_lines(games: ChatGames, lang: str, by_kind: Mapping[str, Figures]) 
     played = {kind: figures for kind, figures in by_kind.items() if figures.deals or figures.net}
     lines: list[str] = []
     for kind in sorted(played):
-        lines += [t(lang, "stats.kind", game=game_title(lang, kind))]
+        lines += [t(lang, "stats.kind", game=_title(games, lang, kind))]
         lines += _kind_lines(games, lang, kind, played[kind])
     if len(played) > 1:
         net = sum(figures.net for figures in played.values())
@@ -134,6 +143,7 @@ def _board(lang: str, standings: Sequence[Standing], names: Mapping[int, str]) -
 
 
 def top_text(
+    games: ChatGames,
     lang: str,
     all_time: Sequence[Standing],
     this_month: Sequence[Standing],
@@ -154,7 +164,7 @@ def top_text(
         lines += _board(lang, this_month, names) or [t(lang, "top.month_empty")]
     if len(by_kind) > 1:
         for kind, kind_all, kind_month in by_kind:
-            lines += ["", t(lang, "top.kind", game=game_title(lang, kind))]
+            lines += ["", t(lang, "top.kind", game=_title(games, lang, kind))]
             if list(kind_month) == list(kind_all):
                 lines += [t(lang, "top.all_this_month"), *_board(lang, kind_all, names)]
                 continue
@@ -197,7 +207,7 @@ def history_page_text(
                 lang,
                 "history.deal",
                 date=ended,
-                game=game_title(lang, _kind_of(games, deal.kind, deal.summary)),
+                game=_title(games, lang, _kind_of(games, deal.kind, deal.summary)),
                 deal=deal.deal + 1,
             )
         )
@@ -272,7 +282,7 @@ def deal_text(games: ChatGames, lang: str, deal: DealHistory, names: Mapping[int
     summary = deal.summary
     kind = _kind_of(games, deal.kind, summary)
     ended = datetime.fromtimestamp(deal.ended_at, UTC).strftime("%d.%m.%Y %H:%M")
-    lines = [t(lang, "deal.title", game=game_title(lang, kind), deal=deal.deal + 1, date=ended)]
+    lines = [t(lang, "deal.title", game=_title(games, lang, kind), deal=deal.deal + 1, date=ended)]
     seat_user = {p.seat: p.user_id for p in deal.players}
 
     def name(seat: int) -> str:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from locales import t
+from locales import Words
 from storage.chat_display import ChatDisplay
 from tables.bounded import Recent
 
@@ -27,13 +27,19 @@ class Glossary:
     """Which words each player has met, and the lines that explain the new ones."""
 
     def __init__(
-        self, display: ChatDisplay, terms: Sequence[str], clock: Callable[[], float]
+        self,
+        display: ChatDisplay,
+        terms: Sequence[str],
+        words: Words,
+        clock: Callable[[], float],
     ) -> None:
         self.display = display
         #: the table service's clock, that what is stored is stamped with
         self.clock = clock
         #: the words the games name (``ChatGame.terms``)
         self.terms = tuple(terms)
+        #: the games' words, which explain them (``gloss.<term>``)
+        self.words = words
         self._met: Recent[int, dict[str, list[int]]] = Recent(KEPT)
 
     async def lines(self, user_id: int, lang: str, text: str, game_id: int, deal: int) -> str:
@@ -41,20 +47,20 @@ class Glossary:
         ``game_id`` (an empty string when there are none): the words it shows that the
         player met first in this deal, or meets now."""
         plain = _TAG.sub("", text).lower()
-        words = [term for term in self.terms if t(lang, f"gloss.word.{term}") in plain]
-        if not words:
+        named = [term for term in self.terms if self.words.t(lang, f"gloss.word.{term}") in plain]
+        if not named:
             return ""
         met = await self._read(user_id)
         here = [game_id, deal]
         shown = []
         first = False
-        for term in words:
+        for term in named:
             if term not in met:
                 met[term] = here
                 first = True
             elif met[term] != here:
                 continue
-            shown.append(t(lang, f"gloss.{term}"))
+            shown.append(self.words.t(lang, f"gloss.{term}"))
         if first:
             await self._write(user_id, met)
         return "\n\n" + "\n".join(shown) if shown else ""

@@ -54,4 +54,4 @@ class HandHints:
         except NoButton:
             log.exception("a hint names no button: game %s, user %s", data.game_id, user_id)
             raise Refused("hint_failed") from None
-        return Alert(hint_text(lang, advice, buttons))
+        return Alert(hint_text(self.games.games.words, lang, advice, buttons))

@@ -92,7 +92,9 @@ class Hands(HandEndings, HandHints, HandMarks):
         self.people = people
         #: the words of the game explained under a player's hand the first deal he meets them
         # the service's clock read at each call (a test moves it)
-        self.glossary = Glossary(self.display, games.terms, lambda: self.tables.clock())
+        self.glossary = Glossary(
+            self.display, games.terms, games.games.words, lambda: self.tables.clock()
+        )
         #: private hand messages of players who are not to act are edited at most once every
         #: ``HAND_SPACING`` seconds each (the one to act gets his at once); off when the
         #: groups are not paced either (tests, a local Bot API server)

@@ -266,7 +266,7 @@ class Menus:
             self.games.codec, lang, game, data.option, dict(chosen)[game].get(data.option)
         )
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
-        return menu_render.setting_changed_text(lang, game.rules.kind, data.option, value)
+        return menu_render.setting_changed_text(lang, game, data.option, value)
 
     async def _press_preset(
         self,
@@ -289,7 +289,7 @@ class Menus:
         text = menu_render.settings_text(lang, chosen, game)
         rows = menu_render.settings_game_keyboard(self.games.codec, lang, game, dict(chosen)[game])
         await self.messenger.show(chat_id, message_id, text, rows, answer=True)
-        return menu_render.preset_chosen_text(lang, game.rules.kind, preset)
+        return menu_render.preset_chosen_text(lang, game, preset)
 
     # ------------------------------------------------------------------ other menus
 

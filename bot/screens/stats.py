@@ -85,7 +85,7 @@ class StatsScreens:
         lang = await self.language(chat_id)
         top = await self.scores.top(chat_id)
         names = await self._names([s.user_id for s in top.all_time], lang)
-        text = top_text(lang, top.all_time, top.this_month, top.by_kind, names)
+        text = top_text(self.games, lang, top.all_time, top.this_month, top.by_kind, names)
         await self.messenger.send(chat_id, text, reply_to=reply_to)
 
     async def send_history(

@@ -141,13 +141,13 @@ class GroupTable:
             action = Action(0, str(notice.params["verb"]), arg)
         match notice.key:
             case "timeout_move" if action is not None:
-                return chat_render.timeout_text(lang, name, action)
+                return chat_render.timeout_text(self.games.games.words, lang, name, action)
             case "auto_move" if action is not None:
                 return t(
                     lang,
                     "announce.auto_move",
                     name=esc(name),
-                    move=chat_render.move_text(lang, action),
+                    move=chat_render.move_text(self.games.games.words, lang, action),
                 )
             case "now_away" if notice.params.get("computer"):
                 return t(lang, "announce.away_computer", name=esc(name))

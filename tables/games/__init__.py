@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-import locales
+from locales import Words
 from tables.games.plugin import Choice, GamePlugin, OptionsMenu, Plugin, StatField, Table
 
 __all__ = ["Catalogue", "Choice", "GamePlugin", "OptionsMenu", "Plugin", "StatField", "Table"]
@@ -19,11 +19,11 @@ __all__ = ["Catalogue", "Choice", "GamePlugin", "OptionsMenu", "Plugin", "StatFi
 
 class Catalogue:
     """The games offered, in the order menus and lists show them: a game by its kind
-    (``of``), by the word /new or /rules takes (``choice``). Built once; the catalogue texts
-    its games bring join ``locales`` then (the same entries again are welcome, another text
-    under a known key is a ``ValueError``)."""
+    (``of``), by the word /new or /rules takes (``choice``), and the catalogue of every word
+    they say (``words``: the shared entries with each game's own; two games giving one key
+    two texts is a ``ValueError``). Built once."""
 
-    __slots__ = ("_by_kind",)
+    __slots__ = ("_by_kind", "words")
 
     def __init__(self, games: Iterable[Plugin]) -> None:
         by_kind: dict[str, Plugin] = {}
@@ -42,10 +42,8 @@ class Catalogue:
                 raise ValueError(f"options menu code {game.menu.code!r} is taken")
             menus.add(game.menu.code)
             by_kind[game.rules.kind] = game
-        for game in by_kind.values():
-            for lang, entries in game.texts.items():
-                locales.add_entries(lang, entries)
         self._by_kind = by_kind
+        self.words = Words(*(game.texts for game in by_kind.values()))
 
     def __iter__(self) -> Iterator[Plugin]:
         return iter(self._by_kind.values())

@@ -19,7 +19,7 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 from game.ai import Computer, Seated
 from game.registry import GameRules, GameState, JsonObject, ViewedState
-from locales import Entry
+from locales import Entry, Words
 
 SV = TypeVar("SV")
 PV = TypeVar("PV")
@@ -124,8 +124,13 @@ class Plugin(Protocol):
 
     @property
     def texts(self) -> Mapping[str, Mapping[str, Entry]]:
-        """Catalogue entries the game brings along, by language (a game whose texts are in
-        ``locales/*.json`` brings none)."""
+        """Catalogue entries the game brings along, by language (``locales.game_entries``
+        reads a program's game's from its files)."""
+        ...
+
+    @property
+    def words(self) -> Words:
+        """The catalogue the game's own screens read: the shared entries with its ``texts``."""
         ...
 
     def choice_of(self, options: JsonObject) -> str: ...
@@ -153,8 +158,10 @@ class GamePlugin(Generic[SV, PV]):
     texts: Mapping[str, Mapping[str, Entry]] = field(default_factory=dict)
     computer: Computer[SV] | None = None
     stat_fields: tuple[StatField, ...] = ()
+    words: Words = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "words", Words(self.texts))
         if not self.choices:
             raise ValueError("a game needs at least one choice for /new")
         if len({item.name for item in self.stat_fields}) != len(self.stat_fields):

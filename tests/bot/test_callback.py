@@ -33,7 +33,7 @@ from bot.callback import (
 )
 from bot.render.menus import option_token
 from game.cards import FULL_DECK, SUITS
-from tests.library import CODEC, GAMES, with_games
+from tests.library import CODEC, GAMES, library_with
 from tests.plugin import tricks
 
 ids = st.integers(min_value=0, max_value=MAX_ID)
@@ -293,15 +293,15 @@ def test_codecs_of_different_games_live_side_by_side() -> None:
         cards.decode("ot:-:-")
     # the program's codec, and a library's with a toy game of its own built after it
     program = CODEC.encode(Act(1, 2, "play", "TH"))
-    with with_games(tricks.OFFERED) as library:
-        toy = library.chat.codec
-        follow = toy.encode(Act(1, 2, "follow", "TH"))
-        assert toy.decode(follow) == Act(1, 2, "follow", "TH")
-        assert toy.decode(program) == CODEC.decode(program) == Act(1, 2, "play", "TH")
-        with pytest.raises(BadCallback):
-            CODEC.decode(follow)
-        with pytest.raises(BadCallback):
-            CODEC.encode(Act(1, 2, "follow", "TH"))
+    library = library_with(tricks.OFFERED)
+    toy = library.chat.codec
+    follow = toy.encode(Act(1, 2, "follow", "TH"))
+    assert toy.decode(follow) == Act(1, 2, "follow", "TH")
+    assert toy.decode(program) == CODEC.decode(program) == Act(1, 2, "play", "TH")
+    with pytest.raises(BadCallback):
+        CODEC.decode(follow)
+    with pytest.raises(BadCallback):
+        CODEC.encode(Act(1, 2, "follow", "TH"))
     assert set(tricks.PLUGIN.verbs) <= set(toy.verbs) and not set(tricks.PLUGIN.verbs) & set(
         CODEC.verbs
     )

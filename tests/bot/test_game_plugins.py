@@ -13,7 +13,7 @@ import pytest
 
 from bot.games import Catalogue, Choice, GamePlugin, OptionsMenu, StatField
 from game.stukolka import StukolkaGame
-from tests.library import CHAT, GAMES, rules_for, with_games
+from tests.library import CHAT, GAMES, library_with, rules_for
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
@@ -121,13 +121,13 @@ def test_a_game_brings_its_buttons_verbs_to_its_library_only() -> None:
     from tests.plugin import tricks
 
     assert "lead" not in CHAT.codec.verbs
-    with with_games(tricks.OFFERED) as library:
-        codec = library.chat.codec
-        act = cb.Act(7, 3, "lead", "TH")
-        assert codec.decode(codec.encode(act)) == act
-        assert codec.verbs["follow"] == ("fw", cb.ArgKind.CARD)
-        assert "lead" not in CHAT.codec.verbs and "play" in CHAT.codec.verbs
-        with pytest.raises(cb.BadCallback):
-            CHAT.codec.encode(cb.Act(7, 3, "lead", "TH"))
+    library = library_with(tricks.OFFERED)
+    codec = library.chat.codec
+    act = cb.Act(7, 3, "lead", "TH")
+    assert codec.decode(codec.encode(act)) == act
+    assert codec.verbs["follow"] == ("fw", cb.ArgKind.CARD)
+    assert "lead" not in CHAT.codec.verbs and "play" in CHAT.codec.verbs
+    with pytest.raises(cb.BadCallback):
+        CHAT.codec.encode(cb.Act(7, 3, "lead", "TH"))
     with pytest.raises(ValueError):
         cb.Codec.of([{"play": ("c", cb.ArgKind.CARD)}, {"lead": ("c", cb.ArgKind.CARD)}], {}, {})

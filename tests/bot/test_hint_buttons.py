@@ -28,7 +28,7 @@ from game.starshina import StarshinaOptions
 from game.starshina import ai as starshina_ai
 from game.stukolka import StukolkaOptions, StukolkaState, dark_blind
 from game.stukolka import ai as stukolka_ai
-from tests.library import CODEC
+from tests.library import CODEC, GAMES
 
 P = stukolka.Phase
 S = starshina.Phase
@@ -240,7 +240,7 @@ def test_a_hint_names_the_button_that_makes_its_move(name: str) -> None:
             turn_in_lang = Turn(turn.advice, in_lang, turn.holding, turn.looked)
             with ranks_shown(lang, None):
                 buttons = keyboard_buttons(CODEC, lang, turn.advice, in_lang, turn.holding)
-                text = hint_text(lang, turn.advice, buttons)
+                text = hint_text(GAMES.words, lang, turn.advice, buttons)
                 action, moves = pressed(lang, text, turn_in_lang)
                 hand_labels = [label(card) for card in turn.holding.cards]
             assert action is not None and _same(action, turn.advice.choice), (text, action)

@@ -24,12 +24,14 @@ from locales import (
     language,
     plural_form,
     t,
-    tn,
 )
 from tests.library import GAMES
 
+#: every word of the program's games: the shared catalogue with each game's own
+WORDS = GAMES.words
+
 ROOT = Path(__file__).resolve().parents[2]
-# t(lang, "key" ...) / tn(lang, "key", n ...), also called through a module (locales.t)
+# WORDS.t(lang, "key" ...) / WORDS.tn(lang, "key", n ...), also called through a module (locales.t)
 KEY_CALL = re.compile(r"""\btn?\(\s*[\w.\[\]"']+\s*,\s*"([a-z0-9_.]+)\"""")
 # f"prefix.{...}" keys: the prefix must begin at least one key
 FAMILY_CALL = re.compile(r"""\btn?\(\s*[\w.\[\]"']+\s*,\s*f"([a-z0-9_.]+)\{""")
@@ -55,7 +57,7 @@ def _sources() -> list[Path]:
 
 
 def test_same_keys_in_every_language() -> None:
-    keys = {lang: set(catalogue(lang)) for lang in LANGUAGES}
+    keys = {lang: set(WORDS.catalogue(lang)) for lang in LANGUAGES}
     for lang in LANGUAGES:
         assert keys[lang] == keys[DEFAULT_LANGUAGE], (
             lang,
@@ -64,16 +66,16 @@ def test_same_keys_in_every_language() -> None:
 
 
 def test_same_placeholders_in_every_language() -> None:
-    base = catalogue(DEFAULT_LANGUAGE)
+    base = WORDS.catalogue(DEFAULT_LANGUAGE)
     for lang in LANGUAGES:
-        for key, entry in catalogue(lang).items():
+        for key, entry in WORDS.catalogue(lang).items():
             assert _entry_placeholders(entry) == _entry_placeholders(base[key]), (lang, key)
 
 
 def test_plural_entries_have_every_form_and_the_same_placeholders() -> None:
     for lang in LANGUAGES:
-        for key, entry in catalogue(lang).items():
-            base_entry = catalogue(DEFAULT_LANGUAGE)[key]
+        for key, entry in WORDS.catalogue(lang).items():
+            base_entry = WORDS.catalogue(DEFAULT_LANGUAGE)[key]
             assert isinstance(entry, dict) == isinstance(base_entry, dict), (lang, key)
             if isinstance(entry, dict):
                 assert tuple(entry) == PLURAL_FORMS[lang], (lang, key)
@@ -84,7 +86,7 @@ def test_plural_entries_have_every_form_and_the_same_placeholders() -> None:
 
 def test_every_entry_formats_and_has_no_stray_braces() -> None:
     for lang in LANGUAGES:
-        for key, entry in catalogue(lang).items():
+        for key, entry in WORDS.catalogue(lang).items():
             forms = entry.values() if isinstance(entry, dict) else [entry]
             for form in forms:
                 params = {name: "X" for name in _placeholders(form)}
@@ -99,19 +101,40 @@ def test_every_literal_key_used_in_code_exists() -> None:
         text = path.read_text(encoding="utf-8")
         used.update(KEY_CALL.findall(text))
     assert len(used) > 50
-    missing = sorted(used - set(catalogue(DEFAULT_LANGUAGE)))
+    missing = sorted(used - set(WORDS.catalogue(DEFAULT_LANGUAGE)))
     assert not missing, missing
 
 
+#: a call of the shared catalogue's own t()/tn() (``t(``, ``locales.t(``; not ``words.t(``)
+SHARED_CALL = re.compile(
+    r"""(?:(?<![\w.])|\blocales\.)tn?\(\s*[\w.\[\]"']+\s*,\s*"([a-z0-9_.]+)\""""
+)
+
+
+def test_the_shared_functions_read_only_shared_keys() -> None:
+    """``locales.t``/``tn`` know no game's words: a key a game brings is read through the words
+    that hold it (a game's own, or the catalogue's of every game offered), never through them.
+    """
+    used: set[str] = set()
+    for path in _sources():
+        used.update(SHARED_CALL.findall(path.read_text(encoding="utf-8")))
+    assert len(used) > 50
+    missing = sorted(used - set(catalogue(DEFAULT_LANGUAGE)))
+    assert not missing, missing
+    with pytest.raises(KeyError):
+        t("ru", "btn.knock")  # Стуколка's own
+    assert WORDS.t("ru", "btn.knock") == "Стучу!"
+
+
 def test_every_key_family_used_in_code_has_keys() -> None:
-    keys = set(catalogue(DEFAULT_LANGUAGE))
+    keys = set(WORDS.catalogue(DEFAULT_LANGUAGE))
     for path in _sources():
         for prefix in FAMILY_CALL.findall(path.read_text(encoding="utf-8")):
             assert any(key.startswith(prefix) for key in keys), (path.name, prefix)
 
 
 def test_dynamic_key_families_are_complete() -> None:
-    keys = set(catalogue(DEFAULT_LANGUAGE))
+    keys = set(WORDS.catalogue(DEFAULT_LANGUAGE))
     expected = {f"role.{role.value}" for role in Role}
     expected |= {f"money.{reason}" for reason in MONEY_REASONS}
     expected |= {
@@ -176,16 +199,16 @@ def test_russian_plural_forms(n: int, form: str) -> None:
 
 
 def test_trick_plurals_read_right() -> None:
-    assert tn("ru", "n.tricks", 1) == "1 взятка"
-    assert tn("ru", "n.tricks", 2) == "2 взятки"
-    assert tn("ru", "n.tricks", 5) == "5 взяток"
-    assert tn("ru", "n.tricks", 11) == "11 взяток"
-    assert tn("ru", "n.tricks", 21) == "21 взятка"
-    assert tn("ru", "n.tricks", 22) == "22 взятки"
-    assert tn("ru", "n.tricks", 0) == "0 взяток"
-    assert tn("en", "n.tricks", 1) == "1 trick"
-    assert tn("en", "n.tricks", 0) == "0 tricks"
-    assert tn("en", "n.tricks", 21) == "21 tricks"
+    assert WORDS.tn("ru", "n.tricks", 1) == "1 взятка"
+    assert WORDS.tn("ru", "n.tricks", 2) == "2 взятки"
+    assert WORDS.tn("ru", "n.tricks", 5) == "5 взяток"
+    assert WORDS.tn("ru", "n.tricks", 11) == "11 взяток"
+    assert WORDS.tn("ru", "n.tricks", 21) == "21 взятка"
+    assert WORDS.tn("ru", "n.tricks", 22) == "22 взятки"
+    assert WORDS.tn("ru", "n.tricks", 0) == "0 взяток"
+    assert WORDS.tn("en", "n.tricks", 1) == "1 trick"
+    assert WORDS.tn("en", "n.tricks", 0) == "0 tricks"
+    assert WORDS.tn("en", "n.tricks", 21) == "21 tricks"
 
 
 def test_english_plural_forms() -> None:
@@ -203,29 +226,29 @@ def test_unknown_language_is_the_default() -> None:
     assert language(None) == DEFAULT_LANGUAGE
     assert language("en-US") == "en"
     assert language("EN") == "en"
-    assert t("xx", "btn.knock") == t(DEFAULT_LANGUAGE, "btn.knock") == "Стучу!"
-    assert tn("zz", "n.tricks", 3) == "3 взятки"
+    assert WORDS.t("xx", "btn.knock") == WORDS.t(DEFAULT_LANGUAGE, "btn.knock") == "Стучу!"
+    assert WORDS.tn("zz", "n.tricks", 3) == "3 взятки"
 
 
 def test_missing_key_and_wrong_kind_raise() -> None:
     with pytest.raises(KeyError):
-        t("ru", "no.such.key")
+        WORDS.t("ru", "no.such.key")
     with pytest.raises(KeyError):
-        t("ru", "n.tricks")
+        WORDS.t("ru", "n.tricks")
     with pytest.raises(KeyError):
-        tn("ru", "btn.knock", 2)
+        WORDS.tn("ru", "btn.knock", 2)
 
 
 def test_card_table_words() -> None:
-    assert t("ru", "btn.knock") == "Стучу!"
-    assert t("ru", "btn.pass") == "Пас"
-    assert t("ru", "btn.dark") == "Втёмную"
-    assert t("ru", "btn.razrez") == "В разрез"
-    assert t("ru", "btn.shleif") == "Шлейф"
-    assert t("ru", "btn.open") == "Открыть козырь"
-    assert t("ru", "btn.buy", n=2) == "Купить 2"
-    assert t("ru", "btn.keep") == "Оставить все"
-    assert t("ru", "seat.dealer", name="X") == "Сдаёт: X"
+    assert WORDS.t("ru", "btn.knock") == "Стучу!"
+    assert WORDS.t("ru", "btn.pass") == "Пас"
+    assert WORDS.t("ru", "btn.dark") == "Втёмную"
+    assert WORDS.t("ru", "btn.razrez") == "В разрез"
+    assert WORDS.t("ru", "btn.shleif") == "Шлейф"
+    assert WORDS.t("ru", "btn.open") == "Открыть козырь"
+    assert WORDS.t("ru", "btn.buy", n=2) == "Купить 2"
+    assert WORDS.t("ru", "btn.keep") == "Оставить все"
+    assert WORDS.t("ru", "seat.dealer", name="X") == "Сдаёт: X"
 
 
 def test_every_catalogue_key_is_used() -> None:
@@ -236,7 +259,7 @@ def test_every_catalogue_key_is_used() -> None:
     families |= set(re.findall(r'f"([a-z0-9_.]+\.)\{', source))
     unused = [
         key
-        for key in catalogue(DEFAULT_LANGUAGE)
+        for key in WORDS.catalogue(DEFAULT_LANGUAGE)
         if f'"{key}"' not in source and not any(key.startswith(prefix) for prefix in families)
     ]
     assert not unused, unused
@@ -281,7 +304,8 @@ def test_a_games_words_are_its_own() -> None:
         assert set(own) == set(LANGUAGES), kind
         assert len({frozenset(entries) for entries in own.values()}) == 1, kind
         for lang, entries in own.items():
-            assert set(entries) <= set(catalogue(lang)), (kind, lang)
+            assert set(entries) <= set(WORDS.catalogue(lang)), (kind, lang)
+            assert not set(entries) & set(catalogue(lang)), (kind, lang)
 
 
 def test_one_spelling_of_vtyomnuyu() -> None:

@@ -37,6 +37,8 @@ from locales import t
 from tests.bot.texts import lobby_text, options_summary, rules_text, settings_text
 from tests.library import GAMES
 
+WORDS = GAMES.words
+
 LANGS = ("ru", "en")
 
 
@@ -146,7 +148,7 @@ def test_help_lists_every_command(lang: str) -> None:
     ):
         assert command in text
     for game in GAMES:
-        assert t(lang, f"about.{game.rules.kind}") in text
+        assert game.words.t(lang, f"about.{game.rules.kind}") in text
 
 
 def test_start_and_small_texts() -> None:
@@ -166,7 +168,7 @@ def test_settings_texts() -> None:
     assert "что изменить" in settings_text("ru", StukolkaOptions(), StarshinaOptions(), "stukolka")
     text = settings_text("ru", StukolkaOptions(), StarshinaOptions(), "stukolka", "remiz_cap")
     assert "Потолок ремиза" in text and "без потолка" in text
-    answer = setting_changed_text("en", "starshina", "max_deals", 30)
+    answer = setting_changed_text("en", GAMES.of("starshina"), "max_deals", 30)
     assert answer == "Deal limit: 30" and len(answer) <= ANSWER_LIMIT
 
 
@@ -174,7 +176,7 @@ def test_announcements_escape_names() -> None:
     name = "<i>Бо</i>"
     escaped = "&lt;i&gt;Бо&lt;/i&gt;"
     for text in (
-        timeout_text("ru", name, Action(1, "pass")),
+        timeout_text(WORDS, "ru", name, Action(1, "pass")),
         away_text("ru", name),
         back_text("ru", name),
         left_text("ru", name),
@@ -190,51 +192,51 @@ def test_announcements_escape_names() -> None:
 
 
 def test_timeout_names_the_move_but_never_a_secret_card() -> None:
-    assert "пас" in timeout_text("ru", "X", Action(1, "pass"))
-    assert "ход за игрока X: 7♠" in timeout_text("ru", "X", Action(1, "play", "7S"))
-    assert "без покупки" in timeout_text("ru", "X", Action(1, "discard", ()))
-    assert "смена 2 карт" in move_text("ru", Action(1, "discard", ("2S", "3S")))
-    assert "шлейф" in move_text("ru", Action(1, "shleif"))
-    assert "named ♥️ trump" in move_text("en", Action(1, "trump", "H"))
-    assert move_text("ru", Action(1, "play")) == "ход сделан"
-    assert move_text("ru", Action(1, "warp")) == "ход сделан"
+    assert "пас" in timeout_text(WORDS, "ru", "X", Action(1, "pass"))
+    assert "ход за игрока X: 7♠" in timeout_text(WORDS, "ru", "X", Action(1, "play", "7S"))
+    assert "без покупки" in timeout_text(WORDS, "ru", "X", Action(1, "discard", ()))
+    assert "смена 2 карт" in move_text(WORDS, "ru", Action(1, "discard", ("2S", "3S")))
+    assert "шлейф" in move_text(WORDS, "ru", Action(1, "shleif"))
+    assert "named ♥️ trump" in move_text(WORDS, "en", Action(1, "trump", "H"))
+    assert move_text(WORDS, "ru", Action(1, "play")) == "ход сделан"
+    assert move_text(WORDS, "ru", Action(1, "warp")) == "ход сделан"
     for card in FULL_DECK:
         for verb in ("drop", "give", "return"):
-            assert label(card) not in move_text("ru", Action(1, verb, card))
-        assert label(card) not in move_text("en", Action(1, "discard", (card,)))
-        assert label(card) not in move_text("ru", Action(1, "kitty", (card,) * 4))
+            assert label(card) not in move_text(WORDS, "ru", Action(1, verb, card))
+        assert label(card) not in move_text(WORDS, "en", Action(1, "discard", (card,)))
+        assert label(card) not in move_text(WORDS, "ru", Action(1, "kitty", (card,) * 4))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_refusals_are_short_plain_text(lang: str) -> None:
     for reason in (*REFUSALS, "something_new"):
-        text = refusal(lang, reason)
+        text = refusal(WORDS, lang, reason)
         assert 0 < len(text) <= ANSWER_LIMIT
         assert "<" not in text and "&" not in text
     for key in ANSWERS:
         text = answer_text(lang, key)
         assert 0 < len(text) <= ANSWER_LIMIT and "<" not in text
-    assert refusal("ru", "not_your_turn") == "Сейчас не ваш ход."
-    assert refusal("en", "outdated") == "This button is outdated."
-    assert refusal("ru", "unheard_of") == refusal("ru", "not_allowed")
-    assert "администратор" in refusal("ru", "creator_or_admin_only")
-    assert "suit" in refusal("en", "must_follow_suit")
+    assert refusal(WORDS, "ru", "not_your_turn") == "Сейчас не ваш ход."
+    assert refusal(WORDS, "en", "outdated") == "This button is outdated."
+    assert refusal(WORDS, "ru", "unheard_of") == refusal(WORDS, "ru", "not_allowed")
+    assert "администратор" in refusal(WORDS, "ru", "creator_or_admin_only")
+    assert "suit" in refusal(WORDS, "en", "must_follow_suit")
 
 
 def test_start_bot_first_names_exactly_who_has_not() -> None:
-    named = refusal("ru", "start_bot_first", ["Вера", "<Боб>"], html=True)
+    named = refusal(WORDS, "ru", "start_bot_first", ["Вера", "<Боб>"], html=True)
     assert "Вера, &lt;Боб&gt;" in named and "Старт" in named
-    toast = refusal("ru", "start_bot_first", ["Вера", "<Боб>"])
+    toast = refusal(WORDS, "ru", "start_bot_first", ["Вера", "<Боб>"])
     assert "Вера, <Боб>" in toast and len(toast) <= 200
-    assert refusal("ru", "start_bot_first") == t("ru", "refuse.start_bot_first")
+    assert refusal(WORDS, "ru", "start_bot_first") == t("ru", "refuse.start_bot_first")
     choices = ["stukolka", "shleif", "starshina"]
-    assert refusal("ru", "unknown_game", choices=choices) == (
+    assert refusal(WORDS, "ru", "unknown_game", choices=choices) == (
         "Такой игры нет: /new stukolka, shleif или starshina."
     )
-    assert refusal("en", "unknown_game", choices=choices[:2]) == (
+    assert refusal(WORDS, "en", "unknown_game", choices=choices[:2]) == (
         "No such game: /new stukolka or shleif."
     )
-    assert "Vera" in refusal("en", "start_bot_first", ["Vera"])
+    assert "Vera" in refusal(WORDS, "en", "start_bot_first", ["Vera"])
 
 
 def test_own_balances_in_private() -> None:

@@ -20,6 +20,7 @@ from game.starshina import ai as starshina_ai
 from game.stukolka import ai as stukolka_ai
 from tests.depth import deep
 from tests.game.test_ai import starshina_positions, stukolka_positions, to_act
+from tests.library import GAMES
 
 KNOCK, PASS = Action(0, "knock"), Action(0, "pass")
 NAMES = {
@@ -42,11 +43,11 @@ def knock_or_pass(chips: tuple[float, float], error: float, remiz: tuple[float, 
 
 def test_a_move_surely_better_says_by_how_much_and_why() -> None:
     advice = knock_or_pass((1.24, 0.0), 0.2, (0.05, 0.0))
-    assert hint_text("ru", advice, NAMES["ru"]) == (
+    assert hint_text(GAMES.words, "ru", advice, NAMES["ru"]) == (
         "💡 «Стучу!»: в среднем +1,2 фишки, «Пас»: 0; взяток за сдачу в среднем: 1,2 против 0 "
         "(по 400 разыгрываниям)"
     )
-    assert hint_text("en", advice, NAMES["en"]) == (
+    assert hint_text(GAMES.words, "en", advice, NAMES["en"]) == (
         "💡 “Knock!”: +1.2 chips on average, “Pass”: 0; tricks a deal on average: 1.2 "
         "against 0 (over 400 playouts)"
     )
@@ -56,16 +57,18 @@ def test_moves_within_chance_are_said_to_be_equal() -> None:
     """A gap of one standard error is no advice: the two moves are equal, whichever the
     computer keeps to (its rule of thumb)."""
     advice = knock_or_pass((0.1, 0.3), 0.2, (0.3, 0.0))
-    assert hint_text("ru", advice, NAMES["ru"]) == (
+    assert hint_text(GAMES.words, "ru", advice, NAMES["ru"]) == (
         "💡 «Стучу!» или «Пас» — всё равно: разница между ними в пределах случайности "
         "(по 400 разыгрываниям)"
     )
-    assert hint_text("en", advice, NAMES["en"]).startswith(
+    assert hint_text(GAMES.words, "en", advice, NAMES["en"]).startswith(
         "💡 “Knock!” or “Pass” — it makes no difference: the gap between them is within chance"
     )
     # just past the threshold, it is advice again
     gap = 0.2 * HINT_CONFIDENCE + 0.01
-    assert "в среднем" in hint_text("ru", knock_or_pass((gap, 0.0), 0.2, (0.3, 0.0)), NAMES["ru"])
+    assert "в среднем" in hint_text(
+        GAMES.words, "ru", knock_or_pass((gap, 0.0), 0.2, (0.3, 0.0)), NAMES["ru"]
+    )
 
 
 def test_the_game_won_can_be_the_reason_when_the_tricks_are_not() -> None:
@@ -82,11 +85,11 @@ def test_the_game_won_can_be_the_reason_when_the_tricks_are_not() -> None:
     )
     advice = Advice(seven_s, (seven_s, seven_d), shown, 400, "tricks", value)
     buttons = Buttons({seven_s: "7♠️", seven_d: "7♦️"}, 2)
-    assert hint_text("ru", advice, buttons) == (
+    assert hint_text(GAMES.words, "ru", advice, buttons) == (
         "💡 7♠️, а не 7♦️: партия (12 взяток) ваша в 31% разыгрываний против 17% "
         "(по 400 разыгрываниям)"
     )
-    assert hint_text("en", advice, buttons) == (
+    assert hint_text(GAMES.words, "en", advice, buttons) == (
         "💡 7♠️ rather than 7♦️: the game (12 tricks) is yours in 31% of playouts against 17% "
         "(over 400 playouts)"
     )
@@ -95,13 +98,13 @@ def test_the_game_won_can_be_the_reason_when_the_tricks_are_not() -> None:
 def test_plural_of_the_playouts_and_a_mean_that_rounds_to_nothing() -> None:
     value = Measure("chips", (0.04, -1.0), (0.0, 0.01))
     advice = Advice(KNOCK, (KNOCK, PASS), (value,), 21, value=value)
-    assert hint_text("ru", advice, NAMES["ru"]) == (
+    assert hint_text(GAMES.words, "ru", advice, NAMES["ru"]) == (
         "💡 «Стучу!»: в среднем 0 фишек, «Пас»: −1,0 (по 21 разыгрыванию)"
     )
     # one world tells nothing of chance (its error is infinite): no advice from it
     alone = Measure("chips", (0.04, -1.0), (0.0, math.inf))
     advice = Advice(KNOCK, (KNOCK, PASS), (alone,), 1, value=alone)
-    assert hint_text("en", advice, NAMES["en"]) == (
+    assert hint_text(GAMES.words, "en", advice, NAMES["en"]) == (
         "💡 “Knock!” or “Pass” — it makes no difference: the gap between them is within chance "
         "(over 1 playout)"
     )
@@ -109,22 +112,26 @@ def test_plural_of_the_playouts_and_a_mean_that_rounds_to_nothing() -> None:
 
 def test_one_move_a_look_first_or_the_rule_of_thumb() -> None:
     card, look = Action(0, "play", "AS"), Action(0, "look")
-    assert hint_text("ru", Advice(card, (card,)), Buttons({card: "Т♠️"}, 1)) == (
+    assert hint_text(GAMES.words, "ru", Advice(card, (card,)), Buttons({card: "Т♠️"}, 1)) == (
         "💡 Ход здесь один: Т♠️."
     )
-    assert hint_text("ru", Advice(look, (look,)), Buttons({look: "«👀 Посмотреть карты»"}, 4)) == (
+    assert hint_text(
+        GAMES.words, "ru", Advice(look, (look,)), Buttons({look: "«👀 Посмотреть карты»"}, 4)
+    ) == (
         "💡 Сначала «👀 Посмотреть карты»: увидев свои карты, вы сможете сделать всё то же, "
         "что и вслепую, — или лучше."
     )
     give = Action(0, "give", "9C")
     assert hint_text(
-        "ru", Advice(give, unit="tricks", rule="cheapest"), Buttons({give: "9♣️"}, 9)
+        GAMES.words, "ru", Advice(give, unit="tricks", rule="cheapest"), Buttons({give: "9♣️"}, 9)
     ) == (
         "💡 9♣️ — так сыграл бы компьютер: он отдаёт младшую карту самой короткой масти, "
         "а длинные масти и старшие карты бережёт для взяток."
     )
     trump = Action(0, "trump", "H")
-    assert hint_text("en", Advice(trump), Buttons({trump: "♥️"}, 4)).startswith("💡 ♥️ — what")
+    assert hint_text(GAMES.words, "en", Advice(trump), Buttons({trump: "♥️"}, 4)).startswith(
+        "💡 ♥️ — what"
+    )
 
 
 FIGURE = r"[+−]?\d+(?:[,.]\d)?%?"
@@ -182,7 +189,7 @@ def test_a_recommendation_is_sure_and_its_figures_agree(game: str) -> None:
             continue
         names = {action: f"«ход {index}»" for index, action in enumerate(advice.actions)}
         with ranks_shown("ru", None):
-            text = hint_text("ru", advice, Buttons(names, len(names)))
+            text = hint_text(GAMES.words, "ru", advice, Buttons(names, len(names)))
         assert len(text) <= MAX_HINT
         mine, theirs = advice.actions.index(advice.choice), advice.actions.index(other)
         if "всё равно" in text:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.starshina.render import (
+    WORDS,
     hand_by_suit,
     hand_text,
     last_deal_transfers,
@@ -21,7 +22,6 @@ from game.cards import FULL_DECK, label
 from game.starshina import StarshinaOptions, public_view, seat_view
 from game.starshina.state import Phase
 from game.starshina.views import PublicView
-from locales import t, tn
 from tests.bot.states import NAMES, starshina_game, starshina_options
 
 NAMES3 = NAMES[:3]
@@ -72,8 +72,11 @@ def test_a_waiting_hand_shows_the_whole_table(options: StarshinaOptions, seed: i
             text = hand_text("ru", seat_view(state, seat), NAMES3)
             assert f"Ход: <b>{NAMES3[state.to_act]}</b>" in text
             for summary in seat_view(state, seat).table.seats:
-                tricks = tn("ru", "n.tricks", summary.tricks)
-                assert t("ru", "starshina.tricks_of", tricks=tricks, target=summary.target) in text
+                tricks = WORDS.tn("ru", "n.tricks", summary.tricks)
+                assert (
+                    WORDS.t("ru", "starshina.tricks_of", tricks=tricks, target=summary.target)
+                    in text
+                )
             for _, card in state.trick:
                 assert label(card) in text
             compared += 1
@@ -182,12 +185,16 @@ def test_pot_scoring_result_says_shortfalls_in_words_and_the_chips_once() -> Non
     diffs = final.history[-1].diffs
     for lang in ("ru", "en"):
         text = result_text(lang, final, NAMES3, {})
-        head, money = text.split(t(lang, "starshina.game_money"))
+        head, money = text.split(WORDS.t(lang, "starshina.game_money"))
         for seat, diff in enumerate(diffs):
             words = (
-                t(lang, "starshina.short", n=-diff)
+                WORDS.t(lang, "starshina.short", n=-diff)
                 if diff < 0
-                else (t(lang, "starshina.over", n=diff) if diff else t(lang, "starshina.on_target"))
+                else (
+                    WORDS.t(lang, "starshina.over", n=diff)
+                    if diff
+                    else WORDS.t(lang, "starshina.on_target")
+                )
             )
             assert f"<b>{NAMES3[seat]}</b>: " in head and words in head, (words, head)
         assert not re.search(r"\([+−]\d+\)", head), head  # no signed difference of tricks
@@ -219,7 +226,7 @@ def test_the_games_standing_shows_at_a_deals_end_only() -> None:
     ended = [s for s in states if s.history and s.phase in (Phase.DEAL_OVER, Phase.GAME_OVER)]
     assert midway and ended
     for lang in ("ru", "en"):
-        standing = t(lang, "starshina.game_diff", diff="").strip()
+        standing = WORDS.t(lang, "starshina.game_diff", diff="").strip()
         for state in midway:
             view = public_view(state)
             assert standing not in table_text(lang, view, NAMES3), state.phase

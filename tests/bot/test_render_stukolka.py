@@ -10,14 +10,13 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.stukolka.render import hand_text, result_text, table_text
+from bot.games.stukolka.render import WORDS, hand_text, result_text, table_text
 from bot.render.common import Deadline
 from game.cards import FULL_DECK, label
 from game.core import Action
 from game.stukolka import StukolkaOptions, apply, new_deal, public_view, seat_view
 from game.stukolka.state import Outcome, Phase, StukolkaState
 from game.stukolka.views import PublicView
-from locales import t
 from tests.bot.states import NAMES, stukolka_deal, stukolka_options
 from tests.game.decks import stacked
 
@@ -304,7 +303,7 @@ def test_the_seat_to_act_is_not_said_to_wait_for_its_turn() -> None:
         for state in stukolka_deal(StukolkaOptions(), 4, seed):
             view = public_view(state)
             for lang in LANGS:
-                waiting = f"{t(lang, 'role.none')} · {t(lang, 'seat.to_act_mark')}"
+                waiting = f"{WORDS.t(lang, 'role.none')} · {WORDS.t(lang, 'seat.to_act_mark')}"
                 texts = [table_text(lang, view, NAMES[:4], kind="stukolka")]
                 texts += [
                     hand_text(lang, seat_view(state, s), NAMES[:4], kind="stukolka")
@@ -313,9 +312,9 @@ def test_the_seat_to_act_is_not_said_to_wait_for_its_turn() -> None:
                 for text in texts:
                     assert waiting not in text, text
                     for line in text.splitlines():
-                        assert not (t(lang, "role.none") in line and "👈" in line), line
+                        assert not (WORDS.t(lang, "role.none") in line and "👈" in line), line
     # the knock still shows who waits to speak
     state = stukolka_deal(StukolkaOptions(), 4, 1)[0]
     assert public_view(state).phase is Phase.KNOCK
     text = table_text("ru", public_view(state), NAMES[:4], kind="stukolka")
-    assert text.count(t("ru", "role.none")) == 3
+    assert text.count(WORDS.t("ru", "role.none")) == 3

@@ -192,7 +192,7 @@ def test_an_evening_says_no_remizes_only_where_stukolka_was_played() -> None:
 
 def test_top_text_puts_medals_on_winners_only() -> None:
     board = [Standing(1, 12, 30), Standing(2, 0, 30), Standing(3, -12, 30)]
-    text = top_text("ru", board, [], [], NAMES)
+    text = top_text(CHAT, "ru", board, [], [], NAMES)
     assert "🥇 Аня: <b>+12</b> · 30 сдач" in text
     assert "2. Борис" in text and "3. Вика" in text
     assert "В этом месяце сдач не было." in text

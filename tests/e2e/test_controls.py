@@ -19,9 +19,8 @@ from bot.render.common import label, ranks_shown
 from game.cards import LOW_ORDER
 from game.starshina import Phase as StarshinaPhase
 from game.stukolka.state import Phase, Role
-from locales import t, tn
 from tables.records import Loaded
-from tests.library import CODEC
+from tests.library import CODEC, WORDS
 
 from .fake_telegram import FakeTelegram, Message
 from .players import Table, start_bot_for
@@ -81,10 +80,10 @@ async def test_the_kitty_takes_four_marks_and_says_so(tmp_path: Path) -> None:
         hand = table.hand_message(dealer)  # type: ignore[arg-type]
         assert hand is not None
         # nothing marked: the place of «Снести 4» says how far the choice is, and asks for more
-        status = _button(hand, t("ru", "btn.marked", n=0, of=4))
-        assert status is not None and _button(hand, t("ru", "btn.confirm_kitty", n=4)) is None
+        status = _button(hand, WORDS.t("ru", "btn.marked", n=0, of=4))
+        assert status is not None and _button(hand, WORDS.t("ru", "btn.confirm_kitty", n=4)) is None
         answer = await _press(table, dealer, hand, status)
-        assert answer == tn("ru", "answer.mark_more", 4) == "Отметьте ещё 4 карты."
+        assert answer == WORDS.tn("ru", "answer.mark_more", 4) == "Отметьте ещё 4 карты."
         marked: list[str] = []
         for _ in range(4):
             hand = table.hand_message(dealer)  # type: ignore[arg-type]
@@ -95,23 +94,23 @@ async def test_the_kitty_takes_four_marks_and_says_so(tmp_path: Path) -> None:
             hand = table.hand_message(dealer)  # type: ignore[arg-type]
             assert hand is not None
             if len(marked) < 4:
-                assert _button(hand, t("ru", "btn.marked", n=len(marked), of=4)) is not None
+                assert _button(hand, WORDS.t("ru", "btn.marked", n=len(marked), of=4)) is not None
         hand = table.hand_message(dealer)  # type: ignore[arg-type]
         assert hand is not None
-        confirm = _button(hand, t("ru", "btn.confirm_kitty", n=4))
+        confirm = _button(hand, WORDS.t("ru", "btn.confirm_kitty", n=4))
         assert confirm is not None
         # a fifth mark: refused with a word; the four stay marked and «Снести 4» stays
         before = hand.text
         fifth = next(d for x, d in _selects(hand).items() if not x.startswith("✓"))
         answer = await _press(table, dealer, hand, fifth)
-        assert answer == tn("ru", "answer.marked_enough", 4)
+        assert answer == WORDS.tn("ru", "answer.marked_enough", 4)
         assert answer is not None and len(answer) <= 200 and "4 карты" in answer
         hand = table.hand_message(dealer)  # type: ignore[arg-type]
         assert hand is not None and hand.text == before
         assert sorted(x for x in _selects(hand) if x.startswith("✓")) == sorted(
             f"✓ {x}" for x in marked
         )
-        assert _button(hand, t("ru", "btn.confirm_kitty", n=4)) == confirm
+        assert _button(hand, WORDS.t("ru", "btn.confirm_kitty", n=4)) == confirm
         assert not bot.handler_errors
 
 
@@ -177,7 +176,7 @@ async def test_the_dark_purchase_asks_how_many_to_discard(tmp_path: Path) -> Non
         hand = table.hand_message(user)
         assert hand is not None and hand.text is not None
         # one question: how many of his own cards to discard unseen; the buttons say it
-        assert t("ru", "prompt.purchase_dark") in hand.text
+        assert WORDS.t("ru", "prompt.purchase_dark") in hand.text
         assert "сколько своих карт сбросить" in hand.text
         labels = [text for row in hand.buttons for text, _ in row]
         assert labels == ["Не сбрасывать", "Сбросить 1", "Сбросить 2", "Сбросить 3"], labels

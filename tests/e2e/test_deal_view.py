@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import callback as cb
-from locales import t
+from tests.library import WORDS
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.model import Message
@@ -29,7 +29,7 @@ def _block(text: str, heading: str) -> list[str]:
 
 
 def _plain(key: str) -> str:
-    return t("ru", key).replace("<b>", "").replace("</b>", "")
+    return WORDS.t("ru", key).replace("<b>", "").replace("</b>", "")
 
 
 async def _deal_views(table: Table) -> list[str]:
@@ -77,7 +77,7 @@ async def test_a_starshina_deal_view_says_what_the_table_said(tmp_path: Path) ->
             # the game's pot by its name
             assert "Кон:" not in view and "Банк партии: был" in view, view
             # the money as the table gave it, figures and parts
-            if t("ru", "starshina.game_money").replace("<b>", "").replace("</b>", "") in text:
+            if WORDS.t("ru", "starshina.game_money").replace("<b>", "").replace("</b>", "") in text:
                 shown = _block(text, "Итог партии:")
                 assert sorted(_block(view, game_money)) == sorted(shown), (view, text)
                 assert any("ставка" in line for line in shown)

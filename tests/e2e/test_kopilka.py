@@ -16,7 +16,7 @@ import pytest
 from bot import callback as cb
 from bot.keyboards import selection_order
 from server.games import Library
-from tests.library import with_games
+from tests.library import library_with
 from tests.plugin import kopilka
 
 from .fake_telegram import FakeTelegram, Message, User
@@ -28,8 +28,8 @@ from .test_plugin_game import press_data, texts
 
 @pytest.fixture
 def kopilka_game() -> Iterator[Library]:
-    with with_games(kopilka.OFFERED) as library:
-        yield library
+    library = library_with(kopilka.OFFERED)
+    yield library
 
 
 def chosen(hand: list[str]) -> list[str]:

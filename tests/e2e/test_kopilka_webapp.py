@@ -18,7 +18,7 @@ import pytest
 
 from bot import callback as cb
 from server.games import Library
-from tests.library import with_games
+from tests.library import library_with
 from tests.plugin import kopilka
 
 from .fake_telegram import FakeTelegram
@@ -44,8 +44,8 @@ def kept(hands: list[list[str]], laid: list[list[str]], seat: int) -> set[str]:
 
 @pytest.fixture
 def library() -> Iterator[Library]:
-    with with_games(kopilka.OFFERED) as games:
-        yield games
+    games = library_with(kopilka.OFFERED)
+    yield games
 
 
 async def test_kopilka_is_played_on_the_pages_to_its_end(

@@ -16,10 +16,9 @@ import pytest
 
 from bot import callback as cb
 from game.stukolka.state import Phase, Role
-from locales import t, tn
 from tables.events import Record, TableEvent
 from tables.records import Loaded
-from tests.library import CODEC
+from tests.library import CODEC, WORDS
 
 from .fake_telegram import FakeTelegram, User
 from .players import Table, start_bot_for
@@ -103,9 +102,9 @@ async def test_a_purchase_timeout_changes_the_marked_card(tmp_path: Path) -> Non
         assert state.bought[seat] == 1
         await table.settle()
         said = _notices(table)
-        move = tn("ru", "move.discard", 1)
-        assert t("ru", "announce.timeout", name=user.first_name, move=move) in said, said
-        assert t("ru", "move.keep") not in said
+        move = WORDS.tn("ru", "move.discard", 1)
+        assert WORDS.t("ru", "announce.timeout", name=user.first_name, move=move) in said, said
+        assert WORDS.t("ru", "move.keep") not in said
         assert not bot.handler_errors
 
 

@@ -12,8 +12,8 @@ import pytest
 from bot import callback as cb
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.render.menus import option_token
-from locales import LANGUAGES, listed, t
-from tests.library import GAMES
+from locales import LANGUAGES, listed
+from tests.library import GAMES, WORDS
 
 from .fake_telegram import FakeTelegram, Message, ServerError, User
 from .players import Table, start_bot_for
@@ -26,8 +26,8 @@ PHONE_LIMIT = 1600
 
 def expected_menu(names: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
     """The menu's commands in ``lang``: /new's description names each game by its title."""
-    titles = listed(lang, [t(lang, f"game.{game.choices[0].name}") for game in GAMES], "or")
-    return [(name, t(lang, f"commands.{name}", games=titles)) for name in names]
+    titles = listed(lang, [WORDS.t(lang, f"game.{game.choices[0].name}") for game in GAMES], "or")
+    return [(name, WORDS.t(lang, f"commands.{name}", games=titles)) for name in names]
 
 
 async def group_table(fake: FakeTelegram, bot: Any, language_code: str = "ru") -> Table:
@@ -142,7 +142,7 @@ async def test_rules_show_a_message_per_game_with_the_chats_options(tmp_path: Pa
         assert starshina.startswith("📖 Старшина\n")
         assert "ставит в кон 30" in classic and "ставит в кон 30" in shleif
         assert "/settings" in classic  # «Правила» list rules; the options are /settings'
-        assert t("ru", "rules.classic.dark") in classic
+        assert WORDS.t("ru", "rules.classic.dark") in classic
         assert "Втёмную в классике" not in shleif  # a classic-only option
         assert "Нормы взяток 9-5-2" in starshina
         assert "Ставка: 30" not in starshina

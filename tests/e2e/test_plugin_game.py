@@ -15,7 +15,7 @@ import pytest
 
 from bot import callback as cb
 from server.games import Library
-from tests.library import with_games
+from tests.library import library_with
 from tests.plugin import tricks
 from tests.plugin.highcard import KIND, OFFERED, strength
 
@@ -27,8 +27,8 @@ from .test_fuzz import forge_press
 
 @pytest.fixture
 def highcard() -> Iterator[Library]:
-    with with_games(OFFERED) as library:
-        yield library
+    library = library_with(OFFERED)
+    yield library
 
 
 def texts(messages: list[Message]) -> list[str]:
@@ -245,8 +245,8 @@ async def test_an_away_player_of_a_game_without_computers_gets_the_default_moves
 
 @pytest.fixture
 def tricks_game() -> Iterator[Library]:
-    with with_games(tricks.OFFERED) as library:
-        yield library
+    library = library_with(tricks.OFFERED)
+    yield library
 
 
 async def test_a_trick_taking_game_with_verbs_of_its_own_is_played_to_its_end(

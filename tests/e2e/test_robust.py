@@ -16,11 +16,10 @@ import pytest
 from bot import callback as cb
 from bot.app import host_of
 from game.randomplay import random_action
-from locales import t
 from server import health
 from server.program import Program
 from storage.database import Database
-from tests.library import CODEC
+from tests.library import CODEC, WORDS
 from tests.moves import press
 
 from .fake_telegram import FakeTelegram
@@ -387,7 +386,7 @@ async def test_every_button_of_a_game_that_does_not_exist_is_refused_in_words(
             cb.Again(missing),
         ]
         user = table.users[1]
-        no_such_game = t("ru", "refuse.unknown_game", choices="|").split("|")[0]
+        no_such_game = WORDS.t("ru", "refuse.unknown_game", choices="|").split("|")[0]
         for data in forged:
             private = fake.messages(fake.private_chat(user), from_bot=True)
             for message in (table.group_messages()[-1], private[-1]):

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import callback as cb
-from locales import signed, tn
+from locales import signed
 from tests.clock import ManualClock
-from tests.library import CODEC
+from tests.library import CODEC, WORDS
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.model import Message, User
@@ -283,7 +283,7 @@ async def test_stats_top_history_pages_and_export_in_both_languages(tmp_path: Pa
             entries = await db.ledger.transfers(chat)
             assert len(rows) - 1 == len(entries)
             assert caption in (document.text or "")
-            assert tn(lang, "export.rows", len(entries)) in (document.text or "")
+            assert WORDS.tn(lang, "export.rows", len(entries)) in (document.text or "")
             total: dict[str, int] = {}
             for row in rows[1:]:
                 amount = int(row[9])

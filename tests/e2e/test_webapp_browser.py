@@ -24,9 +24,8 @@ import pytest
 import pytest_asyncio
 
 from bot import callback as cb
-from locales import t
 from server.program import webapp_of
-from tests.library import CODEC
+from tests.library import CODEC, WORDS
 from tests.web.browser import ARGS, CHROMIUM, TELEGRAM_SCRIPT
 from tests.web.server import telegram_stub
 
@@ -329,7 +328,7 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
         )
         await page.wait_for_function(
             "text => document.getElementById('notice').textContent === text",
-            arg=t("ru", "web.not_yours"),
+            arg=WORDS.t("ru", "web.not_yours"),
             timeout=WAIT_MS,
         )
         # the live stream is refused too (its ticket); the page keeps saying why, and does not
@@ -340,12 +339,12 @@ async def test_a_page_says_why_it_shows_no_table(tmp_path: Path, browser: Any) -
 
         await eventually(stream_answered, WAIT_MS / 1000, "the live stream's answer")
         await page.evaluate("new Promise(done => setTimeout(done, 4000))")
-        assert await page.locator("#notice").text_content() == t("ru", "web.not_yours")
+        assert await page.locator("#notice").text_content() == WORDS.t("ru", "web.not_yours")
         assert refused == [403]
         page = await _bare_page(browser, address, fake.token, outsider, "")
         await page.wait_for_function(
             "text => document.getElementById('notice').textContent === text",
-            arg=t("ru", "web.no_table"),
+            arg=WORDS.t("ru", "web.no_table"),
             timeout=WAIT_MS,
         )
         assert not bot.handler_errors

@@ -14,12 +14,11 @@ from typing import Any
 import pytest
 
 from bot import callback as cb
-from locales import t, tn
 from server.program import webapp_of
 from storage import POT, Transfer
 from tables.computers import EASY_IDS, is_computer
 from tables.settle_up import settle
-from tests.library import CODEC
+from tests.library import CODEC, WORDS
 
 from .fake_telegram import FakeTelegram
 from .players import Table, start_bot_for
@@ -108,16 +107,16 @@ async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_t
         # one who follows the table's link sees the lobby and sits down from the page
         second = await open_page(browser, address, token, users[1], game_id)
         assert await second.page.locator("#cards .card").count() == 0
-        await _button(table, game_id, second, t("ru", "btn.join"))
+        await _button(table, game_id, second, WORDS.t("ru", "btn.join"))
         assert await _seated(table, game_id, 2) == [users[0].id, users[1].id]
         await table.settle()
         # the chat's lobby follows the page
         lobby = next(m for m in table.group_messages() if "Игрок1" in (m.text or ""))
         # a computer seated from the page, and taken off again
-        await _button(table, game_id, first, t("ru", "btn.add_computer"))
+        await _button(table, game_id, first, WORDS.t("ru", "btn.add_computer"))
         seats = await _seated(table, game_id, 3)
         assert is_computer(seats[2])
-        await _button(table, game_id, first, t("ru", "btn.remove_computer"))
+        await _button(table, game_id, first, WORDS.t("ru", "btn.remove_computer"))
         await _seated(table, game_id, 2)
         # the third joins in the chat, by the lobby's own button
         await table.settle()
@@ -127,7 +126,7 @@ async def test_a_lobby_gathered_on_the_page_and_a_deal_played_by_two_pages_and_t
         )
         await table.press(users[2], lobby, join)
         await _seated(table, game_id, 3)
-        await _button(table, game_id, first, t("ru", "btn.begin"))
+        await _button(table, game_id, first, WORDS.t("ru", "btn.begin"))
         for _ in range(400):
             game = await table.db.games.game(game_id)
             if game.status == "active":
@@ -150,7 +149,7 @@ async def _the_evening_and_the_glossary(table: Table, chat_id: int, seat: Seat) 
     await page.locator("#evening-button").click()
     dialog = page.locator("dialog#evening")
     await dialog.wait_for(timeout=WAIT_MS)
-    assert await dialog.locator("h2").inner_text() == tn("ru", "web.evening.title", 1)
+    assert await dialog.locator("h2").inner_text() == WORDS.tn("ru", "web.evening.title", 1)
     cells = await dialog.locator(".money > span").all_inner_texts()
     shown = dict(zip(cells[0::2], cells[1::2], strict=True))
     names = {user.id: user.first_name for user in table.users}
@@ -160,12 +159,12 @@ async def _the_evening_and_the_glossary(table: Table, chat_id: int, seat: Seat) 
     settled = settle(dict(sorted(summary.nets.items(), key=lambda item: names[item[0]])))
     payments = await dialog.locator(".payments li").all_inner_texts()
     assert payments == [
-        t("ru", "evening.pay", payer=names[payer], payee=names[payee], amount=amount)
+        WORDS.t("ru", "evening.pay", payer=names[payer], payee=names[payee], amount=amount)
         for payer, payee, amount in settled.payments
     ]
     if not payments:
         square = "evening.square" if settled.square else "evening.no_payments"
-        assert await dialog.get_by_text(t("ru", square)).count() == 1
+        assert await dialog.get_by_text(WORDS.t("ru", square)).count() == 1
     # Telegram's Back closes it, as it closes the last trick
     assert await page.evaluate("window.__tg.back.isVisible")
     await page.evaluate("window.__tg.back.press()")
@@ -174,7 +173,9 @@ async def _the_evening_and_the_glossary(table: Table, chat_id: int, seat: Seat) 
     await page.wait_for_function("!window.__tg.back.isVisible", timeout=WAIT_MS)
     await page.locator("#glossary-button").click()
     entries = await page.locator("dialog#glossary .gloss-entry").all_inner_texts()
-    assert entries == [_plain(t("ru", f"gloss.{word}")) for word in ("shleif", "razrez", "remiz")]
+    assert entries == [
+        _plain(WORDS.t("ru", f"gloss.{word}")) for word in ("shleif", "razrez", "remiz")
+    ]
 
 
 async def _play_the_deal(
@@ -242,7 +243,7 @@ async def test_a_hint_on_the_page_says_what_the_chats_hint_says(
         # a practice table has no evening to show; its glossary it has
         assert await page.page.locator("#evening-button").count() == 0
         assert await page.page.locator("#glossary-button").count() == 1
-        button = page.page.locator("#hint button", has_text=t(lang, "btn.hint"))
+        button = page.page.locator("#hint button", has_text=WORDS.t(lang, "btn.hint"))
         await button.click()
         said = page.page.locator("#hint .hint-text")
         await said.wait_for(timeout=WAIT_MS)
@@ -311,7 +312,7 @@ async def test_a_stop_on_the_page_the_vote_to_void_and_playing_on(
         await _stop_button(table, game_id, pages[1], "void")
         _, loaded, _ = await _loaded(table, game_id)
         assert loaded.meta.void_votes == [second.id]
-        votes = t("ru", "web.void_votes", votes=1, players=3)
+        votes = WORDS.t("ru", "web.void_votes", votes=1, players=3)
         for page in pages:
             await page.page.locator("#stopping .votes", has_text=votes).wait_for(timeout=WAIT_MS)
         assert await _verbs(pages[1]) == []
@@ -368,31 +369,31 @@ async def test_a_rookie_seated_a_player_standing_up_and_the_lobby_cancelled_on_t
         users = table.users
         first = await open_page(browser, address, fake.token, users[0], game_id)
         second = await open_page(browser, address, fake.token, users[1], game_id)
-        await _button(table, game_id, first, t("ru", "btn.add_novice"))
+        await _button(table, game_id, first, WORDS.t("ru", "btn.add_novice"))
         seats = await _seated(table, game_id, 2)
         assert seats[1] in EASY_IDS
         # the page of one who has not sat down yet follows the lobby live
         await _all_pages_show([second], await _shown(table, game_id))
         assert await second.page.locator(".seat .name .who").count() == 2
-        await _button(table, game_id, second, t("ru", "btn.join"))
+        await _button(table, game_id, second, WORDS.t("ru", "btn.join"))
         seats = await _seated(table, game_id, 3)
         await _all_pages_show([second], await _shown(table, game_id))
         # only its creator may cancel it
         labels = await second.page.locator("#controls button.action").all_inner_texts()
-        assert t("ru", "btn.cancel") not in labels and t("ru", "btn.leave") in labels
-        await _button(table, game_id, second, t("ru", "btn.leave"))
+        assert WORDS.t("ru", "btn.cancel") not in labels and WORDS.t("ru", "btn.leave") in labels
+        await _button(table, game_id, second, WORDS.t("ru", "btn.leave"))
         assert await _seated(table, game_id, 2) == [users[0].id, seats[1]]
-        await second.page.locator("#controls button.action", has_text=t("ru", "btn.join")).wait_for(
-            timeout=WAIT_MS
-        )
-        await _button(table, game_id, first, t("ru", "btn.cancel"))
+        await second.page.locator(
+            "#controls button.action", has_text=WORDS.t("ru", "btn.join")
+        ).wait_for(timeout=WAIT_MS)
+        await _button(table, game_id, first, WORDS.t("ru", "btn.cancel"))
         for _ in range(400):
             game = await table.db.games.game(game_id)
             if game.status != "lobby":
                 break
             await asyncio.sleep(0.025)
         assert game.status == "stopped"
-        cancelled = t("ru", "announce.table_cancelled")
+        cancelled = WORDS.t("ru", "announce.table_cancelled")
 
         async def said() -> bool:
             await table.settle()

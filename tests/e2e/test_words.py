@@ -14,8 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from locales import t
-from tests.library import CHAT
+from tests.library import CHAT, WORDS
 
 from .fake_telegram import FakeTelegram
 from .players import start_bot_for
@@ -38,8 +37,8 @@ async def test_a_word_is_explained_the_first_deal_a_player_meets_it(tmp_path: Pa
         while await db.history.deal_count(table.group.id) < 4:
             assert await table.step(look_chance=0.6)
         await table.settle()
-        glosses = {term: _plain(t("en", f"gloss.{term}")) for term in TERMS}
-        words = {term: t("en", f"gloss.word.{term}") for term in TERMS}
+        glosses = {term: _plain(WORDS.t("en", f"gloss.{term}")) for term in TERMS}
+        words = {term: WORDS.t("en", f"gloss.word.{term}") for term in TERMS}
         everyone: dict[str, int] = defaultdict(int)
         discarded = 0
         for user in table.users:

@@ -19,7 +19,7 @@ from game.cards import RANK
 from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
-from locales import signed, t
+from locales import signed
 from server.games import Offered
 from web.games import GamePage
 from web.view_parts import SCHEMA, Json, TableInfo, _hand, _seat, text
@@ -204,9 +204,9 @@ class HighCardScreens:
         return KIND
 
     def _lines(self, lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
-        lines = [t(lang, "highcard.title", deal=view.deal_no + 1, rounds=view.rounds)]
+        lines = [GAME.words.t(lang, "highcard.title", deal=view.deal_no + 1, rounds=view.rounds)]
         for seat, card in enumerate(view.shown):
-            shown = label(card) if card else t(lang, "highcard.face_down")
+            shown = label(card) if card else GAME.words.t(lang, "highcard.face_down")
             lines.append(f"{seat_name(names, seat)}: {shown}")
         return lines
 
@@ -222,7 +222,7 @@ class HighCardScreens:
     ) -> str:
         lines = self._lines(lang, view, names)
         if view.to_act is not None and not closed:
-            turn = t(lang, "turn.whose", name=seat_name(names, view.to_act))
+            turn = GAME.words.t(lang, "turn.whose", name=seat_name(names, view.to_act))
             lines += ["", turn + turn_deadline(lang, deadline)]
         return "\n".join(lines)
 
@@ -236,9 +236,9 @@ class HighCardScreens:
         closed: bool,
     ) -> str:
         lines = self._lines(lang, view.table, names)
-        lines += ["", t(lang, "highcard.yours", card=label(view.card))]
+        lines += ["", GAME.words.t(lang, "highcard.yours", card=label(view.card))]
         if view.legal and not closed:
-            lines.append(t(lang, "highcard.prompt") + turn_deadline(lang, deadline))
+            lines.append(GAME.words.t(lang, "highcard.prompt") + turn_deadline(lang, deadline))
         return "\n".join(lines)
 
     def keyboard(
@@ -262,7 +262,7 @@ class HighCardScreens:
     ) -> str:
         lines = self._lines(lang, view, names)
         assert view.winner is not None
-        lines += ["", t(lang, "highcard.wins", name=seat_name(names, view.winner))]
+        lines += ["", GAME.words.t(lang, "highcard.wins", name=seat_name(names, view.winner))]
         for seat in sorted(balances):
             amount = sum(money.get(seat, {}).values())
             lines.append(f"{seat_name(names, seat)}: {signed(amount)} ({signed(balances[seat])})")
@@ -270,7 +270,7 @@ class HighCardScreens:
 
 
 def rules_text(lang: str, choice: str, options: JsonObject) -> str:
-    return t(lang, "highcard.rules", rounds=options["rounds"], stake=options["stake"])
+    return GAME.words.t(lang, "highcard.rules", rounds=options["rounds"], stake=options["stake"])
 
 
 TEXTS = {

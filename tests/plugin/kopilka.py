@@ -34,7 +34,7 @@ from game.cards import LOW_ORDER, RANK
 from game.codec import Stored
 from game.core import GAME_POT, Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
-from locales import signed, t
+from locales import signed
 from server.games import Offered
 from tables.scores import Figures
 from web.games import GamePage
@@ -291,12 +291,12 @@ class KopilkaScreens:
 
     def _lines(self, lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
         lines = [
-            t(lang, "kopilka.title", deal=view.deal_no + 1, rounds=view.rounds),
-            t(lang, "kopilka.pot", pot=view.kopilka),
+            GAME.words.t(lang, "kopilka.title", deal=view.deal_no + 1, rounds=view.rounds),
+            GAME.words.t(lang, "kopilka.pot", pot=view.kopilka),
         ]
         for seat, cards in enumerate(view.laid):
-            shown = _laid_text(cards) if cards else t(lang, "kopilka.not_laid")
-            pair = " " + t(lang, "kopilka.pair") if is_pair(cards) else ""
+            shown = _laid_text(cards) if cards else GAME.words.t(lang, "kopilka.not_laid")
+            pair = " " + GAME.words.t(lang, "kopilka.pair") if is_pair(cards) else ""
             lines.append(f"{seat_name(names, seat)}: {shown}{pair}")
         return lines
 
@@ -312,7 +312,7 @@ class KopilkaScreens:
     ) -> str:
         lines = self._lines(lang, view, names)
         if view.to_act is not None and not closed:
-            turn = t(lang, "turn.whose", name=seat_name(names, view.to_act))
+            turn = GAME.words.t(lang, "turn.whose", name=seat_name(names, view.to_act))
             lines += ["", turn + turn_deadline(lang, deadline)]
         return "\n".join(lines)
 
@@ -327,9 +327,9 @@ class KopilkaScreens:
     ) -> str:
         lines = self._lines(lang, view.table, names)
         cards = _laid_text(view.hand) or "—"
-        lines += ["", t(lang, "kopilka.yours", cards=cards)]
+        lines += ["", GAME.words.t(lang, "kopilka.yours", cards=cards)]
         if view.legal and not closed:
-            lines.append(t(lang, "kopilka.prompt") + turn_deadline(lang, deadline))
+            lines.append(GAME.words.t(lang, "kopilka.prompt") + turn_deadline(lang, deadline))
         return "\n".join(lines)
 
     def keyboard(
@@ -347,7 +347,7 @@ class KopilkaScreens:
             (LAID, LAID),
             mask,
             lang=lang,
-            confirm=lambda count: t(lang, "kopilka.confirm"),
+            confirm=lambda count: GAME.words.t(lang, "kopilka.confirm"),
         )
 
     def outcome_text(self, lang: str, view: PublicView, names: Sequence[str], seat: int) -> str:
@@ -364,15 +364,15 @@ class KopilkaScreens:
         lines = self._lines(lang, view, names)
         assert view.winner is not None
         taker = seat_name(names, view.winner)
-        lines += ["", t(lang, "kopilka.wins", name=taker)]
+        lines += ["", GAME.words.t(lang, "kopilka.wins", name=taker)]
         if view.took_pot:
             won = money.get(view.winner, {}).get(POT_TAKEN, 0)
-            lines.append(t(lang, "kopilka.pot_taken", name=taker, pot=won))
+            lines.append(GAME.words.t(lang, "kopilka.pot_taken", name=taker, pot=won))
         elif any(RETURNED in parts for parts in money.values()):
             # the table closes: the копилка goes back (the ledger's return of a game's own pot)
-            lines.append(t(lang, "kopilka.pot_returned", pot=view.kopilka))
+            lines.append(GAME.words.t(lang, "kopilka.pot_returned", pot=view.kopilka))
         elif view.kopilka:
-            lines.append(t(lang, "kopilka.pot_carried", pot=view.kopilka))
+            lines.append(GAME.words.t(lang, "kopilka.pot_carried", pot=view.kopilka))
         for seat in sorted(balances):
             amount = sum(money.get(seat, {}).values())
             lines.append(f"{seat_name(names, seat)}: {signed(amount)} ({signed(balances[seat])})")
@@ -380,7 +380,7 @@ class KopilkaScreens:
 
 
 def rules_text(lang: str, choice: str, options: JsonObject) -> str:
-    return t(lang, "kopilka.rules", **options)
+    return GAME.words.t(lang, "kopilka.rules", **options)
 
 
 TEXTS = {
@@ -491,7 +491,7 @@ GAME: GamePlugin[SeatView, PublicView] = GamePlugin(
 def stats_lines(lang: str, figures: Figures) -> list[str]:
     """/stats: the deals and tricks every game counts, then the копилки the player took."""
     taken = figures.fields.get("kopilki", 0)
-    own = [t(lang, "kopilka.stats", n=taken)] if taken else []
+    own = [GAME.words.t(lang, "kopilka.stats", n=taken)] if taken else []
     return [*played_lines(lang, figures), *own]
 
 
@@ -501,7 +501,7 @@ def evening_lines(
     """An evening's summary: who took how many копилки."""
     taken = figures.get("kopilki", {})
     items = ", ".join(f"{name(user)} {count}" for user, count in taken.items())
-    return [t(lang, "kopilka.evening", items=items)] if items else []
+    return [GAME.words.t(lang, "kopilka.evening", items=items)] if items else []
 
 
 def deal_lines(lang: str, summary: JsonObject, name: Callable[[int], str]) -> list[str]:
@@ -511,9 +511,9 @@ def deal_lines(lang: str, summary: JsonObject, name: Callable[[int], str]) -> li
         return []
     lines = []
     for seat, cards in enumerate(laid):
-        pair = " " + t(lang, "kopilka.pair") if is_pair(cards) else ""
+        pair = " " + GAME.words.t(lang, "kopilka.pair") if is_pair(cards) else ""
         lines.append(f"{name(seat)}: {_laid_text(cards)}{pair}")
-    return [*lines, t(lang, "kopilka.taken_by", name=name(taker))]
+    return [*lines, GAME.words.t(lang, "kopilka.taken_by", name=name(taker))]
 
 
 PLUGIN: GameScreens[SeatView, PublicView]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from locales import LANGUAGES, t
+from locales import LANGUAGES
 from tests.library import GAMES as OFFERED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +85,11 @@ def _titles(kind: str) -> tuple[str, ...]:
     reads; another case of the word is not looked for)."""
     choices = OFFERED.of(kind).choices
     return tuple(
-        dict.fromkeys(t(lang, f"game.{choice.name}") for lang in LANGUAGES for choice in choices)
+        dict.fromkeys(
+            OFFERED.of(kind).words.t(lang, f"game.{choice.name}")
+            for lang in LANGUAGES
+            for choice in choices
+        )
     )
 
 
@@ -127,8 +131,7 @@ def _texts(entry: object) -> list[str]:
 
 
 def _shared(lang: str) -> dict[str, object]:
-    """The shared catalogue of ``lang`` as its file holds it (the running one has the
-    registered games' own entries too)."""
+    """The shared catalogue of ``lang`` as its file holds it."""
     data = json.loads((ROOT / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data

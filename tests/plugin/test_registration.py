@@ -14,7 +14,7 @@ from game.cards import shuffled_deck
 from game.randomplay import random_action
 from game.tools import tools_for
 from server.games import OFFERED, Library, Offered
-from tests.library import CHAT, GAMES, PAGES, TOOLS, rules_for, with_games
+from tests.library import CHAT, GAMES, PAGES, TOOLS, library_with, rules_for
 from tests.plugin import highcard, tricks
 from web.texts import page_texts
 from web.view_parts import TableInfo
@@ -32,10 +32,10 @@ def test_the_tools_find_a_game_of_the_list_they_are_handed_and_no_other() -> Non
     for nothing in ("registry", "ai", "game.stukolka", "../stukolka", "", "nope"):
         with pytest.raises(ValueError):
             tools_for(TOOLS, nothing)
-    with with_games(tricks.OFFERED) as library:
-        found = tools_for(library.tools, tricks.KIND)
-        assert found.rules is tricks.RULES and found.computer is tricks.COMPUTER
-        assert found.terminal is None and found.simulation is None and found.replay is None
+    library = library_with(tricks.OFFERED)
+    found = tools_for(library.tools, tricks.KIND)
+    assert found.rules is tricks.RULES and found.computer is tricks.COMPUTER
+    assert found.terminal is None and found.simulation is None and found.replay is None
 
 
 def test_a_deal_of_the_toy_is_played_through_its_rules() -> None:
@@ -58,34 +58,34 @@ def test_the_page_shows_a_toy_seat_through_the_generic_view() -> None:
     state, _ = tricks.RULES.start({"stake": 1}, 3, shuffled_deck(5), dealer=0, pot=0)
     assert isinstance(state, tricks.TricksState)
     info = TableInfo(names=NAMES, version=4)
-    with with_games(tricks.OFFERED) as library:
-        page = library.pages.of(tricks.KIND)
-        view = page.view(state, 1, info)
-        assert view["game"] == view["choice"] == tricks.KIND
-        assert view["to_act"] == 1 and view["you"] == 1 and view["version"] == 4
-        assert sorted(c["card"] for c in view["hand"]["cards"]) == sorted(state.hands[1])
-        assert all(c["verb"] == "lead" for c in view["hand"]["cards"])
-        assert view["prompt"]["key"] == "tricks.prompt"
-        other = page.view(state, 2, info)
-        assert other["prompt"] is None and {c["verb"] for c in other["hand"]["cards"]} == {None}
-        assert lobby_view(page, {"stake": 1}, 0, info)["choice"] == tricks.KIND
+    library = library_with(tricks.OFFERED)
+    page = library.pages.of(tricks.KIND)
+    view = page.view(state, 1, info)
+    assert view["game"] == view["choice"] == tricks.KIND
+    assert view["to_act"] == 1 and view["you"] == 1 and view["version"] == 4
+    assert sorted(c["card"] for c in view["hand"]["cards"]) == sorted(state.hands[1])
+    assert all(c["verb"] == "lead" for c in view["hand"]["cards"])
+    assert view["prompt"]["key"] == "tricks.prompt"
+    other = page.view(state, 2, info)
+    assert other["prompt"] is None and {c["verb"] for c in other["hand"]["cards"]} == {None}
+    assert lobby_view(page, {"stake": 1}, 0, info)["choice"] == tricks.KIND
 
 
 def test_the_page_serves_a_shown_games_texts_only() -> None:
-    with with_games(tricks.OFFERED) as library:
-        texts = page_texts("ru", library.pages)["texts"]
-        assert texts["tricks.prompt"] == "Ваш ход: карта в взятку."
-        assert "opt.tricks.stake" not in texts  # not a family the page names
-        assert not any(key.startswith("tricks.") for key in page_texts("ru", PAGES)["texts"])
+    library = library_with(tricks.OFFERED)
+    texts = page_texts("ru", library.pages)["texts"]
+    assert texts["tricks.prompt"] == "Ваш ход: карта в взятку."
+    assert "opt.tricks.stake" not in texts  # not a family the page names
+    assert not any(key.startswith("tricks.") for key in page_texts("ru", PAGES)["texts"])
     # its texts left with it
     assert "tricks.prompt" not in page_texts("ru", PAGES)["texts"]
 
 
 def test_a_game_the_page_does_not_show_has_no_page() -> None:
-    with with_games(Offered(highcard.GAME, highcard.PLUGIN)) as library:
-        assert highcard.KIND in library.games and highcard.KIND not in library.pages
-        with pytest.raises(ValueError):
-            library.pages.of(highcard.KIND)
+    library = library_with(Offered(highcard.GAME, highcard.PLUGIN))
+    assert highcard.KIND in library.games and highcard.KIND not in library.pages
+    with pytest.raises(ValueError):
+        library.pages.of(highcard.KIND)
     assert tricks.KIND not in PAGES
 
 
@@ -119,21 +119,21 @@ class _Glossaries:
 async def test_a_game_brings_the_words_the_glossary_explains() -> None:
     from typing import cast
 
-    import locales
     from bot.screens.glossary import Glossary
     from storage.chat_display import ChatDisplay
 
     words = {"gloss.trick": "ℹ️ A trick: one card from each.", "gloss.word.trick": "trick"}
-    worded = dataclasses.replace(tricks.PLUGIN, terms=("trick",))
+    texts = {**tricks.GAME.texts, "en": {**tricks.GAME.texts["en"], **words}}
+    game = dataclasses.replace(tricks.GAME, texts=texts)
+    worded = dataclasses.replace(tricks.PLUGIN, game=game, terms=("trick",))
     before = CHAT.terms
     assert "trick" not in before and "shleif" in before
-    locales.add_entries("en", words)
-    with with_games(Offered(tricks.GAME, worded)) as library:
-        assert library.chat.terms == (*before, "trick")
-        glossary = Glossary(cast(ChatDisplay, _Glossaries()), library.chat.terms, lambda: 0.0)
-        assert (
-            await glossary.lines(1, "en", "Your <b>trick</b>", 7, 0)
-            == "\n\n" + words["gloss.trick"]
-        )
-        assert await glossary.lines(1, "en", "Your trick", 8, 0) == ""  # explained once
-    locales.remove_entries("en", words)
+    library = library_with(Offered(game, worded))
+    assert library.chat.terms == (*before, "trick")
+    glossary = Glossary(
+        cast(ChatDisplay, _Glossaries()), library.chat.terms, library.games.words, lambda: 0.0
+    )
+    assert await glossary.lines(1, "en", "Your <b>trick</b>", 7, 0) == "\n\n" + words["gloss.trick"]
+    assert await glossary.lines(1, "en", "Your trick", 8, 0) == ""  # explained once
+    # the words are the library's: the program's own glossary knows no «trick»
+    assert "gloss.trick" not in GAMES.words.catalogue("en")

@@ -25,7 +25,7 @@ from game.cards import RANK
 from game.codec import Stored
 from game.core import Action, Event, IllegalAction, Legal, Transfer
 from game.registry import GameRules, Holding, JsonObject, SeatResult, Step
-from locales import signed, t
+from locales import signed
 from server.games import Offered
 from tables.scores import Figures
 from web.games import GamePage
@@ -206,10 +206,14 @@ class TricksScreens:
         return KIND
 
     def _lines(self, lang: str, view: PublicView, names: Sequence[str]) -> list[str]:
-        lines = [t(lang, "tricks.title")]
+        lines = [GAME.words.t(lang, "tricks.title")]
         lines += [f"{seat_name(names, seat)}: {label(card)}" for seat, card in view.trick]
         for seat in range(view.players):
-            lines.append(t(lang, "tricks.won", name=seat_name(names, seat), n=view.won.count(seat)))
+            lines.append(
+                GAME.words.t(
+                    lang, "tricks.won", name=seat_name(names, seat), n=view.won.count(seat)
+                )
+            )
         return lines
 
     def table_text(
@@ -224,7 +228,7 @@ class TricksScreens:
     ) -> str:
         lines = self._lines(lang, view, names)
         if view.to_act is not None and not closed:
-            turn = t(lang, "turn.whose", name=seat_name(names, view.to_act))
+            turn = GAME.words.t(lang, "turn.whose", name=seat_name(names, view.to_act))
             lines += ["", turn + turn_deadline(lang, deadline)]
         return "\n".join(lines)
 
@@ -239,9 +243,9 @@ class TricksScreens:
     ) -> str:
         lines = self._lines(lang, view.table, names)
         cards = " ".join(label(card) for card in view.hand) or "—"
-        lines += ["", t(lang, "tricks.yours", cards=cards)]
+        lines += ["", GAME.words.t(lang, "tricks.yours", cards=cards)]
         if view.legal and not closed:
-            lines.append(t(lang, "tricks.prompt") + turn_deadline(lang, deadline))
+            lines.append(GAME.words.t(lang, "tricks.prompt") + turn_deadline(lang, deadline))
         return "\n".join(lines)
 
     def keyboard(
@@ -271,7 +275,7 @@ class TricksScreens:
 
 
 def rules_text(lang: str, choice: str, options: JsonObject) -> str:
-    return t(lang, "tricks.rules", stake=options["stake"])
+    return GAME.words.t(lang, "tricks.rules", stake=options["stake"])
 
 
 TEXTS = {
@@ -347,7 +351,11 @@ def stats_lines(lang: str, figures: Figures) -> list[str]:
     """/stats: the deals and tricks every game of tricks counts, then the player's leads and
     the chips his tricks won."""
     leads, chips = figures.fields.get("leads", 0), figures.fields.get("trick_chips", 0)
-    own = [t(lang, "tricks.stats", leads=leads, chips=signed(chips))] if leads or chips else []
+    own = (
+        [GAME.words.t(lang, "tricks.stats", leads=leads, chips=signed(chips))]
+        if leads or chips
+        else []
+    )
     return [*played_lines(lang, figures), *own]
 
 
@@ -357,7 +365,7 @@ def evening_lines(
     """An evening's summary: who led how many tricks."""
     leads = figures.get("leads", {})
     items = ", ".join(f"{name(user)} {count}" for user, count in leads.items())
-    return [t(lang, "tricks.evening", items=items)] if items else []
+    return [GAME.words.t(lang, "tricks.evening", items=items)] if items else []
 
 
 PLUGIN: GameScreens[SeatView, PublicView]

@@ -14,7 +14,7 @@ from server.games import Library
 from storage.database import Database
 from tables import TableService
 from tests.e2e.test_kopilka import chosen
-from tests.library import with_games
+from tests.library import library_with
 from tests.moves import press
 from tests.plugin import kopilka
 
@@ -35,8 +35,8 @@ def rigged(hands: list[list[str]]) -> list[str]:
 
 @pytest.fixture
 def library() -> Iterator[Library]:
-    with with_games(kopilka.OFFERED) as games:
-        yield games
+    games = library_with(kopilka.OFFERED)
+    yield games
 
 
 async def test_a_stopped_table_gives_back_what_its_pot_holds_since_it_was_taken(

@@ -219,6 +219,7 @@ async def _shown(db: Database) -> dict[str, str]:
         for kind in await db.stats.kinds_played(CHAT)
     ]
     shown["top"] = top_text(
+        library.CHAT,
         "ru",
         await db.stats.leaderboard(CHAT),
         await db.stats.leaderboard(CHAT, MONTH),

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
-from locales import t, tn
-from tests.library import seat_view
+from tests.library import WORDS, seat_view
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
 from tests.web.server import DARK, LIGHT, load_table
 from web.view_parts import TableInfo
@@ -161,14 +160,14 @@ def test_the_kitty_is_four_cards_marked_and_confirmed_by_the_main_button(
     page = open_table(browser, address, "starshina-kitty")
     main = "window.__tg.main"
     assert page.evaluate(f"{main}.isVisible") is True
-    assert page.evaluate(f"{main}.text") == t("ru", "btn.marked", n=0, of=4)
+    assert page.evaluate(f"{main}.text") == WORDS.t("ru", "btn.marked", n=0, of=4)
     assert page.evaluate(f"{main}.isActive") is False
     cards = page.locator("#cards button.card")
     assert cards.count() == 16
     for index in range(4):
         tap(cards.nth(index))
         assert cards.nth(index).get_attribute("aria-pressed") == "true"
-    assert page.evaluate(f"{main}.text") == t("ru", "btn.confirm_kitty", n=4)
+    assert page.evaluate(f"{main}.text") == WORDS.t("ru", "btn.confirm_kitty", n=4)
     assert page.evaluate(f"{main}.isActive") is True
     page.evaluate(f"{main}.press()")
     page.wait_for_function("document.querySelectorAll('#cards button.card').length === 16")
@@ -179,12 +178,12 @@ def test_the_kitty_is_four_cards_marked_and_confirmed_by_the_main_button(
 def test_knock_and_pass_are_buttons_named_as_the_chats_keyboard(browser: Any, address: str) -> None:
     page = open_table(browser, address, "shleif-knock")
     for key in ("btn.knock", "btn.pass"):
-        assert page.get_by_role("button", name=t("ru", key), exact=True).is_enabled()
+        assert page.get_by_role("button", name=WORDS.t("ru", key), exact=True).is_enabled()
     assert page.locator("#cards button.card").count() == 0  # not looked at yet
-    page.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    page.get_by_role("button", name=WORDS.t("ru", "btn.pass"), exact=True).click()
     page.wait_for_function(
         f"![...document.querySelectorAll('#controls button')]"
-        f".some(b => b.textContent === {t('ru', 'btn.pass')!r})"
+        f".some(b => b.textContent === {WORDS.t('ru', 'btn.pass')!r})"
     )
 
 
@@ -268,7 +267,7 @@ def test_the_table_is_told_to_a_screen_reader(browser: Any, address: str) -> Non
     summary = page.locator("#summary")
     assert summary.get_attribute("aria-live") == "polite"
     text = summary.text_content() or ""
-    assert t("ru", "web.your_turn") in text and t("ru", "web.trick") in text
+    assert WORDS.t("ru", "web.your_turn") in text and WORDS.t("ru", "web.trick") in text
     assert page.locator("#prompt").get_attribute("aria-live") == "polite"
 
 
@@ -316,8 +315,8 @@ def test_a_stale_move_is_refused_in_words_and_changes_nothing(browser: Any, addr
     page.get_by_role("button", name=legal["name"], exact=True).click()
     status = page.locator("#status")
     status.wait_for(state="visible")
-    reason = t("ru", "web.stale")
-    assert status.text_content() == t("ru", "web.refused", reason=reason)
+    reason = WORDS.t("ru", "web.stale")
+    assert status.text_content() == WORDS.t("ru", "web.refused", reason=reason)
     assert card_buttons(page) == before
     assert ["haptic.notification", "error"] in page.evaluate("window.__tg.calls")
 
@@ -331,7 +330,7 @@ def test_back_button_clears_a_choice_of_cards(browser: Any, address: str) -> Non
     page.evaluate("window.__tg.back.press()")
     assert page.locator("#cards button.card[aria-pressed=true]").count() == 0
     assert not page.evaluate("window.__tg.back.isVisible")
-    assert page.evaluate("window.__tg.main.text") == t("ru", "btn.marked", n=0, of=4)
+    assert page.evaluate("window.__tg.main.text") == WORDS.t("ru", "btn.marked", n=0, of=4)
 
 
 def _plain(text: str) -> str:
@@ -402,16 +401,16 @@ def test_the_face_up_trump_shows_on_the_stock_only_while_it_lies_there(
     assert drawn["trump_card"] and not drawn["trump_card_on_stock"]
     page = open_table(browser, address, "stukolka-play")
     assert page.locator(".corner .card[data-card]").count() == 0
-    assert t("ru", "web.trump_card") not in page.locator(".corner").inner_text()
+    assert WORDS.t("ru", "web.trump_card") not in page.locator(".corner").inner_text()
     card = label(drawn["trump_card"])
     assert page.locator(".bar .trump").inner_text() == _plain(
-        t("ru", "stukolka.trump.card", card=card)
+        WORDS.t("ru", "stukolka.trump.card", card=card)
     )
     lying = expected_view("shleif-knock")
     page = open_table(browser, address, "shleif-knock")
     assert page.locator(f".corner .card[data-card='{lying['trump_card']}']").count() == 1
-    assert t("ru", "web.trump_card") in page.locator(".corner").inner_text()
-    assert page.locator(".bar .trump").inner_text() == t(
+    assert WORDS.t("ru", "web.trump_card") in page.locator(".corner").inner_text()
+    assert page.locator(".bar .trump").inner_text() == WORDS.t(
         "ru", "stukolka.trump.on_stock", card=label(lying["trump_card"])
     )
 
@@ -423,11 +422,11 @@ def test_the_pot_says_what_a_trick_pays_and_a_tap_explains_remiz(
     params = view["pot"]["params"]
     page = open_table(browser, address, "stukolka-play")
     pot = page.locator("#pot")
-    assert pot.inner_text() == t("ru", "web.pot.remiz", **params)
-    assert t("ru", "stukolka.pot", pot=params["pot"], share=params["share"]).endswith(
+    assert pot.inner_text() == WORDS.t("ru", "web.pot.remiz", **params)
+    assert WORDS.t("ru", "stukolka.pot", pot=params["pot"], share=params["share"]).endswith(
         pot.inner_text().split(" · ")[1]
     )
-    gloss = _plain(t("ru", "gloss.remiz"))
+    gloss = _plain(WORDS.t("ru", "gloss.remiz"))
     assert pot.get_attribute("title") == gloss
     assert not page.locator("#gloss").is_visible()
     pot.click()
@@ -442,16 +441,16 @@ def test_a_finished_deal_breaks_the_nets_down_as_the_chat_does(browser: Any, add
     shown = page.locator("#result").inner_text()
     for parts in view["result"]["parts"]:
         if len(parts) > 1:
-            words = " · ".join(t("en", part["key"], **part["params"]) for part in parts)
+            words = " · ".join(WORDS.t("en", part["key"], **part["params"]) for part in parts)
             assert f"({words})" in shown
     note = view["result"]["notes"][0]
-    assert t("en", note["key"], **note["params"]) in shown
+    assert WORDS.t("en", note["key"], **note["params"]) in shown
 
 
 def test_a_starshina_deal_ends_in_the_chats_words(browser: Any, address: str) -> None:
     page = open_table(browser, address, "starshina-over")
     shown = page.locator("#result").inner_text()
-    assert t("ru", "web.game_goes_on", deals=1, most=20) in shown
+    assert WORDS.t("ru", "web.game_goes_on", deals=1, most=20) in shown
     assert "Итог партии на сейчас" not in shown
     seats = page.locator("#seats").inner_text() + page.locator(".cloth .seat").inner_text()
     assert "при норме" in seats and " из " not in seats
@@ -460,7 +459,7 @@ def test_a_starshina_deal_ends_in_the_chats_words(browser: Any, address: str) ->
 def test_the_purchase_prompt_names_the_button_shown(browser: Any, address: str) -> None:
     page = open_table(browser, address, "shleif-purchase")
     button = page.evaluate("window.__tg.main.text")
-    assert button == t("ru", "btn.keep")
+    assert button == WORDS.t("ru", "btn.keep")
     assert f"«{button}»" in page.locator("#prompt").inner_text()
 
 
@@ -479,14 +478,14 @@ def test_a_confirmation_not_yet_possible_is_legible(browser: Any, address: str, 
 
 def test_a_seated_player_sees_the_lobby_before_the_deal(browser: Any, address: str) -> None:
     page = open_table(browser, address, "shleif-lobby", width=360, height=740)
-    assert page.locator("#prompt").inner_text() == tn("ru", "web.lobby.waiting", 2)
+    assert page.locator("#prompt").inner_text() == WORDS.tn("ru", "web.lobby.waiting", 2)
     names = page.locator(".seat .name .who").all_inner_texts()
     assert sorted(names) == ["Алиса", "Борис"]
     assert page.locator("#cards button.card").count() == 0
     # the lobby's buttons, named as the chat's
     labels = page.locator("#controls button").all_inner_texts()
     assert labels == [
-        t("ru", key)
+        WORDS.t("ru", key)
         for key in ("btn.add_computer", "btn.add_novice", "btn.begin", "btn.leave", "btn.cancel")
     ]
     assert not page.locator("#last-button").is_visible()
@@ -542,7 +541,7 @@ def test_a_negative_balance_reads_with_a_minus_sign(browser: Any, address: str) 
     assert not any(re.search(r"-\d", line) for line in lines), lines
     module = "await import(new URL('js/i18n.js', document.baseURI))"
     said = page.evaluate(f"async () => ({module}).t('web.chips', {{}}, -3)")
-    assert said == "\u2212" + tn("ru", "web.chips", 3)
+    assert said == "\u2212" + WORDS.tn("ru", "web.chips", 3)
 
 
 def test_the_turns_countdown_never_breaks_across_lines(browser: Any, address: str) -> None:
@@ -569,14 +568,14 @@ def test_the_bidding_counts_no_tricks_and_says_bought_as_the_chat_does(
     page = open_table(browser, address, "shleif-knock", width=360, height=740)
     seats = page.locator(".seat").all_inner_texts()
     assert len(seats) >= 3
-    assert not any(tn("ru", "n.tricks", 0) in seat for seat in seats), seats
+    assert not any(WORDS.tn("ru", "n.tricks", 0) in seat for seat in seats), seats
     page = open_table(browser, address, "shleif-purchase", width=360, height=740)
     view = expected_view("shleif-purchase")
     seats = page.locator(".seat").all_inner_texts()
     assert not any("покупка 0" in seat for seat in seats), seats
     for item in view["seats"]:
         if item["note"] and item["note"]["key"] == "seat.kept":
-            assert any(t("ru", "seat.kept") in seat for seat in seats)
+            assert any(WORDS.t("ru", "seat.kept") in seat for seat in seats)
 
 
 def test_the_turn_arriving_is_felt_once(browser: Any, address: str) -> None:
@@ -585,9 +584,9 @@ def test_the_turn_arriving_is_felt_once(browser: Any, address: str) -> None:
     player = open_table(browser, address, "shleif-knock")
     turn = "window.__tg.calls.filter(c => c[0] === 'haptic.impact' && c[1] === 'heavy').length"
     assert waiter.evaluate(turn) == 0 and player.evaluate(turn) == 0
-    waiter_pass = waiter.get_by_role("button", name=t("ru", "btn.pass"), exact=True)
+    waiter_pass = waiter.get_by_role("button", name=WORDS.t("ru", "btn.pass"), exact=True)
     assert waiter_pass.count() == 0
-    player.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    player.get_by_role("button", name=WORDS.t("ru", "btn.pass"), exact=True).click()
     waiter.wait_for_function(f"{turn} === 1")
     waiter_pass.wait_for()
     # a redraw of the same turn is not felt again; the page that moved felt its tap only
@@ -615,7 +614,7 @@ def test_a_page_the_server_cannot_sign_in_says_to_reopen_the_table(
     page.goto(address)
     notice = page.locator("#notice")
     notice.wait_for(state="visible")
-    assert notice.inner_text() == t(lang, "web.reopen")
+    assert notice.inner_text() == WORDS.t(lang, "web.reopen")
     assert "Telegram" in notice.inner_text()
     assert page.get_attribute("#app", "aria-busy") == "false"
     # no empty cloth beside it
@@ -638,11 +637,11 @@ def test_a_moves_answer_that_arrives_after_a_later_change_is_not_drawn_over_it(
         held.append((route, route.fetch()))
 
     player.route("**/api/action", hold)
-    player.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    player.get_by_role("button", name=WORDS.t("ru", "btn.pass"), exact=True).click()
     player.wait_for_function(f"document.querySelector('#app').dataset.version === '{first + 1}'")
     assert len(held) == 1
     # the next player moves; the first page draws it from its live update alone
-    waiter.get_by_role("button", name=t("ru", "btn.pass"), exact=True).click()
+    waiter.get_by_role("button", name=WORDS.t("ru", "btn.pass"), exact=True).click()
     player.wait_for_function(f"document.querySelector('#app').dataset.version === '{first + 2}'")
     route, answer = held[0]
     assert answer.json()["view"]["version"] == first + 1

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from locales import t, tn
+from tests.library import WORDS
 from tests.web.browser import CHROMIUM, open_table
 from tests.web.server import load_table
 from tests.web.test_page import address, browser, closed_after
@@ -39,7 +39,7 @@ def test_the_score_card_stands_in_the_tables_place_until_next(
     card = page.locator("#score")
     assert card.is_visible() and not page.locator("#table").is_visible()
     shown = card.inner_text()
-    assert t(lang, "web.score.title", deal=1) in shown
+    assert WORDS.t(lang, "web.score.title", deal=1) in shown
     rows = page.locator(".score-seat").all_inner_texts()
     finished = load_table("stukolka-score").finished[-1]
     assert len(rows) == finished.players
@@ -52,7 +52,7 @@ def test_the_score_card_stands_in_the_tables_place_until_next(
     for row, net in zip(rows, nets, strict=True):
         assert signed(net) in row
     assert ("ставка" if lang == "ru" else "ante") in shown
-    assert t(lang, "web.score.next") in shown and t(lang, "web.score.replay") in shown
+    assert WORDS.t(lang, "web.score.next") in shown and WORDS.t(lang, "web.score.replay") in shown
     # the next deal's decision is at hand below it: its turn runs meanwhile
     assert page.locator("#controls button.action").count() >= 2
     no_sideways_scroll(page)
@@ -63,10 +63,10 @@ def test_the_score_card_stands_in_the_tables_place_until_next(
 def test_a_won_game_shows_its_final_and_a_new_game(browser: Any, address: str) -> None:
     page = open_table(browser, address, "starshina-end", width=360, height=740)
     shown = page.locator("#score").inner_text()
-    assert t("ru", "web.closed.game_over") in shown
+    assert WORDS.t("ru", "web.closed.game_over") in shown
     assert "победитель" in shown and "при норме" in shown
     assert page.locator("#score-next").count() == 0  # nothing comes next at a closed table
-    again = page.locator("#controls button", has_text=t("ru", "btn.again"))
+    again = page.locator("#controls button", has_text=WORDS.t("ru", "btn.again"))
     assert again.count() == 1
     assert page.locator("#result").count() == 0  # the result said once, on the card
     assert not page.locator("#hand").is_visible()  # nothing left to play at a closed table
@@ -85,8 +85,8 @@ def test_a_replay_steps_through_the_deal_trick_by_trick(
     page.click("#score-replay")
     dialog = page.locator("dialog#replay")
     dialog.wait_for()
-    assert t(lang, "web.replay.title", deal=1) in dialog.inner_text()
-    assert t(lang, "web.replay.dealt") in dialog.inner_text()
+    assert WORDS.t(lang, "web.replay.title", deal=1) in dialog.inner_text()
+    assert WORDS.t(lang, "web.replay.dealt") in dialog.inner_text()
     assert page.locator("#replay-prev").is_disabled()
     # every hand as dealt, each card named as the chat names it
     seats = page.locator(".replay-seat").count()
@@ -100,10 +100,10 @@ def test_a_replay_steps_through_the_deal_trick_by_trick(
         ".replay-hand .unseen", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
     )
     # a passer's cards are dead and never shown (§1.3): only to the passer himself
-    dead = page.locator(".replay-hand .none", has_text=t(lang, "web.replay.dead")).count()
+    dead = page.locator(".replay-hand .none", has_text=WORDS.t(lang, "web.replay.dead")).count()
     assert dead >= 1 and len(names) + backs == 3 * (seats - dead) and all(names)
     assert backs and all(
-        label in [tn(lang, "web.face_down", n) for n in (1, 2, 3)] for label in unseen
+        label in [WORDS.tn(lang, "web.face_down", n) for n in (1, 2, 3)] for label in unseen
     )
     tricks = 0
     while not page.locator("#replay-next").is_disabled():
@@ -111,10 +111,10 @@ def test_a_replay_steps_through_the_deal_trick_by_trick(
         text = dialog.inner_text()
         if page.locator(".replay-body .trick-row").count():
             tricks += 1
-            assert t(lang, "web.replay.trick", n=tricks) in text
+            assert WORDS.t(lang, "web.replay.trick", n=tricks) in text
             played = page.locator(".replay-body .trick-row .card").count()
             assert page.locator(".replay-hand .card.in-trick").count() == played
-            assert text.count(t(lang, "web.replay.took", name="").strip()) >= 1
+            assert text.count(WORDS.t(lang, "web.replay.took", name="").strip()) >= 1
         no_sideways_scroll(page)
     assert tricks >= 2
     # Telegram's back button closes it, and the page is as it was

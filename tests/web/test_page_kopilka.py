@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from locales import t
-from tests.library import PAGES, with_games
+from tests.library import PAGES, library_with
 from tests.plugin import kopilka
 from tests.web import fixtures, server
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
@@ -33,9 +32,9 @@ def kopilka_table() -> Iterator[None]:
     fixtures.GAMES[kopilka.KIND] = (kopilka.KIND, {"rounds": 2}, PLAYERS)
     server.FIXTURES[FIXTURE] = (kopilka.KIND, lambda state: True, "to_act")
     try:
-        with with_games(kopilka.OFFERED) as library:
-            server.PAGES = library.pages
-            yield
+        library = library_with(kopilka.OFFERED)
+        server.PAGES = library.pages
+        yield
     finally:
         server.PAGES = PAGES
         server.FIXTURES.pop(FIXTURE)
@@ -68,7 +67,9 @@ def test_the_two_card_move_is_made_on_the_page_every_seat_at_its_own(
         page.on("pageerror", lambda error: errors.append(str(error)))
     for page in tables:
         # the копилка holds every seat's ante as the deal begins: the table's pot
-        assert page.locator("#bar .pill").first.inner_text() == t("ru", "kopilka.pot", pot=PLAYERS)
+        assert page.locator("#bar .pill").first.inner_text() == kopilka.GAME.words.t(
+            "ru", "kopilka.pot", pot=PLAYERS
+        )
     version, laid = 1, 0
     while True:
         for page in tables:
@@ -78,10 +79,16 @@ def test_the_two_card_move_is_made_on_the_page_every_seat_at_its_own(
             break
         assert len(turn) == 1, "only the seat to act is asked for two cards"
         page = turn[0]
-        assert page.locator("#prompt").inner_text().startswith(t("ru", "kopilka.prompt"))
+        assert (
+            page.locator("#prompt")
+            .inner_text()
+            .startswith(kopilka.GAME.words.t("ru", "kopilka.prompt"))
+        )
         cards = page.locator("#cards button.card")
         assert cards.count() == kopilka.CARDS
-        assert page.locator("#tg-main").inner_text() == t("ru", "btn.marked", n=0, of=2)
+        assert page.locator("#tg-main").inner_text() == kopilka.GAME.words.t(
+            "ru", "btn.marked", n=0, of=2
+        )
         chosen = [cards.nth(index).get_attribute("data-card") for index in (0, 2)]
         for card in chosen:
             page.locator(f"#cards button.card[data-card='{card}']").click()
@@ -89,7 +96,9 @@ def test_the_two_card_move_is_made_on_the_page_every_seat_at_its_own(
         # a third card is not marked: the move takes two
         page.locator("#cards button.card[aria-pressed='false']").click()
         assert page.locator("#cards button.card[aria-pressed='true']").count() == 2
-        assert page.locator("#tg-main").inner_text() == t("ru", "kopilka.confirm")
+        assert page.locator("#tg-main").inner_text() == kopilka.GAME.words.t(
+            "ru", "kopilka.confirm"
+        )
         page.locator("#tg-main").click()
         version += 1
         laid += 1

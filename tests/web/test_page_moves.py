@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from locales import t
-from tests.library import PAGES, with_games
+from tests.library import PAGES, WORDS, library_with
 from tests.plugin import highcard, tricks
 from tests.web import fixtures, server
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
@@ -42,9 +41,9 @@ def toys() -> Iterator[None]:
     for name, (module, _, _) in TOYS.items():
         server.FIXTURES[name] = (module.KIND, lambda state: True, "to_act")
     try:
-        with with_games(*(module.OFFERED for module, _, _ in TOYS.values())) as library:
-            server.PAGES = library.pages
-            yield
+        library = library_with(*(module.OFFERED for module, _, _ in TOYS.values()))
+        server.PAGES = library.pages
+        yield
     finally:
         server.PAGES = PAGES
         for name, (module, _, _) in TOYS.items():
@@ -108,10 +107,10 @@ def test_a_move_no_game_has_is_drawn_from_its_description_and_posts_itself(
         " [...n.classList].sort().join(' ')])",
     )
     assert drawn == [
-        ["bid", t("ru", "btn.knock"), None, "action"],
-        ["fold", t("ru", "btn.pass"), None, "action secondary"],
-        ["call", "\u2665\ufe0e", t("ru", "web.suit.H"), "action red suit"],
-        ["call", "\u2660\ufe0e", t("ru", "web.suit.S"), "action secondary suit"],
+        ["bid", WORDS.t("ru", "btn.knock"), None, "action"],
+        ["fold", WORDS.t("ru", "btn.pass"), None, "action secondary"],
+        ["call", "\u2665\ufe0e", WORDS.t("ru", "web.suit.H"), "action red suit"],
+        ["call", "\u2660\ufe0e", WORDS.t("ru", "web.suit.S"), "action secondary suit"],
     ]
     controls = page.locator("#controls button")
     for index, (verb, arg) in enumerate([("bid", 3), ("fold", None), ("call", "H"), ("call", "S")]):
@@ -144,7 +143,11 @@ def test_a_toy_game_is_played_on_the_page_every_seat_at_its_own(
             break
         assert len(turn) == 1
         page = turn[0]
-        assert page.locator("#prompt").inner_text().startswith(t("ru", f"{module.KIND}.prompt"))
+        assert (
+            page.locator("#prompt")
+            .inner_text()
+            .startswith(module.GAME.words.t("ru", f"{module.KIND}.prompt"))
+        )
         card = page.locator("#cards button.card.legal").first
         played = card.get_attribute("data-card")
         card.click()

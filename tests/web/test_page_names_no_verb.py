@@ -27,7 +27,7 @@ from game.cards import shuffled_deck
 from game.randomplay import random_action
 from server.games import Library
 from tables.games import Plugin
-from tests.library import GAMES, PAGES, with_games
+from tests.library import GAMES, PAGES, library_with
 from tests.plugin import highcard, tricks
 from web.games import PageGames
 from web.lobby import LABELS as LOBBY_LABELS
@@ -54,8 +54,8 @@ LOBBY = "lobby"
 def toys() -> Iterator[Library]:
     """The toy games offered as a game is: their rules, table side and page (the page of
     «Старшая карта» is its own module's, as «Взятки»'s is)."""
-    with with_games(tricks.OFFERED, highcard.OFFERED) as library:
-        yield library
+    library = library_with(tricks.OFFERED, highcard.OFFERED)
+    yield library
 
 
 def _options(game: Plugin, rng: random.Random) -> dict[str, object]:

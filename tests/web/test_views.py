@@ -12,12 +12,11 @@ import pytest
 
 from game.cards import is_card, sort_hand
 from game.stukolka.rules import trick_share
-from locales import t, tn
 from tables.people import ranks_style
 from tests.game.unseen import cards_in as every_card
 from tests.game.unseen import reshuffled as unseen_reshuffled
 from tests.library import GAMES as LIBRARY_GAMES
-from tests.library import PAGES, seat_view
+from tests.library import PAGES, WORDS, seat_view
 from tests.web.fixtures import GAMES, NAMES, first_state, states
 from web.texts import page_texts
 from web.view_parts import TableInfo
@@ -285,7 +284,7 @@ def test_a_purchase_shows_how_many_cards_each_seat_bought_in_the_chats_words() -
             kept += 1
     assert kept
     served = page_texts("ru", PAGES)["texts"]
-    assert served["seat.kept"] == t("ru", "seat.kept") == "без покупки"
+    assert served["seat.kept"] == WORDS.t("ru", "seat.kept") == "без покупки"
     assert "seat.bought" in served
 
 
@@ -441,8 +440,8 @@ def test_the_page_asks_each_seat_in_the_chats_words(lang: str) -> None:
 
         params = {name: value(param) for name, param in text["params"].items()}
         if "n" in text:
-            return tn(lang, text["key"], text["n"], **params)
-        return t(lang, text["key"], **params)
+            return WORDS.tn(lang, text["key"], text["n"], **params)
+        return WORDS.t(lang, text["key"], **params)
 
     told, shleif_dealer = 0, 0
     for game in ("shleif", "stukolka", "starshina"):
@@ -457,11 +456,15 @@ def test_the_page_asks_each_seat_in_the_chats_words(lang: str) -> None:
             assert (view["prompt"] is None) == (words is None)
             if words is None:
                 continue
-            assert page_said(view["prompt"]) == said(lang, words, NAMES), view["prompt"]
+            assert page_said(view["prompt"]) == said(LIBRARY_GAMES.words, lang, words, NAMES), view[
+                "prompt"
+            ]
             told += 1
             if words.key == "prompt.purchase_shleif":
                 shleif_dealer += 1
-                assert t(lang, "prompt.purchase_shleif", prompt="") in page_said(view["prompt"])
+                assert WORDS.t(lang, "prompt.purchase_shleif", prompt="") in page_said(
+                    view["prompt"]
+                )
     assert told > 60 and shleif_dealer
 
 
@@ -526,10 +529,12 @@ def test_a_result_breaks_each_net_down_where_the_chat_does(game: str) -> None:
                         if who == seat:
                             sums[item.reason] = sums.get(item.reason, 0) + amount
                 chat = money_text("ru", sums)
-                net = t("ru", "money.net", amount=signed(sum(sums.values())))
+                net = WORDS.t("ru", "money.net", amount=signed(sum(sums.values())))
                 if parts:
-                    words = " · ".join(t("ru", part["key"], **part["params"]) for part in parts)
-                    assert chat == f"{net} {t('ru', 'money.parts', parts=words)}"
+                    words = " · ".join(
+                        WORDS.t("ru", part["key"], **part["params"]) for part in parts
+                    )
+                    assert chat == f"{net} {WORDS.t('ru', 'money.parts', parts=words)}"
                     said += 1
                 else:
                     assert chat == net

@@ -15,9 +15,11 @@ from bot.render.common import SUIT_SYMBOLS, Deadline, label
 from game.cards import SUIT_ORDER, sort_hand
 from game.registry import JsonObject
 from game.starshina import PublicView, SeatView, StarshinaOptions
-from locales import t, tn
 from tables.games import starshina as table_side
 from tables.scores import Figures
+
+#: what this game's screens say: the shared catalogue with the game's own words
+WORDS = table_side.PLUGIN.words
 
 
 class StarshinaScreens:
@@ -77,12 +79,12 @@ def rules_text(lang: str, choice: str, options: JsonObject) -> str:
     scoring, how many deals and who deals next."""
     parsed = StarshinaOptions.from_json(options)
     body = [
-        t(lang, "rules.starshina.body", targets=parsed.targets),
-        t(lang, f"rules.exchange.{parsed.exchange}"),
-        t(lang, f"rules.trumps.{parsed.trumps}"),
-        t(lang, f"rules.scoring.{parsed.scoring}", stake=parsed.stake),
-        tn(lang, "rules.max_deals", parsed.max_deals),
-        t(lang, f"rules.next_dealer.{parsed.next_dealer}"),
+        WORDS.t(lang, "rules.starshina.body", targets=parsed.targets),
+        WORDS.t(lang, f"rules.exchange.{parsed.exchange}"),
+        WORDS.t(lang, f"rules.trumps.{parsed.trumps}"),
+        WORDS.t(lang, f"rules.scoring.{parsed.scoring}", stake=parsed.stake),
+        WORDS.tn(lang, "rules.max_deals", parsed.max_deals),
+        WORDS.t(lang, f"rules.next_dealer.{parsed.next_dealer}"),
     ]
     return " ".join(body)
 
@@ -122,7 +124,7 @@ def starshina_keyboard(
             pick,
             mask,
             lang=lang,
-            confirm=lambda count: t(lang, "btn.confirm_kitty", n=count),
+            confirm=lambda count: WORDS.t(lang, "btn.confirm_kitty", n=count),
             by_suit=True,
         )
     card_entries = [e for e in legal if e.verb in ("give", "return", "play") and e.arg]
@@ -135,12 +137,15 @@ def starshina_keyboard(
 def stats_lines(lang: str, figures: Figures) -> list[str]:
     """/stats: the games a player sat with their deals, how many of the games he won, and his
     tricks (the game pots he won are kept, not shown)."""
-    games, deals = tn(lang, "count.games", figures.games), tn(lang, "count.deals", figures.deals)
+    games, deals = (
+        WORDS.tn(lang, "count.games", figures.games),
+        WORDS.tn(lang, "count.deals", figures.deals),
+    )
     won = figures.fields.get("games_won", 0)
     return [
-        t(lang, "stats.played", games=games, deals=deals),
-        t(lang, "stats.games_won", won=won, games=figures.games),
-        t(lang, "stats.tricks", n=figures.tricks),
+        WORDS.t(lang, "stats.played", games=games, deals=deals),
+        WORDS.t(lang, "stats.games_won", won=won, games=figures.games),
+        WORDS.t(lang, "stats.tricks", n=figures.tricks),
     ]
 
 
@@ -150,10 +155,10 @@ def evening_results(
     """An evening's games won, by who won most (none: nothing to say)."""
     won = figures.get("games_won", {})
     items = ", ".join(
-        t(lang, "evening.won_item", name=name(user), n=count)
+        WORDS.t(lang, "evening.won_item", name=name(user), n=count)
         for user, count in sorted(won.items(), key=lambda item: -item[1])
     )
-    return [t(lang, "evening.games_won", items=items)] if items else []
+    return [WORDS.t(lang, "evening.games_won", items=items)] if items else []
 
 
 PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(

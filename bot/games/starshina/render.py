@@ -28,8 +28,10 @@ from game.core import Transfer
 from game.starshina.rules import TRICKS_PER_DEAL
 from game.starshina.state import EndReason, Phase
 from game.starshina.views import PublicView, SeatSummary, SeatView, last_deal_money
-from locales import t
 from tables.games import starshina as table_side
+
+#: what this game's screens say: the shared catalogue with the game's own words
+WORDS = table_side.PLUGIN.words
 
 PLAYERS = 3
 _DEAL_ENDED = (Phase.DEAL_OVER, Phase.GAME_OVER)
@@ -41,15 +43,17 @@ def speaking_order(view: PublicView) -> list[int]:
 
 
 def _title(lang: str, view: PublicView, kind: str) -> str:
-    return t(lang, "starshina.title", game=game_title(lang, kind), deal=view.deal_no + 1)
+    return WORDS.t(
+        lang, "starshina.title", game=game_title(WORDS, lang, kind), deal=view.deal_no + 1
+    )
 
 
 def trump_line(lang: str, view: PublicView) -> str:
     if view.trump is not None:
-        return t(lang, "starshina.trump", suit=suit(view.trump))
+        return WORDS.t(lang, "starshina.trump", suit=suit(view.trump))
     if view.phase is Phase.NAME_TRUMP:
-        return t(lang, "starshina.trump_pending")
-    return t(lang, "starshina.no_trump")
+        return WORDS.t(lang, "starshina.trump_pending")
+    return WORDS.t(lang, "starshina.no_trump")
 
 
 def _seat_line(
@@ -57,18 +61,22 @@ def _seat_line(
 ) -> str:
     head = seat_name(names, seat.seat)
     if seat.seat == view.dealer:
-        head += " " + t(lang, "seat.dealer_mark")
+        head += " " + WORDS.t(lang, "seat.dealer_mark")
     details = [
-        t(lang, "starshina.tricks_of", tricks=tricks_count(lang, seat.tricks), target=seat.target)
+        WORDS.t(
+            lang, "starshina.tricks_of", tricks=tricks_count(lang, seat.tricks), target=seat.target
+        )
     ]
     if view.history and view.phase in _DEAL_ENDED:
         # the game's standing is a deal's end news: mid-deal «за партию: ровно по норме»
         # reads as this deal's tricks
-        details.append(t(lang, "starshina.game_diff", diff=_diff_words(lang, seat.total_diff)))
+        details.append(
+            WORDS.t(lang, "starshina.game_diff", diff=_diff_words(lang, seat.total_diff))
+        )
     if seat.seat == view.to_act:
-        details.append(t(lang, "seat.to_act_mark"))
+        details.append(WORDS.t(lang, "seat.to_act_mark"))
     if seat.seat in away:
-        details.append(t(lang, "seat.away_mark"))
+        details.append(WORDS.t(lang, "seat.away_mark"))
     return head + " — " + " · ".join(details)
 
 
@@ -82,7 +90,7 @@ def _exchange_lines(lang: str, view: PublicView, names: Sequence[str]) -> list[s
     lines = []
     for (giver, receiver), (done, left) in totals.items():
         lines.append(
-            t(
+            WORDS.t(
                 lang,
                 "starshina.exchange_pair",
                 giver=plain_name(names, giver),
@@ -98,23 +106,23 @@ def phase_line(lang: str, view: PublicView, names: Sequence[str]) -> str:
     """What the table is doing now."""
     match view.phase:
         case Phase.EXCHANGE_GIVE | Phase.RING_RETURN:
-            return t(lang, f"starshina.phase.{view.phase.value}")
+            return WORDS.t(lang, f"starshina.phase.{view.phase.value}")
         case Phase.NAME_TRUMP | Phase.KITTY:
-            return t(
+            return WORDS.t(
                 lang, f"starshina.phase.{view.phase.value}", dealer=plain_name(names, view.dealer)
             )
         case Phase.PLAY:
-            return t(
+            return WORDS.t(
                 lang,
                 "starshina.phase.play",
                 number=len(view.trick_winners) + 1,
                 total=TRICKS_PER_DEAL,
             )
         case Phase.DEAL_OVER:
-            return t(lang, "phase.deal_over")
+            return WORDS.t(lang, "phase.deal_over")
         case Phase.GAME_OVER:
             winner = view.winner if view.winner is not None else 0
-            return t(lang, "starshina.phase.game_over", name=seat_name(names, winner))
+            return WORDS.t(lang, "starshina.phase.game_over", name=seat_name(names, winner))
 
 
 def table_text(
@@ -131,11 +139,11 @@ def table_text(
     current and the last trick, whose turn it is."""
     lines = [
         _title(lang, view, kind),
-        t(lang, "seat.dealer", name=seat_name(names, view.dealer)),
+        WORDS.t(lang, "seat.dealer", name=seat_name(names, view.dealer)),
         trump_line(lang, view),
     ]
     if view.game_pot:
-        lines.append(t(lang, "starshina.game_pot", pot=view.game_pot))
+        lines.append(WORDS.t(lang, "starshina.game_pot", pot=view.game_pot))
     lines.append("")
     lines += [_seat_line(lang, view, view.seats[s], names, away) for s in speaking_order(view)]
     lines.append("")
@@ -147,7 +155,7 @@ def table_text(
     lines += trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     if view.to_act is not None:
         lines.append(
-            t(lang, "turn.whose", name=seat_name(names, view.to_act))
+            WORDS.t(lang, "turn.whose", name=seat_name(names, view.to_act))
             + turn_deadline(lang, deadline)
         )
     return "\n".join(lines)
@@ -174,7 +182,7 @@ def _exchange_private(lang: str, view: SeatView, names: Sequence[str]) -> list[s
         if item.giver == view.seat:
             key = "starshina.gave_back" if item.returned else "starshina.gave"
             lines.append(
-                t(
+                WORDS.t(
                     lang,
                     key,
                     name=plain_name(names, item.receiver),
@@ -185,7 +193,7 @@ def _exchange_private(lang: str, view: SeatView, names: Sequence[str]) -> list[s
         else:
             key = "starshina.got_back" if item.returned else "starshina.got"
             lines.append(
-                t(
+                WORDS.t(
                     lang,
                     key,
                     name=plain_name(names, item.giver),
@@ -202,7 +210,7 @@ def context_lines(lang: str, view: PublicView, names: Sequence[str], me: int | N
     the reader's seat, marked «вы»."""
     lines = []
     if view.game_pot:
-        lines.append(t(lang, "starshina.game_pot", pot=view.game_pot))
+        lines.append(WORDS.t(lang, "starshina.game_pot", pot=view.game_pot))
     lines.append("")
     for seat in speaking_order(view):
         line = _seat_line(lang, view, view.seats[seat], names, ())
@@ -240,20 +248,20 @@ def hand_text(
         lines.append("")
         lines += exchange
     if view.discards:
-        lines.append(t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
+        lines.append(WORDS.t(lang, "hand.discards", cards=cards(view.discards, table.trump)))
     if view.from_kitty:
-        lines.append(t(lang, "hand.from_kitty", cards=cards(view.from_kitty, table.trump)))
+        lines.append(WORDS.t(lang, "hand.from_kitty", cards=cards(view.from_kitty, table.trump)))
     words = table_side.prompt(view)
-    prompt = "" if words is None else said(lang, words, names)
+    prompt = "" if words is None else said(WORDS, lang, words, names)
     if prompt:
         lines.append("")
-        lines.append(t(lang, "hand.your_turn", prompt=prompt) + turn_deadline(lang, deadline))
+        lines.append(WORDS.t(lang, "hand.your_turn", prompt=prompt) + turn_deadline(lang, deadline))
         plays = sum(1 for entry in view.legal if entry.verb == "play")
         if table.phase is Phase.PLAY and table.trick and plays < len(view.hand):
-            lines.append(t(lang, "play_rule.must_follow_suit"))
+            lines.append(WORDS.t(lang, "play_rule.must_follow_suit"))
     elif table.to_act is not None:
         lines.append("")
-        lines.append(t(lang, "turn.whose", name=seat_name(names, table.to_act)))
+        lines.append(WORDS.t(lang, "turn.whose", name=seat_name(names, table.to_act)))
     elif table.phase is Phase.GAME_OVER:
         lines.append(phase_line(lang, table, names))
     return "\n".join(lines)
@@ -262,7 +270,9 @@ def hand_text(
 def outcome_text(lang: str, view: PublicView, names: Sequence[str], seat: int, kind: str) -> str:
     """The head of a finished deal's hand message: the table as the deal left it (the final
     trick among it); ``bot.screens.hand`` adds his money."""
-    lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
+    lines = [
+        WORDS.t(lang, "result.title", game=game_title(WORDS, lang, kind), deal=view.deal_no + 1)
+    ]
     lines.append(trump_line(lang, view))
     lines += context_lines(lang, view, names, seat)
     if view.phase is Phase.GAME_OVER:
@@ -282,10 +292,10 @@ def last_deal_transfers(view: PublicView) -> list[Transfer]:
 def _diff_words(lang: str, diff: int) -> str:
     """A deal's tricks against the target in words: «не хватило 5», «12 сверх нормы»."""
     if diff < 0:
-        return t(lang, "starshina.short", n=-diff)
+        return WORDS.t(lang, "starshina.short", n=-diff)
     if diff > 0:
-        return t(lang, "starshina.over", n=diff)
-    return t(lang, "starshina.on_target")
+        return WORDS.t(lang, "starshina.over", n=diff)
+    return WORDS.t(lang, "starshina.on_target")
 
 
 def _parts(transfers: Sequence[Transfer], seat: int) -> dict[str, int]:
@@ -315,21 +325,23 @@ def result_text(
     ``money[seat]`` by reason, the deal's ledger), or the game pot still waiting; then the
     balances after it (``balances[seat]``)."""
     record = view.history[-1] if view.history else None
-    lines = [t(lang, "result.title", game=game_title(lang, kind), deal=view.deal_no + 1)]
+    lines = [
+        WORDS.t(lang, "result.title", game=game_title(WORDS, lang, kind), deal=view.deal_no + 1)
+    ]
     lines.append(trump_line(lang, view))
     lines.append("")
     for seat_no in speaking_order(view):
         seat = view.seats[seat_no]
         tricks = record.tricks[seat_no] if record else seat.tricks
         diff = record.diffs[seat_no] if record else seat.tricks - seat.target
-        details = t(
+        details = WORDS.t(
             lang,
             "starshina.result_tricks",
             tricks=tricks_count(lang, tricks),
             target=seat.target,
             diff=_diff_words(lang, diff),
         )
-        lines.append(t(lang, "result.seat", name=seat_name(names, seat_no), details=details))
+        lines.append(WORDS.t(lang, "result.seat", name=seat_name(names, seat_no), details=details))
     final = trick_lines(lang, view.trick, view.last_trick, view.trick_winners, names)
     if final:
         lines.append("")
@@ -338,14 +350,14 @@ def result_text(
         lines.append("")
         reason = view.end_reason or EndReason.TWELVE
         lines.append(
-            t(
+            WORDS.t(
                 lang,
                 f"starshina.won.{reason.value}",
                 name=seat_name(names, view.winner),
                 deals=len(view.history),
             )
         )
-        lines.append(t(lang, "starshina.game_money"))
+        lines.append(WORDS.t(lang, "starshina.game_money"))
         by_seat = {seat: _parts(view.transfers, seat) for seat in speaking_order(view)}
     else:
         deal_money = [x for x in last_deal_transfers(view) if x.reason == "diff"]
@@ -354,14 +366,19 @@ def result_text(
             for seat in speaking_order(view)
         }
         if any(amount for parts in by_seat.values() for amount in parts.values()):
-            lines += ["", t(lang, "starshina.deal_money")]
+            lines += ["", WORDS.t(lang, "starshina.deal_money")]
         else:
             by_seat = {}
             if view.game_pot:
-                lines += ["", t(lang, "starshina.game_pot", pot=view.game_pot)]
+                lines += ["", WORDS.t(lang, "starshina.game_pot", pot=view.game_pot)]
     for seat_no, parts in by_seat.items():
         lines.append(
-            t(lang, "balance.line", name=plain_name(names, seat_no), amount=money_text(lang, parts))
+            WORDS.t(
+                lang,
+                "balance.line",
+                name=plain_name(names, seat_no),
+                amount=money_text(lang, parts),
+            )
         )
     lines += balance_lines(lang, names, balances)
     return "\n".join(lines)

@@ -15,9 +15,11 @@ from bot.render.common import Deadline, label
 from game.cards import sort_hand
 from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions
-from locales import t, tn
 from tables.games import stukolka as table_side
 from tables.scores import Figures
+
+#: what this game's screens say: the shared catalogue with the game's own words
+WORDS = table_side.PLUGIN.words
 
 
 class StukolkaScreens:
@@ -81,18 +83,18 @@ def rules_text(lang: str, choice: str, options: JsonObject) -> str:
     parsed = StukolkaOptions.from_json(options)
     shleif = parsed.shleif
     body = [
-        t(lang, "rules.stukolka.body"),
-        t(lang, f"rules.ante.{parsed.ante_mode}", stake=parsed.stake),
-        t(lang, f"rules.void.{parsed.void_rule}"),
-        t(lang, f"rules.lead.{parsed.compulsory_lead}"),
-        t(lang, "rules.remiz")
+        WORDS.t(lang, "rules.stukolka.body"),
+        WORDS.t(lang, f"rules.ante.{parsed.ante_mode}", stake=parsed.stake),
+        WORDS.t(lang, f"rules.void.{parsed.void_rule}"),
+        WORDS.t(lang, f"rules.lead.{parsed.compulsory_lead}"),
+        WORDS.t(lang, "rules.remiz")
         if parsed.remiz_cap is None
-        else t(lang, "rules.remiz_capped", cap=parsed.remiz_cap),
-        t(lang, "rules.lone.shleif" if shleif else f"rules.lone.{parsed.lone_player}"),
+        else WORDS.t(lang, "rules.remiz_capped", cap=parsed.remiz_cap),
+        WORDS.t(lang, "rules.lone.shleif" if shleif else f"rules.lone.{parsed.lone_player}"),
     ]
-    lines = [" ".join(body), t(lang, "rules.shleif.body" if shleif else "rules.classic.body")]
+    lines = [" ".join(body), WORDS.t(lang, "rules.shleif.body" if shleif else "rules.classic.body")]
     if not shleif and parsed.dark_in_classic:
-        lines.append(t(lang, "rules.classic.dark"))
+        lines.append(WORDS.t(lang, "rules.classic.dark"))
     return "\n".join(lines)
 
 
@@ -111,7 +113,7 @@ def stukolka_keyboard(
 
     simple = [verb for verb in verbs if verb in table_side.SIMPLE_MOVES]
     if simple:
-        buttons = [(t(lang, table_side.SIMPLE_MOVES[verb]), act(verb)) for verb in simple]
+        buttons = [(WORDS.t(lang, table_side.SIMPLE_MOVES[verb]), act(verb)) for verb in simple]
         rows += rows_of(buttons, 2)
     pick = pick_of(legal, "discard")
     if pick is not None:
@@ -146,35 +148,37 @@ def stukolka_keyboard(
         verb_of = {entry.arg: entry.verb for entry in card_verbs}
         rows += rows_of([(label(card), act(verb_of[card], card)) for card in ordered])
     if view.may_look:
-        rows.append([(t(lang, "btn.look"), encode(Look(game_id, version)))])
+        rows.append([(WORDS.t(lang, "btn.look"), encode(Look(game_id, version)))])
     return rows
 
 
 def _buy_label(lang: str, count: int) -> str:
-    return t(lang, "btn.buy", n=count) if count else t(lang, "btn.keep")
+    return WORDS.t(lang, "btn.buy", n=count) if count else WORDS.t(lang, "btn.keep")
 
 
 def _discard_label(lang: str, count: int) -> str:
-    return t(lang, "btn.discard_blind", n=count) if count else t(lang, "btn.discard_none")
+    return (
+        WORDS.t(lang, "btn.discard_blind", n=count) if count else WORDS.t(lang, "btn.discard_none")
+    )
 
 
 def stats_lines(lang: str, figures: Figures) -> list[str]:
     """/stats: the deals a player sat and how many of them he played rather than passed, his
     tricks, and the remizes he paid and the pots he took without play, when he has."""
     deals, fields = figures.deals, figures.fields
-    lines = [t(lang, "stats.played_deals", deals=tn(lang, "count.deals", deals))]
+    lines = [WORDS.t(lang, "stats.played_deals", deals=WORDS.tn(lang, "count.deals", deals))]
     if deals:
         active = fields.get("deals_active", 0)
         percent = round(100 * active / deals)
-        lines.append(t(lang, "stats.in_play", active=active, deals=deals, percent=percent))
-    lines.append(t(lang, "stats.tricks", n=figures.tricks))
+        lines.append(WORDS.t(lang, "stats.in_play", active=active, deals=deals, percent=percent))
+    lines.append(WORDS.t(lang, "stats.tricks", n=figures.tricks))
     if fields.get("remizes"):
-        count = tn(lang, "count.remizes", fields["remizes"])
-        chips = tn(lang, "count.chips", fields.get("remiz_paid", 0))
-        lines.append(t(lang, "stats.remizes", count=count, chips=chips))
+        count = WORDS.tn(lang, "count.remizes", fields["remizes"])
+        chips = WORDS.tn(lang, "count.chips", fields.get("remiz_paid", 0))
+        lines.append(WORDS.t(lang, "stats.remizes", count=count, chips=chips))
     if fields.get("pots_taken"):
-        chips = tn(lang, "count.chips", fields.get("pot_chips", 0))
-        lines.append(t(lang, "stats.pots", count=fields["pots_taken"], chips=chips))
+        chips = WORDS.tn(lang, "count.chips", fields.get("pot_chips", 0))
+        lines.append(WORDS.t(lang, "stats.pots", count=fields["pots_taken"], chips=chips))
     return lines
 
 
@@ -185,18 +189,18 @@ def evening_lines(
     Стуколка deals: a remiz is this game's, and an evening without them says so)."""
     remizes, paid = figures.get("remizes", {}), figures.get("remiz_paid", {})
     if not remizes:
-        return [t(lang, "evening.no_remizes")]
+        return [WORDS.t(lang, "evening.no_remizes")]
     items = ", ".join(
-        t(
+        WORDS.t(
             lang,
             "evening.remiz_item",
             name=name(user),
-            count=tn(lang, "count.remizes", count),
-            chips=tn(lang, "count.chips", paid.get(user, 0)),
+            count=WORDS.tn(lang, "count.remizes", count),
+            chips=WORDS.tn(lang, "count.chips", paid.get(user, 0)),
         )
         for user, count in sorted(remizes.items(), key=lambda item: -paid.get(item[0], 0))
     )
-    return [t(lang, "evening.remizes", items=items)]
+    return [WORDS.t(lang, "evening.remizes", items=items)]
 
 
 PLUGIN: GameScreens[SeatView, PublicView] = GameScreens(
