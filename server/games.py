@@ -43,7 +43,8 @@ class Offered:
 
 class Library:
     """The catalogues of one list of games, built once (``ValueError`` for games that clash,
-    or a presentation of another game than its entry's)."""
+    or a presentation or tools of another game than its entry's: the tools' rules and
+    computers are the definition's own objects)."""
 
     __slots__ = ("chat", "games", "pages", "tools")
 
@@ -55,6 +56,11 @@ class Library:
                     raise ValueError(
                         f"{entry.game.rules.kind!r} is shown with another game's screens"
                     )
+            tools = entry.tools
+            if tools is not None and (
+                tools.rules is not entry.game.rules or tools.computer is not entry.game.computer
+            ):
+                raise ValueError(f"{entry.game.rules.kind!r} has another game's tools")
         #: the table service's
         self.games = Catalogue(entry.game for entry in entries)
         #: the chat's

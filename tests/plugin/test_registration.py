@@ -91,13 +91,16 @@ def test_a_game_the_page_does_not_show_has_no_page() -> None:
 
 def test_a_library_refuses_games_that_clash() -> None:
     """Each game once, its /new words and callback codes its own, each presentation of its own
-    entry's game."""
+    entry's game, its tools the definition's own rules and computers."""
     stukolka, starshina = OFFERED
+    assert stukolka.tools is not None
     for clashing in (
         (stukolka, stukolka),
         (stukolka, Offered(stukolka.game, starshina.chat)),
         (stukolka, Offered(starshina.game, starshina.chat, stukolka.page)),
         (stukolka, dataclasses.replace(tricks.OFFERED, game=highcard.GAME)),
+        (dataclasses.replace(stukolka, tools=starshina.tools), starshina),
+        (dataclasses.replace(stukolka, tools=dataclasses.replace(stukolka.tools, computer=None)),),
     ):
         with pytest.raises(ValueError):
             Library(clashing)
