@@ -15,7 +15,6 @@ import contextlib
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -219,12 +218,14 @@ class StorageTrips:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.running = 0
+        self.started = 0
         self.none_running = asyncio.Event()
         self.none_running.set()
         run = storage.connection.run
 
         async def counted(*args: Any, **kwargs: Any) -> Any:
             self.running += 1
+            self.started += 1
             self.none_running.clear()
             try:
                 return await run(*args, **kwargs)
@@ -236,26 +237,31 @@ class StorageTrips:
         monkeypatch.setattr(storage.connection, "run", counted)
 
 
+#: rounds of the event loop in a row in which nothing is seen to happen before the bot counts
+#: as idle: the bot's own work between two things seen (a request, a trip to the database) is
+#: a chain of a few rounds (5 at most in this test's runs), never a wait
+QUIET_ROUNDS = 20
+
+
 async def idle(fake: FakeTelegram, trips: StorageTrips) -> None:
     """Whatever can go without the clock moving has gone (a request waiting for the clock is
-    not in flight): for a few rounds of the event loop in a row, it had nothing else to run, no
-    trip to the database's thread was on its way, and the fake served nothing but long polls
-    and had no update to give. The bot and the fake talk over the loopback: a request or an
-    answer written is readable at once, so its handling is among what the loop has to run in
-    its next round (and so is whatever a trip's end wakes)."""
+    not in flight): for ``QUIET_ROUNDS`` rounds of the event loop in a row, no trip to the
+    database's thread was on its way or began, and the fake served nothing but long polls, had
+    no update to give and took no new request. The bot and the fake talk over the loopback: a
+    request or an answer written is readable at once, so between one request or trip and the
+    next the bot only runs what the loop has ready, round after round, and never waits."""
     loop = asyncio.get_running_loop()
-    ready: Sized = vars(loop)["_ready"]  # the callbacks the loop runs in its next round
     deadline = loop.time() + 20
+    seen: tuple[int, int] | None = None
     quiet = 0
-    while quiet < 3:
+    while quiet < QUIET_ROUNDS:
         await asyncio.sleep(0)
         if trips.running:
             await trips.none_running.wait()
-            quiet = 0
-        elif ready or not fake.is_idle(require_answers=False):
-            if not ready:  # a request the fake serves waits on something else: not long
-                await asyncio.sleep(0.001)
-            quiet = 0
+            seen = None
+        now = (len(fake.log), trips.started)
+        if now != seen or not fake.is_idle(require_answers=False):
+            seen, quiet = now, 0
         else:
             quiet += 1
         if loop.time() > deadline:
