@@ -13,7 +13,14 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.web.server import FIRST_USER, make_app, sign_init_data, telegram_stub
+from tests.web.server import (
+    FIRST_USER,
+    PROGRAM_PREVIEW,
+    Preview,
+    make_app,
+    sign_init_data,
+    telegram_stub,
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -29,15 +36,16 @@ TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 
 
 @contextmanager
-def preview_server() -> Iterator[str]:
-    """The preview server in a thread of its own; yields its address."""
+def preview_server(preview: Preview = PROGRAM_PREVIEW) -> Iterator[str]:
+    """The preview server of ``preview`` (the program's games by default) in a thread of its
+    own; yields its address."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
-    runner = web.AppRunner(make_app(), shutdown_timeout=0.5)
+    runner = web.AppRunner(make_app(preview), shutdown_timeout=0.5)
 
     async def start() -> None:
         await runner.setup()

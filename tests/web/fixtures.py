@@ -4,14 +4,18 @@ where a predicate says (a phase, a hand size), as the table service would hold t
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from game.cards import shuffled_deck
 from game.randomplay import random_action
 from tests.library import rules_for
 
-GAMES: dict[str, tuple[str, dict[str, object], int]] = {
+#: a game to play: the kind of game, its table options and how many play
+Game = tuple[str, dict[str, object], int]
+
+#: the program's games by name
+GAMES: Mapping[str, Game] = {
     "starshina": ("starshina", {}, 3),
     "starshina_named": ("starshina", {"trumps": "dealer_names", "exchange": "updown"}, 3),
     "starshina_one": ("starshina", {"max_deals": 1}, 3),
@@ -22,9 +26,12 @@ GAMES: dict[str, tuple[str, dict[str, object], int]] = {
 NAMES = ("Алиса", "Борис", "Вика", "Гоша")
 
 
-def states(game: str, seed: int, deals: int = 2) -> Iterator[Any]:
-    """Every state of ``deals`` deals of ``game`` played at random (each one a copy)."""
-    kind, options, players = GAMES[game]
+def states(
+    game: str, seed: int, deals: int = 2, *, games: Mapping[str, Game] = GAMES
+) -> Iterator[Any]:
+    """Every state of ``deals`` deals of ``game`` (one of ``games``) played at random (each
+    one a copy)."""
+    kind, options, players = games[game]
     rules = rules_for(kind)
     rng = random.Random(seed)
     state, _ = rules.start(options, players, shuffled_deck(seed), dealer=0, pot=9)
@@ -49,10 +56,17 @@ def states(game: str, seed: int, deals: int = 2) -> Iterator[Any]:
         )
 
 
-def first_state(game: str, where: Callable[[Any], bool], seeds: range = range(200)) -> Any:
-    """The first state of a random game of ``game`` where ``where`` holds."""
+def first_state(
+    game: str,
+    where: Callable[[Any], bool],
+    seeds: range = range(200),
+    *,
+    games: Mapping[str, Game] = GAMES,
+) -> Any:
+    """The first state of a random game of ``game`` (one of ``games``) where ``where``
+    holds."""
     for seed in seeds:
-        for state in states(game, seed):
+        for state in states(game, seed, games=games):
             if where(state):
                 return state
     raise LookupError(f"no {game} state found")

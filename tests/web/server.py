@@ -5,7 +5,9 @@ server is another matter.
 
 Each table is a fixture named by the ``start_param`` of the signed ``initData``
 (``starshina-play``, ``shleif-knock``…): a state found by random play (``tests.web.fixtures``)
-and the seat the page sits at.
+and the seat the page sits at. What a server shows is the ``Preview`` it is made with: the
+games' pages, the games its fixtures are played in and the fixtures; ``PROGRAM_PREVIEW`` holds
+the program's games, and a test of toy games makes a server with a preview of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +29,10 @@ from game.core import Action, IllegalAction
 from locales import language
 from tables.people import ranks_style
 from tests import library
-from tests.web.fixtures import GAMES, NAMES, first_state, states
+from tests.web.fixtures import GAMES, NAMES, Game, first_state, states
 from web.auth import InitDataError, validate
 from web.endings import replay, score_card
+from web.games import PageGames
 from web.lobby import lobby_actions
 from web.texts import page_texts
 from web.view_parts import TableInfo, action, text
@@ -42,17 +45,17 @@ TURN_SECONDS = 45
 #: the seats after it, clockwise (a page that waits for its turn)
 FIRST_USER = 1001
 
-#: the games the preview shows: the program's, or a test's library with its toys beside them
-#: (``tests/web/test_page_moves.py`` sets it for its module)
-PAGES = library.PAGES
+#: a table in play: its game (one of the preview's games), where to stop, and whose seat the
+#: page sits at ("to_act" or "dealer")
+Fixture = tuple[str, Callable[[Any], bool], str]
 
 
 def _phase(name: str) -> Callable[[Any], bool]:
     return lambda state: state.phase.value == name
 
 
-#: fixture name → (game of ``tests.web.fixtures.GAMES``, where to stop, whose seat)
-FIXTURES: dict[str, tuple[str, Callable[[Any], bool], str]] = {
+#: the program's tables in play by name
+FIXTURES: Mapping[str, Fixture] = {
     "starshina-play": (
         "starshina",
         lambda s: (
@@ -129,15 +132,14 @@ EXTRAS: dict[str, dict[str, Any]] = {
     },
 }
 
-#: fixtures of a deal's end: the next deal before its first card, with the last deal's score
-#: card (and its replay); or a table closed, its game won
-ENDS: dict[str, tuple[str, bool]] = {
+#: the program's tables at a deal's end by name: (its game, whether the table is closed):
+#: the next deal before its first card, with the last deal's score card (and its replay); or
+#: a table closed, its game won
+ENDS: Mapping[str, tuple[str, bool]] = {
     "stukolka-score": ("stukolka", False),
     "shleif-score": ("shleif", False),
     "starshina-end": ("starshina_one", True),
 }
-for _name, (_game, _closed) in ENDS.items():
-    FIXTURES[_name] = (_game, lambda state: False, "dealer")
 
 
 @dataclass
@@ -157,39 +159,59 @@ class PreviewTable:
     closed: bool = False
 
 
-def load_table(name: str) -> PreviewTable:
-    if name in ENDS:
-        return _ended_table(*ENDS[name])
-    game, where, whose = FIXTURES[name]
-    state = first_state(game, where)
-    kind = GAMES[game][0]
-    if name in LOBBIES:
-        seated = LOBBIES[name]
-        return PreviewTable(kind, state, seated - 1, lobby=seated, options=GAMES[game][1])
-    seat = state.to_act if whose == "to_act" else state.dealer
-    return PreviewTable(kind, state, seat, extra=EXTRAS.get(name, {}))
+@dataclass(frozen=True)
+class Preview:
+    """What a preview server shows: the pages of its games (a ``Library``'s), the games its
+    fixtures are played in (name → kind, options, players, as ``tests.web.fixtures.GAMES``),
+    and its fixtures by name: tables in play, and tables at a deal's end (as ``FIXTURES`` and
+    ``ENDS``)."""
+
+    pages: PageGames
+    games: Mapping[str, Game]
+    fixtures: Mapping[str, Fixture]
+    ends: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.fixtures or name in self.ends
+
+    def load_table(self, name: str) -> PreviewTable:
+        """A new table of the fixture ``name``."""
+        if name in self.ends:
+            return self._ended_table(*self.ends[name])
+        game, where, whose = self.fixtures[name]
+        state = first_state(game, where, games=self.games)
+        kind, options, _ = self.games[game]
+        if name in LOBBIES:
+            seated = LOBBIES[name]
+            return PreviewTable(kind, state, seated - 1, lobby=seated, options=options)
+        seat = state.to_act if whose == "to_act" else state.dealer
+        return PreviewTable(kind, state, seat, extra=EXTRAS.get(name, {}))
+
+    def _ended_table(self, game: str, closed: bool) -> PreviewTable:
+        """A table after a deal of ``game`` ended, played as ``load_table`` plays: the next
+        deal before its first card (a page at the seat to act), its score card of a deal
+        played through; or, ``closed``, the game won and the table closed (at the dealer's
+        seat)."""
+        kind = self.games[game][0]
+        for seed in range(200):
+            deals: dict[int, list[Any]] = {}
+            for state in states(game, seed, deals=1 if closed else 2, games=self.games):
+                deals.setdefault(state.deal_no, []).append(state)
+            first = deals.get(0, [])
+            if not first or not first[-1].deal_over or len(first[-1].trick_winners) < 2:
+                continue
+            if closed:
+                end = first[-1]
+                return PreviewTable(kind, end, end.dealer, finished=first, closed=True)
+            waiting = [t for t in deals.get(1, []) if t.to_act not in (None, t.dealer)]
+            if waiting:
+                table = waiting[0]
+                return PreviewTable(kind, table, table.to_act or 0, finished=first)
+        raise LookupError(f"no finished {game} deal found")
 
 
-def _ended_table(game: str, closed: bool) -> PreviewTable:
-    """A table after a deal of ``game`` ended, played as the preview's ``load_table`` plays:
-    the next deal before its first card (a page at the seat to act), its score card of a deal
-    played through; or, ``closed``, the game won and the table closed (at the dealer's seat)."""
-    kind = GAMES[game][0]
-    for seed in range(200):
-        deals: dict[int, list[Any]] = {}
-        for state in states(game, seed, deals=1 if closed else 2):
-            deals.setdefault(state.deal_no, []).append(state)
-        first = deals.get(0, [])
-        if not first or not first[-1].deal_over or len(first[-1].trick_winners) < 2:
-            continue
-        if closed:
-            end = first[-1]
-            return PreviewTable(kind, end, end.dealer, finished=first, closed=True)
-        waiting = [t for t in deals.get(1, []) if t.to_act not in (None, t.dealer)]
-        if waiting:
-            table = waiting[0]
-            return PreviewTable(kind, table, table.to_act or 0, finished=first)
-    raise LookupError(f"no finished {game} deal found")
+#: the program's games and tables
+PROGRAM_PREVIEW = Preview(library.PAGES, GAMES, FIXTURES, ENDS)
 
 
 def _deal_money(end: Any, players: int) -> list[dict[str, int]]:
@@ -332,6 +354,7 @@ def telegram_stub(init_data: str, *, dark: bool = False) -> str:
 """
 
 
+PREVIEW = web.AppKey("preview", Preview)
 TABLES = web.AppKey("tables", dict[str, PreviewTable])
 LISTENERS = web.AppKey("listeners", set[asyncio.Queue[str]])
 
@@ -347,7 +370,7 @@ def _who(request: web.Request, init_data: str | None = None) -> tuple[str | None
         user = validate(raw, TOKEN)
     except InitDataError as error:
         raise web.HTTPUnauthorized(text=error.reason) from None
-    if user.start_param not in FIXTURES:
+    if user.start_param is None or user.start_param not in request.app[PREVIEW]:
         raise web.HTTPForbidden(text="no such table")
     return user.language, user.start_param, user.user_id
 
@@ -364,11 +387,11 @@ def _seat(table: PreviewTable, user_id: int) -> int:
 def _table(request: web.Request, name: str) -> PreviewTable:
     tables = request.app[TABLES]
     if name not in tables:
-        tables[name] = load_table(name)
+        tables[name] = request.app[PREVIEW].load_table(name)
     return tables[name]
 
 
-def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
+def _view(pages: PageGames, table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
     if table.lobby:
         info = TableInfo(
             names=NAMES[: table.lobby],
@@ -379,7 +402,7 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         )
         # the creator's lobby: computers to seat, begin (two may play), leave and cancel
         actions = lobby_actions(["computer", "novice", "begin", "leave", "cancel"])
-        return lobby_view(PAGES.of(table.kind), table.options, table.seat, info, actions)
+        return lobby_view(pages.of(table.kind), table.options, table.seat, info, actions)
     players: int = table.state.players
     info = TableInfo(
         names=NAMES[:players],
@@ -389,12 +412,12 @@ def _view(table: PreviewTable, lang: str | None, seat: int) -> dict[str, Any]:
         deadline=None if table.closed else table.deadline,
         stamp=table.version,
     )
-    view = seat_view(PAGES.of(table.kind), table.state, seat, info)
+    view = seat_view(pages.of(table.kind), table.state, seat, info)
     view["score"] = None
     view["closed"] = None
     if table.finished:
         end = table.finished[-1]
-        view["score"] = score_card(PAGES.of(table.kind), end, seat, info, _deal_money(end, players))
+        view["score"] = score_card(pages.of(table.kind), end, seat, info, _deal_money(end, players))
     if table.closed:
         view["closed"] = text("web.closed.game_over")
         view.update(actions=[action("again", text("btn.again"))])
@@ -422,13 +445,13 @@ async def texts(request: web.Request) -> web.Response:
     except web.HTTPUnauthorized:
         # as the bot's server: a page that cannot say who it is still learns why, in words
         lang = request.query.get("lang", "")[:16]
-    return web.json_response(page_texts(lang, PAGES))
+    return web.json_response(page_texts(lang, request.app[PREVIEW].pages))
 
 
 async def state(request: web.Request) -> web.Response:
     lang, name, user = _who(request)
     table = _table(request, name)
-    return web.json_response(_view(table, lang, _seat(table, user)))
+    return web.json_response(_view(request.app[PREVIEW].pages, table, lang, _seat(table, user)))
 
 
 async def act(request: web.Request) -> web.Response:
@@ -437,7 +460,7 @@ async def act(request: web.Request) -> web.Response:
     seat = _seat(table, user)
     body = await request.json()
     if body.get("key") in table.seen:
-        return web.json_response({"view": _view(table, lang, seat)})
+        return web.json_response({"view": _view(request.app[PREVIEW].pages, table, lang, seat)})
     if body.get("version") != table.version:
         return web.json_response({"refused": refusal(stale=True)}, status=409)
     verb, arg = body.get("verb"), body.get("arg")
@@ -454,7 +477,7 @@ async def act(request: web.Request) -> web.Response:
     table.seen[str(body.get("key"))] = table.version
     for queue in request.app[LISTENERS]:
         queue.put_nowait("changed")
-    return web.json_response({"view": _view(table, lang, seat)})
+    return web.json_response({"view": _view(request.app[PREVIEW].pages, table, lang, seat)})
 
 
 async def replay_of(request: web.Request) -> web.Response:
@@ -467,7 +490,8 @@ async def replay_of(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(text="no such deal")
     players = table.state.players
     info = TableInfo(names=NAMES[:players], version=0, ranks=ranks_style(language(lang), None))
-    return web.json_response(replay(PAGES.of(table.kind), table.finished, info, table.seat))
+    page = request.app[PREVIEW].pages.of(table.kind)
+    return web.json_response(replay(page, table.finished, info, table.seat))
 
 
 async def ticket(request: web.Request) -> web.Response:
@@ -526,9 +550,11 @@ async def _close_streams(app: web.Application) -> None:
         queue.put_nowait("close")
 
 
-def make_app() -> web.Application:
+def make_app(preview: Preview = PROGRAM_PREVIEW) -> web.Application:
+    """The preview server of ``preview``'s games and tables."""
     app = web.Application(middlewares=[_security_headers])
     app.on_shutdown.append(_close_streams)
+    app[PREVIEW] = preview
     app[TABLES] = {}
     app[LISTENERS] = set()
     app.router.add_get("/", index)

@@ -14,7 +14,7 @@ import pytest
 from game.cards import RANK_LABEL, RUSSIAN_RANK_LABEL, SUIT_EMOJI
 from tests.library import WORDS, seat_view
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
-from tests.web.server import DARK, LIGHT, load_table
+from tests.web.server import DARK, LIGHT, PROGRAM_PREVIEW
 from web.view_parts import TableInfo
 
 pytestmark = pytest.mark.browser
@@ -30,7 +30,7 @@ def label(card: str, lang: str = "ru") -> str:
 
 
 def expected_view(fixture: str) -> dict[str, Any]:
-    table = load_table(fixture)
+    table = PROGRAM_PREVIEW.load_table(fixture)
     names = ("a", "b", "c", "d")
     return seat_view(table.kind, table.state, table.seat, TableInfo(names=names, version=1))
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.library import WORDS
 from tests.web.browser import CHROMIUM, open_table
-from tests.web.server import load_table
+from tests.web.server import PROGRAM_PREVIEW
 from tests.web.test_page import address, browser, closed_after
 
 pytestmark = pytest.mark.browser
@@ -41,7 +41,7 @@ def test_the_score_card_stands_in_the_tables_place_until_next(
     shown = card.inner_text()
     assert WORDS.t(lang, "web.score.title", deal=1) in shown
     rows = page.locator(".score-seat").all_inner_texts()
-    finished = load_table("stukolka-score").finished[-1]
+    finished = PROGRAM_PREVIEW.load_table("stukolka-score").finished[-1]
     assert len(rows) == finished.players
     nets: list[int] = [0] * finished.players
     for item in finished.transfers:

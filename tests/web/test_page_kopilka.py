@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.library import PAGES, library_with
+from tests.library import library_with
 from tests.plugin import kopilka
-from tests.web import fixtures, server
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
-from tests.web.server import FIRST_USER
+from tests.web.server import FIRST_USER, Preview
 
 pytestmark = pytest.mark.browser
 
@@ -27,18 +26,13 @@ FIXTURE, PLAYERS = "kopilka-play", 3
 
 
 @pytest.fixture(scope="module")
-def kopilka_table() -> Iterator[None]:
-    """The game offered as a game is, and a table of it in the preview server."""
-    fixtures.GAMES[kopilka.KIND] = (kopilka.KIND, {"rounds": 2}, PLAYERS)
-    server.FIXTURES[FIXTURE] = (kopilka.KIND, lambda state: True, "to_act")
-    try:
-        library = library_with(kopilka.OFFERED)
-        server.PAGES = library.pages
-        yield
-    finally:
-        server.PAGES = PAGES
-        server.FIXTURES.pop(FIXTURE)
-        fixtures.GAMES.pop(kopilka.KIND)
+def kopilka_table() -> Preview:
+    """The game offered as a game is, and a preview of a table of it."""
+    return Preview(
+        pages=library_with(kopilka.OFFERED).pages,
+        games={kopilka.KIND: (kopilka.KIND, {"rounds": 2}, PLAYERS)},
+        fixtures={FIXTURE: (kopilka.KIND, lambda state: True, "to_act")},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +44,13 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def address() -> Iterator[str]:
-    with preview_server() as url:
+def address(kopilka_table: Preview) -> Iterator[str]:
+    with preview_server(kopilka_table) as url:
         yield url
 
 
 def test_the_two_card_move_is_made_on_the_page_every_seat_at_its_own(
-    kopilka_table: None, browser: Any, address: str
+    browser: Any, address: str
 ) -> None:
     def wait_version(page: Any, version: int) -> None:
         page.wait_for_selector(f"#app[data-version='{version}']")

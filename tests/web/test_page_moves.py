@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.library import PAGES, WORDS, library_with
+from tests.library import WORDS, library_with
 from tests.plugin import highcard, tricks
-from tests.web import fixtures, server
 from tests.web.browser import ARGS, CHROMIUM, open_table, preview_server
-from tests.web.server import FIRST_USER
+from tests.web.server import FIRST_USER, Preview
 from web.view_parts import action, text
 
 pytestmark = pytest.mark.browser
@@ -33,22 +32,17 @@ TOYS: dict[str, tuple[Any, dict[str, object], int]] = {
 
 
 @pytest.fixture(scope="module")
-def toys() -> Iterator[None]:
-    """The toy games offered as a game is, and a table of each in the preview server."""
-    for module, options, players in TOYS.values():
-        kind: str = module.KIND
-        fixtures.GAMES[kind] = (kind, options, players)
-    for name, (module, _, _) in TOYS.items():
-        server.FIXTURES[name] = (module.KIND, lambda state: True, "to_act")
-    try:
-        library = library_with(*(module.OFFERED for module, _, _ in TOYS.values()))
-        server.PAGES = library.pages
-        yield
-    finally:
-        server.PAGES = PAGES
-        for name, (module, _, _) in TOYS.items():
-            server.FIXTURES.pop(name)
-            fixtures.GAMES.pop(module.KIND)
+def toys() -> Preview:
+    """The toy games offered as a game is, and a preview of a table of each."""
+    library = library_with(*(module.OFFERED for module, _, _ in TOYS.values()))
+    return Preview(
+        pages=library.pages,
+        games={module.KIND: (module.KIND, options, n) for module, options, n in TOYS.values()},
+        fixtures={
+            name: (module.KIND, lambda state: True, "to_act")
+            for name, (module, _, _) in TOYS.items()
+        },
+    )
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +63,13 @@ def closed_after(browser: Any) -> Iterator[None]:
 @pytest.fixture
 def address() -> Iterator[str]:
     with preview_server() as url:
+        yield url
+
+
+@pytest.fixture
+def toys_address(toys: Preview) -> Iterator[str]:
+    """A preview server of the toys' tables alone."""
+    with preview_server(toys) as url:
         yield url
 
 
@@ -127,10 +128,12 @@ def wait_version(page: Any, version: int) -> None:
 
 @pytest.mark.parametrize("fixture", list(TOYS))
 def test_a_toy_game_is_played_on_the_page_every_seat_at_its_own(
-    toys: None, browser: Any, address: str, fixture: str
+    browser: Any, toys_address: str, fixture: str
 ) -> None:
     module, _, players = TOYS[fixture]
-    tables = [open_table(browser, address, fixture, user_id=FIRST_USER + k) for k in range(players)]
+    tables = [
+        open_table(browser, toys_address, fixture, user_id=FIRST_USER + k) for k in range(players)
+    ]
     errors: list[str] = []
     for page in tables:
         page.on("pageerror", lambda error: errors.append(str(error)))
