@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram.ext import AIORateLimiter
+import telegram.error
+from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 import storage.connection
 from bot import callback as cb
 from bot.pacing import Pacer
-from bot.ratelimit import ChatRateLimiter
+from bot.ratelimit import JSON, Callback, ChatRateLimiter
 from tests.clock import ManualClock
 from tests.library import CODEC
 
@@ -41,18 +42,56 @@ PLAY_SECONDS = 22.0
 THINK = (0.1, 0.3)
 
 
-async def other_group_while_one_is_held(limiter: Any, *, waits: bool) -> None:
-    """Telegram tells group A to wait a minute (429); meanwhile a message goes to group B.
-    With ``waits``, B must still be unsent once everything that could go has gone; without,
-    it goes (while A still waits)."""
+class Watched(BaseRateLimiter[Any]):
+    """A limiter as it is, and the moment it learns of a 429: its request raises
+    ``telegram.error.RetryAfter`` into it, and whatever it does about that, before it next
+    awaits, is done once ``told_to_wait`` is seen set."""
+
+    def __init__(self, limiter: BaseRateLimiter[Any]) -> None:
+        self.limiter = limiter
+        self.told_to_wait = asyncio.Event()
+
+    async def initialize(self) -> None:
+        await self.limiter.initialize()
+
+    async def shutdown(self) -> None:
+        await self.limiter.shutdown()
+
+    async def process_request(
+        self,
+        callback: Callback,
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: Any,
+    ) -> JSON:
+        async def watched(*args: Any, **kwargs: Any) -> JSON:
+            try:
+                return await callback(*args, **kwargs)
+            except telegram.error.RetryAfter:
+                self.told_to_wait.set()
+                raise
+
+        return await self.limiter.process_request(
+            watched, args, kwargs, endpoint, data, rate_limit_args
+        )
+
+
+async def other_group_while_one_is_held(limiter: BaseRateLimiter[Any], *, waits: bool) -> None:
+    """Telegram tells group A to wait a minute (429); meanwhile, once the limiter knows it, a
+    message goes to group B. With ``waits``, B must still be unsent once everything that could
+    go has gone; without, it goes (while A still waits)."""
     async with FakeTelegram() as fake:
         user = fake.add_user("U")
         a, b = fake.add_group("A", [user]), fake.add_group("B", [user])
         fake.faults.add(RetryAfter(60), method="sendMessage", chat_id=a.id, times=1)
-        app = application_builder(fake).rate_limiter(limiter).build()
+        watched = Watched(limiter)
+        app = application_builder(fake).rate_limiter(watched).build()
         async with app:
             throttled = asyncio.ensure_future(app.bot.send_message(a.id, "to A"))
-            await fake.wait_until(lambda: fake.requests("sendMessage", chat=a.id, ok=False))
+            # not the fake's 429 logged: its answer has yet to reach the limiter then
+            await asyncio.wait_for(watched.told_to_wait.wait(), 30)
             other = asyncio.ensure_future(app.bot.send_message(b.id, "to B"))
             if waits:
                 await fake.wait_idle(quiet=0.3, require_answers=False)
