@@ -49,6 +49,8 @@ class Evenings(TableListener):
         catalogue: Catalogue,
         publish: Callable[[Record], Awaitable[None]],
         clock: Callable[[], float],
+        *,
+        stepped: bool = False,
     ) -> None:
         self.stored = stored
         self.games = games
@@ -56,7 +58,7 @@ class Evenings(TableListener):
         self._count = functools.partial(deal_figures, catalogue)
         #: the tables' stream (``events.Stream.publish``)
         self.publish = publish
-        self.timers = Timers(self._gap_passed, clock)
+        self.timers = Timers(self._gap_passed, clock, stepped=stepped)
 
     @property
     def clock(self) -> Callable[[], float]:

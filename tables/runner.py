@@ -50,13 +50,15 @@ class Runner:
         unfreeze: Unfreeze,
         clock: Callable[[], float],
         publish: Publish,
+        *,
+        stepped: bool = False,
     ) -> None:
         self.games = games
         self.unfreeze = unfreeze
         self.publish = publish
         #: each game's turn timer; when it fires, the move that is due (its record goes out
         #: with it)
-        self.timers = Timers(turns.timeout, clock)
+        self.timers = Timers(turns.timeout, clock, stepped=stepped)
 
     # ------------------------------------------------------------------ the commits
 

@@ -61,7 +61,9 @@ from tables.turns import Turns
 
 
 class TableService:
-    """Lobbies, turns, timeouts, deals and money for every chat."""
+    """Lobbies, turns, timeouts, deals and money for every chat, on ``clock`` (``stepped``: a
+    clock that moves only when its owner says so, with ``clock_moved``, as a test's does; no
+    timer then waits in the loop's own time)."""
 
     def __init__(
         self,
@@ -70,6 +72,7 @@ class TableService:
         games: Catalogue,
         turn_timeout: float,
         clock: Callable[[], float] = time.time,
+        stepped: bool = False,
         seed: Callable[[], str] = new_seed,
         computer_pause: float = 1.5,
         thinker: Thinker | None = None,
@@ -102,7 +105,12 @@ class TableService:
         self.hints = Hints(self.store, self.turns, self.thinker, self.settings.hints_of)
         # on the service's clock, as every commit stamps its deals (an evening's) with it
         self.evenings = Evenings(
-            db.evenings, db.games, games, self.stream.publish, lambda: self.store.clock()
+            db.evenings,
+            db.games,
+            games,
+            self.stream.publish,
+            lambda: self.store.clock(),
+            stepped=stepped,
         )
         self.stream.after.append(self.evenings)
         self.money = Money(db.ledger, db.games, db.history, db.stats, db.chats, games)
@@ -110,7 +118,12 @@ class TableService:
         #: finished deals read back (the page's score cards and replays)
         self.deals = FinishedDeals(db.games, db.history, games, lambda: self.store.clock())
         self.runner = Runner(
-            db.games, self.turns, self.stopping.unfreeze, clock, self.stream.publish
+            db.games,
+            self.turns,
+            self.stopping.unfreeze,
+            clock,
+            self.stream.publish,
+            stepped=stepped,
         )
         #: who looks at a table on the page now (the chat stands back for him meanwhile)
         self.presence = Presence(clock=clock)

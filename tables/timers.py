@@ -32,15 +32,19 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 
 class Timers:
     """Arms and cancels the turn timer of each game; ``on_timeout(game, turn)`` runs when
-    one fires."""
+    one fires. On a ``stepped`` clock (one that moves only when its owner says so:
+    ``clock_moved``) a timer not yet due waits for the clock, not for the loop's time."""
 
     def __init__(
         self,
         on_timeout: Callable[[int, int], Awaitable[object]],
         clock: Callable[[], float] = time.time,
+        *,
+        stepped: bool = False,
     ) -> None:
         self.on_timeout = on_timeout
         self.clock = clock
+        self.stepped = stepped
         self._handles: dict[int, asyncio.TimerHandle] = {}
         self._armed: dict[int, tuple[int, float]] = {}  # game → (turn, deadline)
         self._firing: set[asyncio.Task[Any]] = set()
@@ -51,10 +55,12 @@ class Timers:
         self.cancel(game_id)
         if deadline is None or self._stopped:
             return
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, deadline - self.clock())
-        self._handles[game_id] = loop.call_later(delay, self._fire, game_id, turn)
         self._armed[game_id] = (turn, deadline)
+        delay = max(0.0, deadline - self.clock())
+        if delay and self.stepped:
+            return  # due once the clock has moved to it
+        loop = asyncio.get_running_loop()
+        self._handles[game_id] = loop.call_later(delay, self._fire, game_id, turn)
 
     def clock_moved(self) -> None:
         """The clock jumped (a test's clock): arm every timer again for its deadline."""

@@ -28,13 +28,15 @@ START = 1_800_000_000.0
 
 
 def service_on(db: Database, clock: ManualClock) -> TableService:
-    """A table service on ``db`` whose every timer runs on ``clock``."""
+    """A table service on ``db`` whose every timer runs on ``clock`` (stepped: a timer fires
+    when ``advance`` moves the clock past it, never in the loop's own time)."""
     seeds = iter(range(10**6))
     return TableService(
         db,
         games=GAMES,
         turn_timeout=TURN,
         clock=clock,
+        stepped=True,
         seed=lambda: f"seed-{next(seeds)}",
         computer_pause=1.5,
         thinker=Thinker(0, seed=7),

@@ -5,6 +5,7 @@ left, not a fresh turn."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -35,6 +36,22 @@ async def test_a_turn_runs_out_with_no_front_end_attached(db: Database) -> None:
     late = before.table.to_act
     assert late is not None and after.meta.timeouts == {str(before.seats[late]): 1}
     assert shown.notices() == ["timeout_move"]
+    await service.halt()
+
+
+async def test_on_a_stepped_clock_no_timer_runs_in_the_loops_own_time(db: Database) -> None:
+    """A turn a tenth of a second from running out on the manual clock waits for the clock,
+    however long the loop runs meanwhile (a slow machine's read, say): only the clock moves
+    it on."""
+    clock = ManualClock(now=START)
+    service = service_on(db, clock)
+    await seated(service, USERS)
+    before = await table(service)
+    await advance(service, clock, TURN - 0.1)
+    await asyncio.sleep(0.3)  # the loop's own time runs past the deadline
+    assert (await table(service)).meta.turn == before.meta.turn
+    await advance(service, clock, 0.2)
+    assert (await table(service)).meta.turn > before.meta.turn
     await service.halt()
 
 
