@@ -13,7 +13,7 @@ from bot import callback as cb
 from tests.clock import ManualClock
 from tests.library import CODEC
 
-from .fake_telegram import FakeTelegram, User
+from .fake_telegram import FakeTelegram, Message, User
 from .fake_telegram.model import Membership, MemberStatus
 from .players import Table, start_bot_for
 from .resilience import (
@@ -72,8 +72,21 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
         log = await db.games.action_log(game_id)
         timed_out = [e for e in log if e.kind == "action" and e.user_id is None]
         assert len(timed_out) >= 3
-        shown = await current_table(table, game_id)
-        assert cb.Back(game_id) in buttons(shown), "the group table offers «I'm back»"
+
+        async def offering_back() -> Message:
+            """The group's table once it offers «I'm back»: the others' turns run out meanwhile,
+            and between two deals the last one's result stands in for it, without the button."""
+            found: list[Message] = []
+
+            async def offers() -> bool:
+                shown = await current_table(table, game_id)
+                found[:] = [shown] if shown and cb.Back(game_id) in buttons(shown) else []
+                return bool(found)
+
+            await eventually(offers, 5, "the group table offers «I'm back»")
+            return found[0]
+
+        await offering_back()
         # in his own (Russian) chat the button is his own words, right for any player
         hand = table.hand_message(sleeper)
         assert hand is not None
@@ -83,12 +96,11 @@ async def test_timeouts_move_for_the_player_mark_him_away_and_he_comes_back(
         onlooker = fake.add_user("Onlooker", language_code="en")
         table.group.members[onlooker.id] = Membership(MemberStatus.MEMBER)
         back = cb.encode(cb.Back(game_id))
-        assert shown is not None
         for someone, expected in (
             (onlooker, "You are not at this table."),
             (others[0], "Вы и так за столом."),
         ):
-            query = fake.user_presses(someone, shown, back)
+            query = fake.user_presses(someone, await offering_back(), back)
             await table.settle()
             assert query.answer is not None and query.answer.text == expected
         assert await sleeper_away()
