@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from bot.callback import Act, ArgKind, Codec
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.starshina import render
+from bot.games.starshina.render import WORDS
 from bot.keyboards import pick_of, selection_rows, suit_rows
 from bot.render.common import SUIT_SYMBOLS, Deadline, label
 from game.cards import SUIT_ORDER, sort_hand
@@ -17,9 +18,6 @@ from game.registry import JsonObject
 from game.starshina import PublicView, SeatView, StarshinaOptions
 from tables.games import starshina as table_side
 from tables.scores import Figures
-
-#: what this game's screens say: the shared catalogue with the game's own words
-WORDS = table_side.PLUGIN.words
 
 
 class StarshinaScreens:

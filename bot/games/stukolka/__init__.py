@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from bot.callback import Act, ArgKind, Codec, Look, encode
 from bot.games.plugin import GameScreens, Keyboard
 from bot.games.stukolka import render
+from bot.games.stukolka.render import WORDS
 from bot.keyboards import pick_of, rows_of, selection_rows
 from bot.render.common import Deadline, label
 from game.cards import sort_hand
@@ -17,9 +18,6 @@ from game.registry import JsonObject
 from game.stukolka import PublicView, Role, SeatView, StukolkaOptions
 from tables.games import stukolka as table_side
 from tables.scores import Figures
-
-#: what this game's screens say: the shared catalogue with the game's own words
-WORDS = table_side.PLUGIN.words
 
 
 class StukolkaScreens:
